@@ -1,0 +1,46 @@
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import { migrate } from './migrate';
+import { migrations } from './migrations';
+
+export type { Database };
+
+export interface OpenDatabaseOptions {
+  /**
+   * Path to a better_sqlite3.node built for the host's ABI. Electron passes the
+   * copy rebuilt for Electron; Node (CLI, tests) uses the package's own build,
+   * so `npm test` keeps working after the app was started.
+   */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+/** Opens (creating if needed) the store: WAL, foreign keys, migrated to the latest schema. */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file, {
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.readonly ? { readonly: true } : {}),
+    });
+  } catch (error) {
+    throw new AppError(
+      ErrorCode.DB_OPEN_FAILED,
+      `Could not open the database ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`,
+      { file },
+      { cause: error },
+    );
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // NORMAL is durable in WAL mode except for the last transactions on power loss; a kill -9 loses nothing committed.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) migrate(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Numbered migrations, stepping by 10. Never edit a shipped migration: add a
+ * new file and append it here. `version` becomes PRAGMA user_version.
+ */
+import type { Migration } from '../migrate';
+import { migration0010Init } from './0010-init';
+
+export const migrations: readonly Migration[] = [migration0010Init];

@@ -1,0 +1,52 @@
+/**
+ * Canonical text: a document's pages joined with one fixed separator. Every
+ * offset in the product (chunks, mentions, evidence, citations) points into
+ * it, and page numbers are derived from offsets with `pageAt`.
+ */
+import type { PageSpan } from './types';
+
+/** Form feed between blank lines: never produced by text extraction, and a paragraph break for sentence splitters. */
+export const PAGE_SEPARATOR = '\n\f\n';
+
+/** Page number for an offset; an offset inside a separator belongs to the page before it. */
+export function pageAt(pages: readonly PageSpan[], offset: number): number {
+  if (pages.length === 0) return 1;
+  let lo = 0;
+  let hi = pages.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pages[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return pages[lo]!.pageNumber;
+}
+
+/** Joins page texts into canonical text and computes their spans. */
+export function joinPages(pageTexts: readonly { text: string; hasTextLayer: boolean }[]): { text: string; pages: PageSpan[] } {
+  const pages: PageSpan[] = [];
+  const parts: string[] = [];
+  let offset = 0;
+  pageTexts.forEach((page, i) => {
+    if (i > 0) {
+      parts.push(PAGE_SEPARATOR);
+      offset += PAGE_SEPARATOR.length;
+    }
+    pages.push({ pageNumber: i + 1, start: offset, end: offset + page.text.length, hasTextLayer: page.hasTextLayer });
+    parts.push(page.text);
+    offset += page.text.length;
+  });
+  return { text: parts.join(''), pages };
+}
+
+/** "3-7, 9" from [3,4,5,6,7,9]. */
+export function formatPageRanges(pageNumbers: readonly number[]): string {
+  const sorted = [...new Set(pageNumbers)].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    ranges.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}

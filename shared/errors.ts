@@ -1,0 +1,90 @@
+/**
+ * Error codes every layer shares. Each code a user can meet has a sentence
+ * that tells them what to do; engine code throws `AppError` with one of these
+ * codes, hosts turn it into `{ ok: false, error }` at the process boundary.
+ */
+export const ErrorCode = {
+  // Input files
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
+  FILE_EMPTY: 'FILE_EMPTY',
+  FILE_UNSUPPORTED: 'FILE_UNSUPPORTED',
+  PDF_NOT_A_PDF: 'PDF_NOT_A_PDF',
+  PDF_ENCRYPTED: 'PDF_ENCRYPTED',
+  PDF_CORRUPT: 'PDF_CORRUPT',
+  PDF_NO_PAGES: 'PDF_NO_PAGES',
+  PDF_NO_TEXT_LAYER: 'PDF_NO_TEXT_LAYER',
+  TEXT_NOT_UTF8: 'TEXT_NOT_UTF8',
+  // Store
+  DB_TOO_NEW: 'DB_TOO_NEW',
+  DB_OPEN_FAILED: 'DB_OPEN_FAILED',
+  // Chunking
+  SPLIT_VALIDATION_FAILED: 'SPLIT_VALIDATION_FAILED',
+  // LLM
+  OLLAMA_UNREACHABLE: 'OLLAMA_UNREACHABLE',
+  MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
+  NO_MODEL_INSTALLED: 'NO_MODEL_INSTALLED',
+  LLM_OUT_OF_MEMORY: 'LLM_OUT_OF_MEMORY',
+  LLM_CONTEXT_OVERFLOW: 'LLM_CONTEXT_OVERFLOW',
+  LLM_TRUNCATED_PROMPT: 'LLM_TRUNCATED_PROMPT',
+  LLM_REPLY_CUT: 'LLM_REPLY_CUT',
+  LLM_INVALID_REPLY: 'LLM_INVALID_REPLY',
+  LLM_TIMEOUT: 'LLM_TIMEOUT',
+  LLM_TRANSIENT: 'LLM_TRANSIENT',
+  LLM_BAD_REQUEST: 'LLM_BAD_REQUEST',
+  // Runs
+  CANCELLED: 'CANCELLED',
+  RUN_NOT_FOUND: 'RUN_NOT_FOUND',
+  INVALID_INPUT: 'INVALID_INPUT',
+  INTERNAL: 'INTERNAL',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  /** A sentence for the user: what happened and what to do. */
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toInfo(): ErrorInfo {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Any thrown value as an ErrorInfo; unknown errors become INTERNAL with their message kept. */
+export function toErrorInfo(error: unknown): ErrorInfo {
+  if (error instanceof AppError) return error.toInfo();
+  if (isErrorInfo(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ErrorCode.INTERNAL, message: `Unexpected error: ${message}. Please report it with the log.` };
+}
+
+function isErrorInfo(value: unknown): value is ErrorInfo {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorInfo).code === 'string' &&
+    typeof (value as ErrorInfo).message === 'string' &&
+    Object.values(ErrorCode).includes((value as ErrorInfo).code)
+  );
+}
+
+/** What crosses a process boundary. */
+export type Result<T> = { ok: true; data: T } | { ok: false; error: ErrorInfo };
+
+export const ok = <T>(data: T): Result<T> => ({ ok: true, data });
+export const fail = (error: unknown): Result<never> => ({ ok: false, error: toErrorInfo(error) });

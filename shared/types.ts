@@ -1,0 +1,112 @@
+/**
+ * Domain types shared by the engine, the hosts (Electron main, CLI, test
+ * bridge) and the renderer. Offsets are always into a document's canonical
+ * text (see `canonical.ts`); page numbers are 1-based physical page indexes.
+ */
+
+export type DocumentKind = 'pdf' | 'txt' | 'md';
+
+/** `{ level, path }` as in the hierarchy rules: root is level 0, path []. */
+export interface Section {
+  level: number;
+  path: string[];
+}
+
+/** One page's place in the canonical text: [start, end), separator excluded. */
+export interface PageSpan {
+  pageNumber: number;
+  start: number;
+  end: number;
+  /** False when the page had no extractable text (scanned image, empty page). */
+  hasTextLayer: boolean;
+}
+
+/** One rebuilt text line, with the typography heading detection needs. */
+export interface DocumentLine {
+  /** [start, end) in the canonical text; the line's text excludes the newline. */
+  start: number;
+  end: number;
+  page: number;
+  /** Dominant font size of the line in PDF units; 0 for plain text. */
+  fontSize: number;
+  bold: boolean;
+  /** Markdown heading depth (1-6) for .md files; absent otherwise. */
+  markdownLevel?: number;
+}
+
+/** A PDF bookmark with its destination resolved to a page (null when unresolvable). */
+export interface OutlineEntry {
+  title: string;
+  /** 1 = top level. */
+  level: number;
+  page: number | null;
+}
+
+/** Everything ingestion produces for one file. */
+export interface ExtractedDocument {
+  kind: DocumentKind;
+  fileName: string;
+  filePath: string;
+  sha256: string;
+  byteSize: number;
+  pageCount: number;
+  /** Pages joined with PAGE_SEPARATOR. */
+  text: string;
+  pages: PageSpan[];
+  lines: DocumentLine[];
+  outline: OutlineEntry[];
+  /** PDF metadata (title, producer...) when present. */
+  metadata: Record<string, string>;
+}
+
+export type ChunkOrigin = 'root' | 'outline' | 'heading' | 'page' | 'sentence' | 'llm';
+
+/** A node of a document's chunk tree. Nodes are stored in pre-order; `index` is the position. */
+export interface ChunkNode {
+  index: number;
+  parentIndex: number | null;
+  title: string;
+  section: Section;
+  /** [start, end) in the canonical text. */
+  start: number;
+  end: number;
+  pageStart: number;
+  pageEnd: number;
+  tokenEstimate: number;
+  origin: ChunkOrigin;
+  isLeaf: boolean;
+  /**
+   * Leaves only: how many characters at the start of this leaf repeat the end
+   * of the previous leaf (declared overlap); joining leaves drops them.
+   */
+  overlapBefore: number;
+}
+
+/** An issue-ID mention found by the rules (regex patterns), offsets into canonical text. */
+export interface IdMention {
+  patternName: string;
+  /** The text as it stands in the document (may contain zero-width characters or a line break). */
+  raw: string;
+  /** Canonical form: invisible characters removed, dashes unified, upper case. */
+  normalized: string;
+  start: number;
+  end: number;
+  page: number;
+}
+
+export type RunStatus = 'queued' | 'running' | 'paused' | 'cancelled' | 'failed' | 'done';
+
+export type RunPhase = 'ingest' | 'judge' | 'tree' | 'rules' | 'extract' | 'merge' | 'summary' | 'report' | 'done';
+
+/** The one progress shape every long operation reports. */
+export interface ProgressEvent {
+  runId: number;
+  phase: RunPhase;
+  /** Units done in this phase (pages, chunks...) and how many there are; total 0 when unknown. */
+  current: number;
+  total: number;
+  message: string;
+  /** The document the event is about, when it is about one. */
+  documentId?: number;
+  fileName?: string;
+}
