@@ -1,0 +1,27 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve(import.meta.dirname, 'electron/main/index.ts') },
+      // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
+      rollupOptions: { external: ['better-sqlite3', 'pdfjs-dist', 'electron'] },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve(import.meta.dirname, 'electron/preload/index.ts') },
+      // A sandboxed preload must be CommonJS.
+      rollupOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: { outDir: 'out/renderer', rollupOptions: { input: resolve(import.meta.dirname, 'renderer/index.html') } },
+  },
+});

@@ -1,0 +1,32 @@
+import type { ProgressEvent } from '../../shared/types';
+
+/**
+ * Progress for a terminal: one redrawn bar line on a TTY; on a pipe or in CI,
+ * a plain line only when the phase or file changes, so logs stay readable.
+ */
+export function createProgressPrinter(stream: NodeJS.WriteStream = process.stderr): { update(event: ProgressEvent): void; done(): void } {
+  const isTty = stream.isTTY === true;
+  let lastKey = '';
+  let drawn = false;
+  return {
+    update(event) {
+      if (isTty) {
+        const width = 24;
+        const ratio = event.total > 0 ? Math.min(1, event.current / event.total) : 0;
+        const filled = Math.round(ratio * width);
+        const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+        const columns = stream.columns ?? 100;
+        stream.write(`\r${`${bar} ${event.phase.padEnd(6)} ${event.message}`.slice(0, columns - 1).padEnd(columns - 1)}`);
+        drawn = true;
+        return;
+      }
+      const key = `${event.phase}|${event.fileName ?? ''}`;
+      const finalOfPhase = event.total > 0 && event.current === event.total;
+      if (key !== lastKey || finalOfPhase) stream.write(`${event.phase}: ${event.message}\n`);
+      lastKey = key;
+    },
+    done() {
+      if (isTty && drawn) stream.write('\n');
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { DEFAULT_ID_PATTERNS, type IdPattern } from './patterns';
+export { findIdMentions, validatePatterns } from './findMentions';
+export { normalizeForIds, normalizeId } from './normalize';

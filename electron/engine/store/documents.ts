@@ -1,0 +1,138 @@
+import type { Database } from 'better-sqlite3';
+import type { DocumentKind, DocumentLine, ExtractedDocument, OutlineEntry, PageSpan } from '../../../shared/types';
+
+export interface StoredDocument {
+  id: number;
+  sha256: string;
+  kind: DocumentKind;
+  fileName: string;
+  filePath: string;
+  byteSize: number;
+  pageCount: number;
+  metadata: Record<string, string>;
+  createdAt: string;
+}
+
+interface DocumentRow {
+  id: number;
+  sha256: string;
+  kind: DocumentKind;
+  file_name: string;
+  file_path: string;
+  byte_size: number;
+  page_count: number;
+  metadata_json: string;
+  created_at: string;
+}
+
+const toDocument = (row: DocumentRow): StoredDocument => ({
+  id: row.id,
+  sha256: row.sha256,
+  kind: row.kind,
+  fileName: row.file_name,
+  filePath: row.file_path,
+  byteSize: row.byte_size,
+  pageCount: row.page_count,
+  metadata: JSON.parse(row.metadata_json) as Record<string, string>,
+  createdAt: row.created_at,
+});
+
+const DOCUMENT_COLUMNS = 'id, sha256, kind, file_name, file_path, byte_size, page_count, metadata_json, created_at';
+
+export function findDocumentBySha(db: Database, sha256: string): StoredDocument | undefined {
+  const row = db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE sha256 = ?`).get(sha256) as DocumentRow | undefined;
+  return row && toDocument(row);
+}
+
+export function getDocument(db: Database, id: number): StoredDocument | undefined {
+  const row = db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
+  return row && toDocument(row);
+}
+
+export function listDocuments(db: Database): StoredDocument[] {
+  return (db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents ORDER BY id`).all() as DocumentRow[]).map(toDocument);
+}
+
+/**
+ * Stores an ingested document with its pages, lines and outline in one
+ * transaction. Content is identified by sha256: importing the same bytes again
+ * (even under another name) returns the stored document instead of a copy.
+ */
+export function saveDocument(db: Database, doc: ExtractedDocument, now: string): { document: StoredDocument; reused: boolean } {
+  return db.transaction(() => {
+    const existing = findDocumentBySha(db, doc.sha256);
+    if (existing) return { document: existing, reused: true };
+    const { lastInsertRowid } = db
+      .prepare(
+        `INSERT INTO documents (sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, metadata_json, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(doc.sha256, doc.kind, doc.fileName, doc.filePath, doc.byteSize, doc.pageCount, doc.text, JSON.stringify(doc.metadata), now, now);
+    const documentId = Number(lastInsertRowid);
+    const insertPage = db.prepare(
+      'INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const page of doc.pages) insertPage.run(documentId, page.pageNumber, page.start, page.end, page.hasTextLayer ? 1 : 0);
+    const insertLine = db.prepare(
+      `INSERT INTO lines (document_id, line_index, start_offset, end_offset, page_number, font_size, bold, markdown_level)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    doc.lines.forEach((line, index) =>
+      insertLine.run(documentId, index, line.start, line.end, line.page, line.fontSize, line.bold ? 1 : 0, line.markdownLevel ?? null),
+    );
+    const insertOutline = db.prepare('INSERT INTO outline_entries (document_id, ordinal, title, level, page_number) VALUES (?, ?, ?, ?, ?)');
+    doc.outline.forEach((entry, ordinal) => insertOutline.run(documentId, ordinal, entry.title, entry.level, entry.page));
+    return { document: getDocument(db, documentId)!, reused: false };
+  })();
+}
+
+/** Rebuilds the ExtractedDocument a stored document was made from, so later stages never re-read the PDF. */
+export function loadExtractedDocument(db: Database, id: number): ExtractedDocument | undefined {
+  const stored = getDocument(db, id);
+  if (!stored) return undefined;
+  const { canonical_text: text } = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string };
+  const pages = (
+    db
+      .prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number')
+      .all(id) as { page_number: number; start_offset: number; end_offset: number; has_text_layer: number }[]
+  ).map((row): PageSpan => ({ pageNumber: row.page_number, start: row.start_offset, end: row.end_offset, hasTextLayer: row.has_text_layer === 1 }));
+  const lines = (
+    db
+      .prepare(
+        'SELECT start_offset, end_offset, page_number, font_size, bold, markdown_level FROM lines WHERE document_id = ? ORDER BY line_index',
+      )
+      .all(id) as { start_offset: number; end_offset: number; page_number: number; font_size: number; bold: number; markdown_level: number | null }[]
+  ).map((row): DocumentLine => {
+    const line: DocumentLine = { start: row.start_offset, end: row.end_offset, page: row.page_number, fontSize: row.font_size, bold: row.bold === 1 };
+    if (row.markdown_level !== null) line.markdownLevel = row.markdown_level;
+    return line;
+  });
+  const outline = (
+    db.prepare('SELECT title, level, page_number FROM outline_entries WHERE document_id = ? ORDER BY ordinal').all(id) as {
+      title: string;
+      level: number;
+      page_number: number | null;
+    }[]
+  ).map((row): OutlineEntry => ({ title: row.title, level: row.level, page: row.page_number }));
+  return {
+    kind: stored.kind,
+    fileName: stored.fileName,
+    filePath: stored.filePath,
+    sha256: stored.sha256,
+    byteSize: stored.byteSize,
+    pageCount: stored.pageCount,
+    text,
+    pages,
+    lines,
+    outline,
+    metadata: stored.metadata,
+  };
+}
+
+export function pagesWithoutTextLayer(db: Database, documentId: number): number[] {
+  return (
+    db.prepare('SELECT page_number FROM pages WHERE document_id = ? AND has_text_layer = 0 ORDER BY page_number').all(documentId) as {
+      page_number: number;
+    }[]
+  ).map((row) => row.page_number);
+}

@@ -1,0 +1,7 @@
+export { openDatabase, type Database, type OpenDatabaseOptions } from './db';
+export { migrate, type Migration } from './migrate';
+export { migrations } from './migrations';
+export * from './documents';
+export * from './chunks';
+export * from './mentions';
+export * from './runs';

@@ -1,0 +1,183 @@
+import type { Database } from 'better-sqlite3';
+import type { ErrorInfo } from '../../../shared/errors';
+import type { RunPhase, RunStatus } from '../../../shared/types';
+
+export interface StoredRun {
+  id: number;
+  mode: string;
+  status: RunStatus;
+  settings: Record<string, unknown>;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: ErrorInfo | null;
+}
+
+export interface RunInput {
+  runId: number;
+  ordinal: number;
+  filePath: string;
+  documentId: number | null;
+  status: RunStatus;
+  phase: RunPhase | null;
+  error: ErrorInfo | null;
+  warnings: ErrorInfo[];
+}
+
+interface RunRow {
+  id: number;
+  mode: string;
+  status: RunStatus;
+  settings_json: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+interface RunInputRow {
+  run_id: number;
+  ordinal: number;
+  file_path: string;
+  document_id: number | null;
+  status: RunStatus;
+  phase: RunPhase | null;
+  error_code: string | null;
+  error_message: string | null;
+  warnings_json: string;
+}
+
+const toError = (code: string | null, message: string | null): ErrorInfo | null =>
+  code === null ? null : ({ code, message: message ?? '' } as ErrorInfo);
+
+const toRun = (row: RunRow): StoredRun => ({
+  id: row.id,
+  mode: row.mode,
+  status: row.status,
+  settings: JSON.parse(row.settings_json) as Record<string, unknown>,
+  createdAt: row.created_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  error: toError(row.error_code, row.error_message),
+});
+
+const toRunInput = (row: RunInputRow): RunInput => ({
+  runId: row.run_id,
+  ordinal: row.ordinal,
+  filePath: row.file_path,
+  documentId: row.document_id,
+  status: row.status,
+  phase: row.phase,
+  error: toError(row.error_code, row.error_message),
+  warnings: JSON.parse(row.warnings_json) as ErrorInfo[],
+});
+
+/** Creates a queued run with its inputs in one transaction, so a run never exists without its file list. */
+export function createRun(db: Database, mode: string, settings: Record<string, unknown>, filePaths: readonly string[], now: string): number {
+  return db.transaction(() => {
+    const runId = Number(
+      db.prepare("INSERT INTO runs (mode, status, settings_json, created_at) VALUES (?, 'queued', ?, ?)").run(mode, JSON.stringify(settings), now)
+        .lastInsertRowid,
+    );
+    const insert = db.prepare("INSERT INTO run_inputs (run_id, ordinal, file_path, status) VALUES (?, ?, ?, 'queued')");
+    filePaths.forEach((filePath, ordinal) => insert.run(runId, ordinal, filePath));
+    return runId;
+  })();
+}
+
+export function getRun(db: Database, runId: number): StoredRun | undefined {
+  const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
+  return row && toRun(row);
+}
+
+export function listRuns(db: Database): StoredRun[] {
+  return (db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[]).map(toRun);
+}
+
+export function setRunStatus(db: Database, runId: number, status: RunStatus, now: string, error?: ErrorInfo): void {
+  const finished = status === 'done' || status === 'failed' || status === 'cancelled';
+  db.prepare(
+    `UPDATE runs SET status = ?,
+       started_at = CASE WHEN ? = 'running' AND started_at IS NULL THEN ? ELSE started_at END,
+       finished_at = CASE WHEN ? THEN ? ELSE NULL END,
+       error_code = ?, error_message = ?
+     WHERE id = ?`,
+  ).run(status, status, now, finished ? 1 : 0, now, error?.code ?? null, error?.message ?? null, runId);
+}
+
+export function listRunInputs(db: Database, runId: number): RunInput[] {
+  return (db.prepare('SELECT * FROM run_inputs WHERE run_id = ? ORDER BY ordinal').all(runId) as RunInputRow[]).map(toRunInput);
+}
+
+export function updateRunInput(
+  db: Database,
+  runId: number,
+  ordinal: number,
+  patch: { status?: RunStatus; phase?: RunPhase | null; documentId?: number; error?: ErrorInfo | null; warnings?: ErrorInfo[] },
+): void {
+  const current = db.prepare('SELECT * FROM run_inputs WHERE run_id = ? AND ordinal = ?').get(runId, ordinal) as RunInputRow | undefined;
+  if (!current) throw new Error(`run ${runId} has no input ${ordinal}`);
+  const error = patch.error === undefined ? toError(current.error_code, current.error_message) : patch.error;
+  db.prepare(
+    `UPDATE run_inputs SET status = ?, phase = ?, document_id = ?, error_code = ?, error_message = ?, warnings_json = ?
+     WHERE run_id = ? AND ordinal = ?`,
+  ).run(
+    patch.status ?? current.status,
+    patch.phase === undefined ? current.phase : patch.phase,
+    patch.documentId ?? current.document_id,
+    error?.code ?? null,
+    error?.message ?? null,
+    patch.warnings === undefined ? current.warnings_json : JSON.stringify(patch.warnings),
+    runId,
+    ordinal,
+  );
+}
+
+export interface RunEvent {
+  id: number;
+  at: string;
+  level: 'info' | 'warn' | 'error';
+  phase: RunPhase;
+  documentId: number | null;
+  message: string;
+  data: unknown;
+}
+
+export function addRunEvent(
+  db: Database,
+  runId: number,
+  event: { at: string; level: RunEvent['level']; phase: RunPhase; documentId?: number | null; message: string; data?: unknown },
+): void {
+  db.prepare('INSERT INTO run_events (run_id, at, level, phase, document_id, message, data_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    runId,
+    event.at,
+    event.level,
+    event.phase,
+    event.documentId ?? null,
+    event.message,
+    event.data === undefined ? null : JSON.stringify(event.data),
+  );
+}
+
+export function listRunEvents(db: Database, runId: number): RunEvent[] {
+  return (
+    db.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY id').all(runId) as {
+      id: number;
+      at: string;
+      level: RunEvent['level'];
+      phase: RunPhase;
+      document_id: number | null;
+      message: string;
+      data_json: string | null;
+    }[]
+  ).map((row) => ({
+    id: row.id,
+    at: row.at,
+    level: row.level,
+    phase: row.phase,
+    documentId: row.document_id,
+    message: row.message,
+    data: row.data_json === null ? null : JSON.parse(row.data_json),
+  }));
+}
