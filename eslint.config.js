@@ -3,7 +3,7 @@
 // through the contract in shared/. A wrong import fails CI instead of waiting for review.
 import tseslint from 'typescript-eslint';
 
-const restrict = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
+const restrict = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'build/**', 'test-results/**', 'playwright-report/**', 'scripts/**'] },

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.spec.ts'],
     // Integration tests parse real PDFs and open real SQLite files: give them room on 2 cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -4,6 +4,7 @@
  * app (engine in a utility process, progress, views) is built on this.
  */
 import { app, BrowserWindow, ipcMain } from 'electron';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { commands, ipcChannel, type CommandName, type CommandOutputs } from '../../shared/contract';
@@ -17,8 +18,9 @@ let db: Database | undefined;
 
 function database(): Database {
   // The native module rebuilt for Electron's ABI lives apart from the Node build, so `npm test` still works after `npm start`.
+  // Packaged apps get an Electron build from electron-builder's npmRebuild instead, so the option is only set when the file exists.
   const nativeBinding = process.env.OFFLINE_AUDIT_SQLITE_BINDING ?? join(app.getAppPath(), 'build/native/electron/better_sqlite3.node');
-  db ??= openDatabase(join(app.getPath('userData'), 'audit.sqlite'), { nativeBinding });
+  db ??= openDatabase(join(app.getPath('userData'), 'audit.sqlite'), existsSync(nativeBinding) ? { nativeBinding } : {});
   return db;
 }
 

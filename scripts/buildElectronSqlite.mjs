@@ -1,0 +1,34 @@
+// better-sqlite3 is a native module: the build in node_modules targets Node's
+// ABI (CLI, tests). Electron needs its own build. We compile a second copy for
+// Electron into build/native/electron/ and the app loads it through
+// better-sqlite3's `nativeBinding` option, so `npm test` keeps working after
+// `npm start` (no in-place electron-rebuild that would break Node).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const target = join(root, 'build/native/electron/better_sqlite3.node');
+const electronPkg = join(root, 'node_modules/electron/package.json');
+if (!existsSync(electronPkg)) {
+  console.error('Electron is not installed; nothing to build.');
+  process.exit(1);
+}
+const electronVersion = JSON.parse(readFileSync(electronPkg, 'utf8')).version;
+const stamp = join(root, 'build/native/electron/version');
+if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8') === electronVersion) process.exit(0);
+
+const work = join(root, 'build/native/electron-src');
+rmSync(work, { recursive: true, force: true });
+cpSync(join(root, 'node_modules/better-sqlite3'), work, { recursive: true, filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`) });
+console.log(`Building better-sqlite3 for Electron ${electronVersion} (needs Electron's headers from electronjs.org)...`);
+execFileSync(
+  process.platform === 'win32' ? 'npx.cmd' : 'npx',
+  ['node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers'],
+  { cwd: work, stdio: 'inherit' },
+);
+mkdirSync(join(root, 'build/native/electron'), { recursive: true });
+cpSync(join(work, 'build/Release/better_sqlite3.node'), target);
+writeFileSync(stamp, electronVersion);
+rmSync(work, { recursive: true, force: true });
+console.log(`Wrote ${target}`);

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench`: speed and memory figures, each next to a baseline measured
+ * in the same run on the same machine (these machines are shared and noisy,
+ * so ratios matter, not absolute seconds). Targets are printed beside the
+ * figures; nothing here fails a build.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { generateLargeTextPdf } from '../fixtures/pdfFactory';
+
+const root = resolve(import.meta.dirname, '../..');
+const corpus = resolve(root, '../shared/corpus/pdfs');
+const work = mkdtempSync(join(tmpdir(), 'audit-bench-'));
+const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+
+interface IngestFigure {
+  seconds: number;
+  pages: number;
+  status: string;
+  error: string | null;
+  maxRssMb: number;
+}
+
+function ingestOnce(file: string, workers?: number): IngestFigure {
+  const db = join(work, `bench-${Math.random().toString(36).slice(2)}.sqlite`);
+  const args = ['tsx', join(root, 'test/bench/ingestOnce.ts'), file, db, ...(workers ? [String(workers)] : [])];
+  const result = spawnSync('npx', args, { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`ingestOnce failed for ${file}: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as IngestFigure;
+}
+
+function pdftotextSeconds(file: string): number | null {
+  const probe = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+  if (probe.error) return null;
+  const started = performance.now();
+  const result = spawnSync('pdftotext', [file, join(work, 'out.txt')]);
+  return result.status === 0 ? (performance.now() - started) / 1000 : null;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+function benchFile(label: string, file: string, workers?: number): Record<string, string> {
+  const runs = Array.from({ length: repeats }, () => ingestOnce(file, workers));
+  const baseline = Array.from({ length: repeats }, () => pdftotextSeconds(file)).filter((s): s is number => s !== null);
+  const seconds = median(runs.map((r) => r.seconds));
+  const pages = runs[0]!.pages;
+  const poppler = baseline.length > 0 ? median(baseline) : null;
+  return {
+    file: label,
+    pages: String(pages),
+    status: runs[0]!.error ? `${runs[0]!.status} (${runs[0]!.error})` : runs[0]!.status,
+    'ingest+tree+store s': fmt(seconds),
+    'pages/s': pages > 0 ? fmt(pages / seconds, 0) : '-',
+    'peak RSS MB': fmt(Math.max(...runs.map((r) => r.maxRssMb)), 0),
+    'pdftotext s': poppler === null ? 'n/a' : fmt(poppler),
+    'ratio vs pdftotext': poppler === null ? 'n/a' : `${fmt(seconds / poppler, 1)}x`,
+  };
+}
+
+function printTable(title: string, rows: Record<string, string>[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
+  console.log(`\n## ${title}\n`);
+  console.log(line(columns));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(columns.map((c) => row[c] ?? '')));
+}
+
+try {
+  console.log(`Benchmark (median of ${repeats} runs each; set BENCH_REPEATS to change)`);
+  const large = join(work, 'large-1000.pdf');
+  writeFileSync(large, await generateLargeTextPdf(1000));
+  const ingestRows = [benchFile('generated 1000 pages', large), benchFile('generated 1000 pages, 1 worker', large, 1)];
+  printTable('Ingest + chunk tree + store (targets: within 2.5x of pdftotext on the 1000-page file, peak RSS < 300 MB)', ingestRows);
+
+  if (existsSync(corpus)) {
+    const corpusRows = readdirSync(corpus)
+      .filter((name) => name.endsWith('.pdf'))
+      .sort()
+      .map((name) => benchFile(name, join(corpus, name)));
+    printTable('Real PDFs from ../shared/corpus', corpusRows);
+  } else {
+    console.log('\n(../shared/corpus not found: real-PDF section skipped)');
+  }
+
+  const llmBench = join(root, 'test/bench/llmBench.ts');
+  if (existsSync(llmBench)) {
+    const { runLlmBench } = (await import('./llmBench')) as { runLlmBench: () => Promise<Record<string, number | string>> };
+    const figures = await runLlmBench();
+    printTable('LLM client against the Ollama simulator', Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { _electron as electron, type ElectronApplication } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { electronBinary } from './electronAvailability';
+
+const root = resolve(import.meta.dirname, '../..');
+const binary = electronBinary();
+const skipReason = 'missing' in binary ? binary.missing : !existsSync(resolve(root, 'out/main/index.js')) ? 'run `npm run build` first' : null;
+if (skipReason) console.warn(`[e2e] Electron window specs skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== null)('Electron window security and preload contract', () => {
+  let app: ElectronApplication;
+
+  beforeAll(async () => {
+    app = await electron.launch({ args: [resolve(root, 'out/main/index.js')], cwd: root });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('runs the renderer sandboxed, isolated and without Node', async () => {
+    const page = await app.firstWindow();
+    // With context isolation the preload's objects are copies: changing them in the page cannot reach the preload.
+    const probe = await page.evaluate(() => {
+      const api = (window as unknown as { auditApi: { invoke: (...args: unknown[]) => unknown } }).auditApi;
+      let replaced = false;
+      try {
+        api.invoke = () => 'hijacked';
+        replaced = api.invoke() === 'hijacked';
+      } catch {
+        replaced = false;
+      }
+      return { replaced, require: typeof (window as unknown as { require?: unknown }).require, module: typeof (window as unknown as { module?: unknown }).module };
+    });
+    expect(probe).toEqual({ replaced: false, require: 'undefined', module: 'undefined' });
+    const sandboxed = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getOSProcessId() !== process.pid);
+    expect(sandboxed).toBe(true);
+  });
+
+  it('exposes only the contract to the renderer, and no Node', async () => {
+    const page = await app.firstWindow();
+    const surface = await page.evaluate(() => ({
+      api: Object.keys((window as unknown as { auditApi: object }).auditApi),
+      require: typeof (window as unknown as { require?: unknown }).require,
+      process: typeof (window as unknown as { process?: unknown }).process,
+    }));
+    expect(surface).toEqual({ api: ['invoke'], require: 'undefined', process: 'undefined' });
+    const info = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', {}));
+    expect(info).toMatchObject({ ok: true });
+    const bad = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', { extra: 1 }));
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('denies navigation away from the app and new windows', async () => {
+    const page = await app.firstWindow();
+    const before = page.url();
+    await page.evaluate(() => {
+      window.location.href = 'https://example.com/';
+    });
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(before);
+    const opened = await page.evaluate(() => window.open('https://example.com/') === null);
+    expect(opened).toBe(true);
+  });
+});

@@ -1,0 +1,35 @@
+import { ESLint } from 'eslint';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The layer arrows are enforced by lint; these cases prove the rules fire (and stay quiet for allowed imports).
+const root = resolve(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: root });
+
+async function restrictedImportErrors(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: resolve(root, file) });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer rules', () => {
+  it.each([
+    ['electron/engine/jobs/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['electron/engine/jobs/x.ts', "import { a } from '../../main/index';\nexport const b = a;"],
+    ['shared/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
+    ['shared/x.ts', "import { a } from '../electron/engine/index';\nexport const b = a;"],
+    ['renderer/src/x.ts', "import { a } from '../../electron/engine/store';\nexport const b = a;"],
+    ['renderer/src/x.ts', "import Database from 'better-sqlite3';\nexport const b = Database;"],
+    ['electron/preload/x.ts', "import { a } from '../engine/store';\nexport const b = a;"],
+    ['electron/cli/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+  ])('refuse a forbidden import in %s', async (file, source) => {
+    expect(await restrictedImportErrors(file, source)).toHaveLength(1);
+  });
+
+  it.each([
+    ['electron/engine/jobs/x.ts', "import { ErrorCode } from '../../../shared/errors';\nexport const a = ErrorCode;"],
+    ['renderer/src/x.ts', "import { commands } from '../../shared/contract';\nexport const a = commands;"],
+    ['electron/main/x.ts', "import { openDatabase } from '../engine/store';\nexport const a = openDatabase;"],
+  ])('allow the contract and downward imports in %s', async (file, source) => {
+    expect(await restrictedImportErrors(file, source)).toEqual([]);
+  });
+});
