@@ -4,5 +4,6 @@
  */
 import type { Migration } from '../migrate';
 import { migration0010Init } from './0010-init';
+import { migration0020Llm } from './0020-llm';
 
-export const migrations: readonly Migration[] = [migration0010Init];
+export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm];

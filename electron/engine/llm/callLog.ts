@@ -1,0 +1,175 @@
+import type { Database } from 'better-sqlite3';
+import type { ErrorCode } from '../../../shared/errors';
+import type { LlmPurpose } from './types';
+
+/** One row of llm_calls: one attempt of one logical call. */
+export type LlmCallOutcome = 'ok' | 'retried' | 'failed' | 'cancelled' | 'cached';
+
+export interface LlmCallRecord {
+  id?: number;
+  callId: string;
+  runId: number | null;
+  documentId: number | null;
+  chunkRef: string | null;
+  purpose: LlmPurpose;
+  model: string;
+  options: Record<string, unknown>;
+  promptHash: string;
+  estimatedPromptTokens: number | null;
+  promptEvalCount: number | null;
+  evalCount: number | null;
+  totalMs: number | null;
+  loadMs: number | null;
+  promptEvalMs: number | null;
+  evalMs: number | null;
+  doneReason: string | null;
+  outcome: LlmCallOutcome;
+  errorCode: ErrorCode | null;
+  errorMessage: string | null;
+  attempt: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+interface Row {
+  id: number;
+  call_id: string;
+  run_id: number | null;
+  document_id: number | null;
+  chunk_ref: string | null;
+  purpose: string;
+  model: string;
+  options_json: string;
+  prompt_hash: string;
+  estimated_prompt_tokens: number | null;
+  prompt_eval_count: number | null;
+  eval_count: number | null;
+  total_ms: number | null;
+  load_ms: number | null;
+  prompt_eval_ms: number | null;
+  eval_ms: number | null;
+  done_reason: string | null;
+  outcome: string;
+  error_code: string | null;
+  error_message: string | null;
+  attempt: number;
+  started_at: string;
+  finished_at: string;
+}
+
+function toRow(r: LlmCallRecord): Omit<Row, 'id'> {
+  return {
+    call_id: r.callId,
+    run_id: r.runId,
+    document_id: r.documentId,
+    chunk_ref: r.chunkRef,
+    purpose: r.purpose,
+    model: r.model,
+    options_json: JSON.stringify(r.options),
+    prompt_hash: r.promptHash,
+    estimated_prompt_tokens: r.estimatedPromptTokens,
+    prompt_eval_count: r.promptEvalCount,
+    eval_count: r.evalCount,
+    total_ms: r.totalMs,
+    load_ms: r.loadMs,
+    prompt_eval_ms: r.promptEvalMs,
+    eval_ms: r.evalMs,
+    done_reason: r.doneReason,
+    outcome: r.outcome,
+    error_code: r.errorCode,
+    error_message: r.errorMessage,
+    attempt: r.attempt,
+    started_at: r.startedAt,
+    finished_at: r.finishedAt,
+  };
+}
+
+function fromRow(row: Row): LlmCallRecord {
+  return {
+    id: row.id,
+    callId: row.call_id,
+    runId: row.run_id,
+    documentId: row.document_id,
+    chunkRef: row.chunk_ref,
+    purpose: row.purpose as LlmPurpose,
+    model: row.model,
+    options: JSON.parse(row.options_json) as Record<string, unknown>,
+    promptHash: row.prompt_hash,
+    estimatedPromptTokens: row.estimated_prompt_tokens,
+    promptEvalCount: row.prompt_eval_count,
+    evalCount: row.eval_count,
+    totalMs: row.total_ms,
+    loadMs: row.load_ms,
+    promptEvalMs: row.prompt_eval_ms,
+    evalMs: row.eval_ms,
+    doneReason: row.done_reason,
+    outcome: row.outcome as LlmCallOutcome,
+    errorCode: row.error_code as ErrorCode | null,
+    errorMessage: row.error_message,
+    attempt: row.attempt,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+export function insertLlmCall(db: Database, record: LlmCallRecord): number {
+  const row = toRow(record);
+  const cols = Object.keys(row);
+  const info = db
+    .prepare(`INSERT INTO llm_calls (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`)
+    .run(row);
+  return Number(info.lastInsertRowid);
+}
+
+export function listLlmCalls(db: Database, filter: { runId?: number; documentId?: number; callId?: string; limit?: number } = {}): LlmCallRecord[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, value: unknown) => {
+    where.push(clause);
+    params.push(value);
+  };
+  if (filter.runId !== undefined) add('run_id = ?', filter.runId);
+  if (filter.documentId !== undefined) add('document_id = ?', filter.documentId);
+  if (filter.callId !== undefined) add('call_id = ?', filter.callId);
+  const sql = `SELECT * FROM llm_calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id ${filter.limit ? `LIMIT ${Math.floor(filter.limit)}` : ''}`;
+  return (db.prepare(sql).all(...params) as Row[]).map(fromRow);
+}
+
+export interface LlmCallStats {
+  calls: number;
+  byOutcome: Record<LlmCallOutcome, number>;
+  promptEvalCount: number;
+  evalCount: number;
+  estimatedPromptTokens: number;
+  totalMs: number;
+}
+
+/** Totals for the LLM panel and benchmarks. */
+export function llmCallStats(db: Database, filter: { runId?: number } = {}): LlmCallStats {
+  const where = filter.runId !== undefined ? 'WHERE run_id = ?' : '';
+  const params = filter.runId !== undefined ? [filter.runId] : [];
+  const rows = db
+    .prepare(
+      `SELECT outcome, COUNT(*) AS n, COALESCE(SUM(prompt_eval_count), 0) AS pe, COALESCE(SUM(eval_count), 0) AS ev,
+              COALESCE(SUM(estimated_prompt_tokens), 0) AS est, COALESCE(SUM(total_ms), 0) AS ms
+       FROM llm_calls ${where} GROUP BY outcome`,
+    )
+    .all(...params) as Array<{ outcome: LlmCallOutcome; n: number; pe: number; ev: number; est: number; ms: number }>;
+  const stats: LlmCallStats = {
+    calls: 0,
+    byOutcome: { ok: 0, retried: 0, failed: 0, cancelled: 0, cached: 0 },
+    promptEvalCount: 0,
+    evalCount: 0,
+    estimatedPromptTokens: 0,
+    totalMs: 0,
+  };
+  for (const r of rows) {
+    stats.calls += r.n;
+    stats.byOutcome[r.outcome] = r.n;
+    stats.promptEvalCount += r.pe;
+    stats.evalCount += r.ev;
+    stats.estimatedPromptTokens += r.est;
+    stats.totalMs += r.ms;
+  }
+  return stats;
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { Ollama } from 'ollama';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import { insertLlmCall, type LlmCallRecord } from './callLog';
+import { classifyError, toAppError, type Classified } from './errors';
+import type { TokenEstimator } from './estimator';
+import { createOllamaFetch, type FetchLike } from './fetch';
+import { parseShow, TRUNCATE_MIN_VERSION, versionAtLeast, type ModelInfo } from './models';
+import type { RequestQueue } from './queue';
+import { backoffDelay } from './retry';
+import type { LlmLogger, LlmSettings, Sleep } from './types';
+
+/** What the client's modules share: configuration, clock, store, and the per-client caches. */
+export interface ServerInfo {
+  version: string;
+  supportsTruncate: boolean;
+}
+
+export interface ClientContext {
+  host: string;
+  settings: LlmSettings;
+  db: Database | undefined;
+  now: () => number;
+  sleep: Sleep;
+  random: () => number;
+  logger: LlmLogger;
+  queue: RequestQueue;
+  estimator: TokenEstimator;
+  /** An ollama client whose every request carries `signal`. */
+  ollama(signal?: AbortSignal): Ollama;
+  serverInfo(signal?: AbortSignal): Promise<ServerInfo>;
+  modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo>;
+  record(r: LlmCallRecord): LlmCallRecord;
+  newCallId(): string;
+  /** Runs `fn`, retrying transient failures per the policy; throws an AppError otherwise. */
+  retrying<T>(what: { model?: string; numCtx?: number }, fn: (attempt: number) => Promise<T>, signal?: AbortSignal, onRetry?: (c: Classified, attempt: number, error: unknown) => void): Promise<T>;
+}
+
+export function createContext(init: {
+  host: string;
+  settings: LlmSettings;
+  db?: Database;
+  now: () => number;
+  sleep: Sleep;
+  random: () => number;
+  logger: LlmLogger;
+  queue: RequestQueue;
+  estimator: TokenEstimator;
+  fetch?: FetchLike;
+}): ClientContext {
+  let server: Promise<ServerInfo> | undefined;
+  const models = new Map<string, Promise<ModelInfo>>();
+
+  const ctx: ClientContext = {
+    host: init.host,
+    settings: init.settings,
+    db: init.db,
+    now: init.now,
+    sleep: init.sleep,
+    random: init.random,
+    logger: init.logger,
+    queue: init.queue,
+    estimator: init.estimator,
+    ollama(signal) {
+      return new Ollama({ host: init.host, fetch: createOllamaFetch({ ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }) });
+    },
+    serverInfo(signal) {
+      server ??= ctx
+        .retrying({}, () => ctx.ollama(signal).version(), signal)
+        .then((v) => ({ version: v.version, supportsTruncate: versionAtLeast(v.version, TRUNCATE_MIN_VERSION) }));
+      server.catch(() => (server = undefined));
+      return server;
+    },
+    modelInfo(model, signal) {
+      let p = models.get(model);
+      if (!p) {
+        p = ctx.retrying({ model }, () => ctx.ollama(signal).show({ model }), signal).then((show) => parseShow(model, show));
+        models.set(model, p);
+        p.catch(() => models.delete(model));
+      }
+      return p;
+    },
+    record(r) {
+      if (!init.db) return r;
+      const id = insertLlmCall(init.db, r);
+      return { ...r, id };
+    },
+    newCallId: randomUUID,
+    async retrying(what, fn, signal, onRetry) {
+      const max = Math.max(1, init.settings.retry.maxAttempts);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fn(attempt);
+        } catch (error) {
+          const c = classifyError(error, signal);
+          if (c.kind === 'cancelled') throw toAppError({ ...c, code: ErrorCode.CANCELLED }, { host: init.host, ...what }, error);
+          if (c.kind !== 'transient' || attempt >= max) {
+            throw error instanceof AppError && error.code === c.code ? error : toAppError(c, { host: init.host, ...what }, error);
+          }
+          onRetry?.(c, attempt, error);
+          init.logger.warn?.('llm: transient failure, retrying', { ...what, attempt, code: c.code, detail: c.detail });
+          await init.sleep(backoffDelay(attempt, init.settings.retry, init.random), signal);
+        }
+      }
+    },
+  };
+  return ctx;
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function nsToMs(ns: unknown): number | null {
+  return typeof ns === 'number' && Number.isFinite(ns) ? ns / 1e6 : null;
+}

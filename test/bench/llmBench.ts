@@ -1,0 +1,97 @@
+/**
+ * LLM client benchmark against the Ollama simulator (no real sleeping, so wall
+ * time per call is the client's own overhead: HTTP, streaming, estimation,
+ * validation, SQLite logging). Wired into `npm run bench` by test/bench/run.ts.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { buildMessages, createLlmClient, describeSchema, planContext } from '../../electron/engine/llm';
+import { openDatabase } from '../../electron/engine/store/db';
+import { startOllamaSim } from '../ollama-sim/index';
+
+const Reply = z.object({
+  findings: z.array(z.object({ title: z.string(), severity: z.enum(['low', 'medium', 'high']), evidence: z.string(), page: z.number().int() })),
+});
+
+const INSTRUCTIONS =
+  'You are an auditor reviewing a document. Find ALL problems in the delimited text: missing approvals, ' +
+  'inconsistent amounts, dates out of order, unclear responsibilities. For each, give a short title, a severity, ' +
+  'the exact sentence quoted as evidence, and the page. Do not invent anything that is not in the text.';
+
+const SENTENCES = [
+  'The invoice INV-2023-0412 was approved by the same person who requested it.',
+  'Payments of 12,450.00 EUR were made before the contract was signed on 2023-05-02.',
+  'The inventory count on 31 December shows 1,204 units while the ledger shows 1,240.',
+  'No segregation of duties exists between purchasing and receiving.',
+  'The travel policy was last updated in 2017 and does not cover remote work.',
+  'Several vendors share the same bank account number DE44 5001 0517 5407 3249 31.',
+];
+
+function chunkText(i: number): string {
+  const n = 8 + ((i * 7) % 40);
+  const out: string[] = [`Section ${i + 1}.`];
+  for (let k = 0; k < n; k++) out.push(SENTENCES[(i + k) % SENTENCES.length]!);
+  return out.join(' ');
+}
+
+export async function runLlmBench(calls = 200): Promise<Record<string, number | string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
+  const db = openDatabase(join(dir, 'bench.sqlite'));
+  const reply = JSON.stringify({ findings: [{ title: 'Missing approval', severity: 'high', evidence: SENTENCES[0], page: 1 }] });
+  const sim = await startOllamaSim({
+    timeScale: 0,
+    rates: { prefillTokensPerSec: 1500, decodeTokensPerSec: 40, loadSeconds: 5 },
+    responder: () => reply,
+  });
+  try {
+    const client = createLlmClient({ host: sim.url, db });
+    const model = 'qwen3:8b';
+    const schemaDescription = describeSchema(Reply);
+    const instructionTokens = client.estimator.estimateText(INSTRUCTIONS + schemaDescription, model) + 100;
+    const plan = planContext({ modelContextLength: 40960, desiredChunkTokens: 1500, instructionTokens, outputTokens: 1024 });
+    const probeStart = performance.now();
+    await client.probe([model], plan.numCtx);
+    const probeMs = performance.now() - probeStart;
+    sim.resetCounters();
+
+    const durations: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const [system, user] = buildMessages({ instructions: INSTRUCTIONS, schemaDescription, document: { id: i, text: chunkText(i) } });
+      const t0 = performance.now();
+      await client.chatJson({ purpose: 'extract', model, schema: Reply, system: system!.content, user: user!.content, numCtx: plan.numCtx, numPredict: 1024, cache: false });
+      durations.push(performance.now() - t0);
+    }
+    const wallS = (performance.now() - started) / 1000;
+    durations.sort((a, b) => a - b);
+    const median = durations[Math.floor(durations.length / 2)] ?? 0;
+    const p95 = durations[Math.floor(durations.length * 0.95)] ?? 0;
+    const c = sim.counters;
+    return {
+      calls,
+      'num_ctx (planned)': plan.numCtx,
+      'chunk token budget': plan.chunkTokenBudget,
+      'probe ms': Math.round(probeMs),
+      'client overhead per call, median ms': Number(median.toFixed(2)),
+      'client overhead per call, p95 ms': Number(p95.toFixed(2)),
+      'calls/s (client only)': Number((calls / wallS).toFixed(1)),
+      'reloads per run': c.reloads,
+      'prompt tokens sent': c.promptTokens,
+      'prompt tokens evaluated': c.promptTokensEvaluated,
+      'prefix-cache reuse ratio': Number((1 - c.promptTokensEvaluated / Math.max(1, c.promptTokens)).toFixed(3)),
+      'simulated model seconds': Number(c.simulatedSeconds.toFixed(1)),
+      'estimator factor (calibrated)': Number(client.estimator.factor(model).toFixed(3)),
+      truncations: c.truncations,
+    };
+  } finally {
+    await sim.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  runLlmBench().then((r) => console.table(r));
+}
