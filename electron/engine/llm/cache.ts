@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256, stableStringify } from '../util/hash';
+import { statement } from '../store/statements';
 import type { Database } from 'better-sqlite3';
 
 /**
@@ -6,38 +7,25 @@ import type { Database } from 'better-sqlite3';
  * twice. The key covers everything that shapes the reply (model, options,
  * format, think, messages). Only validated successful replies go in.
  */
-export function stableStringify(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 export function cacheKey(parts: { model: string; options: unknown; format: unknown; think?: unknown; messages: unknown }): string {
   return sha256(stableStringify({ model: parts.model, options: parts.options, format: parts.format ?? null, think: parts.think ?? null, messages: parts.messages }));
 }
 
 export function getCached(db: Database, key: string, now: number): string | undefined {
-  const row = db.prepare('SELECT content FROM llm_cache WHERE key = ?').get(key) as { content: string } | undefined;
+  const row = statement(db, 'SELECT content FROM llm_cache WHERE key = ?').get(key) as { content: string } | undefined;
   if (!row) return undefined;
-  db.prepare('UPDATE llm_cache SET hits = hits + 1, last_hit_at = ? WHERE key = ?').run(new Date(now).toISOString(), key);
+  statement(db, 'UPDATE llm_cache SET hits = hits + 1, last_hit_at = ? WHERE key = ?').run(new Date(now).toISOString(), key);
   return row.content;
 }
 
 export function putCached(db: Database, entry: { key: string; model: string; purpose: string; content: string }, now: number): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO llm_cache (key, model, purpose, content, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT(key) DO UPDATE SET content = excluded.content`,
   ).run(entry.key, entry.model, entry.purpose, entry.content, new Date(now).toISOString());
 }
 
 export function deleteCached(db: Database, key: string): void {
-  db.prepare('DELETE FROM llm_cache WHERE key = ?').run(key);
+  statement(db, 'DELETE FROM llm_cache WHERE key = ?').run(key);
 }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ErrorCode } from '../../../shared/errors';
 import type { LlmPurpose } from './types';
+import { statement } from '../store/statements';
 
 /** One row of llm_calls: one attempt of one logical call. */
 export type LlmCallOutcome = 'ok' | 'retried' | 'failed' | 'cancelled' | 'cached';
@@ -115,9 +116,7 @@ function fromRow(row: Row): LlmCallRecord {
 export function insertLlmCall(db: Database, record: LlmCallRecord): number {
   const row = toRow(record);
   const cols = Object.keys(row);
-  const info = db
-    .prepare(`INSERT INTO llm_calls (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`)
-    .run(row);
+  const info = statement(db, `INSERT INTO llm_calls (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
   return Number(info.lastInsertRowid);
 }
 

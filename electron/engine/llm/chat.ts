@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { AppError, ErrorCode, type ErrorCode as ErrorCodeT } from '../../../shared/errors';
 import { fitsContext } from './budget';
-import { cacheKey, getCached, putCached, sha256, stableStringify } from './cache';
+import { cacheKey, getCached, putCached } from './cache';
+import { sha256, stableStringify } from '../util/hash';
 import type { LlmCallOutcome, LlmCallRecord } from './callLog';
 import { iso, nsToMs, type ClientContext } from './context';
 import { calibrationSample } from './estimator';

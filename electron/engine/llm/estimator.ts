@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ChatMessage } from './types';
+import { statement } from '../store/statements';
 
 /**
  * Token estimates before sending (a prompt that would not fit is refused, not
@@ -130,10 +131,13 @@ export function createEstimator(deps: { db?: Database; now?: () => number } = {}
       const factor = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, cal.factor * (1 - weight) + ratio * weight));
       const next = { factor, samples: cal.samples + 1 };
       cache.set(model, next);
-      db?.prepare(
-        `INSERT INTO llm_token_calibration (model, factor, samples, updated_at) VALUES (?, ?, ?, ?)
+      if (db) {
+        statement(
+          db,
+          `INSERT INTO llm_token_calibration (model, factor, samples, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at`,
-      ).run(model, next.factor, next.samples, new Date(now()).toISOString());
+        ).run(model, next.factor, next.samples, new Date(now()).toISOString());
+      }
       return true;
     },
   };

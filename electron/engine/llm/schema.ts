@@ -36,9 +36,17 @@ export function sanitizeJsonSchema(node: Json): Json {
   return out;
 }
 
+// Schemas are module-level constants of the stages; converting one per call would cost more than the rest of the client.
+const formatCache = new WeakMap<z.ZodType, JsonSchema>();
+
 export function toOllamaFormat(schema: z.ZodType): JsonSchema {
-  const raw = z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any', io: 'output' }) as unknown as Json;
-  return sanitizeJsonSchema(raw) as JsonSchema;
+  let format = formatCache.get(schema);
+  if (!format) {
+    const raw = z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any', io: 'output' }) as unknown as Json;
+    format = sanitizeJsonSchema(raw) as JsonSchema;
+    formatCache.set(schema, format);
+  }
+  return format;
 }
 
 /**
