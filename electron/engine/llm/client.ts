@@ -15,6 +15,7 @@ import { createQueue } from './queue';
 import { realSleep } from './retry';
 import { mergeSettings, type LlmLogger, type LlmSettings, type Sleep } from './types';
 import { startWatchdog } from './watchdog';
+import { createOllamaAgent } from './fetch';
 
 export interface LlmClientDeps {
   /** Overrides settings.host and OLLAMA_HOST. */
@@ -55,6 +56,8 @@ export interface LlmClient {
   modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo>;
   /** Change how many requests may be in flight (settings change). */
   setMaxInFlight(n: number): void;
+  /** Closes the client's connection pool. */
+  close(): Promise<void>;
 }
 
 export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
@@ -63,7 +66,9 @@ export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
   const now = deps.now ?? Date.now;
   const estimator = createEstimator({ ...(deps.db ? { db: deps.db } : {}), now });
   const queue = createQueue(settings.maxInFlight);
+  const agent = createOllamaAgent();
   const ctx = createContext({
+    agent,
     host,
     settings,
     ...(deps.db ? { db: deps.db } : {}),
@@ -98,6 +103,7 @@ export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
     },
     modelInfo: (model, signal) => ctx.modelInfo(model, signal),
     setMaxInFlight: (n) => queue.setMaxInFlight(n),
+    close: () => agent.close(),
   };
 }
 

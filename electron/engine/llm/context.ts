@@ -5,6 +5,7 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import { insertLlmCall, type LlmCallRecord } from './callLog';
 import { classifyError, toAppError, type Classified } from './errors';
 import type { TokenEstimator } from './estimator';
+import type { Agent } from 'undici';
 import { createOllamaFetch, type FetchLike } from './fetch';
 import { parseShow, TRUNCATE_MIN_VERSION, versionAtLeast, type ModelInfo } from './models';
 import type { RequestQueue } from './queue';
@@ -48,6 +49,7 @@ export function createContext(init: {
   queue: RequestQueue;
   estimator: TokenEstimator;
   fetch?: FetchLike;
+  agent: Agent;
 }): ClientContext {
   let server: Promise<ServerInfo> | undefined;
   const models = new Map<string, Promise<ModelInfo>>();
@@ -63,7 +65,7 @@ export function createContext(init: {
     queue: init.queue,
     estimator: init.estimator,
     ollama(signal) {
-      return new Ollama({ host: init.host, fetch: createOllamaFetch({ ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }) });
+      return new Ollama({ host: init.host, fetch: createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }) });
     },
     serverInfo(signal) {
       server ??= ctx

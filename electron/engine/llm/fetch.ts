@@ -12,22 +12,19 @@ import { Agent, fetch as undiciFetch } from 'undici';
  */
 export type FetchLike = typeof fetch;
 
-let sharedAgent: Agent | undefined;
-
-/** One keep-alive pool per process for Ollama; created lazily. */
-export function ollamaAgent(): Agent {
-  sharedAgent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
-  return sharedAgent;
+/** A keep-alive pool for one client, without undici's timeouts; the client closes it with itself. */
+export function createOllamaAgent(): Agent {
+  return new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
 }
 
-export function createOllamaFetch(options: { signal?: AbortSignal; baseFetch?: FetchLike; agent?: Agent } = {}): FetchLike {
+export function createOllamaFetch(options: { agent: Agent; signal?: AbortSignal; baseFetch?: FetchLike }): FetchLike {
   const { signal, baseFetch } = options;
   const wrapped = (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => s != null);
     const merged = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const nextInit: RequestInit = { ...init, ...(merged ? { signal: merged } : {}) };
     if (baseFetch) return baseFetch(input, nextInit);
-    const dispatcher = options.agent ?? ollamaAgent();
+    const dispatcher = options.agent;
     // undici's own fetch: same WHATWG shapes, typed separately from lib.dom.
     return undiciFetch(input as never, { ...(nextInit as object), dispatcher } as never) as unknown as Promise<Response>;
   };

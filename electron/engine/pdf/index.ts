@@ -1,0 +1,12 @@
+/**
+ * PDF / text ingestion (pipeline stage `pdf/`). Public surface: `ingestFile`
+ * and its types; the line-rebuilding pieces are exported for tests and for
+ * stages that re-flow text.
+ */
+export { ingestFile } from './ingest';
+export type { IngestOptions, IngestResult, IngestWarning } from './types';
+export { buildPageLines, type BuiltLine } from './lineBuilder';
+export type { RawItem, RawPage } from './rawExtractor.mjs';
+export { cleanText, stripInvisible, expandLigatures } from './textCleanup';
+export { markdownHeadingLevels } from './textDocument';
+export { MIN_TEXT_LAYER_CHARS, WORKER_MIN_PAGES } from './pdfDocument';

@@ -1,0 +1,147 @@
+/**
+ * Where document info and raw pages come from. Two sources with one
+ * contract (info first, then every page to `sink` strictly in page order), so
+ * the TypeScript line rebuilding that follows is identical for both:
+ *
+ * - worker threads (default): the first worker opens the file and reports the
+ *   page count; long documents get more workers, each with its own copy. The
+ *   host thread never loads pdf.js, which keeps PDF parsing off the Electron
+ *   main/utility thread and keeps memory low under `tsx`, whose loader
+ *   inflates pdf.js's 3 MB of JavaScript several times over. Workers start
+ *   with `execArgv: []`: their entry is plain JS and needs no TS loader.
+ * - in-process: when `workers` is 1 or threads cannot start.
+ */
+import { Worker } from 'node:worker_threads';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
+import { cancelledError, noPagesError, openError, pageError } from './pdfErrors';
+
+export type PageSink = (page: RawPage) => void;
+
+export interface ExtractContext {
+  fileName: string;
+  signal?: AbortSignal;
+  /** Called once, before any page; may throw to stop (e.g. no pages). */
+  onInfo: (info: DocumentInfo) => void;
+}
+
+export async function extractInProcess(bytes: Uint8Array, sink: PageSink, context: ExtractContext): Promise<void> {
+  // Loaded lazily: hosts that use workers never pay for pdf.js on this thread.
+  const { openPdf, readDocumentInfo, extractRawPage } = await import('./rawExtractor.mjs');
+  const task = openPdf(bytes.slice());
+  try {
+    const pdf = await task.promise.catch((error: unknown) => {
+      throw openError(error, context.fileName);
+    });
+    if (pdf.numPages === 0) throw noPagesError(context.fileName);
+    context.onInfo(await readDocumentInfo(pdf));
+    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+      if (context.signal?.aborted) throw cancelledError();
+      const page = await extractRawPage(pdf, pageNumber).catch((error: unknown) => {
+        throw pageError(error, context.fileName, pageNumber);
+      });
+      sink(page);
+    }
+  } finally {
+    await task.destroy();
+  }
+}
+
+/** Thrown when worker threads cannot start at all (e.g. a bundle without the worker file): the caller falls back to in-process. */
+export class WorkerStartError extends Error {}
+
+/** Requests kept in flight per worker, so a worker never idles while the host handles its last answer. */
+const IN_FLIGHT_PER_WORKER = 2;
+
+type WorkerMessage =
+  | { type: 'ready'; info: DocumentInfo }
+  | { type: 'page'; page: RawPage }
+  | { type: 'error'; pageNumber: number; name: string; message: string }
+  | { type: 'fatal'; name: string; message: string };
+
+export interface WorkerPlan {
+  maxWorkers: number;
+  /** Extra workers only for documents at least this long. */
+  minPagesForMore: number;
+}
+
+export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
+  const entry = new URL('./rawExtractor.mjs', import.meta.url);
+  const workers: Worker[] = [];
+  const finished = new Map<number, RawPage>();
+  let pageCount = -1;
+  let nextToRequest = 1;
+  let nextToDeliver = 1;
+
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      context.signal?.removeEventListener('abort', onAbort);
+      // Terminating drops each worker's pdf.js document together with its thread.
+      void Promise.allSettled(workers.map((worker) => worker.terminate())).then(() => (error === undefined ? resolve() : reject(error)));
+    };
+    const onAbort = (): void => finish(cancelledError());
+    if (context.signal?.aborted) return finish(cancelledError());
+    context.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const requestMore = (worker: Worker, count: number): void => {
+      for (let i = 0; i < count && nextToRequest <= pageCount; i++) worker.postMessage({ pageNumber: nextToRequest++ });
+    };
+    const deliverInOrder = (): void => {
+      for (let page = finished.get(nextToDeliver); page !== undefined; page = finished.get(nextToDeliver)) {
+        finished.delete(nextToDeliver);
+        nextToDeliver++;
+        sink(page);
+      }
+      if (nextToDeliver > pageCount) finish();
+    };
+    const onReady = (worker: Worker, info: DocumentInfo): void => {
+      if (pageCount === -1) {
+        pageCount = info.pageCount;
+        if (pageCount === 0) throw noPagesError(context.fileName);
+        context.onInfo(info);
+        const extra = pageCount >= plan.minPagesForMore ? plan.maxWorkers - 1 : 0;
+        for (let i = 0; i < extra; i++) startWorker();
+      }
+      requestMore(worker, IN_FLIGHT_PER_WORKER);
+    };
+    const onMessage = (worker: Worker, message: WorkerMessage): void => {
+      switch (message.type) {
+        case 'ready':
+          return onReady(worker, message.info);
+        case 'page':
+          finished.set(message.page.pageNumber, message.page);
+          requestMore(worker, 1);
+          return deliverInOrder();
+        case 'error':
+          throw pageError(Object.assign(new Error(message.message), { name: message.name }), context.fileName, message.pageNumber);
+        case 'fatal':
+          throw openError(Object.assign(new Error(message.message), { name: message.name }), context.fileName);
+      }
+    };
+    const startWorker = (): void => {
+      const worker = new Worker(entry, { workerData: { role: WORKER_ROLE, data: bytes }, execArgv: [] });
+      workers.push(worker);
+      worker.on('message', (message: WorkerMessage) => {
+        if (settled) return;
+        try {
+          onMessage(worker, message);
+        } catch (error) {
+          finish(error);
+        }
+      });
+      worker.on('error', (error) =>
+        finish(pageCount === -1 ? new WorkerStartError(String(error)) : new AppError(ErrorCode.INTERNAL, `PDF worker failed: ${error.message}. Please report it with the log.`, undefined, { cause: error })),
+      );
+      worker.on('exit', (code) => {
+        if (!settled) finish(new AppError(ErrorCode.INTERNAL, `PDF worker stopped unexpectedly (exit code ${code}). Please report it with the log.`));
+      });
+    };
+    startWorker();
+  });
+}
+
+/** Must equal WORKER_ROLE in rawExtractor.mjs; duplicated so this module does not import pdf.js. */
+const WORKER_ROLE = 'pdf-raw-extractor';

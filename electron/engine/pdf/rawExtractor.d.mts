@@ -1,0 +1,37 @@
+/** Types for rawExtractor.mjs (kept as plain JS so it can start as a worker without a TS loader). */
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
+
+/** One pdf.js text item in viewport space (scale 1, y down, page rotation applied). */
+export interface RawItem {
+  str: string;
+  /** Baseline origin. */
+  x: number;
+  y: number;
+  /** Unit vector of the baseline direction; (1, 0) for upright text. */
+  dx: number;
+  dy: number;
+  /** Advance width along the baseline, in page units. */
+  width: number;
+  fontSize: number;
+  bold: boolean;
+  hasEOL: boolean;
+}
+
+export interface RawPage {
+  pageNumber: number;
+  width: number;
+  height: number;
+  items: RawItem[];
+}
+
+export const WORKER_ROLE: string;
+export function openPdf(data: Uint8Array): PDFDocumentLoadingTask;
+export function extractRawPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<RawPage>;
+
+/** Document-level facts, read once. Strings are raw (not yet cleaned). */
+export interface DocumentInfo {
+  pageCount: number;
+  info: Record<string, string>;
+  outline: { title: string; level: number; page: number | null }[];
+}
+export function readDocumentInfo(pdf: PDFDocumentProxy): Promise<DocumentInfo>;

@@ -1,0 +1,198 @@
+// @ts-check
+/**
+ * pdf.js access: opening a document and turning one page's text content into
+ * plain "raw items" in viewport coordinates. Everything that interprets the
+ * items (lines, columns, spacing, cleanup) lives in TypeScript (lineBuilder.ts)
+ * and runs on the main thread for both paths.
+ *
+ * Why a plain .mjs file: the same file is imported in-process by the engine
+ * AND started as a worker_threads entry. A worker entry must load without a
+ * TypeScript loader (vitest does not transform worker threads, tsx does but
+ * electron-vite emits it as an asset), so it only depends on pdfjs-dist and
+ * node built-ins.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { getDocument, Util, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+export const WORKER_ROLE = 'pdf-raw-extractor';
+
+/**
+ * Opens a PDF from bytes. The caller must `destroy()` the returned task.
+ * @param {Uint8Array} data bytes (pdf.js may take ownership: pass a copy you do not need)
+ */
+export function openPdf(data) {
+  return getDocument({
+    data,
+    // Node has no FontFace/DOM: fonts are only parsed for text, never rendered.
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    // Everything is local: no range/stream requests, no auto-fetching of the whole file twice.
+    disableRange: true,
+    disableStream: true,
+    disableAutoFetch: true,
+    verbosity: VerbosityLevel.ERRORS,
+  });
+}
+
+/** Font names that mark a bold face (PostScript names such as "Helvetica-Bold", "ABCDEF+Arial-BoldMT"). */
+const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b$/i;
+
+/**
+ * The real font name is only known when pdf.js has shipped the font object to
+ * the main side (it does so for rendering, not for text extraction), so this
+ * is best effort: a font object present in commonObjs is used, otherwise the
+ * style's fontFamily (pdf.js puts the substituted family there for
+ * non-embedded fonts), otherwise "not bold".
+ * @param {any} page
+ * @param {string} loadedName
+ * @param {any} style
+ */
+function isBoldFont(page, loadedName, style) {
+  try {
+    if (page.commonObjs.has(loadedName)) {
+      const font = page.commonObjs.get(loadedName);
+      if (font?.bold || font?.black) return true;
+      if (typeof font?.name === 'string' && BOLD_NAME.test(font.name)) return true;
+    }
+  } catch {
+    // A missing or failed font object only costs us the bold flag.
+  }
+  const family = `${style?.fontFamily ?? ''} ${style?.fontSubstitution ?? ''}`;
+  return BOLD_NAME.test(family);
+}
+
+/**
+ * One page's text items, positioned in viewport space (scale 1, page rotation
+ * applied, y grows downwards), so that /Rotate pages read like upright ones.
+ * @param {any} pdf PDFDocumentProxy
+ * @param {number} pageNumber 1-based
+ * @returns {Promise<import('./rawExtractor.d.mts').RawPage>}
+ */
+export async function extractRawPage(pdf, pageNumber) {
+  const page = await pdf.getPage(pageNumber);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    /** @type {Record<string, boolean>} */
+    const boldByFont = {};
+    /** @type {import('./rawExtractor.d.mts').RawItem[]} */
+    const items = [];
+    for (const item of content.items) {
+      if (!('str' in item) || item.str.length === 0) continue;
+      const m = Util.transform(viewport.transform, item.transform);
+      const fontSize = Math.hypot(m[2], m[3]);
+      const advance = Math.hypot(m[0], m[1]);
+      if (!(fontSize > 0) || !(advance > 0)) continue;
+      let bold = boldByFont[item.fontName];
+      if (bold === undefined) {
+        bold = isBoldFont(page, item.fontName, content.styles[item.fontName]);
+        boldByFont[item.fontName] = bold;
+      }
+      items.push({
+        str: item.str,
+        x: m[4],
+        y: m[5],
+        // Direction of the baseline in viewport space: (1, 0) for upright text.
+        dx: m[0] / advance,
+        dy: m[1] / advance,
+        width: item.width,
+        fontSize,
+        bold,
+        hasEOL: item.hasEOL,
+      });
+    }
+    return { pageNumber, width: viewport.width, height: viewport.height, items };
+  } finally {
+    // Drop the page's parsed objects so a long document is not held in memory.
+    page.cleanup();
+  }
+}
+
+const INFO_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer'];
+
+/**
+ * Page count, Info strings and the outline flattened in document order with
+ * levels (1 = top) and destinations resolved to 1-based pages. A broken
+ * outline or Info dictionary must never stop ingestion: unresolvable entries
+ * get page null, unreadable parts are left empty.
+ * @param {any} pdf PDFDocumentProxy
+ * @returns {Promise<import('./rawExtractor.d.mts').DocumentInfo>}
+ */
+export async function readDocumentInfo(pdf) {
+  /** @type {Record<string, string>} */
+  const info = {};
+  try {
+    const raw = (await pdf.getMetadata()).info ?? {};
+    for (const key of INFO_KEYS) if (typeof raw[key] === 'string' && raw[key].trim()) info[key.toLowerCase()] = raw[key];
+  } catch {
+    // optional
+  }
+  /** @type {import('./rawExtractor.d.mts').DocumentInfo['outline']} */
+  const outline = [];
+  let roots = null;
+  try {
+    roots = await pdf.getOutline();
+  } catch {
+    roots = null;
+  }
+  /** @param {any[]} nodes @param {number} level */
+  const visit = async (nodes, level) => {
+    for (const node of nodes) {
+      outline.push({ title: String(node?.title ?? ''), level, page: await resolveDestinationPage(pdf, node?.dest) });
+      if (Array.isArray(node?.items) && node.items.length > 0) await visit(node.items, level + 1);
+    }
+  };
+  await visit(roots ?? [], 1);
+  return { pageCount: pdf.numPages, info, outline };
+}
+
+/** @param {any} pdf @param {unknown} dest @returns {Promise<number | null>} */
+async function resolveDestinationPage(pdf, dest) {
+  try {
+    const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest;
+    const target = Array.isArray(explicit) ? explicit[0] : null;
+    let page = null;
+    if (typeof target === 'number') page = target + 1; // some writers store a 0-based page index
+    else if (target && typeof target === 'object') page = (await pdf.getPageIndex(target)) + 1;
+    return Number.isInteger(page) && page >= 1 && page <= pdf.numPages ? page : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Worker loop: open the document once, then answer { pageNumber } requests
+ * with { type: 'page', page } or { type: 'error', pageNumber, name, message }.
+ */
+async function runWorker() {
+  const port = parentPort;
+  if (!port) return;
+  const task = openPdf(workerData.data);
+  let pdf;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    port.postMessage({ type: 'fatal', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    return;
+  }
+  port.on('message', async (message) => {
+    if (message?.type === 'close') {
+      await task.destroy();
+      port.close();
+      return;
+    }
+    const pageNumber = message?.pageNumber;
+    try {
+      const page = await extractRawPage(pdf, pageNumber);
+      port.postMessage({ type: 'page', page });
+    } catch (error) {
+      port.postMessage({ type: 'error', pageNumber, name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    }
+  });
+  port.postMessage({ type: 'ready', info: await readDocumentInfo(pdf) });
+}
+
+if (!isMainThread && workerData?.role === WORKER_ROLE) {
+  void runWorker();
+}

@@ -1,0 +1,25 @@
+import type { ExtractedDocument } from '../../../shared/types';
+import type { ErrorCode } from '../../../shared/errors';
+
+export interface IngestOptions {
+  signal?: AbortSignal;
+  /** Called after each page is assembled (PDF) or once (text files). */
+  onProgress?: (pagesDone: number, pageCount: number) => void;
+  /**
+   * Worker threads for PDF parsing; default min(2, availableParallelism()). One worker reads short documents,
+   * documents of WORKER_MIN_PAGES pages or more get up to this many. 0 parses on the calling thread.
+   */
+  workers?: number;
+}
+
+/** Something the user should know about a document that still ingested. */
+export interface IngestWarning {
+  code: ErrorCode;
+  message: string;
+  pages?: number[];
+}
+
+export interface IngestResult {
+  document: ExtractedDocument;
+  warnings: IngestWarning[];
+}
