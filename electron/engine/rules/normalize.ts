@@ -6,46 +6,65 @@
  * mention still points at the exact characters in the canonical text.
  */
 
-// Zero-width space/joiners, word joiner, BOM, soft hyphen, bidi embeddings/isolates/marks.
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/;
-// Hyphen, non-breaking hyphen, figure dash, en dash, em dash, minus sign.
-const DASHES = /[\u2010\u2011\u2012\u2013\u2014\u2212]/;
-
 export interface NormalizedView {
   text: string;
   /** originalOffset[i] = offset in the source of normalised character i; one extra entry for the end. */
-  originalOffset: number[];
+  originalOffset: Int32Array;
 }
+
+/** Zero-width space/joiners, marks, word joiner, BOM, soft hyphen, bidi embeddings/isolates. */
+function isInvisible(code: number): boolean {
+  return (
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2060 && code <= 0x2064) ||
+    code === 0xfeff ||
+    code === 0x00ad ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
+/** Hyphen, non-breaking hyphen, figure dash, en dash, em dash, minus sign. */
+function isDash(code: number): boolean {
+  return (code >= 0x2010 && code <= 0x2014) || code === 0x2212;
+}
+
+const isLineBreak = (code: number) => code === 10 || code === 13 || code === 12;
+const isSpace = (code: number) => code === 32 || code === 9 || isLineBreak(code) || code === 0xa0;
 
 /**
  * Removes invisible characters, unifies dashes, and removes a line break (with
  * surrounding spaces) that directly follows a dash, so IDs broken across lines
- * match. Other line breaks become single spaces.
+ * match. Other line breaks become single spaces. One pass over char codes:
+ * this runs over whole documents.
  */
 export function normalizeForIds(source: string): NormalizedView {
-  const chars: string[] = [];
-  const originalOffset: number[] = [];
+  const codes = new Uint16Array(source.length);
+  const originalOffset = new Int32Array(source.length + 1);
+  let length = 0;
   for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (INVISIBLE.test(ch)) continue;
-    if (ch === '\n' || ch === '\r' || ch === '\f') {
-      let last = chars.length - 1;
-      while (last >= 0 && chars[last] === ' ') last--;
-      if (chars[last] === '-') {
-        chars.length = last + 1;
-        originalOffset.length = last + 1;
-        while (i + 1 < source.length && /\s/.test(source[i + 1]!)) i++;
+    const code = source.charCodeAt(i);
+    if (isInvisible(code)) continue;
+    if (isLineBreak(code)) {
+      let last = length - 1;
+      while (last >= 0 && codes[last] === 32) last--;
+      if (last >= 0 && codes[last] === 45) {
+        length = last + 1;
+        while (i + 1 < source.length && isSpace(source.charCodeAt(i + 1))) i++;
         continue;
       }
-      chars.push(' ');
-      originalOffset.push(i);
+      codes[length] = 32;
+      originalOffset[length++] = i;
       continue;
     }
-    chars.push(DASHES.test(ch) ? '-' : ch);
-    originalOffset.push(i);
+    codes[length] = isDash(code) ? 45 : code;
+    originalOffset[length++] = i;
   }
-  originalOffset.push(source.length);
-  return { text: chars.join(''), originalOffset };
+  originalOffset[length] = source.length;
+  let text = '';
+  // String.fromCharCode over chunks: one call per 8K characters keeps the argument list small.
+  for (let start = 0; start < length; start += 8192) text += String.fromCharCode(...codes.subarray(start, Math.min(length, start + 8192)));
+  return { text, originalOffset: originalOffset.subarray(0, length + 1) };
 }
 
 /** Canonical form of one ID for comparison and deduplication: invisible characters out, dashes unified, upper case. */
