@@ -9,12 +9,14 @@ import type { DocumentLine, ExtractedDocument } from '../../../shared/types';
 export type HeadingKind = 'markdown' | 'numbered' | 'font' | 'caps';
 
 export interface HeadingCandidate {
-  /** Index into `doc.lines`. */
+  /** Index into `doc.lines` of the heading's first line. */
   lineIndex: number;
+  /** Index of its last line: a heading that wraps onto following lines is one candidate. */
+  lastLineIndex: number;
   start: number;
   end: number;
   page: number;
-  /** The line's text, whitespace collapsed (markdown hashes removed). */
+  /** The line's text, whitespace collapsed (markdown hashes removed); wrapped lines joined with a space. */
   title: string;
   /** Raw level: numbering depth, markdown depth or font-size rank (1 = top); the tree normalises it. */
   level: number;
@@ -206,10 +208,40 @@ function looksLikeSentence(title: string): boolean {
   return /[.:]$/.test(title) && wordCount(title) > 8;
 }
 
-function isAllCapsHeading(t: string): boolean {
+/** "•", "●", "-", "*"... followed by a space: a list item, never a heading. */
+const BULLET = /^[•●○◦▪▫■□►▸‣⁃∙·*\-–—]\s/u;
+
+/**
+ * Typography the classifier may rely on. A PDF whose lines all share one size
+ * and weight (or a text file) gives no typographic signal, so plain-text rules
+ * apply to it; as soon as some line is bold or larger than body text,
+ * headings are expected to be set apart like that.
+ */
+interface Typography {
+  body: number;
+  /** True when the document sets some lines apart by size or weight. */
+  typed: boolean;
+}
+
+function documentTypography(doc: ExtractedDocument, body: number): Typography {
+  if (doc.kind === 'md' || body <= 0) return { body, typed: false };
+  const typed = doc.lines.some((line) => line.fontSize > 0 && (line.bold || roundSize(line.fontSize) > body));
+  return { body, typed };
+}
+
+/** Larger than body text by at least half a point (the size grouping step). */
+const largerThanBody = (line: DocumentLine, t: Typography): boolean => t.body > 0 && roundSize(line.fontSize) > t.body;
+
+function isAllCapsHeading(t: string, line: DocumentLine, typo: Typography): boolean {
   const words = t.split(' ');
   if (words.length > 8 || !/\p{Lu}/u.test(t) || t !== t.toUpperCase()) return false;
-  return words.some((w) => (w.match(/\p{L}/gu)?.length ?? 0) >= 2) && !looksLikeSentence(t);
+  if (!words.some((w) => (w.match(/\p{L}/gu)?.length ?? 0) >= 2) || looksLikeSentence(t)) return false;
+  // "HTTPS." / "USE AT YOUR OWN RISK!" end a sentence; titles do not.
+  if (/[.!?]$/.test(t)) return false;
+  if (!typo.typed) return true;
+  // In a typeset document a caps heading is not fine print or code, and a lone body-size caps word is an acronym.
+  if (roundSize(line.fontSize) < typo.body) return false;
+  return words.length >= 2 || largerThanBody(line, typo) || line.bold;
 }
 
 /** Plain numbered lines must look like titles, since numbered list items look just like them. */
@@ -223,24 +255,155 @@ function acceptsNumbered(n: Numbering & { emphasisOnly: boolean }, emphasised: b
 
 type Classified = Omit<HeadingCandidate, 'level'> & { rawLevel: number | null };
 
-function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: number, body: number, options: HeadingOptions): Classified | null {
+function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: number, typo: Typography, options: HeadingOptions): Classified | null {
   const text = lineText(doc, line);
   if (text === '' || text.length > options.maxHeadingChars || !/\p{L}/u.test(text)) return null;
-  const base = { lineIndex, start: line.start, end: line.end, page: line.page, fontSize: line.fontSize, bold: line.bold };
+  const base = { lineIndex, lastLineIndex: lineIndex, start: line.start, end: line.end, page: line.page, fontSize: line.fontSize, bold: line.bold };
   if (doc.kind === 'md') {
     // Markdown says exactly which lines are headings; numbered lists there are lists.
     if (!line.markdownLevel) return null;
     return { ...base, title: text.replace(/^#{1,6}\s*/, '').replace(/\s+#+$/, ''), kind: 'markdown', numbering: null, rawLevel: line.markdownLevel };
   }
-  const large = body > 0 && line.fontSize >= body * options.headingFontRatio;
+  if (BULLET.test(text)) return null;
+  const large = typo.body > 0 && line.fontSize >= typo.body * options.headingFontRatio;
   const numbering = parseNumbering(text);
-  if (numbering && acceptsNumbered(numbering, large || line.bold)) {
-    return { ...base, title: text, kind: 'numbered', numbering: numbering.numbering, rawLevel: numbering.depth };
+  if (numbering) {
+    // Typeset documents: numbered steps and list items are body text; a numbered heading is larger or bold.
+    const accepted = typo.typed ? (largerThanBody(line, typo) || line.bold) && acceptsNumbered(numbering, true) : acceptsNumbered(numbering, large || line.bold);
+    if (accepted) return { ...base, title: text, kind: 'numbered', numbering: numbering.numbering, rawLevel: numbering.depth };
   }
   if (large && !looksLikeSentence(text)) return { ...base, title: text, kind: 'font', numbering: null, rawLevel: null };
-  if (isAllCapsHeading(text)) return { ...base, title: text, kind: 'caps', numbering: null, rawLevel: null };
+  if (isAllCapsHeading(text, line, typo)) return { ...base, title: text, kind: 'caps', numbering: null, rawLevel: null };
   return null;
 }
+
+// ---------------------------------------------------------------- wrapped headings
+
+/** Words a wrapped title line typically breaks after. */
+const CONNECTORS = new Set(['a', 'an', 'the', 'and', 'or', 'nor', 'of', 'in', 'on', 'at', 'to', 'for', 'from', 'by', 'with', 'without', 'via', 'into', 'onto', 'as', 'is', 'are', 'be', 'may', 'might', 'can', 'could', 'not', 'that', 'which', 'when', 'while', 'if', 'than', 'its', 'their', 'after', 'before', 'during', 'between', 'causing', 'resulting', 'leading']);
+
+const sameTypography = (a: DocumentLine, b: DocumentLine): boolean => Math.abs(a.fontSize - b.fontSize) <= 0.5 && a.bold === b.bold;
+
+/** Does `next` read as the second line of a title that wrapped after `title`? */
+function continuesTitle(title: string, next: string): boolean {
+  if (/[.!?:;]$/.test(title) || parseNumbering(next) !== null || BULLET.test(next) || !/\p{L}/u.test(next)) return false;
+  const lastWord = title.split(' ').pop()?.toLowerCase() ?? '';
+  // A title only wraps when its first line is full; a short first line followed by another title is two headings.
+  return /^\p{Ll}/u.test(next) || CONNECTORS.has(lastWord) || /[,\-–—/(&]$/.test(title) || title.length >= 40;
+}
+
+/**
+ * Joins a heading with the following lines of the same page and typography
+ * when they continue its title ("2. The gateway can include itself …
+ * resulting in resource" / "exhaustion"). A following line that is not a
+ * candidate on its own is joined only in a typeset document where the heading
+ * is set apart from body text, so body text is never swallowed.
+ */
+function joinWrappedHeadings(doc: ExtractedDocument, classified: readonly Classified[], rejected: ReadonlyMap<number, LineRejection>, typo: Typography, options: HeadingOptions): Classified[] {
+  const byLine = new Map(classified.map((c) => [c.lineIndex, c]));
+  const out: Classified[] = [];
+  const consumed = new Set<number>();
+  for (const c of classified) {
+    if (consumed.has(c.lineIndex)) continue;
+    const first = doc.lines[c.lineIndex]!;
+    const emphasised = typo.typed && (largerThanBody(first, typo) || first.bold);
+    let joined = c;
+    for (let next = c.lineIndex + 1; next <= c.lineIndex + 2 && doc.kind !== 'md'; next++) {
+      const line = doc.lines[next];
+      if (!line || line.page !== first.page || rejected.has(next) || !sameTypography(first, line)) break;
+      const text = lineText(doc, line);
+      const candidate = byLine.get(next);
+      if (!candidate && !emphasised) break;
+      if (text.length > options.maxHeadingChars || wordCount(text) > 12 || !continuesTitle(joined.title, text)) break;
+      joined = { ...joined, title: `${joined.title} ${text}`, end: line.end, lastLineIndex: next };
+      consumed.add(next);
+    }
+    out.push(joined);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- tables of contents without page numbers
+
+/** Case-, space- and punctuation-insensitive title key. */
+const titleKey = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+function sameTitle(a: string, b: string): boolean {
+  if (a === b) return a.length > 0;
+  // A TOC entry may be cut short, or the heading may carry more (a wrapped line the TOC does not show).
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 12 && long.startsWith(short);
+}
+
+const CONTENTS_TITLE = /^(?:table of contents|contents|inhalt|inhaltsverzeichnis|table des matières|sommaire)$/i;
+
+/** A line of running prose: not a title, not a TOC entry. */
+function isBodyText(text: string): boolean {
+  return wordCount(text) >= 8 && parseNumbering(text) === null && !/\d$/.test(text);
+}
+
+const MAX_DENSE_GAP_LINES = 3;
+const MAX_DENSE_GAP_CHARS = 240;
+const MAX_CONTENTS_PAGES = 6;
+
+/**
+ * Tables of contents that list the headings without page numbers: (a) a dense
+ * run of at least three candidates with almost no text between them, whose
+ * titles occur again later in the document as headings; (b) the candidates
+ * after a "Contents" title, up to the next line of body text, that occur
+ * again later (and the ones listed between those). The later occurrences are
+ * the real headings and are kept.
+ */
+function findTocCandidates(doc: ExtractedDocument, candidates: readonly Classified[], rejected: ReadonlyMap<number, LineRejection>): Set<number> {
+  const keys = candidates.map((c) => titleKey(c.title));
+  const reoccurs = candidates.map((c, i) => {
+    for (let j = i + 1; j < candidates.length; j++) if (candidates[j]!.page > c.page && sameTitle(keys[i]!, keys[j]!)) return true;
+    return false;
+  });
+  const toc = new Set<number>();
+  const rejectSpan = (members: readonly number[], from: number): void => {
+    const last = members.reduce((acc, m) => (reoccurs[m] ? m : acc), -1);
+    for (const m of members) if (m >= from && m <= last) toc.add(m);
+  };
+  const gapLines = (a: Classified, b: Classified): string[] => {
+    const texts: string[] = [];
+    for (let k = a.lastLineIndex + 1; k < b.lineIndex; k++) if (!rejected.has(k)) texts.push(lineText(doc, doc.lines[k]!));
+    return texts.filter((t) => t !== '');
+  };
+
+  // (a) dense runs
+  let run: number[] = [];
+  const closeRun = (): void => {
+    const repeated = run.filter((m) => reoccurs[m]);
+    if (run.length >= 3 && repeated.length >= 3 && repeated.length * 2 >= run.length) rejectSpan(run, repeated[0]!);
+    run = [];
+  };
+  candidates.forEach((c, i) => {
+    const previous = candidates[i - 1];
+    if (previous && run.length > 0) {
+      const gap = gapLines(previous, c);
+      const dense = c.page - previous.page <= 1 && gap.length <= MAX_DENSE_GAP_LINES && gap.join(' ').length <= MAX_DENSE_GAP_CHARS && !gap.some(isBodyText);
+      if (!dense) closeRun();
+    }
+    run.push(i);
+  });
+  closeRun();
+
+  // (b) after a "Contents" title
+  candidates.forEach((c, i) => {
+    if (!CONTENTS_TITLE.test(c.title.replace(/\s+\d{1,4}$/, ''))) return;
+    const members: number[] = [];
+    for (let j = i + 1; j < candidates.length; j++) {
+      const m = candidates[j]!;
+      if (m.page - c.page >= MAX_CONTENTS_PAGES || gapLines(candidates[j - 1]!, m).some(isBodyText)) break;
+      members.push(j);
+    }
+    rejectSpan(members, i + 1);
+  });
+  return toc;
+}
+
+// ---------------------------------------------------------------- detection
 
 /** Unnumbered headings are ranked by font size: the biggest size is level 1. */
 function levelsByFontRank(candidates: readonly Classified[]): Map<number, number> {
@@ -251,8 +414,17 @@ function levelsByFontRank(candidates: readonly Classified[]): Map<number, number
 export function detectHeadings(doc: ExtractedDocument, options: Partial<HeadingOptions> = {}): HeadingAnalysis {
   const resolved = { ...DEFAULT_HEADING_OPTIONS, ...options };
   const body = bodyFontSize(doc);
+  const typo = documentTypography(doc, body);
   const rejected = doc.kind === 'md' ? new Map<number, LineRejection>() : rejectedLines(doc);
-  const classified = doc.lines.flatMap((line, i) => (rejected.has(i) ? [] : (classifyLine(doc, line, i, body, resolved) ?? [])));
+  const lineCandidates = doc.lines.flatMap((line, i) => (rejected.has(i) ? [] : (classifyLine(doc, line, i, typo, resolved) ?? [])));
+  let classified = joinWrappedHeadings(doc, lineCandidates, rejected, typo, resolved);
+  if (doc.kind !== 'md') {
+    const toc = findTocCandidates(doc, classified, rejected);
+    classified.forEach((c, i) => {
+      if (toc.has(i)) for (let k = c.lineIndex; k <= c.lastLineIndex; k++) rejected.set(k, 'table-of-contents');
+    });
+    classified = classified.filter((_, i) => !toc.has(i));
+  }
   const ranks = levelsByFontRank(classified);
   const headings = classified.map(({ rawLevel, ...c }) => ({ ...c, level: rawLevel ?? ranks.get(roundSize(c.fontSize)) ?? 1 }));
   return {

@@ -4,7 +4,7 @@
  * leaves they produce partition it (overlaps are declared, never implied).
  */
 import type { ChunkOrigin, PageSpan, Section } from '../../../shared/types';
-import { mergeSections } from './hierarchy';
+import { findCommonPrefix } from './hierarchy';
 
 /** A [start, end) slice of the canonical text; `overlapBefore` chars repeat the previous piece's end. */
 export interface TextPiece {
@@ -215,6 +215,8 @@ export interface MergeCandidate extends TextPiece {
   origin: ChunkOrigin;
   /** True when this piece begins a level 1 or 2 section: the merger's hard-ish boundary. */
   startsMajorSection: boolean;
+  /** True when this piece begins a section of the PDF's outline (bookmarks are the author's own structure). */
+  startsOutlineSection?: boolean;
   /**
    * True for a piece already cut to the preferred size out of an oversized
    * section: it counts as full, so the merger does not pair such pieces up
@@ -231,8 +233,8 @@ export interface MergedLeaf extends TextPiece {
   parts: number;
 }
 
-/** The chunk being grown; `complete` is carried from its first candidate. */
-type Accumulator = MergedLeaf & { complete: boolean };
+/** The chunk being grown; `complete` is carried from its first candidate; `sections` are all its candidates' sections. */
+type Accumulator = MergedLeaf & { complete: boolean; sections: Section[] };
 
 export interface MergeOptions {
   min: SizeLimit;
@@ -242,10 +244,31 @@ export interface MergeOptions {
 }
 
 /**
+ * The section of a leaf merged from several candidates, computed from all of
+ * them at once (applying `mergeSections` pairwise would let a `[]` from two
+ * unrelated sections adopt the next section's deeper path, since `[]` is a
+ * prefix of everything): the level is the most general one; the path is the
+ * deepest one when all sections lie on one ancestor/descendant chain, else
+ * the common prefix of all paths. For two sections this equals `mergeSections`.
+ */
+export function mergeAllSections(sections: readonly Section[]): Section {
+  const first = sections[0];
+  if (!first) return { level: 0, path: [] };
+  const level = Math.min(...sections.map((s) => s.level));
+  const deepest = sections.reduce((a, b) => (b.path.length > a.path.length ? b : a));
+  // Deepest is the longest path, so one chain means every path is a prefix of (or equal to) it.
+  if (sections.every((s) => s.path.every((t, i) => t === deepest.path[i]))) return { level, path: [...deepest.path] };
+  return { level, path: sections.map((s) => s.path).reduce((a, b) => findCommonPrefix(a, b)) };
+}
+
+/**
  * docs-mcp-server's greedy merger: adjacent leaves join until the chunk reaches
  * the preferred size; a join never exceeds the maximum; once the chunk has the
- * minimum size it never swallows the start of a level 1 or 2 section. Merged
- * leaves get `mergeSections` of their sections.
+ * minimum size it never swallows the start of a level 1 or 2 section. Nor does
+ * it swallow a level 1 or 2 section that reaches the minimum on its own: such a
+ * section keeps a leaf (and so a node) of its own even after a heading with
+ * hardly any text of its own. A merged leaf's section is `mergeAllSections` of
+ * all its candidates' sections.
  */
 export function greedyMerge(text: string, candidates: readonly MergeCandidate[], options: MergeOptions): MergedLeaf[] {
   const merged: Accumulator[] = [];
@@ -253,22 +276,25 @@ export function greedyMerge(text: string, candidates: readonly MergeCandidate[],
   const startNew = (candidate: MergeCandidate): Accumulator => {
     if (current) merged.push(current);
     const { start, end, overlapBefore, section, title, origin, complete } = candidate;
-    return { start, end, overlapBefore, section, title, origin, parts: 1, complete: complete ?? false };
+    return { start, end, overlapBefore, section, title, origin, parts: 1, complete: complete ?? false, sections: [section] };
   };
   for (const next of candidates) {
     if (!current || !canAbsorb(text, current, next, options)) {
       current = startNew(next);
       continue;
     }
-    current = { ...current, end: next.end, section: mergeSections(current.section, next.section), parts: current.parts + 1 };
+    const sections: Section[] = [...current.sections, next.section];
+    current = { ...current, end: next.end, section: mergeAllSections(sections), parts: current.parts + 1, sections };
   }
   if (current) merged.push(current);
-  return merged.map(({ complete: _complete, ...leaf }) => (leaf.parts > 1 ? { ...leaf, title: `${leaf.title} (+${leaf.parts - 1})` } : leaf));
+  return merged.map(({ complete: _complete, sections: _sections, ...leaf }) => (leaf.parts > 1 ? { ...leaf, title: `${leaf.title} (+${leaf.parts - 1})` } : leaf));
 }
 
 function canAbsorb(text: string, current: Accumulator, next: MergeCandidate, options: MergeOptions): boolean {
   const estimate = options.estimateTokens;
   if (current.complete || reaches(text, current.start, current.end, options.preferred, estimate)) return false;
   if (next.startsMajorSection && reaches(text, current.start, current.end, options.min, estimate)) return false;
+  // Major sections, and every bookmarked (outline) section, that are substantial on their own keep their own leaf.
+  if ((next.startsMajorSection || next.startsOutlineSection) && reaches(text, next.start, next.end, options.min, estimate)) return false;
   return fits(text, current.start, next.end, options.max, estimate);
 }

@@ -29,6 +29,8 @@ interface SectionMark {
   /** Raw level (outline level, numbering depth, font rank); nesting normalises it. */
   rawLevel: number;
   title: string;
+  /** Font size of a detected heading (0 or absent: no typography, e.g. outline entries and plain text). */
+  fontSize?: number;
 }
 
 /** A section of the structure with its whole range [start, end). */
@@ -48,7 +50,7 @@ export function buildChunkTree(doc: ExtractedDocument, partial: Partial<Chunking
   const headingAnalysis = detectHeadings(doc, options);
   const headings = headingAnalysis.headings;
   const outlineMarks = resolveOutline(doc, notes);
-  const headingMarks = headings.map((h) => ({ start: h.start, rawLevel: h.level, title: h.title }));
+  const headingMarks = headings.map((h) => ({ start: h.start, rawLevel: h.level, title: h.title, fontSize: h.fontSize }));
   const strategy = chooseStrategy(doc, options, outlineMarks, headingMarks, notes);
 
   let leaves: LeafSpec[];
@@ -93,6 +95,11 @@ function coversDocument(marks: readonly SectionMark[], textLength: number): bool
 /** Case-, whitespace- and punctuation-insensitive form for fuzzy title matching. */
 const normaliseTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
+/** "2.1 Rd format" -> "Rd format", "A.3 Notes" -> "Notes", "Chapter 4: X" -> "X". */
+function withoutNumber(s: string): string {
+  return s.trim().replace(/^(?:(?:chapter|appendix|section|part)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+|[A-Z](?=[.:]))[.:]?\s+/i, '');
+}
+
 function titleMatchesLine(title: string, line: string): boolean {
   if (title === '' || line === '') return false;
   // The line may carry more (a number suffix), or the title may wrap onto the next line.
@@ -127,9 +134,13 @@ function placeOutlineEntry(doc: ExtractedDocument, entry: OutlineEntry, notBefor
   const page = entry.page === null ? undefined : doc.pages.find((p) => p.pageNumber === entry.page);
   if (!page) return null;
   const title = normaliseTitle(entry.title);
-  const match = doc.lines.find(
-    (line) => line.page === page.pageNumber && line.start >= notBefore && titleMatchesLine(title, normaliseTitle(doc.text.slice(line.start, line.end))),
-  );
+  const bareTitle = normaliseTitle(withoutNumber(entry.title));
+  const match = doc.lines.find((line) => {
+    if (line.page !== page.pageNumber || line.start < notBefore) return false;
+    const raw = doc.text.slice(line.start, line.end);
+    // Bookmarks often drop the section number the heading line carries ("Rd format" for "2.1 Rd format"), or the reverse.
+    return titleMatchesLine(title, normaliseTitle(raw)) || titleMatchesLine(bareTitle, normaliseTitle(withoutNumber(raw)));
+  });
   return match?.start ?? page.start;
 }
 
@@ -148,13 +159,16 @@ function buildSkeleton(unsorted: readonly SectionMark[], textLength: number, ori
   if (first && first.start > 0) {
     sections.push({ title: FRONT_MATTER_TITLE, section: { level: 1, path: [FRONT_MATTER_TITLE] }, start: 0, end: first.start, origin, ownEnd: first.start });
   }
-  const open: { rawLevel: number; node: SkeletonSection }[] = [];
+  const open: { rawLevel: number; fontSize: number; node: SkeletonSection }[] = [];
   const withChild = new Set<SkeletonSection>();
-  const closeUntil = (at: number, keepAbove: number): void => {
-    while (open.length > 0 && open[open.length - 1]!.rawLevel >= keepAbove) open.pop()!.node.end = at;
+  // A heading set in a smaller font never contains one set larger (numbering depth and font rank are different scales).
+  const encloses = (o: { rawLevel: number; fontSize: number }, mark: SectionMark): boolean =>
+    o.rawLevel < mark.rawLevel && !(o.fontSize > 0 && (mark.fontSize ?? 0) > 0 && o.fontSize + 0.5 < mark.fontSize!);
+  const closeUntil = (at: number, mark: SectionMark | null): void => {
+    while (open.length > 0 && (mark === null || !encloses(open[open.length - 1]!, mark))) open.pop()!.node.end = at;
   };
   for (const mark of marks) {
-    closeUntil(mark.start, mark.rawLevel);
+    closeUntil(mark.start, mark);
     const parent = open[open.length - 1]?.node;
     if (parent && !withChild.has(parent)) {
       // A parent's own text runs from its heading to its first child.
@@ -170,9 +184,9 @@ function buildSkeleton(unsorted: readonly SectionMark[], textLength: number, ori
       ownEnd: textLength,
     };
     sections.push(node);
-    open.push({ rawLevel: mark.rawLevel, node });
+    open.push({ rawLevel: mark.rawLevel, fontSize: mark.fontSize ?? 0, node });
   }
-  closeUntil(textLength, -Infinity);
+  closeUntil(textLength, null);
   for (const s of sections) if (!withChild.has(s)) s.ownEnd = s.end;
   return sections.filter((s) => s.end > s.start);
 }
@@ -192,12 +206,26 @@ const limit = (chars: number, tokens: number): SizeLimit => ({ chars, tokens });
 /** Each section's own text as one leaf, or cut into preferred-size pieces when over the maximum; then greedy merge. */
 function sectionLeaves(text: string, sections: readonly SkeletonSection[], options: ChunkingOptions): MergedLeaf[] {
   const candidates = sections.flatMap((s) => ownTextCandidates(text, s, options));
-  return greedyMerge(text, candidates, {
+  const merged = greedyMerge(text, candidates, {
     min: limit(options.minChars, options.minTokens),
     preferred: limit(options.preferredChars, options.preferredTokens),
     max: limit(options.maxChars, options.maxTokens),
     estimateTokens: options.estimateTokens,
   });
+  // Each leaf is `parts` consecutive candidates: name leaves that open with the front matter after what follows it.
+  let next = 0;
+  return merged.map((leaf) => {
+    const first = candidates[next];
+    const second = candidates[next + 1];
+    next += leaf.parts;
+    if (leaf.parts < 2 || first?.title !== FRONT_MATTER_TITLE || !second) return leaf;
+    return { ...leaf, title: frontMatterTitle(second.title, leaf.parts - 2) };
+  });
+}
+
+/** "Front matter and Executive Summary", "Front matter, Executive Summary (+2)". */
+function frontMatterTitle(nextTitle: string, more: number): string {
+  return more === 0 ? `Front matter and ${nextTitle}` : `Front matter, ${nextTitle} (+${more})`;
 }
 
 function ownTextCandidates(text: string, s: SkeletonSection, options: ChunkingOptions): MergeCandidate[] {
@@ -205,7 +233,7 @@ function ownTextCandidates(text: string, s: SkeletonSection, options: ChunkingOp
   const major = s.section.level <= 2;
   const fitsWhole = s.ownEnd - s.start <= options.maxChars && options.estimateTokens(text.slice(s.start, s.ownEnd)) <= options.maxTokens;
   if (fitsWhole) {
-    return [{ start: s.start, end: s.ownEnd, overlapBefore: 0, section: s.section, title: s.title, origin: s.origin, startsMajorSection: major }];
+    return [{ start: s.start, end: s.ownEnd, overlapBefore: 0, section: s.section, title: s.title, origin: s.origin, startsMajorSection: major, startsOutlineSection: s.origin === 'outline' }];
   }
   const pieces = splitRange(text, s.start, s.ownEnd, preferredSplit(options));
   return pieces.map((piece, i) => ({
@@ -214,6 +242,7 @@ function ownTextCandidates(text: string, s: SkeletonSection, options: ChunkingOp
     title: `${s.title} (${i + 1}/${pieces.length})`,
     origin: 'sentence' as const,
     startsMajorSection: major && i === 0,
+    startsOutlineSection: s.origin === 'outline' && i === 0,
     complete: i < pieces.length - 1,
   }));
 }
