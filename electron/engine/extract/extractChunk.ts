@@ -1,0 +1,216 @@
+/**
+ * One leaf chunk -> its findings (grounded) and a short summary, in one LLM
+ * call (the linear chunking-with-aggregation design: every chunk gets the
+ * full instructions). A prompt that does not fit (or that Ollama cut, or a
+ * reply cut even after the client's retry) splits the chunk in two at a
+ * paragraph or sentence boundary and extracts both halves; text is never
+ * truncated. Any other failure is thrown (AppError) for the pipeline to mark
+ * the chunk failed.
+ */
+import type { Database } from 'better-sqlite3';
+import { pageAt } from '../../../shared/canonical';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
+import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
+import type { LlmClient } from '../llm';
+import { findIdMentions, normalizeId } from '../rules';
+import { groundEvidence } from './grounding';
+import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
+
+export interface ExtractDeps {
+  llm: LlmClient;
+  /** Not needed by extraction itself (the client logs calls); kept for symmetry with the pipeline. */
+  db?: Database;
+}
+
+export interface ExtractChunkInput {
+  doc: ExtractedDocument;
+  chunk: ChunkNode;
+  /** The previous chunk's tail, shown to the model as CONTEXT ONLY (see previousTailFor). */
+  previousTail?: string;
+  profile?: ExtractionProfile;
+  model: string;
+  numCtx: number;
+  numPredict?: number;
+  runId?: number;
+  documentId?: number;
+  cache?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ExtractChunkResult {
+  findings: GroundedFinding[];
+  summary: string;
+  /** LLM calls made (more than 1 when the chunk had to be split). */
+  calls: number;
+  /** llm_calls.call_id of each successful call, for chunk_results. */
+  callIds: string[];
+  /** How many pieces the chunk was analysed in (1 unless split). */
+  pieces: number;
+}
+
+/** Errors that mean "this text is too much for one call": split and retry the halves. */
+const SPLIT_CODES = new Set<string>([ErrorCode.LLM_CONTEXT_OVERFLOW, ErrorCode.LLM_TRUNCATED_PROMPT, ErrorCode.LLM_REPLY_CUT]);
+const MAX_SPLIT_DEPTH = 6;
+const MIN_SPLIT_CHARS = 200;
+const DEFAULT_TAIL_CHARS = 600;
+
+export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput): Promise<ExtractChunkResult> {
+  const { doc, chunk } = input;
+  const profile = input.profile ?? DEFAULT_PROFILE;
+  const contextRange = input.previousTail ? locateTail(doc.text, input.previousTail, chunk.start) : undefined;
+  const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
+  const tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
+
+  const run = async (
+    start: number,
+    end: number,
+    context: { text: string; range: { start: number; end: number } | undefined } | undefined,
+    ref: string,
+    depth: number,
+  ): Promise<ExtractChunkResult> => {
+    const messages = buildExtractionMessages({
+      profile,
+      doc,
+      start,
+      end,
+      firstPage: pageAt(doc.pages, start),
+      ...(context ? { context: context.text } : {}),
+      chunkLabel: ref,
+    });
+    let reply: ExtractionReply;
+    let callId: string;
+    try {
+      const r = await deps.llm.chatJson({
+        purpose: 'extract',
+        model: input.model,
+        schema: extractionReplySchema,
+        messages,
+        numCtx: input.numCtx,
+        ...(input.numPredict !== undefined ? { numPredict: input.numPredict } : {}),
+        runId: input.runId ?? null,
+        documentId: input.documentId ?? null,
+        chunkRef: ref,
+        ...(input.cache !== undefined ? { cache: input.cache } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      reply = r.value;
+      callId = r.call.callId;
+    } catch (error) {
+      if (error instanceof AppError && SPLIT_CODES.has(error.code) && depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS) {
+        const mid = splitPoint(doc.text, start, end);
+        const first = await run(start, mid, context, `${ref}.a`, depth + 1);
+        const tailStart = Math.max(start, mid - tailChars);
+        const second = await run(mid, end, { text: doc.text.slice(tailStart, mid), range: { start: tailStart, end: mid } }, `${ref}.b`, depth + 1);
+        return {
+          findings: [...first.findings, ...second.findings],
+          summary: [first.summary, second.summary].filter(Boolean).join(' '),
+          calls: first.calls + second.calls,
+          callIds: [...first.callIds, ...second.callIds],
+          pieces: first.pieces + second.pieces,
+        };
+      }
+      throw error;
+    }
+    const findings = reply.findings.map((f) =>
+      groundFinding(doc, profile, { ...f, id: f.id ?? null }, { chunk: { start, end }, ...(context?.range ? { context: context.range } : {}) }),
+    );
+    return { findings, summary: reply.summary.trim(), calls: 1, callIds: [callId], pieces: 1 };
+  };
+
+  return run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0);
+}
+
+/** Grounds one reported finding and derives its key and severity rank. */
+export function groundFinding(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  reported: Omit<ReportedFinding, 'page'> & { page?: number | null },
+  regions: { chunk: { start: number; end: number }; context?: { start: number; end: number } },
+): GroundedFinding {
+  const severity = rankSeverity(profile, reported.severity);
+  const page = typeof reported.page === 'number' && Number.isFinite(reported.page) ? reported.page : null;
+  return {
+    id: reported.id?.trim() || null,
+    type: reported.type.trim(),
+    title: reported.title.trim(),
+    severity: severity.original,
+    description: reported.description.trim(),
+    evidence: reported.evidence,
+    page,
+    findingKey: findingKeyOf(reported.id ?? null, reported.title, profile),
+    severityCanonical: severity.canonical,
+    severityRank: severity.rank,
+    grounding: groundEvidence(doc.text, doc.pages, reported.evidence, regions),
+  };
+}
+
+/**
+ * The dedupe key: the ID the model gave (the part matching a profile pattern
+ * when there is one, else the whole ID if it has a digit: Oak Security numbers
+ * findings "7"), else an ID in the title; normalised with normalizeId.
+ */
+export function findingKeyOf(id: string | null, title: string, profile: ExtractionProfile): string | null {
+  const fromPatterns = (text: string) => findIdMentions(text, [], profile.idPatterns)[0]?.normalized;
+  const raw = id?.trim();
+  if (raw) {
+    const matched = fromPatterns(raw);
+    if (matched) return matched;
+    if (/\d/.test(raw) && raw.length <= 64 && !/\s{2,}/.test(raw)) return normalizeId(raw.replace(/^(?:id|finding|no\.?|#)\s*[:#]?\s*/i, ''));
+  }
+  return fromPatterns(title) ?? null;
+}
+
+/** The page a finding is shown on: the grounded page wins over the one the model stated. */
+export function effectivePage(f: Pick<GroundedFinding, 'page' | 'grounding'>): number | null {
+  return f.grounding.page ?? f.page;
+}
+
+/** Where the previous tail sits in the canonical text (it normally ends where the chunk starts). */
+export function locateTail(text: string, tail: string, chunkStart: number): { start: number; end: number } | undefined {
+  if (tail.length === 0) return undefined;
+  if (chunkStart >= tail.length && text.slice(chunkStart - tail.length, chunkStart) === tail) return { start: chunkStart - tail.length, end: chunkStart };
+  const i = text.lastIndexOf(tail, chunkStart);
+  return i >= 0 ? { start: i, end: i + tail.length } : undefined;
+}
+
+/**
+ * The previous leaf's tail for leaf `position` of `leaves` (in document order):
+ * up to `chars` characters ending where this leaf starts, starting at a
+ * line/sentence boundary when one is near. Undefined for the first leaf.
+ */
+export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: readonly ChunkNode[], position: number, chars = DEFAULT_TAIL_CHARS): string | undefined {
+  if (position <= 0) return undefined;
+  const prev = leaves[position - 1];
+  const cur = leaves[position];
+  if (!prev || !cur) return undefined;
+  const end = cur.start;
+  let start = Math.max(prev.start, end - chars);
+  if (start >= end) return undefined;
+  // Start at a line or sentence start within the first third, so the context opens cleanly.
+  const window = doc.text.slice(start, start + Math.floor((end - start) / 3));
+  const m = /\n|[.!?]\s+/.exec(window);
+  if (m) start += m.index + m[0].length;
+  while (start < end && /\s/.test(doc.text[start]!)) start++;
+  return doc.text.slice(start, end) || undefined;
+}
+
+/** A split offset near the middle of [start, end): a paragraph, then a line, then a sentence, then a space boundary. */
+export function splitPoint(text: string, start: number, end: number): number {
+  const mid = Math.floor((start + end) / 2);
+  const span = Math.floor((end - start) / 4);
+  const lo = mid - span;
+  const hi = mid + span;
+  for (const re of [/\n\s*\n/g, /\n/g, /[.!?]["')\]]?\s+/g, /\s+/g]) {
+    let best = -1;
+    re.lastIndex = 0;
+    const slice = text.slice(lo, hi);
+    for (const m of slice.matchAll(re)) {
+      const at = lo + m.index + m[0].length;
+      if (at <= start || at >= end) continue;
+      if (best < 0 || Math.abs(at - mid) < Math.abs(best - mid)) best = at;
+    }
+    if (best > 0) return best;
+  }
+  return mid;
+}

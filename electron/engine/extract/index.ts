@@ -1,0 +1,41 @@
+/**
+ * Findings extraction: one call per leaf chunk (findings + chunk summary),
+ * grounding of every quote, and the chunk-result/finding repository.
+ */
+export {
+  extractChunk,
+  groundFinding,
+  findingKeyOf,
+  effectivePage,
+  previousTailFor,
+  locateTail,
+  splitPoint,
+  type ExtractDeps,
+  type ExtractChunkInput,
+  type ExtractChunkResult,
+} from './extractChunk';
+export {
+  groundEvidence,
+  fuzzyFind,
+  normalizeForMatch,
+  normalizeEvidence,
+  evidenceTokens,
+  FUZZY_THRESHOLD,
+  MIN_FUZZY_TOKENS,
+  FUZZY_WINDOW_FACTOR,
+  type GroundingRegions,
+  type FuzzyMatch,
+  type NormalizedText,
+} from './grounding';
+export {
+  PROMPT_VERSION,
+  extractionReplySchema,
+  extractionInstructions,
+  buildExtractionMessages,
+  renderWithPageMarkers,
+  buildSummaryMessages,
+  EXTRACTION_TASK,
+  type ExtractionReply,
+  type ExtractionPromptInput,
+} from './prompts';
+export * from './store';

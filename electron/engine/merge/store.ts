@@ -1,0 +1,147 @@
+/**
+ * Repository for merged findings, their sources and the merge decisions.
+ * Saving a document's merge replaces the previous merge of that run and
+ * document in one transaction (merge is re-run after a resume).
+ */
+import type { Database } from 'better-sqlite3';
+import type { FindingSource, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
+import { listFindings } from '../extract/store';
+import type { MergeResult } from './mergeFindings';
+
+export function saveMergeResult(db: Database, input: { runId: number; documentId: number; result: MergeResult; now?: string }): { mergedIds: number[] } {
+  const now = input.now ?? new Date().toISOString();
+  const insertMerged = db.prepare(
+    `INSERT INTO merged_findings (run_id, document_id, ordinal, finding_key, title, type, severity, severity_canonical, severity_rank,
+       description, main_page, main_finding_id, grounded, source_count, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertSource = db.prepare('INSERT INTO merged_finding_sources (merged_id, finding_id, is_main) VALUES (?, ?, ?)');
+  const insertDecision = db.prepare(
+    'INSERT INTO merge_decisions (merged_id, kept_finding_id, absorbed_finding_id, reason, score) VALUES (?, ?, ?, ?, ?)',
+  );
+  return db.transaction(() => {
+    db.prepare('DELETE FROM merged_findings WHERE run_id = ? AND document_id = ?').run(input.runId, input.documentId);
+    const mergedIds = input.result.merged.map((m, ordinal) => {
+      const id = Number(
+        insertMerged.run(
+          input.runId,
+          input.documentId,
+          ordinal,
+          m.findingKey,
+          m.title,
+          m.type,
+          m.severity,
+          m.severityCanonical,
+          m.severityRank,
+          m.description,
+          m.mainPage,
+          m.mainFindingId,
+          m.grounded ? 1 : 0,
+          m.sources.length,
+          now,
+        ).lastInsertRowid,
+      );
+      for (const s of m.sources) insertSource.run(id, s.findingId, s.isMain ? 1 : 0);
+      return id;
+    });
+    for (const d of input.result.decisions) {
+      insertDecision.run(mergedIds[d.mergedIndex]!, d.keptFindingId, d.absorbedFindingId, d.reason, d.score);
+    }
+    return { mergedIds };
+  })();
+}
+
+interface MergedRow {
+  id: number;
+  run_id: number;
+  document_id: number;
+  finding_key: string | null;
+  title: string;
+  type: string;
+  severity: string;
+  severity_canonical: string | null;
+  severity_rank: number;
+  description: string;
+  main_page: number | null;
+  main_finding_id: number;
+  grounded: number;
+}
+
+/** Merged findings with their sources, in stored order (main page, then position). */
+export function listMergedFindings(db: Database, runId: number, documentId?: number): MergedFinding[] {
+  const rows = (
+    documentId === undefined
+      ? db.prepare('SELECT * FROM merged_findings WHERE run_id = ? ORDER BY document_id, ordinal').all(runId)
+      : db.prepare('SELECT * FROM merged_findings WHERE run_id = ? AND document_id = ? ORDER BY ordinal').all(runId, documentId)
+  ) as MergedRow[];
+  const findings = new Map(listFindings(db, runId, documentId).map((f) => [f.findingId, f]));
+  const sourcesOf = db.prepare('SELECT finding_id, is_main FROM merged_finding_sources WHERE merged_id = ?');
+  return rows.map((r) => {
+    const sources: FindingSource[] = (sourcesOf.all(r.id) as { finding_id: number; is_main: number }[])
+      .map((s) => ({ s, f: findings.get(s.finding_id) }))
+      .filter((x): x is { s: { finding_id: number; is_main: number }; f: NonNullable<typeof x.f> } => x.f !== undefined)
+      .map(({ s, f }) => ({
+        findingId: f.findingId,
+        nodeIndex: f.nodeIndex,
+        page: f.grounding.page ?? f.page,
+        title: f.title,
+        evidence: f.evidence,
+        evidenceStart: f.grounding.start,
+        evidenceEnd: f.grounding.end,
+        grounded: f.grounding.status === 'grounded',
+        match: f.grounding.match,
+        inContextOnly: f.grounding.inContextOnly,
+        isMain: s.is_main === 1,
+      }))
+      .sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
+    return {
+      id: r.id,
+      runId: r.run_id,
+      documentId: r.document_id,
+      findingKey: r.finding_key,
+      title: r.title,
+      type: r.type,
+      severity: r.severity,
+      severityCanonical: r.severity_canonical,
+      severityRank: r.severity_rank,
+      description: r.description,
+      mainPage: r.main_page,
+      mainFindingId: r.main_finding_id,
+      grounded: r.grounded === 1,
+      sources,
+      absorbedFindingIds: sources.filter((s) => !s.isMain).map((s) => s.findingId),
+    };
+  });
+}
+
+export interface StoredMergeDecision extends Omit<MergeDecision, 'mergedIndex'> {
+  id: number;
+  mergedId: number;
+  undoneAt: string | null;
+}
+
+export function listMergeDecisions(db: Database, runId: number, documentId?: number): StoredMergeDecision[] {
+  const rows = db
+    .prepare(
+      `SELECT d.* FROM merge_decisions d JOIN merged_findings m ON m.id = d.merged_id
+       WHERE m.run_id = ? ${documentId === undefined ? '' : 'AND m.document_id = ?'} ORDER BY d.id`,
+    )
+    .all(...(documentId === undefined ? [runId] : [runId, documentId])) as {
+    id: number;
+    merged_id: number;
+    kept_finding_id: number;
+    absorbed_finding_id: number;
+    reason: MergeReason;
+    score: number;
+    undone_at: string | null;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    mergedId: r.merged_id,
+    keptFindingId: r.kept_finding_id,
+    absorbedFindingId: r.absorbed_finding_id,
+    reason: r.reason,
+    score: r.score,
+    undoneAt: r.undone_at,
+  }));
+}

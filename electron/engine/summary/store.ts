@@ -1,0 +1,27 @@
+/** Repository for document summaries (migration 0040): level 0 is the document summary, map outputs at their level. */
+import type { Database } from 'better-sqlite3';
+import type { DocumentSummary } from '../../../shared/findings';
+
+export function saveSummary(
+  db: Database,
+  input: { runId: number; documentId: number; text: string; chunkCount: number; levels: number; model: string | null; mapLevels?: readonly string[][]; now?: string },
+): void {
+  const now = input.now ?? new Date().toISOString();
+  const insert = db.prepare(
+    'INSERT INTO summaries (run_id, document_id, level, ordinal, text, chunk_count, levels, model, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    db.prepare('DELETE FROM summaries WHERE run_id = ? AND document_id = ?').run(input.runId, input.documentId);
+    insert.run(input.runId, input.documentId, 0, 0, input.text, input.chunkCount, input.levels, input.model, now);
+    (input.mapLevels ?? []).forEach((texts, l) =>
+      texts.forEach((t, i) => insert.run(input.runId, input.documentId, l + 1, i, t, input.chunkCount, input.levels, input.model, now)),
+    );
+  })();
+}
+
+export function getSummary(db: Database, runId: number, documentId: number): (DocumentSummary & { model: string | null }) | undefined {
+  const row = db
+    .prepare('SELECT text, chunk_count, levels, model FROM summaries WHERE run_id = ? AND document_id = ? AND level = 0 AND ordinal = 0')
+    .get(runId, documentId) as { text: string; chunk_count: number; levels: number; model: string | null } | undefined;
+  return row ? { text: row.text, chunkCount: row.chunk_count, levels: row.levels, model: row.model } : undefined;
+}

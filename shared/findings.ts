@@ -1,0 +1,228 @@
+/**
+ * Findings: the product's main output. Types shared by the engine (extract,
+ * merge, summary, store), the reports and the UI, plus the extraction profile
+ * (what counts as a finding, its types, severity scale and ID patterns) and
+ * the severity ranking every stage uses.
+ */
+
+/** Same shape as the rules' IdPattern (shared may not import the engine). */
+export interface ProfileIdPattern {
+  name: string;
+  /** Regular-expression source, matched against text with invisible characters removed and dashes unified. */
+  source: string;
+  caseSensitive?: boolean;
+}
+
+export interface ExtractionProfile {
+  name: string;
+  /** What counts as a finding; goes verbatim into the extraction instructions. */
+  description: string;
+  /** Finding types the model chooses from (it may answer another word; it is kept as given). */
+  types: string[];
+  /** The canonical severity scale, ordered from highest to lowest. */
+  severities: string[];
+  /**
+   * Other vocabularies mapped onto the scale (lower-case word -> canonical
+   * severity). The original word is always kept on the finding; the mapping
+   * only gives it a rank.
+   */
+  severityAliases: Record<string, string>;
+  idPatterns: ProfileIdPattern[];
+}
+
+// Kept equal to electron/engine/rules DEFAULT_ID_PATTERNS (a unit test checks it).
+const NOT_FINDING_PREFIXES = ['SHA', 'AES', 'UTF', 'ISO', 'IEC', 'RFC', 'HTTP', 'TLS', 'SSL', 'MD', 'RSA', 'CWE', 'COVID', 'PKCS', 'X', 'ES', 'HS', 'RS', 'PS'];
+const DEFAULT_PROFILE_ID_PATTERNS: ProfileIdPattern[] = [
+  { name: 'PBI', source: String.raw`\bPBI-\d+\b` },
+  { name: 'CR', source: String.raw`\bCR-\d+\b` },
+  { name: 'CVE', source: String.raw`\bCVE-\d{4}-\d{4,}\b` },
+  {
+    name: 'finding',
+    source: String.raw`\b(?!(?:${NOT_FINDING_PREFIXES.join('|')})-)[A-Z][A-Z0-9]{1,7}(?:-[A-Z][A-Z0-9]{0,9})*-\d{1,5}\b`,
+    caseSensitive: true,
+  },
+];
+
+export const DEFAULT_PROFILE: ExtractionProfile = {
+  name: 'Audit report / release notes',
+  description:
+    'A finding is any problem, risk or required change the document reports: a production problem or incident, ' +
+    'a change request, a defect or bug, a security vulnerability, a risk, a control deficiency or audit observation, ' +
+    'an open action item or a recommendation made because something is wrong. ' +
+    'A finding restated in several places (for example a summary table and a detailed section) is still reported each time it appears in this text.',
+  types: ['production problem', 'change request', 'defect', 'vulnerability', 'risk', 'control deficiency', 'observation', 'other'],
+  severities: ['Critical', 'High', 'Medium', 'Low', 'Informational'],
+  severityAliases: {
+    // Firm vocabularies seen in real audit reports (see shared/corpus): the original word is kept, this gives a rank.
+    blocker: 'Critical',
+    severe: 'High',
+    major: 'High',
+    moderate: 'Medium',
+    // "Undetermined" (Trail of Bits): impact unknown; ranked Medium so it is never buried under Low.
+    undetermined: 'Medium',
+    unknown: 'Medium',
+    minor: 'Low',
+    trivial: 'Low',
+    info: 'Informational',
+    informative: 'Informational',
+    note: 'Informational',
+    'best practice': 'Informational',
+    none: 'Informational',
+  },
+  idPatterns: DEFAULT_PROFILE_ID_PATTERNS,
+};
+
+export interface SeverityRank {
+  /** The word as the document or the model wrote it (trimmed). */
+  original: string;
+  /** The profile severity it maps to; null when unknown. */
+  canonical: string | null;
+  /** 0 = highest; unknown words rank after the whole scale. */
+  rank: number;
+}
+
+/** Maps any severity word onto the profile scale, case-insensitively, keeping the original word. */
+export function rankSeverity(profile: ExtractionProfile, word: string | null | undefined): SeverityRank {
+  const original = (word ?? '').trim();
+  const key = original.toLowerCase().replace(/\s+/g, ' ').replace(/[.:]+$/, '');
+  const direct = profile.severities.findIndex((s) => s.toLowerCase() === key);
+  if (direct >= 0) return { original, canonical: profile.severities[direct]!, rank: direct };
+  const aliasEntry = Object.entries(profile.severityAliases).find(([alias]) => alias.toLowerCase() === key);
+  if (aliasEntry) {
+    const idx = profile.severities.findIndex((s) => s.toLowerCase() === aliasEntry[1].toLowerCase());
+    if (idx >= 0) return { original, canonical: profile.severities[idx]!, rank: idx };
+  }
+  // "High risk", "Severity: Low": take the first scale word contained in it.
+  const words = key.split(/[^a-z]+/).filter(Boolean);
+  for (const w of words) {
+    const idx = profile.severities.findIndex((s) => s.toLowerCase() === w);
+    if (idx >= 0) return { original, canonical: profile.severities[idx]!, rank: idx };
+    const alias = profile.severityAliases[w];
+    if (alias !== undefined) {
+      const j = profile.severities.findIndex((s) => s.toLowerCase() === alias.toLowerCase());
+      if (j >= 0) return { original, canonical: profile.severities[j]!, rank: j };
+    }
+  }
+  return { original, canonical: null, rank: profile.severities.length };
+}
+
+/** A finding exactly as the model reported it (validated shape). */
+export interface ReportedFinding {
+  id: string | null;
+  type: string;
+  title: string;
+  severity: string;
+  description: string;
+  evidence: string;
+  /** The page the model stated; the grounded page wins when they differ. */
+  page: number | null;
+}
+
+export type GroundingStatus = 'grounded' | 'ungrounded';
+/** exact: verbatim; normalized: after whitespace/hyphenation/quote/dash/case normalisation; fuzzy: token alignment >= threshold. */
+export type MatchKind = 'exact' | 'normalized' | 'fuzzy';
+
+export interface Grounding {
+  status: GroundingStatus;
+  match: MatchKind | null;
+  /** 1 for exact/normalized; the aligned token share for fuzzy; the best share seen when ungrounded (null if none). */
+  score: number | null;
+  /** [start, end) in the canonical text when grounded. */
+  start: number | null;
+  end: number | null;
+  page: number | null;
+  /**
+   * The evidence lies entirely in the previous chunk's tail that was given as
+   * context: the finding belongs to the previous chunk (merge dedupes it).
+   */
+  inContextOnly: boolean;
+}
+
+/** A reported finding after grounding, ready to be stored. */
+export interface GroundedFinding extends ReportedFinding {
+  /** Normalised ID (normalizeId) used for dedupe; null when the finding has none. */
+  findingKey: string | null;
+  /** Profile severity the word maps to (null when unknown) and its rank (0 = highest). */
+  severityCanonical: string | null;
+  severityRank: number;
+  grounding: Grounding;
+}
+
+/** A grounded finding as stored: one row of `findings`. */
+export interface StoredFinding extends GroundedFinding {
+  /** Row id. */
+  findingId: number;
+  runId: number;
+  documentId: number;
+  treeId: number;
+  nodeIndex: number;
+  /** Position in the chunk's reply. */
+  ordinal: number;
+}
+
+export type MergeReason = 'same-id' | 'similar-text' | 'boundary-overlap';
+
+export interface FindingSource {
+  findingId: number;
+  nodeIndex: number;
+  /** Grounded page, else the page the model stated. */
+  page: number | null;
+  title: string;
+  evidence: string;
+  evidenceStart: number | null;
+  evidenceEnd: number | null;
+  grounded: boolean;
+  match: MatchKind | null;
+  inContextOnly: boolean;
+  isMain: boolean;
+}
+
+export interface MergeDecision {
+  /** Index of the merged finding in the merge result (the store maps it to a row id). */
+  mergedIndex: number;
+  /** The finding it was compared with (already in the group). */
+  keptFindingId: number;
+  absorbedFindingId: number;
+  reason: MergeReason;
+  /** 1 for same-id; the similarity or overlap share otherwise. */
+  score: number;
+}
+
+export interface MergedFindingDraft {
+  findingKey: string | null;
+  title: string;
+  type: string;
+  /** The highest severity among the sources, as its source wrote it... */
+  severity: string;
+  /** ...and where it sits on the profile scale. */
+  severityCanonical: string | null;
+  severityRank: number;
+  description: string;
+  /** The main source's page (the detailed section rather than a summary-table row). */
+  mainPage: number | null;
+  mainFindingId: number;
+  /** True when at least one source is grounded; ungrounded-only findings are never counted as verified. */
+  grounded: boolean;
+  sources: FindingSource[];
+  /** Finding ids absorbed into the main one (all sources but the main). */
+  absorbedFindingIds: number[];
+}
+
+export interface MergedFinding extends MergedFindingDraft {
+  id: number;
+  runId: number;
+  documentId: number;
+}
+
+export interface UnreviewedMention {
+  /** Normalised ID. */
+  id: string;
+  pages: number[];
+}
+
+export interface DocumentSummary {
+  text: string;
+  chunkCount: number;
+  /** 0 when the chunk summaries were appended as they are; else map levels + the reduce. */
+  levels: number;
+}

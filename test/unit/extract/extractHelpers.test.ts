@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
+import { DEFAULT_ID_PATTERNS } from '../../../electron/engine/rules';
+import { findingKeyOf, previousTailFor, renderWithPageMarkers, splitPoint } from '../../../electron/engine/extract';
+import { documentFromPages } from '../../helpers/documents';
+
+describe('extraction helpers', () => {
+  it('the default profile uses the rules ID patterns', () => {
+    expect(DEFAULT_PROFILE.idPatterns).toEqual(DEFAULT_ID_PATTERNS);
+  });
+
+  it('ranks severities, mapping firm vocabularies without losing the word', () => {
+    expect(rankSeverity(DEFAULT_PROFILE, 'critical')).toEqual({ original: 'critical', canonical: 'Critical', rank: 0 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'Major')).toEqual({ original: 'Major', canonical: 'High', rank: 1 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'Minor')).toEqual({ original: 'Minor', canonical: 'Low', rank: 3 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'Undetermined')).toMatchObject({ canonical: 'Medium', rank: 2 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'Severity: Low.')).toMatchObject({ canonical: 'Low', rank: 3 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'Best Practice')).toMatchObject({ canonical: 'Informational', rank: 4 });
+    expect(rankSeverity(DEFAULT_PROFILE, 'whatever')).toEqual({ original: 'whatever', canonical: null, rank: 5 });
+  });
+
+  it('derives the finding key from the ID (pattern part, dashes, case) or the title', () => {
+    expect(findingKeyOf('pbi\u20131234', 'x', DEFAULT_PROFILE)).toBe('PBI-1234');
+    expect(findingKeyOf('ID: TOB-MOSQ-CR-1', 'x', DEFAULT_PROFILE)).toBe('TOB-MOSQ-CR-1');
+    expect(findingKeyOf('7', 'x', DEFAULT_PROFILE)).toBe('7');
+    expect(findingKeyOf('N/A', 'CR-42 Rate limiting', DEFAULT_PROFILE)).toBe('CR-42');
+    expect(findingKeyOf(null, 'No id here', DEFAULT_PROFILE)).toBeNull();
+  });
+
+  it('renders page markers at the start and at every page break', () => {
+    const doc = documentFromPages(['one', 'two', 'three']);
+    expect(renderWithPageMarkers(doc, doc.pages[1]!.start, doc.pages[2]!.end, 2)).toBe('[page 2]\ntwo\n[page 3]\nthree');
+  });
+
+  it('splits near the middle at a paragraph boundary', () => {
+    const text = 'a'.repeat(100) + '.\n\n' + 'b'.repeat(90) + '. ' + 'c'.repeat(100);
+    const at = splitPoint(text, 0, text.length);
+    expect(text.slice(at, at + 1)).toBe('b');
+  });
+
+  it('gives the previous leaf tail ending where the leaf starts, starting at a clean boundary', () => {
+    const doc = documentFromPages(['First sentence. Second sentence ends here.', 'Next page.']);
+    const leaves = [
+      { start: 0, end: doc.pages[0]!.end },
+      { start: doc.pages[1]!.start, end: doc.pages[1]!.end },
+    ] as never;
+    expect(previousTailFor(doc, leaves, 0)).toBeUndefined();
+    const tail = previousTailFor(doc, leaves, 1, 30)!;
+    expect(doc.text.endsWith(tail + doc.text.slice(doc.pages[1]!.start))).toBe(true);
+    expect(tail).toBe('Second sentence ends here.\n\f\n');
+  });
+});
