@@ -1,0 +1,55 @@
+/**
+ * Prompts and reply schemas of the tree split. The fixed instructions come
+ * first and stay byte-identical across calls (Ollama reuses their KV cache);
+ * the per-call context (node, window, what failed last time) follows, and the
+ * document view comes last, delimited as data.
+ */
+import { z } from 'zod';
+import { buildMessages, describeSchema } from '../llm';
+
+export const ChapterSchema = z.object({
+  chapterIndex: z.number().int(),
+  chapterTitle: z.string(),
+  chapterStartLineNumber: z.number().int(),
+  importantContextChapterIndexes: z.array(z.number().int()),
+});
+export const SplitReplySchema = z.object({ chapters: z.array(ChapterSchema) });
+export type SplitReply = z.infer<typeof SplitReplySchema>;
+
+export const ReviewReplySchema = z.object({ passes: z.boolean(), comments: z.string() });
+export type ReviewReply = z.infer<typeof ReviewReplySchema>;
+
+export const SPLIT_INSTRUCTIONS = [
+  'You split a document into its chapters (logical sections) for an audit tool.',
+  'The text is shown as numbered lines "N|text". A long text is shown compactly: a line ending with "…" is only its beginning, and lines inside paragraphs may be left out; the numbers still count every line.',
+  'Rules: chapter 1 starts at the first line shown; start lines strictly increase; use only line numbers that are shown; start chapters at headings or where a new topic begins, never inside a sentence; give each a short title taken from the text.',
+  'chapterIndex counts from 1. importantContextChapterIndexes lists the chapters a reader needs to understand this one (usually empty).',
+  'Aim for about the number of chapters asked for; never copy or rewrite the text.',
+].join('\n');
+
+export const REVIEW_INSTRUCTIONS = [
+  'You review a proposed split of a document into chapters for an audit tool.',
+  'For each proposed chapter you see its start line with the lines around it ("N|text"; ">" marks the start line).',
+  'A split passes when every start is at a natural boundary (a heading or the start of a new topic, not inside a sentence or a paragraph) and the titles fit the text.',
+  'Set passes to true or false; in comments say which chapters are wrong and why (empty when it passes).',
+].join('\n');
+
+export function splitMessages(input: { context: string; view: string; documentId: number }): { system: string; user: string } {
+  const [system, user] = buildMessages({
+    instructions: SPLIT_INSTRUCTIONS,
+    schemaDescription: describeSchema(SplitReplySchema),
+    context: input.context,
+    document: { id: input.documentId, label: 'numbered-lines', text: input.view },
+  });
+  return { system: system!.content, user: user!.content };
+}
+
+export function reviewMessages(input: { context: string; view: string; documentId: number }): { system: string; user: string } {
+  const [system, user] = buildMessages({
+    instructions: REVIEW_INSTRUCTIONS,
+    schemaDescription: describeSchema(ReviewReplySchema),
+    context: input.context,
+    document: { id: input.documentId, label: 'proposed-starts', text: input.view },
+  });
+  return { system: system!.content, user: user!.content };
+}

@@ -1,0 +1,139 @@
+/**
+ * Validation of one proposed split. The engine cuts the text at the proposed
+ * start lines itself, so the LLM can never alter content; the joined chapters
+ * are still compared with the input (ignoring line breaks) through the one
+ * chunking validator, which guards against cutting bugs and gives the diff the
+ * UI shows and the next attempt is told about.
+ */
+import type { ProposedChapter, SplitDiff } from '../../../shared/treesplit';
+import { firstDifference } from '../chunking';
+import { firstContentLine, isBlank, lineOffset, type NodeText } from './view';
+
+/** A chapter the engine cut: absolute [start, end) and its first line (1-based in the node). */
+export interface CutChapter {
+  title: string;
+  startLine: number;
+  start: number;
+  end: number;
+  /** Indexes (0-based, in the final list) of chapters the LLM said this one needs as context. */
+  contextChapters: number[];
+}
+
+export type ChapterValidation =
+  | { ok: true; chapters: CutChapter[]; notes: string[] }
+  | { ok: false; errors: string[]; diff: SplitDiff | null; notes: string[] };
+
+export interface ChapterValidationOptions {
+  /** Chapters with fewer non-blank characters merge into a neighbour (not a failure). */
+  minChapterChars: number;
+  /** Characters of context each side of a difference. */
+  diffContext?: number;
+}
+
+const contentChars = (s: string): number => s.replace(/\s+/g, '').length;
+
+export function cleanTitle(title: string, index: number): string {
+  const t = title.replace(/\s+/g, ' ').trim().slice(0, 120);
+  return t === '' ? `Chapter ${index + 1}` : t;
+}
+
+/**
+ * Checks the proposal (first chapter at the first line, starts strictly
+ * increasing and in range, no empty chapter), merges tiny chapters into a
+ * neighbour, refuses a split that makes no progress (one chapter covering
+ * everything), cuts the text and compares the joined chapters with the input.
+ */
+export function validateChapters(nt: NodeText, proposed: readonly ProposedChapter[], options: ChapterValidationOptions): ChapterValidation {
+  const errors: string[] = [];
+  const notes: string[] = [];
+  const lineCount = nt.lines.length;
+  const first = firstContentLine(nt);
+  if (proposed.length === 0) return { ok: false, errors: ['no chapters were proposed'], diff: null, notes };
+
+  proposed.forEach((c, i) => {
+    const n = c.chapterStartLineNumber;
+    const label = `chapter ${i + 1}`;
+    if (!Number.isInteger(n) || n < 1 || n > lineCount) {
+      errors.push(`${label} starts at line ${n}, outside the text (lines 1-${lineCount})`);
+      return;
+    }
+    if (i === 0 && n > first) errors.push(`chapter 1 starts at line ${n}, but the first chapter must start at the first line (${first})`);
+    const prev = proposed[i - 1];
+    if (prev && Number.isInteger(prev.chapterStartLineNumber) && n <= prev.chapterStartLineNumber) {
+      errors.push(
+        n === prev.chapterStartLineNumber
+          ? `${label} starts at the same line as chapter ${i} (line ${n})`
+          : `${label} starts before chapter ${i} (line ${n} < line ${prev.chapterStartLineNumber})`,
+      );
+    }
+  });
+  if (errors.length > 0) return { ok: false, errors, diff: null, notes };
+
+  // Cut: the first chapter always begins at the node's start (leading blank lines belong to it).
+  const starts = proposed.map((c, i) => (i === 0 ? 1 : c.chapterStartLineNumber));
+  let cuts = proposed.map((c, i) => {
+    const startLine = starts[i]!;
+    const endLine = starts[i + 1] ?? lineCount + 1;
+    return {
+      title: cleanTitle(c.chapterTitle, i),
+      startLine,
+      start: lineOffset(nt, startLine),
+      end: lineOffset(nt, endLine),
+      sourceIndex: c.chapterIndex,
+      context: c.importantContextChapterIndexes,
+    };
+  });
+
+  cuts.forEach((c, i) => {
+    const lines = nt.lines.slice(c.startLine - 1, (cuts[i + 1]?.startLine ?? lineCount + 1) - 1);
+    if (lines.every(isBlank)) errors.push(`chapter ${i + 1} "${c.title}" (lines ${c.startLine}-${c.startLine + lines.length - 1}) is empty`);
+  });
+  if (errors.length > 0) return { ok: false, errors, diff: null, notes };
+
+  // Tiny chapters merge into the previous chapter (the first one into the next).
+  const text = (c: { start: number; end: number }) => nt.text.slice(c.start - nt.start, c.end - nt.start);
+  for (let i = 0; i < cuts.length && cuts.length > 1; ) {
+    const c = cuts[i]!;
+    if (contentChars(text(c)) >= options.minChapterChars) {
+      i++;
+      continue;
+    }
+    if (i === 0) {
+      const next = cuts[1]!;
+      notes.push(`chapter "${c.title}" is shorter than ${options.minChapterChars} characters: merged into "${next.title}"`);
+      cuts[1] = { ...next, start: c.start, startLine: c.startLine };
+      cuts = cuts.slice(1);
+    } else {
+      const prev = cuts[i - 1]!;
+      notes.push(`chapter "${c.title}" is shorter than ${options.minChapterChars} characters: merged into "${prev.title}"`);
+      cuts[i - 1] = { ...prev, end: c.end };
+      cuts.splice(i, 1);
+    }
+  }
+  if (cuts.length < 2) {
+    return {
+      ok: false,
+      errors: ['the split makes no progress: one chapter covers the whole text; propose at least two chapters at natural boundaries'],
+      diff: null,
+      notes,
+    };
+  }
+
+  const joined = cuts.map(text).join('');
+  const diff = firstDifference(nt.text, joined, options.diffContext ?? 60, { ignoreLineBreaks: true });
+  if (diff) {
+    return { ok: false, errors: [`the chapters joined differ from the text at offset ${nt.start + diff.offset}`], diff, notes };
+  }
+  const indexBySource = new Map(cuts.map((c, i) => [c.sourceIndex, i]));
+  return {
+    ok: true,
+    notes,
+    chapters: cuts.map((c, i) => ({
+      title: c.title,
+      startLine: c.startLine,
+      start: c.start,
+      end: c.end,
+      contextChapters: [...new Set(c.context.map((k) => indexBySource.get(k)).filter((k): k is number => k !== undefined && k !== i))],
+    })),
+  };
+}
