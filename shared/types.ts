@@ -109,4 +109,10 @@ export interface ProgressEvent {
   /** The document the event is about, when it is about one. */
   documentId?: number;
   fileName?: string;
+  /** Extraction: merged-to-be findings reported so far in this run. */
+  findings?: number;
+  /** Generation speed measured from the run's LLM calls. */
+  tokensPerSecond?: number;
+  /** Remaining time for this run's extraction, from measured seconds per chunk. */
+  etaSeconds?: number;
 }

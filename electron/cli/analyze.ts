@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
-import { createEngine, type RunOutcome } from '../engine';
+import { createEngine, type RunOutcome, type RunSettings } from '../engine';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../engine/jobs/settings';
 import { openDatabase } from '../engine/store';
 import { defaultDatabasePath } from './paths';
 import { createProgressPrinter } from './progress';
@@ -15,12 +16,24 @@ import { appVersion } from './version';
 
 const USAGE = `Usage: npm run analyze -- <file.pdf|.txt|.md ...> [options]
 
+Runs the whole pipeline with a local Ollama: ingest, chunk tree, findings
+extraction for every chunk, grounding, merge, summary.
+
 Options:
-  --db <file>        SQLite store (default: ${defaultDatabasePath()})
-  --out <file.md>    Markdown report (default: audit-report-<run>.md in the current folder)
-  --rules-only       Ingest, chunk tree and ID mentions without a language model
-  --resume <run>     Continue an interrupted or cancelled run
-  -h, --help         This help`;
+  --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
+  --model <name>          Model for every stage (default: the first installed of qwen3:8b, llama3.1:8b, gemma3:12b...)
+  --model-<stage> <name>  Per stage: judge, split, review, extract, summary
+  --strategy <s>          Chunk tree: auto (default: the judge decides), outline, headings, pages, sentences, llm-tree
+  --no-judge              With --strategy auto: decide from the document's structure without asking the model
+  --no-cache              Do not reuse stored LLM replies
+  --db <file>             SQLite store (default: ${defaultDatabasePath()})
+  --out <file>            Report: .md (default: audit-report-<run>.md) or .json (merged findings with their sources)
+  --rules-only            Ingest, chunk tree and ID mentions without a language model
+  --resume <run>          Continue an interrupted, paused or cancelled run
+  -h, --help              This help`;
+
+const STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const;
+const STRATEGIES = ['auto', 'outline', 'headings', 'pages', 'sentences', 'llm-tree'] as const;
 
 export const EXIT = { ok: 0, inputFailed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -33,6 +46,12 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         db: { type: 'string' },
         out: { type: 'string' },
+        host: { type: 'string' },
+        model: { type: 'string' },
+        ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
+        strategy: { type: 'string' },
+        'no-judge': { type: 'boolean', default: false },
+        'no-cache': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
         resume: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -56,9 +75,28 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`No files given.\n\n${USAGE}\n`);
     return EXIT.usage;
   }
-  if (!values['rules-only']) {
-    process.stderr.write('The language-model stages are not available yet; running with --rules-only (ingest, chunk tree, ID mentions).\n');
+  const strategy = values.strategy ?? 'auto';
+  if (!(STRATEGIES as readonly string[]).includes(strategy)) {
+    process.stderr.write(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".\n`);
+    return EXIT.usage;
   }
+  const out = values.out === undefined ? undefined : resolve(values.out);
+  if (out && !/\.(md|json)$/i.test(out)) {
+    process.stderr.write('--out must end in .md or .json (other formats come with the report exporters).\n');
+    return EXIT.usage;
+  }
+  const models: Partial<Record<(typeof STAGES)[number] | 'default', string>> = {};
+  if (values.model) models.default = values.model as string;
+  for (const stage of STAGES) {
+    const value = (values as Record<string, unknown>)[`model-${stage}`];
+    if (typeof value === 'string') models[stage] = value;
+  }
+  const settings: Partial<RunSettings> = {
+    mode: values['rules-only'] ? 'rules-only' : 'full',
+    strategy: strategy as RunSettings['strategy'],
+    judge: !values['no-judge'],
+    llm: { ...DEFAULT_RUN_LLM_SETTINGS, models, cache: !values['no-cache'], ...(values.host ? { host: values.host as string } : {}) },
+  };
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   mkdirSync(dirname(dbPath), { recursive: true });
@@ -85,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
     outcome =
       resumeRunId !== undefined
         ? await engine.resume(resumeRunId, control)
-        : await engine.analyze(positionals.map((file) => resolve(file)), { mode: 'rules-only' }, control);
+        : await engine.analyze(positionals.map((file) => resolve(file)), settings, control);
   } catch (error) {
     progress.done();
     process.stderr.write(`${toErrorInfo(error).message}\n`);
@@ -97,24 +135,26 @@ export async function main(argv: string[]): Promise<number> {
   progress.done();
 
   const runId = outcome.run.id;
-  const reportPath = resolve(values.out ?? `audit-report-${runId}.md`);
-  writeFileSync(reportPath, engine.markdownReport(runId));
+  const reportPath = out ?? resolve(`audit-report-${runId}.md`);
+  writeFileSync(reportPath, reportPath.toLowerCase().endsWith('.json') ? engine.jsonReport(runId) : engine.markdownReport(runId));
   db.close();
   return summarize(outcome, reportPath, dbPath);
 }
 
 function summarize(outcome: RunOutcome, reportPath: string, dbPath: string): number {
   const lines: string[] = [`Run ${outcome.run.id}: ${outcome.run.status}. Store: ${dbPath}`, `Report: ${reportPath}`];
+  if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;
     lines.push(`  ${input.filePath}: ${state}`);
     for (const warning of input.warnings) if (warning.message !== input.error?.message) lines.push(`    warning: ${warning.message}`);
   }
-  if (outcome.run.status === 'cancelled') {
-    lines.push(`Cancelled. Resume with: npm run analyze -- --resume ${outcome.run.id}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`}`);
-  }
+  const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`}`;
+  if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') lines.push(`Stopped. Resume with: ${resumeHint}`);
+  if (outcome.run.status === 'failed') lines.push(`Fix the problem above, then resume with: ${resumeHint}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (outcome.run.status === 'cancelled') return EXIT.cancelled;
+  if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') return EXIT.cancelled;
+  if (outcome.run.status === 'failed') return EXIT.inputFailed;
   return outcome.inputs.some((input) => input.status === 'failed') ? EXIT.inputFailed : EXIT.ok;
 }
 

@@ -3,9 +3,10 @@
  * engine runs in the desktop app (utility process), the CLI and the tests,
  * and never imports Electron.
  */
-import { collectReportData, renderMarkdown, type MarkdownOptions } from './report';
+import { collectReportData, renderJson, renderMarkdown, type MarkdownOptions } from './report';
 import { executeRun, startRun, type RunControl, type RunOutcome } from './jobs/runner';
 import { defaultRunSettings, type RunSettings } from './jobs/settings';
+import { createLlmClient, type LlmClient } from './llm';
 import { ingestFile } from './pdf';
 import { listDocuments, listRunInputs, listRuns, type Database } from './store';
 
@@ -15,6 +16,8 @@ export interface EngineDeps {
   now?: () => Date;
   /** Replaceable for tests; defaults to the pdf.js ingestion. */
   ingestFile?: typeof ingestFile;
+  /** Replaceable for tests; defaults to an Ollama client for the run's host and settings. */
+  createLlm?: (settings: RunSettings) => LlmClient;
 }
 
 export interface Engine {
@@ -23,6 +26,8 @@ export interface Engine {
   /** Continues a run that was cancelled or interrupted, skipping inputs already done. */
   resume(runId: number, control?: RunControl): Promise<RunOutcome>;
   markdownReport(runId: number, options?: MarkdownOptions): string;
+  /** Merged findings with their sources, ungrounded ones and unreviewed mentions apart, as versioned JSON. */
+  jsonReport(runId: number): string;
   listRuns: () => ReturnType<typeof listRuns>;
   listDocuments: () => ReturnType<typeof listDocuments>;
   listRunInputs: (runId: number) => ReturnType<typeof listRunInputs>;
@@ -30,11 +35,20 @@ export interface Engine {
 
 export function createEngine(deps: EngineDeps): Engine {
   const now = deps.now ?? (() => new Date());
-  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now };
+  const createLlm =
+    deps.createLlm ??
+    ((settings: RunSettings) =>
+      createLlmClient({
+        db: deps.db,
+        ...(settings.llm.host ? { host: settings.llm.host } : {}),
+        settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache },
+      }));
+  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm };
   return {
     analyze: (files, settings = {}, control = {}) => startRun(runDeps, files, defaultRunSettings(settings), control),
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),
     markdownReport: (runId, options) => renderMarkdown(collectReportData(deps.db, runId, { appVersion: deps.appVersion, now: now() }), options),
+    jsonReport: (runId) => renderJson(collectReportData(deps.db, runId, { appVersion: deps.appVersion, now: now() })),
     listRuns: () => listRuns(deps.db),
     listDocuments: () => listDocuments(deps.db),
     listRunInputs: (runId) => listRunInputs(deps.db, runId),

@@ -1,9 +1,9 @@
 import { formatPageRanges } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ProgressEvent, RunPhase } from '../../../shared/types';
-import { buildChunkTree } from '../chunking';
+import type { ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
+import { requeueRunningChunks } from '../extract';
+import { isRunWideLlmError, type LlmClient } from '../llm';
 import type { IngestResult } from '../pdf';
-import { findIdMentions } from '../rules';
 import {
   addRunEvent,
   createRun,
@@ -11,25 +11,28 @@ import {
   getRun,
   listRunInputs,
   loadExtractedDocument,
-  saveChunkTree,
   saveDocument,
-  saveMentions,
   setRunStatus,
   updateRunInput,
   type Database,
   type RunInput,
   type StoredRun,
 } from '../store';
+import { analyseDocument, throwIfAborted } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
-import { stableHash, type RunSettings } from './settings';
+import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import type { RunSettings } from './settings';
 
 export interface RunDeps {
   db: Database;
   ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }) => Promise<IngestResult>;
   now: () => Date;
+  /** Creates the LLM client for a full-mode run (host and settings come from the run). */
+  createLlm: (settings: RunSettings) => LlmClient;
 }
 
 export interface RunControl {
+  /** Abort with reason 'pause' to pause (resumable, same as cancel but reported as paused); any other reason cancels. */
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -46,76 +49,109 @@ export async function startRun(deps: RunDeps, files: readonly string[], settings
 }
 
 /**
- * Executes (or resumes) a run: every input not yet done is processed in order,
- * one at a time. Each input's result is committed as soon as it is complete,
- * so a run stopped at any point resumes at the first unfinished input, and
- * one bad file never stops the others.
+ * Executes (or resumes) a run: documents one at a time, in order; inside a
+ * document, chunks one at a time (documentPipeline). Every unit of work is
+ * committed as soon as it is complete, so a run stopped at any point (Ctrl-C,
+ * pause, kill -9) resumes at the first unfinished document and chunk, and one
+ * bad file never stops the others.
  */
 export async function executeRun(deps: RunDeps, runId: number, control: RunControl = {}): Promise<RunOutcome> {
   const { db } = deps;
   const run = getRun(db, runId);
   if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
+  if (run.status === 'done') return { run, inputs: listRunInputs(db, runId) };
   const settings = run.settings as unknown as RunSettings;
   const at = () => deps.now().toISOString();
+  // A crash leaves its chunk 'running': it goes back to the queue, its partial work was never committed.
+  requeueRunningChunks(db, runId);
   setRunStatus(db, runId, 'running', at());
   const inputs = listRunInputs(db, runId);
-  const report = (phase: RunPhase, current: number, total: number, message: string, input?: RunInput, documentId?: number) =>
-    control.onProgress?.({
-      runId,
-      phase,
-      current,
-      total,
-      message,
-      ...(documentId === undefined ? {} : { documentId }),
-      ...(input ? { fileName: baseName(input.filePath) } : {}),
-    });
+  const emit = (phase: RunPhase, current: number, total: number, message: string, extra: Partial<ProgressEvent> = {}) =>
+    control.onProgress?.({ runId, phase, current, total, message, ...extra });
 
-  for (const input of inputs) {
-    if (input.status === 'done' || input.status === 'failed') continue;
-    if (control.signal?.aborted) break;
-    const label = `file ${input.ordinal + 1} of ${inputs.length}`;
-    updateRunInput(db, runId, input.ordinal, { status: 'running', phase: 'ingest', error: null });
-    try {
-      const { documentId, warnings } = await ingestInput(deps, input, control, (done, total) =>
-        report('ingest', done, total, `${label}: reading page ${done} of ${total}`, input),
-      );
-      updateRunInput(db, runId, input.ordinal, { documentId, warnings, phase: 'tree' });
-      for (const warning of warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
-
-      const doc = loadExtractedDocument(db, documentId)!;
-      report('tree', 0, 1, `${label}: building the chunk tree`, input, documentId);
-      const tree = buildChunkTree(doc, settings.chunking);
-      saveChunkTree(
-        db,
-        { documentId, strategy: tree.strategy, params: { chunking: settings.chunking, notes: tree.notes }, paramsHash: stableHash(settings.chunking), nodes: tree.nodes },
-        at(),
-      );
-      report('tree', 1, 1, `${label}: ${tree.nodes.filter((n) => n.isLeaf).length} chunks (${tree.strategy})`, input, documentId);
-
-      updateRunInput(db, runId, input.ordinal, { phase: 'rules' });
-      const mentions = findIdMentions(doc.text, doc.pages, settings.idPatterns);
-      saveMentions(db, documentId, stableHash(settings.idPatterns), mentions);
-      report('rules', 1, 1, `${label}: ${mentions.length} ID mentions`, input, documentId);
-
-      const unreadable = unreadableDocument(doc.pages.length, warnings);
-      updateRunInput(db, runId, input.ordinal, { status: unreadable ? 'failed' : 'done', phase: 'done', error: unreadable });
-    } catch (error) {
-      const info = toErrorInfo(error);
-      if (info.code === ErrorCode.CANCELLED) {
-        updateRunInput(db, runId, input.ordinal, { status: 'cancelled', error: null });
-        break;
-      }
-      updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
-      addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: `${input.filePath}: ${info.message}`, data: info });
-      report('ingest', 1, 1, `${label}: failed: ${info.message}`, input);
+  let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
+  try {
+    if (settings.mode === 'full') {
+      emit('ingest', 0, inputs.length, 'checking Ollama and the models');
+      const client = deps.createLlm(settings);
+      llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
+      addRunEvent(db, runId, { at: at(), level: 'info', phase: 'ingest', message: `Ollama ${llm.plan.probe.version} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`, data: { models: llm.plan.models, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings } });
     }
+    for (const input of inputs) {
+      if (input.status === 'done' || input.status === 'failed') continue;
+      throwIfAborted(control.signal);
+      await runInput(deps, runId, input, inputs.length, settings, llm, control, emit);
+    }
+  } catch (error) {
+    const info = toErrorInfo(error);
+    const status: RunStatus = info.code === ErrorCode.CANCELLED ? (control.signal?.reason === 'pause' ? 'paused' : 'cancelled') : 'failed';
+    for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+    setRunStatus(db, runId, status, at(), status === 'failed' ? info : undefined);
+    if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+    emit('done', 0, 0, status === 'failed' ? info.message : status);
+    await llm?.client.close();
+    return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId) };
   }
-
+  await llm?.client.close();
+  setRunStatus(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
-  const cancelled = control.signal?.aborted === true || finalInputs.some((i) => i.status === 'cancelled');
-  setRunStatus(db, runId, cancelled ? 'cancelled' : 'done', at());
-  report('done', finalInputs.length, finalInputs.length, cancelled ? 'cancelled' : 'finished');
+  emit('done', finalInputs.length, finalInputs.length, 'finished');
   return { run: getRun(db, runId)!, inputs: finalInputs };
+}
+
+/** One input file: ingest (or reuse), then the document pipeline. Errors of this file stay with it; cancel and run-wide errors go up. */
+async function runInput(
+  deps: RunDeps,
+  runId: number,
+  input: RunInput,
+  inputCount: number,
+  settings: RunSettings,
+  llm: { client: LlmClient; plan: LlmRunPlan } | undefined,
+  control: RunControl,
+  emit: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void,
+): Promise<void> {
+  const { db } = deps;
+  const at = () => deps.now().toISOString();
+  const label = `file ${input.ordinal + 1} of ${inputCount}`;
+  const fileName = baseName(input.filePath);
+  updateRunInput(db, runId, input.ordinal, { status: 'running', phase: 'ingest', error: null });
+  let documentId: number | undefined;
+  try {
+    const ingested = await ingestInput(deps, input, control, (done, total) =>
+      emit('ingest', done, total, `${label}: reading page ${done} of ${total}`, { fileName }),
+    );
+    documentId = ingested.documentId;
+    updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
+    for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
+    const doc = loadExtractedDocument(db, documentId)!;
+    const unreadable = unreadableDocument(doc.pages.length, ingested.warnings);
+    if (unreadable) {
+      updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
+      return;
+    }
+    const outcome = await analyseDocument({
+      db,
+      runId,
+      documentId,
+      doc,
+      settings,
+      now: deps.now,
+      ...(control.signal ? { signal: control.signal } : {}),
+      ...(llm ? { llm } : {}),
+      report: (phase, current, total, message, extra) => {
+        updateRunInput(db, runId, input.ordinal, { phase });
+        emit(phase, current, total, `${label}: ${message}`, { fileName, documentId: documentId!, ...extra });
+      },
+    });
+    updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
+    if (outcome.error) addRunEvent(db, runId, { at: at(), level: 'error', phase: 'extract', documentId, message: outcome.error.message, data: outcome.error });
+  } catch (error) {
+    const info = toErrorInfo(error);
+    if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code)) throw error;
+    updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
+    addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', ...(documentId ? { documentId } : {}), message: `${input.filePath}: ${info.message}`, data: info });
+    emit('ingest', 1, 1, `${label}: failed: ${info.message}`, { fileName });
+  }
 }
 
 /** Reuses a stored document with the same content; otherwise parses the file and stores it. */
@@ -139,11 +175,7 @@ async function ingestInput(
 }
 
 function noTextLayerWarning(pages: number[]): ErrorInfo {
-  return { code: ErrorCode.PDF_NO_TEXT_LAYER, message: describeMissingTextLayer(pages), details: { pages } };
-}
-
-export function describeMissingTextLayer(pages: readonly number[]): string {
-  return `Scanned? No text layer on pages ${formatPageRanges(pages)}: these pages cannot be analysed without OCR.`;
+  return { code: ErrorCode.PDF_NO_TEXT_LAYER, message: `Scanned? No text layer on pages ${formatPageRanges(pages)}: these pages cannot be analysed without OCR.`, details: { pages } };
 }
 
 /** A document where no page has text cannot be analysed at all: that input fails, with what to do. */

@@ -1,16 +1,60 @@
-import type { ChunkingOptions } from '../chunking';
+import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
+import type { ChunkingOptions, ChunkStrategy } from '../chunking';
+import type { LlmStage } from '../llm';
 import { DEFAULT_ID_PATTERNS, type IdPattern } from '../rules';
 
-/** What a run is asked to do. Stored with the run so a report can say exactly how it was made. */
-export interface RunSettings {
-  /** 'rules-only': ingest, chunk tree, ID mentions; no LLM. */
-  mode: 'rules-only';
-  chunking: Partial<ChunkingOptions>;
-  idPatterns: IdPattern[];
+export type RunMode = 'rules-only' | 'full';
+
+/** The structure strategy: 'auto' lets the judge (or, without it, the deterministic rules) choose. */
+export type StrategyChoice = 'auto' | ChunkStrategy | 'llm-tree';
+
+export interface RunLlmSettings {
+  /** Ollama host; default from OLLAMA_HOST, else 127.0.0.1:11434. */
+  host?: string;
+  /** Per-stage model names, `default` for every stage without its own. */
+  models: Partial<Record<LlmStage | 'default', string>>;
+  /** Response cache: re-running a run does not pay twice for the same call. */
+  cache: boolean;
+  /** Chunk size the run would like; the planned num_ctx may make it smaller, never larger. */
+  desiredChunkTokens: number;
+  /** Room for each extraction reply (num_predict). */
+  replyTokens: number;
+  /** Requests in flight at once: 1 on a workstation, more only for a shared GPU server. */
+  maxInFlight: number;
 }
 
+/** What a run is asked to do. Stored with the run so a resume and a report use exactly the same settings. */
+export interface RunSettings {
+  /** 'rules-only': ingest, chunk tree, ID mentions; no LLM. 'full': the whole pipeline. */
+  mode: RunMode;
+  chunking: Partial<Omit<ChunkingOptions, 'estimateTokens'>>;
+  idPatterns: IdPattern[];
+  strategy: StrategyChoice;
+  /** Ask the LLM judge for the strategy when `strategy` is 'auto'. */
+  judge: boolean;
+  profile: ExtractionProfile;
+  llm: RunLlmSettings;
+}
+
+export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
+  models: {},
+  cache: true,
+  desiredChunkTokens: 1500,
+  replyTokens: 2048,
+  maxInFlight: 1,
+};
+
 export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSettings {
-  return { mode: 'rules-only', chunking: {}, idPatterns: [...DEFAULT_ID_PATTERNS], ...overrides };
+  return {
+    mode: 'full',
+    chunking: {},
+    idPatterns: [...DEFAULT_ID_PATTERNS],
+    strategy: 'auto',
+    judge: true,
+    profile: DEFAULT_PROFILE,
+    ...overrides,
+    llm: { ...DEFAULT_RUN_LLM_SETTINGS, ...overrides.llm },
+  };
 }
 
 export { stableHash } from '../util/hash';

@@ -132,3 +132,14 @@ export function toAppError(c: Classified, ctx: { host: string; model?: string; n
       return new AppError(c.code, `LLM call failed: ${c.detail}`, details, opts);
   }
 }
+
+/**
+ * Errors about Ollama itself rather than one prompt: every further call would
+ * fail the same way, so a run stops (resumable once fixed) instead of marking
+ * each chunk failed in turn or falling back silently.
+ */
+const RUN_WIDE_CODES = new Set<string>([ErrorCode.OLLAMA_UNREACHABLE, ErrorCode.MODEL_NOT_FOUND, ErrorCode.NO_MODEL_INSTALLED, ErrorCode.LLM_OUT_OF_MEMORY]);
+
+export function isRunWideLlmError(code: string): boolean {
+  return RUN_WIDE_CODES.has(code);
+}

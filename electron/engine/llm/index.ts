@@ -13,7 +13,7 @@ export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estima
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';
 export { listLlmCalls, llmCallStats, type LlmCallRecord, type LlmCallOutcome, type LlmCallStats } from './callLog';
 export { resolveModelsFrom, sameModel, type InstalledModel, type ModelInfo, type ResolvedModels, type ResolveModelsInput } from './models';
-export { classifyError, type Classified, type ErrorClass } from './errors';
+export { classifyError, isRunWideLlmError, type Classified, type ErrorClass } from './errors';
 export {
   DEFAULT_LLM_SETTINGS,
   LLM_STAGES,

@@ -1,0 +1,287 @@
+import { toErrorInfo, ErrorCode, AppError, type ErrorInfo } from '../../../shared/errors';
+import type { ChunkNode, ExtractedDocument, ProgressEvent, RunPhase } from '../../../shared/types';
+import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
+import {
+  commitChunkResult,
+  extractChunk,
+  getChunkResult,
+  listChunkResults,
+  listChunkSummaries,
+  listFindings,
+  markChunkFailed,
+  markChunkRunning,
+  previousTailFor,
+  queueChunks,
+  requeueRunningChunks,
+} from '../extract';
+import { isRunWideLlmError, type LlmClient } from '../llm';
+import { mergeFindings, saveMergeResult } from '../merge';
+import { findIdMentions } from '../rules';
+import { judgeStrategy } from '../judge';
+import { loadChunks, saveChunkTree, saveMentions, type Database } from '../store';
+import { splitTreeWithLlm } from '../treesplit';
+import { saveSummary, summarizeDocument } from '../summary';
+import { stableHash } from '../util/hash';
+import type { LlmRunPlan } from './llmPlan';
+import { createRateMeter } from './progress';
+import type { RunSettings, StrategyChoice } from './settings';
+
+export interface DocumentContext {
+  db: Database;
+  runId: number;
+  documentId: number;
+  doc: ExtractedDocument;
+  settings: RunSettings;
+  now: () => Date;
+  signal?: AbortSignal;
+  report: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void;
+  /** Present in full mode. */
+  llm?: { client: LlmClient; plan: LlmRunPlan };
+}
+
+export interface DocumentOutcome {
+  /** Set when the document could not be fully analysed (some chunks failed); the rest is kept. */
+  error: ErrorInfo | null;
+}
+
+/** Rules-only and full mode share ingest, tree and mentions; full mode then extracts, merges and summarises. */
+export async function analyseDocument(ctx: DocumentContext): Promise<DocumentOutcome> {
+  const mentions = findIdMentions(ctx.doc.text, ctx.doc.pages, ctx.settings.idPatterns);
+  saveMentions(ctx.db, ctx.documentId, stableHash(ctx.settings.idPatterns), mentions);
+  ctx.report('rules', 1, 1, `${mentions.length} ID mentions`);
+
+  const tree = await chooseTree(ctx);
+  if (!ctx.llm) return { error: null };
+
+  const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf));
+  throwIfAborted(ctx.signal);
+  mergeDocument(ctx);
+  await summarizeChunks(ctx);
+  if (failed.length === 0) return { error: null };
+  return {
+    error: {
+      code: failed[0]!.error.code,
+      message: `${failed.length} of ${tree.nodes.filter((n) => n.isLeaf).length} chunks could not be analysed (pages ${failed.map((f) => f.pages).join(', ')}): ${failed[0]!.error.message}`,
+      details: { failedChunks: failed.map((f) => f.nodeIndex) },
+    },
+  };
+}
+
+/**
+ * The chunk tree for this run. On resume, the tree the run's chunks were
+ * queued against is reused as is: chunk results are keyed by node index, so
+ * re-cutting the document would silently mismatch them. Otherwise the
+ * strategy comes from the user's choice, else the judge (full mode), else
+ * the deterministic rules; 'llm-tree' runs the LLM tree split.
+ */
+async function chooseTree(ctx: DocumentContext): Promise<{ treeId: number; nodes: ChunkNode[] }> {
+  const existing = listChunkResults(ctx.db, ctx.runId, ctx.documentId)[0];
+  if (existing) return { treeId: existing.treeId, nodes: loadChunks(ctx.db, existing.treeId) };
+
+  const budgeted = chunkingOptions(ctx);
+  const decision = await decideStrategy(ctx, budgeted);
+  // The judge's chunk size is a preference inside the run's budget, never above it.
+  const options =
+    decision.targetChunkTokens === undefined
+      ? budgeted
+      : withPreferredTokens(budgeted, Math.min(decision.targetChunkTokens, budgeted.maxTokens ?? decision.targetChunkTokens));
+  ctx.report('tree', 0, 1, `building the chunk tree (${decision.strategy}${decision.note ? `: ${decision.note}` : ''})`);
+  const { estimateTokens: _estimate, ...storable } = options;
+  let nodes: ChunkNode[];
+  let strategy: string = decision.strategy;
+  let notes: string[] = [];
+  let treeOptions: Record<string, unknown> = {};
+  if (decision.strategy === 'llm-tree' && ctx.llm) {
+    const { client, plan } = ctx.llm;
+    treeOptions = { leafTokens: options.preferredTokens ?? plan.chunkTokenBudget };
+    const result = await splitTreeWithLlm(
+      { llm: client, db: ctx.db },
+      {
+        doc: ctx.doc,
+        documentId: ctx.documentId,
+        runId: ctx.runId,
+        model: plan.models.split,
+        numCtx: plan.numCtx,
+        options: { leafTokens: Math.min(options.maxTokens ?? plan.chunkTokenBudget, plan.chunkTokenBudget) },
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        onProgress: (event) => ctx.report('tree', event.nodeIndex, event.nodeCount, event.message),
+      },
+    );
+    nodes = result.nodes;
+    notes = result.fallbacks.map((f) => `fallback for ${f.node}: ${f.reason}`);
+  } else {
+    const forced = decision.strategy === 'llm-tree' ? 'auto' : decision.strategy;
+    const built = buildChunkTree(ctx.doc, { ...options, strategy: forced });
+    nodes = built.nodes;
+    strategy = built.strategy;
+    notes = built.notes;
+  }
+  const hashed = { chunking: storable, strategy: decision.strategy, treeOptions, model: decision.strategy === 'llm-tree' ? ctx.llm?.plan.models.split : null };
+  const { treeId } = saveChunkTree(
+    ctx.db,
+    { documentId: ctx.documentId, strategy, params: { ...hashed, judge: decision.note ?? null, notes }, paramsHash: stableHash(hashed), nodes },
+    ctx.now().toISOString(),
+  );
+  ctx.report('tree', 1, 1, `${nodes.filter((n) => n.isLeaf).length} chunks (${strategy})`);
+  return { treeId, nodes: loadChunks(ctx.db, treeId) };
+}
+
+/** The structure strategy and, when the judge chose it, why. */
+async function decideStrategy(
+  ctx: DocumentContext,
+  options: Partial<ChunkingOptions>,
+): Promise<{ strategy: StrategyChoice; note?: string; targetChunkTokens?: number }> {
+  const choice = ctx.settings.strategy;
+  if (!ctx.llm) return { strategy: choice === 'llm-tree' ? 'auto' : choice };
+  const { client, plan } = ctx.llm;
+  const decision = await judgeStrategy(
+    { llm: client, db: ctx.db },
+    {
+      doc: ctx.doc,
+      documentId: ctx.documentId,
+      runId: ctx.runId,
+      model: plan.models.judge,
+      numCtx: plan.numCtx,
+      ...(choice !== 'auto' ? { override: choice } : {}),
+      ...(choice === 'auto' && !ctx.settings.judge ? { disabled: true } : {}),
+      settings: { maxTokens: options.maxTokens ?? null, numCtx: plan.numCtx },
+      maxChunkTokens: plan.chunkTokenBudget,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+  const note = decision.source === 'llm' ? `judge: ${decision.justification}` : decision.fallbackReason ? `judge fell back: ${decision.fallbackReason}` : `${decision.source}`;
+  // The judge's deterministic default (disabled) is what 'auto' computes itself, with the tree builder's own checks.
+  if (decision.source === 'disabled') return { strategy: 'auto', note };
+  return { strategy: decision.strategy, note, ...(decision.source === 'llm' ? { targetChunkTokens: decision.targetChunkTokens } : {}) };
+}
+
+function withPreferredTokens(options: Partial<ChunkingOptions>, preferredTokens: number): Partial<ChunkingOptions> {
+  const base = resolveChunkingOptions(options);
+  const preferred = Math.max(base.minTokens, Math.min(preferredTokens, base.maxTokens));
+  return { ...options, preferredTokens: preferred };
+}
+
+/** Chunk sizes budgeted in the extraction model's tokens, never above what the planned num_ctx can carry. */
+function chunkingOptions(ctx: DocumentContext): Partial<ChunkingOptions> {
+  const base = resolveChunkingOptions(ctx.settings.chunking);
+  if (!ctx.llm) return { ...ctx.settings.chunking };
+  const { client, plan } = ctx.llm;
+  const maxTokens = Math.min(base.maxTokens, plan.chunkTokenBudget);
+  const preferredTokens = Math.min(base.preferredTokens, maxTokens);
+  const minTokens = Math.min(base.minTokens, preferredTokens);
+  return {
+    ...ctx.settings.chunking,
+    maxTokens,
+    preferredTokens,
+    minTokens,
+    estimateTokens: (text: string) => client.estimator.estimateText(text, plan.models.extract),
+  };
+}
+
+interface FailedChunk {
+  nodeIndex: number;
+  pages: string;
+  error: ErrorInfo;
+}
+
+/**
+ * Every leaf, in order, one LLM call at a time. Each chunk's findings are
+ * committed with its done mark in one transaction as soon as it is analysed;
+ * a chunk whose replies stay broken is marked failed, visibly, and the run
+ * goes on. Cancel and pause stop before the next chunk; the chunk in flight
+ * goes back to the queue.
+ */
+async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[]): Promise<FailedChunk[]> {
+  const { db, runId, documentId } = ctx;
+  const { client, plan } = ctx.llm!;
+  const ref = { runId, documentId, treeId };
+  queueChunks(db, ref, leaves.map((leaf) => leaf.index));
+  const meter = createRateMeter(db, runId);
+  const failed: FailedChunk[] = [];
+  const pending = leaves.filter((leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done');
+  let findingsSoFar = listFindings(db, runId, documentId).length;
+  let done = leaves.length - pending.length;
+
+  for (const leaf of pending) {
+    throwIfAborted(ctx.signal);
+    const position = leaves.indexOf(leaf);
+    const pages = leaf.pageStart === leaf.pageEnd ? `${leaf.pageStart}` : `${leaf.pageStart}-${leaf.pageEnd}`;
+    ctx.report('extract', done, leaves.length, `chunk ${done + 1} of ${leaves.length} (pages ${pages})`, rates());
+    markChunkRunning(db, { ...ref, nodeIndex: leaf.index });
+    meter.chunkStarted();
+    try {
+      const previousTail = previousTailFor(ctx.doc, leaves, position);
+      const result = await extractChunk(
+        { llm: client, db },
+        {
+          doc: ctx.doc,
+          chunk: leaf,
+          ...(previousTail ? { previousTail } : {}),
+          profile: ctx.settings.profile,
+          model: plan.models.extract,
+          numCtx: plan.numCtx,
+          numPredict: plan.replyTokens,
+          runId,
+          documentId,
+          cache: ctx.settings.llm.cache,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        },
+      );
+      commitChunkResult(db, { ...ref, nodeIndex: leaf.index, findings: result.findings, summary: result.summary, calls: result.calls, callIds: result.callIds, pieces: result.pieces });
+      findingsSoFar += result.findings.length;
+    } catch (error) {
+      if (ctx.signal?.aborted) {
+        // Back to the queue: the chunk in flight is redone on resume, nothing half-written stays.
+        requeueRunningChunks(db, runId);
+        throwIfAborted(ctx.signal);
+      }
+      const info = toErrorInfo(error);
+      if (isRunWideLlmError(info.code)) throw error;
+      markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
+      failed.push({ nodeIndex: leaf.index, pages, error: info });
+    }
+    meter.chunkFinished();
+    done++;
+    ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
+  }
+  return failed;
+
+  function rates(): Partial<ProgressEvent> {
+    const tokensPerSecond = meter.tokensPerSecond();
+    const etaSeconds = meter.etaSeconds(leaves.length - done);
+    return { findings: findingsSoFar, ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }), ...(etaSeconds === undefined ? {} : { etaSeconds }) };
+  }
+}
+
+function mergeDocument(ctx: DocumentContext): void {
+  ctx.report('merge', 0, 1, 'merging duplicate findings');
+  const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
+  const result = mergeFindings(findings);
+  saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
+  ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
+}
+
+async function summarizeChunks(ctx: DocumentContext): Promise<void> {
+  const { client, plan } = ctx.llm!;
+  const chunkSummaries = listChunkSummaries(ctx.db, ctx.runId, ctx.documentId);
+  ctx.report('summary', 0, 1, `summarising ${chunkSummaries.length} chunk summaries`);
+  const result = await summarizeDocument(
+    { llm: client },
+    {
+      chunkSummaries,
+      reduceModel: plan.models.summary,
+      numCtx: plan.numCtx,
+      budgetTokens: plan.chunkTokenBudget,
+      runId: ctx.runId,
+      documentId: ctx.documentId,
+      cache: ctx.settings.llm.cache,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary });
+  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels`);
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, signal.reason === 'pause' ? 'Paused.' : 'Cancelled.', { reason: String(signal.reason ?? 'cancel') });
+}

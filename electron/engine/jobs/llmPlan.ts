@@ -1,0 +1,39 @@
+import { DEFAULT_PROFILE } from '../../../shared/findings';
+import { extractionInstructions } from '../extract';
+import { planContext, type LlmClient, type LlmStage, type ProbeResult } from '../llm';
+import type { RunSettings } from './settings';
+
+/** What every LLM call of a run shares: the models, and one num_ctx so the model never reloads mid-run. */
+export interface LlmRunPlan {
+  models: Record<'judge' | 'split' | 'review' | 'extract' | 'summary', string>;
+  numCtx: number;
+  /** Largest chunk (estimated tokens) an extraction prompt can carry at numCtx. */
+  chunkTokenBudget: number;
+  replyTokens: number;
+  probe: ProbeResult;
+}
+
+const PIPELINE_STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const satisfies readonly LlmStage[];
+
+/**
+ * Resolves the models, plans num_ctx from the largest prompt the run sends
+ * (extraction: instructions + chunk + reply), then probes Ollama with a
+ * load-only request at that num_ctx, so an unreachable server, a missing
+ * model or out-of-memory stop the run before its first chunk with a sentence
+ * that says what to do.
+ */
+export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signal?: AbortSignal): Promise<LlmRunPlan> {
+  const resolved = await llm.resolveModels({ stages: PIPELINE_STAGES, flags: settings.llm.models }, signal);
+  const models = Object.fromEntries(PIPELINE_STAGES.map((stage) => [stage, resolved.models[stage]!])) as LlmRunPlan['models'];
+  const extractModel = models.extract;
+  const info = await llm.modelInfo(extractModel, signal);
+  const instructionTokens = llm.estimator.estimateText(extractionInstructions(settings.profile ?? DEFAULT_PROFILE), extractModel) + 400;
+  const plan = planContext({
+    modelContextLength: info.contextLength ?? 0,
+    desiredChunkTokens: settings.llm.desiredChunkTokens,
+    instructionTokens,
+    outputTokens: settings.llm.replyTokens,
+  });
+  const probe = await llm.probe([...new Set(Object.values(models))], plan.numCtx, signal);
+  return { models, numCtx: plan.numCtx, chunkTokenBudget: plan.chunkTokenBudget, replyTokens: settings.llm.replyTokens, probe };
+}

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProgressEvent } from '../../../shared/types';
+import { listChunkResults, listFindings } from '../../../electron/engine/extract';
+import { normalizeId } from '../../../electron/engine/rules';
+import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
+import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
+
+const report = plantedReport();
+const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+
+let h: PipelineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('full pipeline against the simulator (planted findings)', () => {
+  it('reports every planted finding once, flags invented ones, lists missed IDs, with live progress and zero reloads', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const events: ProgressEvent[] = [];
+    const outcome = await h.engine.analyze([file], settings, { onProgress: (e) => events.push(e) });
+
+    expect(outcome.run.status).toBe('done');
+    expect(outcome.inputs[0]!.status).toBe('done');
+    const merged = mergedOf(h.db, outcome.run.id);
+    for (const planted of report.truth.filter((t) => t.behaviour !== 'miss' && t.behaviour !== 'paraphrase-heavy')) {
+      const matches = merged.filter((m) => (planted.id ? m.findingKey === normalizeId(planted.id) : m.title === planted.title) && m.grounded);
+      expect(matches, planted.key).toHaveLength(1);
+      expect(matches[0]!.mainPage, planted.key).toBe(planted.page);
+    }
+    for (const invented of report.invented) {
+      const found = merged.find((m) => m.title === invented.title);
+      expect(found?.grounded, invented.title).toBe(false);
+    }
+    const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as {
+      inputs: { document: { unreviewedMentions: { id: string }[]; ungroundedFindings: unknown[] } }[];
+    };
+    const unreviewed = json.inputs[0]!.document.unreviewedMentions.map((m) => m.id);
+    for (const missed of report.truth.filter((t) => t.behaviour === 'miss' && t.id)) expect(unreviewed).toContain(normalizeId(missed.id!));
+    for (const passing of report.passingIds) expect(unreviewed).toContain(normalizeId(passing.id));
+
+    const extract = events.filter((e) => e.phase === 'extract');
+    expect(extract.at(-1)).toMatchObject({ current: 6, total: 6 });
+    expect(extract.at(-1)!.findings).toBeGreaterThan(0);
+    expect(extract.some((e) => e.etaSeconds !== undefined)).toBe(true);
+    expect(h.sim.counters.reloads).toBe(0);
+    // Every prompt was sent whole: none bigger than the planned num_ctx, none truncated.
+    expect(h.sim.requests.every((r) => !r.truncated && r.promptTokens <= r.numCtx)).toBe(true);
+  });
+
+  it('marks a chunk whose replies stay broken as failed and finishes the run', async () => {
+    const good = plantedResponder(report);
+    const brokenPage = report.pageTexts[2]!.slice(0, 40);
+    // Broken whenever page 3 is anywhere in the conversation, including the client's retry that quotes the bad reply.
+    h = await pipelineHarness({
+      responder: (req) => (req.messages.some((m) => m.content.includes(brokenPage)) ? '{"findings": [ {"title": ' : good(req)),
+    });
+    const file = writePlantedReport(h.dir, report);
+    const outcome = await h.engine.analyze([file], settings);
+    expect(outcome.run.status).toBe('done');
+    expect(outcome.inputs[0]!.status).toBe('failed');
+    expect(outcome.inputs[0]!.error!.message).toMatch(/1 of 6 chunks could not be analysed \(pages 3\)/);
+    const results = listChunkResults(h.db, outcome.run.id);
+    expect(results.filter((r) => r.status === 'failed')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'done')).toHaveLength(5);
+    expect(mergedOf(h.db, outcome.run.id).length).toBeGreaterThan(0);
+    expect(h.engine.markdownReport(outcome.run.id)).toMatch(/### Chunks that failed analysis \(1\)/);
+  });
+
+  it('pauses between chunks and resumes to the same findings as an uninterrupted run, with nothing duplicated', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const straight = await h.engine.analyze([file], settings);
+    const expected = findingFingerprint(mergedOf(h.db, straight.run.id));
+    const expectedRaw = listFindings(h.db, straight.run.id).length;
+
+    const abort = new AbortController();
+    const paused = await h.engine.analyze([file], settings, {
+      signal: abort.signal,
+      onProgress: (e) => {
+        if (e.phase === 'extract' && e.current === 3 && /analysed/.test(e.message)) abort.abort('pause');
+      },
+    });
+    expect(paused.run.status).toBe('paused');
+    expect(listChunkResults(h.db, paused.run.id).filter((r) => r.status === 'done')).toHaveLength(3);
+    const requestsBefore = h.sim.requests.length;
+    const resumed = await h.engine.resume(paused.run.id);
+    expect(resumed.run.status).toBe('done');
+    // Only the three remaining chunks were sent again.
+    const extractionRequests = h.sim.requests.slice(requestsBefore).filter((r) => JSON.stringify(r.format ?? null).includes('"findings"'));
+    expect(extractionRequests).toHaveLength(3);
+    expect(findingFingerprint(mergedOf(h.db, resumed.run.id))).toEqual(expected);
+    expect(listFindings(h.db, resumed.run.id)).toHaveLength(expectedRaw);
+  });
+
+  it('stops the run with a clear error when Ollama is not there, and resumes once it is', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const url = h.sim.url;
+    await h.sim.close();
+    const failed = await h.engine.analyze([file], { ...settings, llm: { ...settings.llm, host: url } });
+    expect(failed.run.status).toBe('failed');
+    expect(failed.run.error?.code).toBe('OLLAMA_UNREACHABLE');
+    expect(failed.run.error?.message).toMatch(/Start Ollama/);
+  });
+});
