@@ -6,9 +6,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(import.meta.dirname, 'electron/main/index.ts') },
+      // The engine host runs in a utility process: its own entry (out/main/host.js).
+      lib: { entry: { index: resolve(import.meta.dirname, 'electron/main/index.ts'), host: resolve(import.meta.dirname, 'electron/host/utilityEntry.ts') } },
       // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
-      rollupOptions: { external: ['better-sqlite3', 'pdfjs-dist', 'electron'] },
+      rollupOptions: { external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws'] },
     },
   },
   preload: {

@@ -30,6 +30,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['electron/host/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
+        'The engine host is plain Node: Electron\'s utility process, the dev/test WebSocket bridge and the tests run it unchanged.',
+      ),
+    },
+  },
+  {
     files: ['electron/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**', '**/test/**'], 'The CLI hosts the engine without Electron.'),

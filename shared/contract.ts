@@ -1,24 +1,179 @@
 /**
- * The IPC contract between the renderer and the engine host. Every command is
+ * The contract between the renderer and the engine host. Every command is
  * `domain.verb`, its input a zod schema the host parses before touching the
- * engine, its result `Result<T>`. The desktop app's preload and the test
- * WebSocket bridge both expose exactly this, nothing more.
+ * engine, its result `Result<T>` (see errors.ts). Events the host pushes are
+ * `domain.noun`. The desktop app's preload and the dev/test WebSocket bridge
+ * both expose exactly this, nothing more.
+ *
+ * Views read everything through these commands. Findings and split attempts
+ * are typed here already; their commands answer [] until the engine stores
+ * them (the host takes providers for them, see electron/host).
  */
 import { z } from 'zod';
+import type { ErrorInfo } from './errors';
+import type { CommandName } from './channels';
+import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
+
+const id = z.number().int().positive();
+const empty = z.object({}).strict();
+
+/** Stages that may each use their own model. */
+export const MODEL_STAGES = ['judge', 'split', 'extract', 'summary', 'embed'] as const;
+export type ModelStage = (typeof MODEL_STAGES)[number];
+
+export const idPatternSchema = z
+  .object({
+    name: z.string().min(1).max(64),
+    source: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine(
+        (source) => {
+          try {
+            new RegExp(source, 'u');
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'not a valid regular expression' },
+      ),
+    caseSensitive: z.boolean().optional(),
+  })
+  .strict();
+
+export const contextPolicySchema = z
+  .object({
+    /** auto: the run plans one num_ctx from the models' limits and the chunk sizes; fixed: always `numCtx`. */
+    mode: z.enum(['auto', 'fixed']),
+    numCtx: z.number().int().min(512).max(1_048_576),
+  })
+  .strict();
+
+export const settingsSchema = z
+  .object({
+    /** Where Ollama listens; empty = OLLAMA_HOST or http://127.0.0.1:11434. */
+    ollamaHost: z.string().max(500),
+    /** Model per stage; null = automatic (first installed recommended model). */
+    models: z.object(Object.fromEntries(MODEL_STAGES.map((s) => [s, z.string().min(1).max(200).nullable()])) as Record<ModelStage, z.ZodNullable<z.ZodString>>).strict(),
+    contextPolicy: contextPolicySchema,
+    /** Empty = the built-in patterns. */
+    idPatterns: z.array(idPatternSchema).max(100),
+    reviewerName: z.string().max(200),
+  })
+  .strict();
+
+export type AppSettings = z.infer<typeof settingsSchema>;
+export type IdPatternSetting = z.infer<typeof idPatternSchema>;
+
+/** A file to import: a path the host can read (Electron, CLI), or the bytes themselves (drag and drop in a browser). */
+export const importFileSchema = z.union([
+  z.object({ path: z.string().min(1).max(4096) }).strict(),
+  z
+    .object({
+      name: z.string().min(1).max(255),
+      /** The file's bytes, base64. */
+      bytes: z.string().max(700_000_000),
+    })
+    .strict(),
+]);
+export type ImportFile = z.infer<typeof importFileSchema>;
+
+export const runModeSchema = z.enum(['rules-only', 'full']);
+export type RunMode = z.infer<typeof runModeSchema>;
 
 export const commands = {
-  /** The app's version and where its data lives. */
-  'app.info': { input: z.object({}).strict() },
-  /** Every stored document with its page count. */
-  'documents.list': { input: z.object({}).strict() },
+  /** The app's version, where its data lives, and which transport the UI is on. */
+  'app.info': { input: empty },
+  /** The persisted settings, defaults filled in. */
+  'settings.get': { input: empty },
+  /** Changes some settings (the others stay) and returns all of them. */
+  'settings.update': { input: settingsSchema.partial().strict() },
+  /** Is Ollama reachable at `host` (default: the saved host), which version, which models; with guidance when something is missing. */
+  'ollama.check': { input: z.object({ host: z.string().max(500).optional() }).strict() },
+  /**
+   * Checks files (non-PDF and unreadable ones are rejected with the reason),
+   * stores uploaded bytes under the data folder, and starts one run over the
+   * accepted ones. Rejections never stop the others.
+   */
+  'documents.import': { input: z.object({ files: z.array(importFileSchema).min(1).max(500), mode: runModeSchema.optional() }).strict() },
+  /** Every stored document with pages, status, findings count and last run. */
+  'documents.list': { input: empty },
+  /** Starts a run over file paths; answers at once with its id, progress follows as `run.progress` events. */
+  'runs.start': { input: z.object({ files: z.array(z.string().min(1).max(4096)).min(1).max(500), mode: runModeSchema.optional() }).strict() },
+  /** Stops a run; what was done stays and the run can be resumed. */
+  'runs.cancel': { input: z.object({ runId: id }).strict() },
+  /** Stops a run to continue later (status `paused`); resume picks it up at the first unfinished input. */
+  'runs.pause': { input: z.object({ runId: id }).strict() },
+  /** Continues a cancelled, paused or interrupted run. */
+  'runs.resume': { input: z.object({ runId: id }).strict() },
+  /** Every run, newest first, with its inputs and their status, errors and warnings. */
+  'runs.list': { input: empty },
+  /** A run's stored event log (warnings, errors). */
+  'runs.events': { input: z.object({ runId: id }).strict() },
+  /** A document's current chunk tree (all nodes, pre-order), or null before its tree is built. */
+  'tree.get': { input: z.object({ documentId: id }).strict() },
+  /** The text of one node with the ranges to highlight (ID mentions now, findings' evidence once stored). */
+  'chunk.text': { input: z.object({ documentId: id, nodeIndex: z.number().int().min(0) }).strict() },
+  /** Every LLM tree-split attempt for a document (failed ones included). */
+  'splitAttempts.list': { input: z.object({ documentId: id }).strict() },
+  /** Merged findings, for one document or all. */
+  'findings.list': { input: z.object({ documentId: id.optional(), runId: id.optional() }).strict() },
+  /** ID mentions the rules found in a document, grouped by ID, with pages. */
+  'mentions.list': { input: z.object({ documentId: id }).strict() },
 } as const;
 
-export type CommandName = keyof typeof commands;
-export type CommandInput<C extends CommandName> = z.infer<(typeof commands)[C]['input']>;
+export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
+
+// The zod-free name list (channels.ts) and the command map must name the same commands.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _namesMatch: SameKeys<keyof typeof commands, CommandName> = true;
+void _namesMatch;
+export type CommandInput<C extends CommandName> = z.input<(typeof commands)[C]['input']>;
+export type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
+
 
 export interface AppInfo {
   version: string;
   dataDir: string;
+  dbPath: string;
+}
+
+export interface InstalledModelView {
+  name: string;
+  parameterSize?: string;
+  quantization?: string;
+  sizeBytes?: number;
+}
+
+export interface OllamaStatus {
+  host: string;
+  reachable: boolean;
+  version: string | null;
+  models: InstalledModelView[];
+  /** Chosen models that are not installed. */
+  missing: { stage: ModelStage; model: string }[];
+  /** Sentences that say what to do; empty when all is well. */
+  guidance: string[];
+  error: ErrorInfo | null;
+}
+
+export interface ImportResult {
+  runId: number | null;
+  accepted: { name: string; path: string }[];
+  rejected: { name: string; error: ErrorInfo }[];
+}
+
+export interface RunRef {
+  runId: number;
+  status: RunStatus;
+}
+
+export interface LastRun {
+  runId: number;
+  status: RunStatus;
+  at: string;
 }
 
 export interface DocumentSummary {
@@ -26,12 +181,191 @@ export interface DocumentSummary {
   fileName: string;
   pageCount: number;
   sha256: string;
+  /** Status of the document in its last run ('done', 'failed', 'running'...). */
+  status: RunStatus | 'stored';
+  /** Merged findings; null until findings are stored for it. */
+  findingsCount: number | null;
+  lastRun: LastRun | null;
+  error: ErrorInfo | null;
+}
+
+/** Live progress of one input (file) of a run. */
+export interface InputProgress {
+  phase: RunPhase;
+  current: number;
+  total: number;
+  message: string;
+}
+
+export interface RunInputView {
+  ordinal: number;
+  fileName: string;
+  filePath: string;
+  documentId: number | null;
+  status: RunStatus;
+  phase: RunPhase | null;
+  error: ErrorInfo | null;
+  warnings: ErrorInfo[];
+  progress: InputProgress | null;
+}
+
+export interface RunView {
+  id: number;
+  mode: string;
+  status: RunStatus;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: ErrorInfo | null;
+  /** True while the host executes it. */
+  active: boolean;
+  inputs: RunInputView[];
+}
+
+export interface RunEventView {
+  id: number;
+  at: string;
+  level: 'info' | 'warn' | 'error';
+  phase: RunPhase;
+  documentId: number | null;
+  message: string;
+}
+
+export interface TreeView {
+  documentId: number;
+  treeId: number;
+  strategy: string;
+  nodes: ChunkNode[];
+}
+
+export type HighlightKind = 'evidence' | 'mention';
+
+export interface Highlight {
+  /** [start, end) relative to the chunk's `text`. */
+  start: number;
+  end: number;
+  kind: HighlightKind;
+  label: string;
+}
+
+export interface ChunkText {
+  documentId: number;
+  nodeIndex: number;
+  title: string;
+  origin: ChunkOrigin;
+  /** [start, end) of `text` in the canonical text. */
+  start: number;
+  end: number;
+  pageStart: number;
+  pageEnd: number;
+  text: string;
+  highlights: Highlight[];
+}
+
+export interface MentionView {
+  /** Normalised ID, e.g. TOB-ACME-001. */
+  id: string;
+  patternName: string;
+  pages: number[];
+  occurrences: { raw: string; start: number; end: number; page: number }[];
+}
+
+export interface FindingSourceView {
+  findingId: number;
+  documentId: number;
+  nodeIndex: number;
+  page: number | null;
+  evidence: string;
+  evidenceStart: number | null;
+  evidenceEnd: number | null;
+  grounded: boolean;
+  isMain: boolean;
+}
+
+/** One merged finding as the findings table shows it. */
+export interface FindingView {
+  id: number;
+  documentId: number;
+  runId: number;
+  /** The document's own ID (TOB-ACME-001), null when it has none. */
+  findingKey: string | null;
+  title: string;
+  severity: string;
+  /** 0 = highest on the profile's scale. */
+  severityRank: number;
+  type: string;
+  description: string;
+  pages: number[];
+  grounded: boolean;
+  sources: FindingSourceView[];
+}
+
+export interface SplitChapterView {
+  chapterIndex: number;
+  chapterTitle: string;
+  chapterStartLineNumber: number;
+}
+
+export interface SplitDiffView {
+  /** Offset of the first difference, in the node's text. */
+  offset: number;
+  expectedContext: string;
+  actualContext: string;
+}
+
+/** One attempt of the LLM tree split on one node. */
+export interface SplitAttemptView {
+  id: number;
+  documentId: number;
+  runId: number | null;
+  nodeKey: string;
+  nodePath: string[];
+  attempt: number;
+  outcome: 'accepted' | 'validation_failed' | 'review_failed' | 'invalid_reply' | 'fallback';
+  chapters: SplitChapterView[];
+  review: { passes: boolean; comments: string } | null;
+  validationErrors: string[];
+  diff: SplitDiffView | null;
+  createdAt: string;
 }
 
 export interface CommandOutputs {
   'app.info': AppInfo;
+  'settings.get': AppSettings;
+  'settings.update': AppSettings;
+  'ollama.check': OllamaStatus;
+  'documents.import': ImportResult;
   'documents.list': DocumentSummary[];
+  'runs.start': RunRef;
+  'runs.cancel': RunRef;
+  'runs.pause': RunRef;
+  'runs.resume': RunRef;
+  'runs.list': RunView[];
+  'runs.events': RunEventView[];
+  'tree.get': TreeView | null;
+  'chunk.text': ChunkText;
+  'splitAttempts.list': SplitAttemptView[];
+  'findings.list': FindingView[];
+  'mentions.list': MentionView[];
 }
 
-/** The channel name a command travels on, in Electron IPC. */
-export const ipcChannel = (command: CommandName): string => `cmd:${command}`;
+/** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */
+export interface RunProgressPayload {
+  runId: number;
+  /** The latest engine event (fields the pipeline adds later pass through). */
+  event: ProgressEvent & { tokensPerSecond?: number; etaSeconds?: number };
+  /** 0..1 over all inputs. */
+  overall: number;
+  /** Seconds left, estimated from the run's pace (or the engine's own estimate); null when unknown. */
+  etaSeconds: number | null;
+  tokensPerSecond: number | null;
+  inputs: RunInputView[];
+}
+
+/** What the host pushes. `run.progress` is throttled (about 10 per second per run, the last always delivered). */
+export type HostEvent =
+  | { type: 'run.progress'; data: RunProgressPayload }
+  | { type: 'run.finished'; data: RunView }
+  | { type: 'documents.changed'; data: Record<string, never> };
+
+export type HostEventType = HostEvent['type'];

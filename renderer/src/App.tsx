@@ -1,39 +1,75 @@
-import { useEffect, useState } from 'react';
-import type { AppInfo, DocumentSummary } from '../../shared/contract';
-import { invoke } from './api';
+import { useEffect } from 'react';
+import { transportName } from './api';
+import { DocumentView } from './components/DocumentView';
+import { DropZone } from './components/DropZone';
+import { FindingsView } from './components/FindingsView';
+import { Library } from './components/Library';
+import { RunList } from './components/RunView';
+import { SettingsView } from './components/SettingsView';
+import { subscribeToHostEvents } from './events';
+import { useAppStore, type View } from './stores/useAppStore';
+import { useDocumentsStore } from './stores/useDocumentsStore';
+import { useRunsStore } from './stores/useRunsStore';
 
-/** Placeholder shell: shows the app version, data folder and stored documents. The full UI is its own issue. */
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'library', label: 'Documents & runs' },
+  { view: 'document', label: 'Chunk tree' },
+  { view: 'findings', label: 'Findings' },
+  { view: 'settings', label: 'Settings' },
+];
+
 export function App() {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [documents, setDocuments] = useState<DocumentSummary[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const view = useAppStore((s) => s.view);
+  const info = useAppStore((s) => s.info);
+  const error = useAppStore((s) => s.error);
 
   useEffect(() => {
-    void invoke('app.info', {}).then((result) => (result.ok ? setInfo(result.data) : setError(result.error.message)));
-    void invoke('documents.list', {}).then((result) => (result.ok ? setDocuments(result.data) : setError(result.error.message)));
+    const unsubscribe = subscribeToHostEvents();
+    void useAppStore.getState().loadInfo();
+    void useDocumentsStore.getState().load();
+    void useRunsStore.getState().load();
+    return unsubscribe;
   }, []);
 
   return (
-    <main>
-      <h1>Offline Audit</h1>
-      {info && (
-        <p>
-          Version {info.version}. Data: <code>{info.dataDir}</code>
+    <div className="app">
+      <header className="app__header">
+        <h1>Offline Audit</h1>
+        <nav aria-label="Views">
+          <ul className="tabs">
+            {VIEWS.map((v) => (
+              <li key={v.view}>
+                <button type="button" className="tab" aria-current={view === v.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(v.view)}>
+                  {v.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p className="app__meta">
+          {info ? `version ${info.version}` : ''}
+          {transportName === 'websocket' ? ' · dev bridge' : ''}
         </p>
-      )}
-      {error && <p role="alert">{error}</p>}
-      <h2>Documents</h2>
-      {documents.length === 0 ? (
-        <p>No documents yet. Use the CLI (`npm run analyze -- file.pdf`) until the desktop views land.</p>
-      ) : (
-        <ul>
-          {documents.map((d) => (
-            <li key={d.id}>
-              {d.fileName} ({d.pageCount} pages)
-            </li>
-          ))}
-        </ul>
-      )}
-    </main>
+      </header>
+      {error ? (
+        <p role="alert" className="banner">
+          {error}
+        </p>
+      ) : null}
+      <main className="app__main" data-view={view}>
+        {view === 'library' ? (
+          <div className="library-view">
+            <div className="library-view__left">
+              <DropZone />
+              <Library />
+            </div>
+            <RunList />
+          </div>
+        ) : null}
+        {view === 'document' ? <DocumentView /> : null}
+        {view === 'findings' ? <FindingsView /> : null}
+        {view === 'settings' ? <SettingsView /> : null}
+      </main>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,11 +45,30 @@ describe.skipIf(skipReason !== null)('Electron window security and preload contr
       require: typeof (window as unknown as { require?: unknown }).require,
       process: typeof (window as unknown as { process?: unknown }).process,
     }));
-    expect(surface).toEqual({ api: ['invoke'], require: 'undefined', process: 'undefined' });
+    expect(surface).toEqual({ api: ['invoke', 'onEvent'], require: 'undefined', process: 'undefined' });
     const info = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', {}));
     expect(info).toMatchObject({ ok: true });
     const bad = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', { extra: 1 }));
     expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const unknown = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('fs.read', {}));
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('answers every contract command through the utility-process host and pushes events to onEvent', async () => {
+    const page = await app.firstWindow();
+    const results = await page.evaluate(async () => {
+      const api = (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<{ ok: boolean }>; onEvent(l: (e: unknown) => void): () => void } }).auditApi;
+      const unsubscribe = api.onEvent(() => undefined);
+      const out = {
+        settings: (await api.invoke('settings.get', {})).ok,
+        runs: (await api.invoke('runs.list', {})).ok,
+        documents: (await api.invoke('documents.list', {})).ok,
+        unsubscribe: typeof unsubscribe,
+      };
+      unsubscribe();
+      return out;
+    });
+    expect(results).toEqual({ settings: true, runs: true, documents: true, unsubscribe: 'function' });
   });
 
   it('denies navigation away from the app and new windows', async () => {
@@ -62,5 +81,14 @@ describe.skipIf(skipReason !== null)('Electron window security and preload contr
     expect(page.url()).toBe(before);
     const opened = await page.evaluate(() => window.open('https://example.com/') === null);
     expect(opened).toBe(true);
+  });
+});
+
+// Runs everywhere the app is built: a sandboxed preload can require nothing but `electron`.
+const preloadBundle = resolve(root, 'out/preload/index.cjs');
+describe.skipIf(!existsSync(preloadBundle))('preload bundle', () => {
+  it('requires nothing but electron', () => {
+    const requires = [...readFileSync(preloadBundle, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+    expect(new Set(requires)).toEqual(new Set(['electron']));
   });
 });

@@ -5,5 +5,8 @@
 import type { Migration } from '../migrate';
 import { migration0010Init } from './0010-init';
 import { migration0020Llm } from './0020-llm';
+import { migration0030TreeSplit } from './0030-treesplit';
+import { migration0040Findings } from './0040-findings';
+import { migration0050Settings } from './0050-settings';
 
-export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm];
+export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings];

@@ -1,0 +1,33 @@
+import { settingsSchema, type AppSettings } from '../../shared/contract';
+import { loadSettingValues, saveSettingValues } from '../engine/store/settings';
+import type { Database } from '../engine/store';
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  ollamaHost: '',
+  models: { judge: null, split: null, extract: null, summary: null, embed: null },
+  contextPolicy: { mode: 'auto', numCtx: 8192 },
+  idPatterns: [],
+  reviewerName: '',
+};
+
+type Key = keyof AppSettings;
+const KEYS = Object.keys(DEFAULT_SETTINGS) as Key[];
+
+/** Stored values over the defaults; a stored value that no longer parses (older app, hand edit) falls back to its default. */
+export function readSettings(db: Database): AppSettings {
+  const stored = loadSettingValues(db);
+  const out = structuredClone(DEFAULT_SETTINGS) as Record<Key, unknown>;
+  for (const key of KEYS) {
+    if (!(key in stored)) continue;
+    const parsed = settingsSchema.shape[key].safeParse(stored[key]);
+    if (parsed.success) out[key] = parsed.data;
+  }
+  return out as AppSettings;
+}
+
+export function writeSettings(db: Database, patch: Partial<AppSettings>, now: string): AppSettings {
+  const values: Record<string, unknown> = {};
+  for (const key of KEYS) if (patch[key] !== undefined) values[key] = patch[key];
+  saveSettingValues(db, values, now);
+  return readSettings(db);
+}

@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { useAppStore } from '../stores/useAppStore';
+import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useMentionsStore } from '../stores/useMentionsStore';
+import { useSplitStore } from '../stores/useSplitStore';
+import { useTreeStore } from '../stores/useTreeStore';
+import { ChunkTextView } from './ChunkTextView';
+import { ChunkTree } from './ChunkTree';
+import { MentionsPanel } from './MentionsPanel';
+import { SplitAttempts } from './SplitAttempts';
+
+/** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
+export function DocumentView() {
+  const documentId = useTreeStore((s) => s.documentId);
+  const loading = useTreeStore((s) => s.loading);
+  const error = useTreeStore((s) => s.error);
+  const tree = useTreeStore((s) => s.tree);
+  const documents = useDocumentsStore((s) => s.documents);
+  const doc = documents.find((d) => d.id === documentId);
+
+  useEffect(() => {
+    if (documentId === null) return;
+    void useMentionsStore.getState().load(documentId);
+    void useSplitStore.getState().load(documentId);
+  }, [documentId]);
+
+  return (
+    <div className="document-view">
+      <section aria-labelledby="tree-title" className="panel tree-panel">
+        <div className="panel__head">
+          <h2 id="tree-title">{doc ? doc.fileName : 'Chunk tree'}</h2>
+          <label className="inline-field">
+            <span>Document</span>
+            <select
+              value={documentId ?? ''}
+              onChange={(event) => {
+                const id = Number(event.currentTarget.value);
+                if (id > 0) void useTreeStore.getState().open(id);
+              }}
+            >
+              <option value="" disabled>
+                Choose…
+              </option>
+              {documents.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.fileName}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {documentId === null ? (
+          <p className="empty">
+            Open a document from the{' '}
+            <button type="button" className="link" onClick={() => useAppStore.getState().setView('library')}>
+              library
+            </button>
+            .
+          </p>
+        ) : null}
+        {error ? <p role="alert">{error}</p> : null}
+        {loading ? <p role="status">Loading the chunk tree…</p> : null}
+        {documentId !== null && !loading && !tree && !error ? <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p> : null}
+        <ChunkTree />
+      </section>
+      <div className="document-view__side">
+        <ChunkTextView />
+        <MentionsPanel />
+        <SplitAttempts />
+      </div>
+    </div>
+  );
+}

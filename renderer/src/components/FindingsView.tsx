@@ -1,0 +1,221 @@
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import type { FindingView } from '../../../shared/contract';
+import { VIRTUALIZE } from '../api';
+import { useAppStore } from '../stores/useAppStore';
+import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useFindingsStore, visibleFindings, type FindingSortKey } from '../stores/useFindingsStore';
+import { useMentionsStore } from '../stores/useMentionsStore';
+import { useTreeStore } from '../stores/useTreeStore';
+import { VirtualList } from './VirtualList';
+
+const ROW_HEIGHT = 34;
+const COLUMNS: { key: FindingSortKey; label: string }[] = [
+  { key: 'id', label: 'ID' },
+  { key: 'title', label: 'Title' },
+  { key: 'severity', label: 'Severity' },
+  { key: 'type', label: 'Type' },
+  { key: 'pages', label: 'Pages' },
+  { key: 'grounded', label: 'Grounded' },
+  { key: 'sources', label: 'Sources' },
+];
+
+function openChunk(documentId: number, nodeIndex: number) {
+  const tree = useTreeStore.getState();
+  void tree.open(documentId).then(() => useTreeStore.getState().select(nodeIndex));
+  useAppStore.getState().setView('document');
+}
+
+/** The merged findings: sort, filter, search, keyboard navigation; virtualized. */
+export function FindingsTable({ rows, label }: { rows: FindingView[]; label: string }) {
+  const sort = useFindingsStore((s) => s.sort);
+  const selectedId = useFindingsStore((s) => s.selectedId);
+  const { setSort, select } = useFindingsStore.getState();
+  const [active, setActive] = useState(0);
+  const activeRow = Math.min(active, rows.length - 1);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = { ArrowDown: activeRow + 1, ArrowUp: activeRow - 1, Home: 0, End: rows.length - 1, PageDown: activeRow + 15, PageUp: activeRow - 15 };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActive(Math.max(0, Math.min(rows.length - 1, moves[event.key]!)));
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      const row = rows[activeRow];
+      if (row) select(row.id);
+    }
+  };
+
+  return (
+    // Focus stays on the grid; the active row is announced with aria-activedescendant (rows come and go as the list scrolls).
+    <div
+      className="findings-table"
+      role="grid"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      data-testid="findings-table"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      {...(rows[activeRow] ? { 'aria-activedescendant': `finding-${rows[activeRow]!.id}` } : {})}
+    >
+      <div role="rowgroup">
+        <div role="row" aria-rowindex={1} className="findings-row findings-row--head">
+          {COLUMNS.map((c) => (
+            <div key={c.key} role="columnheader" aria-sort={sort.key === c.key ? (sort.ascending ? 'ascending' : 'descending') : 'none'}>
+              <button type="button" className="sort-button" onClick={() => setSort(c.key)}>
+                {c.label}
+                <span aria-hidden="true">{sort.key === c.key ? (sort.ascending ? ' ▲' : ' ▼') : ''}</span>
+              </button>
+            </div>
+          ))}
+        </div>
+      </div>
+      <VirtualList
+        role="rowgroup"
+        className="findings-body"
+        style={{ height: Math.max(ROW_HEIGHT, Math.min(rows.length * ROW_HEIGHT + 2, 520)) }}
+        count={rows.length}
+        rowHeight={ROW_HEIGHT}
+        virtualize={VIRTUALIZE}
+        scrollToIndex={activeRow}
+        renderRow={(i, style) => {
+          const f = rows[i]!;
+          return (
+            <div
+              key={f.id}
+              id={`finding-${f.id}`}
+              role="row"
+              aria-rowindex={i + 2}
+              aria-selected={selectedId === f.id}
+              className={`findings-row${i === activeRow ? ' findings-row--active' : ''}${selectedId === f.id ? ' findings-row--selected' : ''}`}
+              style={style}
+              onClick={() => {
+                setActive(i);
+                select(f.id);
+              }}
+            >
+              <div role="gridcell">
+                <code>{f.findingKey ?? '—'}</code>
+              </div>
+              <div role="gridcell" className="cell-title">
+                {f.title}
+              </div>
+              <div role="gridcell">
+                <span className={`severity severity--${f.severityRank}`}>{f.severity}</span>
+              </div>
+              <div role="gridcell">{f.type}</div>
+              <div role="gridcell">{f.pages.join(', ') || '—'}</div>
+              <div role="gridcell">{f.grounded ? 'Yes' : <strong className="ungrounded">No</strong>}</div>
+              <div role="gridcell">{f.sources.length}</div>
+            </div>
+          );
+        }}
+      />
+      {rows.length === 0 ? <p className="empty">No findings match.</p> : null}
+    </div>
+  );
+}
+
+function FindingDetail({ finding }: { finding: FindingView }) {
+  return (
+    <section aria-labelledby="finding-detail-title" className="panel" data-testid="finding-detail">
+      <h2 id="finding-detail-title">
+        {finding.findingKey ? <code>{finding.findingKey}</code> : null} {finding.title}
+      </h2>
+      <p>
+        <span className={`severity severity--${finding.severityRank}`}>{finding.severity}</span> · {finding.type} · {finding.grounded ? 'grounded' : 'NOT grounded'}
+      </p>
+      <p>{finding.description}</p>
+      <h3>Sources ({finding.sources.length})</h3>
+      <ol className="sources">
+        {finding.sources.map((s) => (
+          <li key={s.findingId}>
+            <blockquote className={s.grounded ? '' : 'ungrounded-quote'}>{s.evidence}</blockquote>
+            <p className="muted">
+              {s.page !== null ? `page ${s.page}` : 'page unknown'} · {s.grounded ? 'found in the source' : 'not found in the source'}
+              {s.isMain ? ' · main source' : ''} ·{' '}
+              <button type="button" className="link" onClick={() => openChunk(s.documentId, s.nodeIndex)}>
+                open chunk {s.nodeIndex}
+              </button>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Findings, with ungrounded findings and unreviewed ID mentions in their own marked sections. */
+export function FindingsView() {
+  const state = useFindingsStore();
+  const documents = useDocumentsStore((s) => s.documents);
+  const mentions = useMentionsStore((s) => s.mentions);
+  const mentionsDoc = useMentionsStore((s) => s.documentId);
+  useEffect(() => {
+    void useFindingsStore.getState().load();
+  }, []);
+  const rows = useMemo(() => visibleFindings({ ...state, grounded: state.grounded === 'ungrounded' ? 'ungrounded' : state.grounded }), [state]);
+  const grounded = rows.filter((f) => f.grounded);
+  const ungrounded = state.findings.filter((f) => !f.grounded);
+  const severities = [...new Set(state.findings.map((f) => f.severity))];
+  const selected = state.findings.find((f) => f.id === state.selectedId);
+  const keys = new Set(state.findings.map((f) => f.findingKey).filter((k): k is string => k !== null));
+  const unreviewed = mentions.filter((m) => !keys.has(m.id));
+  const mentionsDocName = documents.find((d) => d.id === mentionsDoc)?.fileName;
+
+  return (
+    <div className="findings-view">
+      <section aria-labelledby="findings-title" className="panel">
+        <h2 id="findings-title">Findings</h2>
+        {state.error ? <p role="alert">{state.error}</p> : null}
+        {state.loaded && state.findings.length === 0 ? (
+          <p className="empty" data-testid="findings-empty">
+            No findings yet. Findings are extracted by the local LLM in a full analysis; rules-only runs find ID mentions only.
+          </p>
+        ) : (
+          <>
+            <div className="filters">
+              <label className="inline-field">
+                <span>Search</span>
+                <input type="search" value={state.search} onChange={(e) => state.setFilter({ search: e.currentTarget.value })} />
+              </label>
+              <label className="inline-field">
+                <span>Severity</span>
+                <select value={state.severity} onChange={(e) => state.setFilter({ severity: e.currentTarget.value })}>
+                  <option value="">All</option>
+                  {severities.map((s) => (
+                    <option key={s}>{s}</option>
+                  ))}
+                </select>
+              </label>
+              <span className="muted">
+                {grounded.length.toLocaleString()} of {state.findings.filter((f) => f.grounded).length.toLocaleString()} grounded findings shown
+              </span>
+            </div>
+            <FindingsTable rows={grounded} label="Grounded findings" />
+          </>
+        )}
+      </section>
+      {selected ? <FindingDetail finding={selected} /> : null}
+      <section aria-labelledby="ungrounded-title" className="panel panel--warn">
+        <h2 id="ungrounded-title">Ungrounded findings ({ungrounded.length})</h2>
+        <p className="hint">The model reported these but their evidence was not found in the document: check them by hand before using them.</p>
+        {ungrounded.length === 0 ? <p className="empty">None.</p> : <FindingsTable rows={visibleFindings({ ...state, findings: ungrounded, grounded: 'all' })} label="Ungrounded findings" />}
+      </section>
+      <section aria-labelledby="unreviewed-title" className="panel panel--warn">
+        <h2 id="unreviewed-title">Unreviewed ID mentions ({unreviewed.length})</h2>
+        <p className="hint">
+          IDs the rules found {mentionsDocName ? `in ${mentionsDocName} ` : ''}that no finding covers{mentionsDoc === null ? ' (open a document to list them)' : ''}.
+        </p>
+        {unreviewed.length > 0 ? (
+          <ul className="chips">
+            {unreviewed.map((m) => (
+              <li key={m.id}>
+                <code>{m.id}</code> <span className="muted">p. {m.pages.join(', ')}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </div>
+  );
+}

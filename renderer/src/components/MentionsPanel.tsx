@@ -1,0 +1,39 @@
+import { useMentionsStore } from '../stores/useMentionsStore';
+
+/** ID mentions the rules found in the open document, with their pages. */
+export function MentionsPanel() {
+  const mentions = useMentionsStore((s) => s.mentions);
+  const error = useMentionsStore((s) => s.error);
+  return (
+    <section aria-labelledby="mentions-title" className="panel" data-testid="mentions">
+      <h2 id="mentions-title">ID mentions</h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {mentions.length === 0 ? (
+        <p className="empty">No issue IDs found in this document.</p>
+      ) : (
+        <table className="table table--compact">
+          <thead>
+            <tr>
+              <th scope="col">ID</th>
+              <th scope="col">Pages</th>
+              <th scope="col">Times</th>
+              <th scope="col">Rule</th>
+            </tr>
+          </thead>
+          <tbody>
+            {mentions.map((m) => (
+              <tr key={m.id} data-testid="mention" data-id={m.id}>
+                <th scope="row">
+                  <code>{m.id}</code>
+                </th>
+                <td>{m.pages.join(', ')}</td>
+                <td>{m.occurrences.length}</td>
+                <td>{m.patternName}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
+import { useRunsStore } from '../stores/useRunsStore';
+import { ErrorNote } from './ErrorNote';
+import { ProgressBar } from './ProgressBar';
+import { StatusBadge } from './StatusBadge';
+
+const PHASES: Record<string, string> = {
+  ingest: 'Reading pages',
+  judge: 'Choosing a chunking strategy',
+  tree: 'Building the chunk tree',
+  rules: 'Finding ID mentions',
+  extract: 'Extracting findings',
+  merge: 'Merging findings',
+  summary: 'Summarising',
+  report: 'Writing the report',
+  done: 'Finished',
+};
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
+  const control = useRunsStore((s) => s.control);
+  const running = run.active || run.status === 'running';
+  const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
+  const finishedShare = run.inputs.length === 0 ? 1 : run.inputs.filter((i) => i.status === 'done' || i.status === 'failed').length / run.inputs.length;
+  const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
+  const event = progress?.event;
+  // The run's phase is the phase of the file being worked on (the last event may belong to the previous file).
+  const current = run.inputs.find((i) => i.status === 'running');
+  const phase = current?.progress?.phase ?? current?.phase ?? event?.phase;
+  const titleId = `run-${run.id}-title`;
+  return (
+    <article className="run" aria-labelledby={titleId} data-testid={`run-${run.id}`} data-status={run.status}>
+      <header className="run__header">
+        <h3 id={titleId}>
+          Run #{run.id} <span className="muted">({run.mode})</span>
+        </h3>
+        <StatusBadge status={run.status} />
+        <div className="run__actions">
+          {running ? (
+            <>
+              <button type="button" className="button button--small" onClick={() => void control(run.id, 'pause')}>
+                Pause
+              </button>
+              <button type="button" className="button button--small button--danger" onClick={() => void control(run.id, 'cancel')}>
+                Cancel
+              </button>
+            </>
+          ) : null}
+          {resumable ? (
+            <button type="button" className="button button--small button--primary" onClick={() => void control(run.id, 'resume')}>
+              Resume
+            </button>
+          ) : null}
+        </div>
+      </header>
+      <ProgressBar value={overall} label={`Run #${run.id} overall progress`} />
+      <p className="run__facts" aria-live="off">
+        {running && (event || current) ? (
+          <>
+            <span>
+              {current ? `${current.fileName}: ` : ''}
+              {phase ? (PHASES[phase] ?? phase) : 'Starting'}
+            </span>
+            {event && event.phase === 'extract' && event.total > 0 ? (
+              <span>
+                chunk {event.current} of {event.total}
+              </span>
+            ) : null}
+            {progress?.etaSeconds !== null && progress?.etaSeconds !== undefined ? <span>about {formatDuration(progress.etaSeconds)} left</span> : null}
+            {progress?.tokensPerSecond ? <span>{progress.tokensPerSecond.toFixed(1)} tokens/s</span> : null}
+          </>
+        ) : (
+          <span>
+            {Math.round(overall * 100)}% · {run.inputs.length} file{run.inputs.length === 1 ? '' : 's'}
+            {run.finishedAt ? ` · ended ${new Date(run.finishedAt).toLocaleTimeString()}` : ''}
+          </span>
+        )}
+      </p>
+      {run.error ? <ErrorNote error={run.error} context="The run stopped" /> : null}
+      <ul className="run__inputs" aria-label={`Files of run #${run.id}`}>
+        {run.inputs.map((input) => {
+          const p = input.progress;
+          const value =
+            input.status === 'done' || input.status === 'failed' ? 1 : p && p.total > 0 && input.status === 'running' ? p.current / p.total : input.status === 'running' ? null : 0;
+          return (
+            <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
+              <div className="run-input__head">
+                <span className="run-input__name">{input.fileName}</span>
+                <StatusBadge status={input.status} />
+                <span className="muted">{input.status === 'running' ? (p ? p.message : 'Starting…') : input.phase && input.status !== 'done' && input.status !== 'queued' ? `at: ${PHASES[input.phase] ?? input.phase}` : ''}</span>
+              </div>
+              <ProgressBar small value={value} label={`${input.fileName} progress`} />
+              {input.error ? <ErrorNote error={input.error} context={input.fileName} /> : null}
+              {input.warnings.map((w, i) => (
+                <p key={i} className="warning">
+                  <span className="error-note__code">{w.code}</span> {w.message}
+                </p>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
+    </article>
+  );
+}
+
+/** Runs, newest first: overall and per-file progress, phase, ETA, tokens/s, and the controls. */
+export function RunList() {
+  const runs = useRunsStore((s) => s.runs);
+  const progress = useRunsStore((s) => s.progress);
+  const actionError = useRunsStore((s) => s.actionError);
+  return (
+    <section aria-labelledby="runs-title" className="panel">
+      <h2 id="runs-title">Runs</h2>
+      {actionError ? <p role="alert">{actionError}</p> : null}
+      {runs.length === 0 ? <p className="empty">No runs yet.</p> : null}
+      {runs.slice(0, 6).map((run) => (
+        <RunCard key={run.id} run={run} progress={progress[run.id]} />
+      ))}
+      {runs.length > 6 ? <p className="muted">{runs.length - 6} older runs not shown.</p> : null}
+    </section>
+  );
+}

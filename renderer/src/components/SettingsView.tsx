@@ -1,0 +1,192 @@
+import { useEffect, useId } from 'react';
+import { MODEL_STAGES, type IdPatternSetting, type ModelStage } from '../../../shared/contract';
+import { useAppStore } from '../stores/useAppStore';
+import { useSettingsStore } from '../stores/useSettingsStore';
+
+const STAGE_LABELS: Record<ModelStage, string> = {
+  judge: 'Chunking judge',
+  split: 'Tree split',
+  extract: 'Finding extraction',
+  summary: 'Summary',
+  embed: 'Embeddings',
+};
+
+const patternsToText = (patterns: readonly IdPatternSetting[]) => patterns.map((p) => `${p.name}: ${p.source}`).join('\n');
+
+export function parsePatterns(text: string): { patterns: IdPatternSetting[]; errors: string[] } {
+  const patterns: IdPatternSetting[] = [];
+  const errors: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const match = /^\s*([^:]+?)\s*:\s*(.+)$/.exec(line);
+    if (!match) return errors.push(`Line ${i + 1}: write "name: regular expression".`);
+    try {
+      new RegExp(match[2]!, 'u');
+      patterns.push({ name: match[1]!, source: match[2]!.trim() });
+    } catch (error) {
+      errors.push(`Line ${i + 1}: ${(error as Error).message}`);
+    }
+  });
+  return { patterns, errors };
+}
+
+let hostTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Ollama host with a live check, model per stage from the installed models, context policy, ID patterns, reviewer. */
+export function SettingsView() {
+  const id = useId();
+  const { draft, status, checking, saving, message, error, edit, check, save } = useSettingsStore();
+  const info = useAppStore((s) => s.info);
+
+  useEffect(() => {
+    const store = useSettingsStore.getState();
+    void store.load().then(() => store.check());
+  }, []);
+
+  if (!draft) return <p role="status">Loading settings…</p>;
+  const installed = status?.models.map((m) => m.name) ?? [];
+  const { errors: patternErrors } = parsePatterns(patternsToText(draft.idPatterns));
+
+  return (
+    <form
+      className="settings"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save().then(() => check());
+      }}
+    >
+      <section className="panel">
+        <h2 id={`${id}-title`}>Ollama</h2>
+        <div className="field">
+          <label htmlFor={`${id}-host`}>Ollama host</label>
+          <input
+            id={`${id}-host`}
+            type="text"
+            inputMode="url"
+            placeholder="http://127.0.0.1:11434"
+            value={draft.ollamaHost}
+            aria-describedby={`${id}-host-status`}
+            onChange={(event) => {
+              const host = event.currentTarget.value;
+              edit({ ollamaHost: host });
+              clearTimeout(hostTimer);
+              hostTimer = setTimeout(() => void check(host), 400);
+            }}
+          />
+        </div>
+        <div id={`${id}-host-status`} role="status" aria-live="polite" className={`connection connection--${checking ? 'checking' : status?.reachable ? (status.guidance.length > 0 ? 'warn' : 'ok') : 'down'}`} data-testid="connection-status">
+          {checking && !status ? 'Checking…' : null}
+          {status ? (
+            <>
+              <p className="connection__headline">
+                {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}: ${status.models.length} model${status.models.length === 1 ? '' : 's'} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
+                {checking ? ' (checking again…)' : ''}
+              </p>
+              {status.guidance.length > 0 ? (
+                <ul className="guidance">
+                  {status.guidance.map((g) => (
+                    <li key={g}>{g}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </>
+          ) : null}
+        </div>
+        <button type="button" className="button button--small" onClick={() => void check(draft.ollamaHost)}>
+          Check again
+        </button>
+      </section>
+
+      <section className="panel">
+        <h2>Models</h2>
+        <p className="hint">Automatic picks the first installed model of the recommended list. Only installed models can be chosen.</p>
+        <div className="grid-fields">
+          {MODEL_STAGES.map((stage) => {
+            const value = draft.models[stage];
+            const missing = value !== null && !installed.includes(value) && status?.reachable;
+            return (
+              <div className="field" key={stage}>
+                <label htmlFor={`${id}-model-${stage}`}>{STAGE_LABELS[stage]}</label>
+                <select id={`${id}-model-${stage}`} value={value ?? ''} onChange={(event) => edit({ models: { ...draft.models, [stage]: event.currentTarget.value || null } })}>
+                  <option value="">Automatic</option>
+                  {value !== null && !installed.includes(value) ? <option value={value}>{value} (not installed)</option> : null}
+                  {installed.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+                {missing ? <p className="field-error">Not installed: run <code>ollama pull {value}</code>.</p> : null}
+              </div>
+            );
+          })}
+        </div>
+      </section>
+
+      <section className="panel">
+        <h2>Analysis</h2>
+        <div className="grid-fields">
+          <div className="field">
+            <label htmlFor={`${id}-ctx-mode`}>Context window</label>
+            <select id={`${id}-ctx-mode`} value={draft.contextPolicy.mode} onChange={(event) => edit({ contextPolicy: { ...draft.contextPolicy, mode: event.currentTarget.value as 'auto' | 'fixed' } })}>
+              <option value="auto">Automatic (plan from the models and the chunks)</option>
+              <option value="fixed">Fixed size</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-ctx`}>Context size (tokens)</label>
+            <input
+              id={`${id}-ctx`}
+              type="number"
+              min={512}
+              step={512}
+              disabled={draft.contextPolicy.mode === 'auto'}
+              value={draft.contextPolicy.numCtx}
+              onChange={(event) => edit({ contextPolicy: { ...draft.contextPolicy, numCtx: Number(event.currentTarget.value) || 512 } })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-reviewer`}>Reviewer name (in reports)</label>
+            <input id={`${id}-reviewer`} type="text" value={draft.reviewerName} onChange={(event) => edit({ reviewerName: event.currentTarget.value })} />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-patterns`}>ID patterns (one per line, "name: regular expression"; empty = built-in patterns)</label>
+          <textarea
+            id={`${id}-patterns`}
+            rows={4}
+            defaultValue={patternsToText(draft.idPatterns)}
+            onBlur={(event) => {
+              const parsed = parsePatterns(event.currentTarget.value);
+              if (parsed.errors.length === 0) edit({ idPatterns: parsed.patterns });
+            }}
+          />
+          {patternErrors.map((e) => (
+            <p key={e} className="field-error">
+              {e}
+            </p>
+          ))}
+        </div>
+      </section>
+
+      <section className="panel">
+        <h2>Data</h2>
+        <p>
+          Data folder: <code data-testid="data-dir">{info?.dataDir ?? '…'}</code>
+        </p>
+        <p className="muted">Database: {info?.dbPath ?? '…'}</p>
+      </section>
+
+      <div className="settings__actions">
+        <button type="submit" className="button button--primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save settings'}
+        </button>
+        <span role="status" aria-live="polite">
+          {message}
+        </span>
+        {error ? <p role="alert">{error}</p> : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { create } from 'zustand';
+import type { FindingView } from '../../../shared/contract';
+import { invoke } from '../api';
+
+export type FindingSortKey = 'id' | 'title' | 'severity' | 'type' | 'pages' | 'grounded' | 'sources';
+
+interface FindingsState {
+  findings: FindingView[];
+  loaded: boolean;
+  error: string | null;
+  sort: { key: FindingSortKey; ascending: boolean };
+  search: string;
+  severity: string;
+  grounded: 'all' | 'grounded' | 'ungrounded';
+  selectedId: number | null;
+  load(): Promise<void>;
+  setSort(key: FindingSortKey): void;
+  setFilter(patch: Partial<Pick<FindingsState, 'search' | 'severity' | 'grounded'>>): void;
+  select(id: number | null): void;
+}
+
+export const useFindingsStore = create<FindingsState>()((set, get) => ({
+  findings: [],
+  loaded: false,
+  error: null,
+  sort: { key: 'severity', ascending: true },
+  search: '',
+  severity: '',
+  grounded: 'all',
+  selectedId: null,
+  async load() {
+    const result = await invoke('findings.list', {});
+    set(result.ok ? { findings: result.data, loaded: true, error: null } : { loaded: true, error: result.error.message });
+  },
+  setSort(key) {
+    const { sort } = get();
+    set({ sort: { key, ascending: sort.key === key ? !sort.ascending : true } });
+  },
+  setFilter: (patch) => set(patch),
+  select: (selectedId) => set({ selectedId }),
+}));
+
+const compare = (a: FindingView, b: FindingView, key: FindingSortKey): number => {
+  switch (key) {
+    case 'id':
+      return (a.findingKey ?? '\uffff').localeCompare(b.findingKey ?? '\uffff', undefined, { numeric: true });
+    case 'title':
+      return a.title.localeCompare(b.title);
+    case 'severity':
+      return a.severityRank - b.severityRank;
+    case 'type':
+      return a.type.localeCompare(b.type);
+    case 'pages':
+      return (a.pages[0] ?? Infinity) - (b.pages[0] ?? Infinity);
+    case 'grounded':
+      return Number(b.grounded) - Number(a.grounded);
+    case 'sources':
+      return a.sources.length - b.sources.length;
+  }
+};
+
+/** Filtered and sorted rows; stable (ties keep the store's order). */
+export function visibleFindings(state: Pick<FindingsState, 'findings' | 'sort' | 'search' | 'severity' | 'grounded'>): FindingView[] {
+  const needle = state.search.trim().toLowerCase();
+  const rows = state.findings.filter(
+    (f) =>
+      (state.severity === '' || f.severity === state.severity) &&
+      (state.grounded === 'all' || f.grounded === (state.grounded === 'grounded')) &&
+      (needle === '' || `${f.findingKey ?? ''} ${f.title} ${f.type} ${f.description}`.toLowerCase().includes(needle)),
+  );
+  const sign = state.sort.ascending ? 1 : -1;
+  return rows.map((f, i) => [f, i] as const).sort((x, y) => sign * compare(x[0], y[0], state.sort.key) || x[1] - y[1]).map(([f]) => f);
+}

@@ -1,0 +1,55 @@
+import { create } from 'zustand';
+import type { AppSettings, OllamaStatus } from '../../../shared/contract';
+import { invoke } from '../api';
+
+interface SettingsState {
+  settings: AppSettings | null;
+  draft: AppSettings | null;
+  status: OllamaStatus | null;
+  checking: boolean;
+  saving: boolean;
+  message: string | null;
+  error: string | null;
+  load(): Promise<void>;
+  edit(patch: Partial<AppSettings>): void;
+  check(host?: string): Promise<void>;
+  save(): Promise<boolean>;
+}
+
+let checkSeq = 0;
+
+export const useSettingsStore = create<SettingsState>()((set, get) => ({
+  settings: null,
+  draft: null,
+  status: null,
+  checking: false,
+  saving: false,
+  message: null,
+  error: null,
+  async load() {
+    const result = await invoke('settings.get', {});
+    if (result.ok) set({ settings: result.data, draft: structuredClone(result.data), error: null });
+    else set({ error: result.error.message });
+  },
+  edit(patch) {
+    const draft = get().draft;
+    if (draft) set({ draft: { ...draft, ...patch }, message: null });
+  },
+  async check(host) {
+    const seq = ++checkSeq;
+    set({ checking: true });
+    const result = await invoke('ollama.check', host === undefined ? {} : { host });
+    // Only the answer to the latest check counts (the user may still be typing).
+    if (seq !== checkSeq) return;
+    set(result.ok ? { status: result.data, checking: false } : { checking: false, error: result.error.message });
+  },
+  async save() {
+    const draft = get().draft;
+    if (!draft) return false;
+    set({ saving: true });
+    const result = await invoke('settings.update', draft);
+    if (result.ok) set({ settings: result.data, draft: structuredClone(result.data), saving: false, message: 'Settings saved.', error: null });
+    else set({ saving: false, error: result.error.message, message: null });
+    return result.ok;
+  },
+}));

@@ -1,0 +1,33 @@
+/**
+ * Command names and IPC channel names, without zod: the sandboxed preload can
+ * require nothing but `electron`, so it imports only this file (contract.ts
+ * checks at compile time that this list and its command map agree).
+ */
+export const COMMAND_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'ollama.check',
+  'documents.import',
+  'documents.list',
+  'runs.start',
+  'runs.cancel',
+  'runs.pause',
+  'runs.resume',
+  'runs.list',
+  'runs.events',
+  'tree.get',
+  'chunk.text',
+  'splitAttempts.list',
+  'findings.list',
+  'mentions.list',
+] as const;
+
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export const isCommandName = (name: unknown): name is CommandName => typeof name === 'string' && (COMMAND_NAMES as readonly string[]).includes(name);
+
+/** The channel name a command travels on, in Electron IPC. */
+export const ipcChannel = (command: CommandName): string => `cmd:${command}`;
+/** The one channel host events travel on to the window. */
+export const EVENT_CHANNEL = 'host:event';
