@@ -49,6 +49,7 @@ import { checkImports } from './importFiles';
 import { checkOllama } from './ollamaCheck';
 import { readSettings, writeSettings } from './settings';
 import { createThrottle } from './throttle';
+import { findingViews, splitAttemptViews } from './findingViews';
 
 export type Handlers = { [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
 
@@ -118,7 +119,12 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const db: Database = openDatabase(dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const now = options.now ?? (() => new Date());
   const engine: Engine = createEngine({ db, appVersion: options.appVersion, now, ...(options.ingestFile ? { ingestFile: options.ingestFile } : {}) });
-  const providers = options.providers ?? {};
+  // Tests may substitute fixed data; by default the views read what the pipeline stored.
+  const providers: HostProviders = {
+    findings: (query) => findingViews(db, query),
+    splitAttempts: (documentId) => splitAttemptViews(db, documentId),
+    ...options.providers,
+  };
   const listeners = new Set<(event: HostEvent) => void>();
   const active = new Map<number, ActiveRun>();
   const textCache = new Map<number, string>();
