@@ -74,26 +74,40 @@ function printTable(title: string, rows: Record<string, string>[]): void {
 
 try {
   console.log(`Benchmark (median of ${repeats} runs each; set BENCH_REPEATS to change)`);
+  const onlyIngest = !process.env.BENCH_ONLY || 'ingest'.includes(process.env.BENCH_ONLY.toLowerCase());
   const large = join(work, 'large-1000.pdf');
   writeFileSync(large, await generateLargeTextPdf(1000));
-  const ingestRows = [benchFile('generated 1000 pages', large), benchFile('generated 1000 pages, 1 worker', large, 1)];
-  printTable('Ingest + chunk tree + store (targets: within 2.5x of pdftotext on the 1000-page file, peak RSS < 300 MB)', ingestRows);
+  if (onlyIngest) {
+    const ingestRows = [benchFile('generated 1000 pages', large), benchFile('generated 1000 pages, 1 worker', large, 1)];
+    printTable('Ingest + chunk tree + store (targets: within 2.5x of pdftotext on the 1000-page file, peak RSS < 300 MB)', ingestRows);
+  }
 
-  if (existsSync(corpus)) {
+  if (onlyIngest && existsSync(corpus)) {
     const corpusRows = readdirSync(corpus)
       .filter((name) => name.endsWith('.pdf'))
       .sort()
       .map((name) => benchFile(name, join(corpus, name)));
     printTable('Real PDFs from ../shared/corpus', corpusRows);
-  } else {
+  } else if (onlyIngest) {
     console.log('\n(../shared/corpus not found: real-PDF section skipped)');
   }
 
-  const llmBench = join(root, 'test/bench/llmBench.ts');
-  if (existsSync(llmBench)) {
-    const { runLlmBench } = (await import('./llmBench')) as { runLlmBench: () => Promise<Record<string, number | string>> };
-    const figures = await runLlmBench();
-    printTable('LLM client against the Ollama simulator', Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
+  // The LLM sections run against the Ollama simulator with a realistic rate model; the UI section drives Chromium.
+  const sections: [string, () => Promise<Record<string, number | string>>][] = [
+    ['LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
+    ['Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
+    ['Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
+    ['UI: 10,000 chunks and 2,000 findings in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
+  ];
+  const only = process.env.BENCH_ONLY;
+  for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
+    try {
+      const figures = await run();
+      printTable(title, Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
+    } catch (error) {
+      console.log(`\n## ${title}\n\nnot measured: ${(error as Error).message}`);
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

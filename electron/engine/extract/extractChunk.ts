@@ -53,7 +53,8 @@ export interface ExtractChunkResult {
 const SPLIT_CODES = new Set<string>([ErrorCode.LLM_CONTEXT_OVERFLOW, ErrorCode.LLM_TRUNCATED_PROMPT, ErrorCode.LLM_REPLY_CUT]);
 const MAX_SPLIT_DEPTH = 6;
 const MIN_SPLIT_CHARS = 200;
-const DEFAULT_TAIL_CHARS = 600;
+// Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
+const DEFAULT_TAIL_CHARS = 400;
 
 export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput): Promise<ExtractChunkResult> {
   const { doc, chunk } = input;

@@ -129,6 +129,7 @@ async function runInput(
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
       return;
     }
+    let currentPhase: RunPhase = 'tree';
     const outcome = await analyseDocument({
       db,
       runId,
@@ -139,7 +140,8 @@ async function runInput(
       ...(control.signal ? { signal: control.signal } : {}),
       ...(llm ? { llm } : {}),
       report: (phase, current, total, message, extra) => {
-        updateRunInput(db, runId, input.ordinal, { phase });
+        if (phase !== currentPhase) updateRunInput(db, runId, input.ordinal, { phase });
+        currentPhase = phase;
         emit(phase, current, total, `${label}: ${message}`, { fileName, documentId: documentId!, ...extra });
       },
     });
