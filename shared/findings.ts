@@ -5,13 +5,9 @@
  * the severity ranking every stage uses.
  */
 
-/** Same shape as the rules' IdPattern (shared may not import the engine). */
-export interface ProfileIdPattern {
-  name: string;
-  /** Regular-expression source, matched against text with invisible characters removed and dashes unified. */
-  source: string;
-  caseSensitive?: boolean;
-}
+import { DEFAULT_ID_PATTERNS, type IdPattern } from './idPatterns';
+
+export type ProfileIdPattern = IdPattern;
 
 export interface ExtractionProfile {
   name: string;
@@ -29,19 +25,6 @@ export interface ExtractionProfile {
   severityAliases: Record<string, string>;
   idPatterns: ProfileIdPattern[];
 }
-
-// Kept equal to electron/engine/rules DEFAULT_ID_PATTERNS (a unit test checks it).
-const NOT_FINDING_PREFIXES = ['SHA', 'AES', 'UTF', 'ISO', 'IEC', 'RFC', 'HTTP', 'TLS', 'SSL', 'MD', 'RSA', 'CWE', 'COVID', 'PKCS', 'X', 'ES', 'HS', 'RS', 'PS'];
-const DEFAULT_PROFILE_ID_PATTERNS: ProfileIdPattern[] = [
-  { name: 'PBI', source: String.raw`\bPBI-\d+\b` },
-  { name: 'CR', source: String.raw`\bCR-\d+\b` },
-  { name: 'CVE', source: String.raw`\bCVE-\d{4}-\d{4,}\b` },
-  {
-    name: 'finding',
-    source: String.raw`\b(?!(?:${NOT_FINDING_PREFIXES.join('|')})-)[A-Z][A-Z0-9]{1,7}(?:-[A-Z][A-Z0-9]{0,9})*-\d{1,5}\b`,
-    caseSensitive: true,
-  },
-];
 
 export const DEFAULT_PROFILE: ExtractionProfile = {
   name: 'Audit report / release notes',
@@ -69,7 +52,7 @@ export const DEFAULT_PROFILE: ExtractionProfile = {
     'best practice': 'Informational',
     none: 'Informational',
   },
-  idPatterns: DEFAULT_PROFILE_ID_PATTERNS,
+  idPatterns: [...DEFAULT_ID_PATTERNS],
 };
 
 export interface SeverityRank {

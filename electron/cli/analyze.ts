@@ -3,10 +3,12 @@
  *   npm run analyze -- <files...> [--db file] [--out report.md] [--rules-only]
  *   npm run analyze -- --resume <run>
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
+import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
+import { extractionProfileSchema } from '../../shared/profileSchema';
 import { createEngine, type RunOutcome, type RunSettings } from '../engine';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../engine/jobs/settings';
 import { openDatabase } from '../engine/store';
@@ -26,6 +28,8 @@ Options:
   --strategy <s>          Chunk tree: auto (default: the judge decides), outline, headings, pages, sentences, llm-tree
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
   --no-cache              Do not reuse stored LLM replies
+  --profile <file.json>   Extraction profile: what counts as a finding, types, severity scale, ID patterns
+  --print-profile         Print the default profile as JSON (a starting point for your own) and exit
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
   --out <file>            Report: .md (default: audit-report-<run>.md) or .json (merged findings with their sources)
   --rules-only            Ingest, chunk tree and ID mentions without a language model
@@ -52,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
         strategy: { type: 'string' },
         'no-judge': { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
+        profile: { type: 'string' },
+        'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
         resume: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -65,6 +71,19 @@ export async function main(argv: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
+  }
+  if (values['print-profile']) {
+    process.stdout.write(`${JSON.stringify(DEFAULT_PROFILE, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  let profile: ExtractionProfile = DEFAULT_PROFILE;
+  if (typeof values.profile === 'string') {
+    const loaded = readProfile(values.profile);
+    if (typeof loaded === 'string') {
+      process.stderr.write(`${loaded}\n`);
+      return EXIT.usage;
+    }
+    profile = loaded;
   }
   const resumeRunId = values.resume === undefined ? undefined : Number(values.resume);
   if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0)) {
@@ -94,6 +113,9 @@ export async function main(argv: string[]): Promise<number> {
   const settings: Partial<RunSettings> = {
     mode: values['rules-only'] ? 'rules-only' : 'full',
     strategy: strategy as RunSettings['strategy'],
+    profile,
+    // The profile's ID patterns are also the rules' completeness cross-check.
+    idPatterns: profile.idPatterns,
     judge: !values['no-judge'],
     llm: { ...DEFAULT_RUN_LLM_SETTINGS, models, cache: !values['no-cache'], ...(values.host ? { host: values.host as string } : {}) },
   };
@@ -139,6 +161,21 @@ export async function main(argv: string[]): Promise<number> {
   writeFileSync(reportPath, reportPath.toLowerCase().endsWith('.json') ? engine.jsonReport(runId) : engine.markdownReport(runId));
   db.close();
   return summarize(outcome, reportPath, dbPath);
+}
+
+/** A profile from a JSON file, or a sentence saying what is wrong with it. */
+function readProfile(file: string): ExtractionProfile | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return `Cannot read the profile ${file}: ${(error as Error).message}. Start from \`npm run analyze -- --print-profile\`.`;
+  }
+  const parsed = extractionProfileSchema.safeParse(raw);
+  if (!parsed.success) {
+    return `The profile ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.`;
+  }
+  return parsed.data;
 }
 
 function summarize(outcome: RunOutcome, reportPath: string, dbPath: string): number {

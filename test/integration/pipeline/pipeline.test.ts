@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE } from '../../../shared/findings';
 import type { ProgressEvent } from '../../../shared/types';
 import { listChunkResults, listFindings } from '../../../electron/engine/extract';
 import { normalizeId } from '../../../electron/engine/rules';
@@ -92,6 +93,25 @@ describe('full pipeline against the simulator (planted findings)', () => {
     expect(extractionRequests).toHaveLength(3);
     expect(findingFingerprint(mergedOf(h.db, resumed.run.id))).toEqual(expected);
     expect(listFindings(h.db, resumed.run.id)).toHaveLength(expectedRaw);
+  });
+
+  it('extracts with a custom profile: its description and types are the instructions, its ID patterns the cross-check', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const profile = {
+      ...DEFAULT_PROFILE,
+      name: 'Release notes',
+      description: 'A finding is a change request or a defect listed in release notes.',
+      types: ['change request', 'defect'],
+      idPatterns: [{ name: 'INC', source: String.raw`\bINC-\d+\b` }],
+    };
+    const outcome = await h.engine.analyze([file], { ...settings, profile, idPatterns: profile.idPatterns });
+    expect(outcome.run.status).toBe('done');
+    const extraction = h.sim.requests.filter((r) => JSON.stringify(r.format ?? null).includes('"findings"'));
+    expect(extraction.length).toBeGreaterThan(0);
+    for (const request of extraction) expect(request.messages[0]!.content).toContain(profile.description);
+    const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as { inputs: { document: { idMentions: { id: string }[] } }[] };
+    expect(json.inputs[0]!.document.idMentions.map((m) => m.id)).toEqual(['INC-0042']);
   });
 
   it('stops the run with a clear error when Ollama is not there, and resumes once it is', async () => {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
-import { DEFAULT_ID_PATTERNS } from '../../../electron/engine/rules';
 import { findingKeyOf, previousTailFor, renderWithPageMarkers, splitPoint } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
 describe('extraction helpers', () => {
-  it('the default profile uses the rules ID patterns', () => {
-    expect(DEFAULT_PROFILE.idPatterns).toEqual(DEFAULT_ID_PATTERNS);
-  });
-
   it('ranks severities, mapping firm vocabularies without losing the word', () => {
     expect(rankSeverity(DEFAULT_PROFILE, 'critical')).toEqual({ original: 'critical', canonical: 'Critical', rank: 0 });
     expect(rankSeverity(DEFAULT_PROFILE, 'Major')).toEqual({ original: 'Major', canonical: 'High', rank: 1 });
