@@ -71,7 +71,16 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
     const median = durations[Math.floor(durations.length / 2)] ?? 0;
     const p95 = durations[Math.floor(durations.length * 0.95)] ?? 0;
     cpuMs.sort((a, b) => a - b);
-    const cpuMedian = cpuMs[Math.floor(cpuMs.length / 2)] ?? 0;
+    // Reading the CPU clock is itself a system call, slow on some virtual machines: measured and subtracted.
+    const clockReadMs: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const p0 = process.cpuUsage();
+      const p = process.cpuUsage(p0);
+      clockReadMs.push((p.user + p.system) / 1000);
+    }
+    clockReadMs.sort((a, b) => a - b);
+    const measurementMs = clockReadMs[Math.floor(clockReadMs.length / 2)] ?? 0;
+    const cpuMedian = Math.max(0, (cpuMs[Math.floor(cpuMs.length / 2)] ?? 0) - measurementMs);
     const c = await sim.counters();
     return {
       calls,
@@ -79,6 +88,7 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
       'chunk token budget': plan.chunkTokenBudget,
       'probe ms': Math.round(probeMs),
       'client CPU per call, median ms (target < 2)': Number(cpuMedian.toFixed(2)),
+      'CPU-clock read overhead subtracted, ms': Number(measurementMs.toFixed(3)),
       'wall per call incl. simulator process, median ms': Number(median.toFixed(2)),
       'wall per call incl. simulator process, p95 ms': Number(p95.toFixed(2)),
       'calls/s (client only)': Number((calls / wallS).toFixed(1)),

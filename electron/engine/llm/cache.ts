@@ -7,8 +7,10 @@ import type { Database } from 'better-sqlite3';
  * twice. The key covers everything that shapes the reply (model, options,
  * format, think, messages). Only validated successful replies go in.
  */
-export function cacheKey(parts: { model: string; options: unknown; format: unknown; think?: unknown; messages: unknown }): string {
-  return sha256(stableStringify({ model: parts.model, options: parts.options, format: parts.format ?? null, think: parts.think ?? null, messages: parts.messages }));
+/** `messagesJson` is stableStringify(messages), which the caller already has. */
+export function cacheKey(parts: { model: string; options: unknown; format: unknown; think?: unknown; messagesJson: string }): string {
+  const head = stableStringify({ model: parts.model, options: parts.options, format: parts.format ?? null, think: parts.think ?? null });
+  return sha256(`${head}\n${parts.messagesJson}`);
 }
 
 export function getCached(db: Database, key: string, now: number): string | undefined {

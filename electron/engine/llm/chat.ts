@@ -76,7 +76,9 @@ export async function chatCore<T>(
   const callId = ctx.newCallId();
   const numPredict = req.numPredict ?? settings.numPredict;
   const estimate = estimator.estimateMessages(messages, req.model);
-  const promptHash = sha256(stableStringify(messages));
+  // Serialised once: the prompt hash and the response-cache key both cover the messages.
+  const messagesJson = stableStringify(messages);
+  const promptHash = sha256(messagesJson);
   const format = schema ? toOllamaFormat(schema) : undefined;
   const baseOptions: Record<string, number> = { num_ctx: req.numCtx, temperature: settings.temperature, seed: settings.seed, num_predict: numPredict };
 
@@ -127,7 +129,7 @@ export async function chatCore<T>(
   });
 
   const useCache = Boolean(ctx.db) && (req.cache ?? settings.cache);
-  const key = cacheKey({ model: req.model, options: baseOptions, format, think, messages });
+  const key = cacheKey({ model: req.model, options: baseOptions, format, think, messagesJson });
   if (useCache && ctx.db) {
     const started = ctx.now();
     const hit = getCached(ctx.db, key, started);

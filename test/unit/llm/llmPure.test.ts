@@ -292,8 +292,11 @@ describe('models', () => {
 describe('cache key', () => {
   it('is stable under key order and changes with any part', () => {
     expect(stableStringify({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
-    const k = cacheKey({ model: 'm', options: { a: 1, b: 2 }, format: null, messages: [{ role: 'user', content: 'x' }] });
-    expect(cacheKey({ model: 'm', options: { b: 2, a: 1 }, format: null, messages: [{ role: 'user', content: 'x' }] })).toBe(k);
-    expect(cacheKey({ model: 'm', options: { a: 1, b: 3 }, format: null, messages: [{ role: 'user', content: 'x' }] })).not.toBe(k);
+    const messagesJson = stableStringify([{ role: 'user', content: 'x' }]);
+    const k = cacheKey({ model: 'm', options: { a: 1, b: 2 }, format: null, messagesJson });
+    expect(cacheKey({ model: 'm', options: { b: 2, a: 1 }, format: null, messagesJson })).toBe(k);
+    expect(cacheKey({ model: 'm', options: { a: 1, b: 3 }, format: null, messagesJson })).not.toBe(k);
+    expect(cacheKey({ model: 'm', options: { a: 1, b: 2 }, format: null, messagesJson: stableStringify([{ role: 'user', content: 'y' }]) })).not.toBe(k);
+    expect(cacheKey({ model: 'm2', options: { a: 1, b: 2 }, format: null, messagesJson })).not.toBe(k);
   });
 });
