@@ -1,6 +1,6 @@
 /**
  * Headless entry point: the same engine as the desktop app, from a terminal.
- *   npm run analyze -- <files...> [--db file] [--out report.md] [--rules-only]
+ *   npm run analyze -- <files...> [--db file] [--out report.md|.html|.pdf|.csv|.json] [--format f] [--rules-only]
  *   npm run analyze -- --resume <run>
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { extractionProfileSchema } from '../../shared/profileSchema';
-import { createEngine, type RunOutcome, type RunSettings } from '../engine';
+import { createEngine, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
+import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../engine/jobs/settings';
 import { openDatabase } from '../engine/store';
 import { defaultDatabasePath } from './paths';
@@ -31,7 +32,13 @@ Options:
   --profile <file.json>   Extraction profile: what counts as a finding, types, severity scale, ID patterns
   --print-profile         Print the default profile as JSON (a starting point for your own) and exit
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
-  --out <file>            Report: .md (default: audit-report-<run>.md) or .json (merged findings with their sources)
+  --out <file>            Report file; its extension gives the format (default: audit-report-<run>.md):
+                            .md    Markdown
+                            .html  one self-contained page (print it, or mail it)
+                            .pdf   printed from the HTML by Chromium or Chrome (CHROMIUM_PATH to choose one)
+                            .csv   one row per finding, for a spreadsheet
+                            .json  everything, versioned (schema: docs/report.schema.json)
+  --format <f>            md, html, pdf, csv or json, whatever --out ends with
   --rules-only            Ingest, chunk tree and ID mentions without a language model
   --resume <run>          Continue an interrupted, paused or cancelled run
   -h, --help              This help`;
@@ -50,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         db: { type: 'string' },
         out: { type: 'string' },
+        format: { type: 'string' },
         host: { type: 'string' },
         model: { type: 'string' },
         ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
@@ -100,8 +108,13 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const out = values.out === undefined ? undefined : resolve(values.out);
-  if (out && !/\.(md|json)$/i.test(out)) {
-    process.stderr.write('--out must end in .md or .json (other formats come with the report exporters).\n');
+  if (values.format !== undefined && !isReportFormat(values.format)) {
+    process.stderr.write(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".\n`);
+    return EXIT.usage;
+  }
+  const format: ReportFormat | undefined = (values.format as ReportFormat | undefined) ?? (out ? formatFromPath(out) : 'md');
+  if (!format) {
+    process.stderr.write(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".\n`);
     return EXIT.usage;
   }
   const models: Partial<Record<(typeof STAGES)[number] | 'default', string>> = {};
@@ -157,8 +170,15 @@ export async function main(argv: string[]): Promise<number> {
   progress.done();
 
   const runId = outcome.run.id;
-  const reportPath = out ?? resolve(`audit-report-${runId}.md`);
-  writeFileSync(reportPath, reportPath.toLowerCase().endsWith('.json') ? engine.jsonReport(runId) : engine.markdownReport(runId));
+  const reportPath = out ?? resolve(`audit-report-${runId}.${format}`);
+  try {
+    writeFileSync(reportPath, await engine.exportReport(runId, format));
+  } catch (error) {
+    db.close();
+    const again = `npm run analyze -- --resume ${runId}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`} --out <file>`;
+    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error).message}\nThe results are stored; write the report again with: ${again}\n`);
+    return EXIT.inputFailed;
+  }
   db.close();
   return summarize(outcome, reportPath, dbPath);
 }

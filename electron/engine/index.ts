@@ -3,7 +3,7 @@
  * engine runs in the desktop app (utility process), the CLI and the tests,
  * and never imports Electron.
  */
-import { collectReportData, renderJson, renderMarkdown, type MarkdownOptions } from './report';
+import { collectReportData, defaultPdfRenderer, renderJson, renderMarkdown, renderReport, type ExportOptions, type MarkdownOptions, type PdfRenderer, type ReportFormat } from './report';
 import { executeRun, startRun, type RunControl, type RunOutcome } from './jobs/runner';
 import { defaultRunSettings, type RunSettings } from './jobs/settings';
 import { createLlmClient, type LlmClient } from './llm';
@@ -18,6 +18,8 @@ export interface EngineDeps {
   ingestFile?: typeof ingestFile;
   /** Replaceable for tests; defaults to an Ollama client for the run's host and settings. */
   createLlm?: (settings: RunSettings) => LlmClient;
+  /** Prints report HTML to PDF; defaults to headless Chromium (the desktop app passes Electron's printToPDF). */
+  renderPdf?: PdfRenderer;
 }
 
 export interface Engine {
@@ -28,6 +30,13 @@ export interface Engine {
   markdownReport(runId: number, options?: MarkdownOptions): string;
   /** Merged findings with their sources, ungrounded ones and unreviewed mentions apart, as versioned JSON. */
   jsonReport(runId: number): string;
+  /**
+   * The audit report of a run (or one of its documents) in one format: a
+   * string for md, html, csv and json, PDF bytes for pdf (printed from the
+   * same HTML). Throws RUN_NOT_FOUND, INVALID_INPUT, or FILE_NOT_FOUND when
+   * no browser can print the PDF.
+   */
+  exportReport(runId: number, format: ReportFormat, options?: ExportOptions): Promise<Buffer | string>;
   listRuns: () => ReturnType<typeof listRuns>;
   listDocuments: () => ReturnType<typeof listDocuments>;
   listRunInputs: (runId: number) => ReturnType<typeof listRunInputs>;
@@ -49,6 +58,14 @@ export function createEngine(deps: EngineDeps): Engine {
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),
     markdownReport: (runId, options) => renderMarkdown(collectReportData(deps.db, runId, { appVersion: deps.appVersion, now: now() }), options),
     jsonReport: (runId) => renderJson(collectReportData(deps.db, runId, { appVersion: deps.appVersion, now: now() })),
+    exportReport: async (runId, format, options = {}) => {
+      const data = collectReportData(deps.db, runId, {
+        appVersion: deps.appVersion,
+        now: now(),
+        ...(options.documentId === undefined ? {} : { documentId: options.documentId }),
+      });
+      return renderReport(data, format, options, deps.renderPdf ?? defaultPdfRenderer);
+    },
     listRuns: () => listRuns(deps.db),
     listDocuments: () => listDocuments(deps.db),
     listRunInputs: (runId) => listRunInputs(deps.db, runId),
@@ -57,3 +74,4 @@ export function createEngine(deps: EngineDeps): Engine {
 
 export type { RunControl, RunOutcome } from './jobs/runner';
 export type { RunSettings } from './jobs/settings';
+export type { ExportOptions, ReportFormat } from './report';

@@ -1,8 +1,14 @@
-import type { MergedFinding } from '../../../shared/findings';
-import type { ReportData } from './reportData';
+import type { ReportData, ReportFinding } from './reportData';
 
-/** Bumped whenever the JSON shape changes in a way a reader must know about. */
-export const REPORT_JSON_VERSION = 1;
+/**
+ * Bumped whenever the JSON shape changes in a way a reader must know about.
+ * docs/report.schema.json describes this version (a test validates real
+ * exports against it).
+ *   1: findings, ungrounded findings, unreviewed mentions, failed chunks, ID mentions.
+ *   2: run header (models, num_ctx, profile, duration, LLM usage), judge decision and
+ *      LLM usage per document, context around evidence, the whole chunk tree.
+ */
+export const REPORT_JSON_VERSION = 2;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -11,12 +17,28 @@ export const REPORT_JSON_VERSION = 1;
  * canonical text as stored in the database.
  */
 export function renderJson(data: ReportData): string {
+  const info = data.runInfo;
   return `${JSON.stringify(
     {
       version: REPORT_JSON_VERSION,
       generatedAt: data.generatedAt,
       appVersion: data.appVersion,
-      run: { id: data.run.id, mode: data.run.mode, status: data.run.status, startedAt: data.run.startedAt, finishedAt: data.run.finishedAt, settings: data.run.settings },
+      run: {
+        id: data.run.id,
+        mode: data.run.mode,
+        status: data.run.status,
+        createdAt: data.run.createdAt,
+        startedAt: data.run.startedAt,
+        finishedAt: data.run.finishedAt,
+        durationMs: info.durationMs,
+        error: data.run.error,
+        profile: info.profileName,
+        strategy: info.strategyChoice,
+        judge: info.judgeEnabled,
+        llm: info.llm,
+        usage: info.usage,
+        settings: data.run.settings,
+      },
       inputs: data.inputs.map((input) => ({
         file: input.filePath,
         status: input.status,
@@ -25,16 +47,34 @@ export function renderJson(data: ReportData): string {
         document: input.document && {
           id: input.document.document.id,
           fileName: input.document.document.fileName,
+          kind: input.document.document.kind,
           sha256: input.document.document.sha256,
+          byteSize: input.document.document.byteSize,
           pages: input.document.document.pageCount,
           pagesWithoutText: input.document.pagesWithoutText,
           strategy: input.document.strategy,
+          judge: input.document.judge,
+          usage: input.document.usage,
           summary: input.document.summary,
           findings: input.document.findings.filter((f) => f.grounded).map(findingJson),
           ungroundedFindings: input.document.findings.filter((f) => !f.grounded).map(findingJson),
           unreviewedMentions: input.document.unreviewedMentions,
           failedChunks: input.document.failedChunks,
           idMentions: input.document.mentionGroups.map((g) => ({ id: g.id, pages: g.pages, count: g.mentions.length })),
+          chunkTree: input.document.nodes.map((n) => ({
+            index: n.index,
+            parentIndex: n.parentIndex,
+            title: n.title,
+            level: n.section.level,
+            path: n.section.path,
+            origin: n.origin,
+            isLeaf: n.isLeaf,
+            pageStart: n.pageStart,
+            pageEnd: n.pageEnd,
+            start: n.start,
+            end: n.end,
+            tokenEstimate: n.tokenEstimate,
+          })),
         },
       })),
     },
@@ -43,15 +83,18 @@ export function renderJson(data: ReportData): string {
   )}\n`;
 }
 
-function findingJson(f: MergedFinding) {
+function findingJson(f: ReportFinding) {
   return {
     id: f.findingKey,
+    findingId: f.id,
     title: f.title,
     type: f.type,
     severity: f.severity,
     severityCanonical: f.severityCanonical,
+    severityRank: f.severityRank,
     description: f.description,
     mainPage: f.mainPage,
+    pages: [...new Set(f.sources.map((s) => s.page).filter((p): p is number => p !== null))].sort((a, b) => a - b),
     grounded: f.grounded,
     sources: f.sources.map((s) => ({
       page: s.page,
@@ -62,6 +105,9 @@ function findingJson(f: MergedFinding) {
       match: s.match,
       isMain: s.isMain,
       chunk: s.nodeIndex,
+      contextBefore: s.contextBefore,
+      contextAfter: s.contextAfter,
+      documentText: s.documentText,
     })),
   };
 }

@@ -1,7 +1,19 @@
 import { formatPageRanges } from '../../../shared/canonical';
-import type { MergedFinding } from '../../../shared/findings';
 import type { ChunkNode } from '../../../shared/types';
-import type { ReportData, ReportDocument, ReportInput } from './reportData';
+import {
+  baseName,
+  findingPages,
+  formatDuration,
+  formatUsage,
+  grounded,
+  isFullMode,
+  pagesOf,
+  RULES_ONLY_NOTE,
+  SECTION_TEXT,
+  severityLabel,
+  ungrounded,
+} from './format';
+import type { ReportData, ReportDocument, ReportFinding, ReportInput } from './reportData';
 
 /**
  * Text from documents goes into Markdown that may later be rendered to HTML:
@@ -22,15 +34,17 @@ export interface MarkdownOptions {
   outlineDepth?: number;
 }
 
+export const DEFAULT_OUTLINE_DEPTH = 2;
+
 export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}): string {
-  const depth = options.outlineDepth ?? 2;
+  const depth = options.outlineDepth ?? DEFAULT_OUTLINE_DEPTH;
+  const full = isFullMode(data);
   const out: string[] = [];
   out.push('# Audit report', '');
   out.push(`- Run: ${data.run.id} (${data.run.mode}), status ${data.run.status}`);
-  out.push(`- Generated: ${data.generatedAt} by Offline Audit ${data.appVersion}`);
-  if (data.run.mode === 'rules-only') {
-    out.push('- Mode: rules only. No language model was used: this report lists ID mentions found by patterns, not verified findings.');
-  }
+  out.push(`- Generated: ${data.generatedAt} by Offline Audit ${escapeMarkdown(data.appVersion)}`);
+  if (!full) out.push(`- ${RULES_ONLY_NOTE}`);
+  out.push(...renderSettings(data));
   out.push('', '## Inputs', '', '| # | File | Status | Pages | sha256 |', '|---|---|---|---|---|');
   data.inputs.forEach((input, i) => {
     const doc = input.document?.document;
@@ -44,18 +58,46 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
       for (const warning of input.warnings) out.push(`- ${escapeMarkdown(baseName(input.filePath))}: ${warning.code}: ${escapeMarkdown(warning.message)}`);
     }
   }
-  for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, data.run.mode === 'full'));
-  out.push('', '## Appendix: document outlines', '');
+  for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, full));
+  out.push('', '## Appendix: document outlines', '', `Sections of each document's chunk tree, to depth ${depth}.`, '');
   for (const input of data.inputs) if (input.document) out.push(...renderOutline(input.document, depth));
   return `${out.join('\n')}\n`;
+}
+
+function renderSettings(data: ReportData): string[] {
+  const info = data.runInfo;
+  const out = ['', '## How this analysis was made', ''];
+  out.push(`- Profile: ${escapeMarkdown(info.profileName ?? 'default')}`);
+  out.push(`- Chunking: ${escapeMarkdown(info.strategyChoice)}${info.strategyChoice === 'auto' ? (info.judgeEnabled ? ' (the LLM judge chooses per document)' : ' (chosen from the document structure, no judge)') : ' (set by the user)'}`);
+  if (info.llm) {
+    const models = Object.entries(info.llm.models).map(([stage, model]) => `${stage} ${escapeMarkdown(model)}`);
+    out.push(`- Models: ${models.join(', ')}`);
+    out.push(`- num_ctx: ${info.llm.numCtx ?? 'unknown'}; chunk budget: ${info.llm.chunkTokenBudget ?? 'unknown'} tokens`);
+    out.push(`- LLM server: ${escapeMarkdown(info.llm.description)}`);
+  } else if (data.run.mode === 'full') {
+    out.push('- Models: not recorded (the run stopped before the language model was reached)');
+  }
+  out.push(`- Run duration: ${formatDuration(info.durationMs)} (started ${data.run.startedAt ?? 'never'}, finished ${data.run.finishedAt ?? 'not yet'})`);
+  out.push(`- LLM usage: ${formatUsage(info.usage)}`);
+  for (const m of info.usage.byModel) out.push(`  - ${escapeMarkdown(m.model)}: ${m.calls} calls, ${m.promptTokens} prompt tokens, ${m.evalTokens} generated tokens, ${formatDuration(m.llmMs)}`);
+  return out;
 }
 
 function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boolean): string[] {
   const out = ['', `## ${escapeMarkdown(doc.document.fileName)}`, ''];
   const leaves = doc.nodes.filter((n) => n.isLeaf).length;
-  out.push(`- Pages: ${doc.document.pageCount}; chunk tree: ${doc.strategy ?? 'none'} (${leaves} chunks)`);
-  if (doc.pagesWithoutText.length > 0) out.push(`- Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}`);
+  out.push(`- File: ${escapeMarkdown(input.filePath)}`);
+  out.push(`- sha256: \`${doc.document.sha256}\``);
+  out.push(`- Pages: ${doc.document.pageCount}; chunk tree: ${escapeMarkdown(doc.strategy ?? 'none')} (${leaves} chunks)`);
+  if (doc.judge) {
+    const why = doc.judge.source === 'llm' ? doc.judge.justification : doc.judge.fallbackReason ?? doc.judge.justification;
+    out.push(`- Judge: ${escapeMarkdown(doc.judge.strategy)} (${doc.judge.source}${doc.judge.cached ? ', reused' : ''}): ${escapeMarkdown(why)}`);
+  }
+  if (fullMode) out.push(`- LLM usage: ${formatUsage(doc.usage)}`);
   if (fullMode) out.push(...renderFindings(doc));
+  out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
+  out.push(doc.pagesWithoutText.length === 0 ? 'None: every page has text.' : `Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`);
+  if (fullMode) out.push(...renderFailed(doc));
   out.push('', `### ID mentions (${doc.mentionGroups.length} distinct IDs)`, '');
   if (doc.mentionGroups.length === 0) {
     out.push(input.status === 'done' ? 'No ID matching the configured patterns was found.' : 'Not analysed.');
@@ -70,77 +112,125 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
 
 /** Verified findings first; then what an auditor must see and never confuse with them. */
 function renderFindings(doc: ReportDocument): string[] {
-  const verified = doc.findings.filter((f) => f.grounded);
-  const ungrounded = doc.findings.filter((f) => !f.grounded);
+  const verified = grounded(doc);
+  const notShown = ungrounded(doc);
   const out: string[] = [];
-  if (doc.summary) out.push('', '### Summary', '', escapeMarkdown(doc.summary.text));
+  out.push('', '### Summary', '', doc.summary ? escapeMarkdown(doc.summary.text) : 'No summary was written for this document.');
   out.push('', `### Findings (${verified.length}, each quote found in the document)`, '');
   if (verified.length === 0) out.push('No grounded finding.');
   else {
-    out.push('| ID | Title | Severity | Type | Pages | Sources |', '|---|---|---|---|---|---|');
-    for (const f of verified) out.push(findingRow(f));
+    out.push(...findingTable(verified));
     for (const f of verified) out.push(...findingDetail(f));
   }
-  out.push('', `### Ungrounded findings (${ungrounded.length}): the model reported them, the text does not show them`, '');
-  if (ungrounded.length === 0) out.push('None.');
+  out.push('', `### Ungrounded findings (${notShown.length}): the model reported them, the text does not show them`, '');
+  if (notShown.length === 0) out.push('None.');
   else {
-    out.push('| ID | Title | Severity | Type | Stated pages | Sources |', '|---|---|---|---|---|---|');
-    for (const f of ungrounded) out.push(findingRow(f));
-    for (const f of ungrounded) out.push(...findingDetail(f));
+    out.push(`> ${SECTION_TEXT.ungroundedNote}`, '');
+    out.push(...findingTable(notShown));
+    for (const f of notShown) out.push(...findingDetail(f));
   }
   out.push('', `### Unreviewed ID mentions (${doc.unreviewedMentions.length}): in the document, in no finding`, '');
   if (doc.unreviewedMentions.length === 0) out.push('None.');
   else for (const m of doc.unreviewedMentions) out.push(`- ${escapeMarkdown(m.id)}: pages ${formatPageRanges(m.pages)}`);
-  out.push('', `### Chunks that failed analysis (${doc.failedChunks.length})`, '');
-  if (doc.failedChunks.length === 0) out.push('None.');
-  else for (const c of doc.failedChunks) out.push(`- ${escapeMarkdown(c.title)} (pages ${c.pageStart}-${c.pageEnd}): ${c.error.code}: ${escapeMarkdown(c.error.message)}`);
   return out;
 }
 
-function findingPages(f: MergedFinding): string {
-  return formatPageRanges(f.sources.map((s) => s.page).filter((p): p is number => p !== null));
+function renderFailed(doc: ReportDocument): string[] {
+  const out = ['', `### Chunks that failed analysis (${doc.failedChunks.length})`, ''];
+  if (doc.failedChunks.length === 0) out.push('None.');
+  else out.push(SECTION_TEXT.failedNote, '');
+  for (const c of doc.failedChunks) out.push(`- ${escapeMarkdown(c.title)} (${pagesOf(c.pageStart, c.pageEnd)}): ${c.error.code}: ${escapeMarkdown(c.error.message)}`);
+  return out;
 }
 
-function findingRow(f: MergedFinding): string {
-  return `| ${escapeMarkdown(f.findingKey ?? '')} | ${escapeMarkdown(f.title)} | ${escapeMarkdown(f.severity)} | ${escapeMarkdown(f.type)} | ${findingPages(f)} | ${f.sources.length} |`;
-}
-
-function findingDetail(f: MergedFinding): string[] {
-  const out = ['', `#### ${f.findingKey ? `${escapeMarkdown(f.findingKey)}: ` : ''}${escapeMarkdown(f.title)}`, ''];
-  out.push(`Severity ${escapeMarkdown(f.severity)}, type ${escapeMarkdown(f.type)}, main page ${f.mainPage ?? 'unknown'}.`, '', escapeMarkdown(f.description), '');
-  for (const source of f.sources) {
-    const where = source.page === null ? 'page unknown' : `page ${source.page}`;
-    const state = source.grounded ? `found (${source.match ?? 'exact'})` : 'not found in the text';
-    out.push(`- ${where}, ${state}: “${escapeMarkdown(source.evidence)}”`);
+function findingTable(findings: readonly ReportFinding[]): string[] {
+  const out = ['| ID | Title | Severity | Type | Pages | Grounded |', '|---|---|---|---|---|---|'];
+  for (const f of findings) {
+    out.push(`| ${escapeMarkdown(f.findingKey ?? '—')} | ${escapeMarkdown(f.title)} | ${escapeMarkdown(severityLabel(f))} | ${escapeMarkdown(f.type)} | ${findingPages(f)} | ${f.grounded ? 'yes' : 'NO'} |`);
   }
+  return out;
+}
+
+function findingDetail(f: ReportFinding): string[] {
+  const out = ['', `#### ${f.findingKey ? `${escapeMarkdown(f.findingKey)}: ` : ''}${escapeMarkdown(f.title)}`, ''];
+  out.push(
+    `- Severity: ${escapeMarkdown(severityLabel(f))}; type: ${escapeMarkdown(f.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${f.mainPage ?? 'unknown'}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
+    '',
+    escapeMarkdown(f.description),
+    '',
+    `Sources (${f.sources.length}):`,
+    '',
+  );
+  f.sources.forEach((source, i) => {
+    const where = source.page === null ? 'page unknown' : `page ${source.page}`;
+    const state = source.grounded ? `found (${source.match ?? 'exact'})` : 'NOT found in the text';
+    out.push(`${i + 1}. ${where}${source.isMain ? ' (main)' : ''}, ${state}, chunk ${source.nodeIndex}: “${escapeMarkdown(source.evidence)}”`);
+    if (source.documentText !== null) {
+      out.push(`   - In the document: …${escapeMarkdown(source.contextBefore ?? '')}**${escapeMarkdown(source.documentText)}**${escapeMarkdown(source.contextAfter ?? '')}…`);
+    }
+  });
   return out;
 }
 
 function renderOutline(doc: ReportDocument, depth: number): string[] {
   const out = [`### ${escapeMarkdown(doc.document.fileName)}`, ''];
-  const sections = outlineSections(doc.nodes, depth);
-  if (sections.length === 0) out.push('No sections found (the document is chunked by pages).');
-  for (const node of sections) {
-    const pages = node.pageStart === node.pageEnd ? `p. ${node.pageStart}` : `pp. ${node.pageStart}-${node.pageEnd}`;
-    out.push(`${'  '.repeat(node.section.level - 1)}- ${escapeMarkdown(node.title)} (${pages})`);
+  const entries = outlineEntries(doc.nodes, depth);
+  if (entries.length === 0) out.push('No chunk tree was built for this document.');
+  for (const { node, depth: d, leaves } of entries) {
+    out.push(`${'  '.repeat(d - 1)}- ${escapeMarkdown(node.title)} (${pageSpan(node)}${node.isLeaf ? '' : `, ${leaves} chunks`})`);
   }
   out.push('');
   return out;
 }
 
+export function pageSpan(node: Pick<ChunkNode, 'pageStart' | 'pageEnd'>): string {
+  return node.pageStart === node.pageEnd ? `p. ${node.pageStart}` : `pp. ${node.pageStart}-${node.pageEnd}`;
+}
+
+export interface OutlineEntry {
+  node: ChunkNode;
+  /** 1 = child of the root. */
+  depth: number;
+  /** Leaves (analysed chunks) under this node; 1 for a leaf. */
+  leaves: number;
+}
+
 /**
- * Sections from the document's own structure (outline or headings), leaf or
- * not. A section's body leaf repeats its title at the same place: shown once.
+ * The chunk tree below the root, to `depth` levels, in document order. A
+ * section's first leaf often repeats its title at the same place (the text
+ * between the heading and its first sub-heading): shown once, as the section.
+ */
+export function outlineEntries(nodes: readonly ChunkNode[], depth: number): OutlineEntry[] {
+  const depthOf = new Map<number, number>();
+  const leaves = new Map<number, number>();
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i]!;
+    const own = node.isLeaf ? 1 : (leaves.get(node.index) ?? 0);
+    leaves.set(node.index, own);
+    if (node.parentIndex !== null) leaves.set(node.parentIndex, (leaves.get(node.parentIndex) ?? 0) + own);
+  }
+  const out: OutlineEntry[] = [];
+  for (const node of nodes) {
+    // Pre-order storage: a parent is always seen before its children.
+    const d = node.parentIndex === null ? 0 : (depthOf.get(node.parentIndex) ?? 0) + 1;
+    depthOf.set(node.index, d);
+    if (d < 1 || d > depth) continue;
+    const parent = node.parentIndex === null ? undefined : nodes[node.parentIndex];
+    if (parent && parent.title === node.title && parent.start === node.start) continue;
+    out.push({ node, depth: d, leaves: leaves.get(node.index) ?? 0 });
+  }
+  return out;
+}
+
+/**
+ * Sections from the document's own structure (outline, headings or the LLM
+ * tree split), leaf or not, to a section level.
  */
 export function outlineSections(nodes: readonly ChunkNode[], depth: number): ChunkNode[] {
   return nodes.filter((node) => {
-    if (node.origin !== 'outline' && node.origin !== 'heading') return false;
+    if (node.origin !== 'outline' && node.origin !== 'heading' && node.origin !== 'llm') return false;
     if (node.section.level < 1 || node.section.level > depth) return false;
     const parent = node.parentIndex === null ? undefined : nodes[node.parentIndex];
     return !(parent && parent.title === node.title && parent.start === node.start);
   });
-}
-
-function baseName(filePath: string): string {
-  return filePath.split(/[\\/]/).pop() ?? filePath;
 }

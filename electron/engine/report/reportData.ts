@@ -1,7 +1,10 @@
-import type { ErrorInfo } from '../../../shared/errors';
-import type { DocumentSummary, MergedFinding, UnreviewedMention } from '../../../shared/findings';
+import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
+import type { DocumentSummary, FindingSource, MergedFinding, UnreviewedMention } from '../../../shared/findings';
+import type { JudgeSource } from '../../../shared/treesplit';
 import type { ChunkNode, IdMention } from '../../../shared/types';
 import { listChunkResults } from '../extract';
+import { listJudgeDecisions } from '../judge';
+import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergedFindings, unreviewedMentions } from '../merge';
 import { getSummary } from '../summary';
 import { stableHash, type RunSettings } from '../jobs/settings';
@@ -9,6 +12,7 @@ import {
   getCurrentTree,
   getDocument,
   getRun,
+  listRunEvents,
   listRunInputs,
   loadChunks,
   loadMentions,
@@ -33,18 +37,61 @@ export interface FailedChunk {
   error: ErrorInfo;
 }
 
+/** A finding's source with what the report shows around its quote. */
+export interface ReportSource extends FindingSource {
+  /**
+   * A few words of the canonical text before and after the evidence (grounded sources only; null otherwise),
+   * with the space that separates them from it when there is one.
+   */
+  contextBefore: string | null;
+  contextAfter: string | null;
+  /** The document's own text at the evidence offsets (it differs from the quote for normalized and fuzzy matches). */
+  documentText: string | null;
+}
+
+export interface ReportFinding extends MergedFinding {
+  sources: ReportSource[];
+}
+
+/** LLM calls, tokens and time, from the call log (one row per attempt; cached replies cost no model time). */
+export interface LlmUsage {
+  calls: number;
+  cached: number;
+  failed: number;
+  retried: number;
+  promptTokens: number;
+  evalTokens: number;
+  /** Sum of Ollama's reported total durations. */
+  llmMs: number;
+  byModel: { model: string; calls: number; promptTokens: number; evalTokens: number; llmMs: number }[];
+}
+
+/** The chunking judge's decision for this document in this run. */
+export interface ReportJudge {
+  strategy: string;
+  source: JudgeSource;
+  justification: string;
+  fallbackReason: string | null;
+  cached: boolean;
+  targetChunkTokens: number;
+  overlapChars: number;
+}
+
 export interface ReportDocument {
   document: StoredDocument;
   pagesWithoutText: number[];
+  /** Strategy of the chunk tree that was analysed. */
   strategy: string | null;
+  judge: ReportJudge | null;
   nodes: ChunkNode[];
   mentionGroups: MentionGroup[];
   /** Full mode only: merged findings; grounded ones are verified, the others are listed apart. */
-  findings: MergedFinding[];
+  findings: ReportFinding[];
   /** IDs the document mentions that no finding covers: what the model may have missed. */
   unreviewedMentions: UnreviewedMention[];
   failedChunks: FailedChunk[];
   summary: DocumentSummary | null;
+  usage: LlmUsage;
 }
 
 export interface ReportInput {
@@ -55,45 +102,135 @@ export interface ReportInput {
   document: ReportDocument | null;
 }
 
+/** How the run was configured and what it cost: the header an auditor shows to say how the analysis was made. */
+export interface ReportRunInfo {
+  /** Wall time from start to finish (of the last resume when resumed); null while unfinished. */
+  durationMs: number | null;
+  /** What the runner recorded after probing Ollama; null for rules-only runs or runs that never reached the LLM. */
+  llm: {
+    description: string;
+    models: Record<string, string>;
+    numCtx: number | null;
+    chunkTokenBudget: number | null;
+  } | null;
+  profileName: string | null;
+  strategyChoice: string;
+  judgeEnabled: boolean;
+  usage: LlmUsage;
+}
+
 export interface ReportData {
   run: StoredRun;
+  runInfo: ReportRunInfo;
   generatedAt: string;
   appVersion: string;
   inputs: ReportInput[];
 }
 
+export interface CollectOptions {
+  appVersion: string;
+  now: Date;
+  /** Only this document (a per-document export); the run's other inputs are left out. */
+  documentId?: number;
+}
+
 /** Everything a report shows, read from the store; exporters only format it. */
-export function collectReportData(db: Database, runId: number, meta: { appVersion: string; now: Date }): ReportData {
+export function collectReportData(db: Database, runId: number, meta: CollectOptions): ReportData {
   const run = getRun(db, runId);
-  if (!run) throw new Error(`run ${runId} not found`);
+  if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
   const settings = run.settings as unknown as RunSettings;
   const rulesHash = stableHash(settings.idPatterns);
-  const inputs = listRunInputs(db, runId).map((input): ReportInput => {
+  const calls = listLlmCalls(db, { runId });
+  let runInputs = listRunInputs(db, runId);
+  if (meta.documentId !== undefined) {
+    runInputs = runInputs.filter((input) => input.documentId === meta.documentId);
+    if (runInputs.length === 0) throw new AppError(ErrorCode.INVALID_INPUT, `Document ${meta.documentId} is not part of run ${runId}. Export the whole run or pick one of its documents.`);
+  }
+  const inputs = runInputs.map((input): ReportInput => {
     const document = input.documentId === null ? undefined : getDocument(db, input.documentId);
     return {
       filePath: input.filePath,
       status: input.status,
       error: input.error,
       warnings: input.warnings,
-      document: document ? collectDocument(db, runId, document, rulesHash, settings.mode === 'full') : null,
+      document: document ? collectDocument(db, run, document, rulesHash, settings.mode === 'full', calls) : null,
     };
   });
-  return { run, generatedAt: meta.now.toISOString(), appVersion: meta.appVersion, inputs };
+  return { run, runInfo: collectRunInfo(db, run, settings, calls), generatedAt: meta.now.toISOString(), appVersion: meta.appVersion, inputs };
 }
 
-function collectDocument(db: Database, runId: number, document: StoredDocument, rulesHash: string, fullMode: boolean): ReportDocument {
+function collectRunInfo(db: Database, run: StoredRun, settings: RunSettings, calls: readonly LlmCallRecord[]): ReportRunInfo {
+  const started = run.startedAt ? Date.parse(run.startedAt) : NaN;
+  const finished = run.finishedAt ? Date.parse(run.finishedAt) : NaN;
+  // The runner logs the plan once per start or resume: the latest is what the run finished with.
+  const planEvent = listRunEvents(db, run.id)
+    .filter((event) => isPlanData(event.data))
+    .at(-1);
+  const plan = planEvent && isPlanData(planEvent.data) ? planEvent.data : undefined;
+  return {
+    durationMs: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : null,
+    llm: plan && planEvent
+      ? { description: planEvent.message, models: plan.models, numCtx: plan.numCtx ?? null, chunkTokenBudget: plan.chunkTokenBudget ?? null }
+      : null,
+    profileName: settings.profile?.name ?? null,
+    strategyChoice: settings.strategy ?? 'auto',
+    judgeEnabled: settings.judge ?? false,
+    usage: llmUsage(calls),
+  };
+}
+
+function isPlanData(data: unknown): data is { models: Record<string, string>; numCtx?: number; chunkTokenBudget?: number } {
+  return typeof data === 'object' && data !== null && typeof (data as { models?: unknown }).models === 'object' && (data as { models?: unknown }).models !== null && 'numCtx' in data;
+}
+
+export function llmUsage(calls: readonly LlmCallRecord[]): LlmUsage {
+  const usage: LlmUsage = { calls: 0, cached: 0, failed: 0, retried: 0, promptTokens: 0, evalTokens: 0, llmMs: 0, byModel: [] };
+  const byModel = new Map<string, LlmUsage['byModel'][number]>();
+  for (const call of calls) {
+    usage.calls += 1;
+    if (call.outcome === 'cached') usage.cached += 1;
+    if (call.outcome === 'failed') usage.failed += 1;
+    if (call.outcome === 'retried') usage.retried += 1;
+    const prompt = call.promptEvalCount ?? 0;
+    const evalTokens = call.evalCount ?? 0;
+    const ms = call.totalMs ?? 0;
+    usage.promptTokens += prompt;
+    usage.evalTokens += evalTokens;
+    usage.llmMs += ms;
+    const model = byModel.get(call.model) ?? { model: call.model, calls: 0, promptTokens: 0, evalTokens: 0, llmMs: 0 };
+    model.calls += 1;
+    model.promptTokens += prompt;
+    model.evalTokens += evalTokens;
+    model.llmMs += ms;
+    byModel.set(call.model, model);
+  }
+  usage.byModel = [...byModel.values()].sort((a, b) => a.model.localeCompare(b.model));
+  return usage;
+}
+
+function collectDocument(
+  db: Database,
+  run: StoredRun,
+  document: StoredDocument,
+  rulesHash: string,
+  fullMode: boolean,
+  calls: readonly LlmCallRecord[],
+): ReportDocument {
   // The tree this run analysed (its chunk results point at it), else the document's current one.
-  const results = fullMode ? listChunkResults(db, runId, document.id) : [];
+  const results = fullMode ? listChunkResults(db, run.id, document.id) : [];
   const treeId = results[0]?.treeId ?? getCurrentTree(db, document.id)?.id;
   const nodes = treeId === undefined ? [] : loadChunks(db, treeId);
   const strategy = treeId === undefined ? null : (db.prepare('SELECT strategy FROM chunk_trees WHERE id = ?').get(treeId) as { strategy: string }).strategy;
   const mentions = loadMentions(db, document.id, rulesHash);
-  const findings = fullMode ? listMergedFindings(db, runId, document.id) : [];
-  const summary = fullMode ? getSummary(db, runId, document.id) : undefined;
+  const merged = fullMode ? listMergedFindings(db, run.id, document.id) : [];
+  const text = merged.length > 0 ? canonicalText(db, document.id) : '';
+  const findings = merged.map((f): ReportFinding => ({ ...f, sources: f.sources.map((s) => withContext(s, text)) }));
+  const summary = fullMode ? getSummary(db, run.id, document.id) : undefined;
   return {
     document,
     pagesWithoutText: pagesWithoutTextLayer(db, document.id),
     strategy,
+    judge: fullMode ? judgeForRun(db, run, document.id) : null,
     nodes,
     mentionGroups: groupMentions(mentions),
     findings,
@@ -105,7 +242,71 @@ function collectDocument(db: Database, runId: number, document: StoredDocument, 
         return { nodeIndex: r.nodeIndex, title: node.title, pageStart: node.pageStart, pageEnd: node.pageEnd, error: r.error! };
       }),
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels } : null,
+    usage: llmUsage(calls.filter((c) => c.documentId === document.id)),
   };
+}
+
+/**
+ * Judge decisions carry no run id: the run's decision is the latest one made
+ * while the run was going (a resume reuses the tree, so it may be older than
+ * the last resume but never newer than the run's end).
+ */
+function judgeForRun(db: Database, run: StoredRun, documentId: number): ReportJudge | null {
+  const end = run.finishedAt ?? '9999';
+  const decision = listJudgeDecisions(db, documentId)
+    .filter((d) => d.createdAt >= run.createdAt && d.createdAt <= end)
+    .at(-1);
+  if (!decision) return null;
+  return {
+    strategy: decision.strategy,
+    source: decision.source,
+    justification: decision.justification,
+    fallbackReason: decision.fallbackReason,
+    cached: decision.cached,
+    targetChunkTokens: decision.targetChunkTokens,
+    overlapChars: decision.overlapChars,
+  };
+}
+
+function canonicalText(db: Database, documentId: number): string {
+  const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string } | undefined;
+  return row?.canonical_text ?? '';
+}
+
+const CONTEXT_WORDS = 8;
+const CONTEXT_SCAN_CHARS = 240;
+const DOCUMENT_TEXT_MAX = 2000;
+
+function withContext(source: FindingSource, text: string): ReportSource {
+  const { evidenceStart: start, evidenceEnd: end } = source;
+  if (!source.grounded || start === null || end === null || end > text.length || start > end) {
+    return { ...source, contextBefore: null, contextAfter: null, documentText: null };
+  }
+  const raw = text.slice(start, Math.min(end, start + DOCUMENT_TEXT_MAX));
+  return {
+    ...source,
+    contextBefore: contextWords(text.slice(Math.max(0, start - CONTEXT_SCAN_CHARS), start), 'before'),
+    contextAfter: contextWords(text.slice(end, end + CONTEXT_SCAN_CHARS), 'after'),
+    documentText: flatten(raw) + (end - start > DOCUMENT_TEXT_MAX ? ' …' : ''),
+  };
+}
+
+/** Line and page breaks become spaces: context is a phrase, not layout. */
+function flatten(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The few words next to the evidence, on one line. The space between them and
+ * the evidence is kept (or its absence, when the evidence starts or ends
+ * inside a word), so `before + evidence + after` reads as the document does.
+ */
+export function contextWords(side: string, where: 'before' | 'after', count = CONTEXT_WORDS): string {
+  const flat = side.replace(/\s+/g, ' ');
+  const words = flat.trim().split(' ').filter(Boolean);
+  if (words.length === 0) return '';
+  if (where === 'before') return words.slice(-count).join(' ') + (flat.endsWith(' ') ? ' ' : '');
+  return (flat.startsWith(' ') ? ' ' : '') + words.slice(0, count).join(' ');
 }
 
 export function groupMentions(mentions: readonly IdMention[]): MentionGroup[] {

@@ -1,0 +1,59 @@
+import { AppError, ErrorCode } from '../../../shared/errors';
+import { renderCsv } from './csv';
+import { renderHtml } from './html';
+import { renderJson } from './json';
+import { renderMarkdown } from './markdown';
+import { renderPdfWithChromium } from './pdf';
+import type { ReportData } from './reportData';
+
+export const REPORT_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface ExportOptions {
+  /** Depth of the chunk tree in the outline appendix (1 = top-level sections); default 2. */
+  outlineDepth?: number;
+  /** Only this document of the run (the per-document Export button). */
+  documentId?: number;
+  /** Reserved: only findings an auditor confirmed. Ignored until findings can be confirmed. */
+  confirmedOnly?: boolean;
+}
+
+/** Prints report HTML to PDF bytes: headless Chromium by default, Electron's printToPDF in the app. */
+export type PdfRenderer = (html: string, meta: { footerLabel: string }) => Promise<Buffer>;
+
+export function isReportFormat(value: string): value is ReportFormat {
+  return (REPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The format a file name asks for (".md", ".markdown", ".htm" accepted), or undefined. */
+export function formatFromPath(filePath: string): ReportFormat | undefined {
+  const ext = /\.([a-z]+)$/i.exec(filePath)?.[1]?.toLowerCase();
+  if (ext === 'markdown') return 'md';
+  if (ext === 'htm') return 'html';
+  return ext !== undefined && isReportFormat(ext) ? ext : undefined;
+}
+
+export const defaultPdfRenderer: PdfRenderer = (html, meta) => renderPdfWithChromium(html, { footerLabel: meta.footerLabel });
+
+/** One report in one format: text for md/html/csv/json, bytes for pdf. */
+export async function renderReport(data: ReportData, format: ReportFormat, options: ExportOptions = {}, renderPdf: PdfRenderer = defaultPdfRenderer): Promise<Buffer | string> {
+  const outlineDepth = options.outlineDepth;
+  if (outlineDepth !== undefined && !(Number.isInteger(outlineDepth) && outlineDepth >= 1)) {
+    throw new AppError(ErrorCode.INVALID_INPUT, `The outline depth must be a whole number of at least 1, got ${outlineDepth}.`);
+  }
+  const depth = outlineDepth === undefined ? {} : { outlineDepth };
+  switch (format) {
+    case 'md':
+      return renderMarkdown(data, depth);
+    case 'html':
+      return renderHtml(data, depth);
+    case 'csv':
+      return renderCsv(data);
+    case 'json':
+      return renderJson(data);
+    case 'pdf':
+      return renderPdf(renderHtml(data, depth), { footerLabel: `Audit report, run ${data.run.id}` });
+    default:
+      throw new AppError(ErrorCode.INVALID_INPUT, `Unknown report format "${String(format)}": use one of ${REPORT_FORMATS.join(', ')}.`);
+  }
+}
