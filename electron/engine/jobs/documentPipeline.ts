@@ -93,7 +93,8 @@ async function chooseTree(ctx: DocumentContext): Promise<{ treeId: number; nodes
   let treeOptions: Record<string, unknown> = {};
   if (decision.strategy === 'llm-tree' && ctx.llm) {
     const { client, plan } = ctx.llm;
-    treeOptions = { leafTokens: options.preferredTokens ?? plan.chunkTokenBudget };
+    const leafTokens = Math.min(options.maxTokens ?? plan.chunkTokenBudget, plan.chunkTokenBudget);
+    treeOptions = { leafTokens };
     const result = await splitTreeWithLlm(
       { llm: client, db: ctx.db },
       {
@@ -102,7 +103,7 @@ async function chooseTree(ctx: DocumentContext): Promise<{ treeId: number; nodes
         runId: ctx.runId,
         model: plan.models.split,
         numCtx: plan.numCtx,
-        options: { leafTokens: Math.min(options.maxTokens ?? plan.chunkTokenBudget, plan.chunkTokenBudget) },
+        options: { leafTokens },
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         onProgress: (event) => ctx.report('tree', event.nodeIndex, event.nodeCount, event.message),
       },

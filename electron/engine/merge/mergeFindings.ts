@@ -138,21 +138,7 @@ function mainScore(f: StoredFinding): number {
 function buildDraft(members: StoredFinding[], key: string | null): MergedFindingDraft {
   const main = [...members].sort((a, b) => mainScore(b) - mainScore(a) || a.findingId - b.findingId)[0]!;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
-  const sources: FindingSource[] = members
-    .map((f) => ({
-      findingId: f.findingId,
-      nodeIndex: f.nodeIndex,
-      page: f.grounding.page ?? f.page,
-      title: f.title,
-      evidence: f.evidence,
-      evidenceStart: f.grounding.start,
-      evidenceEnd: f.grounding.end,
-      grounded: f.grounding.status === 'grounded',
-      match: f.grounding.match,
-      inContextOnly: f.grounding.inContextOnly,
-      isMain: f === main,
-    }))
-    .sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
+  const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
   return {
     findingKey: key,
     title: main.title,
@@ -184,4 +170,26 @@ export function unreviewedMentions(mentions: readonly IdMention[], merged: reado
     out.set(m.normalized, pages);
   }
   return [...out.entries()].map(([id, pages]) => ({ id, pages: [...pages].sort((a, b) => a - b) }));
+}
+
+/** One raw finding as a source of a merged finding: where it was stated and whether its quote was found. */
+export function toFindingSource(f: StoredFinding, isMain: boolean): FindingSource {
+  return {
+    findingId: f.findingId,
+    nodeIndex: f.nodeIndex,
+    page: f.grounding.page ?? f.page,
+    title: f.title,
+    evidence: f.evidence,
+    evidenceStart: f.grounding.start,
+    evidenceEnd: f.grounding.end,
+    grounded: f.grounding.status === 'grounded',
+    match: f.grounding.match,
+    inContextOnly: f.grounding.inContextOnly,
+    isMain,
+  };
+}
+
+/** Sources in document order. */
+export function sortSources(sources: FindingSource[]): FindingSource[] {
+  return sources.sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
 }

@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FindingSource, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
 import { listFindings } from '../extract/store';
-import type { MergeResult } from './mergeFindings';
+import { sortSources, toFindingSource, type MergeResult } from './mergeFindings';
 
 export function saveMergeResult(db: Database, input: { runId: number; documentId: number; result: MergeResult; now?: string }): { mergedIds: number[] } {
   const now = input.now ?? new Date().toISOString();
@@ -77,23 +77,12 @@ export function listMergedFindings(db: Database, runId: number, documentId?: num
   const findings = new Map(listFindings(db, runId, documentId).map((f) => [f.findingId, f]));
   const sourcesOf = db.prepare('SELECT finding_id, is_main FROM merged_finding_sources WHERE merged_id = ?');
   return rows.map((r) => {
-    const sources: FindingSource[] = (sourcesOf.all(r.id) as { finding_id: number; is_main: number }[])
-      .map((s) => ({ s, f: findings.get(s.finding_id) }))
-      .filter((x): x is { s: { finding_id: number; is_main: number }; f: NonNullable<typeof x.f> } => x.f !== undefined)
-      .map(({ s, f }) => ({
-        findingId: f.findingId,
-        nodeIndex: f.nodeIndex,
-        page: f.grounding.page ?? f.page,
-        title: f.title,
-        evidence: f.evidence,
-        evidenceStart: f.grounding.start,
-        evidenceEnd: f.grounding.end,
-        grounded: f.grounding.status === 'grounded',
-        match: f.grounding.match,
-        inContextOnly: f.grounding.inContextOnly,
-        isMain: s.is_main === 1,
-      }))
-      .sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
+    const sources: FindingSource[] = sortSources(
+      (sourcesOf.all(r.id) as { finding_id: number; is_main: number }[])
+        .map((s) => ({ s, f: findings.get(s.finding_id) }))
+        .filter((x): x is { s: { finding_id: number; is_main: number }; f: NonNullable<typeof x.f> } => x.f !== undefined)
+        .map(({ s, f }) => toFindingSource(f, s.is_main === 1)),
+    );
     return {
       id: r.id,
       runId: r.run_id,
