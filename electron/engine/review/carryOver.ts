@@ -1,0 +1,203 @@
+/**
+ * Carrying a document's review over to a (re-)run.
+ *
+ * The run's merged findings are matched to the document's reviewed findings
+ * (matching.ts: ID, then evidence position, then title/description
+ * similarity). A matched reviewed finding keeps its state, edits and notes,
+ * is linked to the run's raw findings and remembers the run it came from;
+ * when the model's values differ from the reviewed originals it is marked
+ * `changed` (the originals stay; the new values are kept as `latest`) unless
+ * nobody touched it yet (state new, no edit, no note): then the originals
+ * simply follow the model. Reviewed findings the run no longer reports are
+ * marked vanished (never dropped); manual findings never vanish. Merged
+ * findings nothing matched become new reviewed findings in state `new`.
+ *
+ * Idempotent: merged findings whose sources are all linked already are
+ * skipped, and a finding already marked for the run is not marked again, so
+ * running it twice changes nothing and writes no second trail entry.
+ */
+import type { Database } from 'better-sqlite3';
+import type { MergedFinding } from '../../../shared/findings';
+import type { FindingValues } from '../../../shared/review';
+import { listMergedFindings } from '../merge/store';
+import { matchFindings, type Assignment, type CandidateMerged, type MatchRule, type ReviewedCandidate, type Span } from './matching';
+import {
+  appendTrail,
+  differingFields,
+  ensureReviewDocument,
+  getReviewDocument,
+  insertReviewed,
+  invalid,
+  keysOf,
+  linkSources,
+  listReviewedRows,
+  modelValuesOf,
+  nowIso,
+  originalValues,
+  SYSTEM_REVIEWER,
+  type ReviewedRow,
+} from './store';
+
+export interface CarryOverInput {
+  documentId: number;
+  /** The run whose links give the reviewed findings' evidence spans; default each finding's latest linked run. */
+  fromRunId?: number;
+  toRunId: number;
+  /** Name in the trail; default the engine's. */
+  reviewer?: string;
+  now?: string;
+  overlapRatio?: number;
+}
+
+export interface CarryOverResult {
+  documentId: number;
+  runId: number;
+  fromRunId: number | null;
+  matched: { reviewedId: number; mergedIds: number[]; rule: MatchRule }[];
+  changed: number[];
+  vanished: number[];
+  reappeared: number[];
+  created: number[];
+}
+
+const valuesOfMerged = (m: MergedFinding): FindingValues => ({ title: m.title, severity: m.severity, type: m.type, description: m.description });
+
+function spansOf(db: Database, row: ReviewedRow, runId: number | null): Span[] {
+  const spans: Span[] = [];
+  if (row.evidence_start !== null && row.evidence_end !== null) spans.push({ start: row.evidence_start, end: row.evidence_end });
+  if (runId === null) return spans;
+  const rows = db
+    .prepare(
+      `SELECT f.evidence_start, f.evidence_end FROM review_sources rs JOIN findings f ON f.id = rs.finding_id
+       WHERE rs.reviewed_id = ? AND rs.run_id = ? AND f.evidence_start IS NOT NULL AND f.evidence_end IS NOT NULL`,
+    )
+    .all(row.id, runId) as { evidence_start: number; evidence_end: number }[];
+  for (const r of rows) spans.push({ start: r.evidence_start, end: r.evidence_end });
+  return spans;
+}
+
+function hasLinks(db: Database, reviewedId: number, runId: number): boolean {
+  return db.prepare('SELECT 1 FROM review_sources WHERE reviewed_id = ? AND run_id = ? LIMIT 1').get(reviewedId, runId) !== undefined;
+}
+
+function untouched(db: Database, row: ReviewedRow): boolean {
+  if (row.origin !== 'model' || row.state !== 'new') return false;
+  if (row.title_override !== null || row.severity_override !== null || row.type_override !== null || row.description_override !== null) return false;
+  return db.prepare('SELECT 1 FROM review_notes WHERE reviewed_id = ? LIMIT 1').get(row.id) === undefined;
+}
+
+/** True when the run analysed the document (at least one chunk done). */
+export function runAnalysedDocument(db: Database, runId: number, documentId: number): boolean {
+  return db.prepare("SELECT 1 FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' LIMIT 1").get(runId, documentId) !== undefined;
+}
+
+/** The newest run that finished its pipeline for the document (merge included); undefined when none. */
+export function latestAnalysedRun(db: Database, documentId: number): number | undefined {
+  const row = db
+    .prepare(
+      `SELECT MAX(ri.run_id) AS run_id FROM run_inputs ri
+       WHERE ri.document_id = ? AND ri.phase = 'done'
+         AND EXISTS (SELECT 1 FROM chunk_results c WHERE c.run_id = ri.run_id AND c.document_id = ri.document_id AND c.status = 'done')`,
+    )
+    .get(documentId) as { run_id: number | null };
+  return row.run_id ?? undefined;
+}
+
+export function carryOverReview(db: Database, input: CarryOverInput): CarryOverResult {
+  const reviewer = input.reviewer?.trim() || SYSTEM_REVIEWER;
+  const now = input.now ?? nowIso();
+  const { documentId, toRunId } = input;
+  return db.transaction((): CarryOverResult => {
+    ensureReviewDocument(db, documentId, now);
+    if (!runAnalysedDocument(db, toRunId, documentId)) throw invalid(`Run ${toRunId} has not analysed document ${documentId}; there is nothing to carry the review over to.`, { runId: toRunId, documentId });
+    const previousRun = getReviewDocument(db, documentId)!.run_id;
+    const fromRunId = input.fromRunId ?? (previousRun !== toRunId ? previousRun : null);
+    const result: CarryOverResult = { documentId, runId: toRunId, fromRunId, matched: [], changed: [], vanished: [], reappeared: [], created: [] };
+
+    const merged = listMergedFindings(db, toRunId, documentId);
+    const linkedInRun = new Set(
+      (db.prepare('SELECT rs.finding_id FROM review_sources rs JOIN reviewed_findings r ON r.id = rs.reviewed_id WHERE rs.run_id = ? AND r.document_id = ?').all(toRunId, documentId) as {
+        finding_id: number;
+      }[]).map((r) => r.finding_id),
+    );
+    const pending = merged.filter((m) => m.sources.length === 0 || m.sources.some((s) => !linkedInRun.has(s.findingId)));
+    const rows = listReviewedRows(db, documentId);
+    const candidates: ReviewedCandidate[] = rows.map((row) => {
+      const spanRun = input.fromRunId !== undefined && hasLinks(db, row.id, input.fromRunId) ? input.fromRunId : row.run_id;
+      const c: ReviewedCandidate = { id: row.id, keys: keysOf(db, row), title: row.original_title, description: row.original_description, spans: spansOf(db, row, spanRun), splitFrom: row.split_from };
+      return c;
+    });
+    const candidateMerged: CandidateMerged[] = pending.map((m) => ({
+      id: m.id,
+      findingKey: m.findingKey,
+      title: m.title,
+      description: m.description,
+      // Only the sources not linked yet (a partial re-link after a re-merge).
+      sources: m.sources.filter((s) => !linkedInRun.has(s.findingId)).map((s) => ({ findingId: s.findingId, start: s.evidenceStart, end: s.evidenceEnd })),
+    }));
+    const match = matchFindings(candidates, candidateMerged, input.overlapRatio === undefined ? {} : { overlapRatio: input.overlapRatio });
+    const mergedById = new Map(merged.map((m) => [m.id, m]));
+
+    const byReviewed = new Map<number, Assignment[]>();
+    for (const a of match.assignments) byReviewed.set(a.reviewedId, [...(byReviewed.get(a.reviewedId) ?? []), a]);
+
+    for (const row of rows) {
+      const assignments = byReviewed.get(row.id);
+      const trail = (e: Omit<Parameters<typeof appendTrail>[1], 'documentId' | 'reviewedId' | 'at' | 'reviewer'>) =>
+        appendTrail(db, { documentId, reviewedId: row.id, at: now, reviewer, runId: toRunId, ...e });
+      if (assignments) {
+        for (const a of assignments) linkSources(db, row.id, toRunId, a.sourceIds);
+        result.matched.push({ reviewedId: row.id, mergedIds: assignments.map((a) => a.mergedId), rule: assignments[0]!.rule });
+        if (row.run_id === toRunId && row.vanished_in_run_id === null) continue; // already carried over to this run
+        const wasVanished = row.vanished_in_run_id !== null;
+        const ruleOrder: Record<MatchRule, number> = { id: 0, position: 1, similarity: 2 };
+        const whole = assignments
+          .filter((a) => a.whole)
+          .sort((a, b) => ruleOrder[a.rule] - ruleOrder[b.rule] || b.sourceIds.length - a.sourceIds.length || a.mergedId - b.mergedId)[0];
+        const latest = whole ? valuesOfMerged(mergedById.get(whole.mergedId)!) : modelValuesOf(db, toRunId, assignments.flatMap((a) => a.sourceIds))?.values;
+        const carriedFrom = row.run_id !== null && row.run_id !== toRunId ? row.run_id : row.carried_from_run_id;
+        db.prepare('UPDATE reviewed_findings SET run_id = ?, carried_from_run_id = ?, vanished_in_run_id = NULL, updated_at = ? WHERE id = ?').run(toRunId, carriedFrom, now, row.id);
+        trail({
+          action: wasVanished ? 'reappeared' : 'carry-over',
+          from: row.run_id === null ? null : String(row.run_id),
+          to: String(toRunId),
+          detail: `${assignments[0]!.rule} match to merged finding ${assignments.map((a) => a.mergedId).join(', ')}`,
+        });
+        if (wasVanished) result.reappeared.push(row.id);
+        if (!latest) continue;
+        db.prepare('UPDATE reviewed_findings SET latest_json = ? WHERE id = ?').run(JSON.stringify(latest), row.id);
+        if (row.origin === 'manual') continue;
+        const original = originalValues(row);
+        const fields = differingFields(original, latest);
+        if (fields.length === 0) {
+          db.prepare("UPDATE reviewed_findings SET changed_fields_json = '[]' WHERE id = ?").run(row.id);
+        } else if (untouched(db, row)) {
+          for (const f of fields) {
+            db.prepare(`UPDATE reviewed_findings SET original_${f} = ? WHERE id = ?`).run(latest[f], row.id);
+            trail({ action: 'carry-over', field: f, from: original[f], to: latest[f], detail: 'not reviewed yet: follows the model' });
+          }
+          db.prepare("UPDATE reviewed_findings SET changed_fields_json = '[]' WHERE id = ?").run(row.id);
+        } else {
+          db.prepare('UPDATE reviewed_findings SET changed_fields_json = ? WHERE id = ?').run(JSON.stringify(fields), row.id);
+          for (const f of fields) trail({ action: 'changed', field: f, from: original[f], to: latest[f] });
+          result.changed.push(row.id);
+        }
+      } else if (row.origin !== 'manual' && !hasLinks(db, row.id, toRunId) && row.vanished_in_run_id !== toRunId) {
+        db.prepare('UPDATE reviewed_findings SET vanished_in_run_id = ?, updated_at = ? WHERE id = ?').run(toRunId, now, row.id);
+        trail({ action: 'vanished', detail: `run ${toRunId} no longer reports it` });
+        result.vanished.push(row.id);
+      }
+    }
+
+    for (const mergedId of match.unmatchedMerged) {
+      const m = mergedById.get(mergedId)!;
+      const values = valuesOfMerged(m);
+      const created = insertReviewed(db, { documentId, origin: 'model', findingKey: m.findingKey, values, latest: values, runId: toRunId, now });
+      linkSources(db, created.id, toRunId, m.sources.map((s) => s.findingId));
+      appendTrail(db, { documentId, reviewedId: created.id, runId: toRunId, at: now, reviewer, action: 'create', to: values.title, detail: `merged finding ${m.id} of run ${toRunId}` });
+      result.created.push(created.id);
+    }
+    db.prepare('UPDATE review_documents SET run_id = ?, updated_at = ? WHERE document_id = ?').run(toRunId, now, documentId);
+    return result;
+  })();
+}

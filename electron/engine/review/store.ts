@@ -1,0 +1,377 @@
+/**
+ * Row access for the review tables (migration 0060) shared by the review
+ * operations, the carry-over and the view. Writers here never open their own
+ * transaction: callers wrap a change and its trail entry in one.
+ */
+import type { Database } from 'better-sqlite3';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import type { FindingSource, MatchKind } from '../../../shared/findings';
+import {
+  EDITABLE_FIELDS,
+  type EditableField,
+  type FindingValues,
+  type ReviewNote,
+  type ReviewOrigin,
+  type ReviewSource,
+  type ReviewState,
+  type TrailAction,
+  type TrailEntry,
+} from '../../../shared/review';
+
+/** The name the engine writes in the trail for changes it makes itself (carry-over). */
+export const SYSTEM_REVIEWER = 'engine';
+
+export interface ReviewedRow {
+  id: number;
+  document_id: number;
+  seq: number;
+  origin: ReviewOrigin;
+  state: ReviewState;
+  reject_reason: string | null;
+  finding_key: string | null;
+  original_title: string;
+  original_severity: string;
+  original_type: string;
+  original_description: string;
+  title_override: string | null;
+  severity_override: string | null;
+  type_override: string | null;
+  description_override: string | null;
+  evidence_start: number | null;
+  evidence_end: number | null;
+  evidence_text: string | null;
+  evidence_page: number | null;
+  run_id: number | null;
+  carried_from_run_id: number | null;
+  vanished_in_run_id: number | null;
+  changed_fields_json: string;
+  latest_json: string | null;
+  split_from: number | null;
+  merged_into: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const nowIso = (): string => new Date().toISOString();
+
+export function label(seq: number): string {
+  return `R-${seq}`;
+}
+
+export function invalid(message: string, details?: Record<string, unknown>): AppError {
+  return new AppError(ErrorCode.INVALID_INPUT, message, details);
+}
+
+export function checkReviewer(reviewer: string | undefined): string {
+  const name = (reviewer ?? '').trim();
+  if (!name) throw invalid('A reviewer name is required for every review change: set it in Settings.');
+  return name;
+}
+
+export function getReviewed(db: Database, id: number): ReviewedRow {
+  const row = db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(id) as ReviewedRow | undefined;
+  if (!row) throw invalid(`There is no reviewed finding ${id}.`, { reviewedId: id });
+  return row;
+}
+
+/** A reviewed finding that can still be changed (not merged into another). */
+export function getActiveReviewed(db: Database, id: number): ReviewedRow {
+  const row = getReviewed(db, id);
+  if (row.merged_into !== null) throw invalid(`${label(row.seq)} was merged into another finding; change that one instead.`, { reviewedId: id });
+  return row;
+}
+
+export function listReviewedRows(db: Database, documentId: number, options: { includeMerged?: boolean } = {}): ReviewedRow[] {
+  return db
+    .prepare(`SELECT * FROM reviewed_findings WHERE document_id = ? ${options.includeMerged ? '' : 'AND merged_into IS NULL'} ORDER BY seq`)
+    .all(documentId) as ReviewedRow[];
+}
+
+export function originalValues(row: ReviewedRow): FindingValues {
+  return { title: row.original_title, severity: row.original_severity, type: row.original_type, description: row.original_description };
+}
+
+export function overrideOf(row: ReviewedRow, field: EditableField): string | null {
+  return row[`${field}_override` as const];
+}
+
+export function effectiveValues(row: ReviewedRow): FindingValues {
+  const o = originalValues(row);
+  return {
+    title: row.title_override ?? o.title,
+    severity: row.severity_override ?? o.severity,
+    type: row.type_override ?? o.type,
+    description: row.description_override ?? o.description,
+  };
+}
+
+export function editedFields(row: ReviewedRow): EditableField[] {
+  return EDITABLE_FIELDS.filter((f) => overrideOf(row, f) !== null);
+}
+
+export function changedFields(row: ReviewedRow): EditableField[] {
+  return JSON.parse(row.changed_fields_json) as EditableField[];
+}
+
+export function latestValues(row: ReviewedRow): FindingValues | null {
+  return row.latest_json === null ? null : (JSON.parse(row.latest_json) as FindingValues);
+}
+
+export function differingFields(a: FindingValues, b: FindingValues): EditableField[] {
+  return EDITABLE_FIELDS.filter((f) => a[f] !== b[f]);
+}
+
+export interface DocumentReviewRow {
+  document_id: number;
+  run_id: number | null;
+  next_seq: number;
+  updated_at: string;
+}
+
+export function getReviewDocument(db: Database, documentId: number): DocumentReviewRow | undefined {
+  return db.prepare('SELECT * FROM review_documents WHERE document_id = ?').get(documentId) as DocumentReviewRow | undefined;
+}
+
+export function ensureReviewDocument(db: Database, documentId: number, now: string): DocumentReviewRow {
+  const existing = getReviewDocument(db, documentId);
+  if (existing) return existing;
+  const doc = db.prepare('SELECT id FROM documents WHERE id = ?').get(documentId);
+  if (!doc) throw invalid(`There is no document ${documentId}.`, { documentId });
+  db.prepare('INSERT INTO review_documents (document_id, run_id, next_seq, updated_at) VALUES (?, NULL, 1, ?)').run(documentId, now);
+  return getReviewDocument(db, documentId)!;
+}
+
+export function nextSeq(db: Database, documentId: number, now: string): number {
+  const doc = ensureReviewDocument(db, documentId, now);
+  db.prepare('UPDATE review_documents SET next_seq = next_seq + 1, updated_at = ? WHERE document_id = ?').run(now, documentId);
+  return doc.next_seq;
+}
+
+export interface NewReviewed {
+  documentId: number;
+  origin: ReviewOrigin;
+  findingKey: string | null;
+  values: FindingValues;
+  runId: number | null;
+  latest: FindingValues | null;
+  splitFrom?: number | null;
+  evidence?: { start: number; end: number; text: string; page: number } | null;
+  now: string;
+}
+
+export function insertReviewed(db: Database, input: NewReviewed): { id: number; seq: number } {
+  const seq = nextSeq(db, input.documentId, input.now);
+  const v = input.values;
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO reviewed_findings (document_id, seq, origin, state, finding_key, original_title, original_severity, original_type,
+           original_description, evidence_start, evidence_end, evidence_text, evidence_page, run_id, latest_json, split_from, created_at, updated_at)
+         VALUES (?, ?, ?, 'new', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        input.documentId,
+        seq,
+        input.origin,
+        input.findingKey,
+        v.title,
+        v.severity,
+        v.type,
+        v.description,
+        input.evidence?.start ?? null,
+        input.evidence?.end ?? null,
+        input.evidence?.text ?? null,
+        input.evidence?.page ?? null,
+        input.runId,
+        input.latest === null ? null : JSON.stringify(input.latest),
+        input.splitFrom ?? null,
+        input.now,
+        input.now,
+      ).lastInsertRowid,
+  );
+  return { id, seq };
+}
+
+export function linkSources(db: Database, reviewedId: number, runId: number, findingIds: readonly number[]): void {
+  const insert = db.prepare('INSERT INTO review_sources (reviewed_id, run_id, finding_id) VALUES (?, ?, ?) ON CONFLICT (run_id, finding_id) DO NOTHING');
+  for (const f of findingIds) insert.run(reviewedId, runId, f);
+}
+
+export function linkedFindingIds(db: Database, reviewedId: number, runId: number): number[] {
+  return (db.prepare('SELECT finding_id FROM review_sources WHERE reviewed_id = ? AND run_id = ? ORDER BY finding_id').all(reviewedId, runId) as { finding_id: number }[]).map(
+    (r) => r.finding_id,
+  );
+}
+
+/** Normalised IDs a reviewed finding answers to: its own and those of every raw finding it stands for, in any run. */
+export function keysOf(db: Database, row: ReviewedRow): string[] {
+  const keys = new Set<string>();
+  if (row.finding_key) keys.add(row.finding_key);
+  for (const r of db
+    .prepare('SELECT DISTINCT f.finding_key FROM review_sources rs JOIN findings f ON f.id = rs.finding_id WHERE rs.reviewed_id = ? AND f.finding_key IS NOT NULL')
+    .all(row.id) as { finding_key: string }[])
+    keys.add(r.finding_key);
+  return [...keys];
+}
+
+interface SourceRow {
+  run_id: number;
+  finding_id: number;
+  node_index: number;
+  title: string;
+  evidence: string;
+  evidence_start: number | null;
+  evidence_end: number | null;
+  page: number | null;
+  reported_page: number | null;
+  grounding: 'grounded' | 'ungrounded';
+  match: MatchKind | null;
+  in_context_only: number;
+  merged_id: number | null;
+  is_main: number | null;
+}
+
+/** The sources of a reviewed finding in one run, with the merged finding of that run each is in. */
+export function loadSources(db: Database, reviewedId: number, runId: number): ReviewSource[] {
+  const rows = db
+    .prepare(
+      `SELECT rs.run_id, f.id AS finding_id, f.node_index, f.title, f.evidence, f.evidence_start, f.evidence_end, f.page, f.reported_page,
+              f.grounding, f.match, f.in_context_only, mf.id AS merged_id, mfs.is_main
+       FROM review_sources rs
+       JOIN findings f ON f.id = rs.finding_id
+       LEFT JOIN merged_finding_sources mfs ON mfs.finding_id = f.id
+       LEFT JOIN merged_findings mf ON mf.id = mfs.merged_id AND mf.run_id = rs.run_id
+       WHERE rs.reviewed_id = ? AND rs.run_id = ?`,
+    )
+    .all(reviewedId, runId) as SourceRow[];
+  const seen = new Set<number>();
+  const out: ReviewSource[] = [];
+  for (const r of rows) {
+    if (seen.has(r.finding_id)) continue;
+    seen.add(r.finding_id);
+    const source: FindingSource = {
+      findingId: r.finding_id,
+      nodeIndex: r.node_index,
+      page: r.page ?? r.reported_page,
+      title: r.title,
+      evidence: r.evidence,
+      evidenceStart: r.evidence_start,
+      evidenceEnd: r.evidence_end,
+      grounded: r.grounding === 'grounded',
+      match: r.match,
+      inContextOnly: r.in_context_only === 1,
+      isMain: r.is_main === 1,
+    };
+    out.push({ ...source, runId: r.run_id, mergedId: r.merged_id });
+  }
+  return out.sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
+}
+
+export function listNotes(db: Database, reviewedId: number): ReviewNote[] {
+  return (
+    db.prepare('SELECT id, reviewed_id, reviewer, at, text FROM review_notes WHERE reviewed_id = ? ORDER BY id').all(reviewedId) as {
+      id: number;
+      reviewed_id: number;
+      reviewer: string;
+      at: string;
+      text: string;
+    }[]
+  ).map((r) => ({ id: r.id, reviewedId: r.reviewed_id, reviewer: r.reviewer, at: r.at, text: r.text }));
+}
+
+export interface TrailInput {
+  documentId: number;
+  reviewedId: number | null;
+  runId?: number | null;
+  at: string;
+  reviewer: string;
+  action: TrailAction;
+  field?: string | null;
+  from?: string | null;
+  to?: string | null;
+  detail?: string | null;
+}
+
+export function appendTrail(db: Database, e: TrailInput): void {
+  db.prepare(
+    'INSERT INTO review_trail (document_id, reviewed_id, run_id, at, reviewer, action, field, from_value, to_value, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(e.documentId, e.reviewedId, e.runId ?? null, e.at, e.reviewer, e.action, e.field ?? null, e.from ?? null, e.to ?? null, e.detail ?? null);
+}
+
+interface TrailRow {
+  id: number;
+  document_id: number;
+  reviewed_id: number | null;
+  run_id: number | null;
+  at: string;
+  reviewer: string;
+  action: TrailAction;
+  field: string | null;
+  from_value: string | null;
+  to_value: string | null;
+  detail: string | null;
+}
+
+const toTrail = (r: TrailRow): TrailEntry => ({
+  id: r.id,
+  documentId: r.document_id,
+  reviewedId: r.reviewed_id,
+  runId: r.run_id,
+  at: r.at,
+  reviewer: r.reviewer,
+  action: r.action,
+  field: r.field,
+  from: r.from_value,
+  to: r.to_value,
+  detail: r.detail,
+});
+
+/** The trail of a document, or of one reviewed finding, oldest first. */
+export function listTrail(db: Database, filter: { documentId?: number; reviewedId?: number }): TrailEntry[] {
+  if (filter.reviewedId !== undefined) {
+    return (db.prepare('SELECT * FROM review_trail WHERE reviewed_id = ? ORDER BY id').all(filter.reviewedId) as TrailRow[]).map(toTrail);
+  }
+  if (filter.documentId !== undefined) {
+    return (db.prepare('SELECT * FROM review_trail WHERE document_id = ? ORDER BY id').all(filter.documentId) as TrailRow[]).map(toTrail);
+  }
+  throw invalid('listTrail needs a documentId or a reviewedId.');
+}
+
+/** The last change an auditor (not the engine) made to a reviewed finding. */
+export function lastHumanChange(db: Database, reviewedId: number): TrailEntry | undefined {
+  const row = db.prepare('SELECT * FROM review_trail WHERE reviewed_id = ? AND reviewer <> ? ORDER BY id DESC LIMIT 1').get(reviewedId, SYSTEM_REVIEWER) as
+    | TrailRow
+    | undefined;
+  return row && toTrail(row);
+}
+
+interface ValueRow {
+  title: string;
+  severity: string;
+  type: string;
+  description: string;
+  finding_key: string | null;
+}
+
+/**
+ * The model's values for a set of raw findings of one run: those of the merged
+ * finding whose main source is among them, else of the strongest raw finding
+ * (grounded in its own chunk first, then the most text), as merge picks its main.
+ */
+export function modelValuesOf(db: Database, runId: number, findingIds: readonly number[]): { values: FindingValues; findingKey: string | null } | undefined {
+  if (findingIds.length === 0) return undefined;
+  const marks = findingIds.map(() => '?').join(', ');
+  const merged = db
+    .prepare(`SELECT title, severity, type, description, finding_key FROM merged_findings WHERE run_id = ? AND main_finding_id IN (${marks}) ORDER BY ordinal LIMIT 1`)
+    .get(runId, ...findingIds) as ValueRow | undefined;
+  const raw =
+    merged ??
+    (db
+      .prepare(
+        `SELECT title, severity, type, description, finding_key FROM findings WHERE id IN (${marks})
+         ORDER BY (grounding = 'grounded') DESC, in_context_only ASC, length(description) + length(evidence) DESC, id ASC LIMIT 1`,
+      )
+      .get(...findingIds) as ValueRow | undefined);
+  if (!raw) return undefined;
+  return { values: { title: raw.title, severity: raw.severity, type: raw.type, description: raw.description }, findingKey: raw.finding_key };
+}

@@ -1,0 +1,220 @@
+/**
+ * Reading a document's review: what the findings view shows and what the
+ * reports export. `getReviewView` first carries the review over to the
+ * newest run that analysed the document (unless `sync: false`), so opening a
+ * document after a re-run shows the re-run's findings with the review kept.
+ */
+import type { Database } from 'better-sqlite3';
+import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile } from '../../../shared/findings';
+import type {
+  FieldEdit,
+  ReviewCounters,
+  ReviewedFinding,
+  ReviewExportFinding,
+  ReviewSummary,
+  ReviewView,
+} from '../../../shared/review';
+import { carryOverReview, latestAnalysedRun } from './carryOver';
+import {
+  changedFields,
+  editedFields,
+  effectiveValues,
+  getReviewDocument,
+  label,
+  lastHumanChange,
+  latestValues,
+  listNotes,
+  listReviewedRows,
+  loadSources,
+  originalValues,
+  type ReviewedRow,
+} from './store';
+
+export interface ReviewReadOptions {
+  /** Carry the review over to the newest analysed run first (default true). */
+  sync?: boolean;
+  /** Profile for ranking edited severities (default DEFAULT_PROFILE). */
+  profile?: ExtractionProfile;
+  now?: string;
+}
+
+/** Carries the review over to the newest run that analysed the document, if it is newer than the review's run. Returns the review's run. */
+export function syncReview(db: Database, documentId: number, now?: string): number | null {
+  const latest = latestAnalysedRun(db, documentId);
+  const current = getReviewDocument(db, documentId)?.run_id ?? null;
+  if (latest !== undefined && (current === null || latest > current)) {
+    carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
+    return latest;
+  }
+  return current;
+}
+
+function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile): ReviewedFinding {
+  const effective = effectiveValues(row);
+  const sources = row.run_id === null ? [] : loadSources(db, row.id, row.run_id);
+  const manual =
+    row.origin === 'manual' && row.evidence_start !== null && row.evidence_end !== null
+      ? { start: row.evidence_start, end: row.evidence_end, text: row.evidence_text ?? '', page: row.evidence_page ?? 1, match: 'exact' as const }
+      : null;
+  const main = sources.find((s) => s.isMain) ?? sources.find((s) => s.grounded) ?? sources[0];
+  const rank = rankSeverity(profile, effective.severity);
+  const last = lastHumanChange(db, row.id);
+  const absorbed = (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(row.id) as { id: number }[]).map((r) => r.id);
+  return {
+    id: row.id,
+    documentId: row.document_id,
+    seq: row.seq,
+    label: label(row.seq),
+    origin: row.origin,
+    state: row.state,
+    rejectReason: row.reject_reason,
+    findingKey: row.finding_key,
+    effective,
+    original: originalValues(row),
+    edited: editedFields(row),
+    severityRank: rank.rank,
+    severityCanonical: rank.canonical,
+    runId: row.run_id,
+    mergedIds: [...new Set(sources.map((s) => s.mergedId).filter((id): id is number => id !== null))],
+    sources,
+    manualEvidence: manual,
+    mainPage: manual?.page ?? main?.page ?? null,
+    grounded: manual !== null || sources.some((s) => s.grounded),
+    carriedFromRunId: row.carried_from_run_id,
+    changedFields: changedFields(row),
+    latestModel: latestValues(row),
+    vanished: row.vanished_in_run_id !== null,
+    vanishedInRunId: row.vanished_in_run_id,
+    notes: listNotes(db, row.id),
+    absorbedIds: absorbed,
+    splitFromId: row.split_from,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastChange: last ? { reviewer: last.reviewer, at: last.at, action: last.action } : null,
+  };
+}
+
+function position(f: ReviewedFinding): number {
+  const start = f.manualEvidence?.start ?? f.sources.find((s) => s.isMain)?.evidenceStart ?? f.sources[0]?.evidenceStart ?? 1e9;
+  return (f.mainPage ?? 1e9) * 1e9 + start;
+}
+
+export function countReview(findings: readonly ReviewedFinding[]): ReviewCounters {
+  const c: ReviewCounters = { total: 0, new: 0, confirmed: 0, rejected: 0, needsFollowUp: 0, open: 0, leftToReview: 0, changed: 0, vanished: 0, manual: 0 };
+  for (const f of findings) {
+    c.total++;
+    if (f.state === 'new') c.new++;
+    else if (f.state === 'confirmed') c.confirmed++;
+    else if (f.state === 'rejected') c.rejected++;
+    else c.needsFollowUp++;
+    if (f.state === 'new' || f.state === 'needs_follow_up') c.open++;
+    if (f.state === 'new' || f.changedFields.length > 0) c.leftToReview++;
+    if (f.changedFields.length > 0) c.changed++;
+    if (f.vanished) c.vanished++;
+    if (f.origin === 'manual') c.manual++;
+  }
+  return c;
+}
+
+/** The document's reviewed findings in document order, with counters. */
+export function getReviewView(db: Database, documentId: number, options: ReviewReadOptions = {}): ReviewView {
+  const runId = options.sync === false ? (getReviewDocument(db, documentId)?.run_id ?? null) : syncReview(db, documentId, options.now);
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  const findings = listReviewedRows(db, documentId)
+    .map((row) => toReviewed(db, row, profile))
+    .sort((a, b) => position(a) - position(b) || a.seq - b.seq);
+  return { documentId, runId, findings, counters: countReview(findings) };
+}
+
+/** One reviewed finding (merged ones included: merged_into shows in the trail). */
+export function getReviewedFinding(db: Database, reviewedId: number, options: { profile?: ExtractionProfile } = {}): ReviewedFinding | undefined {
+  const row = db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(reviewedId) as ReviewedRow | undefined;
+  return row && toReviewed(db, row, options.profile ?? DEFAULT_PROFILE);
+}
+
+export function toExportFinding(f: ReviewedFinding): ReviewExportFinding {
+  const edits: FieldEdit[] = f.edited.map((field) => ({ field, original: f.original[field], effective: f.effective[field] }));
+  return {
+    reviewId: f.id,
+    label: f.label,
+    origin: f.origin,
+    state: f.state,
+    rejectReason: f.rejectReason,
+    findingKey: f.findingKey,
+    effective: f.effective,
+    original: f.original,
+    edits,
+    notes: f.notes.map((n) => ({ reviewer: n.reviewer, at: n.at, text: n.text })),
+    lastReviewer: f.lastChange?.reviewer ?? null,
+    lastChangedAt: f.lastChange?.at ?? null,
+    mainPage: f.mainPage,
+    grounded: f.grounded,
+    changedFields: f.changedFields,
+    vanished: f.vanished,
+    mergedIds: f.mergedIds,
+  };
+}
+
+export interface ReviewSummaryOptions extends ReviewReadOptions {
+  /** List confirmed findings only (the counts still cover every finding). */
+  confirmedOnly?: boolean;
+}
+
+/** A document's review as a report carries it: counts and, per finding, state, edits, notes, last reviewer and time. */
+export function getReviewSummary(db: Database, documentId: number, options: ReviewSummaryOptions = {}): ReviewSummary {
+  const view = getReviewView(db, documentId, options);
+  const c = view.counters;
+  const findings = view.findings.filter((f) => !options.confirmedOnly || f.state === 'confirmed').map(toExportFinding);
+  return {
+    documentId,
+    runId: view.runId,
+    counts: { total: c.total, confirmed: c.confirmed, rejected: c.rejected, needsFollowUp: c.needsFollowUp, open: c.open, vanished: c.vanished },
+    findings,
+    confirmedOnly: options.confirmedOnly === true,
+  };
+}
+
+export interface RunReview {
+  runId: number;
+  documents: ReviewSummary[];
+  /** Merged finding id (of this run) -> the review ids that stand for it (several after a split). */
+  byMergedId: Map<number, number[]>;
+  /** Review id -> its export entry (every document of the run). */
+  byReviewId: Map<number, ReviewExportFinding>;
+}
+
+/**
+ * The review of every document a run analysed, for a report of that run. With
+ * `sync` (default true) a document whose review is older than this run (or
+ * has none) is carried over to this run first; a review already linked to a
+ * newer run is left there and reported as it is.
+ */
+export function getRunReview(db: Database, runId: number, options: ReviewSummaryOptions = {}): RunReview {
+  const documentIds = (
+    db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as { document_id: number }[]
+  ).map((r) => r.document_id);
+  const documents: ReviewSummary[] = [];
+  const byReviewId = new Map<number, ReviewExportFinding>();
+  for (const documentId of documentIds) {
+    if (options.sync !== false) {
+      const current = getReviewDocument(db, documentId)?.run_id ?? null;
+      const analysed = db.prepare("SELECT 1 FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' LIMIT 1").get(runId, documentId) !== undefined;
+      if (analysed && (current === null || current < runId)) carryOverReview(db, { documentId, toRunId: runId, ...(options.now ? { now: options.now } : {}) });
+    }
+    const summary = getReviewSummary(db, documentId, { ...options, sync: false });
+    documents.push(summary);
+    // Index every finding, also when the report lists confirmed ones only.
+    for (const f of getReviewView(db, documentId, { ...options, sync: false }).findings) byReviewId.set(f.id, toExportFinding(f));
+  }
+  const byMergedId = new Map<number, number[]>();
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT mfs.merged_id, rs.reviewed_id FROM review_sources rs
+       JOIN merged_finding_sources mfs ON mfs.finding_id = rs.finding_id
+       JOIN merged_findings mf ON mf.id = mfs.merged_id AND mf.run_id = rs.run_id
+       WHERE rs.run_id = ? ORDER BY mfs.merged_id, rs.reviewed_id`,
+    )
+    .all(runId) as { merged_id: number; reviewed_id: number }[];
+  for (const r of rows) byMergedId.set(r.merged_id, [...(byMergedId.get(r.merged_id) ?? []), r.reviewed_id]);
+  return { runId, documents, byMergedId, byReviewId };
+}
