@@ -23,6 +23,9 @@ const PIPELINE_STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as co
  * that says what to do.
  */
 export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signal?: AbortSignal): Promise<LlmRunPlan> {
+  // Reachability first, tried once: a stopped Ollama must say OLLAMA_UNREACHABLE at once, not after the
+  // transient-error back-off that model resolution would apply to a refused connection.
+  await llm.probe([], 0, signal);
   const resolved = await llm.resolveModels({ stages: PIPELINE_STAGES, flags: settings.llm.models }, signal);
   const models = Object.fromEntries(PIPELINE_STAGES.map((stage) => [stage, resolved.models[stage]!])) as LlmRunPlan['models'];
   const extractModel = models.extract;

@@ -2,7 +2,7 @@ import { formatPageRanges } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
-import { isRunWideLlmError, type LlmClient } from '../llm';
+import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
 import type { IngestResult } from '../pdf';
 import {
   addRunEvent,
@@ -75,7 +75,15 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');
       const client = deps.createLlm(settings);
       llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
-      addRunEvent(db, runId, { at: at(), level: 'info', phase: 'ingest', message: `Ollama ${llm.plan.probe.version} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`, data: { models: llm.plan.models, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings } });
+      // Model digests with the names: a report must say exactly which weights produced it.
+      const digests = Object.fromEntries(Object.values(llm.plan.models).map((name) => [name, findInstalled(name, llm!.plan.probe.installed)?.digest ?? null]));
+      addRunEvent(db, runId, {
+        at: at(),
+        level: 'info',
+        phase: 'ingest',
+        message: `Ollama ${llm.plan.probe.version} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
+        data: { models: llm.plan.models, digests, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings },
+      });
     }
     for (const input of inputs) {
       if (input.status === 'done' || input.status === 'failed') continue;

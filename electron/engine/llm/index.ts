@@ -12,7 +12,7 @@ export { toOllamaFormat, describeSchema, parseJsonReply, validateReply } from '.
 export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estimator';
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';
 export { listLlmCalls, llmCallStats, type LlmCallRecord, type LlmCallOutcome, type LlmCallStats } from './callLog';
-export { resolveModelsFrom, sameModel, type InstalledModel, type ModelInfo, type ResolvedModels, type ResolveModelsInput } from './models';
+export { findInstalled, resolveModelsFrom, sameModel, type InstalledModel, type ModelInfo, type ResolvedModels, type ResolveModelsInput } from './models';
 export { classifyError, isRunWideLlmError, type Classified, type ErrorClass } from './errors';
 export {
   DEFAULT_LLM_SETTINGS,

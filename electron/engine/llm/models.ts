@@ -7,6 +7,8 @@ export interface InstalledModel {
   parameterSize?: string;
   quantization?: string;
   sizeBytes?: number;
+  /** Content digest from Ollama's model list: names move (a re-pull), digests say exactly which weights ran. */
+  digest?: string;
 }
 
 /** What /api/show tells us about one model. */

@@ -22,6 +22,7 @@ export async function listInstalled(ctx: ClientContext, signal?: AbortSignal): P
     ...(m.details?.parameter_size ? { parameterSize: m.details.parameter_size } : {}),
     ...(m.details?.quantization_level ? { quantization: m.details.quantization_level } : {}),
     ...(typeof m.size === 'number' ? { sizeBytes: m.size } : {}),
+    ...(m.digest ? { digest: m.digest } : {}),
   }));
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_PROFILE } from '../../../shared/findings';
 import type { ProgressEvent } from '../../../shared/types';
 import { listChunkResults, listFindings } from '../../../electron/engine/extract';
 import { normalizeId } from '../../../electron/engine/rules';
+import { getRunModels } from '../../../electron/engine/review';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
 import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
 
@@ -46,6 +47,10 @@ describe('full pipeline against the simulator (planted findings)', () => {
     expect(extract.at(-1)!.findings).toBeGreaterThan(0);
     expect(extract.some((e) => e.etaSeconds !== undefined)).toBe(true);
     expect(h.sim.counters.reloads).toBe(0);
+    // The run records which weights ran, not only their names.
+    const models = getRunModels(h.db, outcome.run.id);
+    expect(models.models.length).toBeGreaterThan(0);
+    for (const m of models.models) expect(m.digest, m.name).toMatch(/^[0-9a-f]{12,}/);
     // Every prompt was sent whole: none bigger than the planned num_ctx, none truncated.
     expect(h.sim.requests.every((r) => !r.truncated && r.promptTokens <= r.numCtx)).toBe(true);
   });
