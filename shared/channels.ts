@@ -21,6 +21,7 @@ export const COMMAND_NAMES = [
   'splitAttempts.list',
   'findings.list',
   'mentions.list',
+  'documents.analysis',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -5,9 +5,9 @@
  * `domain.noun`. The desktop app's preload and the dev/test WebSocket bridge
  * both expose exactly this, nothing more.
  *
- * Views read everything through these commands. Findings and split attempts
- * are typed here already; their commands answer [] until the engine stores
- * them (the host takes providers for them, see electron/host).
+ * Views read everything through these commands; findings, split attempts,
+ * the judge's decision, summaries and chunk results come from the tables the
+ * pipeline writes (the host takes providers to substitute fixed data in tests).
  */
 import { z } from 'zod';
 import type { ErrorInfo } from './errors';
@@ -51,6 +51,13 @@ export const contextPolicySchema = z
   })
   .strict();
 
+export const runModeSchema = z.enum(['rules-only', 'full']);
+export type RunMode = z.infer<typeof runModeSchema>;
+
+export const STRATEGY_CHOICES = ['auto', 'outline', 'headings', 'pages', 'sentences', 'llm-tree'] as const;
+export const strategyChoiceSchema = z.enum(STRATEGY_CHOICES);
+export type StrategyChoiceSetting = z.infer<typeof strategyChoiceSchema>;
+
 export const settingsSchema = z
   .object({
     /** Where Ollama listens; empty = OLLAMA_HOST or http://127.0.0.1:11434. */
@@ -61,6 +68,14 @@ export const settingsSchema = z
     /** Empty = the built-in patterns. */
     idPatterns: z.array(idPatternSchema).max(100),
     reviewerName: z.string().max(200),
+    /** full: judge, tree, LLM extraction, merge and summary; rules-only: tree and ID mentions, no LLM. */
+    analysisMode: runModeSchema,
+    /** How the chunk tree is cut; auto lets the judge (or the deterministic rules) choose. */
+    strategy: strategyChoiceSchema,
+    /** Ask the LLM judge for the strategy when `strategy` is auto. */
+    useJudge: z.boolean(),
+    /** Chunk size a run aims at, in tokens (the planned context may make it smaller, never larger). */
+    chunkTokens: z.number().int().min(128).max(32_768),
   })
   .strict();
 
@@ -79,9 +94,6 @@ export const importFileSchema = z.union([
     .strict(),
 ]);
 export type ImportFile = z.infer<typeof importFileSchema>;
-
-export const runModeSchema = z.enum(['rules-only', 'full']);
-export type RunMode = z.infer<typeof runModeSchema>;
 
 export const commands = {
   /** The app's version, where its data lives, and which transport the UI is on. */
@@ -122,6 +134,11 @@ export const commands = {
   'findings.list': { input: z.object({ documentId: id.optional(), runId: id.optional() }).strict() },
   /** ID mentions the rules found in a document, grouped by ID, with pages. */
   'mentions.list': { input: z.object({ documentId: id }).strict() },
+  /**
+   * What a full analysis stored for a document (its latest analysed run unless `runId`): the judge's decision,
+   * the summary, every chunk's status (done, failed, queued...), the failed chunks and the unreviewed ID mentions.
+   */
+  'documents.analysis': { input: z.object({ documentId: id, runId: id.optional() }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -195,6 +212,8 @@ export interface InputProgress {
   current: number;
   total: number;
   message: string;
+  /** 0..1 of this input's whole analysis (phases weighted by the mode); set on what the host sends. */
+  fraction?: number;
 }
 
 export interface RunInputView {
@@ -329,6 +348,51 @@ export interface SplitAttemptView {
   createdAt: string;
 }
 
+export type ChunkStatusView = 'queued' | 'running' | 'done' | 'failed';
+
+export interface ChunkResultView {
+  nodeIndex: number;
+  status: ChunkStatusView;
+  findingCount: number;
+  attempts: number;
+  error: ErrorInfo | null;
+  pageStart: number | null;
+  pageEnd: number | null;
+  title: string | null;
+}
+
+export interface JudgeDecisionView {
+  strategy: string;
+  /** llm: the model chose; fallback: the deterministic rules after a failed call; override: the user's choice; disabled: the judge was off. */
+  source: string;
+  justification: string;
+  fallbackReason: string | null;
+  targetChunkTokens: number;
+  overlapChars: number;
+  cached: boolean;
+  createdAt: string;
+}
+
+export interface UnreviewedMentionView {
+  /** Normalised ID no merged finding covers. */
+  id: string;
+  pages: number[];
+}
+
+/** What the pipeline stored for one document in one run. */
+export interface DocumentAnalysis {
+  documentId: number;
+  /** The run this describes; null when no run analysed the document with the LLM. */
+  runId: number | null;
+  /** The tree the chunks of that run belong to (may be older than the current tree). */
+  treeId: number | null;
+  judge: JudgeDecisionView | null;
+  summary: { text: string; chunkCount: number; levels: number; model: string | null } | null;
+  chunks: ChunkResultView[];
+  counts: Record<ChunkStatusView, number>;
+  unreviewedMentions: UnreviewedMentionView[];
+}
+
 export interface CommandOutputs {
   'app.info': AppInfo;
   'settings.get': AppSettings;
@@ -347,6 +411,7 @@ export interface CommandOutputs {
   'splitAttempts.list': SplitAttemptView[];
   'findings.list': FindingView[];
   'mentions.list': MentionView[];
+  'documents.analysis': DocumentAnalysis;
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

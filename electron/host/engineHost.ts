@@ -29,8 +29,9 @@ import {
 import { AppError, ErrorCode, fail, ok, toErrorInfo, type ErrorInfo, type Result } from '../../shared/errors';
 import type { ProgressEvent, RunPhase, RunStatus } from '../../shared/types';
 import { createEngine, type Engine, type EngineDeps } from '../engine';
-import { defaultRunSettings } from '../engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunSettings } from '../engine/jobs/settings';
 import {
+  addRunEvent,
   createRun,
   getCurrentTree,
   getRun,
@@ -45,11 +46,12 @@ import {
   type RunInput,
   type StoredRun,
 } from '../engine/store';
+import { resolveHost } from '../engine/llm';
 import { checkImports } from './importFiles';
 import { checkOllama } from './ollamaCheck';
 import { readSettings, writeSettings } from './settings';
 import { createThrottle } from './throttle';
-import { findingViews, splitAttemptViews } from './findingViews';
+import { analysisView, findingViews, latestAnalysedRun, splitAttemptViews } from './findingViews';
 
 export type Handlers = { [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
 
@@ -158,7 +160,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     phase: input.phase,
     error: input.error,
     warnings: input.warnings,
-    progress: run?.progress.get(input.ordinal) ?? null,
+    progress: run?.progress.has(input.ordinal) ? { ...run.progress.get(input.ordinal)!, fraction: inputFraction(input, run, run.mode) } : null,
   });
 
   const runView = (run: StoredRun): RunView => {
@@ -244,12 +246,16 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     live.done = (async () => {
       let failure: ErrorInfo | null = null;
       try {
+        if (run.mode === 'full' && run.status !== 'done') await preflightOllama(run, live.controller.signal);
         await engine.resume(runId, { signal: live.controller.signal, onProgress });
       } catch (error) {
         failure = toErrorInfo(error);
       }
       if (!closed) {
-        if (failure && failure.code !== ErrorCode.CANCELLED) setRunStatus(db, runId, 'failed', now().toISOString(), failure);
+        if (failure && failure.code !== ErrorCode.CANCELLED) {
+          setRunStatus(db, runId, 'failed', now().toISOString(), failure);
+          if (failure.code === ErrorCode.OLLAMA_UNREACHABLE) addRunEvent(db, runId, { at: now().toISOString(), level: 'error', phase: 'ingest', message: failure.message, data: failure });
+        }
         else if (live.stop === 'pause') setRunStatus(db, runId, 'paused', now().toISOString());
         else if (live.stop === 'cancel' || failure) setRunStatus(db, runId, 'cancelled', now().toISOString());
       }
@@ -262,24 +268,73 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     })();
   }
 
-  function startRun(files: readonly string[], mode: RunMode = 'rules-only'): number {
-    const settings = readSettings(db);
-    // The app settings map onto the run's own settings (defaults kept for what the app does not set), so a resume
-    // and the report use exactly what this run was started with. The pipeline's settings shape is still growing:
-    // only keys it already has are touched.
-    const base = defaultRunSettings(settings.idPatterns.length > 0 ? { idPatterns: settings.idPatterns } : {}) as unknown as Record<string, unknown> & { llm?: Record<string, unknown> };
-    const chosenModels = Object.fromEntries(Object.entries(settings.models).filter(([, model]) => model !== null));
-    const runSettings: Record<string, unknown> = {
-      ...base,
-      mode,
-      ...(base.llm
-        ? { llm: { ...base.llm, ...(settings.ollamaHost.trim() ? { host: settings.ollamaHost.trim() } : {}), models: { ...(base.llm.models as object | undefined), ...chosenModels } } }
-        : {}),
+  /** The run's own settings from the app settings (defaults kept for what the app does not set), so a resume and the report use exactly what the run was started with. */
+  function runSettingsFrom(settings: AppSettings, mode: RunMode): RunSettings & { app: Record<string, unknown> } {
+    const models: RunSettings['llm']['models'] = {};
+    for (const stage of ['judge', 'split', 'extract', 'summary', 'embed'] as const) {
+      const model = settings.models[stage];
+      if (model) models[stage] = model;
+    }
+    // The reviewer of an LLM tree split works on the same text as the splitter: it uses the split model when one is chosen.
+    if (settings.models.split) models.review = settings.models.split;
+    const host = settings.ollamaHost.trim();
+    return {
+      ...defaultRunSettings({
+        mode,
+        strategy: settings.strategy,
+        judge: settings.useJudge,
+        ...(settings.idPatterns.length > 0 ? { idPatterns: settings.idPatterns } : {}),
+        llm: { ...DEFAULT_RUN_LLM_SETTINGS, desiredChunkTokens: settings.chunkTokens, models, ...(host ? { host } : {}) },
+      }),
       app: { contextPolicy: settings.contextPolicy, reviewerName: settings.reviewerName },
     };
-    const runId = createRun(db, mode, runSettings, files, now().toISOString());
+  }
+
+  /**
+   * One quick GET /api/version before a full run: an Ollama that is not running fails the run at once with the
+   * sentence that says what to do, instead of after the LLM client's retries (several seconds) and under a vaguer
+   * code. Anything else (HTTP errors, missing models) is left to the engine's own probe.
+   */
+  async function preflightOllama(run: StoredRun, signal: AbortSignal): Promise<void> {
+    const host = resolveHost((run.settings as { llm?: { host?: string } }).llm?.host ?? '', options.env ?? process.env);
+    try {
+      const response = await fetch(`${host}/api/version`, { signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+      await response.body?.cancel();
+    } catch (error) {
+      if (signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new AppError(
+        ErrorCode.OLLAMA_UNREACHABLE,
+        `Ollama is not reachable. Start Ollama: run \`ollama serve\` or open the Ollama app, or correct the Ollama host in Settings. Tried ${host}.`,
+        { host, ...(cause ? { cause } : {}) },
+      );
+    }
+  }
+
+  function startRun(files: readonly string[], mode?: RunMode): number {
+    const settings = readSettings(db);
+    const chosen = mode ?? settings.analysisMode;
+    const runId = createRun(db, chosen, runSettingsFrom(settings, chosen) as unknown as Record<string, unknown>, files, now().toISOString());
     execute(runId);
     return runId;
+  }
+
+  /**
+   * Where Ollama listens is where the machine runs it, not an analysis setting: a run that stopped because Ollama was
+   * unreachable resumes against the host the settings name now (after the user fixed it). Models, strategy and
+   * chunk sizes stay as the run was started, so its results do not change meaning half-way.
+   */
+  function refreshOllamaHost(runId: number): void {
+    const run = getRun(db, runId);
+    if (!run || run.mode !== 'full') return;
+    const stored = run.settings as { llm?: { host?: string } };
+    if (!stored.llm) return;
+    const host = readSettings(db).ollamaHost.trim();
+    if ((stored.llm.host ?? '') === host) return;
+    const llm = { ...stored.llm };
+    if (host) llm.host = host;
+    else delete llm.host;
+    db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...run.settings, llm }), runId);
   }
 
   async function stopRun(runId: number, how: 'cancel' | 'pause'): Promise<{ runId: number; status: RunStatus }> {
@@ -353,7 +408,8 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
           pageCount: d.pageCount,
           sha256: d.sha256,
           status: l?.status ?? 'stored',
-          findingsCount: findings ? findings.length : null,
+          // null = never analysed with the LLM (rules-only), as opposed to analysed with no findings.
+          findingsCount: findings && (findings.length > 0 || latestAnalysedRun(db, d.id) !== null) ? findings.length : null,
           lastRun: l?.run ?? null,
           error: l?.error ?? null,
         };
@@ -365,6 +421,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     'runs.resume': async ({ runId }) => {
       if (active.has(runId)) return { runId, status: 'running' };
       if (!getRun(db, runId)) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
+      refreshOllamaHost(runId);
       execute(runId);
       return { runId, status: 'running' };
     },
@@ -419,6 +476,10 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
         if (!group.pages.includes(m.page)) group.pages.push(m.page);
       }
       return [...groups.values()].map((g) => ({ ...g, pages: g.pages.sort((a, b) => a - b) }));
+    },
+    'documents.analysis': async ({ documentId, runId }) => {
+      if (!engine.listDocuments().some((d) => d.id === documentId)) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
+      return analysisView(db, documentId, runId, (run) => providers.findings?.({ documentId, ...(run === null ? {} : { runId: run }) }) ?? []);
     },
   };
 

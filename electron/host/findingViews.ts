@@ -1,8 +1,11 @@
-import type { FindingView, SplitAttemptView } from '../../shared/contract';
+import type { ChunkResultView, ChunkStatusView, DocumentAnalysis, FindingView, SplitAttemptView } from '../../shared/contract';
 import type { MergedFinding } from '../../shared/findings';
 import type { SplitAttempt } from '../../shared/treesplit';
-import { listMergedFindings } from '../engine/merge';
-import type { Database } from '../engine/store';
+import { listChunkResults } from '../engine/extract';
+import { latestJudgeDecision } from '../engine/judge';
+import { listMergedFindings, unreviewedMentions } from '../engine/merge';
+import { loadChunks, loadMentions, type Database } from '../engine/store';
+import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
 
 /**
@@ -63,4 +66,68 @@ export function splitAttemptViews(db: Database, documentId: number): SplitAttemp
     diff: a.diff ? { offset: a.diff.offset, expectedContext: a.diff.expectedContext, actualContext: a.diff.actualContext } : null,
     createdAt: a.createdAt,
   }));
+}
+
+/** The latest run that analysed this document with the LLM (chunk results, merged findings or a summary), if any. */
+export function latestAnalysedRun(db: Database, documentId: number): number | null {
+  const row = db
+    .prepare(
+      `SELECT MAX(run_id) AS run_id FROM (
+         SELECT run_id FROM chunk_results WHERE document_id = ?
+         UNION ALL SELECT run_id FROM merged_findings WHERE document_id = ?
+         UNION ALL SELECT run_id FROM summaries WHERE document_id = ?)`,
+    )
+    .get(documentId, documentId, documentId) as { run_id: number | null } | undefined;
+  return row?.run_id ?? null;
+}
+
+/**
+ * What the pipeline stored for a document in one run: the judge's latest decision, the summary, each chunk's
+ * status with its node's pages and title, and the ID mentions no merged finding covers. `findingsOf` gives the
+ * merged findings of that run (the host's provider, so tests with fixed findings stay consistent).
+ */
+export function analysisView(db: Database, documentId: number, runId: number | undefined, findingsOf: (runId: number | null) => FindingView[]): DocumentAnalysis {
+  const run = runId ?? latestAnalysedRun(db, documentId);
+  const results = run === null ? [] : listChunkResults(db, run, documentId);
+  const treeId = results[0]?.treeId ?? null;
+  const nodes = new Map((treeId === null ? [] : loadChunks(db, treeId)).map((n) => [n.index, n]));
+  const counts: Record<ChunkStatusView, number> = { queued: 0, running: 0, done: 0, failed: 0 };
+  const chunks = results.map((r): ChunkResultView => {
+    counts[r.status] += 1;
+    const node = nodes.get(r.nodeIndex);
+    return {
+      nodeIndex: r.nodeIndex,
+      status: r.status,
+      findingCount: r.findingCount,
+      attempts: r.attempts,
+      error: r.error,
+      pageStart: node?.pageStart ?? null,
+      pageEnd: node?.pageEnd ?? null,
+      title: node ? node.title : null,
+    };
+  });
+  const judge = latestJudgeDecision(db, documentId);
+  const summary = run === null ? undefined : getSummary(db, run, documentId);
+  const covered = findingsOf(run).map((f) => ({ findingKey: f.findingKey }));
+  return {
+    documentId,
+    runId: run,
+    treeId,
+    judge: judge
+      ? {
+          strategy: judge.strategy,
+          source: judge.source,
+          justification: judge.justification,
+          fallbackReason: judge.fallbackReason,
+          targetChunkTokens: judge.targetChunkTokens,
+          overlapChars: judge.overlapChars,
+          cached: judge.cached,
+          createdAt: judge.createdAt,
+        }
+      : null,
+    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model } : null,
+    chunks,
+    counts,
+    unreviewedMentions: unreviewedMentions(loadMentions(db, documentId), covered),
+  };
 }

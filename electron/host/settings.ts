@@ -8,6 +8,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   contextPolicy: { mode: 'auto', numCtx: 8192 },
   idPatterns: [],
   reviewerName: '',
+  analysisMode: 'full',
+  strategy: 'auto',
+  useJudge: true,
+  chunkTokens: 1500,
 };
 
 type Key = keyof AppSettings;

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type HostEvent } from '../../shared/contract';
 import { AppError, ErrorCode, fail, type Result } from '../../shared/errors';
 import type { HostToMain, MainToHost } from '../host/messages';
-import { hardenSession, hardenWebContents, isTrustedSender, secureWebPreferences } from './security';
+import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 
 const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).toString();
 
@@ -78,7 +78,22 @@ async function createWindow(): Promise<void> {
     width: 1280,
     height: 840,
     show: false,
-    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+    // Written out here, not built by a helper: electronegativity (npm run security:electron) checks this literal.
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      // Middle-click would open links in new windows (denied anyway by the window-open handler).
+      disableBlinkFeatures: 'Auxclick',
+      spellcheck: false,
+    },
   });
   hardenWebContents(window.webContents, rendererUrl);
   window.once('ready-to-show', () => window.show());

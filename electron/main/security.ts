@@ -1,22 +1,8 @@
-import { session, type BrowserWindowConstructorOptions, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { session, type IpcMainInvokeEvent, type WebContents } from 'electron';
 
 /** Only the renderer is allowed to run code; it never talks to the network (the engine talks to Ollama). */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-export const secureWebPreferences = (preload: string): BrowserWindowConstructorOptions['webPreferences'] => ({
-  preload,
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webviewTag: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  spellcheck: false,
-});
 
 /** Denies every permission, navigation and new window; sets the CSP header on every response. */
 export function hardenSession(): void {

@@ -4,13 +4,40 @@
  * never subscribe to the transport themselves.
  */
 import { onHostEvent } from './api';
+import type { RunProgressPayload } from '../../shared/contract';
+import { useAnalysisStore } from './stores/useAnalysisStore';
 import { useDocumentsStore } from './stores/useDocumentsStore';
 import { useFindingsStore } from './stores/useFindingsStore';
 import { useMentionsStore } from './stores/useMentionsStore';
 import { useRunsStore } from './stores/useRunsStore';
+import { useSplitStore } from './stores/useSplitStore';
 import { useTreeStore } from './stores/useTreeStore';
 
 let documentsTimer: ReturnType<typeof setTimeout> | undefined;
+let analysisTimer: ReturnType<typeof setTimeout> | undefined;
+let analysisDue = 0;
+
+/**
+ * While a run works on the open document, its tree appears and its chunks turn done one by one: reload the
+ * tree once it exists and the chunk statuses at most twice a second.
+ */
+function followOpenDocument(payload: RunProgressPayload): void {
+  const open = useTreeStore.getState().documentId;
+  if (open === null) return;
+  const current = payload.inputs.find((i) => i.status === 'running');
+  const documentId = payload.event.documentId ?? current?.documentId ?? null;
+  if (documentId !== open) return;
+  const phase = payload.event.phase;
+  if (!useTreeStore.getState().tree && !useTreeStore.getState().loading && phase !== 'ingest' && phase !== 'rules') void useTreeStore.getState().reload();
+  if (phase !== 'extract' && phase !== 'merge' && phase !== 'summary') return;
+  if (analysisTimer) return;
+  const wait = Math.max(0, analysisDue - Date.now());
+  analysisTimer = setTimeout(() => {
+    analysisTimer = undefined;
+    analysisDue = Date.now() + 500;
+    void useAnalysisStore.getState().load(open);
+  }, wait);
+}
 
 /** Coalesces bursts of `documents.changed` into one reload. */
 function reloadDocumentsSoon(): void {
@@ -22,6 +49,10 @@ function reloadDocumentsSoon(): void {
     if (tree.documentId !== null && !tree.tree) void tree.reload();
     const mentions = useMentionsStore.getState();
     if (mentions.documentId !== null) void mentions.load(mentions.documentId);
+    const split = useSplitStore.getState();
+    if (split.documentId !== null) void split.load(split.documentId);
+    const analysis = useAnalysisStore.getState();
+    if (analysis.documentId !== null) void analysis.load(analysis.documentId);
   }, 150);
 }
 
@@ -30,9 +61,12 @@ export function subscribeToHostEvents(): () => void {
     switch (event.type) {
       case 'run.progress':
         useRunsStore.getState().applyProgress(event.data);
+        followOpenDocument(event.data);
         break;
       case 'run.finished':
         useRunsStore.getState().applyFinished(event.data);
+        // The open document was (re-)analysed: its current tree may be a new one.
+        if (event.data.inputs.some((i) => i.documentId !== null && i.documentId === useTreeStore.getState().documentId)) void useTreeStore.getState().reload();
         reloadDocumentsSoon();
         if (useFindingsStore.getState().loaded) void useFindingsStore.getState().load();
         break;

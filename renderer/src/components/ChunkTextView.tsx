@@ -2,21 +2,46 @@ import type { ReactNode } from 'react';
 import type { Highlight } from '../../../shared/contract';
 import { useTreeStore } from '../stores/useTreeStore';
 
-/** Cuts the text at non-overlapping highlights (the earlier one wins an overlap). */
-export function highlightText(text: string, highlights: readonly Highlight[]): ReactNode[] {
+function marksIn(text: string, from: number, to: number, highlights: readonly Highlight[], keyPrefix: string): ReactNode[] {
   const out: ReactNode[] = [];
-  let at = 0;
-  for (const h of [...highlights].sort((a, b) => a.start - b.start)) {
-    if (h.start < at || h.end <= h.start) continue;
-    if (h.start > at) out.push(text.slice(at, h.start));
+  let at = from;
+  for (const h of highlights) {
+    const start = Math.max(h.start, from);
+    const end = Math.min(h.end, to);
+    if (start < at || end <= start) continue;
+    if (start > at) out.push(text.slice(at, start));
     out.push(
-      <mark key={`${h.start}-${h.end}-${h.kind}`} className={`hl hl--${h.kind}`} title={`${h.kind === 'evidence' ? 'Evidence of' : 'ID mention'} ${h.label}`}>
-        {text.slice(h.start, h.end)}
+      <mark key={`${keyPrefix}${start}-${end}-${h.kind}`} className={`hl hl--${h.kind}`} title={`${h.kind === 'evidence' ? 'Evidence of' : 'ID mention'} ${h.label}`}>
+        {text.slice(start, end)}
       </mark>,
     );
-    at = h.end;
+    at = end;
   }
-  if (at < text.length) out.push(text.slice(at));
+  if (at < to) out.push(text.slice(at, to));
+  return out;
+}
+
+/**
+ * Cuts the text at its highlights: findings' evidence first (overlapping evidence: the earlier one wins), and ID
+ * mentions inside and between them, so an evidence quote that starts with an ID keeps both marks.
+ */
+export function highlightText(text: string, highlights: readonly Highlight[]): ReactNode[] {
+  const sorted = [...highlights].sort((a, b) => a.start - b.start || b.end - a.end);
+  const evidence = sorted.filter((h) => h.kind === 'evidence');
+  const mentions = sorted.filter((h) => h.kind !== 'evidence');
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const e of evidence) {
+    if (e.start < at || e.end <= e.start) continue;
+    out.push(...marksIn(text, at, e.start, mentions, `o${at}-`));
+    out.push(
+      <mark key={`e${e.start}-${e.end}`} className="hl hl--evidence" title={`Evidence of ${e.label}`}>
+        {marksIn(text, e.start, e.end, mentions, `i${e.start}-`)}
+      </mark>,
+    );
+    at = e.end;
+  }
+  out.push(...marksIn(text, at, text.length, mentions, `o${at}-`));
   return out;
 }
 

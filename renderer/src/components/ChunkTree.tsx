@@ -1,11 +1,14 @@
 import { useMemo, type KeyboardEvent } from 'react';
 import { VIRTUALIZE } from '../api';
+import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useTreeStore, visibleRows } from '../stores/useTreeStore';
 import { VirtualList } from './VirtualList';
 
 const ROW_HEIGHT = 30;
 
 const pages = (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`);
+
+const STATUS_LABELS: Record<string, string> = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' };
 
 /**
  * The document's chunk tree, virtualized: focus stays on the tree and the
@@ -20,6 +23,10 @@ export function ChunkTree() {
   const activeIndex = useTreeStore((s) => s.activeIndex);
   const selectedIndex = useTreeStore((s) => s.selectedIndex);
   const { setActive, toggle, select } = useTreeStore.getState();
+  const analysis = useAnalysisStore((s) => s.analysis);
+  const byNode = useAnalysisStore((s) => s.byNode);
+  // Chunk results belong to the tree their run cut; an older run's statuses do not apply to a newer tree.
+  const statuses = analysis && tree && analysis.treeId === tree.treeId ? byNode : null;
   const nodes = useMemo(() => tree?.nodes ?? [], [tree]);
   const rows = useMemo(() => visibleRows(nodes, meta, collapsed), [nodes, meta, collapsed]);
   const activeRow = activeIndex === null ? -1 : rows.findIndex((r) => nodes[r]!.index === activeIndex);
@@ -84,6 +91,7 @@ export function ChunkTree() {
         <span>Pages</span>
         <span>Size</span>
         <span>Origin</span>
+        <span>Status</span>
       </div>
       <VirtualList
         role="tree"
@@ -102,6 +110,7 @@ export function ChunkTree() {
           const node = nodes[position]!;
           const info = meta[position]!;
           const expanded = info.hasChildren ? !collapsed.has(node.index) : undefined;
+          const result = statuses?.get(node.index);
           return (
             <div
               key={node.index}
@@ -112,7 +121,8 @@ export function ChunkTree() {
               aria-posinset={info.posInSet}
               aria-selected={selectedIndex === node.index}
               {...(expanded === undefined ? {} : { 'aria-expanded': expanded })}
-              className={`tree-row${activeIndex === node.index ? ' tree-row--active' : ''}${selectedIndex === node.index ? ' tree-row--selected' : ''}`}
+              data-status={result?.status}
+              className={`tree-row${activeIndex === node.index ? ' tree-row--active' : ''}${selectedIndex === node.index ? ' tree-row--selected' : ''}${result?.status === 'failed' ? ' tree-row--failed' : ''}`}
               style={style}
               title={node.section.path.length > 0 ? node.section.path.join(' › ') : node.title}
               onClick={() => void select(node.index)}
@@ -135,12 +145,22 @@ export function ChunkTree() {
               <span className="tree-row__cell">{pages(node.pageStart, node.pageEnd)}</span>
               <span className="tree-row__cell">{(node.end - node.start).toLocaleString()} ch</span>
               <span className="tree-row__cell">{node.origin}</span>
+              <span className="tree-row__cell">
+                {result ? (
+                  <span className={`chunk-status chunk-status--${result.status}`} title={result.error ? `${result.error.code}: ${result.error.message}` : `${result.findingCount} findings`}>
+                    {STATUS_LABELS[result.status] ?? result.status}
+                    {result.status === 'done' && result.findingCount > 0 ? ` · ${result.findingCount}` : ''}
+                  </span>
+                ) : null}
+              </span>
             </div>
           );
         }}
       />
       <p className="hint">
-        {nodes.length.toLocaleString()} nodes, strategy {tree.strategy}. Arrows move, → ← expand and collapse, Home/End jump, Enter shows the text.
+        {nodes.length.toLocaleString()} nodes, strategy {tree.strategy}
+        {statuses && analysis ? `; chunks: ${analysis.counts.done} done, ${analysis.counts.failed} failed, ${analysis.counts.queued + analysis.counts.running} to do` : ''}. Arrows move, → ← expand and
+        collapse, Home/End jump, Enter shows the text.
       </p>
     </div>
   );

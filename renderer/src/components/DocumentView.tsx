@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
+import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useMentionsStore } from '../stores/useMentionsStore';
 import { useSplitStore } from '../stores/useSplitStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { AnalysisPanel } from './AnalysisPanel';
 import { ChunkTextView } from './ChunkTextView';
 import { ChunkTree } from './ChunkTree';
 import { MentionsPanel } from './MentionsPanel';
@@ -22,6 +24,7 @@ export function DocumentView() {
     if (documentId === null) return;
     void useMentionsStore.getState().load(documentId);
     void useSplitStore.getState().load(documentId);
+    void useAnalysisStore.getState().load(documentId);
   }, [documentId]);
 
   return (
@@ -65,8 +68,9 @@ export function DocumentView() {
       </section>
       <div className="document-view__side">
         <ChunkTextView />
-        <MentionsPanel />
+        <AnalysisPanel />
         <SplitAttempts />
+        <MentionsPanel />
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { VIRTUALIZE } from '../api';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useFindingsStore, visibleFindings, type FindingSortKey } from '../stores/useFindingsStore';
-import { useMentionsStore } from '../stores/useMentionsStore';
+import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { VirtualList } from './VirtualList';
 
@@ -148,24 +148,45 @@ function FindingDetail({ finding }: { finding: FindingView }) {
 export function FindingsView() {
   const state = useFindingsStore();
   const documents = useDocumentsStore((s) => s.documents);
-  const mentions = useMentionsStore((s) => s.mentions);
-  const mentionsDoc = useMentionsStore((s) => s.documentId);
+  const analysis = useAnalysisStore((s) => s.analysis);
+  const analysisDoc = useAnalysisStore((s) => s.documentId);
+  const openDoc = useTreeStore((s) => s.documentId);
   useEffect(() => {
-    void useFindingsStore.getState().load();
+    const store = useFindingsStore.getState();
+    // Start on the open document (its unreviewed mentions are known), else the first one with findings.
+    const start = store.documentId ?? openDoc ?? useDocumentsStore.getState().documents.find((d) => (d.findingsCount ?? 0) > 0)?.id ?? null;
+    if (start !== store.documentId) store.setDocument(start);
+    else void store.load();
   }, []);
-  const rows = useMemo(() => visibleFindings({ ...state, grounded: state.grounded === 'ungrounded' ? 'ungrounded' : state.grounded }), [state]);
+  useEffect(() => {
+    if (state.documentId !== null) void useAnalysisStore.getState().load(state.documentId);
+  }, [state.documentId]);
+  const rows = useMemo(() => visibleFindings(state), [state]);
   const grounded = rows.filter((f) => f.grounded);
   const ungrounded = state.findings.filter((f) => !f.grounded);
   const severities = [...new Set(state.findings.map((f) => f.severity))];
   const selected = state.findings.find((f) => f.id === state.selectedId);
-  const keys = new Set(state.findings.map((f) => f.findingKey).filter((k): k is string => k !== null));
-  const unreviewed = mentions.filter((m) => !keys.has(m.id));
-  const mentionsDocName = documents.find((d) => d.id === mentionsDoc)?.fileName;
+  const docName = documents.find((d) => d.id === state.documentId)?.fileName;
+  const unreviewed = state.documentId !== null && analysisDoc === state.documentId && analysis ? analysis.unreviewedMentions : null;
 
   return (
     <div className="findings-view">
       <section aria-labelledby="findings-title" className="panel">
-        <h2 id="findings-title">Findings</h2>
+        <div className="panel__head">
+          <h2 id="findings-title">Findings{docName ? ` in ${docName}` : ' (all documents)'}</h2>
+          <label className="inline-field">
+            <span>Document</span>
+            <select value={state.documentId ?? ''} onChange={(e) => state.setDocument(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}>
+              <option value="">All documents</option>
+              {documents.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.fileName}
+                  {d.findingsCount !== null ? ` (${d.findingsCount})` : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         {state.error ? <p role="alert">{state.error}</p> : null}
         {state.loaded && state.findings.length === 0 ? (
           <p className="empty" data-testid="findings-empty">
@@ -192,24 +213,27 @@ export function FindingsView() {
               </span>
             </div>
             <FindingsTable rows={grounded} label="Grounded findings" />
+            <p className="hint">Arrows move in the table, Home/End jump, Enter opens the finding. Click a column title to sort.</p>
           </>
         )}
       </section>
       {selected ? <FindingDetail finding={selected} /> : null}
-      <section aria-labelledby="ungrounded-title" className="panel panel--warn">
+      <section aria-labelledby="ungrounded-title" className="panel panel--warn" data-testid="ungrounded-section">
         <h2 id="ungrounded-title">Ungrounded findings ({ungrounded.length})</h2>
         <p className="hint">The model reported these but their evidence was not found in the document: check them by hand before using them.</p>
         {ungrounded.length === 0 ? <p className="empty">None.</p> : <FindingsTable rows={visibleFindings({ ...state, findings: ungrounded, grounded: 'all' })} label="Ungrounded findings" />}
       </section>
-      <section aria-labelledby="unreviewed-title" className="panel panel--warn">
-        <h2 id="unreviewed-title">Unreviewed ID mentions ({unreviewed.length})</h2>
+      <section aria-labelledby="unreviewed-title" className="panel panel--warn" data-testid="unreviewed-section">
+        <h2 id="unreviewed-title">Unreviewed ID mentions ({unreviewed?.length ?? 0})</h2>
         <p className="hint">
-          IDs the rules found {mentionsDocName ? `in ${mentionsDocName} ` : ''}that no finding covers{mentionsDoc === null ? ' (open a document to list them)' : ''}.
+          {unreviewed === null
+            ? 'Choose a document above to list the IDs its text mentions that no finding covers.'
+            : `IDs the rules found in ${docName ?? 'this document'} that no finding covers: read those places, the model may have missed a finding.`}
         </p>
-        {unreviewed.length > 0 ? (
-          <ul className="chips">
+        {unreviewed && unreviewed.length > 0 ? (
+          <ul className="chips" aria-label="Unreviewed ID mentions">
             {unreviewed.map((m) => (
-              <li key={m.id}>
+              <li key={m.id} data-testid="unreviewed-mention" data-id={m.id}>
                 <code>{m.id}</code> <span className="muted">p. {m.pages.join(', ')}</span>
               </li>
             ))}

@@ -1,8 +1,12 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
+import { useAppStore } from '../stores/useAppStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { ErrorNote } from './ErrorNote';
 import { ProgressBar } from './ProgressBar';
 import { StatusBadge } from './StatusBadge';
+
+/** Errors the user fixes outside the run (start Ollama, pull a model, free memory), then resumes. */
+const FIXABLE = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'NO_MODEL_INSTALLED', 'LLM_OUT_OF_MEMORY', 'LLM_TRANSIENT', 'LLM_TIMEOUT']);
 
 const PHASES: Record<string, string> = {
   ingest: 'Reading pages',
@@ -38,7 +42,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
     <article className="run" aria-labelledby={titleId} data-testid={`run-${run.id}`} data-status={run.status}>
       <header className="run__header">
         <h3 id={titleId}>
-          Run #{run.id} <span className="muted">({run.mode})</span>
+          Run #{run.id} <span className="muted">({run.mode === 'full' ? 'full analysis' : run.mode})</span>
         </h3>
         <StatusBadge status={run.status} />
         <div className="run__actions">
@@ -69,7 +73,8 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
             </span>
             {event && event.phase === 'extract' && event.total > 0 ? (
               <span>
-                chunk {event.current} of {event.total}
+                {/* The engine counts chunks finished; the one being analysed is the next. */}
+                chunk {Math.min(event.current + 1, event.total)} of {event.total}
               </span>
             ) : null}
             {progress?.etaSeconds !== null && progress?.etaSeconds !== undefined ? <span>about {formatDuration(progress.etaSeconds)} left</span> : null}
@@ -82,12 +87,30 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
           </span>
         )}
       </p>
-      {run.error ? <ErrorNote error={run.error} context="The run stopped" /> : null}
+      {run.error ? (
+        <div role="alert" data-testid="run-error">
+          <ErrorNote error={run.error} context="The run stopped" />
+          {FIXABLE.has(run.error.code) && resumable ? (
+            <p className="run__fix">
+              <span>Fix this, then resume the run: it continues where it stopped.</span>
+              <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+                Open the settings
+              </button>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       <ul className="run__inputs" aria-label={`Files of run #${run.id}`}>
         {run.inputs.map((input) => {
           const p = input.progress;
           const value =
-            input.status === 'done' || input.status === 'failed' ? 1 : p && p.total > 0 && input.status === 'running' ? p.current / p.total : input.status === 'running' ? null : 0;
+            input.status === 'done' || input.status === 'failed'
+              ? 1
+              : input.status === 'running' && p
+                ? (p.fraction ?? (p.total > 0 ? p.current / p.total : null))
+                : input.status === 'running'
+                  ? null
+                  : 0;
           return (
             <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
               <div className="run-input__head">

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { MODEL_STAGES, type IdPatternSetting, type ModelStage } from '../../../shared/contract';
+import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage, type StrategyChoiceSetting } from '../../../shared/contract';
 import { useAppStore } from '../stores/useAppStore';
 import { useSettingsStore } from '../stores/useSettingsStore';
 
@@ -9,6 +9,15 @@ const STAGE_LABELS: Record<ModelStage, string> = {
   extract: 'Finding extraction',
   summary: 'Summary',
   embed: 'Embeddings',
+};
+
+const STRATEGY_LABELS: Record<StrategyChoiceSetting, string> = {
+  auto: 'Automatic (the judge or the document decides)',
+  outline: 'PDF outline (bookmarks)',
+  headings: 'Detected headings',
+  pages: 'One chunk per page',
+  sentences: 'Sentence groups',
+  'llm-tree': 'LLM tree split (validated)',
 };
 
 const patternsToText = (patterns: readonly IdPatternSetting[]) => patterns.map((p) => `${p.name}: ${p.source}`).join('\n');
@@ -126,6 +135,58 @@ export function SettingsView() {
 
       <section className="panel">
         <h2>Analysis</h2>
+        <div className="grid-fields">
+          <div className="field">
+            <label htmlFor={`${id}-mode`}>Analysis mode</label>
+            <select id={`${id}-mode`} value={draft.analysisMode} aria-describedby={`${id}-mode-hint`} onChange={(event) => edit({ analysisMode: event.currentTarget.value as 'full' | 'rules-only' })}>
+              <option value="full">Full (LLM findings)</option>
+              <option value="rules-only">Rules only (no LLM)</option>
+            </select>
+            <p className="hint" id={`${id}-mode-hint`}>
+              Full: structure, findings by the local LLM, merge, summary; needs Ollama. Rules only: chunk tree and ID mentions.
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-strategy`}>Structure strategy</label>
+            <select id={`${id}-strategy`} value={draft.strategy} onChange={(event) => edit({ strategy: event.currentTarget.value as StrategyChoiceSetting })}>
+              {STRATEGY_CHOICES.map((choice) => (
+                <option key={choice} value={choice}>
+                  {STRATEGY_LABELS[choice]}
+                </option>
+              ))}
+            </select>
+            <label className="settings__check" htmlFor={`${id}-judge`}>
+              <input
+                id={`${id}-judge`}
+                type="checkbox"
+                checked={draft.useJudge}
+                disabled={draft.strategy !== 'auto' || draft.analysisMode !== 'full'}
+                aria-describedby={`${id}-judge-hint`}
+                onChange={(event) => edit({ useJudge: event.currentTarget.checked })}
+              />
+              Use the LLM judge to choose the strategy
+            </label>
+            <p className="hint" id={`${id}-judge-hint`}>
+              Only with the automatic strategy in a full run.
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-chunk`}>Chunk size (tokens)</label>
+            <input
+              id={`${id}-chunk`}
+              type="number"
+              min={128}
+              max={32768}
+              step={1}
+              value={draft.chunkTokens}
+              aria-describedby={`${id}-chunk-hint`}
+              onChange={(event) => edit({ chunkTokens: Math.max(128, Math.min(32768, Math.round(Number(event.currentTarget.value) || 128))) })}
+            />
+            <p className="hint" id={`${id}-chunk-hint`}>
+              What a chunk aims at; the model's context may make it smaller. Smaller chunks: more calls, more precise pages.
+            </p>
+          </div>
+        </div>
         <div className="grid-fields">
           <div className="field">
             <label htmlFor={`${id}-ctx-mode`}>Context window</label>

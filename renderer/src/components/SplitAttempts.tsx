@@ -35,6 +35,9 @@ export function DiffView({ expected, actual }: { expected: string; actual: strin
 }
 
 export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
+  // Accepted attempts carry the validator's notes (a tiny chapter merged into its neighbour): not errors.
+  const notes = attempt.validationErrors.filter((e) => e.startsWith('note: ')).map((e) => e.slice('note: '.length));
+  const errors = attempt.validationErrors.filter((e) => !e.startsWith('note: '));
   return (
     <article className={`attempt attempt--${attempt.outcome}`} data-testid="split-attempt" aria-label={`Attempt ${attempt.attempt}: ${OUTCOMES[attempt.outcome]}`}>
       <h4>
@@ -51,13 +54,20 @@ export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
       ) : null}
       {attempt.review ? (
         <p>
-          <strong>Review {attempt.review.passes ? 'passed' : 'failed'}:</strong> {attempt.review.comments}
+          <strong>Review {attempt.review.passes ? 'passed' : 'failed'}{attempt.review.comments.trim() ? ':' : '.'}</strong> {attempt.review.comments}
         </p>
       ) : null}
-      {attempt.validationErrors.length > 0 ? (
+      {errors.length > 0 ? (
         <ul className="validation-errors" aria-label="Validation errors">
-          {attempt.validationErrors.map((e, i) => (
+          {errors.map((e, i) => (
             <li key={i}>{e}</li>
+          ))}
+        </ul>
+      ) : null}
+      {notes.length > 0 ? (
+        <ul className="validation-notes" aria-label="Validation notes">
+          {notes.map((n, i) => (
+            <li key={i}>{n}</li>
           ))}
         </ul>
       ) : null}

@@ -13,7 +13,10 @@ interface FindingsState {
   severity: string;
   grounded: 'all' | 'grounded' | 'ungrounded';
   selectedId: number | null;
+  /** The document shown; null = all documents. */
+  documentId: number | null;
   load(): Promise<void>;
+  setDocument(documentId: number | null): void;
   setSort(key: FindingSortKey): void;
   setFilter(patch: Partial<Pick<FindingsState, 'search' | 'severity' | 'grounded'>>): void;
   select(id: number | null): void;
@@ -28,9 +31,17 @@ export const useFindingsStore = create<FindingsState>()((set, get) => ({
   severity: '',
   grounded: 'all',
   selectedId: null,
+  documentId: null,
   async load() {
-    const result = await invoke('findings.list', {});
+    const documentId = get().documentId;
+    const result = await invoke('findings.list', documentId === null ? {} : { documentId });
+    if (get().documentId !== documentId) return;
     set(result.ok ? { findings: result.data, loaded: true, error: null } : { loaded: true, error: result.error.message });
+  },
+  setDocument(documentId) {
+    if (documentId === get().documentId) return;
+    set({ documentId, selectedId: null, findings: [], loaded: false });
+    void get().load();
   },
   setSort(key) {
     const { sort } = get();

@@ -65,6 +65,8 @@ describe('engine host', () => {
         { name: 'empty.pdf', bytes: '' },
         { path: join(dir, 'missing.pdf') },
       ],
+      // No Ollama here: the rules-only analysis (full runs are tested in fullRun.test.ts).
+      mode: 'rules-only',
     });
     expect(imported.accepted.map((a) => a.name)).toEqual(['report.pdf', 'cut.pdf']);
     expect(imported.rejected.map((r) => [r.name, r.error.code])).toEqual([
@@ -111,7 +113,7 @@ describe('engine host', () => {
     const host = createEngineHost({ dataDir: dir, appVersion: 't', ingestFile: delayedIngest(400) });
     const a = writeFixture(join(dir, 'a.pdf'), await makeTextPdf(sampleReportSpec()));
     const b = writeFixture(join(dir, 'b.pdf'), await makeTextPdf({ ...sampleReportSpec(), title: 'B' }));
-    const { runId } = await call<{ runId: number }>(host, 'runs.start', { files: [a, b] });
+    const { runId } = await call<{ runId: number }>(host, 'runs.start', { files: [a, b], mode: 'rules-only' });
     expect(await call(host, 'runs.pause', { runId })).toEqual({ runId, status: 'paused' });
     const paused = (await call<{ id: number; status: string; active: boolean }[]>(host, 'runs.list'))[0]!;
     expect(paused).toMatchObject({ id: runId, status: 'paused', active: false });

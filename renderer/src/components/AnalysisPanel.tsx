@@ -1,0 +1,81 @@
+import { useAnalysisStore } from '../stores/useAnalysisStore';
+import { useTreeStore } from '../stores/useTreeStore';
+import { ErrorNote } from './ErrorNote';
+
+const SOURCES: Record<string, string> = {
+  llm: 'chosen by the LLM judge',
+  fallback: 'deterministic fallback (the judge failed)',
+  override: 'chosen in the settings',
+  disabled: 'judge turned off: deterministic rules',
+};
+
+const pages = (a: number | null, b: number | null) => (a === null ? '' : a === b || b === null ? `p. ${a}` : `pp. ${a}–${b}`);
+
+/** What the full analysis stored for the open document: the judge's decision, the summary and the chunks that failed. */
+export function AnalysisPanel() {
+  const analysis = useAnalysisStore((s) => s.analysis);
+  const error = useAnalysisStore((s) => s.error);
+  const failed = analysis?.chunks.filter((c) => c.status === 'failed') ?? [];
+  return (
+    <section aria-labelledby="analysis-title" className="panel analysis" data-testid="analysis">
+      <h2 id="analysis-title">Analysis{analysis?.runId ? ` (run #${analysis.runId})` : ''}</h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {analysis && !analysis.judge && analysis.runId === null ? (
+        <p className="empty">Not analysed with the LLM yet (rules-only or no run): no judge decision, summary or chunk results.</p>
+      ) : null}
+      {analysis?.judge ? (
+        <div data-testid="judge-decision">
+          <h3>Structure strategy</h3>
+          <dl className="facts">
+            <dt>Strategy</dt>
+            <dd>
+              <strong>{analysis.judge.strategy}</strong> <span className="muted">({SOURCES[analysis.judge.source] ?? analysis.judge.source})</span>
+            </dd>
+            <dt>Why</dt>
+            <dd>{analysis.judge.justification || '—'}</dd>
+            {analysis.judge.fallbackReason ? (
+              <>
+                <dt>Fallback</dt>
+                <dd>{analysis.judge.fallbackReason}</dd>
+              </>
+            ) : null}
+            <dt>Chunk size</dt>
+            <dd>
+              ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens, overlap {analysis.judge.overlapChars.toLocaleString()} characters
+            </dd>
+          </dl>
+        </div>
+      ) : null}
+      {analysis && analysis.chunks.length > 0 ? (
+        <p data-testid="chunk-counts">
+          Chunks: {analysis.counts.done} done, {analysis.counts.failed} failed
+          {analysis.counts.queued + analysis.counts.running > 0 ? `, ${analysis.counts.queued + analysis.counts.running} still to analyse` : ''} (of {analysis.chunks.length}).
+        </p>
+      ) : null}
+      {failed.length > 0 ? (
+        <>
+          <h3>Chunks that failed analysis ({failed.length})</h3>
+          <ul className="failed-chunks" data-testid="failed-chunks">
+            {failed.map((c) => (
+              <li key={c.nodeIndex}>
+                <button type="button" className="link" onClick={() => void useTreeStore.getState().select(c.nodeIndex)}>
+                  Chunk {c.nodeIndex}
+                  {c.title ? `: ${c.title}` : ''} {pages(c.pageStart, c.pageEnd)}
+                </button>
+                {c.error ? <ErrorNote error={c.error} /> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {analysis?.summary ? (
+        <div data-testid="document-summary">
+          <h3>
+            Summary <span className="muted">({analysis.summary.chunkCount} chunks{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
+          </h3>
+          <p className="summary-text">{analysis.summary.text}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
