@@ -1,6 +1,6 @@
 import { formatPageRanges } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
+import type { ExtractedDocument, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
 import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
 import type { IngestResult } from '../pdf';
@@ -131,7 +131,7 @@ async function runInput(
     documentId = ingested.documentId;
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
-    const doc = loadExtractedDocument(db, documentId)!;
+    const doc = ingested.doc;
     const unreadable = unreadableDocument(doc.pages.length, ingested.warnings);
     if (unreadable) {
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
@@ -170,18 +170,23 @@ async function ingestInput(
   input: RunInput,
   control: RunControl,
   onPages: (done: number, total: number) => void,
-): Promise<{ documentId: number; warnings: ErrorInfo[] }> {
+): Promise<{ documentId: number; doc: ExtractedDocument; warnings: ErrorInfo[] }> {
   const sha256 = await fileSha256(input.filePath);
   const known = findDocumentBySha(deps.db, sha256);
   if (known) {
     // Warnings were stored with the input that first imported it; recompute the text-layer one from the pages.
     const doc = loadExtractedDocument(deps.db, known.id)!;
     const missing = doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber);
-    return { documentId: known.id, warnings: missing.length > 0 ? [noTextLayerWarning(missing)] : [] };
+    return { documentId: known.id, doc, warnings: missing.length > 0 ? [noTextLayerWarning(missing)] : [] };
   }
   const result = await deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages });
   const { document } = saveDocument(deps.db, result.document, deps.now().toISOString());
-  return { documentId: document.id, warnings: result.warnings.map(({ code, message, pages }) => (pages ? { code, message, details: { pages } } : { code, message })) };
+  // The parsed document goes on in memory: reading it back from the store would hold two copies of a large document at once.
+  return {
+    documentId: document.id,
+    doc: result.document,
+    warnings: result.warnings.map(({ code, message, pages }) => (pages ? { code, message, details: { pages } } : { code, message })),
+  };
 }
 
 function noTextLayerWarning(pages: number[]): ErrorInfo {
