@@ -147,13 +147,16 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
     for (const m of merged(h, runId)) expect(runReview.byMergedId.get(m.id), m.title).toHaveLength(1);
   });
 
-  it('reads the models a run used; digests only when the run logged them', () => {
+  it('reads the models a run used with the digests Ollama reported for them', () => {
     const models = getRunModels(h.db, runId);
     expect(models.logged).toBe(true);
     expect(models.numCtx).toBeGreaterThan(0);
-    expect(models.models.find((m) => m.stage === 'extract')).toEqual({ stage: 'extract', name: 'qwen3:8b', digest: null });
-    expect(models.complete).toBe(false);
-    // The shape the runner should log (see the report): digests per model name.
+    expect(models.complete).toBe(true);
+    const extract = models.models.find((m) => m.stage === 'extract')!;
+    expect(extract.name).toBe('qwen3:8b');
+    // The simulator's /api/tags digest for the model, as the runner logged it.
+    expect(extract.digest).toMatch(/^[0-9a-f]{64}$/);
+    // A later log entry of the same shape wins (a resumed run logs again).
     addRunEvent(h.db, runId, { at: new Date().toISOString(), level: 'info', phase: 'ingest', message: 'models', data: { models: { extract: 'qwen3:8b' }, numCtx: 8192, digests: { 'qwen3:8b': 'sha256:abc' } } });
     const logged = getRunModels(h.db, runId);
     expect(logged.models.find((m) => m.stage === 'extract')).toEqual({ stage: 'extract', name: 'qwen3:8b', digest: 'sha256:abc' });
