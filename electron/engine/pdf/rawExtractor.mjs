@@ -63,6 +63,27 @@ function isBoldFont(page, loadedName, style) {
 }
 
 /**
+ * Font objects (with their PostScript names, "OpenSans-Bold") reach
+ * commonObjs only when pdf.js builds a page's operator list. They are
+ * document-wide, so the operator list is built only for a page that uses a
+ * font not seen before: usually the first pages, never a page without text
+ * (a scanned image page would cost an image decode). This is what makes the
+ * bold flag work for heading detection, at the price of an operator list on a
+ * few pages.
+ * @param {any} page
+ * @param {any[]} items
+ */
+async function loadFontsOnce(page, items) {
+  const missing = items.some((item) => 'str' in item && item.str.length > 0 && !page.commonObjs.has(item.fontName));
+  if (!missing) return;
+  try {
+    await page.getOperatorList();
+  } catch {
+    // Only the bold flag depends on it.
+  }
+}
+
+/**
  * One page's text items, positioned in viewport space (scale 1, page rotation
  * applied, y grows downwards), so that /Rotate pages read like upright ones.
  * @param {any} pdf PDFDocumentProxy
@@ -74,6 +95,7 @@ export async function extractRawPage(pdf, pageNumber) {
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
+    await loadFontsOnce(page, content.items);
     /** @type {Record<string, boolean>} */
     const boldByFont = {};
     /** @type {import('./rawExtractor.d.mts').RawItem[]} */

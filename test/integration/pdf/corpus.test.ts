@@ -43,6 +43,11 @@ describe.skipIf(!hasCorpus)('corpus PDFs', () => {
       const nearby = [finding.page - 1, finding.page, finding.page + 1].map((page) => flat(pageText(document, page))).join(' ');
       expect(nearby, finding.id).toContain(title);
     }
+    // Font weight comes from the embedded font names (OpenSans-Bold for the finding's "Description" label, OpenSans-Regular for its text).
+    const lineText = (line: (typeof document.lines)[number]) => document.text.slice(line.start, line.end);
+    const page14 = document.lines.filter((line) => line.page === 14);
+    expect(page14.find((line) => lineText(line) === 'Description')?.bold).toBe(true);
+    expect(page14.filter((line) => lineText(line).startsWith('Secure endpoint validation')).map((line) => line.bold)).toEqual([false]);
     expectConsistentOffsets(document);
   });
 

@@ -60,6 +60,12 @@ describe('ingestFile on generated PDFs', () => {
     expect(heading?.fontSize).toBeGreaterThan(BODY_SIZE);
     const title = document.lines.find((line) => document.text.slice(line.start, line.end) === '1 Introduction');
     expect(title?.fontSize).toBeCloseTo(HEADING_SIZE, 1);
+    // Headings are set in Helvetica-Bold, body and running header/footer in Helvetica.
+    expect(heading?.bold).toBe(true);
+    expect(title?.bold).toBe(true);
+    const body = document.lines.filter((line) => line.fontSize === BODY_SIZE);
+    expect(body.length).toBeGreaterThan(10);
+    expect(body.every((line) => !line.bold)).toBe(true);
     expectConsistentOffsets(document);
   });
 
