@@ -140,6 +140,8 @@ function findTocLines(doc: ExtractedDocument): Set<number> {
   const trailingByPage = new Map<number, number[]>();
   doc.lines.forEach((line, i) => {
     const raw = doc.text.slice(line.start, line.end).trim();
+    // Every pattern below ends in a page number: most lines fail this cheap test, sparing the backtracking regexes.
+    if (!/\d$/.test(raw)) return;
     if (DOT_LEADERS.test(raw) || /\p{L}.*(?:\t|\s{2,})\d{1,4}$/u.test(raw)) toc.add(i);
     else if (hasTrailingPageNumber(raw)) trailingByPage.set(line.page, [...(trailingByPage.get(line.page) ?? []), i]);
   });
