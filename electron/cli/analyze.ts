@@ -26,6 +26,7 @@ Options:
   --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
   --model <name>          Model for every stage (default: the first installed of qwen3:8b, llama3.1:8b, gemma3:12b...)
   --model-<stage> <name>  Per stage: judge, split, review, extract, summary
+  --model-summary-map <name>  A faster model for the map step of long summaries
   --strategy <s>          Chunk tree: auto (default: the judge decides), outline, headings, pages, sentences, llm-tree
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
   --no-cache              Do not reuse stored LLM replies
@@ -61,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' },
         model: { type: 'string' },
         ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
+        'model-summary-map': { type: 'string' },
         strategy: { type: 'string' },
         'no-judge': { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
@@ -130,7 +132,13 @@ export async function main(argv: string[]): Promise<number> {
     // The profile's ID patterns are also the rules' completeness cross-check.
     idPatterns: profile.idPatterns,
     judge: !values['no-judge'],
-    llm: { ...DEFAULT_RUN_LLM_SETTINGS, models, cache: !values['no-cache'], ...(values.host ? { host: values.host as string } : {}) },
+    llm: {
+      ...DEFAULT_RUN_LLM_SETTINGS,
+      models,
+      cache: !values['no-cache'],
+      ...(values.host ? { host: values.host as string } : {}),
+      ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
+    },
   };
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());

@@ -271,6 +271,7 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
     {
       chunkSummaries,
       reduceModel: plan.models.summary,
+      ...(plan.summaryMapModel ? { mapModel: plan.summaryMapModel } : {}),
       numCtx: plan.numCtx,
       budgetTokens: plan.chunkTokenBudget,
       runId: ctx.runId,

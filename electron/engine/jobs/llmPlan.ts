@@ -6,6 +6,8 @@ import type { RunSettings } from './settings';
 /** What every LLM call of a run shares: the models, and one num_ctx so the model never reloads mid-run. */
 export interface LlmRunPlan {
   models: Record<'judge' | 'split' | 'review' | 'extract' | 'summary', string>;
+  /** Map step of long summaries, when the user chose a faster model for it. */
+  summaryMapModel?: string;
   numCtx: number;
   /** Largest chunk (estimated tokens) an extraction prompt can carry at numCtx. */
   chunkTokenBudget: number;
@@ -37,6 +39,8 @@ export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signa
     instructionTokens,
     outputTokens: settings.llm.replyTokens,
   });
-  const probe = await llm.probe([...new Set(Object.values(models))], plan.numCtx, signal);
-  return { models, numCtx: plan.numCtx, chunkTokenBudget: plan.chunkTokenBudget, replyTokens: settings.llm.replyTokens, probe };
+  const summaryMapModel = settings.llm.summaryMapModel;
+  // Every model of the run is loaded once at the run's num_ctx now, the map model included.
+  const probe = await llm.probe([...new Set([...Object.values(models), ...(summaryMapModel ? [summaryMapModel] : [])])], plan.numCtx, signal);
+  return { models, ...(summaryMapModel ? { summaryMapModel } : {}), numCtx: plan.numCtx, chunkTokenBudget: plan.chunkTokenBudget, replyTokens: settings.llm.replyTokens, probe };
 }

@@ -13,6 +13,8 @@ export interface RunLlmSettings {
   host?: string;
   /** Per-stage model names, `default` for every stage without its own. */
   models: Partial<Record<LlmStage | 'default', string>>;
+  /** A faster model for the map step of a long summary; the reduce step uses the summary model. */
+  summaryMapModel?: string;
   /** Response cache: re-running a run does not pay twice for the same call. */
   cache: boolean;
   /** Chunk size the run would like; the planned num_ctx may make it smaller, never larger. */

@@ -4,6 +4,7 @@ import type { ProgressEvent } from '../../../shared/types';
 import { listChunkResults, listFindings } from '../../../electron/engine/extract';
 import { normalizeId } from '../../../electron/engine/rules';
 import { getRunModels } from '../../../electron/engine/review';
+import { getSummary } from '../../../electron/engine/summary';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
 import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
 
@@ -117,6 +118,20 @@ describe('full pipeline against the simulator (planted findings)', () => {
     for (const request of extraction) expect(request.messages[0]!.content).toContain(profile.description);
     const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as { inputs: { document: { idMentions: { id: string }[] } }[] };
     expect(json.inputs[0]!.document.idMentions.map((m) => m.id)).toEqual(['INC-0042']);
+  });
+
+  it('map-reduces a long summary, the map step on the faster model chosen for it', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    // Tiny chunks: many chunk summaries that together exceed what one summary call may carry.
+    const outcome = await h.engine.analyze([file], { ...settings, strategy: 'sentences', llm: { ...settings.llm, desiredChunkTokens: 80, summaryMapModel: 'llama3.1:8b' } });
+    expect(outcome.run.status).toBe('done');
+    const summary = getSummary(h.db, outcome.run.id, outcome.inputs[0]!.documentId!)!;
+    expect(summary.levels).toBeGreaterThanOrEqual(2);
+    const summaryCalls = h.sim.requests.filter((r) => r.format === undefined && r.messages.length > 0);
+    expect(summaryCalls.some((r) => r.model === 'llama3.1:8b')).toBe(true);
+    expect(summaryCalls.at(-1)!.model).toBe(MODEL);
+    expect(h.sim.counters.reloads).toBe(0);
   });
 
   it('stops the run with a clear error when Ollama is not there, and resumes once it is', async () => {
