@@ -22,6 +22,16 @@ export const COMMAND_NAMES = [
   'findings.list',
   'mentions.list',
   'documents.analysis',
+  'reports.export',
+  'review.get',
+  'review.setState',
+  'review.edit',
+  'review.note',
+  'review.acknowledge',
+  'review.split',
+  'review.merge',
+  'review.addManual',
+  'review.trail',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ErrorInfo } from './errors';
 import type { CommandName } from './channels';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
+import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -95,6 +96,14 @@ export const importFileSchema = z.union([
 ]);
 export type ImportFile = z.infer<typeof importFileSchema>;
 
+export const REPORT_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
+export type ReportFormatName = (typeof REPORT_FORMATS)[number];
+
+const reviewText = (max: number) => z.string().max(max);
+const editValues = z
+  .object(Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, z.string().max(f === 'description' ? 20_000 : 500).nullable().optional()])) as Record<EditableField, z.ZodOptional<z.ZodNullable<z.ZodString>>>)
+  .strict();
+
 export const commands = {
   /** The app's version, where its data lives, and which transport the UI is on. */
   'app.info': { input: empty },
@@ -139,6 +148,45 @@ export const commands = {
    * the summary, every chunk's status (done, failed, queued...), the failed chunks and the unreviewed ID mentions.
    */
   'documents.analysis': { input: z.object({ documentId: id, runId: id.optional() }).strict() },
+  /**
+   * Writes the audit report of a run (or one of its documents) to the exports folder under the data folder and
+   * says where it went. `confirmedOnly` lists only findings an auditor confirmed. In the desktop app `saveAs`
+   * also asks where to save a copy (main shows the dialog; the host never does).
+   */
+  'reports.export': {
+    input: z
+      .object({ runId: id, documentId: id.optional(), format: z.enum(REPORT_FORMATS), confirmedOnly: z.boolean().optional(), outlineDepth: z.number().int().min(1).max(10).optional(), saveAs: z.boolean().optional() })
+      .strict(),
+  },
+  /** A document's review (carried over to its newest analysed run first): reviewed findings in document order, counters, evidence context. */
+  'review.get': { input: z.object({ documentId: id }).strict() },
+  /** Sets a finding's review state; `rejected` needs a reason. Needs the reviewer name from the settings (as every review change). */
+  'review.setState': { input: z.object({ reviewedId: id, state: z.enum(REVIEW_STATES), reason: reviewText(2000).optional() }).strict() },
+  /** Edits fields (null or the model's value removes the edit); the model's values are kept beside the edit. */
+  'review.edit': { input: z.object({ reviewedId: id, values: editValues }).strict() },
+  'review.note': { input: z.object({ reviewedId: id, text: reviewText(5000).min(1) }).strict() },
+  /** Adopts a re-run's changed model values as the new originals (the auditor has seen them). */
+  'review.acknowledge': { input: z.object({ reviewedId: id }).strict() },
+  /** Moves the chosen sources (raw finding ids) out into a new reviewed finding. */
+  'review.split': { input: z.object({ reviewedId: id, findingIds: z.array(id).min(1).max(500) }).strict() },
+  /** Merges `absorbId` into `keepId` (same document): sources and notes move, the absorbed finding stays readable in the trail. */
+  'review.merge': { input: z.object({ keepId: id, absorbId: id }).strict() },
+  /** A finding the model missed, from a selection of the canonical text [start, end): grounded by construction. */
+  'review.addManual': {
+    input: z
+      .object({
+        documentId: id,
+        start: z.number().int().min(0),
+        end: z.number().int().min(1),
+        title: z.string().min(1).max(500),
+        severity: z.string().max(100),
+        type: z.string().max(100),
+        description: z.string().max(20_000),
+      })
+      .strict(),
+  },
+  /** The append-only trail of one reviewed finding, or of a whole document. */
+  'review.trail': { input: z.union([z.object({ reviewedId: id }).strict(), z.object({ documentId: id }).strict()]) },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -393,6 +441,32 @@ export interface DocumentAnalysis {
   unreviewedMentions: UnreviewedMentionView[];
 }
 
+export interface ExportResult {
+  runId: number;
+  documentId: number | null;
+  format: ReportFormatName;
+  confirmedOnly: boolean;
+  /** Where the host wrote the report (the exports folder under the data folder). */
+  path: string;
+  fileName: string;
+  bytes: number;
+  /** Desktop app with `saveAs`: where the user saved a copy (null when the dialog was cancelled). */
+  savedTo?: string | null;
+}
+
+/** The main source's evidence in its sentence: a few words each side, on one line. */
+export interface EvidenceContext {
+  page: number | null;
+  before: string;
+  text: string;
+  after: string;
+}
+
+export interface ReviewViewResult extends ReviewView {
+  /** Review id -> its evidence in context (null when it has no grounded evidence). */
+  context: Record<number, EvidenceContext | null>;
+}
+
 export interface CommandOutputs {
   'app.info': AppInfo;
   'settings.get': AppSettings;
@@ -412,6 +486,16 @@ export interface CommandOutputs {
   'findings.list': FindingView[];
   'mentions.list': MentionView[];
   'documents.analysis': DocumentAnalysis;
+  'reports.export': ExportResult;
+  'review.get': ReviewViewResult;
+  'review.setState': ReviewViewResult;
+  'review.edit': ReviewViewResult;
+  'review.note': ReviewViewResult;
+  'review.acknowledge': ReviewViewResult;
+  'review.split': ReviewViewResult & { createdId: number };
+  'review.merge': ReviewViewResult;
+  'review.addManual': ReviewViewResult & { createdId: number };
+  'review.trail': TrailEntry[];
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

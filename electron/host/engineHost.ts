@@ -52,6 +52,8 @@ import { checkOllama } from './ollamaCheck';
 import { readSettings, writeSettings } from './settings';
 import { createThrottle } from './throttle';
 import { analysisView, findingViews, latestAnalysedRun, splitAttemptViews } from './findingViews';
+import { exportReport } from './reportExport';
+import { reviewHandlers } from './review';
 
 export type Handlers = { [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
 
@@ -74,6 +76,8 @@ export interface EngineHostOptions {
   progressIntervalMs?: number;
   env?: Record<string, string | undefined>;
   now?: () => Date;
+  /** Prints report HTML to PDF: headless Chromium by default; the desktop app asks main to print with Electron. */
+  renderPdf?: EngineDeps['renderPdf'];
 }
 
 export interface EngineHost {
@@ -120,7 +124,14 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const dbPath = options.dbPath ?? join(dataDir, 'audit.sqlite');
   const db: Database = openDatabase(dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const now = options.now ?? (() => new Date());
-  const engine: Engine = createEngine({ db, appVersion: options.appVersion, now, ...(options.ingestFile ? { ingestFile: options.ingestFile } : {}) });
+  const engine: Engine = createEngine({
+    db,
+    appVersion: options.appVersion,
+    now,
+    ...(options.ingestFile ? { ingestFile: options.ingestFile } : {}),
+    ...(options.renderPdf ? { renderPdf: options.renderPdf } : {}),
+  });
+  const review = reviewHandlers(db, now);
   // Tests may substitute fixed data; by default the views read what the pipeline stored.
   const providers: HostProviders = {
     findings: (query) => findingViews(db, query),
@@ -481,6 +492,19 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       if (!engine.listDocuments().some((d) => d.id === documentId)) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
       return analysisView(db, documentId, runId, (run) => providers.findings?.({ documentId, ...(run === null ? {} : { runId: run }) }) ?? []);
     },
+    'reports.export': async (input) => {
+      if (active.has(input.runId)) throw new AppError(ErrorCode.INVALID_INPUT, `Run ${input.runId} is still running: export it when it has finished (or pause it).`);
+      return exportReport(engine, join(dataDir, 'exports'), input, now());
+    },
+    'review.get': async (input) => review['review.get'](input),
+    'review.setState': async (input) => review['review.setState'](input),
+    'review.edit': async (input) => review['review.edit'](input),
+    'review.note': async (input) => review['review.note'](input),
+    'review.acknowledge': async (input) => review['review.acknowledge'](input),
+    'review.split': async (input) => review['review.split'](input),
+    'review.merge': async (input) => review['review.merge'](input),
+    'review.addManual': async (input) => review['review.addManual'](input),
+    'review.trail': async (input) => review['review.trail'](input),
   };
 
   return {

@@ -4,13 +4,14 @@
  * their input against the shared contract before forwarding it to the host.
  * Main only brokers: commands go to the host, host events go to the window.
  */
-import { app, BrowserWindow, ipcMain, utilityProcess, type UtilityProcess } from 'electron';
-import { existsSync } from 'node:fs';
+import { app, BrowserWindow, dialog, ipcMain, utilityProcess, type UtilityProcess } from 'electron';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type HostEvent } from '../../shared/contract';
-import { AppError, ErrorCode, fail, type Result } from '../../shared/errors';
+import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type ExportResult, type HostEvent } from '../../shared/contract';
+import { AppError, ErrorCode, fail, toErrorInfo, type Result } from '../../shared/errors';
 import type { HostToMain, MainToHost } from '../host/messages';
+import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 
 const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).toString();
@@ -37,6 +38,17 @@ function startHost(): UtilityProcess {
       pending.delete(message.id);
     } else if (message.type === 'event') {
       broadcast(message.event);
+    } else if (message.type === 'print-pdf') {
+      void printReportPdf(message.html, message.footerLabel).then(
+        (pdf) => child.postMessage({ type: 'pdf-result', id: message.id, ok: true, base64: pdf.toString('base64') } satisfies MainToHost),
+        (error: unknown) =>
+          child.postMessage({
+            type: 'pdf-result',
+            id: message.id,
+            ok: false,
+            error: { ...toErrorInfo(error), code: ErrorCode.PDF_RENDERER_MISSING, message: `Electron could not print the PDF report (${(error as Error).message}). Export the HTML report and print it instead.` },
+          } satisfies MainToHost),
+      );
     }
   });
   child.on('exit', (code) => {
@@ -64,13 +76,31 @@ function registerHandlers(): void {
       if (!isTrustedSender(event, rendererUrl)) return fail(new AppError(ErrorCode.INVALID_INPUT, 'Request from an unknown frame was refused.'));
       const parsed = commands[command].input.safeParse(input ?? {});
       if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${parsed.error.message}`));
-      return new Promise((resolve) => {
+      const forwarded = new Promise<Result<unknown>>((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
         send({ type: 'invoke', id, command, input: parsed.data });
       });
+      if (command === 'reports.export' && (parsed.data as { saveAs?: boolean }).saveAs) return forwarded.then((result) => saveCopy(event.sender, result));
+      return forwarded;
     });
   }
+}
+
+/** `reports.export` with `saveAs`: the host wrote the report to its exports folder; main asks where to save a copy. */
+async function saveCopy(sender: Electron.WebContents, result: Result<unknown>): Promise<Result<unknown>> {
+  if (!result.ok) return result;
+  const exported = result.data as ExportResult;
+  const window = BrowserWindow.fromWebContents(sender);
+  const options = { title: 'Save the audit report', defaultPath: join(app.getPath('documents'), exported.fileName), filters: [{ name: exported.format.toUpperCase(), extensions: [exported.format] }] };
+  const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+  if (choice.canceled || !choice.filePath) return { ok: true, data: { ...exported, savedTo: null } };
+  try {
+    copyFileSync(exported.path, choice.filePath);
+  } catch (error) {
+    return fail(new AppError(ErrorCode.INTERNAL, `The report is in ${exported.path}, but it could not be copied to ${choice.filePath}: ${(error as Error).message}`));
+  }
+  return { ok: true, data: { ...exported, savedTo: choice.filePath } };
 }
 
 async function createWindow(): Promise<void> {

@@ -4,6 +4,7 @@ import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
 import { FindingsView } from './components/FindingsView';
 import { Library } from './components/Library';
+import { ReviewView } from './components/ReviewView';
 import { RunList } from './components/RunView';
 import { SettingsView } from './components/SettingsView';
 import { subscribeToHostEvents } from './events';
@@ -15,6 +16,7 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'library', label: 'Documents & runs' },
   { view: 'document', label: 'Chunk tree' },
   { view: 'findings', label: 'Findings' },
+  { view: 'review', label: 'Review' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -68,6 +70,7 @@ export function App() {
         ) : null}
         {view === 'document' ? <DocumentView /> : null}
         {view === 'findings' ? <FindingsView /> : null}
+        {view === 'review' ? <ReviewView /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
     </div>

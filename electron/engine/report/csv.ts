@@ -1,14 +1,19 @@
 /**
  * CSV: one row per merged finding (grounded or not, said in a column), its
- * sources joined in one cell. RFC 4180: CRLF line ends, fields with a comma,
+ * sources joined in one cell, its review in the last columns (the title,
+ * severity, type and description columns hold the auditor's edits when there
+ * are any; the `edits` column says what the model wrote); then one row per
+ * finding the auditor added by hand (origin `manual`, no merged finding). RFC 4180: CRLF line ends, fields with a comma,
  * quote or line break quoted, quotes doubled. Spreadsheet formula injection is
  * neutralised: a cell starting with = + - @ (or tab / carriage return, which
  * some spreadsheets skip before reading a formula) gets a leading single quote,
  * so a document or a model cannot make Excel or LibreOffice run a formula.
  * Sources inside their cell are separated by a line of three dashes.
  */
-import { baseName, findingPages, severityLabel } from './format';
-import type { ReportData, ReportFinding, ReportSource } from './reportData';
+import { baseName, editText, findingPages, profileOf, severityLabel, shownValues } from './format';
+import type { ExtractionProfile } from '../../../shared/findings';
+import type { ReviewExportFinding } from '../../../shared/review';
+import type { ReportData, ReportFinding, ReportReviewFinding, ReportSource } from './reportData';
 
 export const CSV_COLUMNS = [
   'run',
@@ -26,7 +31,18 @@ export const CSV_COLUMNS = [
   'description',
   'source_count',
   'sources',
+  'review',
+  'review_state',
+  'reject_reason',
+  'edits',
+  'notes',
+  'reviewer',
+  'reviewed_at',
+  'origin',
 ] as const;
+
+/** Separates the entries of a review cell when several reviewed findings stand for one merged finding (after a split). */
+export const REVIEW_SEPARATOR = '\n';
 
 /** Separates sources inside the `sources` cell. */
 export const SOURCE_SEPARATOR = '\n---\n';
@@ -55,23 +71,66 @@ export function describeSource(s: ReportSource): string {
   return `${where}${s.isMain ? ' (main)' : ''}, ${state}: "${s.evidence}"`;
 }
 
-export function csvRow(data: ReportData, fileName: string, sha256: string, f: ReportFinding): (string | number | boolean | null)[] {
+type Cell = string | number | boolean | null;
+
+/** The review columns: state, reason, edits (model value -> auditor value), notes, last reviewer and time. */
+function reviewCells(reviews: readonly ReviewExportFinding[], origin: string): Cell[] {
+  if (reviews.length === 0) return ['', 'not reviewed', '', '', '', '', '', origin];
+  const join = (cells: string[]) => cells.join(REVIEW_SEPARATOR);
+  return [
+    join(reviews.map((r) => r.label)),
+    join(reviews.map((r) => r.state)),
+    join(reviews.map((r) => r.rejectReason ?? '')),
+    join(reviews.flatMap((r) => r.edits.map(editText))),
+    join(reviews.flatMap((r) => r.notes.map((n) => `${n.reviewer} (${n.at}): ${n.text}`))),
+    join(reviews.map((r) => r.lastReviewer ?? '')),
+    join(reviews.map((r) => r.lastChangedAt ?? '')),
+    origin,
+  ];
+}
+
+export function csvRow(data: ReportData, fileName: string, sha256: string, f: ReportFinding, profile: ExtractionProfile = profileOf(data)): Cell[] {
+  const v = shownValues(f, profile);
   return [
     data.run.id,
     fileName,
     sha256,
     f.id,
     f.findingKey,
-    f.title,
-    severityLabel(f),
-    f.severityCanonical,
-    f.type,
+    v.title,
+    severityLabel(v),
+    v.severityCanonical,
+    v.type,
     f.grounded ? 'yes' : 'no',
     findingPages(f),
     f.mainPage,
-    f.description,
+    v.description,
     f.sources.length,
     f.sources.map(describeSource).join(SOURCE_SEPARATOR),
+    ...reviewCells(f.review, 'model'),
+  ];
+}
+
+/** A finding the auditor added by hand: no merged finding, its evidence is the selected text. */
+export function manualCsvRow(data: ReportData, fileName: string, sha256: string, r: ReportReviewFinding): Cell[] {
+  const e = r.manualEvidence!;
+  return [
+    data.run.id,
+    fileName,
+    sha256,
+    null,
+    r.findingKey,
+    r.effective.title,
+    r.effective.severity,
+    null,
+    r.effective.type,
+    'yes',
+    String(e.page),
+    e.page,
+    r.effective.description,
+    1,
+    `page ${e.page} (main), selected by the auditor: "${e.text}"`,
+    ...reviewCells([r], 'manual'),
   ];
 }
 
@@ -80,7 +139,11 @@ export function renderCsv(data: ReportData): string {
   for (const input of data.inputs) {
     const doc = input.document;
     if (!doc) continue;
-    for (const f of doc.findings) lines.push(csvRow(data, doc.document.fileName || baseName(input.filePath), doc.document.sha256, f).map(csvCell).join(','));
+    const name = doc.document.fileName || baseName(input.filePath);
+    for (const f of doc.findings) lines.push(csvRow(data, name, doc.document.sha256, f).map(csvCell).join(','));
+    for (const r of doc.review?.findings ?? []) {
+      if (r.origin === 'manual' && r.manualEvidence) lines.push(manualCsvRow(data, name, doc.document.sha256, r).map(csvCell).join(','));
+    }
   }
   // The byte-order mark makes Excel read UTF-8 (quotes, accents) instead of guessing a code page.
   return `\uFEFF${lines.join('\r\n')}\r\n`;

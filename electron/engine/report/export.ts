@@ -4,7 +4,7 @@ import { renderHtml } from './html';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
 import { renderPdfWithChromium } from './pdf';
-import type { ReportData } from './reportData';
+import { limitToConfirmed, type ReportData } from './reportData';
 
 export const REPORT_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -14,7 +14,7 @@ export interface ExportOptions {
   outlineDepth?: number;
   /** Only this document of the run (the per-document Export button). */
   documentId?: number;
-  /** Reserved: only findings an auditor confirmed. Ignored until findings can be confirmed. */
+  /** Only findings an auditor confirmed (the review counts still cover every finding). */
   confirmedOnly?: boolean;
 }
 
@@ -42,6 +42,7 @@ export async function renderReport(data: ReportData, format: ReportFormat, optio
     throw new AppError(ErrorCode.INVALID_INPUT, `The outline depth must be a whole number of at least 1, got ${outlineDepth}.`);
   }
   const depth = outlineDepth === undefined ? {} : { outlineDepth };
+  if (options.confirmedOnly) data = limitToConfirmed(data);
   switch (format) {
     case 'md':
       return renderMarkdown(data, depth);

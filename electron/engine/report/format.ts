@@ -3,8 +3,9 @@
  * JSON say the same thing in the same words.
  */
 import { formatPageRanges } from '../../../shared/canonical';
-import type { MergedFinding } from '../../../shared/findings';
-import type { LlmUsage, ReportData, ReportDocument } from './reportData';
+import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
+import type { FieldEdit, ReviewExportFinding, ReviewState, ReviewSummary, RunModel } from '../../../shared/review';
+import type { LlmUsage, ReportData, ReportDocument, ReportFinding } from './reportData';
 
 export function baseName(filePath: string): string {
   return filePath.split(/[\\/]/).pop() ?? filePath;
@@ -68,6 +69,9 @@ export function ungrounded(doc: ReportDocument) {
 export const RULES_ONLY_NOTE =
   'Mode: rules only. No language model was used: this report has no findings, summary, ungrounded findings, unreviewed mentions or failed chunks; it lists the ID mentions found by patterns, not verified findings.';
 
+export const CONFIRMED_ONLY_NOTE =
+  'Limited to confirmed findings: only findings an auditor confirmed are listed; the review counts still cover every finding.';
+
 export const SECTION_TEXT = {
   findings: 'Findings: each quote was found in the document',
   ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
@@ -75,3 +79,66 @@ export const SECTION_TEXT = {
   noTextExplain: 'Nothing on them was read or analysed: they are scans or images. OCR the PDF to include them.',
   failedNote: 'These parts of the document were not checked for findings.',
 } as const;
+
+/** What a review state is called in a report. */
+export const REVIEW_STATE_LABEL: Record<ReviewState, string> = {
+  new: 'open (not reviewed yet)',
+  confirmed: 'confirmed',
+  rejected: 'rejected',
+  needs_follow_up: 'needs follow-up',
+};
+
+/** "3 confirmed, 1 rejected, 0 need follow-up, 5 open (of 9)". */
+export function reviewCountsText(counts: ReviewSummary['counts']): string {
+  const base = `${counts.confirmed} confirmed, ${counts.rejected} rejected, ${counts.needsFollowUp} need follow-up, ${counts.open} open (of ${counts.total})`;
+  return counts.vanished > 0 ? `${base}; ${counts.vanished} no longer reported by the latest run` : base;
+}
+
+/** The auditor's last change: "A. Auditor, 2025-01-02T10:00:00.000Z", or null when only the engine touched it. */
+export function reviewedBy(r: Pick<ReviewExportFinding, 'lastReviewer' | 'lastChangedAt'>): string | null {
+  return r.lastReviewer ? `${r.lastReviewer}, ${r.lastChangedAt ?? 'time unknown'}` : null;
+}
+
+/** One edit as a line: `title: "model value" -> "auditor value"`. */
+export function editText(e: FieldEdit): string {
+  return `${e.field}: "${e.original}" -> "${e.effective}"`;
+}
+
+/** The state with its reason: "rejected: duplicate of R-2". */
+export function stateText(r: Pick<ReviewExportFinding, 'state' | 'rejectReason'>): string {
+  return `${REVIEW_STATE_LABEL[r.state]}${r.state === 'rejected' && r.rejectReason ? `: ${r.rejectReason}` : ''}`;
+}
+
+/** "extract qwen3:8b (sha256:abc...)"; the digest says exactly which model build ran. */
+export function modelText(m: RunModel): string {
+  return `${m.stage}: ${m.name} (digest ${m.digest ?? 'not recorded'})`;
+}
+
+/** The run's extraction profile (for ranking an edited severity). */
+export function profileOf(data: ReportData): ExtractionProfile {
+  const profile = (data.run.settings as { profile?: ExtractionProfile }).profile;
+  return profile && Array.isArray(profile.severities) ? profile : DEFAULT_PROFILE;
+}
+
+export interface ShownValues {
+  title: string;
+  severity: string;
+  severityCanonical: string | null;
+  type: string;
+  description: string;
+  /** The auditor edited at least one field (the model's values are in `review[0].original`). */
+  edited: boolean;
+}
+
+/**
+ * What the report shows for a merged finding: the auditor's effective values
+ * when one reviewed finding stands for it, else the model's own. The model's
+ * values stay in the report next to any edit.
+ */
+export function shownValues(f: ReportFinding, profile: ExtractionProfile = DEFAULT_PROFILE): ShownValues {
+  const only = f.review.length === 1 ? f.review[0]! : undefined;
+  if (!only || only.edits.length === 0) return { title: f.title, severity: f.severity, severityCanonical: f.severityCanonical, type: f.type, description: f.description, edited: false };
+  const e = only.effective;
+  const severityCanonical = e.severity === f.severity ? f.severityCanonical : rankSeverity(profile, e.severity).canonical;
+  return { title: e.title, severity: e.severity, severityCanonical, type: e.type, description: e.description, edited: true };
+}

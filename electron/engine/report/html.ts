@@ -16,17 +16,26 @@ import {
   findingPages,
   formatDuration,
   formatUsage,
+  CONFIRMED_ONLY_NOTE,
   grounded,
   isFullMode,
   pagesOf,
+  profileOf,
+  REVIEW_STATE_LABEL,
+  reviewCountsText,
+  reviewedBy,
   RULES_ONLY_NOTE,
   SECTION_TEXT,
   severityClass,
   severityLabel,
+  shownValues,
+  stateText,
   ungrounded,
 } from './format';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
-import type { ReportData, ReportDocument, ReportFinding, ReportInput } from './reportData';
+import type { ExtractionProfile } from '../../../shared/findings';
+import type { ReviewExportFinding } from '../../../shared/review';
+import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 
 /** Escapes text for HTML element content and quoted attribute values; control characters become spaces. */
 export function escapeHtml(text: string): string {
@@ -103,6 +112,7 @@ export function renderHtml(data: ReportData, options: HtmlOptions = {}): string 
 <dt>Generated</dt><dd>${data.generatedAt} by Offline Audit ${data.appVersion}</dd>
 </dl>
 ${full ? null : html`<p class="notice rules-only" data-section="rules-only">${RULES_ONLY_NOTE}</p>`}
+${data.confirmedOnly ? html`<p class="notice confirmed-only" data-section="confirmed-only">${CONFIRMED_ONLY_NOTE}</p>` : null}
 </header>
 ${renderToc(docs, problems.length > 0, full)}
 <main>
@@ -120,7 +130,7 @@ ${data.inputs.map((input, i) => {
 </table>
 </section>
 ${problems.length > 0 ? renderProblems(problems) : null}
-${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full))}
+${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full, profileOf(data)))}
 ${renderOutlineAppendix(docs, depth)}
 </main>
 <footer class="report-footer">${title}. Generated ${data.generatedAt} by Offline Audit ${data.appVersion}.</footer>
@@ -142,7 +152,7 @@ ${docs.map(
 <ol>
 ${full
   ? html`<li><a href="#doc-${n}-summary">Summary</a></li>
-<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
+${doc.review ? html`<li><a href="#doc-${n}-review">Review (${doc.review.counts.confirmed} confirmed, ${doc.review.counts.open} open)</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
 <li><a href="#doc-${n}-ungrounded">Ungrounded findings (${ungrounded(doc).length})</a></li>
 <li><a href="#doc-${n}-unreviewed">Unreviewed ID mentions (${doc.unreviewedMentions.length})</a></li>
 `
@@ -176,6 +186,9 @@ ${info.llm
   : data.run.mode === 'full'
     ? html`<dt>Models</dt><dd>not recorded: the run stopped before the language model was reached</dd>`
     : null}
+${info.models.length > 0
+  ? html`<dt>Model digests</dt><dd><ul class="models">${info.models.map((m) => html`<li data-model="${m.name}">${m.stage}: <code>${m.name}</code> <span class="digest">${m.digest ? html`<code class="hash">${m.digest}</code>` : 'digest not recorded'}</span></li>`)}</ul></dd>`
+  : null}
 <dt>Run duration</dt><dd>${formatDuration(info.durationMs)} (started ${data.run.startedAt ?? 'never'}, finished ${data.run.finishedAt ?? 'not yet'})</dd>
 <dt>LLM usage</dt><dd>${formatUsage(info.usage)}</dd>
 </dl>
@@ -199,7 +212,7 @@ ${problems.map(
 </section>`;
 }
 
-function renderDocument(input: ReportInput, doc: ReportDocument, n: number, full: boolean): SafeHtml {
+function renderDocument(input: ReportInput, doc: ReportDocument, n: number, full: boolean, profile: ExtractionProfile): SafeHtml {
   const leaves = doc.nodes.filter((node) => node.isLeaf).length;
   const judge = doc.judge;
   return html`<section class="document" id="doc-${n}" data-document-id="${doc.document.id}">
@@ -215,7 +228,7 @@ ${judge
   : null}
 ${full ? html`<dt>LLM usage</dt><dd>${formatUsage(doc.usage)}</dd>` : null}
 </dl>
-${full ? renderAnalysis(doc, n) : html`<p class="notice rules-only">Rules-only run: no findings for this document, only the ID mentions below.</p>`}
+${full ? renderAnalysis(doc, n, profile) : html`<p class="notice rules-only">Rules-only run: no findings for this document, only the ID mentions below.</p>`}
 <section id="doc-${n}-no-text" class="report-section apart" data-section="no-text">
 <h3>Pages without a text layer (${doc.pagesWithoutText.length})</h3>
 ${doc.pagesWithoutText.length === 0
@@ -227,13 +240,16 @@ ${renderMentions(input, doc, n)}
 </section>`;
 }
 
-function renderAnalysis(doc: ReportDocument, n: number): SafeHtml {
+function renderAnalysis(doc: ReportDocument, n: number, profile: ExtractionProfile): SafeHtml {
   const verified = grounded(doc);
   const notShown = ungrounded(doc);
+  const findingTable = (list: readonly ReportFinding[]) => findingTableOf(list, profile);
+  const findingDetail = (f: ReportFinding) => findingDetailOf(f, profile);
   return html`<section id="doc-${n}-summary" class="report-section" data-section="summary">
 <h3>Summary</h3>
 ${doc.summary ? html`<p class="summary">${doc.summary.text}</p>` : html`<p class="none">No summary was written for this document.</p>`}
 </section>
+${doc.review ? renderReview(doc.review, n) : null}
 <section id="doc-${n}-findings" class="report-section" data-section="findings">
 <h3>Findings (${verified.length})</h3>
 <p class="section-note">${SECTION_TEXT.findings}.</p>
@@ -275,28 +291,76 @@ ${doc.mentionGroups.map((g) => html`<tr><td><code>${g.id}</code></td><td>${forma
 </section>`;
 }
 
-function severityBadge(f: ReportFinding): SafeHtml {
+function severityBadge(f: Pick<ReportFinding, 'severity' | 'severityCanonical'>): SafeHtml {
   const cls = severityClass(f);
   return html`<span class="sev sev-${cls}"><span class="sev-mark" aria-hidden="true">${SEVERITY_MARK[cls] ?? '????'}</span> ${severityLabel(f)}</span>`;
 }
 
-function findingTable(findings: readonly ReportFinding[]): SafeHtml {
+function stateBadge(r: Pick<ReviewExportFinding, 'state' | 'label'>): SafeHtml {
+  return html`<span class="state state-${r.state}" data-state="${r.state}">${r.label} ${REVIEW_STATE_LABEL[r.state]}</span>`;
+}
+
+/** One reviewed finding's review: state (and reason), last change, each edit beside the model's value, notes. */
+function reviewBlock(r: ReviewExportFinding): SafeHtml {
+  const by = reviewedBy(r);
+  return html`<div class="review" data-review-id="${r.reviewId}" data-state="${r.state}">
+<p class="review-state">Review: ${stateBadge(r)}${r.state === 'rejected' && r.rejectReason ? html` <span class="reject-reason">Reason: ${r.rejectReason}</span>` : null} · ${by ? html`last change by <span class="reviewer">${r.lastReviewer}</span>, <time>${r.lastChangedAt}</time>` : 'no auditor change yet'}</p>
+${r.edits.length > 0
+  ? html`<table class="edits"><thead><tr><th>Field</th><th>Model's value</th><th>Auditor's value</th></tr></thead><tbody>
+${r.edits.map((e) => html`<tr class="edit" data-field="${e.field}"><td>${e.field}</td><td class="original"><del>${e.original}</del></td><td class="effective"><ins>${e.effective}</ins></td></tr>\n`)}</tbody></table>`
+  : null}
+${r.notes.length > 0 ? html`<ul class="notes">${r.notes.map((note) => html`<li class="note"><span class="reviewer">${note.reviewer}</span>, <time>${note.at}</time>: ${note.text}</li>`)}</ul>` : null}
+${r.changedFields.length > 0 ? html`<p class="warning">The latest run reports other values for: ${r.changedFields.join(', ')} (not yet acknowledged).</p>` : null}
+${r.vanished ? html`<p class="warning">The latest run no longer reports this finding.</p>` : null}
+</div>`;
+}
+
+function renderReview(review: ReportReview, n: number): SafeHtml {
+  const c = review.counts;
+  return html`<section id="doc-${n}-review" class="report-section" data-section="review">
+<h3>Review</h3>
+<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-open="${c.open}" data-total="${c.total}">${reviewCountsText(c)}.</p>
+${review.confirmedOnly ? html`<p class="section-note">Only confirmed findings are listed; the counts cover every finding.</p>` : null}
+${review.findings.length === 0
+  ? html`<p class="none">${review.confirmedOnly ? 'No finding was confirmed.' : 'No finding to review.'}</p>`
+  : html`<table class="review-table"><thead><tr><th>Review</th><th>ID</th><th>Title</th><th>Severity</th><th>State</th><th>Last change</th></tr></thead><tbody>
+${review.findings.map(
+  (r) =>
+    html`<tr class="review-row" data-review-id="${r.reviewId}" data-state="${r.state}" data-origin="${r.origin}"><td>${r.label}</td><td><code>${r.findingKey ?? '—'}</code></td><td>${r.effective.title}${r.edits.length > 0 ? ' (edited)' : ''}${r.origin === 'manual' ? ' (added by the auditor)' : ''}</td><td>${r.effective.severity}</td><td>${stateText(r)}</td><td>${reviewedBy(r) ?? '—'}</td></tr>\n`,
+)}</tbody></table>
+${review.findings
+  .filter((r) => r.origin === 'manual' && r.manualEvidence)
+  .map(
+    (r) => html`<article class="manual-finding" data-review-id="${r.reviewId}"><h4>${r.label}: ${r.effective.title} (added by the auditor)</h4>
+<p class="facts">Severity ${r.effective.severity} · type ${r.effective.type} · page ${r.manualEvidence!.page}</p>
+<p class="description">${r.effective.description}</p>
+<blockquote class="evidence">${r.manualEvidence!.text}</blockquote>
+${reviewBlock(r)}
+</article>
+`,
+  )}`}
+</section>`;
+}
+
+function findingTableOf(findings: readonly ReportFinding[], profile: ExtractionProfile): SafeHtml {
   return html`<table class="findings-table">
-<thead><tr><th>ID</th><th>Title</th><th>Severity</th><th>Type</th><th>Pages</th><th>Grounded</th></tr></thead>
+<thead><tr><th>ID</th><th>Title</th><th>Severity</th><th>Type</th><th>Pages</th><th>Grounded</th><th>Review</th></tr></thead>
 <tbody>
-${findings.map(
-  (f) =>
-    html`<tr class="finding-row row-${severityClass(f)}" data-finding-id="${f.id}"><td><code>${f.findingKey ?? '—'}</code></td><td><a href="#finding-${f.id}">${f.title}</a></td><td>${severityBadge(f)}</td><td>${f.type}</td><td>${findingPages(f)}</td><td>${f.grounded ? 'yes' : html`<strong>NO</strong>`}</td></tr>\n`,
-)}</tbody>
+${findings.map((f) => {
+  const v = shownValues(f, profile);
+  return html`<tr class="finding-row row-${severityClass(v)}" data-finding-id="${f.id}"><td><code>${f.findingKey ?? '—'}</code></td><td><a href="#finding-${f.id}">${v.title}</a>${v.edited ? ' (edited)' : ''}</td><td>${severityBadge(v)}</td><td>${v.type}</td><td>${findingPages(f)}</td><td>${f.grounded ? 'yes' : html`<strong>NO</strong>`}</td><td>${f.review.length === 0 ? 'not reviewed' : f.review.map((r, i) => html`${i > 0 ? ', ' : ''}${stateBadge(r)}`)}</td></tr>\n`;
+})}</tbody>
 </table>
 `;
 }
 
-function findingDetail(f: ReportFinding): SafeHtml {
-  return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${severityClass(f)}" id="finding-${f.id}" data-finding-id="${f.id}" data-grounded="${f.grounded}">
-<h4>${f.findingKey ? html`<code class="finding-key">${f.findingKey}</code> ` : null}<span class="finding-title">${f.title}</span></h4>
-<p class="facts">${severityBadge(f)} · type ${f.type} · pages ${findingPages(f) || 'unknown'} · main page ${f.mainPage ?? 'unknown'} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
-<p class="description">${f.description}</p>
+function findingDetailOf(f: ReportFinding, profile: ExtractionProfile): SafeHtml {
+  const v = shownValues(f, profile);
+  return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${severityClass(v)}" id="finding-${f.id}" data-finding-id="${f.id}" data-grounded="${f.grounded}">
+<h4>${f.findingKey ? html`<code class="finding-key">${f.findingKey}</code> ` : null}<span class="finding-title">${v.title}</span></h4>
+<p class="facts">${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${f.mainPage ?? 'unknown'} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
+${f.review.map(reviewBlock)}
+<p class="description">${v.description}</p>
 <ol class="sources">
 ${f.sources.map(
   (s) => html`<li class="source ${s.grounded ? 'found' : 'not-found'}" data-page="${s.page ?? ''}">
@@ -395,6 +459,18 @@ ul.outline .pages { color: var(--muted); font-size: .9em; }
 .depth-4 { padding-left: 3.6em; }
 .depth-5 { padding-left: 4.8em; }
 .depth-6 { padding-left: 6em; }
+.review { margin: .3em 0 .5em; padding: .3em .6em; border: 1px solid var(--rule); background: #f7f9fc; }
+.review p { margin: .15em 0; }
+.state { display: inline-block; padding: 0 .4em; border-radius: 3px; font-weight: 600; border: 1px solid #5b6475; white-space: nowrap; }
+.state-confirmed { background: #dff3e4; border: 2px solid #1e6b34; }
+.state-rejected { background: #f7dede; border: 2px dashed #8a1c1c; text-decoration: line-through; }
+.state-needs_follow_up { background: #fff1c7; border: 2px dotted #7a5a00; }
+.state-new { background: #fff; border: 1px solid #8a93a3; }
+table.edits { width: auto; margin: .3em 0; }
+del { color: #7a2610; }
+ins { color: #1e6b34; text-decoration: none; font-weight: 600; }
+ul.notes, ul.models { margin: .2em 0; padding-left: 1.2em; }
+.manual-finding { border: 1px solid var(--rule); border-left: 8px double #2b5a8a; padding: .6em .8em; margin: 1em 0; break-inside: avoid-page; }
 .report-footer { margin-top: 3em; color: var(--muted); font-size: .85em; border-top: 1px solid var(--rule); padding-top: .5em; }
 @media print {
   @page { size: A4; margin: 16mm 14mm 18mm; }
@@ -411,6 +487,8 @@ ul.outline .pages { color: var(--muted); font-size: .9em; }
   .sev-medium { background: #bbb; color: #000; border: 1px dashed #000; }
   .sev-low { background: #e6e6e6; color: #000; border: 1px dotted #000; }
   .sev-informational, .sev-unknown { background: #fff; color: #000; border: 1px solid #777; }
+  .state-confirmed { background: #e6e6e6; color: #000; }
+  .state-rejected, .state-needs_follow_up { background: #fff; color: #000; }
   mark { background: #e0e0e0; }
   .row-critical, tr.row-critical > td:first-child { border-left-color: #000; }
   .row-high, tr.row-high > td:first-child { border-left-color: #444; }

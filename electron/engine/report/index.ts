@@ -2,6 +2,7 @@ export {
   collectReportData,
   contextWords,
   groupMentions,
+  limitToConfirmed,
   llmUsage,
   type CollectOptions,
   type FailedChunk,
@@ -12,12 +13,14 @@ export {
   type ReportFinding,
   type ReportInput,
   type ReportJudge,
+  type ReportReview,
+  type ReportReviewFinding,
   type ReportRunInfo,
   type ReportSource,
 } from './reportData';
 export { renderMarkdown, escapeMarkdown, outlineSections, outlineEntries, DEFAULT_OUTLINE_DEPTH, type MarkdownOptions, type OutlineEntry } from './markdown';
 export { renderHtml, escapeHtml, html, SafeHtml, type HtmlOptions } from './html';
-export { renderCsv, csvCell, csvField, neutralizeFormula, CSV_COLUMNS, SOURCE_SEPARATOR } from './csv';
+export { renderCsv, csvCell, csvField, neutralizeFormula, CSV_COLUMNS, SOURCE_SEPARATOR, REVIEW_SEPARATOR } from './csv';
 export { renderJson, REPORT_JSON_VERSION } from './json';
 export { renderPdfWithChromium, findChromium, CHROMIUM_ARGS, type PdfOptions } from './pdf';
 export {

@@ -1,4 +1,5 @@
-import type { ReportData, ReportFinding } from './reportData';
+import type { ReviewExportFinding } from '../../../shared/review';
+import type { ReportData, ReportFinding, ReportReview } from './reportData';
 
 /**
  * Bumped whenever the JSON shape changes in a way a reader must know about.
@@ -7,8 +8,12 @@ import type { ReportData, ReportFinding } from './reportData';
  *   1: findings, ungrounded findings, unreviewed mentions, failed chunks, ID mentions.
  *   2: run header (models, num_ctx, profile, duration, LLM usage), judge decision and
  *      LLM usage per document, context around evidence, the whole chunk tree.
+ *   3: the auditor's review: `review` per finding (state, reason, edits beside the
+ *      model's values, notes, last reviewer and time) and per document (counts and
+ *      every reviewed finding, manual ones included), `confirmedOnly`, and each
+ *      model's digest (`run.models`).
  */
-export const REPORT_JSON_VERSION = 2;
+export const REPORT_JSON_VERSION = 3;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -23,6 +28,7 @@ export function renderJson(data: ReportData): string {
       version: REPORT_JSON_VERSION,
       generatedAt: data.generatedAt,
       appVersion: data.appVersion,
+      confirmedOnly: data.confirmedOnly,
       run: {
         id: data.run.id,
         mode: data.run.mode,
@@ -36,6 +42,7 @@ export function renderJson(data: ReportData): string {
         strategy: info.strategyChoice,
         judge: info.judgeEnabled,
         llm: info.llm,
+        models: info.models,
         usage: info.usage,
         settings: data.run.settings,
       },
@@ -56,6 +63,7 @@ export function renderJson(data: ReportData): string {
           judge: input.document.judge,
           usage: input.document.usage,
           summary: input.document.summary,
+          review: input.document.review && reviewJson(input.document.review),
           findings: input.document.findings.filter((f) => f.grounded).map(findingJson),
           ungroundedFindings: input.document.findings.filter((f) => !f.grounded).map(findingJson),
           unreviewedMentions: input.document.unreviewedMentions,
@@ -81,6 +89,37 @@ export function renderJson(data: ReportData): string {
     null,
     2,
   )}\n`;
+}
+
+function reviewEntryJson(r: ReviewExportFinding) {
+  return {
+    reviewId: r.reviewId,
+    label: r.label,
+    origin: r.origin,
+    state: r.state,
+    rejectReason: r.rejectReason,
+    findingKey: r.findingKey,
+    effective: r.effective,
+    original: r.original,
+    edits: r.edits,
+    notes: r.notes,
+    lastReviewer: r.lastReviewer,
+    lastChangedAt: r.lastChangedAt,
+    mainPage: r.mainPage,
+    grounded: r.grounded,
+    changedFields: r.changedFields,
+    vanished: r.vanished,
+    mergedIds: r.mergedIds,
+  };
+}
+
+function reviewJson(review: ReportReview) {
+  return {
+    runId: review.runId,
+    confirmedOnly: review.confirmedOnly,
+    counts: review.counts,
+    findings: review.findings.map((r) => ({ ...reviewEntryJson(r), manualEvidence: r.manualEvidence })),
+  };
 }
 
 function findingJson(f: ReportFinding) {
@@ -109,5 +148,6 @@ function findingJson(f: ReportFinding) {
       contextAfter: s.contextAfter,
       documentText: s.documentText,
     })),
+    review: f.review.map(reviewEntryJson),
   };
 }

@@ -7,13 +7,22 @@ import {
   formatUsage,
   grounded,
   isFullMode,
+  modelText,
   pagesOf,
+  profileOf,
+  reviewCountsText,
+  reviewedBy,
   RULES_ONLY_NOTE,
   SECTION_TEXT,
   severityLabel,
+  shownValues,
+  stateText,
   ungrounded,
+  CONFIRMED_ONLY_NOTE,
 } from './format';
-import type { ReportData, ReportDocument, ReportFinding, ReportInput } from './reportData';
+import type { ExtractionProfile } from '../../../shared/findings';
+import type { ReviewExportFinding } from '../../../shared/review';
+import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 
 /**
  * Text from documents goes into Markdown that may later be rendered to HTML:
@@ -44,6 +53,7 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
   out.push(`- Run: ${data.run.id} (${data.run.mode}), status ${data.run.status}`);
   out.push(`- Generated: ${data.generatedAt} by Offline Audit ${escapeMarkdown(data.appVersion)}`);
   if (!full) out.push(`- ${RULES_ONLY_NOTE}`);
+  if (data.confirmedOnly) out.push(`- ${CONFIRMED_ONLY_NOTE}`);
   out.push(...renderSettings(data));
   out.push('', '## Inputs', '', '| # | File | Status | Pages | sha256 |', '|---|---|---|---|---|');
   data.inputs.forEach((input, i) => {
@@ -58,7 +68,8 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
       for (const warning of input.warnings) out.push(`- ${escapeMarkdown(baseName(input.filePath))}: ${warning.code}: ${escapeMarkdown(warning.message)}`);
     }
   }
-  for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, full));
+  const profile = profileOf(data);
+  for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, full, profile));
   out.push('', '## Appendix: document outlines', '', `Sections of each document's chunk tree, to depth ${depth}.`, '');
   for (const input of data.inputs) if (input.document) out.push(...renderOutline(input.document, depth));
   return `${out.join('\n')}\n`;
@@ -77,13 +88,17 @@ function renderSettings(data: ReportData): string[] {
   } else if (data.run.mode === 'full') {
     out.push('- Models: not recorded (the run stopped before the language model was reached)');
   }
+  if (info.models.length > 0) {
+    out.push('- Model digests (as Ollama listed them for this run):');
+    for (const m of info.models) out.push(`  - ${escapeMarkdown(modelText(m))}`);
+  }
   out.push(`- Run duration: ${formatDuration(info.durationMs)} (started ${data.run.startedAt ?? 'never'}, finished ${data.run.finishedAt ?? 'not yet'})`);
   out.push(`- LLM usage: ${formatUsage(info.usage)}`);
   for (const m of info.usage.byModel) out.push(`  - ${escapeMarkdown(m.model)}: ${m.calls} calls, ${m.promptTokens} prompt tokens, ${m.evalTokens} generated tokens, ${formatDuration(m.llmMs)}`);
   return out;
 }
 
-function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boolean): string[] {
+function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boolean, profile: ExtractionProfile): string[] {
   const out = ['', `## ${escapeMarkdown(doc.document.fileName)}`, ''];
   const leaves = doc.nodes.filter((n) => n.isLeaf).length;
   out.push(`- File: ${escapeMarkdown(input.filePath)}`);
@@ -94,7 +109,8 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
     out.push(`- Judge: ${escapeMarkdown(doc.judge.strategy)} (${doc.judge.source}${doc.judge.cached ? ', reused' : ''}): ${escapeMarkdown(why)}`);
   }
   if (fullMode) out.push(`- LLM usage: ${formatUsage(doc.usage)}`);
-  if (fullMode) out.push(...renderFindings(doc));
+  if (fullMode) out.push(...renderReview(doc.review));
+  if (fullMode) out.push(...renderFindings(doc, profile));
   out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
   out.push(doc.pagesWithoutText.length === 0 ? 'None: every page has text.' : `Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`);
   if (fullMode) out.push(...renderFailed(doc));
@@ -111,7 +127,7 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
 }
 
 /** Verified findings first; then what an auditor must see and never confuse with them. */
-function renderFindings(doc: ReportDocument): string[] {
+function renderFindings(doc: ReportDocument, profile: ExtractionProfile): string[] {
   const verified = grounded(doc);
   const notShown = ungrounded(doc);
   const out: string[] = [];
@@ -119,15 +135,15 @@ function renderFindings(doc: ReportDocument): string[] {
   out.push('', `### Findings (${verified.length}, each quote found in the document)`, '');
   if (verified.length === 0) out.push('No grounded finding.');
   else {
-    out.push(...findingTable(verified));
-    for (const f of verified) out.push(...findingDetail(f));
+    out.push(...findingTable(verified, profile));
+    for (const f of verified) out.push(...findingDetail(f, profile));
   }
   out.push('', `### Ungrounded findings (${notShown.length}): the model reported them, the text does not show them`, '');
   if (notShown.length === 0) out.push('None.');
   else {
     out.push(`> ${SECTION_TEXT.ungroundedNote}`, '');
-    out.push(...findingTable(notShown));
-    for (const f of notShown) out.push(...findingDetail(f));
+    out.push(...findingTable(notShown, profile));
+    for (const f of notShown) out.push(...findingDetail(f, profile));
   }
   out.push('', `### Unreviewed ID mentions (${doc.unreviewedMentions.length}): in the document, in no finding`, '');
   if (doc.unreviewedMentions.length === 0) out.push('None.');
@@ -143,20 +159,64 @@ function renderFailed(doc: ReportDocument): string[] {
   return out;
 }
 
-function findingTable(findings: readonly ReportFinding[]): string[] {
-  const out = ['| ID | Title | Severity | Type | Pages | Grounded |', '|---|---|---|---|---|---|'];
+function reviewStates(f: ReportFinding): string {
+  return f.review.length === 0 ? 'not reviewed' : f.review.map((r) => `${r.label} ${stateText(r)}`).join('; ');
+}
+
+function findingTable(findings: readonly ReportFinding[], profile: ExtractionProfile): string[] {
+  const out = ['| ID | Title | Severity | Type | Pages | Grounded | Review |', '|---|---|---|---|---|---|---|'];
   for (const f of findings) {
-    out.push(`| ${escapeMarkdown(f.findingKey ?? '—')} | ${escapeMarkdown(f.title)} | ${escapeMarkdown(severityLabel(f))} | ${escapeMarkdown(f.type)} | ${findingPages(f)} | ${f.grounded ? 'yes' : 'NO'} |`);
+    const v = shownValues(f, profile);
+    out.push(
+      `| ${escapeMarkdown(f.findingKey ?? '—')} | ${escapeMarkdown(v.title)}${v.edited ? ' (edited)' : ''} | ${escapeMarkdown(severityLabel(v))} | ${escapeMarkdown(v.type)} | ${findingPages(f)} | ${f.grounded ? 'yes' : 'NO'} | ${escapeMarkdown(reviewStates(f))} |`,
+    );
   }
   return out;
 }
 
-function findingDetail(f: ReportFinding): string[] {
-  const out = ['', `#### ${f.findingKey ? `${escapeMarkdown(f.findingKey)}: ` : ''}${escapeMarkdown(f.title)}`, ''];
+/** Review lines of one reviewed finding: state, who and when, each edit beside the model's value, notes. */
+function reviewLines(r: ReviewExportFinding, indent = ''): string[] {
+  const out = [`${indent}- Review ${r.label}: ${escapeMarkdown(stateText(r))}${reviewedBy(r) ? `; last change by ${escapeMarkdown(reviewedBy(r)!)}` : '; no auditor change yet'}`];
+  for (const e of r.edits) out.push(`${indent}  - Edited ${e.field}: model “${escapeMarkdown(e.original)}” → auditor “${escapeMarkdown(e.effective)}”`);
+  for (const n of r.notes) out.push(`${indent}  - Note by ${escapeMarkdown(n.reviewer)}, ${n.at}: ${escapeMarkdown(n.text)}`);
+  if (r.changedFields.length > 0) out.push(`${indent}  - The latest run reports other values for: ${r.changedFields.join(', ')} (not yet acknowledged)`);
+  if (r.vanished) out.push(`${indent}  - The latest run no longer reports this finding`);
+  return out;
+}
+
+function renderReview(review: ReportReview | null): string[] {
+  if (!review) return [];
+  const out = ['', `### Review (${reviewCountsText(review.counts)})`, ''];
+  if (review.confirmedOnly) out.push('Only confirmed findings are listed; the counts cover every finding.', '');
+  if (review.findings.length === 0) {
+    out.push(review.confirmedOnly ? 'No finding was confirmed.' : 'No finding to review.');
+    return out;
+  }
+  out.push('| Review | ID | Title | Severity | State | Last change |', '|---|---|---|---|---|---|');
+  for (const r of review.findings) {
+    out.push(
+      `| ${r.label} | ${escapeMarkdown(r.findingKey ?? '—')} | ${escapeMarkdown(r.effective.title)}${r.edits.length > 0 ? ' (edited)' : ''}${r.origin === 'manual' ? ' (added by the auditor)' : ''} | ${escapeMarkdown(r.effective.severity)} | ${escapeMarkdown(stateText(r))} | ${escapeMarkdown(reviewedBy(r) ?? '—')} |`,
+    );
+  }
+  const detailed = review.findings.filter((r) => r.edits.length > 0 || r.notes.length > 0 || r.manualEvidence || r.changedFields.length > 0 || r.vanished);
+  if (detailed.length > 0) out.push('');
+  for (const r of detailed) {
+    out.push(...reviewLines(r));
+    if (r.manualEvidence) out.push(`  - Added by the auditor from page ${r.manualEvidence.page}: “${escapeMarkdown(r.manualEvidence.text)}”`);
+  }
+  return out;
+}
+
+function findingDetail(f: ReportFinding, profile: ExtractionProfile): string[] {
+  const v = shownValues(f, profile);
+  const out = ['', `#### ${f.findingKey ? `${escapeMarkdown(f.findingKey)}: ` : ''}${escapeMarkdown(v.title)}`, ''];
   out.push(
-    `- Severity: ${escapeMarkdown(severityLabel(f))}; type: ${escapeMarkdown(f.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${f.mainPage ?? 'unknown'}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
+    `- Severity: ${escapeMarkdown(severityLabel(v))}; type: ${escapeMarkdown(v.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${f.mainPage ?? 'unknown'}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
+  );
+  for (const r of f.review) out.push(...reviewLines(r));
+  out.push(
     '',
-    escapeMarkdown(f.description),
+    escapeMarkdown(v.description),
     '',
     `Sources (${f.sources.length}):`,
     '',

@@ -2,10 +2,12 @@ import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
 import type { DocumentSummary, FindingSource, MergedFinding, UnreviewedMention } from '../../../shared/findings';
 import type { JudgeSource } from '../../../shared/treesplit';
 import type { ChunkNode, IdMention } from '../../../shared/types';
+import type { ReviewExportFinding, ReviewSummary, RunModel } from '../../../shared/review';
 import { listChunkResults } from '../extract';
 import { listJudgeDecisions } from '../judge';
 import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergedFindings, unreviewedMentions } from '../merge';
+import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
 import { getSummary } from '../summary';
 import { stableHash, type RunSettings } from '../jobs/settings';
 import {
@@ -51,6 +53,22 @@ export interface ReportSource extends FindingSource {
 
 export interface ReportFinding extends MergedFinding {
   sources: ReportSource[];
+  /**
+   * The auditor's review of this merged finding: the reviewed findings that stand for it
+   * (one as a rule; several after a split; empty when the document has no review).
+   */
+  review: ReviewExportFinding[];
+}
+
+/** A reviewed finding as the report lists it, with its evidence when it was added by hand. */
+export interface ReportReviewFinding extends ReviewExportFinding {
+  /** Manual findings: the canonical-text slice the auditor selected (grounded by construction); null otherwise. */
+  manualEvidence: { start: number; end: number; page: number; text: string } | null;
+}
+
+/** A document's review as the report carries it: counts over every finding, and the findings listed. */
+export interface ReportReview extends Omit<ReviewSummary, 'findings'> {
+  findings: ReportReviewFinding[];
 }
 
 /** LLM calls, tokens and time, from the call log (one row per attempt; cached replies cost no model time). */
@@ -92,6 +110,8 @@ export interface ReportDocument {
   failedChunks: FailedChunk[];
   summary: DocumentSummary | null;
   usage: LlmUsage;
+  /** The auditor's review (full mode; null in rules-only runs). */
+  review: ReportReview | null;
 }
 
 export interface ReportInput {
@@ -117,6 +137,8 @@ export interface ReportRunInfo {
   strategyChoice: string;
   judgeEnabled: boolean;
   usage: LlmUsage;
+  /** Every model the run used, with the digest Ollama listed for it (null when the run did not log one). */
+  models: RunModel[];
 }
 
 export interface ReportData {
@@ -125,6 +147,8 @@ export interface ReportData {
   generatedAt: string;
   appVersion: string;
   inputs: ReportInput[];
+  /** Only findings an auditor confirmed are listed (the review counts still cover all). */
+  confirmedOnly: boolean;
 }
 
 export interface CollectOptions {
@@ -132,6 +156,8 @@ export interface CollectOptions {
   now: Date;
   /** Only this document (a per-document export); the run's other inputs are left out. */
   documentId?: number;
+  /** Only findings an auditor confirmed (see limitToConfirmed). */
+  confirmedOnly?: boolean;
 }
 
 /** Everything a report shows, read from the store; exporters only format it. */
@@ -146,6 +172,9 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
     runInputs = runInputs.filter((input) => input.documentId === meta.documentId);
     if (runInputs.length === 0) throw new AppError(ErrorCode.INVALID_INPUT, `Document ${meta.documentId} is not part of run ${runId}. Export the whole run or pick one of its documents.`);
   }
+  const fullMode = settings.mode === 'full';
+  // The review of every document the run analysed (carried over to this run first when it is older).
+  const review = fullMode ? getRunReview(db, runId, { now: meta.now.toISOString() }) : null;
   const inputs = runInputs.map((input): ReportInput => {
     const document = input.documentId === null ? undefined : getDocument(db, input.documentId);
     return {
@@ -153,10 +182,41 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
       status: input.status,
       error: input.error,
       warnings: input.warnings,
-      document: document ? collectDocument(db, run, document, rulesHash, settings.mode === 'full', calls) : null,
+      document: document ? collectDocument(db, run, document, rulesHash, fullMode, calls, review) : null,
     };
   });
-  return { run, runInfo: collectRunInfo(db, run, settings, calls), generatedAt: meta.now.toISOString(), appVersion: meta.appVersion, inputs };
+  const data: ReportData = { run, runInfo: collectRunInfo(db, run, settings, calls), generatedAt: meta.now.toISOString(), appVersion: meta.appVersion, inputs, confirmedOnly: false };
+  return meta.confirmedOnly ? limitToConfirmed(data) : data;
+}
+
+/**
+ * The report limited to findings an auditor confirmed: merged findings with at
+ * least one confirmed review, and the confirmed reviewed findings (manual ones
+ * included). The review counts keep covering every finding, so the report
+ * still says how many were rejected or left open.
+ */
+export function limitToConfirmed(data: ReportData): ReportData {
+  if (data.confirmedOnly) return data;
+  return {
+    ...data,
+    confirmedOnly: true,
+    inputs: data.inputs.map((input) =>
+      input.document
+        ? {
+            ...input,
+            document: {
+              ...input.document,
+              findings: input.document.findings.filter((f) => f.review.some((r) => r.state === 'confirmed')),
+              review: input.document.review && {
+                ...input.document.review,
+                confirmedOnly: true,
+                findings: input.document.review.findings.filter((r) => r.state === 'confirmed'),
+              },
+            },
+          }
+        : input,
+    ),
+  };
 }
 
 function collectRunInfo(db: Database, run: StoredRun, settings: RunSettings, calls: readonly LlmCallRecord[]): ReportRunInfo {
@@ -176,6 +236,7 @@ function collectRunInfo(db: Database, run: StoredRun, settings: RunSettings, cal
     strategyChoice: settings.strategy ?? 'auto',
     judgeEnabled: settings.judge ?? false,
     usage: llmUsage(calls),
+    models: getRunModels(db, run.id).models,
   };
 }
 
@@ -215,6 +276,7 @@ function collectDocument(
   rulesHash: string,
   fullMode: boolean,
   calls: readonly LlmCallRecord[],
+  runReview: RunReview | null,
 ): ReportDocument {
   // The tree this run analysed (its chunk results point at it), else the document's current one.
   const results = fullMode ? listChunkResults(db, run.id, document.id) : [];
@@ -224,7 +286,13 @@ function collectDocument(
   const mentions = loadMentions(db, document.id, rulesHash);
   const merged = fullMode ? listMergedFindings(db, run.id, document.id) : [];
   const text = merged.length > 0 ? canonicalText(db, document.id) : '';
-  const findings = merged.map((f): ReportFinding => ({ ...f, sources: f.sources.map((s) => withContext(s, text)) }));
+  const reviewOf = (mergedId: number): ReviewExportFinding[] =>
+    (runReview?.byMergedId.get(mergedId) ?? []).flatMap((id) => {
+      const r = runReview?.byReviewId.get(id);
+      return r ? [r] : [];
+    });
+  const findings = merged.map((f): ReportFinding => ({ ...f, sources: f.sources.map((s) => withContext(s, text)), review: reviewOf(f.id) }));
+  const summaryOfReview = runReview?.documents.find((d) => d.documentId === document.id);
   const summary = fullMode ? getSummary(db, run.id, document.id) : undefined;
   return {
     document,
@@ -243,6 +311,17 @@ function collectDocument(
       }),
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels } : null,
     usage: llmUsage(calls.filter((c) => c.documentId === document.id)),
+    review: fullMode && summaryOfReview ? reportReview(db, summaryOfReview) : null,
+  };
+}
+
+function reportReview(db: Database, summary: ReviewSummary): ReportReview {
+  return {
+    ...summary,
+    findings: summary.findings.map((f): ReportReviewFinding => {
+      const manual = f.origin === 'manual' ? getReviewedFinding(db, f.reviewId)?.manualEvidence : null;
+      return { ...f, manualEvidence: manual ? { start: manual.start, end: manual.end, page: manual.page, text: manual.text } : null };
+    }),
   };
 }
 

@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { Highlight } from '../../../shared/contract';
+import { useAppStore } from '../stores/useAppStore';
+import { useReviewStore } from '../stores/useReviewStore';
 import { useTreeStore } from '../stores/useTreeStore';
 
 function marksIn(text: string, from: number, to: number, highlights: readonly Highlight[], keyPrefix: string): ReactNode[] {
@@ -45,8 +47,96 @@ export function highlightText(text: string, highlights: readonly Highlight[]): R
   return out;
 }
 
-/** The selected node's text with mentions and findings' evidence highlighted. */
+/**
+ * Offsets of a DOM selection inside `root`, counted in characters of the rendered text. The chunk text is
+ * rendered verbatim (highlights only wrap it in marks), so these are offsets into the chunk's text.
+ */
+export function selectionOffsets(root: HTMLElement, selection: Selection | null): { start: number; end: number } | null {
+  if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
+  const range = selection.getRangeAt(0);
+  if (!root.contains(range.startContainer) || !root.contains(range.endContainer)) return null;
+  const before = document.createRange();
+  before.selectNodeContents(root);
+  before.setEnd(range.startContainer, range.startOffset);
+  const start = before.toString().length;
+  return { start, end: start + range.toString().length };
+}
+
+/** A finding the model missed, from the selected text: its evidence is that text, so it is grounded by construction. */
+function ManualFindingForm({ documentId, start, end, quote, onDone }: { documentId: number; start: number; end: number; quote: string; onDone(): void }) {
+  const [title, setTitle] = useState('');
+  const [severity, setSeverity] = useState('Medium');
+  const [type, setType] = useState('observation');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [needsReviewer, setNeedsReviewer] = useState(false);
+  return (
+    <form
+      className="review-form manual-form"
+      aria-label="Add a finding from the selection"
+      data-testid="manual-finding-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void useReviewStore
+          .getState()
+          .act('review.addManual', { documentId, start, end, title, severity, type, description })
+          .then((ok) => {
+            const failure = useReviewStore.getState().error;
+            if (ok) {
+              onDone();
+              useAppStore.getState().setView('review');
+            } else {
+              setError(failure?.message ?? 'The finding could not be added.');
+              setNeedsReviewer(failure?.details?.setting === 'reviewerName');
+            }
+          });
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
+    >
+      <p className="muted">
+        Evidence ({end - start} characters): “{quote.length > 160 ? `${quote.slice(0, 160)}…` : quote}”
+      </p>
+      <label className="field">
+        <span>Title</span>
+        <input type="text" required autoFocus value={title} onChange={(e) => setTitle(e.currentTarget.value)} />
+      </label>
+      <label className="field">
+        <span>Severity</span>
+        <input type="text" value={severity} onChange={(e) => setSeverity(e.currentTarget.value)} />
+      </label>
+      <label className="field">
+        <span>Type</span>
+        <input type="text" value={type} onChange={(e) => setType(e.currentTarget.value)} />
+      </label>
+      <label className="field">
+        <span>Description</span>
+        <textarea rows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <button type="submit" className="button button--small button--primary">
+        Add finding
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onDone}>
+        Cancel
+      </button>
+      {error ? (
+        <p role="alert" className="error-text">
+          {error}{' '}
+          {needsReviewer ? (
+            <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+              Open the settings
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The selected node's text with mentions and findings' evidence highlighted; selecting text offers to add a finding. */
 export function ChunkTextView() {
+  const preRef = useRef<HTMLPreElement>(null);
+  const [selection, setSelection] = useState<{ start: number; end: number; quote: string } | null>(null);
+  const [adding, setAdding] = useState(false);
   const text = useTreeStore((s) => s.text);
   const error = useTreeStore((s) => s.textError);
   const selected = useTreeStore((s) => s.selectedIndex);
@@ -76,9 +166,49 @@ export function ChunkTextView() {
               {text.highlights.some((h) => h.kind === 'evidence') ? <mark className="hl hl--evidence">finding evidence</mark> : null}
             </p>
           ) : null}
-          <pre className="chunk-text__body" tabIndex={0} aria-label="Text of the selected chunk">
+          <pre
+            ref={preRef}
+            className="chunk-text__body"
+            tabIndex={0}
+            aria-label="Text of the selected chunk"
+            data-testid="chunk-text-body"
+            onMouseUp={() => {
+              const at = preRef.current ? selectionOffsets(preRef.current, window.getSelection()) : null;
+              if (at && at.end > at.start) {
+                setSelection({ start: text.start + at.start, end: text.start + at.end, quote: text.text.slice(at.start, at.end) });
+                setAdding(false);
+              }
+            }}
+            onKeyUp={(e) => {
+              if (!e.shiftKey) return;
+              const at = preRef.current ? selectionOffsets(preRef.current, window.getSelection()) : null;
+              if (at && at.end > at.start) setSelection({ start: text.start + at.start, end: text.start + at.end, quote: text.text.slice(at.start, at.end) });
+            }}
+          >
             {highlightText(text.text, text.highlights)}
           </pre>
+          {selection && !adding ? (
+            <p className="selection-bar">
+              <button type="button" className="button button--small button--primary" onClick={() => setAdding(true)}>
+                Add a finding from the selection
+              </button>{' '}
+              <span className="muted">
+                offsets {selection.start.toLocaleString()}–{selection.end.toLocaleString()}
+              </span>
+            </p>
+          ) : null}
+          {selection && adding ? (
+            <ManualFindingForm
+              documentId={text.documentId}
+              start={selection.start}
+              end={selection.end}
+              quote={selection.quote}
+              onDone={() => {
+                setAdding(false);
+                setSelection(null);
+              }}
+            />
+          ) : null}
         </>
       ) : null}
     </section>

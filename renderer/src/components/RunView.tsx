@@ -3,6 +3,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { ErrorNote } from './ErrorNote';
 import { ProgressBar } from './ProgressBar';
+import { ExportControl } from './ExportControl';
 import { StatusBadge } from './StatusBadge';
 
 /** Errors the user fixes outside the run (start Ollama, pull a model, free memory), then resumes. */
@@ -64,6 +65,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
         </div>
       </header>
       <ProgressBar value={overall} label={`Run #${run.id} overall progress`} />
+      {run.status === 'done' ? <ExportControl runId={run.id} label={`Export run #${run.id}`} /> : null}
       <p className="run__facts" aria-live="off">
         {running && (event || current) ? (
           <>

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MergedFinding } from '../../../shared/findings';
 import { listMergedFindings } from '../../../electron/engine/merge';
 import { CHROMIUM_ARGS, CSV_COLUMNS, findChromium, REPORT_JSON_VERSION } from '../../../electron/engine/report';
+import { addManualFinding, addNote, editField, getReviewView, setState } from '../../../electron/engine/review';
 import { settings as runSettings, FORMULA_TITLE, IMG, PDF_TITLE, runReportFixture, SCRIPT, XSS_TITLE, type ReportFixture } from './fixture';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -266,3 +267,139 @@ describe('report exports read back', () => {
     expect(json.run.llm).toBeNull();
   });
 });
+
+describe('report exports carry the review', () => {
+  const reviewer = 'A. Auditor';
+  const when = '2025-03-04T10:00:00.000Z';
+  let ids: { confirmed: number; rejected: number; manual: number; confirmedMerged: number; rejectedMerged: number; editedTitle: string; originalTitle: string };
+
+  beforeAll(() => {
+    const documentId = docIds[0]!;
+    const view = getReviewView(f.h.db, documentId);
+    const grounded = view.findings.filter((x) => x.grounded && x.origin === 'model');
+    const [a, b] = [grounded[0]!, grounded[1]!];
+    editField(f.h.db, { reviewedId: a.id, reviewer, field: 'title', value: `${a.original.title} (confirmed by audit)`, now: when });
+    setState(f.h.db, { reviewedId: a.id, reviewer, state: 'confirmed', now: when });
+    addNote(f.h.db, { reviewedId: a.id, reviewer, text: 'Checked against the ticket <b>log</b>.', now: when });
+    setState(f.h.db, { reviewedId: b.id, reviewer, state: 'rejected', reason: 'Duplicate of an older ticket', now: when });
+    const text = (f.h.db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string }).canonical_text;
+    const at = text.indexOf('CR-310');
+    const manual = addManualFinding(f.h.db, { documentId, start: at, end: at + 6, title: 'CR-310 left open', severity: 'Low', type: 'observation', description: 'Found by the auditor.', reviewer, now: when });
+    setState(f.h.db, { reviewedId: manual.reviewedId, reviewer, state: 'confirmed', now: when });
+    ids = {
+      confirmed: a.id,
+      rejected: b.id,
+      manual: manual.reviewedId,
+      confirmedMerged: a.mergedIds[0]!,
+      rejectedMerged: b.mergedIds[0]!,
+      editedTitle: `${a.original.title} (confirmed by audit)`,
+      originalTitle: a.original.title,
+    };
+  });
+
+  it('JSON: state, reason, edits beside originals, notes, reviewer and time per finding; counts per document; model digests; schema-valid', async () => {
+    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json')) as string) as {
+      version: number;
+      confirmedOnly: boolean;
+      run: { models: { stage: string; name: string; digest: string | null }[] };
+      inputs: { document: { id: number; review: { counts: Record<string, number>; findings: { reviewId: number; origin: string; state: string; manualEvidence: { text: string } | null }[] }; findings: { findingId: number; title: string; review: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; original: string; effective: string }[]; notes: { reviewer: string; text: string }[]; lastReviewer: string | null; lastChangedAt: string | null }[] }[] } }[];
+    };
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    const validate = ajv.compile(schema);
+    expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
+    expect(json.version).toBe(3);
+    expect(json.confirmedOnly).toBe(false);
+    expect(json.run.models.map((m) => m.name)).toContain(runSettings.llm.models.default);
+    const doc = json.inputs.find((i) => i.document.id === docIds[0])!.document;
+    expect(doc.review.counts).toMatchObject({ confirmed: 2, rejected: 1 });
+    expect(doc.review.counts.total).toBe(doc.review.findings.length);
+    const confirmed = doc.findings.find((x) => x.findingId === ids.confirmedMerged)!;
+    expect(confirmed.review).toHaveLength(1);
+    expect(confirmed.review[0]).toMatchObject({ reviewId: ids.confirmed, state: 'confirmed', lastReviewer: reviewer, lastChangedAt: when });
+    expect(confirmed.review[0]!.edits).toEqual([{ field: 'title', original: ids.originalTitle, effective: ids.editedTitle }]);
+    expect(confirmed.review[0]!.notes).toEqual([expect.objectContaining({ reviewer, text: 'Checked against the ticket <b>log</b>.' })]);
+    // The model's title stays the merged finding's own; the edit is beside it.
+    expect(confirmed.title).toBe(ids.originalTitle);
+    const rejected = doc.findings.find((x) => x.findingId === ids.rejectedMerged)!;
+    expect(rejected.review[0]).toMatchObject({ state: 'rejected', rejectReason: 'Duplicate of an older ticket' });
+    expect(doc.review.findings.find((r) => r.reviewId === ids.manual)).toMatchObject({ origin: 'manual', state: 'confirmed', manualEvidence: { text: 'CR-310' } });
+  });
+
+  it('Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
+    const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
+    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ open \(of \d+\)\)/);
+    expect(md).toContain(`Review R-`);
+    expect(md).toContain('rejected: Duplicate of an older ticket');
+    expect(md).toContain(`last change by ${reviewer}, ${when}`);
+    expect(md).toContain('Checked against the ticket &lt;b\\>log&lt;/b\\>.');
+    expect(md).toMatch(/Edited title: model “[^”]+” → auditor “[^”]+\\\(confirmed by audit\\\)”/);
+    expect(md).toContain('Model digests');
+
+    const { page, dialogs } = await openHtml((await f.h.engine.exportReport(f.runId, 'html')) as string);
+    try {
+      expect(dialogs).toEqual([]);
+      expect(await page.locator('b').count()).toBe(0);
+      const counts = page.locator(`section.document[data-document-id="${docIds[0]}"] [data-section="review"] .review-counts`);
+      expect(await counts.getAttribute('data-confirmed')).toBe('2');
+      expect(await counts.getAttribute('data-rejected')).toBe('1');
+      const article = page.locator(`article#finding-${ids.confirmedMerged}`);
+      expect(await article.locator('.finding-title').textContent()).toBe(ids.editedTitle);
+      const review = article.locator('.review');
+      expect(await review.getAttribute('data-state')).toBe('confirmed');
+      expect(await review.locator('.reviewer').first().textContent()).toBe(reviewer);
+      expect(await review.locator('time').first().textContent()).toBe(when);
+      expect(await review.locator('tr.edit[data-field="title"] .original').textContent()).toBe(ids.originalTitle);
+      expect(await review.locator('tr.edit[data-field="title"] .effective').textContent()).toBe(ids.editedTitle);
+      expect(await review.locator('.note').textContent()).toContain('Checked against the ticket <b>log</b>.');
+      expect(await page.locator(`article#finding-${ids.rejectedMerged} .reject-reason`).textContent()).toBe('Reason: Duplicate of an older ticket');
+      expect(await page.locator(`.manual-finding[data-review-id="${ids.manual}"] blockquote.evidence`).textContent()).toBe('CR-310');
+      expect(await page.locator('#settings ul.models li').count()).toBeGreaterThan(0);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('CSV: review columns per row, the edited title with the original in `edits`, the manual finding as its own row', async () => {
+    const parsed = Papa.parse<Record<string, string>>((await f.h.engine.exportReport(f.runId, 'csv')) as string, { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data).toHaveLength(merged.length + 1);
+    const confirmed = parsed.data.find((r) => r.finding === String(ids.confirmedMerged))!;
+    expect(confirmed).toMatchObject({ review_state: 'confirmed', reviewer, reviewed_at: when, title: ids.editedTitle, origin: 'model' });
+    expect(confirmed.edits).toBe(`title: "${ids.originalTitle}" -> "${ids.editedTitle}"`);
+    expect(confirmed.notes).toContain('Checked against the ticket <b>log</b>.');
+    expect(parsed.data.find((r) => r.finding === String(ids.rejectedMerged))).toMatchObject({ review_state: 'rejected', reject_reason: 'Duplicate of an older ticket' });
+    expect(parsed.data.find((r) => r.origin === 'manual')).toMatchObject({ finding: '', title: 'CR-310 left open', review_state: 'confirmed', grounded: 'yes' });
+  });
+
+  it('confirmedOnly: only confirmed findings in every format, the counts still cover all', async () => {
+    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json', { confirmedOnly: true })) as string) as {
+      confirmedOnly: boolean;
+      inputs: { document: { id: number; review: { confirmedOnly: boolean; counts: { rejected: number }; findings: { state: string }[] }; findings: { findingId: number }[]; ungroundedFindings: unknown[] } }[];
+    };
+    expect(ajv().validate(schema, json)).toBe(true);
+    expect(json.confirmedOnly).toBe(true);
+    const doc = json.inputs.find((i) => i.document.id === docIds[0])!.document;
+    expect(doc.findings.map((x) => x.findingId)).toEqual([ids.confirmedMerged]);
+    expect(doc.ungroundedFindings).toEqual([]);
+    expect(doc.review.findings.map((r) => r.state)).toEqual(['confirmed', 'confirmed']);
+    expect(doc.review.counts.rejected).toBe(1);
+    expect(json.inputs.find((i) => i.document.id === docIds[1])!.document.findings).toEqual([]);
+    const csv = Papa.parse<Record<string, string>>((await f.h.engine.exportReport(f.runId, 'csv', { confirmedOnly: true })) as string, { header: true, skipEmptyLines: true });
+    expect(csv.data.map((r) => r.review_state)).toEqual(['confirmed', 'confirmed']);
+    const md = (await f.h.engine.exportReport(f.runId, 'md', { confirmedOnly: true })) as string;
+    expect(md).toContain('Limited to confirmed findings');
+    expect(md).not.toContain('Duplicate of an older ticket');
+    const { page } = await openHtml((await f.h.engine.exportReport(f.runId, 'html', { confirmedOnly: true })) as string);
+    try {
+      expect(await page.locator('[data-section="confirmed-only"]').count()).toBe(1);
+      expect(await page.locator('article.finding').count()).toBe(1);
+      expect(await page.locator('.review[data-state]:not([data-state="confirmed"])').count()).toBe(0);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+function ajv() {
+  return new Ajv({ strict: true });
+}

@@ -1,0 +1,28 @@
+/**
+ * `reports.export`: the engine renders the report (PDF through the host's
+ * `renderPdf`: headless Chromium by default, Electron's printToPDF in the
+ * desktop app), the host writes it to `<data>/exports/` and says where.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExportResult, ParsedInput } from '../../shared/contract';
+import type { Engine } from '../engine';
+
+export function exportFileName(input: { runId: number; documentId?: number | undefined; format: string; confirmedOnly?: boolean | undefined }, at: Date): string {
+  const stamp = at.toISOString().replace(/[:.]/g, '-');
+  return `audit-run-${input.runId}${input.documentId !== undefined ? `-document-${input.documentId}` : ''}${input.confirmedOnly ? '-confirmed' : ''}-${stamp}.${input.format}`;
+}
+
+export async function exportReport(engine: Engine, exportsDir: string, input: ParsedInput<'reports.export'>, now: Date): Promise<ExportResult> {
+  const content = await engine.exportReport(input.runId, input.format, {
+    ...(input.documentId !== undefined ? { documentId: input.documentId } : {}),
+    ...(input.confirmedOnly ? { confirmedOnly: true } : {}),
+    ...(input.outlineDepth !== undefined ? { outlineDepth: input.outlineDepth } : {}),
+  });
+  mkdirSync(exportsDir, { recursive: true });
+  const fileName = exportFileName(input, now);
+  const path = join(exportsDir, fileName);
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  writeFileSync(path, bytes);
+  return { runId: input.runId, documentId: input.documentId ?? null, format: input.format, confirmedOnly: input.confirmedOnly === true, path, fileName, bytes: bytes.length };
+}

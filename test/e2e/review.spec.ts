@@ -1,0 +1,208 @@
+/**
+ * Auditor review in the desktop UI through the WebSocket bridge, against a
+ * real engine and the full pipeline (planted report, Ollama simulator):
+ * a change is refused until a reviewer name is set; then three findings are
+ * reviewed with the keyboard only (confirm one, reject one with a reason,
+ * edit one's title), a manual finding is added from a text selection, and
+ * the Export control writes md, json and csv whose review fields are read
+ * back (confirmedOnly leaves only confirmed findings). Screenshots of the
+ * review view go to test-results/screenshots/.
+ */
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { startBridgeServer, type BridgeServer } from './bridgeServer';
+import { buildRenderer, chromiumMissing, launchChromium, screenshot, seriousAxeViolations } from './browser';
+import { plantedPdf, scriptedModel } from './plantedPipeline';
+
+const skipReason = chromiumMissing();
+if (skipReason) console.warn(`[e2e] review specs skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== null)('review findings with the keyboard and export the review', () => {
+  let server: BridgeServer;
+  let browser: Browser;
+  let page: Page;
+  let rendererDir: string;
+  const reviewed: { confirmed?: string; rejected?: string; edited?: string } = {};
+
+  const list = () => page.getByRole('listbox', { name: 'Findings to review' });
+  const activeTitle = async () => (await page.getByTestId('review-detail').getAttribute('data-review-id')) ?? '';
+  const exportFile = async (format: string, confirmedOnly: boolean): Promise<string> => {
+    const form = page.getByTestId('export-document');
+    await form.getByLabel('Format').selectOption(format);
+    const box = form.getByLabel('Confirmed findings only');
+    if ((await box.isChecked()) !== confirmedOnly) await box.click();
+    const before = await form.getByTestId('export-result').getAttribute('data-path');
+    await form.getByRole('button', { name: 'Export this document' }).click();
+    await expect.poll(() => form.getByTestId('export-result').getAttribute('data-path'), { timeout: 15_000 }).not.toBe(before);
+    const path = (await form.getByTestId('export-result').getAttribute('data-path'))!;
+    expect(path.endsWith(`.${format}`)).toBe(true);
+    expect(await form.getByTestId('export-result').textContent()).toContain(path);
+    return readFileSync(path, 'utf8');
+  };
+
+  beforeAll(async () => {
+    rendererDir = await buildRenderer();
+    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: scriptedModel().responder } });
+    await server.host.invoke('settings.update', { strategy: 'pages', useJudge: false });
+    const bytes = Buffer.from(await plantedPdf()).toString('base64');
+    await server.host.invoke('documents.import', { files: [{ name: 'planted-report.pdf', bytes }] });
+    await server.host.idle();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (error) => console.error('[page error]', error.message));
+    await page.goto(server.appUrl);
+    await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  it('refuses a review change until a reviewer name is set, and says where to set it', async () => {
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await list().getByRole('option').first().waitFor();
+    await list().focus();
+    await page.keyboard.press('c');
+    const error = page.getByTestId('review-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/reviewer name in Settings/);
+    expect(await error.getByRole('button', { name: 'Open the settings' }).count()).toBe(1);
+    await error.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await list().locator('[data-state="confirmed"]').count()).toBe(0);
+    await server.host.invoke('settings.update', { reviewerName: 'A. Auditor' });
+  });
+
+  it('reviews three findings with the keyboard: confirm, reject with a reason, edit a title; counters follow', async () => {
+    const counters = page.getByTestId('review-counters');
+    const left = Number(await counters.getAttribute('data-left'));
+    await list().focus();
+    await page.keyboard.press('Home');
+    reviewed.confirmed = await activeTitle();
+    await page.keyboard.press('c');
+    await expect.poll(() => list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
+
+    await page.keyboard.press('j');
+    await expect.poll(activeTitle).not.toBe(reviewed.confirmed);
+    reviewed.rejected = await activeTitle();
+    await page.keyboard.press('r');
+    const reason = page.getByLabel('Reason for rejecting');
+    await reason.waitFor();
+    await page.keyboard.type('Duplicate of the summary table row');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => list().locator(`[data-review-id="${reviewed.rejected}"]`).getAttribute('data-state')).toBe('rejected');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
+
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(activeTitle).not.toBe(reviewed.rejected);
+    reviewed.edited = await activeTitle();
+    await page.keyboard.press('e');
+    const title = page.getByRole('form', { name: 'Edit the finding' }).getByLabel(/^Title/);
+    await title.waitFor();
+    await title.fill('Edited by the auditor: SQL injection confirmed in export');
+    await page.keyboard.press('Enter');
+    const values = page.getByTestId('review-values');
+    await expect.poll(() => values.locator('tr[data-field="title"] td.effective').textContent()).toBe('Edited by the auditor: SQL injection confirmed in export');
+    expect(await values.locator('tr[data-field="title"] td.original').textContent()).not.toBe('Edited by the auditor: SQL injection confirmed in export');
+    await page.keyboard.press('n');
+    await page.getByRole('form', { name: 'Add a note' }).getByLabel('Note').fill('Checked with the ticket owner.');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('review-notes').waitFor();
+
+    await expect.poll(() => counters.getAttribute('data-left').then(Number)).toBe(left - 2);
+    expect(await counters.textContent()).toMatch(/1 confirmed · 1 rejected/);
+    await page.getByTestId('review-trail').locator('summary').click();
+    await page.getByTestId('review-trail').locator('tr[data-action="edit"]').waitFor();
+    await screenshot(page, 'review-keyboard');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it('adds a finding the model missed from a selection in the chunk view, grounded by construction', async () => {
+    // Back to the first (grounded) finding; its evidence opens the chunk to select in.
+    await list().focus();
+    await page.keyboard.press('Home');
+    await page.getByRole('button', { name: 'Open the chunk with this evidence' }).click();
+    const body = page.getByTestId('chunk-text-body');
+    await body.waitFor();
+    // Select a phrase of the rendered chunk text with the mouse-equivalent DOM selection, then release.
+    const phrase = await body.evaluate((pre) => {
+      const text = pre.textContent ?? '';
+      const start = text.indexOf('Severity');
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+      let offset = 0;
+      const range = document.createRange();
+      let node: Node | null;
+      while ((node = walker.nextNode())) {
+        const len = node.textContent!.length;
+        if (offset + len > start) {
+          range.setStart(node, start - offset);
+          range.setEnd(node, Math.min(len, start - offset + 'Severity'.length + 6));
+          break;
+        }
+        offset += len;
+      }
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      pre.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+      return range.toString();
+    });
+    await page.getByRole('button', { name: 'Add a finding from the selection' }).click();
+    const form = page.getByTestId('manual-finding-form');
+    await form.getByLabel('Title').fill('Severity wording is ambiguous');
+    await form.getByRole('button', { name: 'Add finding' }).click();
+    const detail = page.getByTestId('review-detail');
+    await expect.poll(() => detail.locator('h2').textContent()).toContain('Severity wording is ambiguous');
+    expect(await detail.getByTestId('evidence-context').locator('mark').textContent()).toBe(phrase.trim());
+    expect(await detail.textContent()).toContain('added by hand');
+    await list().focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => detail.getAttribute('data-state')).toBe('confirmed');
+    await screenshot(page, 'review-manual-finding');
+  });
+
+  it('exports md, json and csv through the Export control with the review fields; confirmed only leaves confirmed findings', async () => {
+    const md = await exportFile('md', false);
+    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected/);
+    expect(md).toContain('Duplicate of the summary table row');
+    expect(md).toContain('last change by A. Auditor');
+    expect(md).toMatch(/Edited title: model “.+” → auditor “Edited by the auditor: SQL injection confirmed in export”/);
+    expect(md).toContain('Checked with the ticket owner.');
+
+    const json = JSON.parse(await exportFile('json', false)) as {
+      version: number;
+      run: { models: { name: string; digest: string | null }[] };
+      inputs: { document: { review: { counts: { confirmed: number; rejected: number }; findings: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; effective: string }[]; lastReviewer: string | null; origin: string }[] } } }[];
+    };
+    expect(json.version).toBe(3);
+    expect(json.run.models.length).toBeGreaterThan(0);
+    const review = json.inputs[0]!.document.review;
+    expect(review.counts).toMatchObject({ confirmed: 2, rejected: 1 });
+    const byId = (id: string | undefined) => review.findings.find((r) => String(r.reviewId) === id)!;
+    expect(byId(reviewed.confirmed)).toMatchObject({ state: 'confirmed', lastReviewer: 'A. Auditor' });
+    expect(byId(reviewed.rejected)).toMatchObject({ state: 'rejected', rejectReason: 'Duplicate of the summary table row' });
+    expect(byId(reviewed.edited).edits).toEqual([expect.objectContaining({ field: 'title', effective: 'Edited by the auditor: SQL injection confirmed in export' })]);
+
+    const csv = Papa.parse<Record<string, string>>(await exportFile('csv', false), { header: true, skipEmptyLines: true });
+    expect(csv.errors).toEqual([]);
+    expect(csv.data.find((r) => r.review_state === 'rejected')!.reject_reason).toBe('Duplicate of the summary table row');
+    expect(csv.data.find((r) => r.title === 'Edited by the auditor: SQL injection confirmed in export')!.edits).toMatch(/^title: ".+" -> "Edited by the auditor/);
+    expect(csv.data.find((r) => r.origin === 'manual')).toMatchObject({ title: 'Severity wording is ambiguous', review_state: 'confirmed' });
+
+    const confirmed = JSON.parse(await exportFile('json', true)) as { confirmedOnly: boolean; inputs: { document: { findings: { review: { state: string }[] }[]; review: { findings: { state: string }[] } } }[] };
+    expect(confirmed.confirmedOnly).toBe(true);
+    const doc = confirmed.inputs[0]!.document;
+    expect(doc.findings.length).toBe(1);
+    expect(doc.findings.every((f) => f.review.some((r) => r.state === 'confirmed'))).toBe(true);
+    expect(doc.review.findings.map((r) => r.state)).toEqual(['confirmed', 'confirmed']);
+    const confirmedCsv = Papa.parse<Record<string, string>>(await exportFile('csv', true), { header: true, skipEmptyLines: true });
+    expect(confirmedCsv.data.map((r) => r.review_state)).toEqual(['confirmed', 'confirmed']);
+    await page.getByTestId('export-document').scrollIntoViewIfNeeded();
+    await screenshot(page, 'review-export');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});
