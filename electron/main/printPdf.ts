@@ -55,6 +55,8 @@ export async function printReportPdf(html: string, footerLabel: string): Promise
       nodeIntegrationInWorker: false,
       nodeIntegrationInSubFrames: false,
       javascript: false,
+      // No middle-click navigation out of the report either (electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
       webviewTag: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
