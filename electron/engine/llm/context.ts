@@ -5,8 +5,7 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import { insertLlmCall, type LlmCallRecord } from './callLog';
 import { classifyError, toAppError, type Classified } from './errors';
 import type { TokenEstimator } from './estimator';
-import type { Agent } from 'undici';
-import { createOllamaFetch, type FetchLike } from './fetch';
+import { createOllamaFetch, type FetchLike, type OllamaAgent } from './fetch';
 import { parseShow, TRUNCATE_MIN_VERSION, versionAtLeast, type ModelInfo } from './models';
 import type { RequestQueue } from './queue';
 import { backoffDelay } from './retry';
@@ -49,7 +48,7 @@ export function createContext(init: {
   queue: RequestQueue;
   estimator: TokenEstimator;
   fetch?: FetchLike;
-  agent: Agent;
+  agent: OllamaAgent;
 }): ClientContext {
   let server: Promise<ServerInfo> | undefined;
   const models = new Map<string, Promise<ModelInfo>>();

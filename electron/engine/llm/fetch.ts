@@ -1,32 +1,152 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
- * The `fetch` handed to the ollama client. Two fixes over Node's global fetch:
- * - undici's 300 s headersTimeout/bodyTimeout are off: Ollama sends headers
- *   only with the first token, which a slow local model can take minutes to
- *   produce. Our own watchdogs (watchdog.ts) bound the wait instead.
+ * The `fetch` handed to the ollama client, on Node's own http module:
+ * - no timeouts behind our back: undici's fetch has 300 s headers and body
+ *   timeouts, and Ollama sends headers only with the first token, which a
+ *   slow local model can take minutes to produce. Node's http has none by
+ *   default; our own watchdogs (watchdog.ts) bound the wait instead.
  * - our AbortSignal is merged into every request: the client only wires its
  *   own signal into streaming requests after headers, so without this a
  *   cancel before headers, or of a non-streaming call (show, embed), does
- *   nothing.
+ *   nothing. Cancelling the response body closes the socket, which is how
+ *   Ollama learns to stop generating.
+ * - cheap: one write per request and no WHATWG body machinery on the way
+ *   out; undici's fetch cost more CPU per call than the rest of the client.
+ * Failures look like fetch's (TypeError 'fetch failed' with the socket error
+ * as cause; 'terminated' when the stream dies), so errors.ts classifies them
+ * the same way.
  */
 export type FetchLike = typeof fetch;
 
-/** A keep-alive pool for one client, without undici's timeouts; the client closes it with itself. */
-export function createOllamaAgent(): Agent {
-  return new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
+/** Keep-alive pools for one client; the client closes them with itself. */
+export interface OllamaAgent {
+  http: HttpAgent;
+  https: HttpsAgent;
+  close(): Promise<void>;
 }
 
-export function createOllamaFetch(options: { agent: Agent; signal?: AbortSignal; baseFetch?: FetchLike }): FetchLike {
+export function createOllamaAgent(): OllamaAgent {
+  const http = new HttpAgent({ keepAlive: true, keepAliveMsecs: 10_000 });
+  const https = new HttpsAgent({ keepAlive: true, keepAliveMsecs: 10_000 });
+  return {
+    http,
+    https,
+    close: async () => {
+      http.destroy();
+      https.destroy();
+    },
+  };
+}
+
+export function createOllamaFetch(options: { agent: OllamaAgent; signal?: AbortSignal; baseFetch?: FetchLike }): FetchLike {
   const { signal, baseFetch } = options;
   const wrapped = (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => s != null);
     const merged = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const nextInit: RequestInit = { ...init, ...(merged ? { signal: merged } : {}) };
     if (baseFetch) return baseFetch(input, nextInit);
-    const dispatcher = options.agent;
-    // undici's own fetch: same WHATWG shapes, typed separately from lib.dom.
-    return undiciFetch(input as never, { ...(nextInit as object), dispatcher } as never) as unknown as Promise<Response>;
+    return nodeFetch(options.agent, input, nextInit);
   };
   return wrapped as FetchLike;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+function requestBody(body: RequestInit['body']): Buffer | undefined {
+  if (body == null) return undefined;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  throw new TypeError('The Ollama fetch only sends string or byte bodies.');
+}
+
+function responseHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+function nodeFetch(agent: OllamaAgent, input: Parameters<FetchLike>[0], init: RequestInit): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const body = requestBody(init.body);
+    const headers = Object.fromEntries(new Headers(init.headers).entries());
+    if (body) headers['content-length'] = String(body.length);
+    const secure = url.protocol === 'https:';
+    const req = (secure ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers, agent: secure ? agent.https : agent.http });
+
+    let settled = false;
+    let finished = false;
+    let failStream: ((error: unknown) => void) | undefined;
+    const onAbort = () => {
+      const reason = abortError(signal!);
+      req.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+      failStream?.(reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const cleanup = () => signal?.removeEventListener('abort', onAbort);
+
+    req.on('error', (error) => {
+      if (settled) {
+        failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: error }));
+        return;
+      }
+      settled = true;
+      cleanup();
+      reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
+    });
+
+    req.on('response', (res) => {
+      settled = true;
+      const status = res.statusCode ?? 0;
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          failStream = (error) => {
+            if (finished) return;
+            finished = true;
+            cleanup();
+            controller.error(error);
+          };
+          res.on('data', (chunk: Buffer) => {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) res.pause();
+          });
+          res.on('end', () => {
+            if (finished) return;
+            finished = true;
+            cleanup();
+            controller.close();
+          });
+          // The socket closed before the body ended: fetch calls that 'terminated'.
+          res.on('close', () => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated')));
+          res.on('error', (error) => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: error })));
+        },
+        pull() {
+          res.resume();
+        },
+        cancel() {
+          // The reader gave up (client break, watchdog): closing the socket stops Ollama's generation.
+          finished = true;
+          cleanup();
+          res.destroy();
+          req.destroy();
+        },
+      });
+      const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
+      resolve(new Response(nullBody ? null : stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res.headers) }));
+    });
+
+    req.end(body);
+  });
 }

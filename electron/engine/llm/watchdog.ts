@@ -50,8 +50,9 @@ export function startWatchdog(settings: WatchdogSettings, promptTokens: number):
         gotFrame = true;
         clearTimeout(firstTimer);
       }
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => fire('idle gap between frames', settings.idleMs), settings.idleMs);
+      // One timer re-armed in place: a reply streams a frame per token, so this runs thousands of times per chunk.
+      if (idleTimer) idleTimer.refresh();
+      else idleTimer = setTimeout(() => fire('idle gap between frames', settings.idleMs), settings.idleMs);
     },
     stop: clear,
   };
