@@ -22,7 +22,7 @@ export interface LlmClientDeps {
   host?: string;
   db?: Database;
   settings?: Partial<LlmSettings>;
-  /** Base fetch (tests); the client still merges its AbortSignal into every request. Default: undici without timeouts. */
+  /** Base fetch (tests); the client still merges its AbortSignal into every request. Default: Node http without timeouts (fetch.ts). */
   fetch?: FetchLike;
   /** Back-off sleep; inject a fast one in tests. */
   sleep?: Sleep;

@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import type { WatchdogSettings } from './types';
 
 /**
- * Our replacement for undici's fixed 300 s timeouts: three limits that match
+ * Our own limits instead of a fetch's fixed 300 s timeouts: three limits that match
  * how a local model behaves. Time to first frame grows with the prompt
  * (prefill), the gap between frames stays small once decoding runs, and an
  * overall deadline bounds the call. Firing aborts `signal` with an
