@@ -52,6 +52,7 @@ export class WorkerStartError extends Error {}
 
 /** Requests kept in flight per worker, so a worker never idles while the host handles its last answer. */
 const IN_FLIGHT_PER_WORKER = 2;
+const EAGER_WORKERS_MIN_BYTES = 1024 * 1024;
 
 type WorkerMessage =
   | { type: 'ready'; info: DocumentInfo }
@@ -102,7 +103,7 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
         pageCount = info.pageCount;
         if (pageCount === 0) throw noPagesError(context.fileName);
         context.onInfo(info);
-        const extra = pageCount >= plan.minPagesForMore ? plan.maxWorkers - 1 : 0;
+        const extra = pageCount >= plan.minPagesForMore ? plan.maxWorkers - workers.length : 0;
         for (let i = 0; i < extra; i++) startWorker();
       }
       requestMore(worker, IN_FLIGHT_PER_WORKER);
@@ -146,6 +147,9 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       });
     };
     startWorker();
+    // A large file is almost surely long: open it in every worker at once instead of after the first has counted pages
+    // (each worker parses the file itself, which is a good part of its work).
+    if (bytes.length >= EAGER_WORKERS_MIN_BYTES) for (let i = 1; i < plan.maxWorkers; i++) startWorker();
   });
 }
 
