@@ -29,6 +29,7 @@ Options:
   --model-summary-map <name>  A faster model for the map step of long summaries
   --strategy <s>          Chunk tree: auto (default: the judge decides), outline, headings, pages, sentences, llm-tree
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
+  --num-ctx <n>           A fixed context size for every call (default: planned from the models and chunk size)
   --no-cache              Do not reuse stored LLM replies
   --profile <file.json>   Extraction profile: what counts as a finding, types, severity scale, ID patterns
   --print-profile         Print the default profile as JSON (a starting point for your own) and exit
@@ -66,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
         strategy: { type: 'string' },
         'no-judge': { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
+        'num-ctx': { type: 'string' },
         profile: { type: 'string' },
         'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
@@ -109,6 +111,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".\n`);
     return EXIT.usage;
   }
+  const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
+  if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
+    process.stderr.write(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".\n`);
+    return EXIT.usage;
+  }
   const out = values.out === undefined ? undefined : resolve(values.out);
   if (values.format !== undefined && !isReportFormat(values.format)) {
     process.stderr.write(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".\n`);
@@ -137,6 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       models,
       cache: !values['no-cache'],
       ...(values.host ? { host: values.host as string } : {}),
+      ...(numCtx !== undefined ? { numCtx } : {}),
       ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
     },
   };

@@ -295,7 +295,13 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
         strategy: settings.strategy,
         judge: settings.useJudge,
         ...(settings.idPatterns.length > 0 ? { idPatterns: settings.idPatterns } : {}),
-        llm: { ...DEFAULT_RUN_LLM_SETTINGS, desiredChunkTokens: settings.chunkTokens, models, ...(host ? { host } : {}) },
+        llm: {
+          ...DEFAULT_RUN_LLM_SETTINGS,
+          desiredChunkTokens: settings.chunkTokens,
+          models,
+          ...(host ? { host } : {}),
+          ...(settings.contextPolicy.mode === 'fixed' ? { numCtx: settings.contextPolicy.numCtx } : {}),
+        },
       }),
       app: { contextPolicy: settings.contextPolicy, reviewerName: settings.reviewerName },
     };

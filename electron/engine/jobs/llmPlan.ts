@@ -33,11 +33,14 @@ export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signa
   const extractModel = models.extract;
   const info = await llm.modelInfo(extractModel, signal);
   const instructionTokens = llm.estimator.estimateText(extractionInstructions(settings.profile ?? DEFAULT_PROFILE), extractModel) + 400;
+  const fixed = settings.llm.numCtx;
   const plan = planContext({
     modelContextLength: info.contextLength ?? 0,
     desiredChunkTokens: settings.llm.desiredChunkTokens,
     instructionTokens,
     outputTokens: settings.llm.replyTokens,
+    // A fixed size is the only size: floor and cap both at it (still clamped to what the model supports).
+    ...(fixed ? { floor: fixed, cap: fixed } : {}),
   });
   const summaryMapModel = settings.llm.summaryMapModel;
   // Every model of the run is loaded once at the run's num_ctx now, the map model included.

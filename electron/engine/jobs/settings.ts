@@ -23,6 +23,11 @@ export interface RunLlmSettings {
   replyTokens: number;
   /** Requests in flight at once: 1 on a workstation, more only for a shared GPU server. */
   maxInFlight: number;
+  /**
+   * A fixed context size chosen by the user (memory is tight, or a server is set up for one size); absent: the run
+   * plans it from the models and the chunk size. Either way it is one num_ctx for the whole run, and chunks fit it.
+   */
+  numCtx?: number;
 }
 
 /** What a run is asked to do. Stored with the run so a resume and a report use exactly the same settings. */

@@ -44,7 +44,7 @@ describe('engine host: full pipeline from the app settings', () => {
     const model = scriptedModel();
     sim = await startOllamaSim({ responder: model.responder });
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
-    await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'llm-tree', chunkTokens: 400 });
+    await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'llm-tree', chunkTokens: 400, contextPolicy: { mode: 'fixed', numCtx: 6144 } });
     const good = await plantedPdf();
     const imported = await call<{ runId: number }>(host, 'documents.import', {
       files: [
@@ -60,6 +60,8 @@ describe('engine host: full pipeline from the app settings', () => {
       ['broken.pdf', 'failed', 'PDF_CORRUPT'],
     ]);
     const documentId = run!.inputs[0]!.documentId!;
+    // The fixed context policy from Settings is the run's num_ctx for every call.
+    expect(new Set(sim.requests.map((r) => r.numCtx))).toEqual(new Set([6144]));
 
     const attempts = await call<SplitAttemptView[]>(host, 'splitAttempts.list', { documentId });
     expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'validation_failed' });

@@ -134,6 +134,17 @@ describe('full pipeline against the simulator (planted findings)', () => {
     expect(h.sim.counters.reloads).toBe(0);
   });
 
+  it('uses a fixed context size when the user sets one, for every call, and cuts chunks to fit it', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const outcome = await h.engine.analyze([file], { ...settings, llm: { ...settings.llm, numCtx: 6144 } });
+    expect(outcome.run.status).toBe('done');
+    const sized = h.sim.requests.filter((r) => r.messages.length > 0);
+    expect(sized.length).toBeGreaterThan(0);
+    expect(new Set(h.sim.requests.map((r) => r.numCtx))).toEqual(new Set([6144]));
+    expect(h.sim.counters.reloads).toBe(0);
+  });
+
   it('stops the run with a clear error when Ollama is not there, and resumes once it is', async () => {
     h = await pipelineHarness({ responder: plantedResponder(report) });
     const file = writePlantedReport(h.dir, report);
