@@ -14,6 +14,7 @@ import type { ErrorInfo } from './errors';
 import type { CommandName } from './channels';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
+import { extractionProfileSchema } from './profileSchema';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -77,6 +78,8 @@ export const settingsSchema = z
     useJudge: z.boolean(),
     /** Chunk size a run aims at, in tokens (the planned context may make it smaller, never larger). */
     chunkTokens: z.number().int().min(128).max(32_768),
+    /** What counts as a finding, types, severity scale and ID patterns; null = the built-in audit profile. */
+    profile: extractionProfileSchema.nullable(),
   })
   .strict();
 

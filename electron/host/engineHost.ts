@@ -54,6 +54,7 @@ import { createThrottle } from './throttle';
 import { analysisView, findingViews, latestAnalysedRun, splitAttemptViews } from './findingViews';
 import { exportReport } from './reportExport';
 import { reviewHandlers } from './review';
+import { DEFAULT_PROFILE } from '../../shared/findings';
 
 export type Handlers = { [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
 
@@ -294,7 +295,9 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
         mode,
         strategy: settings.strategy,
         judge: settings.useJudge,
-        ...(settings.idPatterns.length > 0 ? { idPatterns: settings.idPatterns } : {}),
+        ...(settings.profile ? { profile: settings.profile } : {}),
+        // ID patterns set on their own win; else the profile's, which are also what extraction is told to look for.
+        idPatterns: settings.idPatterns.length > 0 ? settings.idPatterns : [...(settings.profile ?? DEFAULT_PROFILE).idPatterns],
         llm: {
           ...DEFAULT_RUN_LLM_SETTINGS,
           desiredChunkTokens: settings.chunkTokens,

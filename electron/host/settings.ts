@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   strategy: 'auto',
   useJudge: true,
   chunkTokens: 1500,
+  profile: null,
 };
 
 type Key = keyof AppSettings;

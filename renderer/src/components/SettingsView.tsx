@@ -2,6 +2,7 @@ import { useEffect, useId } from 'react';
 import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage, type StrategyChoiceSetting } from '../../../shared/contract';
 import { useAppStore } from '../stores/useAppStore';
 import { useSettingsStore } from '../stores/useSettingsStore';
+import { ProfileEditor } from './ProfileEditor';
 
 const STAGE_LABELS: Record<ModelStage, string> = {
   judge: 'Chunking judge',
@@ -229,6 +230,12 @@ export function SettingsView() {
             </p>
           ))}
         </div>
+      </section>
+
+      <section className="panel">
+        <h2>What counts as a finding</h2>
+        <p className="hint">Edit the profile, then leave the field and save. A profile that does not validate is not saved; the message says what to fix.</p>
+        <ProfileEditor profile={draft.profile} onChange={(profile) => edit({ profile })} />
       </section>
 
       <section className="panel">

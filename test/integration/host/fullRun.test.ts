@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppSettings, DocumentAnalysis, FindingView, RunView, SplitAttemptView } from '../../../shared/contract';
+import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
 import { truncate } from '../../fixtures/pdfFactory';
 import { useTempDir } from '../../helpers/tempDir';
@@ -38,13 +39,17 @@ describe('engine host: full pipeline from the app settings', () => {
     expect(settings).toMatchObject({ analysisMode: 'full', strategy: 'auto', useJudge: true, chunkTokens: 1500 });
     expect(await host.invoke('settings.update', { strategy: 'nope' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await host.invoke('settings.update', { chunkTokens: 10 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    // A profile that does not validate is refused, and the stored one is unchanged.
+    expect(await host.invoke('settings.update', { profile: { ...DEFAULT_PROFILE, severityAliases: { major: 'Huge' } } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect((await call<AppSettings>(host, 'settings.get')).profile).toBeNull();
   });
 
   it('runs judge-free llm-tree analysis end to end, then serves findings, attempts, summary, chunk results and unreviewed mentions', async () => {
     const model = scriptedModel();
     sim = await startOllamaSim({ responder: model.responder });
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
-    await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'llm-tree', chunkTokens: 400, contextPolicy: { mode: 'fixed', numCtx: 6144 } });
+    const profile = { ...DEFAULT_PROFILE, name: 'Platform audit', description: 'A finding is any weakness of the platform the report states, with its evidence.' };
+    await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'llm-tree', chunkTokens: 400, contextPolicy: { mode: 'fixed', numCtx: 6144 }, profile });
     const good = await plantedPdf();
     const imported = await call<{ runId: number }>(host, 'documents.import', {
       files: [
@@ -62,6 +67,10 @@ describe('engine host: full pipeline from the app settings', () => {
     const documentId = run!.inputs[0]!.documentId!;
     // The fixed context policy from Settings is the run's num_ctx for every call.
     expect(new Set(sim.requests.map((r) => r.numCtx))).toEqual(new Set([6144]));
+    // The profile edited in Settings is what every extraction call is instructed with.
+    const extraction = sim.requests.filter((r) => JSON.stringify(r.format ?? null).includes('"findings"'));
+    expect(extraction.length).toBeGreaterThan(0);
+    for (const request of extraction) expect(request.messages[0]!.content).toContain(profile.description);
 
     const attempts = await call<SplitAttemptView[]>(host, 'splitAttempts.list', { documentId });
     expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'validation_failed' });
