@@ -10,6 +10,7 @@ import { ChunkTextView } from './ChunkTextView';
 import { ChunkTree } from './ChunkTree';
 import { MentionsPanel } from './MentionsPanel';
 import { SplitAttempts } from './SplitAttempts';
+import { DocumentPicker } from './DocumentPicker';
 
 /** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
 export function DocumentView() {
@@ -32,25 +33,7 @@ export function DocumentView() {
       <section aria-labelledby="tree-title" className="panel tree-panel">
         <div className="panel__head">
           <h2 id="tree-title">{doc ? doc.fileName : 'Chunk tree'}</h2>
-          <label className="inline-field">
-            <span>Document</span>
-            <select
-              value={documentId ?? ''}
-              onChange={(event) => {
-                const id = Number(event.currentTarget.value);
-                if (id > 0) void useTreeStore.getState().open(id);
-              }}
-            >
-              <option value="" disabled>
-                Choose…
-              </option>
-              {documents.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fileName}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useTreeStore.getState().open(id)} />
         </div>
         {documentId === null ? (
           <p className="empty">

@@ -6,6 +6,7 @@ import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useReviewStore } from '../stores/useReviewStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { ExportControl } from './ExportControl';
+import { DocumentPicker } from './DocumentPicker';
 
 export const STATE_LABEL: Record<ReviewState, string> = { new: 'New', confirmed: 'Confirmed', rejected: 'Rejected', needs_follow_up: 'Needs follow-up' };
 const FIELD_LABEL: Record<EditableField, string> = { title: 'Title', severity: 'Severity', type: 'Type', description: 'Description' };
@@ -397,19 +398,7 @@ export function ReviewView() {
       <section className="panel review-list-panel" aria-labelledby="review-title">
         <div className="panel__head">
           <h2 id="review-title">Review{docName ? ` of ${docName}` : ''}</h2>
-          <label className="inline-field">
-            <span>Document</span>
-            <select value={documentId ?? ''} onChange={(e) => e.currentTarget.value !== '' && void useReviewStore.getState().load(Number(e.currentTarget.value))}>
-              <option value="" disabled>
-                Choose…
-              </option>
-              {documents.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fileName}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useReviewStore.getState().load(id)} />
         </div>
         {c ? (
           <p className="review-counters" data-testid="review-counters" data-left={c.leftToReview}>
