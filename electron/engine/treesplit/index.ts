@@ -51,6 +51,12 @@ export interface TreeSplitOptions {
   reviewNumPredict?: number;
   /** Most chapters asked for in one call. */
   maxChaptersPerCall: number;
+  /**
+   * Give up early when the model returns the same rejected split this many times in a row despite the feedback
+   * (a temperature-0 model that repeats itself will not converge; on a local model each attempt costs minutes).
+   * 0 disables the check.
+   */
+  maxIdenticalFailures: number;
 }
 
 export const DEFAULT_TREE_SPLIT_OPTIONS: TreeSplitOptions = {
@@ -63,13 +69,14 @@ export const DEFAULT_TREE_SPLIT_OPTIONS: TreeSplitOptions = {
   viewTokenRatio: 0.18,
   windowOverlapRatio: 0.12,
   maxChaptersPerCall: 30,
+  maxIdenticalFailures: 3,
 };
 
 export function resolveTreeSplitOptions(partial: Partial<TreeSplitOptions> = {}): TreeSplitOptions {
   const o: TreeSplitOptions = { ...DEFAULT_TREE_SPLIT_OPTIONS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) };
   const problems: string[] = [];
   for (const key of ['maxAttempts', 'leafTokens', 'maxDepth', 'maxChaptersPerCall'] as const) if (!Number.isInteger(o[key]) || o[key] < 1) problems.push(`${key} must be a positive integer`);
-  for (const key of ['minChapterChars', 'contextLines'] as const) if (!Number.isInteger(o[key]) || o[key] < 0) problems.push(`${key} must be a non-negative integer`);
+  for (const key of ['minChapterChars', 'contextLines', 'maxIdenticalFailures'] as const) if (!Number.isInteger(o[key]) || o[key] < 0) problems.push(`${key} must be a non-negative integer`);
   if (o.leafLineLimit !== undefined && (!Number.isInteger(o.leafLineLimit) || o.leafLineLimit < 1)) problems.push('leafLineLimit must be a positive integer');
   if (!(o.viewTokenRatio > 0)) problems.push('viewTokenRatio must be > 0');
   if (!(o.windowOverlapRatio >= 0 && o.windowOverlapRatio < 0.5)) problems.push('windowOverlapRatio must be in [0, 0.5)');
@@ -240,6 +247,20 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
     const nodeTokens = estimate(nt.text);
     let feedback: string | null = null;
     let lastProblem = '';
+    let lastFailure = '';
+    let identicalFailures = 0;
+    /** Counts a rejected proposal; true when the model has repeated the same one too often to go on. */
+    const repeated = (chapters: readonly ProposedChapter[], problem: string): boolean => {
+      const signature = JSON.stringify([chapters.map((c) => [c.chapterStartLineNumber, c.chapterTitle]), problem]);
+      identicalFailures = signature === lastFailure ? identicalFailures + 1 : 1;
+      lastFailure = signature;
+      return options.maxIdenticalFailures > 0 && identicalFailures >= options.maxIdenticalFailures;
+    };
+    const givingUp = (attempt: number) => ({
+      ok: false as const,
+      reason: `the model returned the same rejected split ${identicalFailures} times in a row (last: ${lastProblem})`,
+      attemptsMade: attempt,
+    });
     for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
       if (input.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
       stats.attempts++;
@@ -265,6 +286,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
         lastProblem = `validation failed: ${errors[0]}`;
         store(node, { attempt, chapters: proposal.chapters, review: null, validationErrors: errors, diff, outcome: 'validation_failed', llmCallIds: callIds() });
         progress(attempt, lastProblem);
+        if (repeated(proposal.chapters, lastProblem)) return givingUp(attempt);
         feedback = feedbackText(attempt, options.maxAttempts, proposal.chapters, errors, diff, null);
         continue;
       }
@@ -285,6 +307,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
           lastProblem = `review failed: ${clipText(review.comments, 160) || '(no comments)'}`;
           store(node, { attempt, chapters: proposal.chapters, review, validationErrors: [], diff: null, outcome: 'review_failed', llmCallIds: callIds() });
           progress(attempt, lastProblem);
+          if (repeated(proposal.chapters, lastProblem)) return givingUp(attempt);
           feedback = feedbackText(attempt, options.maxAttempts, proposal.chapters, [], null, review.comments);
           continue;
         }

@@ -136,7 +136,8 @@ describe('LLM tree split against the simulator', () => {
   it('falls back to the deterministic splitter after maxAttempts, with a bounded number of calls and the reason', async () => {
     h = await harness({ responder: () => chapters([1, 50, 20]) });
     const doc = smallDoc();
-    const { result, attempts, progress } = await run(doc, {}, { maxAttempts: 5, leafTokens: 600 });
+    // The early stop for a model repeating itself is off here: this test is about the attempt bound.
+    const { result, attempts, progress } = await run(doc, {}, { maxAttempts: 5, leafTokens: 600, maxIdenticalFailures: 0 });
     expect(attempts).toHaveLength(6);
     expect(attempts.slice(0, 5).every((a) => a.outcome === 'validation_failed')).toBe(true);
     expect(attempts[5]).toMatchObject({ outcome: 'fallback', attempt: 6 });
@@ -147,6 +148,16 @@ describe('LLM tree split against the simulator', () => {
     expect(leaves.length).toBeGreaterThan(1);
     expect(leaves.every((n) => n.origin === 'page' || n.origin === 'sentence')).toBe(true);
     expect(progress.at(-1)).toMatch(/^tree split: node 1\/1, fallback to the (pages|sentences) splitter: no valid split after 5 attempts/);
+  });
+
+  it('gives up early when the model repeats the same rejected split despite the feedback', async () => {
+    h = await harness({ responder: () => chapters([1, 50, 20]) });
+    const doc = smallDoc();
+    const { result, attempts } = await run(doc, {}, { maxAttempts: 20, leafTokens: 600 });
+    // Three identical rejections, then the fallback: not twenty.
+    expect(attempts.map((a) => a.outcome)).toEqual(['validation_failed', 'validation_failed', 'validation_failed', 'fallback']);
+    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/same rejected split 3 times in a row/) }]);
+    expect(h.sim.counters.chatRequests).toBeLessThanOrEqual(3);
   });
 
   it('splits a document larger than the context into windows without truncating any prompt', async () => {
