@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantedReport } from '../fixtures/plantedFindings';
 import { makeTextPdf, sampleReportSpec, truncate } from '../fixtures/pdfFactory';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, launchChromium, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
 
 const skipReason = chromiumMissing();
@@ -71,11 +71,7 @@ describe.skipIf(skipReason !== null)('desktop UI: the full pipeline through the 
   beforeAll(async () => {
     const rendererDir = await renderer();
     server = await startBridgeServer({ rendererDir, ollamaSim: { responder: model.responder } });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (error) => console.error('[page error]', error.message));
-    await page.goto(server.appUrl);
-    await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
+    ({ browser, page } = await openApp(server.appUrl));
   });
 
   afterAll(async () => {
@@ -286,10 +282,7 @@ describe.skipIf(skipReason !== null)('tree-split diff and findings views rendere
       { id: 1, documentId: 1, runId: 1, nodeKey: `${node.start}-${node.end}`, nodePath: ['2 Findings', '2.1 Missing input validation'], attempt: 1, outcome: 'validation_failed', chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }, { chapterIndex: 2, chapterTitle: 'Example', chapterStartLineNumber: 3 }], review: { passes: false, comments: 'Chapter 2 starts in the middle of a sentence.' }, validationErrors: ['joined chapters differ from the node text at offset 57'], diff: { offset: 57, expectedContext: 'without checking its size, see TOB-ACME-001.', actualContext: 'without checking its sise, see TOB-ACME-001.' }, createdAt: new Date().toISOString() },
       { id: 2, documentId: 1, runId: 1, nodeKey: `${node.start}-${node.end}`, nodePath: ['2 Findings', '2.1 Missing input validation'], attempt: 2, outcome: 'accepted', chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }], review: { passes: true, comments: 'Good.' }, validationErrors: [], diff: null, createdAt: new Date().toISOString() },
     );
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(server.appUrl);
-    await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
+    ({ browser, page } = await openApp(server.appUrl));
   });
 
   afterAll(async () => {

@@ -33,6 +33,16 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** Chromium on the app served by the bridge, with page errors logged, once the shell has rendered. */
+export async function openApp(appUrl: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => console.error('[page error]', error.message));
+  await page.goto(appUrl);
+  await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
+  return { browser, page };
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, launchChromium, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
 
 const skipReason = chromiumMissing();
@@ -50,11 +50,7 @@ describe.skipIf(skipReason !== null)('review findings with the keyboard and expo
     const bytes = Buffer.from(await plantedPdf()).toString('base64');
     await server.host.invoke('documents.import', { files: [{ name: 'planted-report.pdf', bytes }] });
     await server.host.idle();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (error) => console.error('[page error]', error.message));
-    await page.goto(server.appUrl);
-    await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
+    ({ browser, page } = await openApp(server.appUrl));
   });
 
   afterAll(async () => {
