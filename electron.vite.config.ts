@@ -7,9 +7,20 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The engine host runs in a utility process: its own entry (out/main/host.js).
-      lib: { entry: { index: resolve(import.meta.dirname, 'electron/main/index.ts'), host: resolve(import.meta.dirname, 'electron/host/utilityEntry.ts') } },
-      // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
-      rollupOptions: { external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws'] },
+      // The PDF worker is an entry of its own: pageSource.ts starts it as `new URL('./rawExtractor.mjs', import.meta.url)`,
+      // so it must exist under exactly that name next to host.js (a test checks every such URL in the build).
+      lib: {
+        entry: {
+          index: resolve(import.meta.dirname, 'electron/main/index.ts'),
+          host: resolve(import.meta.dirname, 'electron/host/utilityEntry.ts'),
+          rawExtractor: resolve(import.meta.dirname, 'electron/engine/pdf/rawExtractor.mjs'),
+        },
+      },
+      rollupOptions: {
+        // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
+        external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws'],
+        output: { entryFileNames: (chunk) => (chunk.name === 'rawExtractor' ? '[name].mjs' : '[name].js') },
+      },
     },
   },
   preload: {
