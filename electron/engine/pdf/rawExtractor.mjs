@@ -7,12 +7,35 @@
  *
  * Why a plain .mjs file: the same file is imported in-process by the engine
  * AND started as a worker_threads entry. A worker entry must load without a
- * TypeScript loader (vitest does not transform worker threads, tsx does but
- * electron-vite emits it as an asset), so it only depends on pdfjs-dist and
- * node built-ins.
+ * TypeScript loader (vitest does not transform worker threads; electron-vite
+ * builds it as its own entry, out/main/rawExtractor.mjs), so it only depends
+ * on pdfjs-dist and node built-ins.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { getDocument, Util, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+/**
+ * pdf.js's legacy build (the one meant for Node) bundles core-js, which
+ * replaces some built-ins of the whole thread with JavaScript versions
+ * whenever V8 fails one of its edge-case checks. On Node 20 that includes
+ * Array.prototype.push, on which pdf.js's own parser leans: the polyfill cost
+ * about a third of opening a 1000-page file and a tenth of each page. The
+ * native versions are captured before pdf.js loads (hence the dynamic imports
+ * below, which run after this) and put back once it has; they differ only for
+ * arrays longer than 2^32, which no PDF page produces.
+ */
+const NATIVE_BUILTINS = /** @type {const} */ ([
+  [Array.prototype, 'push', Array.prototype.push],
+  [JSON, 'stringify', JSON.stringify],
+]);
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+// Loaded here rather than by pdf.js on first use, so that its polyfills are also undone below (pdf.js picks it up
+// from globalThis.pdfjsWorker, its documented hook for running the parser on the calling thread).
+// @ts-expect-error pdfjs-dist ships no types for the worker module
+globalThis.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+for (const [owner, key, native] of NATIVE_BUILTINS) {
+  if (owner[key] !== native) Object.defineProperty(owner, key, { value: native, writable: true, configurable: true, enumerable: false });
+}
+const { getDocument, Util, VerbosityLevel } = pdfjs;
 
 export const WORKER_ROLE = 'pdf-raw-extractor';
 
@@ -184,12 +207,19 @@ async function resolveDestinationPage(pdf, dest) {
 }
 
 /**
- * Worker loop: open the document once, then answer { pageNumber } requests
+ * Worker loop: open the document once, report { type: 'ready' } (with the
+ * document info when workerData.readInfo), then answer { pageNumber } requests
  * with { type: 'page', page } or { type: 'error', pageNumber, name, message }.
  */
 async function runWorker() {
   const port = parentPort;
   if (!port) return;
+  // pdf.js inflates every Flate stream through DecompressionStream when the global exists: a web stream and a
+  // thread-pool round trip per page content stream, which cost about a third of each page on text documents. Without
+  // it pdf.js uses its own synchronous inflater, measured as fast or faster on the generated 1000-page file and on
+  // the real reports (fonts and images included). Only pdf.js runs on this thread, so hiding the global is contained.
+  // @ts-expect-error deliberately removed
+  globalThis.DecompressionStream = undefined;
   const task = openPdf(workerData.data);
   let pdf;
   try {
@@ -212,7 +242,10 @@ async function runWorker() {
       port.postMessage({ type: 'error', pageNumber, name: error?.name ?? 'Error', message: String(error?.message ?? error) });
     }
   });
-  port.postMessage({ type: 'ready', info: await readDocumentInfo(pdf) });
+  // Only one worker reads the outline and Info (resolving every outline destination is real work); the others
+  // report just the page count.
+  const info = workerData.readInfo ? await readDocumentInfo(pdf) : { pageCount: pdf.numPages, info: {}, outline: [] };
+  port.postMessage({ type: 'ready', info, withInfo: Boolean(workerData.readInfo) });
 }
 
 if (!isMainThread && workerData?.role === WORKER_ROLE) {
