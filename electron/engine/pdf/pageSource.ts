@@ -55,7 +55,7 @@ const IN_FLIGHT_PER_WORKER = 2;
 const EAGER_WORKERS_MIN_BYTES = 1024 * 1024;
 
 type WorkerMessage =
-  | { type: 'ready'; info: DocumentInfo }
+  | { type: 'ready'; info: DocumentInfo; withInfo: boolean }
   | { type: 'page'; page: RawPage }
   | { type: 'error'; pageNumber: number; name: string; message: string }
   | { type: 'fatal'; name: string; message: string };
@@ -71,6 +71,8 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
   const workers: Worker[] = [];
   const finished = new Map<number, RawPage>();
   let pageCount = -1;
+  /** Pages wait until the info worker has answered: the sink's contract is info first, then pages. */
+  let infoDelivered = false;
   let nextToRequest = 1;
   let nextToDeliver = 1;
 
@@ -91,6 +93,7 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       for (let i = 0; i < count && nextToRequest <= pageCount; i++) worker.postMessage({ pageNumber: nextToRequest++ });
     };
     const deliverInOrder = (): void => {
+      if (!infoDelivered) return;
       for (let page = finished.get(nextToDeliver); page !== undefined; page = finished.get(nextToDeliver)) {
         finished.delete(nextToDeliver);
         nextToDeliver++;
@@ -98,20 +101,24 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       }
       if (nextToDeliver > pageCount) finish();
     };
-    const onReady = (worker: Worker, info: DocumentInfo): void => {
+    const onReady = (worker: Worker, info: DocumentInfo, withInfo: boolean): void => {
       if (pageCount === -1) {
         pageCount = info.pageCount;
         if (pageCount === 0) throw noPagesError(context.fileName);
-        context.onInfo(info);
         const extra = pageCount >= plan.minPagesForMore ? plan.maxWorkers - workers.length : 0;
         for (let i = 0; i < extra; i++) startWorker();
+      }
+      if (withInfo) {
+        context.onInfo(info);
+        infoDelivered = true;
+        deliverInOrder();
       }
       requestMore(worker, IN_FLIGHT_PER_WORKER);
     };
     const onMessage = (worker: Worker, message: WorkerMessage): void => {
       switch (message.type) {
         case 'ready':
-          return onReady(worker, message.info);
+          return onReady(worker, message.info, message.withInfo);
         case 'page':
           finished.set(message.page.pageNumber, message.page);
           requestMore(worker, 1);
@@ -127,7 +134,8 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       // a 1000-page file: 8 MB gives the least memory but GC slows extraction by a third; 16 MB keeps peak RSS near
       // 280 MB (under 300) at about 3.7 s; 32 MB or none is faster but above 300 MB. The old-generation cap is a backstop.
       const worker = new Worker(entry, {
-        workerData: { role: WORKER_ROLE, data: bytes },
+        // The first worker reads the document info; every worker opens its own copy of the bytes.
+        workerData: { role: WORKER_ROLE, data: bytes, readInfo: workers.length === 0 },
         execArgv: [],
         resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 },
       });
