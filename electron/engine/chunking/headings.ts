@@ -46,9 +46,24 @@ const DEFAULT_HEADING_OPTIONS: HeadingOptions = { maxHeadingChars: 120, headingF
 
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-export function lineText(doc: ExtractedDocument, line: DocumentLine): string {
-  return collapse(doc.text.slice(line.start, line.end));
+const lineTextCache = new WeakMap<ExtractedDocument, string[]>();
+
+/**
+ * The document's lines with whitespace collapsed, computed once per document:
+ * every pass below (page numbers, running lines, classification, TOC gaps)
+ * reads them, and re-slicing a 1000-page document per pass was a third of
+ * building its tree.
+ */
+function lineTexts(doc: ExtractedDocument): string[] {
+  let texts = lineTextCache.get(doc);
+  if (!texts) {
+    texts = doc.lines.map((line) => collapse(doc.text.slice(line.start, line.end)));
+    lineTextCache.set(doc, texts);
+  }
+  return texts;
 }
+
+const lineText = (doc: ExtractedDocument, lineIndex: number): string => lineTexts(doc)[lineIndex]!;
 
 /** Font sizes are grouped at 0.5 pt: extraction jitters by fractions of a point. */
 const roundSize = (size: number): number => Math.round(size * 2) / 2;
@@ -92,7 +107,11 @@ const NUMBERING_PATTERNS: readonly { pattern: RegExp; depth: (m: RegExpExecArray
 
 /** Parses a heading number at the start of a line; `emphasisOnly` marks forms accepted only in bold or large type. */
 export function parseNumbering(text: string): (Numbering & { emphasisOnly: boolean }) | null {
-  const t = collapse(text);
+  return numberingOf(collapse(text));
+}
+
+/** parseNumbering for text whose whitespace is already collapsed (every line text and title here). */
+function numberingOf(t: string): (Numbering & { emphasisOnly: boolean }) | null {
   for (const { pattern, depth, emphasisOnly } of NUMBERING_PATTERNS) {
     const m = pattern.exec(t);
     if (!m) continue;
@@ -113,8 +132,14 @@ const PAGE_NUMBER_PATTERNS: readonly RegExp[] = [
 ];
 
 export function isPageNumberLine(text: string): boolean {
-  const t = collapse(text);
-  return PAGE_NUMBER_PATTERNS.some((p) => p.test(t));
+  return isPageNumber(collapse(text));
+}
+
+/** The longest page-number line the patterns accept is "seite 1234 von 1234"; longer lines skip the regexes. */
+const MAX_PAGE_NUMBER_CHARS = 24;
+
+function isPageNumber(collapsed: string): boolean {
+  return collapsed.length <= MAX_PAGE_NUMBER_CHARS && PAGE_NUMBER_PATTERNS.some((p) => p.test(collapsed));
 }
 
 /** "Introduction ........ 3", "Scope … 12", "Terms ____ 4". */
@@ -143,7 +168,11 @@ function findTocLines(doc: ExtractedDocument): Set<number> {
     // Every pattern below ends in a page number: most lines fail this cheap test, sparing the backtracking regexes.
     if (!/\d$/.test(raw)) return;
     if (DOT_LEADERS.test(raw) || /\p{L}.*(?:\t|\s{2,})\d{1,4}$/u.test(raw)) toc.add(i);
-    else if (hasTrailingPageNumber(raw)) trailingByPage.set(line.page, [...(trailingByPage.get(line.page) ?? []), i]);
+    else if (hasTrailingPageNumber(raw)) {
+      const indexes = trailingByPage.get(line.page);
+      if (indexes) indexes.push(i);
+      else trailingByPage.set(line.page, [i]);
+    }
   });
   for (const indexes of trailingByPage.values()) if (indexes.length >= 3) indexes.forEach((i) => toc.add(i));
   return toc;
@@ -163,8 +192,10 @@ function findRunningLines(doc: ExtractedDocument): Set<number> {
   const edgeLinesByPage = new Map<number, number[]>();
   const linesByPage = new Map<number, number[]>();
   doc.lines.forEach((line, i) => {
-    if (lineText(doc, line) === '') return;
-    linesByPage.set(line.page, [...(linesByPage.get(line.page) ?? []), i]);
+    if (lineText(doc, i) === '') return;
+    const indexes = linesByPage.get(line.page);
+    if (indexes) indexes.push(i);
+    else linesByPage.set(line.page, [i]);
   });
   for (const [page, indexes] of linesByPage) {
     edgeLinesByPage.set(page, [...new Set([...indexes.slice(0, EDGE_LINES), ...indexes.slice(-EDGE_LINES)])]);
@@ -172,7 +203,7 @@ function findRunningLines(doc: ExtractedDocument): Set<number> {
   const pagesByKey = new Map<string, Set<number>>();
   for (const [page, indexes] of edgeLinesByPage) {
     for (const i of indexes) {
-      const key = runningKey(lineText(doc, doc.lines[i]!));
+      const key = runningKey(lineText(doc, i));
       pagesByKey.set(key, (pagesByKey.get(key) ?? new Set()).add(page));
     }
   }
@@ -180,10 +211,10 @@ function findRunningLines(doc: ExtractedDocument): Set<number> {
   const running = new Set<number>();
   for (const indexes of edgeLinesByPage.values()) {
     for (const i of indexes) {
-      const text = lineText(doc, doc.lines[i]!);
+      const text = lineText(doc, i);
       if ((pagesByKey.get(runningKey(text))?.size ?? 0) < threshold) continue;
       // "Chapter 2" / "3. Results" at the top of every page differ only in digits too; they are headings, not headers.
-      if (/\d/.test(text) && parseNumbering(text) !== null) continue;
+      if (/\d/.test(text) && numberingOf(text) !== null) continue;
       running.add(i);
     }
   }
@@ -192,8 +223,8 @@ function findRunningLines(doc: ExtractedDocument): Set<number> {
 
 function rejectedLines(doc: ExtractedDocument): Map<number, LineRejection> {
   const rejected = new Map<number, LineRejection>();
-  doc.lines.forEach((line, i) => {
-    if (isPageNumberLine(lineText(doc, line))) rejected.set(i, 'page-number');
+  lineTexts(doc).forEach((text, i) => {
+    if (isPageNumber(text)) rejected.set(i, 'page-number');
   });
   for (const i of findRunningLines(doc)) if (!rejected.has(i)) rejected.set(i, 'running-header-footer');
   for (const i of findTocLines(doc)) if (!rejected.has(i)) rejected.set(i, 'table-of-contents');
@@ -258,7 +289,7 @@ function acceptsNumbered(n: Numbering & { emphasisOnly: boolean }, emphasised: b
 type Classified = Omit<HeadingCandidate, 'level'> & { rawLevel: number | null };
 
 function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: number, typo: Typography, options: HeadingOptions): Classified | null {
-  const text = lineText(doc, line);
+  const text = lineText(doc, lineIndex);
   if (text === '' || text.length > options.maxHeadingChars || !/\p{L}/u.test(text)) return null;
   const base = { lineIndex, lastLineIndex: lineIndex, start: line.start, end: line.end, page: line.page, fontSize: line.fontSize, bold: line.bold };
   if (doc.kind === 'md') {
@@ -268,7 +299,7 @@ function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: num
   }
   if (BULLET.test(text)) return null;
   const large = typo.body > 0 && line.fontSize >= typo.body * options.headingFontRatio;
-  const numbering = parseNumbering(text);
+  const numbering = numberingOf(text);
   if (numbering) {
     // Typeset documents: numbered steps and list items are body text; a numbered heading is larger or bold.
     const accepted = typo.typed ? (largerThanBody(line, typo) || line.bold) && acceptsNumbered(numbering, true) : acceptsNumbered(numbering, large || line.bold);
@@ -288,7 +319,7 @@ const sameTypography = (a: DocumentLine, b: DocumentLine): boolean => Math.abs(a
 
 /** Does `next` read as the second line of a title that wrapped after `title`? */
 function continuesTitle(title: string, next: string): boolean {
-  if (/[.!?:;]$/.test(title) || parseNumbering(next) !== null || BULLET.test(next) || !/\p{L}/u.test(next)) return false;
+  if (/[.!?:;]$/.test(title) || numberingOf(next) !== null || BULLET.test(next) || !/\p{L}/u.test(next)) return false;
   const lastWord = title.split(' ').pop()?.toLowerCase() ?? '';
   // A title only wraps when its first line is full; a short first line followed by another title is two headings.
   return /^\p{Ll}/u.test(next) || CONNECTORS.has(lastWord) || /[,\-–—/(&]$/.test(title) || title.length >= 40;
@@ -313,7 +344,7 @@ function joinWrappedHeadings(doc: ExtractedDocument, classified: readonly Classi
     for (let next = c.lineIndex + 1; next <= c.lineIndex + 2 && doc.kind !== 'md'; next++) {
       const line = doc.lines[next];
       if (!line || line.page !== first.page || rejected.has(next) || !sameTypography(first, line)) break;
-      const text = lineText(doc, line);
+      const text = lineText(doc, next);
       const candidate = byLine.get(next);
       if (!candidate && !emphasised) break;
       if (text.length > options.maxHeadingChars || wordCount(text) > 12 || !continuesTitle(joined.title, text)) break;
@@ -341,7 +372,7 @@ const CONTENTS_TITLE = /^(?:table of contents|contents|inhalt|inhaltsverzeichnis
 
 /** A line of running prose: not a title, not a TOC entry. */
 function isBodyText(text: string): boolean {
-  return wordCount(text) >= 8 && parseNumbering(text) === null && !/\d$/.test(text);
+  return wordCount(text) >= 8 && numberingOf(text) === null && !/\d$/.test(text);
 }
 
 const MAX_DENSE_GAP_LINES = 3;
@@ -369,7 +400,7 @@ function findTocCandidates(doc: ExtractedDocument, candidates: readonly Classifi
   };
   const gapLines = (a: Classified, b: Classified): string[] => {
     const texts: string[] = [];
-    for (let k = a.lastLineIndex + 1; k < b.lineIndex; k++) if (!rejected.has(k)) texts.push(lineText(doc, doc.lines[k]!));
+    for (let k = a.lastLineIndex + 1; k < b.lineIndex; k++) if (!rejected.has(k)) texts.push(lineText(doc, k));
     return texts.filter((t) => t !== '');
   };
 
@@ -432,6 +463,6 @@ export function detectHeadings(doc: ExtractedDocument, options: Partial<HeadingO
   return {
     bodyFontSize: body,
     headings,
-    rejected: [...rejected].sort(([a], [b]) => a - b).map(([lineIndex, reason]) => ({ lineIndex, reason, text: lineText(doc, doc.lines[lineIndex]!) })),
+    rejected: [...rejected].sort(([a], [b]) => a - b).map(([lineIndex, reason]) => ({ lineIndex, reason, text: lineText(doc, lineIndex) })),
   };
 }

@@ -38,6 +38,8 @@ const isSpace = (code: number) => code === 32 || code === 9 || isLineBreak(code)
  * match. Other line breaks become single spaces. One pass over char codes:
  * this runs over whole documents.
  */
+const UTF16 = new TextDecoder('utf-16le');
+
 export function normalizeForIds(source: string): NormalizedView {
   const codes = new Uint16Array(source.length);
   const originalOffset = new Int32Array(source.length + 1);
@@ -61,9 +63,9 @@ export function normalizeForIds(source: string): NormalizedView {
     originalOffset[length++] = i;
   }
   originalOffset[length] = source.length;
-  let text = '';
-  // String.fromCharCode over chunks: one call per 8K characters keeps the argument list small.
-  for (let start = 0; start < length; start += 8192) text += String.fromCharCode(...codes.subarray(start, Math.min(length, start + 8192)));
+  // Code units straight back into a string, without per-character work. Length is kept unit for unit, so the offset
+  // map stays exact: a lone surrogate becomes U+FFFD (one unit), and no BOM can be dropped (U+FEFF was removed above).
+  const text = UTF16.decode(codes.subarray(0, length));
   return { text, originalOffset: originalOffset.subarray(0, length + 1) };
 }
 
