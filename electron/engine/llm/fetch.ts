@@ -72,6 +72,14 @@ function responseHeaders(raw: IncomingHttpHeaders): Headers {
   return headers;
 }
 
+/**
+ * Streamed replies arrive one small frame per token. With the default
+ * strategy (one chunk) the socket was paused after every frame and resumed on
+ * the next read; a byte budget lets frames queue up to it, and back-pressure
+ * still applies beyond it.
+ */
+const STREAM_BUFFER: QueuingStrategy<Uint8Array> = { highWaterMark: 1024 * 1024, size: (chunk) => chunk.byteLength };
+
 function nodeFetch(agent: OllamaAgent, input: Parameters<FetchLike>[0], init: RequestInit): Promise<Response> {
   return new Promise((resolve, reject) => {
     const signal = init.signal ?? undefined;
@@ -118,12 +126,28 @@ function nodeFetch(agent: OllamaAgent, input: Parameters<FetchLike>[0], init: Re
             cleanup();
             controller.error(error);
           };
-          res.on('data', (chunk: Buffer) => {
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          // Frames that arrive together (a fast model, or a backlog after a pause) reach the reader as one chunk: the
+          // client's reader, line splitter and decoder then run once per batch instead of once per token.
+          let pending: Buffer[] = [];
+          let flushScheduled = false;
+          const flush = () => {
+            flushScheduled = false;
+            if (finished || pending.length === 0) return;
+            const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+            pending = [];
+            controller.enqueue(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength));
             if ((controller.desiredSize ?? 1) <= 0) res.pause();
+          };
+          res.on('data', (chunk: Buffer) => {
+            pending.push(chunk);
+            if (!flushScheduled) {
+              flushScheduled = true;
+              setImmediate(flush);
+            }
           });
           res.on('end', () => {
             if (finished) return;
+            flush();
             finished = true;
             cleanup();
             controller.close();
@@ -142,7 +166,7 @@ function nodeFetch(agent: OllamaAgent, input: Parameters<FetchLike>[0], init: Re
           res.destroy();
           req.destroy();
         },
-      });
+      }, STREAM_BUFFER);
       const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
       resolve(new Response(nullBody ? null : stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res.headers) }));
     });
