@@ -113,10 +113,13 @@ function fromRow(row: Row): LlmCallRecord {
   };
 }
 
+/** Column order of INSERT_LLM_CALL; toRow's keys, fixed once so each insert binds positionally (one row per LLM call). */
+const INSERT_COLUMNS = Object.keys(toRow({} as LlmCallRecord)) as (keyof Omit<Row, 'id'>)[];
+const INSERT_LLM_CALL = `INSERT INTO llm_calls (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+
 export function insertLlmCall(db: Database, record: LlmCallRecord): number {
   const row = toRow(record);
-  const cols = Object.keys(row);
-  const info = statement(db, `INSERT INTO llm_calls (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
+  const info = statement(db, INSERT_LLM_CALL).run(INSERT_COLUMNS.map((column) => row[column]));
   return Number(info.lastInsertRowid);
 }
 

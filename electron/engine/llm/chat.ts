@@ -75,7 +75,9 @@ export async function chatCore<T>(
 
   const callId = ctx.newCallId();
   const numPredict = req.numPredict ?? settings.numPredict;
-  const estimate = estimator.estimateMessages(messages, req.model);
+  // The raw count is reused after the reply (calibration, truncation check) when the same messages were sent.
+  const rawEstimate = estimator.rawMessages(messages);
+  const estimate = Math.ceil(rawEstimate * estimator.factor(req.model));
   // Serialised once: the prompt hash and the response-cache key both cover the messages.
   const messagesJson = stableStringify(messages);
   const promptHash = sha256(messagesJson);
@@ -129,7 +131,7 @@ export async function chatCore<T>(
   });
 
   const useCache = Boolean(ctx.db) && (req.cache ?? settings.cache);
-  const key = cacheKey({ model: req.model, options: baseOptions, format, think, messagesJson });
+  const key = useCache ? cacheKey({ model: req.model, options: baseOptions, format, think, messagesJson }) : '';
   if (useCache && ctx.db) {
     const started = ctx.now();
     const hit = getCached(ctx.db, key, started);
@@ -175,7 +177,7 @@ export async function chatCore<T>(
       wd.stop();
 
       const pe = typeof done.prompt_eval_count === 'number' ? done.prompt_eval_count : undefined;
-      const rawFull = estimator.rawMessages(sendMessages);
+      const rawFull = sendMessages === messages ? rawEstimate : estimator.rawMessages(sendMessages);
       const rawUncached =
         outcome.previous === undefined ? undefined : estimator.rawText(rendered.slice(commonPrefixLength(outcome.previous, rendered)));
       const factor = estimator.factor(req.model);
