@@ -4,12 +4,14 @@
  * validation, SQLite logging). Wired into `npm run bench` by test/bench/run.ts.
  */
 import { spawn } from 'node:child_process';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildMessages, createLlmClient, describeSchema, planContext } from '../../electron/engine/llm';
+import { toOllamaFormat } from '../../electron/engine/llm/schema';
 import { openDatabase } from '../../electron/engine/store/db';
 import type { SimCounters } from '../ollama-sim/index';
 
@@ -38,7 +40,12 @@ function chunkText(i: number): string {
   return out.join(' ');
 }
 
-export async function runLlmBench(calls = 200): Promise<Record<string, number | string>> {
+/**
+ * `calls` measured calls after `warmup` unmeasured ones: the first calls of a
+ * process pay for compiling the client's code, once per process rather than
+ * per call, and would otherwise dominate a short median.
+ */
+export async function runLlmBench(calls = 500, warmup = 50): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), 'llm-bench-'));
   const db = openDatabase(join(dir, 'bench.sqlite'));
   const reply = JSON.stringify({ findings: [{ title: 'Missing approval', severity: 'high', evidence: SENTENCES[0], page: 1 }] });
@@ -57,12 +64,16 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
     const durations: number[] = [];
     const cpuMs: number[] = [];
     const userMs: number[] = [];
+    const prompt = (i: number) => buildMessages({ instructions: INSTRUCTIONS, schemaDescription, document: { id: i, text: chunkText(i) } });
+    const call = async ([system, user]: ReturnType<typeof prompt>) =>
+      client.chatJson({ purpose: 'extract', model, schema: Reply, system: system!.content, user: user!.content, numCtx: plan.numCtx, numPredict: 1024, cache: false });
+    for (let i = 0; i < warmup; i++) await call(prompt(i));
     const started = performance.now();
-    for (let i = 0; i < calls; i++) {
-      const [system, user] = buildMessages({ instructions: INSTRUCTIONS, schemaDescription, document: { id: i, text: chunkText(i) } });
+    for (let i = warmup; i < warmup + calls; i++) {
+      const messages = prompt(i);
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      await client.chatJson({ purpose: 'extract', model, schema: Reply, system: system!.content, user: user!.content, numCtx: plan.numCtx, numPredict: 1024, cache: false });
+      await call(messages);
       const cpu = process.cpuUsage(cpu0);
       cpuMs.push((cpu.user + cpu.system) / 1000);
       userMs.push(cpu.user / 1000);
@@ -85,8 +96,11 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
     const measurementMs = clockReadMs[Math.floor(clockReadMs.length / 2)] ?? 0;
     const cpuMedian = Math.max(0, (cpuMs[Math.floor(cpuMs.length / 2)] ?? 0) - measurementMs);
     const c = await sim.counters();
+    // Baseline in the same run: the same requests through bare node:http with a minimal NDJSON reader. What it costs
+    // is the floor of any client on this machine (socket system calls, HTTP parsing, one JSON.parse per frame).
+    const floorMs = await bareHttpCpuPerCall(sim.url, model, plan.numCtx, (i) => prompt(i), calls, warmup);
     return {
-      calls,
+      'calls measured (after warm-up)': `${calls} (${warmup})`,
       'num_ctx (planned)': plan.numCtx,
       'chunk token budget': plan.chunkTokenBudget,
       'probe ms': Math.round(probeMs),
@@ -94,6 +108,8 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
       // System time is mostly socket writes and reads; on sandboxed VMs a system call costs far more than on a workstation.
       'of which user-space (the client code itself), median ms': Number((userMs[Math.floor(userMs.length / 2)] ?? 0).toFixed(2)),
       'CPU-clock read overhead subtracted, ms': Number(measurementMs.toFixed(3)),
+      'baseline: bare node:http + NDJSON per call, median ms': Number(Math.max(0, floorMs - measurementMs).toFixed(2)),
+      'client CPU / bare-http baseline': Number((cpuMedian / Math.max(0.001, floorMs - measurementMs)).toFixed(2)),
       'wall per call incl. simulator process, median ms': Number(median.toFixed(2)),
       'wall per call incl. simulator process, p95 ms': Number(p95.toFixed(2)),
       'calls/s (client only)': Number((calls / wallS).toFixed(1)),
@@ -110,6 +126,47 @@ export async function runLlmBench(calls = 200): Promise<Record<string, number | 
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** CPU per call, median, of the same chat requests sent with node:http and read frame by frame, nothing else. */
+async function bareHttpCpuPerCall(url: string, model: string, numCtx: number, prompt: (i: number) => { role: string; content: string }[], calls: number, warmup: number): Promise<number> {
+  const agent = new HttpAgent({ keepAlive: true });
+  const format = toOllamaFormat(Reply);
+  const once = (messages: { role: string; content: string }[]) =>
+    new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ model, messages, stream: true, format, options: { num_ctx: numCtx, temperature: 0, seed: 42, num_predict: 1024 } });
+      const req = httpRequest(`${url}/api/chat`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let buffer = '';
+        let content = '';
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          buffer += text;
+          const lines = buffer.split('\n');
+          buffer = lines.pop() ?? '';
+          for (const line of lines) if (line) content += (JSON.parse(line) as { message?: { content?: string } }).message?.content ?? '';
+        });
+        res.on('end', () => resolve(content));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const cpuMs: number[] = [];
+  try {
+    for (let i = 0; i < warmup; i++) await once(prompt(i));
+    for (let i = warmup; i < warmup + calls; i++) {
+      const messages = prompt(i);
+      const cpu0 = process.cpuUsage();
+      const content = await once(messages);
+      const cpu = process.cpuUsage(cpu0);
+      if (content.length === 0) throw new Error('bare-http baseline got an empty reply');
+      cpuMs.push((cpu.user + cpu.system) / 1000);
+    }
+  } finally {
+    agent.destroy();
+  }
+  cpuMs.sort((a, b) => a - b);
+  return cpuMs[Math.floor(cpuMs.length / 2)] ?? 0;
 }
 
 /** The simulator in a child process: its CPU time is then not counted as the client's. */
