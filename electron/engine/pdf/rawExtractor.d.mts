@@ -35,3 +35,10 @@ export interface DocumentInfo {
   outline: { title: string; level: number; page: number | null }[];
 }
 export function readDocumentInfo(pdf: PDFDocumentProxy): Promise<DocumentInfo>;
+
+/** What pdf.js uses of DecompressionStream, on zlib's synchronous inflaters (PDF workers install it as the global). */
+export class SyncDecompressionStream {
+  constructor(format: string);
+  writable: { getWriter(): { ready: Promise<void>; write(bytes: Uint8Array): Promise<void>; close(): Promise<void> } };
+  readable: AsyncIterable<Uint8Array>;
+}
