@@ -24,9 +24,13 @@ interface IngestFigure {
   maxRssMb: number;
 }
 
-function ingestOnce(file: string, workers?: number): IngestFigure {
+/** One measured run in its own process: the whole ingest (default), or pdf.js text extraction alone ('extract-only'). */
+function ingestOnce(file: string, workers?: number, mode: 'ingest' | 'extract-only' = 'ingest'): IngestFigure {
   const db = join(work, `bench-${Math.random().toString(36).slice(2)}.sqlite`);
-  const args = ['tsx', join(root, 'test/bench/ingestOnce.ts'), file, db, ...(workers ? [String(workers)] : [])];
+  const args =
+    mode === 'ingest'
+      ? ['tsx', join(root, 'test/bench/ingestOnce.ts'), file, db, ...(workers ? [String(workers)] : [])]
+      : ['tsx', join(root, 'test/bench/extractOnce.ts'), file, ...(workers ? [String(workers)] : [])];
   const result = spawnSync('npx', args, { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`ingestOnce failed for ${file}: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as IngestFigure;
@@ -43,8 +47,8 @@ function pdftotextSeconds(file: string): number | null {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-function benchFile(label: string, file: string, workers?: number): Record<string, string> {
-  const runs = Array.from({ length: repeats }, () => ingestOnce(file, workers));
+function benchFile(label: string, file: string, workers?: number, mode: 'ingest' | 'extract-only' = 'ingest'): Record<string, string> {
+  const runs = Array.from({ length: repeats }, () => ingestOnce(file, workers, mode));
   const baseline = Array.from({ length: repeats }, () => pdftotextSeconds(file)).filter((s): s is number => s !== null);
   const seconds = median(runs.map((r) => r.seconds));
   const pages = runs[0]!.pages;
@@ -78,7 +82,12 @@ try {
   const large = join(work, 'large-1000.pdf');
   writeFileSync(large, await generateLargeTextPdf(1000));
   if (onlyIngest) {
-    const ingestRows = [benchFile('generated 1000 pages', large), benchFile('generated 1000 pages, 1 worker', large, 1)];
+    const ingestRows = [
+      benchFile('generated 1000 pages', large),
+      benchFile('generated 1000 pages, 1 worker', large, 1),
+      // The floor: pdf.js's text extraction in the same two workers, nothing done with the pages.
+      benchFile('pdf.js text extraction alone, 2 workers', large, 2, 'extract-only'),
+    ];
     printTable('Ingest + chunk tree + store (targets: within 2.5x of pdftotext on the 1000-page file, peak RSS < 300 MB)', ingestRows);
   }
 
