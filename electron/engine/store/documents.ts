@@ -73,17 +73,29 @@ export function saveDocument(db: Database, doc: ExtractedDocument, now: string):
       'INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (?, ?, ?, ?, ?)',
     );
     for (const page of doc.pages) insertPage.run(documentId, page.pageNumber, page.start, page.end, page.hasTextLayer ? 1 : 0);
-    const insertLine = db.prepare(
-      `INSERT INTO lines (document_id, line_index, start_offset, end_offset, page_number, font_size, bold, markdown_level)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    doc.lines.forEach((line, index) =>
-      insertLine.run(documentId, index, line.start, line.end, line.page, line.fontSize, line.bold ? 1 : 0, line.markdownLevel ?? null),
-    );
+    insertLines(db, documentId, doc.lines);
     const insertOutline = db.prepare('INSERT INTO outline_entries (document_id, ordinal, title, level, page_number) VALUES (?, ?, ?, ?, ?)');
     doc.outline.forEach((entry, ordinal) => insertOutline.run(documentId, ordinal, entry.title, entry.level, entry.page));
     return { document: getDocument(db, documentId)!, reused: false };
   })();
+}
+
+const LINE_COLUMNS = '(document_id, line_index, start_offset, end_offset, page_number, font_size, bold, markdown_level)';
+const LINE_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?)';
+/** Lines go in LINES_PER_INSERT rows per statement: a long document has tens of thousands, and each run() has a fixed cost. */
+const LINES_PER_INSERT = 64;
+
+function insertLines(db: Database, documentId: number, lines: readonly DocumentLine[]): void {
+  const batch = db.prepare(`INSERT INTO lines ${LINE_COLUMNS} VALUES ${Array(LINES_PER_INSERT).fill(LINE_VALUES).join(', ')}`);
+  const single = db.prepare(`INSERT INTO lines ${LINE_COLUMNS} VALUES ${LINE_VALUES}`);
+  const values = (line: DocumentLine, index: number) => [documentId, index, line.start, line.end, line.page, line.fontSize, line.bold ? 1 : 0, line.markdownLevel ?? null];
+  let index = 0;
+  for (; index + LINES_PER_INSERT <= lines.length; index += LINES_PER_INSERT) {
+    const params: unknown[] = [];
+    for (let k = index; k < index + LINES_PER_INSERT; k++) params.push(...values(lines[k]!, k));
+    batch.run(params);
+  }
+  for (; index < lines.length; index++) single.run(values(lines[index]!, index));
 }
 
 /** Rebuilds the ExtractedDocument a stored document was made from, so later stages never re-read the PDF. */

@@ -45,6 +45,18 @@ describe('store repositories', () => {
     db.close();
   });
 
+  it('restore every line of a long document exactly, across full insert batches and the rest', () => {
+    const db = openDatabase(join(tempDir(), 'lines.sqlite'));
+    const pages = [0, 1, 2].map((p) => Array.from({ length: 45 }, (_, i) => `page ${p + 1} line ${i + 1}`).join('\n'));
+    const base = documentFromPages(pages, 'long.md');
+    // 135 lines: two batches of 64 and 7 single rows, each line with its own typography.
+    const doc = { ...base, lines: base.lines.map((line, i) => ({ ...line, fontSize: 9 + (i % 5), bold: i % 3 === 0, ...(i % 7 === 0 ? { markdownLevel: 1 + (i % 6) } : {}) })) };
+    expect(doc.lines).toHaveLength(135);
+    const { document } = saveDocument(db, doc, NOW);
+    expect(loadExtractedDocument(db, document.id)).toEqual(doc);
+    db.close();
+  });
+
   it('reuse a tree built with the same parameters and keep one current tree', () => {
     const db = openDatabase(join(tempDir(), 't.sqlite'));
     const doc = documentFromPages(['x'.repeat(20), 'y'.repeat(10)]);
