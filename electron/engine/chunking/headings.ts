@@ -266,6 +266,8 @@ function documentTypography(doc: ExtractedDocument, body: number): Typography {
 const largerThanBody = (line: DocumentLine, t: Typography): boolean => t.body > 0 && roundSize(line.fontSize) > t.body;
 
 function isAllCapsHeading(t: string, line: DocumentLine, typo: Typography): boolean {
+  // Body text fails here at its first lower-case ASCII letter, before any splitting or case mapping.
+  if (/[a-z]/.test(t)) return false;
   const words = t.split(' ');
   if (words.length > 8 || !/\p{Lu}/u.test(t) || t !== t.toUpperCase()) return false;
   if (!words.some((w) => (w.match(/\p{L}/gu)?.length ?? 0) >= 2) || looksLikeSentence(t)) return false;
