@@ -22,7 +22,7 @@ export function pageAt(pages: readonly PageSpan[], offset: number): number {
 }
 
 /** Joins page texts into canonical text and computes their spans. */
-export function joinPages(pageTexts: readonly { text: string; hasTextLayer: boolean }[]): { text: string; pages: PageSpan[] } {
+export function joinPages(pageTexts: readonly { text: string; hasTextLayer: boolean; readError?: string }[]): { text: string; pages: PageSpan[] } {
   const pages: PageSpan[] = [];
   const parts: string[] = [];
   let offset = 0;
@@ -31,7 +31,9 @@ export function joinPages(pageTexts: readonly { text: string; hasTextLayer: bool
       parts.push(PAGE_SEPARATOR);
       offset += PAGE_SEPARATOR.length;
     }
-    pages.push({ pageNumber: i + 1, start: offset, end: offset + page.text.length, hasTextLayer: page.hasTextLayer });
+    const span: PageSpan = { pageNumber: i + 1, start: offset, end: offset + page.text.length, hasTextLayer: page.hasTextLayer };
+    if (page.readError !== undefined) span.readError = page.readError;
+    pages.push(span);
     parts.push(page.text);
     offset += page.text.length;
   });

@@ -17,8 +17,10 @@ export interface PageSpan {
   pageNumber: number;
   start: number;
   end: number;
-  /** False when the page had no extractable text (scanned image, empty page). */
+  /** False when the page had no extractable text (scanned image, empty page, or unreadable). */
   hasTextLayer: boolean;
+  /** Set when the page itself could not be read (damaged content): why, in pdf.js's words. Its text is empty. */
+  readError?: string;
 }
 
 /** One rebuilt text line, with the typography heading detection needs. */

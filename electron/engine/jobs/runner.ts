@@ -1,9 +1,8 @@
-import { formatPageRanges } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ExtractedDocument, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
+import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
 import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
-import type { IngestResult } from '../pdf';
+import { pageWarnings, type IngestResult, type IngestWarning } from '../pdf';
 import {
   addRunEvent,
   createRun,
@@ -132,7 +131,7 @@ async function runInput(
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
-    const unreadable = unreadableDocument(doc.pages.length, ingested.warnings);
+    const unreadable = unreadableDocument(doc.pages);
     if (unreadable) {
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
       return;
@@ -174,10 +173,9 @@ async function ingestInput(
   const sha256 = await fileSha256(input.filePath);
   const known = findDocumentBySha(deps.db, sha256);
   if (known) {
-    // Warnings were stored with the input that first imported it; recompute the text-layer one from the pages.
+    // Warnings were stored with the input that first imported it; the page ones are rebuilt from the stored pages.
     const doc = loadExtractedDocument(deps.db, known.id)!;
-    const missing = doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber);
-    return { documentId: known.id, doc, warnings: missing.length > 0 ? [noTextLayerWarning(missing)] : [] };
+    return { documentId: known.id, doc, warnings: pageWarnings(doc.pages, baseName(input.filePath)).map(warningInfo) };
   }
   const result = await deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages });
   const { document } = saveDocument(deps.db, result.document, deps.now().toISOString());
@@ -185,23 +183,29 @@ async function ingestInput(
   return {
     documentId: document.id,
     doc: result.document,
-    warnings: result.warnings.map(({ code, message, pages }) => (pages ? { code, message, details: { pages } } : { code, message })),
+    warnings: result.warnings.map(warningInfo),
   };
 }
 
-function noTextLayerWarning(pages: number[]): ErrorInfo {
-  return { code: ErrorCode.PDF_NO_TEXT_LAYER, message: `Scanned? No text layer on pages ${formatPageRanges(pages)}: these pages cannot be analysed without OCR.`, details: { pages } };
+function warningInfo({ code, message, pages }: IngestWarning): ErrorInfo {
+  return pages ? { code, message, details: { pages } } : { code, message };
 }
 
 /** A document where no page has text cannot be analysed at all: that input fails, with what to do. */
-function unreadableDocument(pageCount: number, warnings: readonly ErrorInfo[]): ErrorInfo | null {
-  const noText = warnings.find((w) => w.code === ErrorCode.PDF_NO_TEXT_LAYER);
-  const pages = (noText?.details?.pages as number[] | undefined) ?? [];
-  if (pageCount === 0 || pages.length < pageCount) return null;
+function unreadableDocument(pages: readonly PageSpan[]): ErrorInfo | null {
+  if (pages.length === 0 || pages.some((page) => page.hasTextLayer)) return null;
+  const numbers = pages.map((page) => page.pageNumber);
+  if (pages.every((page) => page.readError !== undefined)) {
+    return {
+      code: ErrorCode.PDF_CORRUPT,
+      message: 'No page of this PDF could be read (the page contents are damaged). Get a fresh copy of the file (download or export it again) and add it again.',
+      details: { pages: numbers },
+    };
+  }
   return {
     code: ErrorCode.PDF_NO_TEXT_LAYER,
     message: 'No page of this PDF has a text layer (it looks scanned). Run OCR on it first (for example `ocrmypdf in.pdf out.pdf`) and add the result.',
-    details: { pages },
+    details: { pages: numbers },
   };
 }
 

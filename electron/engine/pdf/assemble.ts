@@ -17,6 +17,7 @@ export interface PageLine {
 export interface AssembledPage {
   lines: PageLine[];
   hasTextLayer: boolean;
+  readError?: string;
 }
 
 export interface AssembledText {
@@ -26,7 +27,9 @@ export interface AssembledText {
 }
 
 export function assemblePages(pages: readonly AssembledPage[]): AssembledText {
-  const joined = joinPages(pages.map((page) => ({ text: page.lines.map((line) => line.text).join('\n'), hasTextLayer: page.hasTextLayer })));
+  const joined = joinPages(
+    pages.map((page) => ({ text: page.lines.map((line) => line.text).join('\n'), hasTextLayer: page.hasTextLayer, ...(page.readError !== undefined ? { readError: page.readError } : {}) })),
+  );
   const lines: DocumentLine[] = [];
   pages.forEach((page, index) => {
     let offset = joined.pages[index]!.start;

@@ -10,3 +10,4 @@ export type { RawItem, RawPage } from './rawExtractor.mjs';
 export { cleanText, stripInvisible, expandLigatures } from './textCleanup';
 export { markdownHeadingLevels } from './textDocument';
 export { MIN_TEXT_LAYER_CHARS, WORKER_MIN_PAGES } from './pdfDocument';
+export { pageWarnings } from './pageWarnings';

@@ -1,7 +1,9 @@
 /**
  * Where document info and raw pages come from. Two sources with one
  * contract (info first, then every page to `sink` strictly in page order), so
- * the TypeScript line rebuilding that follows is identical for both:
+ * the TypeScript line rebuilding that follows is identical for both. A page
+ * pdf.js fails on arrives as an empty page with `readError`: one damaged page
+ * does not cost the rest of the document.
  *
  * - worker threads (default): the first worker opens the file and reports the
  *   page count; long documents get more workers, each with its own copy. The
@@ -14,7 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
-import { cancelledError, noPagesError, openError, pageError } from './pdfErrors';
+import { cancelledError, noPagesError, openError } from './pdfErrors';
 
 export type PageSink = (page: RawPage) => void;
 
@@ -37,14 +39,16 @@ export async function extractInProcess(bytes: Uint8Array, sink: PageSink, contex
     context.onInfo(await readDocumentInfo(pdf));
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       if (context.signal?.aborted) throw cancelledError();
-      const page = await extractRawPage(pdf, pageNumber).catch((error: unknown) => {
-        throw pageError(error, context.fileName, pageNumber);
-      });
-      sink(page);
+      sink(await extractRawPage(pdf, pageNumber).catch((error: unknown) => unreadablePage(pageNumber, error instanceof Error ? error.message : String(error))));
     }
   } finally {
     await task.destroy();
   }
+}
+
+/** The stand-in for a page pdf.js failed on: no text, and why. */
+export function unreadablePage(pageNumber: number, reason: string): RawPage {
+  return { pageNumber, width: 0, height: 0, items: [], readError: reason || 'unknown error' };
 }
 
 /** Thrown when worker threads cannot start at all (e.g. a bundle without the worker file): the caller falls back to in-process. */
@@ -124,7 +128,9 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
           requestMore(worker, 1);
           return deliverInOrder();
         case 'error':
-          throw pageError(Object.assign(new Error(message.message), { name: message.name }), context.fileName, message.pageNumber);
+          finished.set(message.pageNumber, unreadablePage(message.pageNumber, message.message));
+          requestMore(worker, 1);
+          return deliverInOrder();
         case 'fatal':
           throw openError(Object.assign(new Error(message.message), { name: message.name }), context.fileName);
       }

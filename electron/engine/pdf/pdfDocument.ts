@@ -1,6 +1,5 @@
 /** PDF ingestion: open with pdf.js, pull raw pages (in-process or workers), rebuild lines, collect outline and metadata. */
 import { availableParallelism } from 'node:os';
-import { formatPageRanges } from '../../../shared/canonical';
 import { ErrorCode } from '../../../shared/errors';
 import type { OutlineEntry } from '../../../shared/types';
 import { assemblePages, type AssembledPage, type AssembledText } from './assemble';
@@ -8,6 +7,7 @@ import { buildPageLines } from './lineBuilder';
 import { extractInProcess, extractWithWorkers, WorkerStartError, type ExtractContext, type PageSink } from './pageSource';
 import { cancelledError, noPagesError } from './pdfErrors';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
+import { pageWarnings } from './pageWarnings';
 import { cleanText, visibleCharCount } from './textCleanup';
 import type { IngestOptions, IngestWarning } from './types';
 
@@ -48,12 +48,13 @@ export async function readPdf(bytes: Uint8Array, fileName: string, options: Inge
   const documentInfo = info as DocumentInfo | null;
   if (!documentInfo) throw noPagesError(fileName);
 
+  const assembled = assemblePages(pages);
   return {
-    ...assemblePages(pages),
+    ...assembled,
     pageCount: documentInfo.pageCount,
     outline: documentInfo.outline.map((entry) => ({ ...entry, title: cleanInline(entry.title) })),
     metadata: Object.fromEntries(Object.entries(documentInfo.info).map(([key, value]) => [key, cleanInline(value)])),
-    warnings: collectWarnings(pages, bytes, fileName),
+    warnings: [...pageWarnings(assembled.pages, fileName), ...truncationWarnings(bytes, fileName)],
   };
 }
 
@@ -74,21 +75,14 @@ function cleanInline(text: string): string {
 }
 
 function toAssembledPage(raw: RawPage): AssembledPage {
+  if (raw.readError !== undefined) return { lines: [], hasTextLayer: false, readError: raw.readError };
   const lines = buildPageLines(raw);
   const visible = lines.reduce((sum, line) => sum + visibleCharCount(line.text), 0);
   return { lines, hasTextLayer: visible >= MIN_TEXT_LAYER_CHARS };
 }
 
-function collectWarnings(pages: readonly AssembledPage[], bytes: Uint8Array, fileName: string): IngestWarning[] {
+function truncationWarnings(bytes: Uint8Array, fileName: string): IngestWarning[] {
   const warnings: IngestWarning[] = [];
-  const missing = pages.flatMap((page, index) => (page.hasTextLayer ? [] : [index + 1]));
-  if (missing.length > 0) {
-    warnings.push({
-      code: ErrorCode.PDF_NO_TEXT_LAYER,
-      message: `Scanned? No text layer on ${missing.length === 1 ? 'page' : 'pages'} ${formatPageRanges(missing)} of "${fileName}": these pages cannot be analysed without OCR.`,
-      pages: missing,
-    });
-  }
   if (!hasEndOfFileMarker(bytes)) {
     warnings.push({
       code: ErrorCode.PDF_CORRUPT,

@@ -44,12 +44,6 @@ export function openError(error: unknown, fileName: string): AppError {
   return corruptError(fileName, errorMessage(error), error);
 }
 
-/** Errors thrown while reading one page. */
-export function pageError(error: unknown, fileName: string, pageNumber: number): AppError {
-  if (error instanceof AppError) return error;
-  return corruptError(fileName, `page ${pageNumber} failed: ${errorMessage(error)}`, error);
-}
-
 export function errorName(error: unknown): string {
   return typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string' ? (error as { name: string }).name : '';
 }

@@ -22,6 +22,8 @@ export interface RawPage {
   width: number;
   height: number;
   items: RawItem[];
+  /** Set (with no items) when pdf.js failed on this page; the rest of the document is still read. */
+  readError?: string;
 }
 
 export const WORKER_ROLE: string;

@@ -70,9 +70,9 @@ export function saveDocument(db: Database, doc: ExtractedDocument, now: string):
       .run(doc.sha256, doc.kind, doc.fileName, doc.filePath, doc.byteSize, doc.pageCount, doc.text, JSON.stringify(doc.metadata), now, now);
     const documentId = Number(lastInsertRowid);
     const insertPage = db.prepare(
-      'INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer, read_error) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    for (const page of doc.pages) insertPage.run(documentId, page.pageNumber, page.start, page.end, page.hasTextLayer ? 1 : 0);
+    for (const page of doc.pages) insertPage.run(documentId, page.pageNumber, page.start, page.end, page.hasTextLayer ? 1 : 0, page.readError ?? null);
     insertLines(db, documentId, doc.lines);
     const insertOutline = db.prepare('INSERT INTO outline_entries (document_id, ordinal, title, level, page_number) VALUES (?, ?, ?, ?, ?)');
     doc.outline.forEach((entry, ordinal) => insertOutline.run(documentId, ordinal, entry.title, entry.level, entry.page));
@@ -105,9 +105,13 @@ export function loadExtractedDocument(db: Database, id: number): ExtractedDocume
   const { canonical_text: text } = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string };
   const pages = (
     db
-      .prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number')
-      .all(id) as { page_number: number; start_offset: number; end_offset: number; has_text_layer: number }[]
-  ).map((row): PageSpan => ({ pageNumber: row.page_number, start: row.start_offset, end: row.end_offset, hasTextLayer: row.has_text_layer === 1 }));
+      .prepare('SELECT page_number, start_offset, end_offset, has_text_layer, read_error FROM pages WHERE document_id = ? ORDER BY page_number')
+      .all(id) as { page_number: number; start_offset: number; end_offset: number; has_text_layer: number; read_error: string | null }[]
+  ).map((row): PageSpan => {
+    const page: PageSpan = { pageNumber: row.page_number, start: row.start_offset, end: row.end_offset, hasTextLayer: row.has_text_layer === 1 };
+    if (row.read_error !== null) page.readError = row.read_error;
+    return page;
+  });
   const lines = (
     db
       .prepare(

@@ -1,33 +1,37 @@
 /**
- * PDF workers inflate Flate streams with zlib's synchronous native inflater
- * (rawExtractor.mjs, SyncDecompressionStream) instead of Node's thread-pool
- * DecompressionStream, which the in-process path still uses. Both must read
- * the same text, and a damaged stream must end the same way on both paths
- * (pdf.js's own inflater decides).
+ * Compressed page contents. PDF workers inflate Flate streams with zlib's
+ * synchronous native inflater (rawExtractor.mjs, SyncDecompressionStream),
+ * the in-process path with Node's DecompressionStream: both must read the
+ * same text. A page whose compressed content is damaged is left out with a
+ * warning naming it, and the rest of the document is read and analysed.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../shared/errors';
+import { ErrorCode } from '../../../shared/errors';
+import { createEngine } from '../../../electron/engine';
 import { ingestFile } from '../../../electron/engine/pdf';
 import { SyncDecompressionStream } from '../../../electron/engine/pdf/rawExtractor.mjs';
+import { openDatabase } from '../../../electron/engine/store';
 import { useTempDir } from '../../helpers/tempDir';
 
-const LINES = Array.from({ length: 40 }, (_, i) => `Line ${i + 1}: the control CR-${100 + i} was not tested in period ${i + 1}.`);
+const linesOf = (page: number) => Array.from({ length: 30 }, (_, i) => `Page ${page} line ${i + 1}: control CR-${page * 100 + i} was not tested.`);
 
-/** A one-page PDF whose content stream is Flate-compressed; `damage` cuts the compressed bytes to that share. */
-function flatePdf(damage = 1): Buffer {
-  const ops = LINES.map((line, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (${line}) Tj ET`).join('\n');
-  const full = deflateSync(Buffer.from(ops, 'latin1'));
-  const stream = full.subarray(0, Math.floor(full.length * damage));
-  const objects = [
+/** A PDF with Flate-compressed page contents; pages listed in `damaged` have their compressed bytes cut at 60%. */
+function flatePdf(pageCount: number, damaged: readonly number[] = []): Buffer {
+  const fontId = 3 + pageCount * 2;
+  const objects: (string | { stream: Buffer })[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    null, // the content stream, written as bytes below
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: pageCount }, (_, p) => `${3 + p * 2} 0 R`).join(' ')}] /Count ${pageCount} >>`,
   ];
+  for (let page = 1; page <= pageCount; page++) {
+    const ops = linesOf(page).map((line, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (${line}) Tj ET`).join('\n');
+    const full = deflateSync(Buffer.from(ops, 'latin1'));
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontId} 0 R >> >> /Contents ${4 + (page - 1) * 2} 0 R >>`);
+    objects.push({ stream: damaged.includes(page) ? full.subarray(0, Math.floor(full.length * 0.6)) : full });
+  }
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
   const offsets: number[] = [];
   let length = parts[0]!.length;
@@ -37,13 +41,13 @@ function flatePdf(damage = 1): Buffer {
   };
   objects.forEach((body, index) => {
     offsets.push(length);
-    if (body === null) {
-      push(Buffer.from(`${index + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`));
-      push(stream);
-      push(Buffer.from('\nendstream\nendobj\n'));
-    } else {
+    if (typeof body === 'string') {
       push(Buffer.from(`${index + 1} 0 obj\n${body}\nendobj\n`));
+      return;
     }
+    push(Buffer.from(`${index + 1} 0 obj\n<< /Length ${body.stream.length} /Filter /FlateDecode >>\nstream\n`));
+    push(body.stream);
+    push(Buffer.from('\nendstream\nendobj\n'));
   });
   const xref = length;
   push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`));
@@ -66,7 +70,7 @@ async function inflateLikePdfJs(format: string, bytes: Uint8Array): Promise<Buff
 }
 
 describe('SyncDecompressionStream', () => {
-  const text = Buffer.from(LINES.join('\n'));
+  const text = Buffer.from(linesOf(1).join('\n'));
 
   it('inflates deflate and brotli data as pdf.js reads it', async () => {
     expect((await inflateLikePdfJs('deflate', deflateSync(text))).equals(text)).toBe(true);
@@ -75,33 +79,71 @@ describe('SyncDecompressionStream', () => {
 
   it('fails where pdf.js must fall back to its own inflater: unknown formats and damaged data', async () => {
     expect(() => new SyncDecompressionStream('lzw')).toThrow(TypeError);
-    const damaged = deflateSync(text).subarray(0, 40);
-    await expect(inflateLikePdfJs('deflate', damaged)).rejects.toThrow();
+    await expect(inflateLikePdfJs('deflate', deflateSync(text).subarray(0, 40))).rejects.toThrow();
   });
 });
 
-describe('Flate streams in PDF workers', () => {
+describe('compressed page contents', () => {
   const tempDir = useTempDir();
 
-  it('reads a compressed page the same in a worker as in-process', async () => {
+  it('reads compressed pages the same in a worker as in-process', async () => {
     const file = join(tempDir(), 'flate.pdf');
-    writeFileSync(file, flatePdf());
+    writeFileSync(file, flatePdf(3));
     const inWorker = await ingestFile(file, { workers: 1 });
     const inProcess = await ingestFile(file, { workers: 0 });
-    expect(inWorker.document.text.split('\n')).toEqual(LINES);
+    expect(inWorker.document.text).toContain(linesOf(2).join('\n'));
     expect(inWorker.document.text).toBe(inProcess.document.text);
+    expect(inWorker.warnings).toEqual([]);
   });
 
-  it('reports a damaged compressed stream the same way in a worker as in-process', async () => {
+  it('leaves out a damaged page with a warning naming it, in a worker and in-process alike', async () => {
     const file = join(tempDir(), 'damaged.pdf');
-    writeFileSync(file, flatePdf(0.6));
-    // zlib refuses the cut stream, so pdf.js's own inflater decides, exactly as on the in-process path.
-    const failure = (workers: number) => ingestFile(file, { workers }).then(() => null, (error: unknown) => error as AppError);
-    const [inWorker, inProcess] = [await failure(1), await failure(0)];
-    expect(inWorker).toBeInstanceOf(AppError);
-    expect(inWorker?.code).toBe(ErrorCode.PDF_CORRUPT);
-    expect(inWorker?.message).toContain('page 1 failed');
-    expect(inProcess?.code).toBe(inWorker?.code);
-    expect(inProcess?.message).toBe(inWorker?.message);
+    writeFileSync(file, flatePdf(3, [2]));
+    for (const workers of [1, 0]) {
+      const { document, warnings } = await ingestFile(file, { workers });
+      const [first, second, third] = document.pages;
+      expect(document.text.slice(first!.start, first!.end)).toBe(linesOf(1).join('\n'));
+      expect(second!.start).toBe(second!.end);
+      expect(second!.readError).toMatch(/flate/i);
+      expect(document.text.slice(third!.start, third!.end)).toBe(linesOf(3).join('\n'));
+      // Unreadable, not "scanned": the page is named once, under its own code.
+      expect(warnings).toEqual([{ code: ErrorCode.PDF_PAGE_UNREADABLE, message: expect.stringMatching(/^Page 2 of "damaged\.pdf" could not be read \(.+\), so its text is missing/) as string, pages: [2] }]);
+    }
+  });
+
+  it('analyses the readable pages of a damaged document, and warns again when the stored document is reused', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'damaged.pdf');
+    writeFileSync(file, flatePdf(3, [2]));
+    const db = openDatabase(join(dir, 'store.sqlite'));
+    try {
+      const engine = createEngine({ db, appVersion: 'test' });
+      const first = await engine.analyze([file], { mode: 'rules-only' });
+      const again = await engine.analyze([file], { mode: 'rules-only' });
+      for (const outcome of [first, again]) {
+        expect(outcome.inputs[0]!.status).toBe('done');
+        expect(outcome.inputs[0]!.warnings.map((w) => [w.code, w.details?.pages])).toEqual([[ErrorCode.PDF_PAGE_UNREADABLE, [2]]]);
+      }
+      expect(again.inputs[0]!.warnings[0]!.message).toBe(first.inputs[0]!.warnings[0]!.message);
+      // The ID mentions of pages 1 and 3 are all there.
+      const pages = (db.prepare('SELECT DISTINCT page_number AS page FROM id_mentions WHERE document_id = ? ORDER BY page').all(first.inputs[0]!.documentId) as { page: number }[]).map((r) => r.page);
+      expect(pages).toEqual([1, 3]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('fails a document none of whose pages can be read, with PDF_CORRUPT and what to do', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'ruined.pdf');
+    writeFileSync(file, flatePdf(2, [1, 2]));
+    const db = openDatabase(join(dir, 'store.sqlite'));
+    try {
+      const outcome = await createEngine({ db, appVersion: 'test' }).analyze([file], { mode: 'rules-only' });
+      expect(outcome.inputs[0]!.status).toBe('failed');
+      expect(outcome.inputs[0]!.error).toMatchObject({ code: ErrorCode.PDF_CORRUPT, message: expect.stringContaining('No page of this PDF could be read') as string });
+    } finally {
+      db.close();
+    }
   });
 });

@@ -59,6 +59,22 @@ describe('migrations', () => {
     });
   }
 
+  it('0070 gives pages stored before it no read error, and stores one for a damaged page', () => {
+    const db = new BetterSqlite3(join(tempDir(), 'm70.sqlite'));
+    migrate(db, migrations, 60);
+    db.prepare(
+      "INSERT INTO documents (id, sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES (1, 'abc', 'pdf', 'a.pdf', '/a.pdf', 3, 2, 'abc', 'now', 'now')",
+    ).run();
+    db.prepare('INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (1, 1, 0, 3, 1)').run();
+    migrate(db, migrations, 70);
+    db.prepare("INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer, read_error) VALUES (1, 2, 3, 3, 0, 'Bad encoding in flate stream')").run();
+    expect(db.prepare('SELECT page_number, read_error FROM pages ORDER BY page_number').all()).toEqual([
+      { page_number: 1, read_error: null },
+      { page_number: 2, read_error: 'Bad encoding in flate stream' },
+    ]);
+    db.close();
+  });
+
   it('roll back a migration that fails, leaving the version unchanged', () => {
     const db = new BetterSqlite3(':memory:');
     const broken = [...migrations, { version: latest + 10, name: 'broken', up: (d: BetterSqlite3.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; INSERT INTO nope VALUES (1);') }];

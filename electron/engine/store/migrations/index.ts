@@ -9,5 +9,6 @@ import { migration0030TreeSplit } from './0030-treesplit';
 import { migration0040Findings } from './0040-findings';
 import { migration0050Settings } from './0050-settings';
 import { migration0060Review } from './0060-review';
+import { migration0070PageReadErrors } from './0070-page-read-errors';
 
-export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings, migration0060Review];
+export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings, migration0060Review, migration0070PageReadErrors];
