@@ -174,7 +174,7 @@ describe.skipIf(skipReason !== null)('review findings with the keyboard and expo
       run: { models: { name: string; digest: string | null }[] };
       inputs: { document: { review: { counts: { confirmed: number; rejected: number }; findings: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; effective: string }[]; lastReviewer: string | null; origin: string }[] } } }[];
     };
-    expect(json.version).toBe(3);
+    expect(json.version).toBe(4);
     expect(json.run.models.length).toBeGreaterThan(0);
     const review = json.inputs[0]!.document.review;
     expect(review.counts).toMatchObject({ confirmed: 2, rejected: 1 });

@@ -77,6 +77,7 @@ export const SECTION_TEXT = {
   ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
   unreviewedNote: 'IDs the document mentions that no finding covers: the model may have missed them.',
   noTextExplain: 'Nothing on them was read or analysed: they are scans or images. OCR the PDF to include them.',
+  unreadableExplain: 'Their content is damaged and could not be read, so nothing on them was analysed. Get a fresh copy of the file (download or export it again) to include them.',
   failedNote: 'These parts of the document were not checked for findings.',
 } as const;
 

@@ -157,7 +157,7 @@ ${doc.review ? html`<li><a href="#doc-${n}-review">Review (${doc.review.counts.c
 <li><a href="#doc-${n}-unreviewed">Unreviewed ID mentions (${doc.unreviewedMentions.length})</a></li>
 `
   : null}<li><a href="#doc-${n}-no-text">Pages without a text layer (${doc.pagesWithoutText.length})</a></li>
-${full ? html`<li><a href="#doc-${n}-failed">Chunks that failed analysis (${doc.failedChunks.length})</a></li>\n` : null}<li><a href="#doc-${n}-mentions">ID mentions (${doc.mentionGroups.length})</a></li>
+${doc.unreadablePages.length > 0 ? html`<li><a href="#doc-${n}-unreadable">Unreadable pages (${doc.unreadablePages.length})</a></li>\n` : null}${full ? html`<li><a href="#doc-${n}-failed">Chunks that failed analysis (${doc.failedChunks.length})</a></li>\n` : null}<li><a href="#doc-${n}-mentions">ID mentions (${doc.mentionGroups.length})</a></li>
 </ol></li>
 `,
 )}
@@ -232,10 +232,18 @@ ${full ? renderAnalysis(doc, n, profile) : html`<p class="notice rules-only">Rul
 <section id="doc-${n}-no-text" class="report-section apart" data-section="no-text">
 <h3>Pages without a text layer (${doc.pagesWithoutText.length})</h3>
 ${doc.pagesWithoutText.length === 0
-  ? html`<p class="none">None: every page has text.</p>`
+  ? html`<p class="none">None.</p>`
   : html`<p class="warning">Pages ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}</p>`}
 </section>
-${full ? renderFailed(doc, n) : null}
+${doc.unreadablePages.length > 0
+  ? html`<section id="doc-${n}-unreadable" class="report-section apart" data-section="unreadable">
+<h3>Unreadable pages (${doc.unreadablePages.length})</h3>
+<p class="warning">${SECTION_TEXT.unreadableExplain}</p>
+<ul>
+${doc.unreadablePages.map(({ page, reason }) => html`<li>Page ${page}: ${reason}</li>\n`)}</ul>
+</section>
+`
+  : null}${full ? renderFailed(doc, n) : null}
 ${renderMentions(input, doc, n)}
 </section>`;
 }

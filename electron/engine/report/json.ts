@@ -13,7 +13,7 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *      every reviewed finding, manual ones included), `confirmedOnly`, and each
  *      model's digest (`run.models`).
  */
-export const REPORT_JSON_VERSION = 3;
+export const REPORT_JSON_VERSION = 4;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -59,6 +59,7 @@ export function renderJson(data: ReportData): string {
           byteSize: input.document.document.byteSize,
           pages: input.document.document.pageCount,
           pagesWithoutText: input.document.pagesWithoutText,
+          unreadablePages: input.document.unreadablePages,
           strategy: input.document.strategy,
           judge: input.document.judge,
           usage: input.document.usage,

@@ -112,7 +112,11 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
   if (fullMode) out.push(...renderReview(doc.review));
   if (fullMode) out.push(...renderFindings(doc, profile));
   out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
-  out.push(doc.pagesWithoutText.length === 0 ? 'None: every page has text.' : `Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`);
+  out.push(doc.pagesWithoutText.length === 0 ? 'None.' : `Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`);
+  if (doc.unreadablePages.length > 0) {
+    out.push('', `### Unreadable pages (${doc.unreadablePages.length})`, '', SECTION_TEXT.unreadableExplain, '');
+    for (const { page, reason } of doc.unreadablePages) out.push(`- Page ${page}: ${escapeMarkdown(reason)}`);
+  }
   if (fullMode) out.push(...renderFailed(doc));
   out.push('', `### ID mentions (${doc.mentionGroups.length} distinct IDs)`, '');
   if (doc.mentionGroups.length === 0) {

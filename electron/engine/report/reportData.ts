@@ -19,6 +19,7 @@ import {
   loadChunks,
   loadMentions,
   pagesWithoutTextLayer,
+  unreadablePages,
   type Database,
   type StoredDocument,
   type StoredRun,
@@ -98,6 +99,8 @@ export interface ReportJudge {
 export interface ReportDocument {
   document: StoredDocument;
   pagesWithoutText: number[];
+  /** Pages that could not be read (damaged content), with the reason. */
+  unreadablePages: { page: number; reason: string }[];
   /** Strategy of the chunk tree that was analysed. */
   strategy: string | null;
   judge: ReportJudge | null;
@@ -297,6 +300,7 @@ function collectDocument(
   return {
     document,
     pagesWithoutText: pagesWithoutTextLayer(db, document.id),
+    unreadablePages: unreadablePages(db, document.id),
     strategy,
     judge: fullMode ? judgeForRun(db, run, document.id) : null,
     nodes,

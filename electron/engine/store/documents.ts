@@ -145,10 +145,21 @@ export function loadExtractedDocument(db: Database, id: number): ExtractedDocume
   };
 }
 
+/** Pages with no text layer (scanned); pages that could not be read at all are listed by unreadablePages instead. */
 export function pagesWithoutTextLayer(db: Database, documentId: number): number[] {
   return (
-    db.prepare('SELECT page_number FROM pages WHERE document_id = ? AND has_text_layer = 0 ORDER BY page_number').all(documentId) as {
+    db.prepare('SELECT page_number FROM pages WHERE document_id = ? AND has_text_layer = 0 AND read_error IS NULL ORDER BY page_number').all(documentId) as {
       page_number: number;
     }[]
   ).map((row) => row.page_number);
+}
+
+/** Pages pdf.js could not read (damaged content), with its reason: their text is missing from the analysis. */
+export function unreadablePages(db: Database, documentId: number): { page: number; reason: string }[] {
+  return (
+    db.prepare('SELECT page_number, read_error FROM pages WHERE document_id = ? AND read_error IS NOT NULL ORDER BY page_number').all(documentId) as {
+      page_number: number;
+      read_error: string;
+    }[]
+  ).map((row) => ({ page: row.page_number, reason: row.read_error }));
 }

@@ -5,8 +5,9 @@
  * same text. A page whose compressed content is damaged is left out with a
  * warning naming it, and the rest of the document is read and analysed.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv from 'ajv';
 import { brotliCompressSync, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
@@ -128,6 +129,18 @@ describe('compressed page contents', () => {
       // The ID mentions of pages 1 and 3 are all there.
       const pages = (db.prepare('SELECT DISTINCT page_number AS page FROM id_mentions WHERE document_id = ? ORDER BY page').all(first.inputs[0]!.documentId) as { page: number }[]).map((r) => r.page);
       expect(pages).toEqual([1, 3]);
+      // The report lists the page as unreadable, with its reason, and not as a scan.
+      const markdown = engine.markdownReport(again.run.id);
+      expect(markdown).toMatch(/### Pages without a text layer \(0\)\n\nNone\./);
+      expect(markdown).toMatch(/### Unreadable pages \(1\)\n\n.*damaged.*\n\n- Page 2: .*flate/i);
+      const html = (await engine.exportReport(again.run.id, 'html')) as string;
+      expect(html).toMatch(/<h3>Unreadable pages \(1\)<\/h3>[\s\S]*<li>Page 2: [^<]*flate/i);
+      const json = JSON.parse((await engine.exportReport(again.run.id, 'json')) as string) as { inputs: { document: { unreadablePages: unknown; pagesWithoutText: unknown } }[] };
+      const ajv = new Ajv({ allErrors: true, strict: true });
+      const validate = ajv.compile(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../docs/report.schema.json'), 'utf8')) as object);
+      expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
+      expect(json.inputs[0]!.document.pagesWithoutText).toEqual([]);
+      expect(json.inputs[0]!.document.unreadablePages).toEqual([{ page: 2, reason: expect.stringMatching(/flate/i) as string }]);
     } finally {
       db.close();
     }

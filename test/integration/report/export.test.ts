@@ -307,7 +307,7 @@ describe('report exports carry the review', () => {
     const ajv = new Ajv({ allErrors: true, strict: true });
     const validate = ajv.compile(schema);
     expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
-    expect(json.version).toBe(3);
+    expect(json.version).toBe(4);
     expect(json.confirmedOnly).toBe(false);
     expect(json.run.models.map((m) => m.name)).toContain(runSettings.llm.models.default);
     const doc = json.inputs.find((i) => i.document.id === docIds[0])!.document;
