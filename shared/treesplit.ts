@@ -1,8 +1,9 @@
 /**
  * Types of the chunking judge and the LLM tree split, shared by the engine,
  * the hosts and the UI (which shows decisions, attempts, review comments and
- * diffs). Imports nothing of ours.
+ * diffs). Imports only the shared domain types.
  */
+import type { TextDiff } from './types';
 
 /** What the judge may choose: the deterministic strategies, or the LLM tree split. */
 export type ChunkStrategyChoice = 'outline' | 'headings' | 'pages' | 'sentences' | 'llm-tree';
@@ -58,16 +59,6 @@ export interface SplitReview {
   comments: string;
 }
 
-/** The first difference between a node's text and its joined chapters (same shape as the chunking validator's TextDiff). */
-export interface SplitDiff {
-  offset: number;
-  expectedContext: string;
-  actualContext: string;
-  before: string;
-  expected: string;
-  actual: string;
-}
-
 export type SplitOutcome = 'accepted' | 'validation_failed' | 'review_failed' | 'invalid_reply' | 'fallback';
 
 /** One stored attempt of splitting one node (every attempt is stored, failed ones included). */
@@ -84,7 +75,7 @@ export interface SplitAttempt {
   chapters: ProposedChapter[];
   review: SplitReview | null;
   validationErrors: string[];
-  diff: SplitDiff | null;
+  diff: TextDiff | null;
   outcome: SplitOutcome;
   llmCallIds: string[];
   createdAt: string;

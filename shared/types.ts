@@ -118,3 +118,22 @@ export interface ProgressEvent {
   /** Remaining time for this run's extraction, from measured seconds per chunk. */
   etaSeconds?: number;
 }
+
+/**
+ * The first difference between an expected text and what a splitter produced
+ * (the chunking validator, the LLM tree split): the "diff" the UI shows.
+ */
+export interface TextDiff {
+  /** Offset of the first difference in the expected string. */
+  offset: number;
+  /** `before` + `expected`: the expected text around the difference. */
+  expectedContext: string;
+  /** `before` + `actual`: what was produced around the difference. */
+  actualContext: string;
+  /** Up to `context` characters both strings share just before the difference. */
+  before: string;
+  /** Up to `context` characters of the expected text from the difference on. */
+  expected: string;
+  /** Up to `context` characters of the actual text from the difference on. */
+  actual: string;
+}

@@ -6,22 +6,10 @@
  * to the model.
  */
 import { pageAt } from '../../../shared/canonical';
-import type { ChunkNode, PageSpan } from '../../../shared/types';
+import type { ChunkNode, PageSpan, TextDiff } from '../../../shared/types';
 
-export interface TextDiff {
-  /** Offset of the first difference in the expected string. */
-  offset: number;
-  /** `before` + `expected`: the expected text around the difference. */
-  expectedContext: string;
-  /** `before` + `actual`: what was produced around the difference. */
-  actualContext: string;
-  /** Up to `context` characters both strings share just before the difference. */
-  before: string;
-  /** Up to `context` characters of the expected text from the difference on. */
-  expected: string;
-  /** Up to `context` characters of the actual text from the difference on. */
-  actual: string;
-}
+export type { TextDiff };
+
 
 export type LeafValidation = { ok: true } | { ok: false; reason: string; diff: TextDiff };
 

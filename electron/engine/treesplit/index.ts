@@ -13,8 +13,8 @@
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
-import type { ProposedChapter, SplitAttempt, SplitDiff, SplitReview, TreeSplitProgress } from '../../../shared/treesplit';
-import type { ChunkNode, ChunkOrigin, ExtractedDocument, Section } from '../../../shared/types';
+import type { ProposedChapter, SplitAttempt, SplitReview, TreeSplitProgress } from '../../../shared/treesplit';
+import type { ChunkNode, ChunkOrigin, ExtractedDocument, Section, TextDiff } from '../../../shared/types';
 import { buildChunkTree, detectHeadings, validateLeaves, type ChunkingOptions } from '../chunking';
 import type { LlmClient } from '../llm';
 import { lastLlmCallRowId, llmCallIdsAfter } from '../judge/store';
@@ -282,7 +282,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
       const validation = validateChapters(nt, proposal.chapters, { minChapterChars: options.minChapterChars });
       const errors = [...proposal.windowErrors, ...(validation.ok ? [] : validation.errors)];
       if (errors.length > 0) {
-        const diff: SplitDiff | null = validation.ok ? null : validation.diff;
+        const diff: TextDiff | null = validation.ok ? null : validation.diff;
         lastProblem = `validation failed: ${errors[0]}`;
         store(node, { attempt, chapters: proposal.chapters, review: null, validationErrors: errors, diff, outcome: 'validation_failed', llmCallIds: callIds() });
         progress(attempt, lastProblem);
@@ -485,7 +485,7 @@ function clipText(s: string, chars: number): string {
 }
 
 /** What the next attempt is told: the previous starts, the errors, the diff and the review comments. */
-export function feedbackText(attempt: number, maxAttempts: number, previous: readonly ProposedChapter[], errors: readonly string[], diff: SplitDiff | null, reviewComments: string | null): string {
+export function feedbackText(attempt: number, maxAttempts: number, previous: readonly ProposedChapter[], errors: readonly string[], diff: TextDiff | null, reviewComments: string | null): string {
   const lines = [`Attempt ${attempt + 1} of ${maxAttempts}. Your previous proposal (attempt ${attempt}) was rejected.`];
   if (previous.length > 0) {
     const starts = previous.slice(0, 60).map((c) => c.chapterStartLineNumber).join(', ');

@@ -1,6 +1,7 @@
 /** Repository of the tree split's attempts (table split_attempts, migration 0030). Each insert commits on its own. */
 import type { Database } from 'better-sqlite3';
-import type { ProposedChapter, SplitAttempt, SplitDiff, SplitOutcome, SplitReview } from '../../../shared/treesplit';
+import type { ProposedChapter, SplitAttempt, SplitOutcome, SplitReview } from '../../../shared/treesplit';
+import type { TextDiff } from '../../../shared/types';
 
 interface Row {
   id: number;
@@ -29,7 +30,7 @@ function fromRow(row: Row): SplitAttempt {
     chapters: JSON.parse(row.chapters_json) as ProposedChapter[],
     review: row.review_json === null ? null : (JSON.parse(row.review_json) as SplitReview),
     validationErrors: JSON.parse(row.validation_errors_json) as string[],
-    diff: row.diff_json === null ? null : (JSON.parse(row.diff_json) as SplitDiff),
+    diff: row.diff_json === null ? null : (JSON.parse(row.diff_json) as TextDiff),
     outcome: row.outcome as SplitOutcome,
     llmCallIds: JSON.parse(row.llm_call_ids_json) as string[],
     createdAt: row.created_at,

@@ -5,7 +5,8 @@
  * chunking validator, which guards against cutting bugs and gives the diff the
  * UI shows and the next attempt is told about.
  */
-import type { ProposedChapter, SplitDiff } from '../../../shared/treesplit';
+import type { ProposedChapter } from '../../../shared/treesplit';
+import type { TextDiff } from '../../../shared/types';
 import { firstDifference } from '../chunking';
 import { firstContentLine, isBlank, lineOffset, type NodeText } from './view';
 
@@ -21,7 +22,7 @@ export interface CutChapter {
 
 export type ChapterValidation =
   | { ok: true; chapters: CutChapter[]; notes: string[] }
-  | { ok: false; errors: string[]; diff: SplitDiff | null; notes: string[] };
+  | { ok: false; errors: string[]; diff: TextDiff | null; notes: string[] };
 
 export interface ChapterValidationOptions {
   /** Chapters with fewer non-blank characters merge into a neighbour (not a failure). */
