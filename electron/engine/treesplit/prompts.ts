@@ -34,22 +34,21 @@ export const REVIEW_INSTRUCTIONS = [
   'Set passes to true or false; in comments say which chapters are wrong and why (empty when it passes).',
 ].join('\n');
 
-export function splitMessages(input: { context: string; view: string; documentId: number }): { system: string; user: string } {
-  const [system, user] = buildMessages({
-    instructions: SPLIT_INSTRUCTIONS,
-    schemaDescription: describeSchema(SplitReplySchema),
-    context: input.context,
-    document: { id: input.documentId, label: 'numbered-lines', text: input.view },
-  });
-  return { system: system!.content, user: user!.content };
+type StageInput = { context: string; view: string; documentId: number };
+
+/** Split and review prompts differ only in instructions, reply schema and what the document view is called. */
+function stageMessages(instructions: string, schema: Parameters<typeof describeSchema>[0], label: string) {
+  const schemaDescription = describeSchema(schema);
+  return (input: StageInput): { system: string; user: string } => {
+    const [system, user] = buildMessages({
+      instructions,
+      schemaDescription,
+      context: input.context,
+      document: { id: input.documentId, label, text: input.view },
+    });
+    return { system: system!.content, user: user!.content };
+  };
 }
 
-export function reviewMessages(input: { context: string; view: string; documentId: number }): { system: string; user: string } {
-  const [system, user] = buildMessages({
-    instructions: REVIEW_INSTRUCTIONS,
-    schemaDescription: describeSchema(ReviewReplySchema),
-    context: input.context,
-    document: { id: input.documentId, label: 'proposed-starts', text: input.view },
-  });
-  return { system: system!.content, user: user!.content };
-}
+export const splitMessages = stageMessages(SPLIT_INSTRUCTIONS, SplitReplySchema, 'numbered-lines');
+export const reviewMessages = stageMessages(REVIEW_INSTRUCTIONS, ReviewReplySchema, 'proposed-starts');
