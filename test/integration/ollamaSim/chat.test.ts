@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Ollama } from 'ollama';
-import { defaultTokenize, startOllamaSim, type OllamaSim, type SimOptions } from '../../ollama-sim/index';
+import { describe, expect, it } from 'vitest';
+import type { Ollama } from 'ollama';
+import { defaultTokenize } from '../../ollama-sim/index';
+import { useSims } from '../../helpers/sim';
 
-const sims: OllamaSim[] = [];
-async function setup(opts: SimOptions = {}): Promise<{ sim: OllamaSim; client: Ollama }> {
-  const sim = await startOllamaSim(opts);
-  sims.push(sim);
-  return { sim, client: new Ollama({ host: sim.url }) };
-}
-afterEach(async () => {
-  while (sims.length) await sims.pop()!.close();
-});
+const setup = useSims();
 
 const user = (content: string) => [{ role: 'user', content }];
 
