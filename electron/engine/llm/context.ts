@@ -37,19 +37,14 @@ export interface ClientContext {
   retrying<T>(what: { model?: string; numCtx?: number }, fn: (attempt: number) => Promise<T>, signal?: AbortSignal, onRetry?: (c: Classified, attempt: number, error: unknown) => void): Promise<T>;
 }
 
-export function createContext(init: {
-  host: string;
-  settings: LlmSettings;
+/** The context's plain dependencies, as the context holds them; the rest of it is built here. */
+type ContextInit = Pick<ClientContext, 'host' | 'settings' | 'now' | 'sleep' | 'random' | 'logger' | 'queue' | 'estimator'> & {
   db?: Database;
-  now: () => number;
-  sleep: Sleep;
-  random: () => number;
-  logger: LlmLogger;
-  queue: RequestQueue;
-  estimator: TokenEstimator;
   fetch?: FetchLike;
   agent: OllamaAgent;
-}): ClientContext {
+};
+
+export function createContext(init: ContextInit): ClientContext {
   let server: Promise<ServerInfo> | undefined;
   const models = new Map<string, Promise<ModelInfo>>();
 
