@@ -10,7 +10,6 @@ import type { ChunkNode, PageSpan, TextDiff } from '../../../shared/types';
 
 export type { TextDiff };
 
-
 export type LeafValidation = { ok: true } | { ok: false; reason: string; diff: TextDiff };
 
 export interface DiffOptions {

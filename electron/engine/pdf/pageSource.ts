@@ -47,7 +47,7 @@ export async function extractInProcess(bytes: Uint8Array, sink: PageSink, contex
 }
 
 /** The stand-in for a page pdf.js failed on: no text, and why. */
-export function unreadablePage(pageNumber: number, reason: string): RawPage {
+function unreadablePage(pageNumber: number, reason: string): RawPage {
   return { pageNumber, width: 0, height: 0, items: [], readError: reason || 'unknown error' };
 }
 
