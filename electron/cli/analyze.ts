@@ -12,7 +12,7 @@ import { extractionProfileSchema } from '../../shared/profileSchema';
 import { createEngine, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
 import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../engine/jobs/settings';
-import { openDatabase } from '../engine/store';
+import { openDatabase, setRunOllamaHost } from '../engine/store';
 import { defaultDatabasePath } from './paths';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
@@ -42,7 +42,8 @@ Options:
                             .json  everything, versioned (schema: docs/report.schema.json)
   --format <f>            md, html, pdf, csv or json, whatever --out ends with
   --rules-only            Ingest, chunk tree and ID mentions without a language model
-  --resume <run>          Continue an interrupted, paused or cancelled run
+  --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
+                          started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
 
 const STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const;
@@ -171,6 +172,7 @@ export async function main(argv: string[]): Promise<number> {
   let outcome: RunOutcome;
   try {
     const control = { signal: abort.signal, onProgress: progress.update };
+    if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
     outcome =
       resumeRunId !== undefined
         ? await engine.resume(resumeRunId, control)

@@ -41,6 +41,7 @@ import {
   loadExtractedDocument,
   loadMentions,
   openDatabase,
+  setRunOllamaHost,
   setRunStatus,
   type Database,
   type RunInput,
@@ -339,24 +340,6 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     return runId;
   }
 
-  /**
-   * Where Ollama listens is where the machine runs it, not an analysis setting: a run that stopped because Ollama was
-   * unreachable resumes against the host the settings name now (after the user fixed it). Models, strategy and
-   * chunk sizes stay as the run was started, so its results do not change meaning half-way.
-   */
-  function refreshOllamaHost(runId: number): void {
-    const run = getRun(db, runId);
-    if (!run || run.mode !== 'full') return;
-    const stored = run.settings as { llm?: { host?: string } };
-    if (!stored.llm) return;
-    const host = readSettings(db).ollamaHost.trim();
-    if ((stored.llm.host ?? '') === host) return;
-    const llm = { ...stored.llm };
-    if (host) llm.host = host;
-    else delete llm.host;
-    db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...run.settings, llm }), runId);
-  }
-
   async function stopRun(runId: number, how: 'cancel' | 'pause'): Promise<{ runId: number; status: RunStatus }> {
     const live = active.get(runId);
     if (live) {
@@ -441,7 +424,8 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     'runs.resume': async ({ runId }) => {
       if (active.has(runId)) return { runId, status: 'running' };
       if (!getRun(db, runId)) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
-      refreshOllamaHost(runId);
+      // Resumes against the host the settings name now (the user may have just fixed it).
+      setRunOllamaHost(db, runId, readSettings(db).ollamaHost.trim());
       execute(runId);
       return { runId, status: 'running' };
     },

@@ -95,6 +95,25 @@ export function listRuns(db: Database): StoredRun[] {
   return (db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[]).map(toRun);
 }
 
+/**
+ * Points a run at the Ollama server where it now runs ('' = the default:
+ * OLLAMA_HOST, else 127.0.0.1:11434). Where Ollama listens is where the
+ * machine runs it, not an analysis setting: a run that stopped because Ollama
+ * was unreachable resumes against the fixed host. Models, strategy and chunk
+ * sizes stay as the run was started, so its results do not change meaning
+ * half-way. Returns whether anything changed (rules-only runs have no host).
+ */
+export function setRunOllamaHost(db: Database, runId: number, host: string): boolean {
+  const run = getRun(db, runId);
+  const stored = run?.settings as { llm?: { host?: string } } | undefined;
+  if (!run || run.mode !== 'full' || !stored?.llm || (stored.llm.host ?? '') === host) return false;
+  const llm = { ...stored.llm };
+  if (host) llm.host = host;
+  else delete llm.host;
+  db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...run.settings, llm }), runId);
+  return true;
+}
+
 export function setRunStatus(db: Database, runId: number, status: RunStatus, now: string, error?: ErrorInfo): void {
   const finished = status === 'done' || status === 'failed' || status === 'cancelled';
   db.prepare(

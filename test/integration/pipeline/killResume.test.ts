@@ -87,3 +87,30 @@ describe('kill -9 in the middle of a run', () => {
     }
   }, 120_000);
 });
+
+describe('resuming after Ollama was unreachable', () => {
+  it('resumes against the host given with --resume, and keeps it for later resumes', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const dbPath = join(h.dir, 'store.sqlite');
+
+    // Port 1 on the loopback: nothing listens there.
+    const first = await runCli([file, ...cliArgs('http://127.0.0.1:1', dbPath, join(h.dir, 'first.json'))]);
+    expect(first.status).toBe(1);
+    expect(first.stdout).toMatch(/OLLAMA_UNREACHABLE: .*Tried http:\/\/127\.0\.0\.1:1\./);
+    expect(first.stdout).toContain('--resume 1');
+
+    const resumed = await runCli(['--resume', '1', '--host', h.sim.url, '--db', dbPath, '--out', join(h.dir, 'resumed.json')]);
+    expect(resumed.status, resumed.stderr + resumed.stdout).toBe(0);
+    const db = openDatabase(dbPath);
+    try {
+      expect(listFindings(db, 1).length).toBeGreaterThan(0);
+      const settings = JSON.parse((db.prepare('SELECT settings_json FROM runs WHERE id = 1').get() as { settings_json: string }).settings_json) as { llm: { host: string; models: Record<string, string> } };
+      expect(settings.llm.host).toBe(h.sim.url);
+      // Only where Ollama runs changed: the run's models are the ones it started with.
+      expect(settings.llm.models).toMatchObject({ default: MODEL });
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
