@@ -15,7 +15,7 @@ import { AppError, ErrorCode } from '../../shared/errors';
 import { ingestFile } from '../../electron/engine/pdf';
 import { createEngineHost, type EngineHost, type HostProviders } from '../../electron/host/engineHost';
 import { startWsBridge, type WsBridge } from '../../electron/host/wsBridge';
-import { startOllamaSim, type OllamaSim, type SimOptions } from '../ollama-sim';
+import { schemaResponder, startOllamaSim, type OllamaSim, type SimOptions } from '../ollama-sim';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -113,7 +113,11 @@ export async function startBridgeServer(options: BridgeServerOptions = {}): Prom
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const server = await startBridgeServer({ ollamaSim: process.argv.includes('--sim'), ...(process.env.AUDIT_DATA_DIR ? { dataDir: process.env.AUDIT_DATA_DIR } : {}) });
+  // --sim answers like `npm run ollama-sim`: minimal replies of the requested JSON shape, so a dropped file goes all the way through.
+  const server = await startBridgeServer({
+    ollamaSim: process.argv.includes('--sim') ? { responder: schemaResponder } : false,
+    ...(process.env.AUDIT_DATA_DIR ? { dataDir: process.env.AUDIT_DATA_DIR } : {}),
+  });
   console.log(`Open ${server.appUrl}\n(data: ${server.dataDir}; Ctrl+C to stop)`);
   process.on('SIGINT', () => void server.close().then(() => process.exit(0)));
 }
