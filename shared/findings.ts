@@ -123,8 +123,13 @@ export interface Grounding {
 
 /** A reported finding after grounding, ready to be stored. */
 export interface GroundedFinding extends ReportedFinding {
-  /** Normalised ID (normalizeId) used for dedupe; null when the finding has none. */
+  /**
+   * The finding's ID as the document prints it near the finding (normalised), the merge key; null when the
+   * document prints none for it. The model's `id` alone never becomes a key: it stays the model's label.
+   */
   findingKey: string | null;
+  /** A sequence or section number the document prints directly before the finding's title ("7", "3.2"); null if none. */
+  printedNumber: string | null;
   /** Profile severity the word maps to (null when unknown) and its rank (0 = highest). */
   severityCanonical: string | null;
   severityRank: number;
@@ -143,7 +148,7 @@ export interface StoredFinding extends GroundedFinding {
   ordinal: number;
 }
 
-export type MergeReason = 'same-id' | 'similar-text' | 'boundary-overlap';
+export type MergeReason = 'same-id' | 'same-number' | 'similar-text' | 'boundary-overlap';
 
 export interface FindingSource {
   findingId: number;
@@ -158,6 +163,8 @@ export interface FindingSource {
   match: MatchKind | null;
   inContextOnly: boolean;
   isMain: boolean;
+  /** The model's own `id` for this sighting (its label), when it gave one. */
+  modelId: string | null;
 }
 
 export interface MergeDecision {
@@ -171,8 +178,16 @@ export interface MergeDecision {
   score: number;
 }
 
+/** Where a merged finding's ID comes from: printed in the document, only the model's label, or none at all. */
+export type IdOrigin = 'document' | 'model' | 'none';
+
 export interface MergedFindingDraft {
+  /** The ID the document prints for this finding (normalised); null when it prints none. */
   findingKey: string | null;
+  /** The number the document prints before the finding's title ("7", "3.2"), when any. */
+  printedNumber: string | null;
+  /** The model's labels (its `id` values) when the document prints no ID for the finding: shown, marked, never used to merge. */
+  modelLabels: string[];
   title: string;
   type: string;
   /** The highest severity among the sources, as its source wrote it... */
@@ -189,6 +204,33 @@ export interface MergedFindingDraft {
   sources: FindingSource[];
   /** Finding ids absorbed into the main one (all sources but the main). */
   absorbedFindingIds: number[];
+}
+
+/**
+ * Two merged findings that share a document-printed ID or number while their titles and evidence clearly
+ * disagree: kept apart instead of silently joined, for the auditor to resolve.
+ */
+export interface MergeConflictDraft {
+  kind: 'id' | 'number';
+  /** The shared ID or number. */
+  key: string;
+  /** Indexes into the merge result's `merged`. */
+  mergedIndexes: [number, number];
+  /** Title similarity of the two (0..1). */
+  score: number;
+}
+
+export interface MergeConflict extends Omit<MergeConflictDraft, 'mergedIndexes'> {
+  id: number;
+  runId: number;
+  documentId: number;
+  mergedIds: [number, number];
+}
+
+/** Where a merged finding's ID comes from (see IdOrigin). */
+export function idOriginOf(f: Pick<MergedFindingDraft, 'findingKey' | 'printedNumber' | 'modelLabels'>): IdOrigin {
+  if (f.findingKey !== null || f.printedNumber !== null) return 'document';
+  return f.modelLabels.length > 0 ? 'model' : 'none';
 }
 
 export interface MergedFinding extends MergedFindingDraft {

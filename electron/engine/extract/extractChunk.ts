@@ -13,8 +13,8 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
 import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
-import { findIdMentions, normalizeId } from '../rules';
 import { groundEvidence } from './grounding';
+import { identifyFinding } from './identity';
 import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
 
 export interface ExtractDeps {
@@ -122,7 +122,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   return run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0);
 }
 
-/** Grounds one reported finding and derives its key and severity rank. */
+/** Grounds one reported finding, derives its document-printed identity (identity.ts) and its severity rank. */
 export function groundFinding(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
   profile: ExtractionProfile,
@@ -131,35 +131,25 @@ export function groundFinding(
 ): GroundedFinding {
   const severity = rankSeverity(profile, reported.severity);
   const page = typeof reported.page === 'number' && Number.isFinite(reported.page) ? reported.page : null;
+  const grounding = groundEvidence(doc.text, doc.pages, reported.evidence, regions);
+  const title = reported.title.trim();
+  const modelId = reported.id?.trim() || null;
+  const region = { start: Math.min(regions.chunk.start, regions.context?.start ?? Infinity), end: regions.chunk.end };
+  const identity = identifyFinding(doc.text, profile, { modelId, title, grounding, region });
   return {
-    id: reported.id?.trim() || null,
+    id: modelId,
     type: reported.type.trim(),
-    title: reported.title.trim(),
+    title,
     severity: severity.original,
     description: reported.description.trim(),
     evidence: reported.evidence,
     page,
-    findingKey: findingKeyOf(reported.id ?? null, reported.title, profile),
+    findingKey: identity.idKey,
+    printedNumber: identity.printedNumber,
     severityCanonical: severity.canonical,
     severityRank: severity.rank,
-    grounding: groundEvidence(doc.text, doc.pages, reported.evidence, regions),
+    grounding,
   };
-}
-
-/**
- * The dedupe key: the ID the model gave (the part matching a profile pattern
- * when there is one, else the whole ID if it has a digit: Oak Security numbers
- * findings "7"), else an ID in the title; normalised with normalizeId.
- */
-export function findingKeyOf(id: string | null, title: string, profile: ExtractionProfile): string | null {
-  const fromPatterns = (text: string) => findIdMentions(text, [], profile.idPatterns)[0]?.normalized;
-  const raw = id?.trim();
-  if (raw) {
-    const matched = fromPatterns(raw);
-    if (matched) return matched;
-    if (/\d/.test(raw) && raw.length <= 64 && !/\s{2,}/.test(raw)) return normalizeId(raw.replace(/^(?:id|finding|no\.?|#)\s*[:#]?\s*/i, ''));
-  }
-  return fromPatterns(title) ?? null;
 }
 
 /** The page a finding is shown on: the grounded page wins over the one the model stated. */

@@ -5,7 +5,6 @@
 export {
   extractChunk,
   groundFinding,
-  findingKeyOf,
   effectivePage,
   previousTailFor,
   locateTail,
@@ -14,6 +13,7 @@ export {
   type ExtractChunkInput,
   type ExtractChunkResult,
 } from './extractChunk';
+export { identifyFinding, comparableId, candidateIds, printedNumberBefore, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
 export {
   groundEvidence,
   fuzzyFind,

@@ -121,10 +121,10 @@ export function commitChunkResult(db: Database, input: CommitChunkInput): { find
   const now = input.now ?? nowIso();
   const del = db.prepare('DELETE FROM findings WHERE run_id = ? AND document_id = ? AND node_index = ?');
   const insert = db.prepare(
-    `INSERT INTO findings (run_id, document_id, tree_id, node_index, ordinal, reported_id, finding_key, type, title, severity,
-       severity_canonical, severity_rank, description, evidence, reported_page, grounding, match, score, evidence_start, evidence_end,
-       page, in_context_only, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO findings (run_id, document_id, tree_id, node_index, ordinal, reported_id, finding_key, printed_number, type, title,
+       severity, severity_canonical, severity_rank, description, evidence, reported_page, grounding, match, score, evidence_start,
+       evidence_end, page, in_context_only, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const upsert = db.prepare(
     `INSERT INTO chunk_results (run_id, document_id, tree_id, node_index, status, attempts, summary, finding_count, llm_calls,
@@ -148,6 +148,7 @@ export function commitChunkResult(db: Database, input: CommitChunkInput): { find
           ordinal,
           f.id,
           f.findingKey,
+          f.printedNumber,
           f.type,
           f.title,
           f.severity,
@@ -220,6 +221,7 @@ interface FindingRow {
   ordinal: number;
   reported_id: string | null;
   finding_key: string | null;
+  printed_number: string | null;
   type: string;
   title: string;
   severity: string;
@@ -246,6 +248,7 @@ export const toStoredFinding = (r: FindingRow): StoredFinding => ({
   ordinal: r.ordinal,
   id: r.reported_id,
   findingKey: r.finding_key,
+  printedNumber: r.printed_number,
   type: r.type,
   title: r.title,
   severity: r.severity,

@@ -1,32 +1,41 @@
 /**
  * Merges the raw findings of one document into one finding per real finding.
  *
- * Findings are joined (union-find) in three passes, each recording a decision:
- *  1. same-id: equal normalised ID (normalizeId: case, whitespace, dashes, invisible characters);
- *  2. boundary-overlap: grounded evidence of two different chunks overlapping by at least
- *     `overlapRatio` of the shorter span: the same text seen in a chunk and in the next
- *     chunk's context or declared overlap;
- *  3. similar-text: no conflicting IDs and `compareFindings` says same (similarity.ts).
- * Two groups with different IDs are never joined. The merged finding takes its title,
- * description, type and main page from the main source: grounded in its own chunk first,
- * then the one with the most text (description + evidence), which is the detailed section
- * rather than a summary-table row; the severity is the highest among the sources (profile
- * rank), as its source wrote it. Every source is kept.
+ * Identity comes from the document, never from the model's say-so (extract/identity.ts): a finding's
+ * `findingKey` is an ID the document prints for it, its `printedNumber` the number printed before its
+ * title; the model's own `id` is only a label. Findings are joined (union-find) in four passes, each
+ * join recorded as a decision:
+ *  1. same-id: equal document-printed ID, unless titles and evidence clearly disagree: then the two stay
+ *     apart and the clash is recorded as a conflict for the auditor (a model that put a neighbour's ID on
+ *     a finding must not swallow it);
+ *  2. same-number: equal printed number and agreeing titles (a summary-table row "7 Title" and its heading
+ *     "7. Title", even where the heading words the title differently);
+ *  3. boundary-overlap: grounded evidence of two different chunks overlapping by at least `overlapRatio` of
+ *     the shorter span (the same text seen in a chunk and in the next chunk's context);
+ *  4. similar-text: `compareFindings` says same (similarity.ts).
+ * Two groups never join when the document gives them different IDs, or different numbers of the same
+ * shape ("7" and "9"; "7" and "3.2" may be a table row and its section), or when they are a recorded conflict.
+ * The merged finding takes its title, description, type and main page from the main source: grounded in
+ * its own chunk first, then the one with the most text (the detailed section rather than a table row);
+ * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
  */
-import type { FindingSource, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
+import type { FindingSource, MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
-import { compareFindings } from './similarity';
+import { comparableId } from '../extract/identity';
+import { compareFindings, contentWords, textSimilarity } from './similarity';
 
 export interface MergeOptions {
   /** Share of the shorter evidence span two spans must overlap to be the same text. Default 0.5. */
   overlapRatio?: number;
-  /** Turn off the similar-text pass (IDs and overlaps only). Default true. */
+  /** Turn off the similar-text pass (IDs, numbers and overlaps only). Default true. */
   similarText?: boolean;
 }
 
 export interface MergeResult {
   merged: MergedFindingDraft[];
   decisions: MergeDecision[];
+  /** Findings sharing a printed ID or number that were kept apart because they clearly disagree. */
+  conflicts: MergeConflictDraft[];
 }
 
 interface Edge {
@@ -36,11 +45,27 @@ interface Edge {
   score: number;
 }
 
+/** What the document says about a group: its printed ID (at most one) and its printed numbers. */
+interface GroupIdentity {
+  key: string | null;
+  numbers: Set<string>;
+}
+
+interface PendingConflict {
+  kind: 'id' | 'number';
+  key: string;
+  a: number;
+  b: number;
+  score: number;
+}
+
 export function mergeFindings(findings: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
   const overlapRatio = options.overlapRatio ?? 0.5;
   const n = findings.length;
   const parent = findings.map((_, i) => i);
-  const keyOf = findings.map((f) => f.findingKey);
+  const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
+  /** Pairs of group roots that must stay apart (recorded conflicts). */
+  const apart: [number, number][] = [];
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]!]!;
@@ -48,31 +73,56 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     }
     return i;
   };
+  const kept = (a: number, b: number) => apart.some(([x, y]) => (find(x) === a && find(y) === b) || (find(x) === b && find(y) === a));
+  const canJoin = (ra: number, rb: number): boolean => {
+    const ia = identity[ra]!;
+    const ib = identity[rb]!;
+    if (ia.key && ib.key && ia.key !== ib.key) return false;
+    if (numbersClash(ia.numbers, ib.numbers)) return false;
+    return !kept(ra, rb);
+  };
   const edges: Edge[] = [];
   const union = (a: number, b: number, reason: MergeReason, score: number): boolean => {
     const ra = find(a);
     const rb = find(b);
-    if (ra === rb) return false;
-    const ka = keyOf[ra];
-    const kb = keyOf[rb];
-    if (ka && kb && ka !== kb) return false;
+    if (ra === rb || !canJoin(ra, rb)) return false;
     const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
     parent[child] = root;
-    keyOf[root] = ka ?? kb ?? null;
+    identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
     edges.push({ a, b, reason, score });
     return true;
   };
+  const conflicts: PendingConflict[] = [];
 
-  // 1. same ID
-  const byKey = new Map<string, number>();
-  findings.forEach((f, i) => {
-    if (!f.findingKey) return;
-    const first = byKey.get(f.findingKey);
-    if (first === undefined) byKey.set(f.findingKey, i);
-    else union(first, i, 'same-id', 1);
-  });
+  // 1. same document-printed ID, 2. same printed number: join members that agree, keep and record the ones that clash.
+  for (const [kind, keyOf, reason] of [
+    ['id', (f: StoredFinding) => f.findingKey, 'same-id'],
+    ['number', (f: StoredFinding) => f.printedNumber, 'same-number'],
+  ] as const) {
+    for (const [key, members] of bucket(findings, keyOf)) {
+      for (let x = 0; x < members.length; x++) {
+        for (let y = 0; y < x; y++) {
+          const a = members[y]!;
+          const b = members[x]!;
+          if (find(a) === find(b)) continue;
+          if (agree(findings[a]!, findings[b]!)) union(a, b, reason, 1);
+        }
+      }
+      // Members of this bucket that ended in different groups although they share the key: a conflict when their
+      // groups could otherwise have been joined (the ID or number is the document's, the titles say otherwise).
+      const roots = [...new Set(members.map(find))];
+      for (let x = 0; x < roots.length; x++) {
+        for (let y = 0; y < x; y++) {
+          const [a, b] = [roots[y]!, roots[x]!];
+          if (!canJoin(a, b)) continue;
+          apart.push([a, b]);
+          conflicts.push({ kind, key, a, b, score: round(textSimilarity(findings[a]!.title, findings[b]!.title)) });
+        }
+      }
+    }
+  }
 
-  // 2. boundary overlap (grounded spans of different chunks)
+  // 3. boundary overlap (grounded spans of different chunks)
   for (let i = 0; i < n; i++) {
     const a = findings[i]!.grounding;
     if (a.status !== 'grounded' || a.start === null || a.end === null) continue;
@@ -83,18 +133,15 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
       const overlap = Math.min(a.end, b.end) - Math.max(a.start, b.start);
       if (overlap <= 0) continue;
       const ratio = overlap / Math.max(1, Math.min(a.end - a.start, b.end - b.start));
-      if (ratio >= overlapRatio) union(i, j, 'boundary-overlap', Math.round(ratio * 1000) / 1000);
+      if (ratio >= overlapRatio) union(i, j, 'boundary-overlap', round(ratio));
     }
   }
 
-  // 3. similar text
+  // 4. similar text
   if (options.similarText ?? true) {
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        if (find(i) === find(j)) continue;
-        const ki = keyOf[find(i)];
-        const kj = keyOf[find(j)];
-        if (ki && kj && ki !== kj) continue;
+        if (find(i) === find(j) || !canJoin(find(i), find(j))) continue;
         const s = compareFindings(findings[i]!, findings[j]!);
         if (s.same) union(i, j, 'similar-text', s.score);
       }
@@ -109,7 +156,7 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     else groups.set(r, [i]);
   }
 
-  const drafts = [...groups.entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), keyOf[root] ?? null) }));
+  const drafts = [...groups.entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), identity[root]!.key) }));
   drafts.sort((x, y) => position(x.draft) - position(y.draft) || x.draft.mainFindingId - y.draft.mainFindingId);
   const indexOfRoot = new Map(drafts.map((d, i) => [d.root, i]));
   const decisions: MergeDecision[] = edges.map((e) => ({
@@ -119,7 +166,57 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     reason: e.reason,
     score: e.score,
   }));
-  return { merged: drafts.map((d) => d.draft), decisions };
+  const seen = new Set<string>();
+  const mergeConflicts: MergeConflictDraft[] = [];
+  for (const c of conflicts) {
+    const pair = [indexOfRoot.get(find(c.a))!, indexOfRoot.get(find(c.b))!].sort((x, y) => x - y) as [number, number];
+    const id = `${c.kind}:${c.key}:${pair.join(',')}`;
+    if (pair[0] === pair[1] || seen.has(id)) continue;
+    seen.add(id);
+    mergeConflicts.push({ kind: c.kind, key: c.key, mergedIndexes: pair, score: c.score });
+  }
+  return { merged: drafts.map((d) => d.draft), decisions, conflicts: mergeConflicts };
+}
+
+/** Indexes of the findings that carry each non-null key, in document order of first appearance. */
+function bucket(findings: readonly StoredFinding[], keyOf: (f: StoredFinding) => string | null): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  findings.forEach((f, i) => {
+    const key = keyOf(f);
+    if (!key) return;
+    const list = out.get(key);
+    if (list) list.push(i);
+    else out.set(key, [i]);
+  });
+  return out;
+}
+
+/** "7" and "9" clash; "7" and "3.2" do not (a table row number and its section number can differ in shape). */
+function numbersClash(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return false;
+  const shape = (x: string) => x.split('.').length;
+  for (const x of a) {
+    const sameShape = [...b].filter((y) => shape(y) === shape(x));
+    if (sameShape.length > 0 && !sameShape.includes(x)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether two sightings that share a printed ID or number speak of the same finding: their titles are alike
+ * (the similar-text rules, or half their words or bigrams shared, which covers a heading that words the table's
+ * title differently), or their evidence overlaps. A clear disagreement keeps them apart.
+ */
+export function agree(a: StoredFinding, b: StoredFinding): boolean {
+  if (compareFindings(a, b).same) return true;
+  if (textSimilarity(a.title, b.title) >= 0.5) return true;
+  const wa = contentWords(a.title);
+  const wb = contentWords(b.title);
+  const shared = [...wa].filter((w) => wb.has(w)).length;
+  if (Math.min(wa.size, wb.size) > 0 && shared / Math.min(wa.size, wb.size) >= 0.6) return true;
+  const ga = a.grounding;
+  const gb = b.grounding;
+  return ga.start !== null && ga.end !== null && gb.start !== null && gb.end !== null && Math.min(ga.end, gb.end) > Math.max(ga.start, gb.start);
 }
 
 function position(d: MergedFindingDraft): number {
@@ -139,8 +236,13 @@ function buildDraft(members: StoredFinding[], key: string | null): MergedFinding
   const main = [...members].sort((a, b) => mainScore(b) - mainScore(a) || a.findingId - b.findingId)[0]!;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
   const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
+  const keyForm = key ? comparableId(key) : null;
+  const labels = members.map((f) => f.id).filter((id): id is string => id !== null && (keyForm === null || comparableId(id) !== keyForm));
   return {
     findingKey: key,
+    printedNumber: main.printedNumber ?? mostCommon(members.map((f) => f.printedNumber)),
+    // The model's labels matter only where the document prints no ID of its own.
+    modelLabels: key ? [] : [...new Set(labels)],
     title: main.title,
     type: main.type,
     severity: top.severity,
@@ -153,6 +255,12 @@ function buildDraft(members: StoredFinding[], key: string | null): MergedFinding
     sources,
     absorbedFindingIds: members.filter((f) => f !== main).map((f) => f.findingId),
   };
+}
+
+function mostCommon(values: readonly (string | null)[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 /**
@@ -186,10 +294,15 @@ export function toFindingSource(f: StoredFinding, isMain: boolean): FindingSourc
     match: f.grounding.match,
     inContextOnly: f.grounding.inContextOnly,
     isMain,
+    modelId: f.id,
   };
 }
 
 /** Sources in document order. */
 export function sortSources(sources: FindingSource[]): FindingSource[] {
   return sources.sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }

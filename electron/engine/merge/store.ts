@@ -4,7 +4,7 @@
  * document in one transaction (merge is re-run after a resume).
  */
 import type { Database } from 'better-sqlite3';
-import type { FindingSource, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
+import type { FindingSource, MergeConflict, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
 import { listFindings } from '../extract/store';
 import { sortSources, toFindingSource, type MergeResult } from './mergeFindings';
 
@@ -12,12 +12,15 @@ export function saveMergeResult(db: Database, input: { runId: number; documentId
   const now = input.now ?? new Date().toISOString();
   const insertMerged = db.prepare(
     `INSERT INTO merged_findings (run_id, document_id, ordinal, finding_key, title, type, severity, severity_canonical, severity_rank,
-       description, main_page, main_finding_id, grounded, source_count, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       description, main_page, main_finding_id, grounded, source_count, created_at, printed_number)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertSource = db.prepare('INSERT INTO merged_finding_sources (merged_id, finding_id, is_main) VALUES (?, ?, ?)');
   const insertDecision = db.prepare(
     'INSERT INTO merge_decisions (merged_id, kept_finding_id, absorbed_finding_id, reason, score) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertConflict = db.prepare(
+    'INSERT INTO merge_conflicts (run_id, document_id, kind, key, merged_a, merged_b, score) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   return db.transaction(() => {
     db.prepare('DELETE FROM merged_findings WHERE run_id = ? AND document_id = ?').run(input.runId, input.documentId);
@@ -39,6 +42,7 @@ export function saveMergeResult(db: Database, input: { runId: number; documentId
           m.grounded ? 1 : 0,
           m.sources.length,
           now,
+          m.printedNumber,
         ).lastInsertRowid,
       );
       for (const s of m.sources) insertSource.run(id, s.findingId, s.isMain ? 1 : 0);
@@ -46,6 +50,9 @@ export function saveMergeResult(db: Database, input: { runId: number; documentId
     });
     for (const d of input.result.decisions) {
       insertDecision.run(mergedIds[d.mergedIndex]!, d.keptFindingId, d.absorbedFindingId, d.reason, d.score);
+    }
+    for (const c of input.result.conflicts) {
+      insertConflict.run(input.runId, input.documentId, c.kind, c.key, mergedIds[c.mergedIndexes[0]]!, mergedIds[c.mergedIndexes[1]]!, c.score);
     }
     return { mergedIds };
   })();
@@ -65,6 +72,7 @@ interface MergedRow {
   main_page: number | null;
   main_finding_id: number;
   grounded: number;
+  printed_number: string | null;
 }
 
 /** Merged findings with their sources, in stored order (main page, then position). */
@@ -88,6 +96,8 @@ export function listMergedFindings(db: Database, runId: number, documentId?: num
       runId: r.run_id,
       documentId: r.document_id,
       findingKey: r.finding_key,
+      printedNumber: r.printed_number,
+      modelLabels: r.finding_key ? [] : [...new Set(sources.map((s) => s.modelId).filter((id): id is string => id !== null))],
       title: r.title,
       type: r.type,
       severity: r.severity,
@@ -133,4 +143,21 @@ export function listMergeDecisions(db: Database, runId: number, documentId?: num
     score: r.score,
     undoneAt: r.undone_at,
   }));
+}
+
+/** Findings kept apart although they share a printed ID or number (see mergeFindings), for the auditor to resolve. */
+export function listMergeConflicts(db: Database, runId: number, documentId?: number): MergeConflict[] {
+  const rows = db
+    .prepare(`SELECT * FROM merge_conflicts WHERE run_id = ? ${documentId === undefined ? '' : 'AND document_id = ?'} ORDER BY id`)
+    .all(...(documentId === undefined ? [runId] : [runId, documentId])) as {
+    id: number;
+    run_id: number;
+    document_id: number;
+    kind: 'id' | 'number';
+    key: string;
+    merged_a: number;
+    merged_b: number;
+    score: number;
+  }[];
+  return rows.map((r) => ({ id: r.id, runId: r.run_id, documentId: r.document_id, kind: r.kind, key: r.key, mergedIds: [r.merged_a, r.merged_b], score: r.score }));
 }

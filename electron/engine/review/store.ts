@@ -218,6 +218,7 @@ interface SourceRow {
   run_id: number;
   finding_id: number;
   node_index: number;
+  reported_id: string | null;
   title: string;
   evidence: string;
   evidence_start: number | null;
@@ -235,7 +236,7 @@ interface SourceRow {
 export function loadSources(db: Database, reviewedId: number, runId: number): ReviewSource[] {
   const rows = db
     .prepare(
-      `SELECT rs.run_id, f.id AS finding_id, f.node_index, f.title, f.evidence, f.evidence_start, f.evidence_end, f.page, f.reported_page,
+      `SELECT rs.run_id, f.id AS finding_id, f.node_index, f.reported_id, f.title, f.evidence, f.evidence_start, f.evidence_end, f.page, f.reported_page,
               f.grounding, f.match, f.in_context_only, mf.id AS merged_id, mfs.is_main
        FROM review_sources rs
        JOIN findings f ON f.id = rs.finding_id
@@ -261,6 +262,7 @@ export function loadSources(db: Database, reviewedId: number, runId: number): Re
       match: r.match,
       inContextOnly: r.in_context_only === 1,
       isMain: r.is_main === 1,
+      modelId: r.reported_id,
     };
     out.push({ ...source, runId: r.run_id, mergedId: r.merged_id });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
-import { findingKeyOf, previousTailFor, renderWithPageMarkers, splitPoint } from '../../../electron/engine/extract';
+import { previousTailFor, renderWithPageMarkers, splitPoint } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
 describe('extraction helpers', () => {
@@ -12,14 +12,6 @@ describe('extraction helpers', () => {
     expect(rankSeverity(DEFAULT_PROFILE, 'Severity: Low.')).toMatchObject({ canonical: 'Low', rank: 3 });
     expect(rankSeverity(DEFAULT_PROFILE, 'Best Practice')).toMatchObject({ canonical: 'Informational', rank: 4 });
     expect(rankSeverity(DEFAULT_PROFILE, 'whatever')).toEqual({ original: 'whatever', canonical: null, rank: 5 });
-  });
-
-  it('derives the finding key from the ID (pattern part, dashes, case) or the title', () => {
-    expect(findingKeyOf('pbi\u20131234', 'x', DEFAULT_PROFILE)).toBe('PBI-1234');
-    expect(findingKeyOf('ID: TOB-MOSQ-CR-1', 'x', DEFAULT_PROFILE)).toBe('TOB-MOSQ-CR-1');
-    expect(findingKeyOf('7', 'x', DEFAULT_PROFILE)).toBe('7');
-    expect(findingKeyOf('N/A', 'CR-42 Rate limiting', DEFAULT_PROFILE)).toBe('CR-42');
-    expect(findingKeyOf(null, 'No id here', DEFAULT_PROFILE)).toBeNull();
   });
 
   it('renders page markers at the start and at every page break', () => {

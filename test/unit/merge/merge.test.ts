@@ -7,7 +7,7 @@ const ungrounded: Grounding = { status: 'ungrounded', match: null, score: null, 
 function f(p: Partial<StoredFinding> & { title: string }): StoredFinding {
   return {
     findingId: nextId++, runId: 1, documentId: 1, treeId: 1, nodeIndex: 1, ordinal: 0,
-    id: null, findingKey: null, type: 'defect', severity: 'Medium', severityCanonical: 'Medium', severityRank: 2,
+    id: null, findingKey: null, printedNumber: null, type: 'defect', severity: 'Medium', severityCanonical: 'Medium', severityRank: 2,
     description: '', evidence: '', page: 1, grounding: ungrounded, ...p,
   };
 }

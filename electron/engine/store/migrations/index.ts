@@ -10,5 +10,6 @@ import { migration0040Findings } from './0040-findings';
 import { migration0050Settings } from './0050-settings';
 import { migration0060Review } from './0060-review';
 import { migration0070PageReadErrors } from './0070-page-read-errors';
+import { migration0080FindingIdentity } from './0080-finding-identity';
 
-export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings, migration0060Review, migration0070PageReadErrors];
+export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings, migration0060Review, migration0070PageReadErrors, migration0080FindingIdentity];

@@ -1,0 +1,145 @@
+/**
+ * Where a finding's identity comes from. Models fill an `id` field even when
+ * the finding has none, usually with their own numbering that restarts in
+ * every chunk ("F-1", "1", "ISSUE-001"), and they reformat real IDs
+ * ("TOB-ETCD-1", "tob etcd 001", "TOB-ETCD-001: Gateway ..."). An ID the model
+ * gave therefore becomes a merge key only when the document itself prints it
+ * for that finding:
+ *
+ * - `idKey`: an ID string (letters and digits) that the document prints near
+ *   the finding's evidence, and that is the nearest printed ID of its kind
+ *   there (so a neighbouring table row's ID is not taken). The key is the ID
+ *   as the document prints it, normalised (`normalizeId`).
+ * - `printedNumber`: a sequence or section number ("7", "3.2", "7.1.1") that
+ *   the document prints directly before the finding's title (a summary-table
+ *   row "7 Title ...", a heading "7. Title", a table-of-contents line). Found
+ *   from the document, whatever the model put in `id`: digits occurring
+ *   somewhere never count.
+ *
+ * Anything else the model put in `id` is its own label: shown, marked as
+ * such, never used to join findings or to keep them apart.
+ */
+import { normalizeForMatch } from './grounding';
+import { findIdMentions, normalizeId } from '../rules';
+import type { ExtractionProfile, Grounding } from '../../../shared/findings';
+
+/** How far after the evidence an ID, and around it a number, counts as the finding's own (a heading block: title, severity line, "Finding ID: ..."). */
+export const ID_WINDOW_CHARS = 400;
+
+export interface FindingIdentity {
+  /** The document-printed ID (normalised), or null. */
+  idKey: string | null;
+  /** The document-printed number tied to the title, or null. */
+  printedNumber: string | null;
+}
+
+/** Comparable form of an ID: upper case, letter and digit runs joined by '-', leading zeros dropped ("tob etcd 001" = "TOB-ETCD-1"). */
+export function comparableId(raw: string): string {
+  const runs = normalizeId(raw).match(/[A-Z]+|\d+/g) ?? [];
+  return runs.map((r) => (/^\d+$/.test(r) ? String(Number.parseInt(r, 10)) : r)).join('-');
+}
+
+/** ID strings the model's `id` (or its title, "TOB-X-3: ...") may name: profile-pattern matches first, else the id itself when it mixes letters and digits. */
+export function candidateIds(modelId: string | null, title: string, profile: ExtractionProfile): string[] {
+  const out: string[] = [];
+  const raw = modelId?.trim() ?? '';
+  for (const text of [raw, title]) {
+    for (const m of findIdMentions(text, [], profile.idPatterns)) out.push(m.raw);
+  }
+  if (out.length === 0 && raw.length > 0 && raw.length <= 64 && /\p{L}/u.test(raw) && /\d/.test(raw)) {
+    out.push(raw.replace(/^(?:id|finding|issue|no\.?|#)\s*[:#]?\s*/i, ''));
+  }
+  return [...new Set(out)];
+}
+
+export interface IdentityInput {
+  modelId: string | null;
+  title: string;
+  grounding: Grounding;
+  /** The text the model was shown ([start, end) of the chunk, with its context block). */
+  region: { start: number; end: number };
+}
+
+/** The document-printed identity of one reported finding (see the module comment). */
+export function identifyFinding(text: string, profile: ExtractionProfile, input: IdentityInput): FindingIdentity {
+  const g = input.grounding;
+  const located = g.status === 'grounded' && g.start !== null && g.end !== null ? { start: g.start!, end: g.end! } : null;
+  return {
+    idKey: printedIdKey(text, profile, input, located),
+    // The number goes right before the title: a table row or heading near the evidence, or anywhere in the text shown when ungrounded.
+    printedNumber: located
+      ? printedNumberBefore(text, input.title, Math.max(input.region.start, located.start - ID_WINDOW_CHARS), Math.min(input.region.end, located.end + ID_WINDOW_CHARS))
+      : printedNumberBefore(text, input.title, input.region.start, input.region.end),
+  };
+}
+
+/**
+ * The model's ID is the document's for this finding when it is printed
+ * - on the evidence's own line(s) (a table row "TOB-X-3 | Title", a quoted heading "TOB-X-3: Title"), or
+ * - as the last ID of its kind printed before the evidence in the text shown (the heading block of the section the
+ *   quote comes from: "Finding ID: TOB-X-3", then the description), or
+ * - just after the evidence with no other ID of its kind between (a quoted heading followed by its ID line).
+ * An ungrounded finding has no place: its ID counts when printed anywhere in the text it was shown.
+ */
+function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityInput, located: { start: number; end: number } | null): string | null {
+  const wanted = new Set(candidateIds(input.modelId, input.title, profile).map(comparableId));
+  if (wanted.size === 0) return null;
+  const from = input.region.start;
+  const to = located ? Math.min(input.region.end, located.end + ID_WINDOW_CHARS) : input.region.end;
+  const window = text.slice(from, to);
+  const printed = findIdMentions(window, [], profile.idPatterns).map((m) => ({ ...m, start: m.start + from, end: m.end + from }));
+  const isWanted = (m: { raw: string }) => wanted.has(comparableId(m.raw));
+  const matches = printed.filter(isWanted);
+  if (matches.length === 0) {
+    // A model ID no profile pattern knows ("ABC_12"), printed as such.
+    for (const id of wanted) {
+      const at = findComparable(window, id);
+      if (at) return normalizeId(at);
+    }
+    return null;
+  }
+  if (!located) return matches[0]!.normalized;
+  const lineStart = text.lastIndexOf('\n', located.start - 1) + 1;
+  const nextBreak = text.indexOf('\n', Math.max(located.start, located.end - 1));
+  const lineEnd = nextBreak < 0 ? text.length : nextBreak;
+  const onLine = matches.find((m) => m.start >= lineStart && m.start < lineEnd);
+  if (onLine) return onLine.normalized;
+  const kind = matches[0]!.patternName;
+  const ofKind = printed.filter((m) => m.patternName === kind);
+  const before = ofKind.filter((m) => m.end <= located.start).at(-1);
+  if (before && isWanted(before)) return before.normalized;
+  const after = ofKind.find((m) => m.start >= located.end);
+  if (after && isWanted(after) && after.start - located.end <= ID_WINDOW_CHARS) return after.normalized;
+  return null;
+}
+
+/** An occurrence of an ID (in comparable form) printed in text with any separators, case or zero padding. */
+function findComparable(text: string, comparable: string): string | null {
+  const parts = comparable.split('-').map((p) => (/^\d+$/.test(p) ? `0*${p}` : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('[\\s_\\-\u2010-\u2014]*')}(?![\\p{L}\\p{N}])`, 'iu');
+  return re.exec(text)?.[0] ?? null;
+}
+
+const NUMBER_BEFORE = /(?:^|\n)[ \t]*(?:#|no\.?[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?[ \t]+$/i;
+
+/**
+ * The number printed directly before the finding's title in [from, to): the
+ * title's first words (normalised: case, invisible characters, ligatures,
+ * line breaks) must follow "7", "7.", "3.2", "#7" or "No. 7" at a line start.
+ */
+export function printedNumberBefore(text: string, title: string, from: number, to: number): string | null {
+  const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const lead = words.slice(0, Math.min(3, words.length));
+  if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return null;
+  const view = normalizeForMatch(text, from, to);
+  const pattern = new RegExp(lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'gu');
+  for (const m of view.text.matchAll(pattern)) {
+    const startInSource = view.map[m.index]!;
+    // Look at the raw line before the title (normalisation folded line breaks into spaces).
+    const lineStart = text.lastIndexOf('\n', startInSource - 1) + 1;
+    const before = text.slice(Math.max(lineStart - 1, 0), startInSource).replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g, '');
+    const number = NUMBER_BEFORE.exec(before.startsWith('\n') ? before : `\n${before}`)?.[1];
+    if (number) return number;
+  }
+  return null;
+}
