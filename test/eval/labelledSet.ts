@@ -1,11 +1,11 @@
 /**
- * The labelled documents `npm run eval` measures a model on: generated
- * reports with planted findings of known pages, a report with none (a model
- * that invents findings shows up there), and, when ../shared/corpus is
- * present, real audit reports with their published finding lists.
+ * The generated documents `npm run eval` measures a model on: a report with
+ * planted findings of known pages and a report with none (a model that
+ * invents findings shows up there). The real PDFs of ../shared/corpus come
+ * with their truth files (truthResponder.ts loadCorpusTruth).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { plantedReport } from '../fixtures/plantedFindings';
 
 export interface TruthFinding {
@@ -45,25 +45,4 @@ export function generatedSet(dir: string): LabelledDocument[] {
     },
     { name: 'clean-report (no findings)', file: clean, generated: true, truth: [] },
   ];
-}
-
-interface CorpusTruth {
-  kind: string;
-  findings: { id: string; title: string; detail_title?: string; page: number }[];
-}
-
-export function corpusSet(corpusDir = resolve(import.meta.dirname, '../../../shared/corpus')): LabelledDocument[] {
-  const truthDir = join(corpusDir, 'truth');
-  if (!existsSync(truthDir)) return [];
-  return readdirSync(truthDir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => ({ name: f.replace(/\.json$/, ''), truth: JSON.parse(readFileSync(join(truthDir, f), 'utf8')) as CorpusTruth }))
-    .filter(({ truth }) => truth.kind === 'audit')
-    .map(({ name, truth }) => ({
-      name,
-      file: join(corpusDir, 'pdfs', `${name}.pdf`),
-      generated: false,
-      // Oak's IDs are bare sequence numbers ("7"): not IDs a model can be matched on, so match those by title.
-      truth: truth.findings.map((t) => ({ id: /[A-Za-z]/.test(t.id) ? t.id : null, titles: [t.title, ...(t.detail_title ? [t.detail_title] : [])], page: t.page })),
-    }));
 }

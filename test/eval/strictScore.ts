@@ -1,0 +1,102 @@
+/**
+ * Strict scoring of one document's merged findings against its truth, so that a wrong merge cannot pass:
+ * - found: exactly one grounded merged finding of the document carries the truth title (or the detailed
+ *   heading's title) as its title; two or more such findings are a duplicate;
+ * - detail page: the truth `page` (where the detailed section is) is among that finding's pages;
+ * - wrong merge: a merged finding whose sources speak of two different truth findings (a source speaks of the
+ *   truth finding whose title it carries, else of the one its quote names by title or printed ID, when only one);
+ * - invented: a finding the model made up (its title matches no truth title) must be ungrounded, never a finding;
+ * - extra: grounded findings that match no truth title (a negative control must have none).
+ */
+import { comparableId, normalizeForMatch } from '../../electron/engine/extract';
+import type { MergedFinding } from '../../shared/findings';
+import { isIdString, type TruthFindingSpec } from './truthResponder';
+
+export interface StrictScore {
+  truth: number;
+  found: number;
+  duplicates: number;
+  /** Found findings whose detail page is among their pages. */
+  detailPages: number;
+  wrongMerges: number;
+  /** Grounded findings matching no truth title. */
+  extra: number;
+  /** Merged findings that are ungrounded (listed apart, never counted as findings). */
+  ungrounded: number;
+  grounded: number;
+  /** Titles of truth findings not found, or found more than once, for the table. */
+  problems: string[];
+}
+
+const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+
+/** The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. */
+const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
+
+export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readonly MergedFinding[]): StrictScore {
+  const grounded = findings.filter((f) => f.grounded);
+  const titlesOf = (t: TruthFindingSpec) => new Set([t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map(norm));
+  let found = 0;
+  let duplicates = 0;
+  let detailPages = 0;
+  const problems: string[] = [];
+  for (const t of truth) {
+    const titles = titlesOf(t);
+    const carriers = grounded.filter((f) => titles.has(titleKey(f.title)));
+    if (carriers.length === 1) {
+      found++;
+      if (carriers[0]!.sources.some((s) => s.page === t.page)) detailPages++;
+      else problems.push(`no detail page ${t.page}: ${t.title}`);
+    } else if (carriers.length > 1) {
+      duplicates++;
+      problems.push(`${carriers.length}x: ${t.title}`);
+    } else problems.push(`missing: ${t.title}`);
+  }
+  const allTitles = new Set(truth.flatMap((t) => [...titlesOf(t)]));
+  // A description quoting a cross-reference ("as documented in TOB-X-4: <title>") names another finding: the source's own title says which it is.
+  const about = (s: { title: string; evidence: string }) => truth.find((t) => titlesOf(t).has(titleKey(s.title))) ?? namedTruth(truth, s.evidence);
+  const wrongMerges = findings.filter((f) => new Set(f.sources.map(about).filter((t) => t !== null)).size > 1);
+  for (const f of wrongMerges) problems.push(`wrong merge: "${f.title}" holds sources of ${[...new Set(f.sources.map((s) => about(s)?.title).filter(Boolean))].join(' | ')}`);
+  return {
+    truth: truth.length,
+    found,
+    duplicates,
+    detailPages,
+    wrongMerges: wrongMerges.length,
+    extra: grounded.filter((f) => !allTitles.has(titleKey(f.title))).length,
+    ungrounded: findings.length - grounded.length,
+    grounded: grounded.length,
+    problems,
+  };
+}
+
+/** The one truth finding a quote names (by its title's words in order, or its printed ID), or null when none or several. */
+export function namedTruth(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
+  const quote = ` ${norm(evidence)} `;
+  const quoteIds = new Set((evidence.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g, '').match(/\b[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b/g) ?? []).map(comparableId));
+  const named = truth.filter((t) => {
+    if (isIdString(t.id) && quoteIds.has(comparableId(t.id))) return true;
+    return [t.title, ...(t.detailTitle ? [t.detailTitle] : [])].some((title) => inOrder(quote, norm(title)));
+  });
+  return named.length === 1 ? named[0]! : null;
+}
+
+/** The title's words appear in the quote in order, with at most a few other words between them (wrapped table cells). */
+function inOrder(quote: string, title: string): boolean {
+  const words = title.split(' ');
+  const q = quote.trim().split(' ');
+  for (let i = 0; i < q.length; i++) {
+    if (q[i] !== words[0]) continue;
+    let j = i;
+    let k = 1;
+    while (k < words.length) {
+      let next = j + 1;
+      while (next < q.length && next - j <= 5 && q[next] !== words[k]) next++;
+      if (next >= q.length || q[next] !== words[k]) break;
+      j = next;
+      k++;
+    }
+    if (k === words.length) return true;
+  }
+  return false;
+}

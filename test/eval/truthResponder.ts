@@ -1,0 +1,419 @@
+/**
+ * A simulator responder driven by truth files: for each extraction request it reports the truth findings
+ * whose title (or printed ID) appears in the chunk, the way a good model would (every sighting: summary-table
+ * row, table of contents, detailed heading, a figure or cross-reference that names the ID), with verbatim
+ * quotes and the page marker above them. Switchable modes make it answer the way real local models do
+ * (../shared/docs/model-behaviours.md): each mode has a test that the pipeline's result stays correct.
+ *
+ * The responder never reads the truth page numbers to decide what to report: only the chunk text. Truth
+ * pages are used to word the detailed sighting's description and by the scoring, never to help the merge.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { normalizeForMatch } from '../../electron/engine/extract';
+import { comparableId } from '../../electron/engine/extract';
+import { promptBlocks } from '../fixtures/plantedFindings';
+import { minimalInstance, schemaResponder, type Responder, type SimChatRequest, type SimReply } from '../ollama-sim/index';
+
+export const MODEL_MODES = [
+  /** A finding without a printed ID gets the model's own per-chunk numbering ("F-1", "F-2", ... restarting in every chunk). */
+  'invented-ids',
+  /** A finding without a printed ID gets null. With invented-ids also on, chunks alternate between the two. */
+  'null-ids',
+  /** A finding without a printed ID gets the number printed before its title, else a bare per-chunk number ("1", "2"). */
+  'section-number-ids',
+  /** Printed IDs come back reformatted: zero padding dropped, lower case, spaces, or the title glued on. */
+  'reformatted-ids',
+  /** Quotes are near-verbatim: invisible characters dropped, whitespace collapsed, quotes curled, a small word changed. */
+  'paraphrased-quotes',
+  /** Quotes near a page end run on across the page break (the marker dropped, the two lines joined). */
+  'page-break-quotes',
+  /** Every sighting is reported: summary-table rows, contents lines and ID references besides the detailed section. */
+  'summary-and-detail',
+  /** Some chunks without any finding get an invented finding whose quote is not in the text. */
+  'invented-finding',
+  /** One finding per document is never reported. */
+  'missed-finding',
+  /** The first finding of a reply is repeated in the same reply. */
+  'duplicates-in-reply',
+  /** Severity words off the profile's scale ("Moderate", "Very High", "Info", "Blocker"). */
+  'off-scale-severity',
+] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+
+/** What a faithful model does that the merge must survive: the CI gate runs with these on. */
+export const FAITHFUL_MODES: readonly ModelMode[] = ['invented-ids', 'null-ids', 'summary-and-detail'];
+
+export interface TruthFindingSpec {
+  /** As the truth file gives it: an ID string (TOB-ETCD-001) or a bare sequence number ("7"). */
+  id: string | null;
+  title: string;
+  /** The detailed heading's wording where it differs from the summary table's. */
+  detailTitle?: string;
+  severity: string;
+  /** Page of the detailed section (1-based physical page). */
+  page: number;
+  type?: string;
+}
+
+export interface TruthDocument {
+  name: string;
+  findings: TruthFindingSpec[];
+  /** Totals the document prints about its own findings, when it does. */
+  statedCounts?: Record<string, number> | null;
+}
+
+export interface TruthResponderOptions {
+  modes?: readonly ModelMode[];
+  /** Findings the model leaves out (besides missed-finding's own choice). */
+  omit?: (finding: TruthFindingSpec, doc: TruthDocument) => boolean;
+  /** Non-extraction requests (judge, summary, tree split...). Default: schema-shaped minimal replies. */
+  fallback?: Responder;
+  seed?: number;
+}
+
+/** Every document of ../shared/corpus with its truth (documents without findings get an empty list). */
+export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[] {
+  const truthDir = join(corpusDir, 'truth');
+  if (!existsSync(truthDir)) return [];
+  return readdirSync(truthDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const raw = JSON.parse(readFileSync(join(truthDir, f), 'utf8')) as {
+        findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
+        stated_counts?: Record<string, number> | null;
+      };
+      return {
+        name: f.replace(/\.json$/, ''),
+        findings: raw.findings.map((t) => ({
+          id: t.id ?? null,
+          title: t.title,
+          ...(t.detail_title ? { detailTitle: t.detail_title } : {}),
+          severity: t.severity,
+          page: t.page,
+          ...(t.type ? { type: t.type } : {}),
+        })),
+        statedCounts: raw.stated_counts ?? null,
+      };
+    });
+}
+
+export function defaultCorpusDir(): string {
+  return resolve(import.meta.dirname, '../../../shared/corpus');
+}
+
+export function isExtractionRequest(req: Pick<SimChatRequest, 'format'>): boolean {
+  const props = (req.format as { properties?: Record<string, unknown> } | null)?.properties;
+  return typeof req.format === 'object' && req.format !== null && props !== undefined && 'findings' in props;
+}
+
+/** An ID string, as opposed to a bare sequence number. */
+export const isIdString = (id: string | null): id is string => id !== null && /\p{L}/u.test(id) && /\d/.test(id);
+
+// ---------------------------------------------------------------------------------------------
+// Reading the chunk the way the model sees it
+// ---------------------------------------------------------------------------------------------
+
+interface ChunkView {
+  /** The DOCUMENT block as sent, page markers included. */
+  raw: string;
+  /** Same length as raw, with the page markers blanked out (offsets stay the same). */
+  masked: string;
+  /** Page marker positions: the page that starts at `at`. */
+  markers: { page: number; at: number; end: number }[];
+  normalized: { text: string; map: number[] };
+  tokens: { text: string; start: number; end: number }[];
+}
+
+function viewOf(raw: string): ChunkView {
+  const markers = [...raw.matchAll(/\[page (\d+)\]\n?/g)].map((m) => ({ page: Number(m[1]), at: m.index, end: m.index + m[0].length }));
+  let masked = raw;
+  for (const m of markers) masked = masked.slice(0, m.at) + ' '.repeat(m.end - m.at) + masked.slice(m.end);
+  const normalized = normalizeForMatch(masked);
+  const tokens = [...normalized.text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    text: m[0],
+    start: normalized.map[m.index]!,
+    end: normalized.map[m.index + m[0].length - 1]! + 1,
+  }));
+  return { raw, masked, markers, normalized, tokens };
+}
+
+const pageAtOffset = (view: ChunkView, at: number): number => {
+  let page = view.markers[0]?.page ?? 1;
+  for (const m of view.markers) if (m.at <= at) page = m.page;
+  return page;
+};
+
+const titleTokens = (title: string) => normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Occurrences of a title's words in order at the start of a line (after a number, ID or punctuation only),
+ * allowing a few other tokens between them: a wrapped table cell interleaves the next columns' words.
+ */
+function titleOccurrences(view: ChunkView, title: string): { start: number; end: number }[] {
+  const want = titleTokens(title);
+  if (want.length === 0) return [];
+  const out: { start: number; end: number }[] = [];
+  const maxGap = 4;
+  const maxSpan = want.length + 10;
+  for (let i = 0; i < view.tokens.length; i++) {
+    if (view.tokens[i]!.text !== want[0]) continue;
+    let j = i;
+    let matched = 1;
+    while (matched < want.length) {
+      let k = j + 1;
+      while (k < view.tokens.length && k - j - 1 <= maxGap && view.tokens[k]!.text !== want[matched]) k++;
+      if (k >= view.tokens.length || view.tokens[k]!.text !== want[matched] || k - i >= maxSpan) break;
+      j = k;
+      matched++;
+    }
+    if (matched < want.length) continue;
+    const start = view.tokens[i]!.start;
+    if (!atLineStart(view, start)) continue;
+    out.push({ start, end: view.tokens[j]!.end });
+    i = j;
+  }
+  return out;
+}
+
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
+
+/** Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. */
+function atLineStart(view: ChunkView, start: number): boolean {
+  const lineStart = view.masked.lastIndexOf('\n', start - 1) + 1;
+  const before = view.masked.slice(lineStart, start).replace(INVISIBLE, '');
+  return /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/.test(before);
+}
+
+function lineBounds(text: string, at: number): { start: number; end: number } {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const nl = text.indexOf('\n', at);
+  return { start, end: nl < 0 ? text.length : nl };
+}
+
+/** Printed occurrences of an ID string (any separators, case, zero padding). */
+function idOccurrences(view: ChunkView, id: string): { start: number; end: number }[] {
+  const parts = comparableId(id)
+    .split('-')
+    .map((p) => (/^\d+$/.test(p) ? `0*${p}` : p));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}-])${parts.join('[\\s\\-\u2010-\u2014]?')}(?![\\p{N}])`, 'giu');
+  const clean = view.masked.replace(INVISIBLE, ' ');
+  return [...clean.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The responder
+// ---------------------------------------------------------------------------------------------
+
+interface Sighting {
+  doc: TruthDocument;
+  finding: TruthFindingSpec;
+  title: string;
+  start: number;
+  end: number;
+  kind: 'title' | 'id';
+}
+
+const INVENTED = [
+  { title: 'Hard-coded administrator credentials in configuration', evidence: 'The configuration file stores the administrator password in plain text and it is shared by all nodes.' },
+  { title: 'Missing audit trail for privileged operations', evidence: 'Privileged operations are not recorded in any audit trail, so misuse cannot be detected afterwards.' },
+  { title: 'Outdated TLS library with known vulnerabilities', evidence: 'The service links an outdated TLS library that is affected by several published vulnerabilities.' },
+];
+
+const OFF_SCALE: Record<string, string> = {
+  critical: 'Blocker',
+  high: 'Very High',
+  major: 'Very High',
+  medium: 'Moderate',
+  low: 'Minor',
+  minor: 'Low',
+  informational: 'Info',
+  undetermined: 'Unknown',
+};
+
+export function truthResponder(docs: readonly TruthDocument[], options: TruthResponderOptions = {}): Responder {
+  const modes = new Set(options.modes ?? []);
+  const fallback = options.fallback ?? schemaResponder;
+  const seed = options.seed ?? 7;
+  const missed = new Set<TruthFindingSpec>();
+  if (modes.has('missed-finding')) {
+    for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
+  }
+  const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
+
+  return (req: SimChatRequest): SimReply | Promise<SimReply> => {
+    if (!isExtractionRequest(req)) return fallback(req);
+    const { chunk } = promptBlocks(req);
+    const view = viewOf(chunk ?? '');
+    const chunkSeed = hash(`${seed}:${view.raw}`);
+    const sightings = findSightings(view, docs).filter((s) => !left(s.finding, s.doc));
+    const reported = sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
+
+    let counter = 0;
+    const idless = idlessStyle(modes, chunkSeed);
+    const findings = reported.map((s, i) => {
+      const printedId = isIdString(s.finding.id) && idVisibleNear(view, s) ? s.finding.id : null;
+      let id: string | null;
+      if (printedId) id = modes.has('reformatted-ids') ? reformatId(printedId, s.title, chunkSeed + i) : printedId;
+      else if (idless === 'invented') id = `F-${++counter}`;
+      else if (idless === 'number') id = numberBefore(view, s.start) ?? String(++counter);
+      else id = null;
+      return {
+        id,
+        type: s.finding.type ?? 'vulnerability',
+        title: s.title,
+        severity: modes.has('off-scale-severity') ? (OFF_SCALE[s.finding.severity.toLowerCase()] ?? s.finding.severity) : s.finding.severity,
+        description: describe(view, s),
+        evidence: quoteOf(view, s, modes, chunkSeed + i),
+        page: pageAtOffset(view, s.start),
+      };
+    });
+
+    if (modes.has('invented-finding') && findings.length === 0 && chunkSeed % 3 === 0) {
+      const inv = INVENTED[chunkSeed % INVENTED.length]!;
+      findings.push({ id: idless === 'invented' ? 'F-1' : null, type: 'vulnerability', title: inv.title, severity: 'High', description: 'Reported by the model; not in the text.', evidence: inv.evidence, page: view.markers[0]?.page ?? 1 });
+    }
+    if (modes.has('duplicates-in-reply') && findings.length > 0) findings.splice(1, 0, { ...findings[0]! });
+
+    const summary = reported.length > 0 ? `This part covers ${[...new Set(reported.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
+    return JSON.stringify(shapeLike(req.format, { findings, summary }));
+  };
+}
+
+function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sighting[] {
+  const out: Sighting[] = [];
+  for (const doc of docs) {
+    for (const finding of doc.findings) {
+      const titles = [...new Set([finding.title, ...(finding.detailTitle ? [finding.detailTitle] : [])])];
+      const byTitle: Sighting[] = [];
+      for (const title of titles) {
+        for (const o of titleOccurrences(view, title)) {
+          if (byTitle.some((s) => s.start < o.end && o.start < s.end)) continue;
+          byTitle.push({ doc, finding, title, start: o.start, end: o.end, kind: 'title' });
+        }
+      }
+      out.push(...byTitle);
+      if (!isIdString(finding.id)) continue;
+      // The printed ID with no title sighting around it (a figure, a reference, the continuation of a detailed section): once per chunk.
+      const idOnly = idOccurrences(view, finding.id).find((o) => !byTitle.some((s) => Math.abs(o.start - s.start) < 600));
+      if (idOnly) out.push({ doc, finding, title: finding.title, start: idOnly.start, end: idOnly.end, kind: 'id' });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The detailed section: the heading on the finding's own page (the truth page only words the description). */
+function isDetail(view: ChunkView, s: Sighting): boolean {
+  return s.kind === 'title' && pageAtOffset(view, s.start) === s.finding.page;
+}
+
+function idlessStyle(modes: ReadonlySet<ModelMode>, chunkSeed: number): 'invented' | 'null' | 'number' {
+  const styles: ('invented' | 'null' | 'number')[] = [];
+  if (modes.has('invented-ids')) styles.push('invented');
+  if (modes.has('null-ids')) styles.push('null');
+  if (modes.has('section-number-ids')) styles.push('number');
+  return styles.length === 0 ? 'null' : styles[chunkSeed % styles.length]!;
+}
+
+function idVisibleNear(view: ChunkView, s: Sighting): boolean {
+  if (s.kind === 'id') return true;
+  return idOccurrences(view, s.finding.id!).some((o) => o.start > s.start - 200 && o.start < s.end + 400);
+}
+
+function numberBefore(view: ChunkView, at: number): string | null {
+  const line = lineBounds(view.masked, at);
+  return /^\s*#?\s*(\d+(?:\.\d+)*)/.exec(view.masked.slice(line.start, at).replace(INVISIBLE, ''))?.[1] ?? null;
+}
+
+function reformatId(id: string, title: string, n: number): string {
+  switch (n % 4) {
+    case 0:
+      return comparableId(id); // TOB-ETCD-1
+    case 1:
+      return id.toLowerCase();
+    case 2:
+      return id.replace(/-/g, ' ');
+    default:
+      return `${id}: ${title}`;
+  }
+}
+
+/**
+ * The quote: for a detailed section, a sentence of its description (what models quote to show a finding,
+ * well below the heading and its ID line); otherwise the sighting's whole line(s). Verbatim (line breaks read
+ * as spaces) unless a mode says otherwise.
+ */
+function quoteOf(view: ChunkView, s: Sighting, modes: ReadonlySet<ModelMode>, n: number): string {
+  const first = lineBounds(view.masked, s.start);
+  let start = first.start;
+  let end = Math.min(lineBounds(view.masked, Math.max(s.start, s.end - 1)).end, first.start + 320);
+  if (isDetail(view, s)) {
+    // The description's first sentence, while it starts on the heading's page (else the heading line itself).
+    const sentence = descriptionSentence(view, lineBounds(view.masked, s.end).end);
+    if (sentence && pageAtOffset(view, sentence.start) === pageAtOffset(view, s.start)) ({ start, end } = sentence);
+  }
+  if (modes.has('page-break-quotes')) {
+    // Run on across the next page break when one is close: the marker dropped, the next page's first line joined.
+    const marker = view.markers.find((m) => m.at >= end && m.at - end <= 400);
+    if (marker) end = lineBounds(view.masked, marker.end).end;
+  }
+  let quote = view.masked.slice(start, end).replace(/\s+/g, ' ');
+  if (modes.has('paraphrased-quotes')) quote = paraphrase(quote, n);
+  return quote.trim();
+}
+
+/** The first sentence of 40 to 400 characters after a heading, past its metadata and sub-heading lines ("Severity: ...", "Description"). */
+function descriptionSentence(view: ChunkView, from: number): { start: number; end: number } | null {
+  const text = view.masked.slice(from, from + 2500);
+  const re = /(?:^|\n)(?![ \t]*(?:Severity|Difficulty|Type|Target|Finding ID|Status)\b)(?![ \t]*\w+[ \t]*\n)[ \t]*([A-Z][^\n]*(?:\n(?!\s*\n)[^\n]*){0,6})/g;
+  for (const m of text.matchAll(re)) {
+    const body = m[1]!;
+    const sentence = /^[\s\S]{40,400}?[.!?](?=\s|$)/.exec(body);
+    if (!sentence) continue;
+    const at = from + m.index + m[0].length - body.length;
+    return { start: at, end: at + sentence[0].length };
+  }
+  return null;
+}
+
+/** Near-verbatim: what models do to quotes they copy. */
+function paraphrase(quote: string, n: number): string {
+  let out = quote.replace(INVISIBLE, '').replace(/\s+/g, ' ').replace(/'/g, '\u2019').replace(/"/g, '\u201d');
+  const words = out.split(' ');
+  // One small word swapped in longer quotes ("the" for "a"): still grounded by token alignment, never verbatim.
+  if (words.length >= 10 && n % 2 === 0) {
+    const i = words.findIndex((w, k) => k > 2 && /^(the|a)$/i.test(w));
+    if (i > 0) words[i] = words[i]!.toLowerCase() === 'the' ? 'a' : 'the';
+    out = words.join(' ');
+  }
+  return out;
+}
+
+/** A short description in the model's words: the text after a detailed heading, a table row's note otherwise. */
+function describe(view: ChunkView, s: Sighting): string {
+  if (!isDetail(view, s)) return s.kind === 'id' ? `The text refers to ${s.finding.id}.` : 'Listed in the document\u2019s overview of findings.';
+  const after = view.masked.slice(lineBounds(view.masked, s.end).end, lineBounds(view.masked, s.end).end + 600).replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const sentence = /^.{40,260}?[.!?](?=\s|$)/.exec(after)?.[0] ?? after.slice(0, 200);
+  return sentence;
+}
+
+/** Keeps only the fields the request's JSON schema asks for (a compact schema gets a compact reply). */
+function shapeLike(format: unknown, reply: { findings: Record<string, unknown>[]; summary: string }): Record<string, unknown> {
+  const props = (format as { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }).properties ?? {};
+  const itemProps = props.findings?.items?.properties;
+  const findings = itemProps ? reply.findings.map((f) => Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps))) : reply.findings;
+  const out: Record<string, unknown> = { findings };
+  if ('summary' in props) out.summary = reply.summary;
+  for (const [key, schema] of Object.entries(props)) if (!(key in out)) out[key] = minimalInstance(schema, format);
+  return out;
+}
+
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
