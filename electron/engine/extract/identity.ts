@@ -20,7 +20,7 @@
  * such, never used to join findings or to keep them apart.
  */
 import { normalizeForMatch } from './grounding';
-import { findIdMentions, normalizeId } from '../rules';
+import { findIdMentions, normalizeForIds, normalizeId } from '../rules';
 import type { ExtractionProfile, Grounding } from '../../../shared/findings';
 
 /** How far after the evidence an ID, and around it a number, counts as the finding's own (a heading block: title, severity line, "Finding ID: ..."). */
@@ -35,7 +35,8 @@ export interface FindingIdentity {
 
 /** Comparable form of an ID: upper case, letter and digit runs joined by '-', leading zeros dropped ("tob etcd 001" = "TOB-ETCD-1"). */
 export function comparableId(raw: string): string {
-  const runs = normalizeId(raw).match(/[A-Z]+|\d+/g) ?? [];
+  // Not normalizeId: it drops spaces, and "TOB MOSQ CR 3" must keep its parts apart.
+  const runs = normalizeForIds(raw).text.toUpperCase().match(/[A-Z]+|\d+/g) ?? [];
   return runs.map((r) => (/^\d+$/.test(r) ? String(Number.parseInt(r, 10)) : r)).join('-');
 }
 
@@ -43,7 +44,8 @@ export function comparableId(raw: string): string {
 export function candidateIds(modelId: string | null, title: string, profile: ExtractionProfile): string[] {
   const out: string[] = [];
   const raw = modelId?.trim() ?? '';
-  for (const text of [raw, title]) {
+  // Upper-cased: a model that writes "tob-mosq-cr-2" still names TOB-MOSQ-CR-2, not the shorter CR-2 inside it.
+  for (const text of [raw.toUpperCase(), title]) {
     for (const m of findIdMentions(text, [], profile.idPatterns)) out.push(m.raw);
   }
   if (out.length === 0 && raw.length > 0 && raw.length <= 64 && /\p{L}/u.test(raw) && /\d/.test(raw)) {
@@ -106,6 +108,8 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
   if (onLine) return onLine.normalized;
   const kind = matches[0]!.patternName;
   const ofKind = printed.filter((m) => m.patternName === kind);
+  // The evidence's own line names another ID of that kind (a table row of the next finding): not this ID.
+  if (ofKind.some((m) => m.start >= lineStart && m.start < lineEnd)) return null;
   const before = ofKind.filter((m) => m.end <= located.start).at(-1);
   if (before && isWanted(before)) return before.normalized;
   const after = ofKind.find((m) => m.start >= located.end);
@@ -116,7 +120,7 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
 /** An occurrence of an ID (in comparable form) printed in text with any separators, case or zero padding. */
 function findComparable(text: string, comparable: string): string | null {
   const parts = comparable.split('-').map((p) => (/^\d+$/.test(p) ? `0*${p}` : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${parts.join('[\\s_\\-\u2010-\u2014]*')}(?![\\p{L}\\p{N}])`, 'iu');
+  const re = new RegExp(`(?<![\\p{L}\\p{N}\\-\u2010-\u2014])${parts.join('[\\s_\\-\u2010-\u2014]*')}(?![\\p{L}\\p{N}]|[\\-\u2010-\u2014][\\p{L}\\p{N}])`, 'iu');
   return re.exec(text)?.[0] ?? null;
 }
 
@@ -131,7 +135,7 @@ export function printedNumberBefore(text: string, title: string, from: number, t
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   const lead = words.slice(0, Math.min(3, words.length));
   if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return null;
-  const view = normalizeForMatch(text, from, to);
+  const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
   const pattern = new RegExp(lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'gu');
   for (const m of view.text.matchAll(pattern)) {
     const startInSource = view.map[m.index]!;

@@ -54,6 +54,38 @@ describe('mergeFindings', () => {
     expect(r.decisions[0]).toMatchObject({ reason: 'boundary-overlap', score: 1 });
   });
 
+  it('keeps two findings apart when they share a printed ID but clearly disagree, and records the conflict', () => {
+    // A model that put the neighbouring row's ID on a finding: same key, unrelated titles and evidence.
+    const own = f({ findingKey: 'TOB-X-4', title: 'Gateway TLS authentication only applies to SRV endpoints', grounding: at(100, 160, 3), nodeIndex: 1 });
+    const detail = f({ findingKey: 'TOB-X-4', title: 'Gateway TLS authentication applies only to SRV endpoints', grounding: at(900, 960, 7), nodeIndex: 4 });
+    const wrong = f({ findingKey: 'TOB-X-4', title: 'Passwords stored in plaintext in WAL logs', grounding: at(200, 260, 3), nodeIndex: 1 });
+    const r = mergeFindings([own, detail, wrong]);
+    expect(r.merged).toHaveLength(2);
+    const right = r.merged.findIndex((m) => m.sources.length === 2);
+    expect(r.merged[right]!.sources.map((s) => s.findingId).sort()).toEqual([own.findingId, detail.findingId].sort());
+    expect(r.conflicts).toEqual([{ kind: 'id', key: 'TOB-X-4', mergedIndexes: [0, 1], score: expect.any(Number) }]);
+  });
+
+  it('joins a table row and its detailed heading by the number printed before both, even worded differently', () => {
+    const row = f({ printedNumber: '15', title: 'Insecure ciphers are enabled by default', evidence: '15 Insecure ciphers are enabled by default Low', grounding: at(10, 50, 2), nodeIndex: 1 });
+    const heading = f({ printedNumber: '15', title: 'Insecure ciphers are allowed by default', evidence: 'The server accepts RC4.', grounding: at(900, 930, 9), nodeIndex: 5 });
+    const r = mergeFindings([row, heading]);
+    expect(r.merged).toHaveLength(1);
+    expect(r.decisions[0]).toMatchObject({ reason: 'same-number' });
+  });
+
+  it('never joins findings the document numbers differently, even with identical titles; model labels neither join nor split', () => {
+    const a = f({ printedNumber: '3', id: 'F-1', title: 'Missing input validation', grounding: at(10, 40, 2), nodeIndex: 1 });
+    const b = f({ printedNumber: '8', id: 'F-1', title: 'Missing input validation', grounding: at(500, 540, 6), nodeIndex: 4 });
+    expect(mergeFindings([a, b]).merged).toHaveLength(2);
+    // Model labels differ, the document gives no ID: the same finding by its title.
+    const c = f({ id: 'F-1', title: 'Missing input validation in the parser', grounding: at(10, 40, 2), nodeIndex: 1 });
+    const d = f({ id: 'F-7', title: 'Missing input validation in the parser', grounding: at(500, 540, 6), nodeIndex: 4 });
+    const merged = mergeFindings([c, d]).merged;
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ findingKey: null, modelLabels: ['F-1', 'F-7'] });
+  });
+
   it('an ungrounded-only finding stays unverified', () => {
     const r = mergeFindings([f({ title: 'Invented' })]);
     expect(r.merged[0]!.grounded).toBe(false);
