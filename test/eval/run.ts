@@ -36,6 +36,10 @@ export interface EvalOptions {
   /** Only these corpus documents (by name). */
   only?: readonly string[];
   corpusDir?: string;
+  /** Include the generated documents (default true). */
+  generated?: boolean;
+  /** Keep the SQLite store in this folder (tests open it afterwards; stored documents are reused across calls). */
+  workDir?: string;
 }
 
 export interface EvalRow extends StrictScore {
@@ -45,6 +49,8 @@ export interface EvalRow extends StrictScore {
   status: string;
   /** Part of the corpus (gated) rather than the generated set. */
   corpus: boolean;
+  runId: number;
+  documentId: number | null;
 }
 
 export interface EvalTotals {
@@ -67,11 +73,11 @@ interface EvalDocument {
 }
 
 export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; totals: EvalTotals; gate: string[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'audit-eval-'));
+  const dir = options.workDir ?? mkdtempSync(join(tmpdir(), 'audit-eval-'));
   const corpusDir = options.corpusDir ?? defaultCorpusDir();
   const documents: EvalDocument[] = [];
   const planted = plantedReport();
-  for (const g of generatedSet(dir)) {
+  for (const g of options.generated === false ? [] : generatedSet(dir)) {
     documents.push({ name: g.name, file: g.file, corpus: false, truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })), responder: plantedResponder(planted) });
   }
   if (options.corpus && existsSync(join(corpusDir, 'pdfs'))) {
@@ -101,7 +107,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       const pages = input.documentId === null ? 0 : (db.prepare('SELECT page_count AS n FROM documents WHERE id = ?').get(input.documentId) as { n: number }).n;
       const findings = input.documentId === null ? [] : listMergedFindings(db, outcome.run.id, input.documentId);
       const status = outcome.run.status === 'done' ? input.status : `${outcome.run.status}: ${outcome.run.error?.message ?? ''}`;
-      rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, ...scoreStrict(doc.truth, findings) });
+      rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, runId: outcome.run.id, documentId: input.documentId, ...scoreStrict(doc.truth, findings) });
     }
     const sum = (key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra') => rows.reduce((a, r) => a + r[key], 0);
     const pages = rows.reduce((a, r) => a + r.pages, 0);
@@ -119,7 +125,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   } finally {
     db.close();
     await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.workDir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -187,6 +193,10 @@ async function main(): Promise<void> {
   });
   printEval(result);
   if (values.sim && values.corpus) {
+    if (!result.rows.some((r) => r.corpus)) {
+      console.log(`\nNo corpus found at ${defaultCorpusDir()}: put ../shared/corpus beside the checkout (or drop --corpus).`);
+      process.exit(1);
+    }
     if (result.gate.length > 0) {
       console.log(`\nCorpus gate FAILED:\n- ${result.gate.join('\n- ')}`);
       process.exit(1);

@@ -33,6 +33,12 @@ const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]
 /** The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. */
 const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
 
+/** The grounded merged findings that carry a truth finding's title (or detailed heading's title): exactly one when it is found once. */
+export function carriersOf(t: TruthFindingSpec, findings: readonly MergedFinding[]): MergedFinding[] {
+  const titles = new Set([t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map(norm));
+  return findings.filter((f) => f.grounded && titles.has(titleKey(f.title)));
+}
+
 export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readonly MergedFinding[]): StrictScore {
   const grounded = findings.filter((f) => f.grounded);
   const titlesOf = (t: TruthFindingSpec) => new Set([t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map(norm));
@@ -41,8 +47,7 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   let detailPages = 0;
   const problems: string[] = [];
   for (const t of truth) {
-    const titles = titlesOf(t);
-    const carriers = grounded.filter((f) => titles.has(titleKey(f.title)));
+    const carriers = carriersOf(t, grounded);
     if (carriers.length === 1) {
       found++;
       if (carriers[0]!.sources.some((s) => s.page === t.page)) detailPages++;

@@ -26,7 +26,7 @@ describe('npm run eval against the simulator', () => {
 
 // The CI gate of `npm run eval -- --sim --corpus`: the 10 real PDFs, a model that numbers ID-less findings itself
 // or leaves them null, and reports every sighting (summary table, contents, detailed section, references).
-describe.skipIf(!hasCorpus)('corpus eval gate (faithful model modes)', () => {
+describe.skipIf(!hasCorpus)('corpus eval gate (faithful model modes)', { timeout: 900_000 }, () => {
   it('finds every truth finding once, with its detail page; no duplicate, no wrong merge, nothing on the negative control', async () => {
     const { rows, gate } = await runEval({ sim: true, corpus: true });
     const corpus = rows.filter((r) => r.corpus);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addNote, editField, getReviewSummary, getReviewView, getRunModels, getRunReview, listTrail, setState } from '../../../electron/engine/review';
 import { addRunEvent } from '../../../electron/engine/store';
-import { byKey, merged, reviewHarness, type ReviewHarness } from './helpers';
+import { byKey, byTitle, merged, reviewHarness, type ReviewHarness } from './helpers';
 
 let h: ReviewHarness;
 let runId: number;
@@ -70,7 +70,8 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
 
   it('needs a reason to reject and a reviewer name for every change, and records states and notes', () => {
     const view = getReviewView(h.db, documentId);
-    const invented = byKey(view, 'PBI-9999');
+    // Its model-given ID (PBI-9999) is printed nowhere in the document: a label, not its key.
+    const invented = byTitle(view, 'Hard-coded administrator password');
     const trailBefore = listTrail(h.db, { documentId }).length;
     expect(() => setState(h.db, { reviewedId: invented.id, state: 'rejected', reviewer: 'Ann Auditor' })).toThrow(/reason/);
     expect(() => setState(h.db, { reviewedId: invented.id, state: 'rejected', reason: '   ', reviewer: 'Ann Auditor' })).toThrow(/reason/);
@@ -87,7 +88,7 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
     expect(() => addNote(h.db, { reviewedId: crash.id, text: ' ', reviewer: 'Bob Reviewer' })).toThrow(/empty/);
 
     const after = getReviewView(h.db, documentId);
-    expect(byKey(after, 'PBI-9999')).toMatchObject({ state: 'rejected', rejectReason: 'Not in the document: invented by the model.' });
+    expect(byTitle(after, 'Hard-coded administrator password')).toMatchObject({ state: 'rejected', rejectReason: 'Not in the document: invented by the model.' });
     expect(byKey(after, 'INC-0042').notes.map((n) => [n.reviewer, n.text])).toEqual([['Bob Reviewer', 'Ask operations for the incident ticket.']]);
     expect(after.counters).toMatchObject({ rejected: 1, needsFollowUp: 1, new: after.counters.total - 2 });
     expect(listTrail(h.db, { reviewedId: crash.id }).map((e) => [e.action, e.field, e.from, e.to])).toEqual([

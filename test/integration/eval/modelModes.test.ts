@@ -1,0 +1,142 @@
+/**
+ * Each way real local models answer (../shared/docs/model-behaviours.md, the simulator's MODEL_MODES): the
+ * pipeline's result on the real audit reports of ../shared/corpus stays correct under it, and the mode really
+ * happened (a mode that silently did nothing would pass otherwise).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE, rankSeverity, type StoredFinding } from '../../../shared/findings';
+import { listFindings } from '../../../electron/engine/extract';
+import { listMergedFindings, unreviewedMentions } from '../../../electron/engine/merge';
+import { loadMentions, openDatabase } from '../../../electron/engine/store';
+import { corpusGate, runEval, type EvalRow } from '../../eval/run';
+import { carriersOf } from '../../eval/strictScore';
+import { defaultCorpusDir, loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
+
+const hasCorpus = existsSync(join(defaultCorpusDir(), 'pdfs'));
+const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'tob-zcash-2019'];
+// One store for the whole file: the PDFs are read once and reused by every run.
+const workDir = mkdtempSync(join(tmpdir(), 'audit-modes-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+async function runModes(modes: ModelMode[]) {
+  const { rows } = await runEval({ sim: true, corpus: true, generated: false, only: REPORTS, modes, workDir });
+  const db = openDatabase(join(workDir, 'eval.sqlite'));
+  try {
+    const raw = rows.flatMap((r) => listFindings(db, r.runId, r.documentId ?? undefined));
+    const merged = new Map(rows.map((r) => [r.name, r.documentId === null ? [] : listMergedFindings(db, r.runId, r.documentId)]));
+    const unreviewed = new Map(rows.map((r) => [r.name, r.documentId === null ? [] : unreviewedMentions(loadMentions(db, r.documentId), merged.get(r.name)!)]));
+    return { rows, raw, merged, unreviewed };
+  } finally {
+    db.close();
+  }
+}
+
+const truths = loadCorpusTruth().filter((t) => REPORTS.includes(t.name));
+const passes = (rows: EvalRow[]) => expect(corpusGate(rows)).toEqual([]);
+const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
+
+// Whole-pipeline runs over four real reports each (the first also reads the PDFs): more than the default minute on a busy machine.
+describe.skipIf(!hasCorpus)('the pipeline stays correct under each real-model behaviour', { timeout: 300_000 }, () => {
+  it('invented per-chunk IDs: the model labels never join or split findings', async () => {
+    const { rows, raw, merged } = await runModes(['invented-ids', 'summary-and-detail']);
+    passes(rows);
+    const invented = raw.filter((f) => /^F-\d+$/.test(f.id ?? ''));
+    expect(invented.length).toBeGreaterThan(30);
+    expect(invented.every((f) => f.findingKey === null)).toBe(true);
+    // Oak prints no ID strings: every finding shows the model's labels, marked as the model's.
+    expect(merged.get('oak-cosmwasm-2023')!.filter((m) => m.grounded).every((m) => m.findingKey === null && m.modelLabels.length > 0)).toBe(true);
+  });
+
+  it('null IDs: findings join by their printed numbers and titles', async () => {
+    const { rows, raw } = await runModes(['null-ids', 'summary-and-detail']);
+    passes(rows);
+    expect(raw.filter((f) => f.id === null).length).toBeGreaterThan(30);
+    expect(raw.filter((f) => f.printedNumber !== null).length).toBeGreaterThan(30);
+  });
+
+  it('section numbers as IDs: bare numbers are never keys, the number printed before the title is', async () => {
+    const { rows, raw } = await runModes(['section-number-ids', 'summary-and-detail']);
+    passes(rows);
+    const numbered = raw.filter((f) => /^\d+(\.\d+)*$/.test(f.id ?? ''));
+    expect(numbered.length).toBeGreaterThan(30);
+    expect(numbered.every((f) => f.findingKey === null)).toBe(true);
+  });
+
+  it('IDs with other spacing, case, padding or the title glued on: the key is the ID as the document prints it', async () => {
+    const { rows, raw, merged } = await runModes(['reformatted-ids', 'summary-and-detail']);
+    passes(rows);
+    expect(raw.some((f) => f.id !== null && /^tob/.test(f.id))).toBe(true);
+    expect(raw.some((f) => f.id !== null && /^TOB ETCD/.test(f.id))).toBe(true);
+    const etcdKeys = merged.get('tob-etcd-2020')!.filter((m) => m.grounded).map((m) => m.findingKey);
+    expect(new Set(etcdKeys)).toEqual(new Set(truths.find((t) => t.name === 'tob-etcd-2020')!.findings.map((f) => f.id)));
+  });
+
+  it('paraphrased quotes: grounded by normalisation or token alignment, never lost', async () => {
+    const { rows, raw } = await runModes(['paraphrased-quotes', 'summary-and-detail']);
+    passes(rows);
+    const loose = raw.filter((f) => grounded(f) && f.grounding.match !== 'exact');
+    expect(loose.length).toBeGreaterThan(50);
+    expect(loose.some((f) => f.grounding.match === 'fuzzy')).toBe(true);
+  });
+
+  it('quotes that run across a page break: grounded across the page separator', async () => {
+    const { rows, raw } = await runModes(['page-break-quotes', 'summary-and-detail']);
+    passes(rows);
+    const db = openDatabase(join(workDir, 'eval.sqlite'));
+    const pageStarts = db.prepare('SELECT document_id AS d, start_offset AS s FROM pages WHERE page_number > 1').all() as { d: number; s: number }[];
+    db.close();
+    const crossing = raw.filter((f) => grounded(f) && pageStarts.some((p) => p.d === f.documentId && f.grounding.start! < p.s && f.grounding.end! > p.s));
+    expect(crossing.length).toBeGreaterThan(3);
+  });
+
+  it('summary-table row, contents line and detailed section: one finding with every place as a source, its main page the detail', async () => {
+    const { rows, merged } = await runModes(['summary-and-detail', 'null-ids']);
+    passes(rows);
+    for (const t of truths.find((x) => x.name === 'oak-cosmwasm-2023')!.findings) {
+      const [m] = carriersOf(t, merged.get('oak-cosmwasm-2023')!);
+      expect(m!.sources.length, t.title).toBeGreaterThanOrEqual(3);
+      expect(m!.sources.find((s) => s.isMain)!.page, t.title).toBeGreaterThanOrEqual(t.page);
+    }
+  });
+
+  it('invented findings whose quote is not in the text: listed as ungrounded, never as findings', async () => {
+    const { rows, merged } = await runModes(['invented-finding', 'invented-ids', 'summary-and-detail']);
+    passes(rows);
+    const ungrounded = [...merged.values()].flat().filter((m) => !m.grounded);
+    expect(ungrounded.length).toBeGreaterThan(0);
+    expect(ungrounded.every((m) => m.sources.every((s) => !s.grounded))).toBe(true);
+  });
+
+  it('a finding left out: only that one is missing, and its printed ID is listed as an unreviewed mention', async () => {
+    const { rows, unreviewed } = await runModes(['missed-finding', 'summary-and-detail']);
+    for (const r of rows.filter((x) => x.truth > 0)) {
+      expect(r, r.name).toMatchObject({ found: r.truth - 1, duplicates: 0, wrongMerges: 0, extra: 0, detailPages: r.truth - 1 });
+      const missing = r.problems.find((p) => p.startsWith('missing: '))!.slice('missing: '.length);
+      const t = truths.find((x) => x.name === r.name)!.findings.find((f) => f.title === missing)!;
+      if (/[A-Z]/.test(t.id ?? '')) expect(unreviewed.get(r.name)!.map((m) => m.id), r.name).toContain(t.id);
+    }
+  });
+
+  it('the same finding twice in one reply: merged into one', async () => {
+    const { rows, raw } = await runModes(['duplicates-in-reply', 'summary-and-detail']);
+    passes(rows);
+    const twice = raw.filter((f, i) => raw.some((g, j) => j < i && g.documentId === f.documentId && g.nodeIndex === f.nodeIndex && g.evidence === f.evidence && g.title === f.title));
+    expect(twice.length).toBeGreaterThan(10);
+  });
+
+  it('severity words off the scale: mapped onto the profile scale, the model word kept', async () => {
+    const { rows, raw, merged } = await runModes(['off-scale-severity', 'summary-and-detail']);
+    passes(rows);
+    expect(raw.some((f) => f.severity === 'Moderate')).toBe(true);
+    expect(raw.some((f) => f.severity === 'Very High')).toBe(true);
+    for (const doc of truths) {
+      for (const t of doc.findings) {
+        const [m] = carriersOf(t, merged.get(doc.name)!);
+        expect(m!.severityCanonical, `${doc.name}: ${t.title}`).toBe(rankSeverity(DEFAULT_PROFILE, t.severity).canonical);
+      }
+    }
+  });
+});
