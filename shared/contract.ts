@@ -15,6 +15,7 @@ import type { CommandName } from './channels';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
+import type { IdOrigin } from './findings';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -357,8 +358,14 @@ export interface FindingView {
   id: number;
   documentId: number;
   runId: number;
-  /** The document's own ID (TOB-ACME-001), null when it has none. */
+  /** The document's own ID (TOB-ACME-001), null when it prints none. */
   findingKey: string | null;
+  /** The ID as shown: the document's ID or printed number, else the model's label marked as such. */
+  idLabel: string;
+  /** Where that ID comes from: printed in the document, only the model's label, or none. */
+  idOrigin: IdOrigin;
+  /** Other findings the document gives the same ID or number, kept apart because they disagree: for the auditor to resolve. */
+  conflicts: { kind: 'id' | 'number'; key: string; otherFindingId: number; otherTitle: string }[];
   title: string;
   severity: string;
   /** 0 = highest on the profile's scale. */

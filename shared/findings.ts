@@ -233,6 +233,17 @@ export function idOriginOf(f: Pick<MergedFindingDraft, 'findingKey' | 'printedNu
   return f.modelLabels.length > 0 ? 'model' : 'none';
 }
 
+/**
+ * How a finding's ID is shown: the ID the document prints, else the number it prints before the title
+ * ("No. 7"), else the model's own labels marked as such (never mistaken for the document's), else "—".
+ */
+export function idLabel(f: Pick<MergedFindingDraft, 'findingKey' | 'printedNumber' | 'modelLabels'>): string {
+  if (f.findingKey) return f.findingKey;
+  if (f.printedNumber) return `No. ${f.printedNumber}`;
+  if (f.modelLabels.length > 0) return `${f.modelLabels.join(', ')} (model's label)`;
+  return '—';
+}
+
 export interface MergedFinding extends MergedFindingDraft {
   id: number;
   runId: number;

@@ -1,9 +1,9 @@
 import type { ChunkResultView, ChunkStatusView, DocumentAnalysis, FindingView, SplitAttemptView } from '../../shared/contract';
-import type { MergedFinding } from '../../shared/findings';
+import { idLabel, idOriginOf, type MergeConflict, type MergedFinding } from '../../shared/findings';
 import type { SplitAttempt } from '../../shared/treesplit';
 import { listChunkResults } from '../engine/extract';
 import { latestJudgeDecision } from '../engine/judge';
-import { listMergedFindings, unreviewedMentions } from '../engine/merge';
+import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
 import { loadChunks, loadMentions, type Database } from '../engine/store';
 import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
@@ -14,22 +14,35 @@ import { listSplitAttempts } from '../engine/treesplit';
  * not pile up in the table).
  */
 export function findingViews(db: Database, query: { documentId?: number; runId?: number }): FindingView[] {
-  if (query.runId !== undefined) return listMergedFindings(db, query.runId, query.documentId).map(toFindingView);
+  if (query.runId !== undefined) return viewsOf(db, query.runId, query.documentId);
   const runs = (
     query.documentId === undefined
       ? db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings GROUP BY document_id').all()
       : db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings WHERE document_id = ? GROUP BY document_id').all(query.documentId)
   ) as { document_id: number; run_id: number }[];
-  return runs.flatMap((r) => listMergedFindings(db, r.run_id, r.document_id).map(toFindingView));
+  return runs.flatMap((r) => viewsOf(db, r.run_id, r.document_id));
 }
 
-function toFindingView(f: MergedFinding): FindingView {
+function viewsOf(db: Database, runId: number, documentId?: number): FindingView[] {
+  const findings = listMergedFindings(db, runId, documentId);
+  const conflicts = listMergeConflicts(db, runId, documentId);
+  const titles = new Map(findings.map((f) => [f.id, f.title]));
+  return findings.map((f) => toFindingView(f, conflicts, titles));
+}
+
+function toFindingView(f: MergedFinding, conflicts: readonly MergeConflict[], titles: ReadonlyMap<number, string>): FindingView {
   const pages = [...new Set(f.sources.map((s) => s.page).filter((p): p is number => p !== null))].sort((a, b) => a - b);
   return {
     id: f.id,
     documentId: f.documentId,
     runId: f.runId,
     findingKey: f.findingKey,
+    idLabel: idLabel(f),
+    idOrigin: idOriginOf(f),
+    conflicts: conflicts.flatMap((c) => {
+      const other = c.mergedIds[0] === f.id ? c.mergedIds[1] : c.mergedIds[1] === f.id ? c.mergedIds[0] : null;
+      return other === null ? [] : [{ kind: c.kind, key: c.key, otherFindingId: other, otherTitle: titles.get(other) ?? '' }];
+    }),
     title: f.title,
     severity: f.severity,
     severityRank: f.severityRank,

@@ -12,6 +12,7 @@
  */
 import { baseName, editText, findingPages, profileOf, severityLabel, shownValues } from './format';
 import type { ExtractionProfile } from '../../../shared/findings';
+import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportFinding, ReportReviewFinding, ReportSource } from './reportData';
 
@@ -21,6 +22,8 @@ export const CSV_COLUMNS = [
   'document_sha256',
   'finding',
   'id',
+  'id_origin',
+  'model_labels',
   'title',
   'severity',
   'severity_scale',
@@ -96,7 +99,9 @@ export function csvRow(data: ReportData, fileName: string, sha256: string, f: Re
     fileName,
     sha256,
     f.id,
-    f.findingKey,
+    f.findingKey ?? f.printedNumber,
+    idOriginOf(f),
+    f.modelLabels.join(', '),
     v.title,
     severityLabel(v),
     v.severityCanonical,
@@ -120,6 +125,8 @@ export function manualCsvRow(data: ReportData, fileName: string, sha256: string,
     sha256,
     null,
     r.findingKey,
+    r.findingKey ? 'document' : 'none',
+    '',
     r.effective.title,
     r.effective.severity,
     null,

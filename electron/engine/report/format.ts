@@ -3,9 +3,9 @@
  * JSON say the same thing in the same words.
  */
 import { formatPageRanges } from '../../../shared/canonical';
-import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
+import { DEFAULT_PROFILE, idLabel, idOriginOf, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { FieldEdit, ReviewExportFinding, ReviewState, ReviewSummary, RunModel } from '../../../shared/review';
-import type { LlmUsage, ReportData, ReportDocument, ReportFinding } from './reportData';
+import type { LlmUsage, ReportData, ReportDocument, ReportFinding, ReportMergeConflict } from './reportData';
 
 export function baseName(filePath: string): string {
   return filePath.split(/[\\/]/).pop() ?? filePath;
@@ -37,6 +37,23 @@ export function formatUsage(usage: LlmUsage): string {
 }
 
 /** Severity as a CSS-safe class word from the profile scale; 'unknown' when the word maps onto nothing. */
+/** Where the ID shown comes from, in words. */
+export { idLabel };
+
+export function idOriginText(f: Pick<MergedFinding, 'findingKey' | 'printedNumber' | 'modelLabels'>): string {
+  const origin = idOriginOf(f);
+  if (origin === 'document') return 'printed in the document';
+  if (origin === 'model') return 'given by the model only, not printed in the document';
+  return 'none';
+}
+
+/** One sentence per merge conflict: the shared ID or number, the findings kept apart and their pages. */
+export function conflictText(c: ReportMergeConflict): string {
+  const what = c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`;
+  const list = c.findings.map((f) => `“${f.title}” (page ${f.mainPage ?? 'unknown'})`).join(' and ');
+  return `The document gives ${what} to ${list}, whose titles and evidence disagree: kept apart; check which is right.`;
+}
+
 export function severityClass(f: Pick<MergedFinding, 'severityCanonical'>): string {
   const word = (f.severityCanonical ?? 'unknown').toLowerCase().replace(/[^a-z]+/g, '-');
   return word || 'unknown';

@@ -31,9 +31,12 @@ import {
   shownValues,
   stateText,
   ungrounded,
+  conflictText,
+  idLabel,
+  idOriginText,
 } from './format';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
-import type { ExtractionProfile } from '../../../shared/findings';
+import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 
@@ -268,6 +271,12 @@ ${verified.length === 0 ? html`<p class="none">No grounded finding.</p>` : html`
 <p class="warning">${SECTION_TEXT.ungroundedNote}</p>
 ${notShown.length === 0 ? html`<p class="none">None.</p>` : html`${findingTable(notShown)}${notShown.map(findingDetail)}`}
 </section>
+${doc.mergeConflicts.length === 0
+  ? null
+  : html`<section id="doc-${n}-conflicts" class="report-section apart" data-section="conflicts">
+<h3>Merge conflicts (${doc.mergeConflicts.length})</h3>
+<ul class="conflicts">${doc.mergeConflicts.map((c) => html`<li>${conflictText(c)}</li>`)}</ul>
+</section>`}
 <section id="doc-${n}-unreviewed" class="report-section apart" data-section="unreviewed">
 <h3>Unreviewed ID mentions (${doc.unreviewedMentions.length})</h3>
 <p class="section-note">${SECTION_TEXT.unreviewedNote}</p>
@@ -356,7 +365,7 @@ function findingTableOf(findings: readonly ReportFinding[], profile: ExtractionP
 <tbody>
 ${findings.map((f) => {
   const v = shownValues(f, profile);
-  return html`<tr class="finding-row row-${severityClass(v)}" data-finding-id="${f.id}"><td><code>${f.findingKey ?? '—'}</code></td><td><a href="#finding-${f.id}">${v.title}</a>${v.edited ? ' (edited)' : ''}</td><td>${severityBadge(v)}</td><td>${v.type}</td><td>${findingPages(f)}</td><td>${f.grounded ? 'yes' : html`<strong>NO</strong>`}</td><td>${f.review.length === 0 ? 'not reviewed' : f.review.map((r, i) => html`${i > 0 ? ', ' : ''}${stateBadge(r)}`)}</td></tr>\n`;
+  return html`<tr class="finding-row row-${severityClass(v)}" data-finding-id="${f.id}"><td><code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code></td><td><a href="#finding-${f.id}">${v.title}</a>${v.edited ? ' (edited)' : ''}</td><td>${severityBadge(v)}</td><td>${v.type}</td><td>${findingPages(f)}</td><td>${f.grounded ? 'yes' : html`<strong>NO</strong>`}</td><td>${f.review.length === 0 ? 'not reviewed' : f.review.map((r, i) => html`${i > 0 ? ', ' : ''}${stateBadge(r)}`)}</td></tr>\n`;
 })}</tbody>
 </table>
 `;
@@ -365,8 +374,8 @@ ${findings.map((f) => {
 function findingDetailOf(f: ReportFinding, profile: ExtractionProfile): SafeHtml {
   const v = shownValues(f, profile);
   return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${severityClass(v)}" id="finding-${f.id}" data-finding-id="${f.id}" data-grounded="${f.grounded}">
-<h4>${f.findingKey ? html`<code class="finding-key">${f.findingKey}</code> ` : null}<span class="finding-title">${v.title}</span></h4>
-<p class="facts">${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${f.mainPage ?? 'unknown'} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
+<h4>${idOriginOf(f) === 'document' ? html`<code class="finding-key">${idLabel(f)}</code> ` : null}<span class="finding-title">${v.title}</span></h4>
+<p class="facts">ID <code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code> (${idOriginText(f)}) · ${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${f.mainPage ?? 'unknown'} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
 ${f.review.map(reviewBlock)}
 <p class="description">${v.description}</p>
 <ol class="sources">

@@ -1,3 +1,4 @@
+import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportFinding, ReportReview } from './reportData';
 
@@ -12,8 +13,11 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *      model's values, notes, last reviewer and time) and per document (counts and
  *      every reviewed finding, manual ones included), `confirmedOnly`, and each
  *      model's digest (`run.models`).
+ *   4: unreadable pages per document.
+ *   5: where each finding's ID comes from (`idOrigin`: the document or only the model,
+ *      `printedNumber`, `modelLabels`) and the merge conflicts per document.
  */
-export const REPORT_JSON_VERSION = 4;
+export const REPORT_JSON_VERSION = 5;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -68,6 +72,7 @@ export function renderJson(data: ReportData): string {
           findings: input.document.findings.filter((f) => f.grounded).map(findingJson),
           ungroundedFindings: input.document.findings.filter((f) => !f.grounded).map(findingJson),
           unreviewedMentions: input.document.unreviewedMentions,
+          mergeConflicts: input.document.mergeConflicts,
           failedChunks: input.document.failedChunks,
           idMentions: input.document.mentionGroups.map((g) => ({ id: g.id, pages: g.pages, count: g.mentions.length })),
           chunkTree: input.document.nodes.map((n) => ({
@@ -126,6 +131,9 @@ function reviewJson(review: ReportReview) {
 function findingJson(f: ReportFinding) {
   return {
     id: f.findingKey,
+    idOrigin: idOriginOf(f),
+    printedNumber: f.printedNumber,
+    modelLabels: f.modelLabels,
     findingId: f.id,
     title: f.title,
     type: f.type,

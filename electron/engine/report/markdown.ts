@@ -19,8 +19,11 @@ import {
   stateText,
   ungrounded,
   CONFIRMED_ONLY_NOTE,
+  conflictText,
+  idLabel,
+  idOriginText,
 } from './format';
-import type { ExtractionProfile } from '../../../shared/findings';
+import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 
@@ -149,6 +152,10 @@ function renderFindings(doc: ReportDocument, profile: ExtractionProfile): string
     out.push(...findingTable(notShown, profile));
     for (const f of notShown) out.push(...findingDetail(f, profile));
   }
+  if (doc.mergeConflicts.length > 0) {
+    out.push('', `### Merge conflicts (${doc.mergeConflicts.length}): same ID or number in the document, different findings`, '');
+    for (const c of doc.mergeConflicts) out.push(`- ${escapeMarkdown(conflictText(c))}`);
+  }
   out.push('', `### Unreviewed ID mentions (${doc.unreviewedMentions.length}): in the document, in no finding`, '');
   if (doc.unreviewedMentions.length === 0) out.push('None.');
   else for (const m of doc.unreviewedMentions) out.push(`- ${escapeMarkdown(m.id)}: pages ${formatPageRanges(m.pages)}`);
@@ -172,7 +179,7 @@ function findingTable(findings: readonly ReportFinding[], profile: ExtractionPro
   for (const f of findings) {
     const v = shownValues(f, profile);
     out.push(
-      `| ${escapeMarkdown(f.findingKey ?? '—')} | ${escapeMarkdown(v.title)}${v.edited ? ' (edited)' : ''} | ${escapeMarkdown(severityLabel(v))} | ${escapeMarkdown(v.type)} | ${findingPages(f)} | ${f.grounded ? 'yes' : 'NO'} | ${escapeMarkdown(reviewStates(f))} |`,
+      `| ${escapeMarkdown(idLabel(f))} | ${escapeMarkdown(v.title)}${v.edited ? ' (edited)' : ''} | ${escapeMarkdown(severityLabel(v))} | ${escapeMarkdown(v.type)} | ${findingPages(f)} | ${f.grounded ? 'yes' : 'NO'} | ${escapeMarkdown(reviewStates(f))} |`,
     );
   }
   return out;
@@ -213,7 +220,9 @@ function renderReview(review: ReportReview | null): string[] {
 
 function findingDetail(f: ReportFinding, profile: ExtractionProfile): string[] {
   const v = shownValues(f, profile);
-  const out = ['', `#### ${f.findingKey ? `${escapeMarkdown(f.findingKey)}: ` : ''}${escapeMarkdown(v.title)}`, ''];
+  const documentId = idOriginOf(f) === 'document' ? idLabel(f) : null;
+  const out = ['', `#### ${documentId ? `${escapeMarkdown(documentId)}: ` : ''}${escapeMarkdown(v.title)}`, ''];
+  out.push(`- ID: ${escapeMarkdown(idLabel(f))} (${idOriginText(f)})`);
   out.push(
     `- Severity: ${escapeMarkdown(severityLabel(v))}; type: ${escapeMarkdown(v.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${f.mainPage ?? 'unknown'}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
   );

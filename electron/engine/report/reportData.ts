@@ -1,12 +1,12 @@
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
-import type { DocumentSummary, FindingSource, MergedFinding, UnreviewedMention } from '../../../shared/findings';
+import type { DocumentSummary, FindingSource, MergeConflict, MergedFinding, UnreviewedMention } from '../../../shared/findings';
 import type { JudgeSource } from '../../../shared/treesplit';
 import type { ChunkNode, IdMention } from '../../../shared/types';
 import type { ReviewExportFinding, ReviewSummary, RunModel } from '../../../shared/review';
 import { listChunkResults } from '../extract';
 import { listJudgeDecisions } from '../judge';
 import { listLlmCalls, type LlmCallRecord } from '../llm';
-import { listMergedFindings, unreviewedMentions } from '../merge';
+import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../merge';
 import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
 import { getSummary } from '../summary';
 import { stableHash, type RunSettings } from '../jobs/settings';
@@ -96,6 +96,13 @@ export interface ReportJudge {
   overlapChars: number;
 }
 
+/** Two merged findings sharing a printed ID or number that clearly disagree, with what the auditor needs to judge. */
+export interface ReportMergeConflict {
+  kind: 'id' | 'number';
+  key: string;
+  findings: { findingId: number; title: string; mainPage: number | null }[];
+}
+
 export interface ReportDocument {
   document: StoredDocument;
   pagesWithoutText: number[];
@@ -110,6 +117,8 @@ export interface ReportDocument {
   findings: ReportFinding[];
   /** IDs the document mentions that no finding covers: what the model may have missed. */
   unreviewedMentions: UnreviewedMention[];
+  /** Findings kept apart although the document gives them the same ID or number: for the auditor to resolve. */
+  mergeConflicts: ReportMergeConflict[];
   failedChunks: FailedChunk[];
   summary: DocumentSummary | null;
   usage: LlmUsage;
@@ -307,6 +316,7 @@ function collectDocument(
     mentionGroups: groupMentions(mentions),
     findings,
     unreviewedMentions: fullMode ? unreviewedMentions(mentions, findings) : [],
+    mergeConflicts: fullMode ? conflictsOf(listMergeConflicts(db, run.id, document.id), findings) : [],
     failedChunks: results
       .filter((r) => r.status === 'failed')
       .map((r) => {
@@ -401,4 +411,16 @@ export function groupMentions(mentions: readonly IdMention[]): MentionGroup[] {
     groups.set(mention.normalized, group);
   }
   return [...groups.values()].sort((a, b) => a.mentions[0]!.start - b.mentions[0]!.start);
+}
+
+function conflictsOf(conflicts: readonly MergeConflict[], findings: readonly ReportFinding[]): ReportMergeConflict[] {
+  const byId = new Map(findings.map((f) => [f.id, f]));
+  return conflicts.map((c) => ({
+    kind: c.kind,
+    key: c.key,
+    findings: c.mergedIds.flatMap((id) => {
+      const f = byId.get(id);
+      return f ? [{ findingId: f.id, title: f.title, mainPage: f.mainPage }] : [];
+    }),
+  }));
 }

@@ -94,7 +94,10 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
               }}
             >
               <div role="gridcell">
-                <code>{f.findingKey ?? '—'}</code>
+                <code className={`id-origin id-origin--${f.idOrigin}`} title={ID_ORIGIN_TEXT[f.idOrigin]}>
+                  {f.idLabel}
+                </code>
+                {f.conflicts.length > 0 ? <span className="conflict-mark" title="The document gives this ID or number to another finding too"> ⚠</span> : null}
               </div>
               <div role="gridcell" className="cell-title">
                 {f.title}
@@ -115,12 +118,30 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
   );
 }
 
+const ID_ORIGIN_TEXT: Record<FindingView['idOrigin'], string> = {
+  document: 'printed in the document',
+  model: 'given by the model only, not printed in the document',
+  none: 'none',
+};
+
 function FindingDetail({ finding }: { finding: FindingView }) {
   return (
     <section aria-labelledby="finding-detail-title" className="panel" data-testid="finding-detail">
       <h2 id="finding-detail-title">
-        {finding.findingKey ? <code>{finding.findingKey}</code> : null} {finding.title}
+        {finding.idOrigin === 'document' ? <code>{finding.idLabel}</code> : null} {finding.title}
       </h2>
+      <p className="muted" data-testid="id-origin">
+        ID {finding.idLabel}: {ID_ORIGIN_TEXT[finding.idOrigin]}
+      </p>
+      {finding.conflicts.length > 0 ? (
+        <div role="note" className="warning" data-testid="merge-conflicts">
+          {finding.conflicts.map((c) => (
+            <p key={`${c.kind}-${c.key}-${c.otherFindingId}`}>
+              The document also gives {c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`} to “{c.otherTitle}”. Their titles and evidence disagree, so they are kept apart: check which is right.
+            </p>
+          ))}
+        </div>
+      ) : null}
       <p>
         <span className={`severity severity--${finding.severityRank}`}>{finding.severity}</span> · {finding.type} · {finding.grounded ? 'grounded' : 'NOT grounded'}
       </p>
