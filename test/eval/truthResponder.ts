@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { normalizeForMatch } from '../../electron/engine/extract';
 import { comparableId } from '../../electron/engine/extract';
 import { promptBlocks } from '../fixtures/plantedFindings';
-import { minimalInstance, schemaResponder, type Responder, type SimChatRequest, type SimReply } from '../ollama-sim/index';
+import { fnv1a as hash, minimalInstance, schemaResponder, type Responder, type SimChatRequest, type SimReply } from '../ollama-sim/index';
 
 export const MODEL_MODES = [
   /** A finding without a printed ID gets the model's own per-chunk numbering ("F-1", "F-2", ... restarting in every chunk). */
@@ -407,13 +407,4 @@ function shapeLike(format: unknown, reply: { findings: Record<string, unknown>[]
   if ('summary' in props) out.summary = reply.summary;
   for (const [key, schema] of Object.entries(props)) if (!(key in out)) out[key] = minimalInstance(schema, format);
   return out;
-}
-
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }

@@ -278,7 +278,8 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function fnv1a(s: string): number {
+/** FNV-1a: a fast, stable string hash (seeds and deterministic choices). */
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
