@@ -11,5 +11,16 @@ import { migration0050Settings } from './0050-settings';
 import { migration0060Review } from './0060-review';
 import { migration0070PageReadErrors } from './0070-page-read-errors';
 import { migration0080FindingIdentity } from './0080-finding-identity';
+import { migration0140Retrieval } from './0140-retrieval';
 
-export const migrations: readonly Migration[] = [migration0010Init, migration0020Llm, migration0030TreeSplit, migration0040Findings, migration0050Settings, migration0060Review, migration0070PageReadErrors, migration0080FindingIdentity];
+export const migrations: readonly Migration[] = [
+  migration0010Init,
+  migration0020Llm,
+  migration0030TreeSplit,
+  migration0040Findings,
+  migration0050Settings,
+  migration0060Review,
+  migration0070PageReadErrors,
+  migration0080FindingIdentity,
+  migration0140Retrieval,
+];

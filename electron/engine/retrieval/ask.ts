@@ -1,0 +1,192 @@
+/**
+ * The agentic answer loop: bring the index up to date, retrieve (lexical +
+ * vector, fused), let the judge filter and re-rank and, while it asks for
+ * more, retrieve again with its refined query (at most `maxRounds`), then
+ * answer from the kept context only and check every citation.
+ *
+ * Model-time plan (ollama.md: reloads make runs crawl): the embedding model
+ * and the chat model are different runners, so calling one does not unload
+ * the other unless memory is short. Every embedding call uses one fixed
+ * num_ctx (indexer.EMBED_NUM_CTX) and every judge/answer call one fixed
+ * num_ctx (`numCtx`), so neither runner is ever reloaded for a new context
+ * size; the index is embedded first, in one sequence, before any chat call,
+ * and a question costs one short embedding per round.
+ */
+import type { Database } from 'better-sqlite3';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import type { AskAnswer, AskJudgeStep } from '../../../shared/retrieval';
+import { buildMessages, describeSchema, type LlmClient } from '../llm';
+import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, renderContext } from './answer';
+import { buildContext, createDocumentSources, unitText } from './context';
+import { embedContext, updateIndex } from './indexer';
+import { judgeRetrieval, type JudgeCandidate } from './judge';
+import { search, type SearchHit } from './search';
+import type { StoredUnit } from './units';
+import { findVectorSpace } from './vectors';
+
+export interface AskSettings {
+  /** Chat model for the judge and the answer. */
+  model: string;
+  /** Embedding model; null = lexical retrieval only. */
+  embedModel: string | null;
+  judge: boolean;
+  maxRounds: number;
+  /** Relevance threshold 0..1 (search.ts). */
+  threshold: number;
+  /** Passages per retrieval round. */
+  topK: number;
+  /** Tokens of context the answer may read. */
+  contextTokens: number;
+  /** Include each kept passage's neighbours when the budget allows. */
+  neighbours: boolean;
+  numCtx: number;
+}
+
+export const DEFAULT_ASK_SETTINGS: Omit<AskSettings, 'model' | 'embedModel'> = {
+  judge: true,
+  maxRounds: 2,
+  threshold: 0.3,
+  topK: 8,
+  contextTokens: 3000,
+  neighbours: true,
+  numCtx: 8192,
+};
+
+export interface AskInput {
+  question: string;
+  /** Scope: these documents; none = the whole library. */
+  documentIds?: readonly number[];
+  settings: AskSettings;
+  signal?: AbortSignal;
+  onStep?: (step: { phase: 'index' | 'retrieve' | 'judge' | 'answer'; message: string; step?: AskJudgeStep }) => void;
+  now?: () => string;
+}
+
+function cancelledCheck(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+}
+
+export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<AskAnswer> {
+  const { db, llm } = deps;
+  const s = input.settings;
+  const question = input.question.trim();
+  if (question === '') throw new AppError(ErrorCode.ASK_EMPTY_QUESTION, 'The question is empty. Type what you want to know about the documents.');
+  const documentIds = input.documentIds && input.documentIds.length > 0 ? [...input.documentIds] : undefined;
+  const available = (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
+  if (available === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
+  const signal = input.signal;
+  const step = input.onStep ?? (() => {});
+
+  step({ phase: 'index', message: 'Updating the search index' });
+  await updateIndex(db, {
+    ...(documentIds ? { documentIds } : {}),
+    ...(s.embedModel ? { embedModel: s.embedModel, llm } : {}),
+    ...(signal ? { signal } : {}),
+    onProgress: (p) => step({ phase: 'index', message: p.message }),
+    ...(input.now ? { now: input.now } : {}),
+  });
+  const space = s.embedModel ? findVectorSpace(db, s.embedModel) : undefined;
+  const embedNumCtx = s.embedModel && space ? await embedContext(llm, s.embedModel, signal) : 0;
+  const sources = createDocumentSources(db);
+
+  const retrieve = async (query: string): Promise<SearchHit[]> => {
+    cancelledCheck(signal);
+    let queryVector: number[] | undefined;
+    if (s.embedModel && space) {
+      const r = await llm.embed({ model: s.embedModel, input: query, numCtx: embedNumCtx, chunkRef: 'retrieval-query', ...(signal ? { signal } : {}) });
+      queryVector = r.embeddings[0];
+    }
+    return search(db, {
+      query,
+      ...(documentIds ? { documentIds } : {}),
+      ...(queryVector && space ? { queryVector, space } : {}),
+      limit: s.topK,
+      threshold: s.threshold,
+    });
+  };
+
+  const steps: AskJudgeStep[] = [];
+  const kept: StoredUnit[] = [];
+  const keep = (units: readonly StoredUnit[]) => {
+    for (const u of units) if (!kept.some((k) => k.id === u.id)) kept.push(u);
+  };
+  let query = question;
+  const rounds = s.judge ? Math.max(1, s.maxRounds) : 1;
+  for (let round = 1; round <= rounds; round++) {
+    step({ phase: 'retrieve', message: round === 1 ? 'Searching the documents' : `Searching again: ${query}` });
+    const hits = await retrieve(query);
+    if (!s.judge) {
+      keep(hits.map((h) => h.unit));
+      steps.push({ round, query, candidates: hits.length, source: 'disabled', refinedQuery: null, kept: hits.map((h) => h.unit.title), needsMore: false, justification: 'Judge turned off: the search ranking is used.', fallbackReason: null });
+      break;
+    }
+    if (hits.length === 0) {
+      steps.push({ round, query, candidates: 0, source: 'disabled', refinedQuery: null, kept: [], needsMore: false, justification: 'No passage passed the relevance threshold.', fallbackReason: null });
+      break;
+    }
+    const candidates: JudgeCandidate[] = hits.map((h, i) => ({ id: i + 1, unit: h.unit, documentName: sources(h.unit.documentId).name, text: unitText(db, h.unit, sources(h.unit.documentId)) }));
+    step({ phase: 'judge', message: `Judging ${candidates.length} passages (round ${round})` });
+    const decision = await judgeRetrieval(
+      { db, llm },
+      { question, query, round, candidates, model: s.model, numCtx: s.numCtx, ...(signal ? { signal } : {}), ...(input.now ? { now: input.now } : {}) },
+    );
+    const byId = new Map(hits.map((h) => [h.unit.id, h.unit]));
+    const keptNow = decision.keptUnitIds.map((id) => byId.get(id)).filter((u): u is StoredUnit => u !== undefined);
+    keep(keptNow);
+    const judgeStep: AskJudgeStep = {
+      round,
+      query,
+      candidates: candidates.length,
+      source: decision.source,
+      refinedQuery: decision.refinedQuery,
+      kept: keptNow.map((u) => u.title),
+      needsMore: decision.needsMore,
+      justification: decision.justification,
+      fallbackReason: decision.fallbackReason,
+    };
+    steps.push(judgeStep);
+    step({ phase: 'judge', message: decision.justification, step: judgeStep });
+    const next = decision.refinedQuery;
+    if (!decision.needsMore || !next || next === query) break;
+    query = next;
+  }
+
+  const base = {
+    question,
+    steps,
+    exhaustiveNote: isFindAllQuestion(question) ? EXHAUSTIVE_NOTE : null,
+    model: s.model,
+    embedModel: s.embedModel && space ? s.embedModel : null,
+  };
+  if (kept.length === 0) {
+    // Nothing relevant was found: say so without asking the model to guess.
+    return { ...base, text: NOT_FOUND_TEXT, notFound: true, citations: [], dropped: [], marked: false, contextSize: 0 };
+  }
+
+  const entries = buildContext(db, kept, {
+    budgetTokens: s.contextTokens,
+    estimate: (t) => llm.estimator.estimateText(t, s.model),
+    neighbours: s.neighbours,
+    sources,
+  });
+  step({ phase: 'answer', message: `Answering from ${entries.length} passages` });
+  const [system, user] = buildMessages({
+    instructions: ANSWER_INSTRUCTIONS,
+    schemaDescription: describeSchema(AnswerReplySchema),
+    context: `Question: ${question}`,
+    document: { id: 'context', label: 'numbered passages', text: renderContext(entries) },
+  });
+  const r = await llm.chatJson({
+    purpose: 'qa',
+    model: s.model,
+    schema: AnswerReplySchema,
+    system: system!.content,
+    user: user!.content,
+    numCtx: s.numCtx,
+    numPredict: 1024,
+    chunkRef: 'answer',
+    ...(signal ? { signal } : {}),
+  });
+  const checked = checkAnswer(r.value, entries, sources);
+  return { ...base, ...checked, marked: checked.dropped.length > 0, contextSize: entries.length };
+}

@@ -1,0 +1,91 @@
+/**
+ * Ask the documents: what an answer looks like when it crosses a process
+ * boundary (engine -> host -> window, engine -> CLI --json) and when it is
+ * stored with a conversation.
+ */
+
+/** One [n] source of an answer: a passage of the selected context whose quoted words were found in the document. */
+export interface AskCitation {
+  /** The number used in the answer text: [n]. */
+  n: number;
+  documentId: number;
+  documentName: string;
+  /** The page of the quoted words (grounded offset). */
+  page: number;
+  /** Section title path of the passage (root first). */
+  section: string[];
+  /** The words quoted from the source, as the model gave them. */
+  quote: string;
+  /** Canonical-text offsets of the quoted words: what the viewer highlights. */
+  start: number;
+  end: number;
+  /** The cited passage: a leaf chunk of the current tree, or a merged finding. */
+  kind: 'chunk' | 'finding';
+  treeId: number | null;
+  nodeIndex: number | null;
+  mergedFindingId: number | null;
+}
+
+/** A citation the model gave that did not survive the checks; kept so the UI can say why the answer is marked. */
+export interface DroppedCitation {
+  n: number;
+  quote: string;
+  reason: 'not-in-context' | 'quote-not-found';
+}
+
+/** One round of the retrieval judge, as the user can expand it. */
+export interface AskJudgeStep {
+  round: number;
+  /** The query this round retrieved with (the question, then the judge's refined query). */
+  query: string;
+  candidates: number;
+  source: 'llm' | 'cached' | 'fallback' | 'disabled';
+  refinedQuery: string | null;
+  /** Titles of the passages the judge kept, best first. */
+  kept: string[];
+  needsMore: boolean;
+  justification: string;
+  fallbackReason: string | null;
+}
+
+export interface AskAnswer {
+  question: string;
+  /** The answer with [n] markers; markers of dropped citations are removed. */
+  text: string;
+  /** True when the documents (as retrieved) do not hold the answer. */
+  notFound: boolean;
+  citations: AskCitation[];
+  dropped: DroppedCitation[];
+  /** Some citation was dropped: the answer must be read with care. */
+  marked: boolean;
+  /** For "find all ..." questions: retrieval is not exhaustive; run an extraction profile over every chunk instead. */
+  exhaustiveNote: string | null;
+  steps: AskJudgeStep[];
+  /** Passages the answer was written from. */
+  contextSize: number;
+  model: string | null;
+  embedModel: string | null;
+}
+
+/** What the host streams to the window while a question is answered. */
+export type AskEvent =
+  | { askId: string; type: 'step'; phase: 'index' | 'retrieve' | 'judge' | 'answer'; message: string; step?: AskJudgeStep }
+  | { askId: string; type: 'answer'; answer: AskAnswer; conversationId: number }
+  | { askId: string; type: 'failed'; error: { code: string; message: string } };
+
+export interface ConversationSummary {
+  id: number;
+  scope: 'library' | 'document';
+  documentId: number | null;
+  title: string;
+  messageCount: number;
+  updatedAt: string;
+}
+
+export interface ConversationMessage {
+  id: number;
+  role: 'user' | 'assistant';
+  text: string;
+  answer: AskAnswer | null;
+  createdAt: string;
+}
