@@ -1,0 +1,198 @@
+/**
+ * Ask the stored documents a question from a terminal: the same retrieval,
+ * judge and grounded answer as the app's Ask panel.
+ *   npm run ask -- "question" [--doc file-or-id ...] [--json] [--host url] [--db file]
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
+import type { AskAnswer } from '../../shared/retrieval';
+import { createLlmClient } from '../engine/llm';
+import {
+  askInConversation,
+  askSettings,
+  conversationHtml,
+  conversationMarkdown,
+  DEFAULT_ASK_SETTINGS,
+  listConversations,
+  resolveAskModels,
+  resolveDocumentRefs,
+} from '../engine/retrieval';
+import { openDatabase } from '../engine/store';
+import { defaultDatabasePath } from './paths';
+
+const USAGE = `Usage: npm run ask -- "question" [options]
+
+Answers a question from the documents stored by \`npm run analyze\`, with
+[n] citations (document, page, section) whose quoted words were found in the
+source. Says so when the documents do not hold the answer.
+
+Options:
+  --doc <file-or-id>      Ask only these documents (repeat it); default: every stored document
+  --json                  Print the answer as JSON (citations with offsets, the judge's steps)
+  --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
+  --db <file>             SQLite store (default: ${defaultDatabasePath()})
+  --model <name>          Chat model for the judge and the answer (default: the first installed recommended model)
+  --embed-model <name>    Embedding model (default: the first installed of nomic-embed-text, mxbai-embed-large...);
+                          without one, retrieval uses the text index only
+  --no-judge              Answer from the search ranking, without the retrieval judge
+  --rounds <n>            Retrieval rounds the judge may ask for (default ${DEFAULT_ASK_SETTINGS.maxRounds})
+  --threshold <0..1>      Relevance a passage needs to be used (default ${DEFAULT_ASK_SETTINGS.threshold})
+  --conversation <id>     Continue a stored conversation
+  --list                  List the stored conversations and exit
+  --export <id>           Write a stored conversation (with --out file.md or file.html) and exit
+  --out <file>            Where --export writes
+  -h, --help              This help`;
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        doc: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        model: { type: 'string' },
+        'embed-model': { type: 'string' },
+        'no-judge': { type: 'boolean', default: false },
+        rounds: { type: 'string' },
+        threshold: { type: 'string' },
+        conversation: { type: 'string' },
+        list: { type: 'boolean', default: false },
+        export: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const usage = (message: string) => {
+    process.stderr.write(`${message}\n`);
+    return EXIT.usage;
+  };
+  const rounds = values.rounds === undefined ? DEFAULT_ASK_SETTINGS.maxRounds : Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 5) return usage(`--rounds needs a whole number from 1 to 5; got "${values.rounds}".`);
+  const threshold = values.threshold === undefined ? DEFAULT_ASK_SETTINGS.threshold : Number(values.threshold);
+  if (!(threshold >= 0 && threshold <= 1)) return usage(`--threshold needs a number from 0 to 1; got "${values.threshold}".`);
+  const conversationId = values.conversation === undefined ? undefined : Number(values.conversation);
+  if (conversationId !== undefined && !(Number.isInteger(conversationId) && conversationId > 0)) return usage(`--conversation needs a conversation number; got "${values.conversation}".`);
+  const question = positionals.join(' ').trim();
+  if (!values.list && values.export === undefined && question === '') return usage(`No question given.\n\n${USAGE}`);
+
+  const dbPath = resolve(values.db ?? defaultDatabasePath());
+  if (!existsSync(dbPath)) {
+    process.stderr.write(`${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.\n`);
+    return EXIT.failed;
+  }
+  let db;
+  try {
+    db = openDatabase(dbPath);
+  } catch (error) {
+    process.stderr.write(`${toErrorInfo(error).message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    if (values.list) {
+      for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${c.title}\n`);
+      return EXIT.ok;
+    }
+    if (values.export !== undefined) return exportConversation(db, values.export, values.out);
+
+    const abort = new AbortController();
+    const onSigint = () => {
+      if (abort.signal.aborted) process.exit(EXIT.cancelled);
+      process.stderr.write('\nCancelling...\n');
+      abort.abort();
+    };
+    process.on('SIGINT', onSigint);
+    const llm = createLlmClient({ db, ...(values.host ? { host: values.host } : {}) });
+    try {
+      const documentIds = resolveDocumentRefs(db, values.doc ?? []);
+      const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(values['embed-model'] ? { embedModel: values['embed-model'] } : {}) }, abort.signal);
+      if (models.embedMissing) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
+      const { answer, conversationId: stored } = await askInConversation(
+        { db, llm },
+        {
+          question,
+          documentIds,
+          settings: askSettings({ model: models.model, embedModel: models.embedModel, judge: !values['no-judge'], maxRounds: rounds, threshold }),
+          signal: abort.signal,
+          onStep: (s) => process.stderr.write(`${s.phase}: ${s.message}\n`),
+          ...(conversationId !== undefined ? { conversationId } : {}),
+        },
+      );
+      process.stdout.write(values.json ? `${JSON.stringify({ conversationId: stored, ...answer }, null, 2)}\n` : formatAnswer(answer, stored));
+      return EXIT.ok;
+    } catch (error) {
+      const info = toErrorInfo(error);
+      if (info.code === ErrorCode.CANCELLED) return EXIT.cancelled;
+      process.stderr.write(`${info.code}: ${info.message}\n`);
+      return EXIT.failed;
+    } finally {
+      process.off('SIGINT', onSigint);
+      await llm.close();
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function exportConversation(db: ReturnType<typeof openDatabase>, idText: string, out: string | undefined): number {
+  const id = Number(idText);
+  if (!(Number.isInteger(id) && id > 0)) {
+    process.stderr.write(`--export needs a conversation number; got "${idText}".\n`);
+    return EXIT.usage;
+  }
+  const format = out?.toLowerCase().endsWith('.html') ? 'html' : out?.toLowerCase().endsWith('.md') ? 'md' : undefined;
+  if (!out || !format) {
+    process.stderr.write('--export needs --out <file.md|file.html>.\n');
+    return EXIT.usage;
+  }
+  try {
+    writeFileSync(resolve(out), format === 'html' ? conversationHtml(db, id) : conversationMarkdown(db, id));
+  } catch (error) {
+    const info = error instanceof AppError ? error.toInfo() : toErrorInfo(error);
+    process.stderr.write(`${info.code}: ${info.message}\n`);
+    return EXIT.failed;
+  }
+  process.stdout.write(`Conversation ${id} written to ${resolve(out)}\n`);
+  return EXIT.ok;
+}
+
+/** The answer for a terminal: text, marks and notes, then the sources. */
+export function formatAnswer(answer: AskAnswer, conversationId: number): string {
+  const lines = [answer.text, ''];
+  if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
+  if (answer.exhaustiveNote) lines.push(`Note: ${answer.exhaustiveNote}`, '');
+  if (answer.citations.length > 0) {
+    lines.push('Sources:');
+    for (const c of answer.citations) lines.push(`  [${c.n}] ${c.documentName}, page ${c.page}, ${c.section.join(' > ')}: "${c.quote}"`);
+    lines.push('');
+  }
+  lines.push(`Conversation ${conversationId} (continue with --conversation ${conversationId}).`);
+  return `${lines.join('\n')}\n`;
+}
+
+const isEntryPoint = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
+if (isEntryPoint) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${toErrorInfo(error).message}\n`);
+      process.exit(EXIT.usage);
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAskResponder } from '../../helpers/askResponder';
+import { useSims } from '../../helpers/sim';
+import { useTempDir } from '../../helpers/tempDir';
+import { HANDBOOK_PAGES, ingest, openStore, SIM_OPTIONS } from './fixtures';
+
+const root = resolve(import.meta.dirname, '../../..');
+const tempDir = useTempDir('audit-ask-cli-');
+const startSim = useSims();
+
+/** Async child process: the simulator runs in this process and must keep answering while the CLI waits on it. */
+function runAsk(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/ask.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } }, (error, stdout, stderr) =>
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function storeWithHandbook(extraPage = '') {
+  const dir = tempDir();
+  const file = join(dir, 'handbook.md');
+  const filler = (i: number) => Array.from({ length: 40 }, (_, k) => `Routine administrative paragraph ${i * 100 + k} records ordinary detail.`).join(' ');
+  writeFileSync(file, [...HANDBOOK_PAGES, ...(extraPage ? [extraPage] : [])].map((p, i) => `${p}\n\n${filler(i)}`).join('\f'));
+  const db = openStore(dir);
+  await ingest(db, [file]);
+  db.close();
+  return { dir, file, db: join(dir, 'store.sqlite') };
+}
+
+describe('npm run ask (CLI, real child process, simulator over HTTP)', () => {
+  it('prints the answer with its sources, stores the conversation, and prints JSON with --json', async () => {
+    const { dir, db, file } = await storeWithHandbook();
+    const { responder } = createAskResponder();
+    const { sim } = await startSim({ ...SIM_OPTIONS, responder });
+
+    const text = await runAsk(['How long are database backups kept?', '--db', db, '--host', sim.url, '--doc', file], dir);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/35 days/);
+    expect(text.stdout).toMatch(/\[\d\] handbook\.md, page 3, Backup policy: "/);
+    expect(text.stderr).toMatch(/judge: /);
+
+    const json = await runAsk(['Who reviews the incident log?', '--db', db, '--host', sim.url, '--json', '--doc', '1'], dir);
+    expect(json.code).toBe(0);
+    const answer = JSON.parse(json.stdout) as { citations: { page: number; documentName: string }[]; notFound: boolean; conversationId: number };
+    expect(answer.notFound).toBe(false);
+    expect(answer.citations[0]).toMatchObject({ page: 5, documentName: 'handbook.md' });
+
+    const list = await runAsk(['--list', '--db', db], dir);
+    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('fails with a code and a sentence for an unknown document, a missing question or a missing store', async () => {
+    const { dir, db } = await storeWithHandbook();
+    const { sim } = await startSim({ ...SIM_OPTIONS, responder: createAskResponder().responder });
+    const unknown = await runAsk(['Anything?', '--db', db, '--host', sim.url, '--doc', 'nope.pdf'], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/ASK_DOCUMENT_NOT_FOUND: No stored document matches "nope.pdf"\. Analyse it first/);
+    const none = await runAsk(['--db', db], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/No question given/);
+    const missing = await runAsk(['Anything?', '--db', join(dir, 'absent.sqlite')], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/ASK_NO_DOCUMENTS: there is no store/);
+    const down = await runAsk(['Anything?', '--db', db, '--host', 'http://127.0.0.1:9'], dir);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^OLLAMA_UNREACHABLE: /m);
+  });
+
+  it('exports a conversation to Markdown and HTML with document text escaped', async () => {
+    const hostile = '# Hostile page\n\nThe override code is <script>alert(1)</script> and it is kept in the vault.';
+    const { dir, db } = await storeWithHandbook(hostile);
+    const { sim } = await startSim({ ...SIM_OPTIONS, responder: createAskResponder().responder });
+    const asked = await runAsk(['What is the override code kept in the vault?', '--db', db, '--host', sim.url, '--json'], dir);
+    expect(asked.code).toBe(0);
+    const { conversationId, text } = JSON.parse(asked.stdout) as { conversationId: number; text: string };
+    expect(text).toContain('<script>');
+    const html = join(dir, 'qa.html');
+    const md = join(dir, 'qa.md');
+    expect((await runAsk(['--export', String(conversationId), '--out', html, '--db', db], dir)).code).toBe(0);
+    expect((await runAsk(['--export', String(conversationId), '--out', md, '--db', db], dir)).code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).toMatch(/page 6, section Hostile page/);
+    const markdown = readFileSync(md, 'utf8');
+    expect(markdown).toContain('## Q: What is the override code kept in the vault?');
+    expect(markdown).not.toContain('<script>');
+    const bad = await runAsk(['--export', '99', '--out', md, '--db', db], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/CONVERSATION_NOT_FOUND/);
+  });
+});
