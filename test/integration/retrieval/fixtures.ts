@@ -36,9 +36,9 @@ function filler(section: number): string {
   return Array.from({ length: 40 }, (_, k) => `Routine administrative paragraph ${section * 100 + k} records ordinary detail.`).join(' ');
 }
 
-export async function ingest(db: Database, files: string[], strategy: 'headings' | 'pages' | 'outline' = 'headings'): Promise<number[]> {
+export async function ingest(db: Database, files: string[], strategy: 'headings' | 'pages' | 'outline' | 'auto' = 'headings'): Promise<number[]> {
   const engine = createEngine({ db, appVersion: 'test' });
-  const outcome = await engine.analyze(files, { mode: 'rules-only', strategy });
+  const outcome = await engine.analyze(files, { mode: 'rules-only', strategy, judge: false });
   return outcome.inputs.map((i) => {
     if (i.documentId === null || i.documentId === undefined) throw new Error(`not ingested: ${i.filePath} ${JSON.stringify(i.error)}`);
     return i.documentId;

@@ -16,7 +16,10 @@ describe('migrations', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as { name: string; sql: string }[];
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['documents', 'pages', 'lines', 'chunk_trees', 'chunks', 'runs', 'run_inputs', 'run_events', 'id_mentions']));
-    for (const table of tables) expect(table.sql, table.name).toMatch(/STRICT\s*$/);
+    // Virtual tables (the FTS5 index of 0140) and the shadow tables SQLite makes for them cannot be STRICT.
+    const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
+    const own = tables.filter((t) => !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)));
+    for (const table of own) expect(table.sql, table.name).toMatch(/STRICT\s*$/);
     db.close();
   });
 
