@@ -122,6 +122,7 @@ try {
     ['LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
     ['Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
     ['Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
+    ['Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
     ['UI: 10,000 chunks and 2,000 findings in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
   ];
   const only = process.env.BENCH_ONLY;

@@ -66,7 +66,12 @@ function cancelledCheck(signal?: AbortSignal): void {
   if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
 }
 
-export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<AskAnswer> {
+/**
+ * Index, retrieve and judge: the passages kept for a question, best first,
+ * with the judge's steps. No answer is written (the benchmark measures
+ * recall on this).
+ */
+export async function retrieveContext(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<{ question: string; kept: StoredUnit[]; steps: AskJudgeStep[]; embedModel: string | null }> {
   const { db, llm } = deps;
   const s = input.settings;
   const question = input.question.trim();
@@ -150,13 +155,22 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
     if (!decision.needsMore || !next || next === query) break;
     query = next;
   }
+  return { question, kept, steps, embedModel: s.embedModel && space ? s.embedModel : null };
+}
 
+export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<AskAnswer> {
+  const { db, llm } = deps;
+  const s = input.settings;
+  const signal = input.signal;
+  const step = input.onStep ?? (() => {});
+  const { question, kept, steps, embedModel } = await retrieveContext(deps, input);
+  const sources = createDocumentSources(db);
   const base = {
     question,
     steps,
     exhaustiveNote: isFindAllQuestion(question) ? EXHAUSTIVE_NOTE : null,
     model: s.model,
-    embedModel: s.embedModel && space ? s.embedModel : null,
+    embedModel,
   };
   if (kept.length === 0) {
     // Nothing relevant was found: say so without asking the model to guess.

@@ -169,7 +169,7 @@ async function embedMissing(
       const target = ensureVectorSpace(db, model, dimension, now());
       const mark = db.prepare('INSERT OR REPLACE INTO retrieval_embeddings (unit_id, space_id, content_hash, call_id, embedded_at) VALUES (?, ?, ?, ?, ?)');
       batch.forEach((u, j) => {
-        putVector(db, target, u.id, r.embeddings[j]!);
+        putVector(db, target, u.id, u.document_id, r.embeddings[j]!);
         mark.run(u.id, target.id, u.content_hash, r.call.callId, now());
       });
     })();

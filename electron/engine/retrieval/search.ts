@@ -78,14 +78,20 @@ export function lexicalSearch(db: Database, terms: readonly string[], depth: num
 
 /** Share of the terms that occur in the text (as words or word starts, so "overflow" counts in "overflows"). */
 export function termCoverage(terms: readonly string[], text: string): number {
-  if (terms.length === 0) return 0;
-  const lower = text.toLowerCase().normalize('NFKC');
-  let hit = 0;
-  for (const t of terms) {
+  return coverageMatcher(terms)(text);
+}
+
+/** The coverage test with its patterns compiled once, for scoring many units against one query. */
+function coverageMatcher(terms: readonly string[]): (text: string) => number {
+  const patterns = terms.map((t) => {
     const stem = t.length > 5 ? t.slice(0, Math.max(5, t.length - 2)) : t;
-    if (new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(stem)}`, 'u').test(lower)) hit++;
-  }
-  return hit / terms.length;
+    return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(stem)}`, 'u');
+  });
+  return (text) => {
+    if (patterns.length === 0) return 0;
+    const lower = text.toLowerCase().normalize('NFKC');
+    return patterns.filter((p) => p.test(lower)).length / patterns.length;
+  };
 }
 
 function escapeRegExp(s: string): string {
@@ -125,12 +131,13 @@ export function search(db: Database, options: SearchOptions): SearchHit[] {
 
   const units = loadUnits(db, [...fused.keys()]);
   const bodies = db.prepare('SELECT title, body FROM retrieval_fts WHERE rowid = ?');
+  const coverageOf = coverageMatcher(terms);
   const hits: SearchHit[] = [];
   for (const [id, e] of fused) {
     const unit = units.get(id);
     if (!unit) continue;
     const row = bodies.get(BigInt(id)) as { title: string; body: string } | undefined;
-    const coverage = termCoverage(terms, `${row?.title ?? ''}\n${row?.body ?? ''}`);
+    const coverage = coverageOf(`${row?.title ?? ''}\n${row?.body ?? ''}`);
     const relevance = Math.max(e.similarity ?? 0, coverage);
     if (relevance < threshold) continue;
     hits.push({ unit, score: e.score, relevance, lexicalRank: e.lexicalRank, vectorRank: e.vectorRank, similarity: e.similarity, termCoverage: coverage });

@@ -52,7 +52,8 @@ export function ensureVectorSpace(db: Database, model: string, dimension: number
     );
     // The name is ours (an integer id), never user text.
     const tableName = `retrieval_vec_${id}`;
-    db.exec(`CREATE VIRTUAL TABLE ${tableName} USING vec0(embedding float[${dimension}] distance_metric=cosine)`);
+    // Partitioned by document: a question scoped to a few documents scans only their vectors.
+    db.exec(`CREATE VIRTUAL TABLE ${tableName} USING vec0(document_id integer partition key, embedding float[${dimension}] distance_metric=cosine)`);
     db.prepare('UPDATE retrieval_vector_spaces SET table_name = ? WHERE id = ?').run(tableName, id);
     return { id, model, dimension, tableName };
   })();
@@ -63,12 +64,12 @@ function dropVectorSpace(db: Database, space: VectorSpace): void {
   db.prepare('DELETE FROM retrieval_vector_spaces WHERE id = ?').run(space.id);
 }
 
-export function putVector(db: Database, space: VectorSpace, unitId: number, vector: readonly number[]): void {
+export function putVector(db: Database, space: VectorSpace, unitId: number, documentId: number, vector: readonly number[]): void {
   if (vector.length !== space.dimension) {
     throw new AppError(ErrorCode.RETRIEVAL_VECTOR_UNAVAILABLE, `The embedding model ${space.model} returned ${vector.length} numbers instead of ${space.dimension}. Rebuild the index.`);
   }
   db.prepare(`DELETE FROM ${space.tableName} WHERE rowid = ?`).run(BigInt(unitId));
-  db.prepare(`INSERT INTO ${space.tableName} (rowid, embedding) VALUES (?, ?)`).run(BigInt(unitId), new Float32Array(vector));
+  db.prepare(`INSERT INTO ${space.tableName} (rowid, document_id, embedding) VALUES (?, ?, ?)`).run(BigInt(unitId), BigInt(documentId), new Float32Array(vector));
 }
 
 export function deleteVectors(db: Database, unitIds: readonly number[]): void {
@@ -92,17 +93,13 @@ export function nearestUnits(db: Database, space: VectorSpace, query: readonly n
   return rows.map((r) => ({ unitId: Number(r.rowid), similarity: 1 - r.distance }));
 }
 
-/** Exact nearest units among some documents' units (a scoped question): a scan of their vectors, not the global KNN, so a small document is never crowded out by a large library. */
+/** Nearest units among some documents' units: one KNN per document partition, merged, so a small document is never crowded out by a large library. */
 export function nearestUnitsIn(db: Database, space: VectorSpace, query: readonly number[], k: number, documentIds: readonly number[]): { unitId: number; similarity: number }[] {
   ensureVectorExtension(db);
-  if (query.length !== space.dimension || k <= 0 || documentIds.length === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT v.rowid AS rowid, vec_distance_cosine(v.embedding, ?) AS distance
-         FROM ${space.tableName} v JOIN retrieval_units u ON u.id = v.rowid
-        WHERE u.document_id IN (SELECT value FROM json_each(?))
-        ORDER BY distance LIMIT ?`,
-    )
-    .all(new Float32Array(query), JSON.stringify(documentIds), k) as { rowid: number; distance: number }[];
-  return rows.map((r) => ({ unitId: Number(r.rowid), similarity: 1 - r.distance }));
+  if (query.length !== space.dimension || k <= 0) return [];
+  const knn = db.prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? AND document_id = ? ORDER BY distance`);
+  const vector = new Float32Array(query);
+  const rows = [...new Set(documentIds)].flatMap((id) => knn.all(vector, k, BigInt(id)) as { rowid: number; distance: number }[]);
+  rows.sort((a, b) => a.distance - b.distance);
+  return rows.slice(0, k).map((r) => ({ unitId: Number(r.rowid), similarity: 1 - r.distance }));
 }
