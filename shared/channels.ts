@@ -32,6 +32,11 @@ export const COMMAND_NAMES = [
   'review.merge',
   'review.addManual',
   'review.trail',
+  'ask.start',
+  'ask.cancel',
+  'conversations.list',
+  'conversations.get',
+  'conversations.export',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -16,6 +16,7 @@ import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from 
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
+import type { AskEvent, ConversationMessage, ConversationSummary } from './retrieval';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -191,6 +192,34 @@ export const commands = {
   },
   /** The append-only trail of one reviewed finding, or of a whole document. */
   'review.trail': { input: z.union([z.object({ reviewedId: id }).strict(), z.object({ documentId: id }).strict()]) },
+  // Ask the documents (issue 17)
+  /**
+   * Asks a question about some documents (none = the whole library); answers at once with an id, then the
+   * steps (index, retrieve, judge, answer) and the answer arrive as `ask.event` events. The exchange is
+   * stored in `conversationId`, or in a new conversation of the document (one given) or of the library.
+   */
+  'ask.start': {
+    input: z
+      .object({
+        question: z.string().trim().min(1).max(4000),
+        documentIds: z.array(id).max(500).optional(),
+        conversationId: id.optional(),
+        /** false: answer from the search ranking without the retrieval judge. */
+        judge: z.boolean().optional(),
+        maxRounds: z.number().int().min(1).max(5).optional(),
+        /** Relevance a passage needs (0..1) to be used. */
+        threshold: z.number().min(0).max(1).optional(),
+      })
+      .strict(),
+  },
+  /** Stops a question being answered (nothing is stored for it). */
+  'ask.cancel': { input: z.object({ askId: z.string().min(1).max(100) }).strict() },
+  /** Stored conversations, newest first: of one document, or all. */
+  'conversations.list': { input: z.object({ documentId: id.optional() }).strict() },
+  /** One conversation with its questions and answers (citations, judge steps). */
+  'conversations.get': { input: z.object({ conversationId: id }).strict() },
+  /** Writes a conversation as Markdown or HTML (escaped) to the exports folder and says where. */
+  'conversations.export': { input: z.object({ conversationId: id, format: z.enum(['md', 'html']) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -506,6 +535,11 @@ export interface CommandOutputs {
   'review.merge': ReviewViewResult;
   'review.addManual': ReviewViewResult & { createdId: number };
   'review.trail': TrailEntry[];
+  'ask.start': { askId: string };
+  'ask.cancel': { askId: string; cancelled: boolean };
+  'conversations.list': ConversationSummary[];
+  'conversations.get': { summary: ConversationSummary; messages: ConversationMessage[] };
+  'conversations.export': { conversationId: number; format: 'md' | 'html'; path: string; fileName: string; bytes: number };
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */
@@ -525,6 +559,7 @@ export interface RunProgressPayload {
 export type HostEvent =
   | { type: 'run.progress'; data: RunProgressPayload }
   | { type: 'run.finished'; data: RunView }
-  | { type: 'documents.changed'; data: Record<string, never> };
+  | { type: 'documents.changed'; data: Record<string, never> }
+  | { type: 'ask.event'; data: AskEvent };
 
 export type HostEventType = HostEvent['type'];

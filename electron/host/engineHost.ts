@@ -55,6 +55,7 @@ import { createThrottle } from './throttle';
 import { analysisView, findingViews, latestAnalysedRun, splitAttemptViews } from './findingViews';
 import { exportReport } from './reportExport';
 import { reviewHandlers } from './review';
+import { createAskHost } from './askHandlers';
 import { DEFAULT_PROFILE } from '../../shared/findings';
 
 export type Handlers = { [C in CommandName]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
@@ -154,6 +155,8 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       }
     }
   };
+
+  const askHost = createAskHost({ db, dataDir, emit, now, ...(options.env ? { env: options.env } : {}) });
 
   const throttle = createThrottle<number, true>({
     intervalMs: options.progressIntervalMs ?? 100,
@@ -498,6 +501,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     'review.merge': async (input) => review['review.merge'](input),
     'review.addManual': async (input) => review['review.addManual'](input),
     'review.trail': async (input) => review['review.trail'](input),
+    ...askHost.handlers,
   };
 
   return {
@@ -522,6 +526,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     },
     async idle() {
       while (active.size > 0) await Promise.all([...active.values()].map((a) => a.done));
+      await askHost.idle();
     },
     async close() {
       if (closed) return;
@@ -530,6 +535,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
         live.controller.abort(new AppError(ErrorCode.CANCELLED, 'The app is closing.'));
       }
       await Promise.all([...active.values()].map((a) => a.done));
+      await askHost.close();
       closed = true;
       throttle.dispose();
       listeners.clear();

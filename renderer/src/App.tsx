@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { transportName } from './api';
+import { AskPanel } from './components/AskPanel';
 import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
 import { FindingsView } from './components/FindingsView';
@@ -17,6 +18,7 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'document', label: 'Chunk tree' },
   { view: 'findings', label: 'Findings' },
   { view: 'review', label: 'Review' },
+  { view: 'ask', label: 'Ask' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -71,6 +73,7 @@ export function App() {
         {view === 'document' ? <DocumentView /> : null}
         {view === 'findings' ? <FindingsView /> : null}
         {view === 'review' ? <ReviewView /> : null}
+        {view === 'ask' ? <AskPanel /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
     </div>

@@ -6,6 +6,7 @@
 import { onHostEvent } from './api';
 import type { RunProgressPayload } from '../../shared/contract';
 import { useAnalysisStore } from './stores/useAnalysisStore';
+import { useAskStore } from './stores/useAskStore';
 import { useDocumentsStore } from './stores/useDocumentsStore';
 import { useFindingsStore } from './stores/useFindingsStore';
 import { useMentionsStore } from './stores/useMentionsStore';
@@ -72,6 +73,9 @@ export function subscribeToHostEvents(): () => void {
         break;
       case 'documents.changed':
         reloadDocumentsSoon();
+        break;
+      case 'ask.event':
+        useAskStore.getState().applyEvent(event.data);
         break;
     }
   });

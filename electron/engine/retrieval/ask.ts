@@ -62,6 +62,17 @@ export interface AskInput {
   now?: () => string;
 }
 
+/** The library has documents, and every document asked about exists. */
+export function checkAskScope(db: Database, documentIds: readonly number[]): void {
+  const available = (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
+  if (available === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
+  const exists = db.prepare('SELECT 1 FROM documents WHERE id = ?');
+  const missing = documentIds.filter((id) => !exists.get(id));
+  if (missing.length > 0) {
+    throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `Document ${missing.join(', ')} is not in the library (any more). Refresh the library and choose again.`, { documentIds: missing });
+  }
+}
+
 function cancelledCheck(signal?: AbortSignal): void {
   if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
 }
@@ -77,8 +88,7 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
   const question = input.question.trim();
   if (question === '') throw new AppError(ErrorCode.ASK_EMPTY_QUESTION, 'The question is empty. Type what you want to know about the documents.');
   const documentIds = input.documentIds && input.documentIds.length > 0 ? [...input.documentIds] : undefined;
-  const available = (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
-  if (available === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
+  checkAskScope(db, documentIds ?? []);
   const signal = input.signal;
   const step = input.onStep ?? (() => {});
 

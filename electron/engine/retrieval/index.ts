@@ -10,7 +10,7 @@ import type { LlmClient } from '../llm';
 import { ask, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 import { appendExchange, createConversation, type ConversationScope } from './conversations';
 
-export { ask, retrieveContext, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
+export { ask, checkAskScope, retrieveContext, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 export { updateIndex, EMBED_NUM_CTX, type IndexOptions, type IndexStats } from './indexer';
 export { search, queryTerms, type SearchHit, type SearchOptions } from './search';
 export { isFindAllQuestion, NOT_FOUND_TEXT, EXHAUSTIVE_NOTE } from './answer';

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { AppInfo } from '../../../shared/contract';
 import { invoke } from '../api';
 
-export type View = 'library' | 'document' | 'findings' | 'review' | 'settings';
+export type View = 'library' | 'document' | 'findings' | 'review' | 'ask' | 'settings';
 
 interface AppState {
   view: View;

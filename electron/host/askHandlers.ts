@@ -1,0 +1,109 @@
+/**
+ * Host commands of "ask the documents": a question runs in the background
+ * with its own AbortController (one at a time per host, like runs: the local
+ * model serves one request at a time anyway), its steps and answer stream to
+ * the window as `ask.event` events, and the exchange is stored in a
+ * conversation. Models and the Ollama address come from the settings: the
+ * chat model is the extraction model's choice (else the first installed
+ * recommended model), the embedding model is settings.models.embed (else the
+ * first installed recommended embedding model, else text search only).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandOutputs, HostEvent, ParsedInput } from '../../shared/contract';
+import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
+import { createLlmClient } from '../engine/llm';
+import { askInConversation, askSettings, checkAskScope, conversationHtml, conversationMarkdown, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
+import type { Database } from '../engine/store';
+import { readSettings } from './settings';
+
+type AskCommand = 'ask.start' | 'ask.cancel' | 'conversations.list' | 'conversations.get' | 'conversations.export';
+export type AskHandlers = { [C in AskCommand]: (input: ParsedInput<C>) => Promise<CommandOutputs[C]> };
+
+export interface AskHost {
+  handlers: AskHandlers;
+  /** Resolves when no question is being answered (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Cancels the question in flight and waits for it. */
+  close(): Promise<void>;
+}
+
+export function createAskHost(options: { db: Database; dataDir: string; emit: (event: HostEvent) => void; env?: Record<string, string | undefined>; now: () => Date }): AskHost {
+  const { db, emit } = options;
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let counter = 0;
+
+  const run = async (askId: string, input: ParsedInput<'ask.start'>, signal: AbortSignal): Promise<void> => {
+    const settings = readSettings(db);
+    const llm = createLlmClient({ db, ...(settings.ollamaHost ? { host: settings.ollamaHost } : {}), ...(options.env ? { env: options.env } : {}) });
+    try {
+      const models = await resolveAskModels(llm, { ...(settings.models.extract ? { model: settings.models.extract } : {}), ...(settings.models.embed ? { embedModel: settings.models.embed } : {}) }, signal);
+      if (models.embedMissing) emit({ type: 'ask.event', data: { askId, type: 'step', phase: 'retrieve', message: `${models.embedMissing} Searching the text index only.` } });
+      const { answer, conversationId } = await askInConversation(
+        { db, llm },
+        {
+          question: input.question,
+          ...(input.documentIds ? { documentIds: input.documentIds } : {}),
+          ...(input.conversationId ? { conversationId: input.conversationId } : {}),
+          settings: askSettings({
+            model: models.model,
+            embedModel: models.embedModel,
+            ...(input.judge !== undefined ? { judge: input.judge } : {}),
+            ...(input.maxRounds !== undefined ? { maxRounds: input.maxRounds } : {}),
+            ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
+          }),
+          signal,
+          onStep: (step) => emit({ type: 'ask.event', data: { askId, type: 'step', ...step } }),
+          now: () => options.now().toISOString(),
+        },
+      );
+      emit({ type: 'ask.event', data: { askId, type: 'answer', answer, conversationId } });
+    } catch (error) {
+      emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
+    } finally {
+      await llm.close();
+    }
+  };
+
+  const handlers: AskHandlers = {
+    'ask.start': async (input) => {
+      if (active.size > 0) throw new AppError(ErrorCode.INVALID_INPUT, 'A question is still being answered. Wait for it, or stop it first.');
+      // Mistakes the user can fix are refused at once, not reported later as a failed question.
+      checkAskScope(db, input.documentIds ?? []);
+      if (input.conversationId !== undefined) loadConversation(db, input.conversationId);
+      const askId = `ask-${options.now().getTime()}-${++counter}`;
+      const controller = new AbortController();
+      const done = run(askId, input, controller.signal).finally(() => active.delete(askId));
+      active.set(askId, { controller, done });
+      return { askId };
+    },
+    'ask.cancel': async ({ askId }) => {
+      const live = active.get(askId);
+      live?.controller.abort(new AppError(ErrorCode.CANCELLED, 'Stopped by the user.'));
+      return { askId, cancelled: live !== undefined };
+    },
+    'conversations.list': async ({ documentId }) => listConversations(db, documentId !== undefined ? { documentId } : {}),
+    'conversations.get': async ({ conversationId }) => loadConversation(db, conversationId),
+    'conversations.export': async ({ conversationId, format }) => {
+      const content = format === 'html' ? conversationHtml(db, conversationId) : conversationMarkdown(db, conversationId);
+      const dir = join(options.dataDir, 'exports');
+      mkdirSync(dir, { recursive: true });
+      const fileName = `conversation-${conversationId}-${options.now().toISOString().replace(/[:.]/g, '-')}.${format}`;
+      const path = join(dir, fileName);
+      const bytes = Buffer.from(content, 'utf8');
+      writeFileSync(path, bytes);
+      return { conversationId, format, path, fileName, bytes: bytes.length };
+    },
+  };
+
+  return {
+    handlers,
+    async idle() {
+      while (active.size > 0) await Promise.all([...active.values()].map((a) => a.done));
+    },
+    async close() {
+      for (const a of active.values()) a.controller.abort(new AppError(ErrorCode.CANCELLED, 'The app is closing.'));
+      await this.idle();
+    },
+  };
+}

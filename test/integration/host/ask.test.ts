@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../../shared/contract';
+import type { AskAnswer, AskEvent } from '../../../shared/retrieval';
+import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { createAskResponder } from '../../helpers/askResponder';
+import { useSims } from '../../helpers/sim';
+import { useTempDir } from '../../helpers/tempDir';
+import { SIM_OPTIONS, writeHandbook } from '../retrieval/fixtures';
+
+const tempDir = useTempDir('audit-host-ask-');
+const startSim = useSims();
+
+async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
+  const result = await host.invoke(command, input);
+  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
+  return result.data as T;
+}
+
+async function hostWithHandbook() {
+  const dir = tempDir();
+  const { responder } = createAskResponder();
+  const { sim } = await startSim({ ...SIM_OPTIONS, responder });
+  const host = createEngineHost({ dataDir: dir, appVersion: 't' });
+  await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'headings', useJudge: false });
+  await call(host, 'runs.start', { files: [writeHandbook(dir)], mode: 'rules-only' });
+  await host.idle();
+  const events: AskEvent[] = [];
+  host.onEvent((e: HostEvent) => {
+    if (e.type === 'ask.event') events.push(e.data);
+  });
+  return { dir, host, sim, events };
+}
+
+describe('engine host: ask commands', () => {
+  it('streams the steps and the answer as ask.event events, then lists and exports the conversation', async () => {
+    const { host, events } = await hostWithHandbook();
+    const { askId } = await call<{ askId: string }>(host, 'ask.start', { question: 'How long are database backups kept?', documentIds: [1] });
+    await host.idle();
+    const mine = events.filter((e) => e.askId === askId);
+    expect(mine.map((e) => (e.type === 'step' ? e.phase : e.type))).toEqual(expect.arrayContaining(['index', 'retrieve', 'judge', 'answer']));
+    const last = mine.at(-1)!;
+    expect(last.type).toBe('answer');
+    const { answer, conversationId } = last as { answer: AskAnswer; conversationId: number };
+    expect(answer.citations[0]).toMatchObject({ page: 3, documentName: 'handbook.md' });
+
+    const list = await call<{ id: number; scope: string; documentId: number | null }[]>(host, 'conversations.list', { documentId: 1 });
+    expect(list).toEqual([expect.objectContaining({ id: conversationId, scope: 'document', documentId: 1 })]);
+    const got = await call<{ messages: { role: string }[] }>(host, 'conversations.get', { conversationId });
+    expect(got.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const exported = await call<{ path: string }>(host, 'conversations.export', { conversationId, format: 'html' });
+    expect(readFileSync(exported.path, 'utf8')).toMatch(/page 3, section Backup policy/);
+    await host.close();
+  });
+
+  it('reports a failure as an event with its code, refuses bad input, and cancels on request', async () => {
+    const { host, events, sim } = await hostWithHandbook();
+    expect(await host.invoke('ask.start', { question: '   ' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await host.invoke('ask.start', { question: 'x', conversationId: 99 })).toMatchObject({ ok: false, error: { code: 'CONVERSATION_NOT_FOUND' } });
+    expect(await host.invoke('ask.start', { question: 'x', documentIds: [42] })).toMatchObject({ ok: false, error: { code: 'ASK_DOCUMENT_NOT_FOUND' } });
+    // A model that is not installed: the question fails as an event with the code and the pull command.
+    await call(host, 'settings.update', { models: { judge: null, split: null, extract: 'missing-model:1b', summary: null, embed: null } });
+    await call(host, 'ask.start', { question: 'How long are database backups kept?' });
+    await host.idle();
+    expect(events.at(-1)).toMatchObject({ type: 'failed', error: { code: 'MODEL_NOT_FOUND' } });
+    await call(host, 'settings.update', { models: { judge: null, split: null, extract: null, summary: null, embed: null } });
+
+    // A slow model: the question is stopped while the judge is thinking.
+    sim.addFault({ fault: { kind: 'slowFirstToken', ms: 5000 }, endpoint: 'chat', times: 5 });
+    const { askId } = await call<{ askId: string }>(host, 'ask.start', { question: 'How long are database backups kept?' });
+    await expect.poll(() => events.some((e) => e.askId === askId && e.type === 'step' && e.phase === 'judge'), { timeout: 10_000 }).toBe(true);
+    expect(await call(host, 'ask.cancel', { askId })).toEqual({ askId, cancelled: true });
+    await host.idle();
+    expect(events.at(-1)).toMatchObject({ askId, type: 'failed', error: { code: 'CANCELLED' } });
+    expect(await call<unknown[]>(host, 'conversations.list', {})).toEqual([]);
+    await host.close();
+  });
+});
