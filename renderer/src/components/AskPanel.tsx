@@ -81,7 +81,7 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
           <ol>
             {answer.steps.map((s) => (
               <li key={s.round}>
-                Searched for <q>{s.query}</q>: {s.candidates} passages; judge {s.source}
+                Searched for <q>{s.query}</q>: {s.candidates} passage{s.candidates === 1 ? "" : "s"}; judge: {s.source}
                 {s.kept.length > 0 ? `, kept: ${s.kept.join('; ')}` : ', kept none'}
                 {s.needsMore && s.refinedQuery ? `; asked for more with “${s.refinedQuery}”` : ''}. {s.justification}
                 {s.fallbackReason ? <span className="muted"> ({s.fallbackReason})</span> : null}
