@@ -5,7 +5,6 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import type { AskAnswer } from '../../shared/retrieval';
 import { createLlmClient } from '../engine/llm';
@@ -20,6 +19,7 @@ import {
   resolveDocumentRefs,
 } from '../engine/retrieval';
 import { openDatabase } from '../engine/store';
+import { abortOnCtrlC, parseCommandLine, runIfEntryPoint } from './common';
 import { defaultDatabasePath } from './paths';
 
 const USAGE = `Usage: npm run ask -- "question" [options]
@@ -45,40 +45,29 @@ Options:
   --out <file>            Where --export writes
   -h, --help              This help`;
 
+const OPTIONS = {
+  doc: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  model: { type: 'string' },
+  'embed-model': { type: 'string' },
+  'no-judge': { type: 'boolean', default: false },
+  rounds: { type: 'string' },
+  threshold: { type: 'string' },
+  conversation: { type: 'string' },
+  list: { type: 'boolean', default: false },
+  export: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        doc: { type: 'string', multiple: true },
-        json: { type: 'boolean', default: false },
-        host: { type: 'string' },
-        db: { type: 'string' },
-        model: { type: 'string' },
-        'embed-model': { type: 'string' },
-        'no-judge': { type: 'boolean', default: false },
-        rounds: { type: 'string' },
-        threshold: { type: 'string' },
-        conversation: { type: 'string' },
-        list: { type: 'boolean', default: false },
-        export: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    return EXIT.usage;
-  }
+  const parsed = parseCommandLine(argv, OPTIONS, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.ok;
-  }
   const usage = (message: string) => {
     process.stderr.write(`${message}\n`);
     return EXIT.usage;
@@ -111,13 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (values.export !== undefined) return exportConversation(db, values.export, values.out);
 
-    const abort = new AbortController();
-    const onSigint = () => {
-      if (abort.signal.aborted) process.exit(EXIT.cancelled);
-      process.stderr.write('\nCancelling...\n');
-      abort.abort();
-    };
-    process.on('SIGINT', onSigint);
+    const abort = abortOnCtrlC('Cancelling (press Ctrl-C again to quit at once)...', EXIT.cancelled);
     const llm = createLlmClient({ db, ...(values.host ? { host: values.host } : {}) });
     try {
       const documentIds = resolveDocumentRefs(db, values.doc ?? []);
@@ -142,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${info.code}: ${info.message}\n`);
       return EXIT.failed;
     } finally {
-      process.off('SIGINT', onSigint);
+      abort.release();
       await llm.close();
     }
   } finally {
@@ -186,13 +169,4 @@ export function formatAnswer(answer: AskAnswer, conversationId: number): string 
   return `${lines.join('\n')}\n`;
 }
 
-const isEntryPoint = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
-if (isEntryPoint) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${toErrorInfo(error).message}\n`);
-      process.exit(EXIT.usage);
-    },
-  );
-}
+runIfEntryPoint(import.meta.filename, main);

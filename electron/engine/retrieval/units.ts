@@ -28,21 +28,8 @@ export interface UnitSource {
   contentHash: string;
 }
 
-export interface StoredUnit {
-  id: number;
-  documentId: number;
-  kind: 'chunk' | 'finding';
-  treeId: number | null;
-  nodeIndex: number | null;
-  mergedFindingId: number | null;
-  title: string;
-  path: string[];
-  start: number;
-  end: number;
-  pageStart: number;
-  pageEnd: number;
-  contentHash: string;
-}
+/** A unit as the index stores it: its source without the indexed words (those live in the FTS table). */
+export type StoredUnit = Omit<UnitSource, 'sourceKey' | 'body'> & { id: number };
 
 interface UnitRow {
   id: number;
