@@ -70,6 +70,8 @@ export interface AskAnswer {
 /** What the host streams to the window while a question is answered. */
 export type AskEvent =
   | { askId: string; type: 'step'; phase: 'index' | 'retrieve' | 'judge' | 'answer'; message: string; step?: AskJudgeStep }
+  /** The answer text so far, while the model writes it (its citations are not checked yet). */
+  | { askId: string; type: 'partial'; text: string }
   | { askId: string; type: 'answer'; answer: AskAnswer; conversationId: number }
   | { askId: string; type: 'failed'; error: { code: string; message: string } };
 

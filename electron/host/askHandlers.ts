@@ -33,6 +33,15 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let counter = 0;
 
+  // The answer grows by a few characters per token: about 10 updates a second are enough for reading along.
+  let lastPartialAt = 0;
+  const emitPartial = (askId: string, text: string) => {
+    const at = Date.now();
+    if (at - lastPartialAt < 100) return;
+    lastPartialAt = at;
+    emit({ type: 'ask.event', data: { askId, type: 'partial', text } });
+  };
+
   const run = async (askId: string, input: ParsedInput<'ask.start'>, signal: AbortSignal): Promise<void> => {
     const settings = readSettings(db);
     const llm = createLlmClient({ db, ...(settings.ollamaHost ? { host: settings.ollamaHost } : {}), ...(options.env ? { env: options.env } : {}) });
@@ -54,6 +63,7 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
           }),
           signal,
           onStep: (step) => emit({ type: 'ask.event', data: { askId, type: 'step', ...step } }),
+          onPartial: (text) => emitPartial(askId, text),
           now: () => options.now().toISOString(),
         },
       );

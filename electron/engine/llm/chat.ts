@@ -30,6 +30,8 @@ export interface ChatRequestBase {
   /** false bypasses the response cache (read and write). */
   cache?: boolean;
   signal?: AbortSignal;
+  /** The reply so far, after each streamed frame (a retry starts again from empty; a cached reply is not streamed). */
+  onContent?: (contentSoFar: string) => void;
 }
 
 export interface ChatJsonRequest<T> extends ChatRequestBase {
@@ -170,7 +172,7 @@ export async function chatCore<T>(
           ...(think !== undefined ? { think } : {}),
           ...(truncate !== undefined ? { truncate } : {}),
         };
-        const result = await streamChat(ctx, request, attemptSignal, wd);
+        const result = await streamChat(ctx, request, attemptSignal, wd, req.onContent);
         return { ...result, previous };
       }, signal);
       done = outcome.done;
@@ -275,7 +277,7 @@ export async function chatCore<T>(
   }
 }
 
-async function streamChat(ctx: ClientContext, request: Record<string, unknown>, signal: AbortSignal, wd: { frame(): void }): Promise<StreamOutcome> {
+async function streamChat(ctx: ClientContext, request: Record<string, unknown>, signal: AbortSignal, wd: { frame(): void }, onContent?: (contentSoFar: string) => void): Promise<StreamOutcome> {
   const ollama = ctx.ollama(signal);
   // `truncate` is not in the client's ChatRequest type; the client forwards the body as is.
   const stream = await ollama.chat(request as unknown as Parameters<typeof ollama.chat>[0] & { stream: true });
@@ -285,7 +287,9 @@ async function streamChat(ctx: ClientContext, request: Record<string, unknown>, 
     for await (const frame of stream) {
       wd.frame();
       // Newer servers may put the last piece of content in the done frame: always append it.
-      content += frame.message?.content ?? '';
+      const piece = frame.message?.content ?? '';
+      content += piece;
+      if (piece && onContent) onContent(content);
       if (frame.done) done = frame as unknown as Record<string, unknown>;
     }
   } finally {

@@ -88,6 +88,23 @@ export function checkAnswer(reply: AnswerReply, entries: readonly ContextEntry[]
   return { text: notFound ? NOT_FOUND_TEXT : text, notFound, citations, dropped };
 }
 
+/**
+ * The "answer" string of a JSON reply still being streamed, decoded as far as
+ * it goes, so the window can show the answer as it is written (the citations
+ * come after it and are checked once the reply is complete).
+ */
+export function partialAnswerText(jsonSoFar: string): string | null {
+  const m = /"answer"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(jsonSoFar);
+  if (!m) return null;
+  // Drop an escape cut in half at the end of the stream.
+  const body = m[1]!.replace(/\\u[0-9a-fA-F]{0,3}$|\\$/, '');
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return null;
+  }
+}
+
 const FIND_ALL = /^\s*(please\s+)?(find|list|show|give|name|enumerate|identify)\s+(me\s+)?(all|every|each)\b|\b(all|every)\s+(the\s+)?(findings|issues|problems|instances|occurrences|mentions|places|vulnerabilities)\b/i;
 
 export function isFindAllQuestion(question: string): boolean {

@@ -16,7 +16,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { AskAnswer, AskJudgeStep } from '../../../shared/retrieval';
 import { buildMessages, describeSchema, type LlmClient } from '../llm';
-import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, renderContext } from './answer';
+import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
 import { embedContext, updateIndex } from './indexer';
 import { judgeRetrieval, type JudgeCandidate } from './judge';
@@ -59,6 +59,8 @@ export interface AskInput {
   settings: AskSettings;
   signal?: AbortSignal;
   onStep?: (step: { phase: 'index' | 'retrieve' | 'judge' | 'answer'; message: string; step?: AskJudgeStep }) => void;
+  /** The answer text as the model writes it (before its citations are checked). */
+  onPartial?: (text: string) => void;
   now?: () => string;
 }
 
@@ -168,6 +170,17 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
   return { question, kept, steps, embedModel: s.embedModel && space ? s.embedModel : null };
 }
 
+/** Forwards the answer text when it grew, not on every frame of the citations after it. */
+function streamAnswer(onPartial: (text: string) => void): (contentSoFar: string) => void {
+  let last = '';
+  return (content) => {
+    const text = partialAnswerText(content);
+    if (text === null || text === last) return;
+    last = text;
+    onPartial(text);
+  };
+}
+
 export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<AskAnswer> {
   const { db, llm } = deps;
   const s = input.settings;
@@ -210,6 +223,7 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
     numPredict: 1024,
     chunkRef: 'answer',
     ...(signal ? { signal } : {}),
+    ...(input.onPartial ? { onContent: streamAnswer(input.onPartial) } : {}),
   });
   const checked = checkAnswer(r.value, entries, sources);
   return { ...base, ...checked, marked: checked.dropped.length > 0, contextSize: entries.length };

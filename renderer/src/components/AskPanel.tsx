@@ -155,6 +155,11 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitatio
         {state.pending ? (
           <div className="ask-pending" data-testid="ask-pending">
             <h3 className="ask-question">{state.pending.question}</h3>
+            {state.pending.partial ? (
+              <p className="ask-answer__text ask-answer__text--partial" data-testid="ask-partial">
+                {state.pending.partial}
+              </p>
+            ) : null}
             <ul className="ask-progress">
               {state.pending.steps.slice(-4).map((s, i) => (
                 <li key={i}>{s.message}</li>

@@ -12,6 +12,8 @@ export interface PendingAsk {
   askId: string | null;
   question: string;
   steps: { phase: string; message: string }[];
+  /** The answer as it is being written, before its citations are checked. */
+  partial: string;
 }
 
 interface AskState {
@@ -69,7 +71,7 @@ export const useAskStore = create<AskState>()((set, get) => ({
   },
   async ask(question) {
     const { documentIds, conversationId, judge, threshold } = get();
-    set({ pending: { askId: null, question, steps: [] }, error: null });
+    set({ pending: { askId: null, question, steps: [], partial: '' }, error: null });
     const result = await invoke('ask.start', {
       question,
       ...(documentIds.length > 0 ? { documentIds } : {}),
@@ -94,6 +96,10 @@ export const useAskStore = create<AskState>()((set, get) => ({
     if (!pending || (pending.askId !== null && pending.askId !== event.askId)) return;
     if (event.type === 'step') {
       set({ pending: { ...pending, askId: event.askId, steps: [...pending.steps, { phase: event.phase, message: event.message }] } });
+      return;
+    }
+    if (event.type === 'partial') {
+      set({ pending: { ...pending, askId: event.askId, partial: event.text } });
       return;
     }
     if (event.type === 'failed') {

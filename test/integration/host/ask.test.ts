@@ -43,6 +43,10 @@ describe('engine host: ask commands', () => {
     expect(last.type).toBe('answer');
     const { answer, conversationId } = last as { answer: AskAnswer; conversationId: number };
     expect(answer.citations[0]).toMatchObject({ page: 3, documentName: 'handbook.md' });
+    // The answer streamed in before it was checked: at least its first words (partials are throttled).
+    const partials = mine.filter((e): e is Extract<AskEvent, { type: 'partial' }> => e.type === 'partial');
+    expect(partials.length).toBeGreaterThan(0);
+    expect(answer.text.startsWith(partials[0]!.text)).toBe(true);
 
     const list = await call<{ id: number; scope: string; documentId: number | null }[]>(host, 'conversations.list', { documentId: 1 });
     expect(list).toEqual([expect.objectContaining({ id: conversationId, scope: 'document', documentId: 1 })]);

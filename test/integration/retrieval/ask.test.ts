@@ -36,6 +36,16 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
     db.close();
   });
 
+  it('streams the answer text as the model writes it', async () => {
+    const { db, llm } = await setup();
+    const partials: string[] = [];
+    const answer = await ask({ db, llm }, { question: 'How long are database backups kept?', settings: settingsFor(), onPartial: (t) => partials.push(t) });
+    expect(partials.length).toBeGreaterThan(3);
+    for (let i = 1; i < partials.length; i++) expect(partials[i]!.startsWith(partials[i - 1]!)).toBe(true);
+    expect(partials.at(-1)).toBe(answer.text);
+    db.close();
+  });
+
   it('says "not in the documents" when the answer is absent, without a model call to guess', async () => {
     const { db, llm, transcript } = await setup();
     const answer = await ask({ db, llm }, { question: 'What colour is the company logo on the annual marketing brochure?', settings: settingsFor() });

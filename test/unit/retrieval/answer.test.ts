@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, isFindAllQuestion, NOT_FOUND_TEXT } from '../../../electron/engine/retrieval/answer';
+import { checkAnswer, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText } from '../../../electron/engine/retrieval/answer';
 import type { ContextEntry, DocumentSource } from '../../../electron/engine/retrieval/context';
 import { ftsExpression, queryTerms, termCoverage } from '../../../electron/engine/retrieval/search';
 
@@ -57,6 +57,14 @@ describe('answer checks', () => {
 
   it('turns a "not found" reply into the fixed sentence', () => {
     expect(checkAnswer({ answer: 'I think it is blue.', notFound: true, citations: [] }, entries, () => source)).toMatchObject({ text: NOT_FOUND_TEXT, notFound: true, citations: [] });
+  });
+
+  it('decodes the answer of a reply still being streamed, cut anywhere', () => {
+    expect(partialAnswerText('{"ans')).toBeNull();
+    expect(partialAnswerText('{"answer": "Kept \\"35 days\\" [1')).toBe('Kept "35 days" [1');
+    expect(partialAnswerText('{"answer": "Line\\')).toBe('Line');
+    expect(partialAnswerText('{"answer": "caf\\u00e')).toBe('caf');
+    expect(partialAnswerText('{"answer": "done.", "notFound": false, "citations": [{"n": 1, "quote": "x')).toBe('done.');
   });
 
   it('recognises "find all" questions', () => {
