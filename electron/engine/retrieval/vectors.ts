@@ -5,7 +5,8 @@
  * and never mixes dimensions. The extension is loaded per connection.
  */
 import type { Database } from 'better-sqlite3';
-import { load as loadSqliteVec } from 'sqlite-vec';
+import { sep } from 'node:path';
+import { getLoadablePath } from 'sqlite-vec';
 import { AppError, ErrorCode } from '../../../shared/errors';
 
 const loaded = new WeakSet<Database>();
@@ -14,7 +15,8 @@ const loaded = new WeakSet<Database>();
 export function ensureVectorExtension(db: Database): void {
   if (loaded.has(db)) return;
   try {
-    loadSqliteVec(db);
+    // Inside a packaged app the extension is unpacked next to the asar archive (electron-builder.yml asarUnpack): dlopen cannot read an archive.
+    db.loadExtension(getLoadablePath().replace(`app.asar${sep}`, `app.asar.unpacked${sep}`));
   } catch (error) {
     throw new AppError(
       ErrorCode.RETRIEVAL_VECTOR_UNAVAILABLE,
