@@ -76,6 +76,8 @@ describe.skipIf(skipReason !== null)('Ask panel', () => {
     await askTab().click();
     await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
     await page.getByLabel('Conversation').selectOption({ index: 1 });
+    // The stored conversation is loaded before the next question is counted against it.
+    await expect.poll(() => page.getByTestId('ask-answer').count()).toBe(1);
     const absent = await ask('What colour is the company logo on the marketing brochure?');
     expect(await absent.getAttribute('data-not-found')).toBe('true');
     expect(await absent.textContent()).toMatch(/not in the documents/i);
