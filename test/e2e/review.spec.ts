@@ -16,6 +16,7 @@ import { rmSync } from 'node:fs';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
 import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
+import { REPORT_JSON_VERSION } from '../../electron/engine/report';
 
 const skipReason = chromiumMissing();
 if (skipReason) console.warn(`[e2e] review specs skipped: ${skipReason}`);
@@ -174,7 +175,7 @@ describe.skipIf(skipReason !== null)('review findings with the keyboard and expo
       run: { models: { name: string; digest: string | null }[] };
       inputs: { document: { review: { counts: { confirmed: number; rejected: number }; findings: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; effective: string }[]; lastReviewer: string | null; origin: string }[] } } }[];
     };
-    expect(json.version).toBe(4);
+    expect(json.version).toBe(REPORT_JSON_VERSION);
     expect(json.run.models.length).toBeGreaterThan(0);
     const review = json.inputs[0]!.document.review;
     expect(review.counts).toMatchObject({ confirmed: 2, rejected: 1 });

@@ -1,3 +1,4 @@
+import { REPORT_JSON_VERSION } from '../../../electron/engine/report';
 /**
  * The review and export commands of the host over a real full run (the
  * planted report through the Ollama simulator): the reviewer name comes from
@@ -142,7 +143,7 @@ describe('engine host: reports.export', () => {
     const json = await call<ExportResult>(host, 'reports.export', { runId, documentId, format: 'json', confirmedOnly: true });
     expect(json).toMatchObject({ documentId, confirmedOnly: true, format: 'json' });
     const report = JSON.parse(readFileSync(json.path, 'utf8')) as { version: number; confirmedOnly: boolean; inputs: { document: { findings: { review: { state: string; edits: unknown[] }[] }[]; review: { counts: { rejected: number } } } }[] };
-    expect(report).toMatchObject({ version: 4, confirmedOnly: true });
+    expect(report).toMatchObject({ version: REPORT_JSON_VERSION, confirmedOnly: true });
     const doc = report.inputs[0]!.document;
     expect(doc.findings).toHaveLength(1);
     expect(doc.findings[0]!.review[0]!.state).toBe('confirmed');

@@ -174,7 +174,10 @@ describe('report exports read back', () => {
       const row = byId.get(m.id);
       expect(row, m.title).toBeDefined();
       expect(row!.run).toBe(String(f.runId));
-      expect(row!.id).toBe(m.findingKey ?? '');
+      // The document's ID, else the number it prints before the title; where that comes from beside it.
+      expect(row!.id).toBe(m.findingKey ?? m.printedNumber ?? '');
+      expect(row!.id_origin).toBe(m.findingKey || m.printedNumber ? 'document' : m.modelLabels.length > 0 ? 'model' : 'none');
+      expect(row!.model_labels).toBe(m.modelLabels.join(', '));
       expect(row!.title).toBe(disarm(m.title));
       expect(row!.description).toBe(disarm(m.description));
       expect(row!.type).toBe(m.type);
@@ -307,7 +310,7 @@ describe('report exports carry the review', () => {
     const ajv = new Ajv({ allErrors: true, strict: true });
     const validate = ajv.compile(schema);
     expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
-    expect(json.version).toBe(4);
+    expect(json.version).toBe(REPORT_JSON_VERSION);
     expect(json.confirmedOnly).toBe(false);
     expect(json.run.models.map((m) => m.name)).toContain(runSettings.llm.models.default);
     const doc = json.inputs.find((i) => i.document.id === docIds[0])!.document;
