@@ -17,6 +17,7 @@ import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, ty
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
 import type { AskEvent, ConversationMessage, ConversationSummary } from './retrieval';
+import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -55,10 +56,10 @@ export const contextPolicySchema = z
   })
   .strict();
 
-export const runModeSchema = z.enum(['rules-only', 'full']);
+export const runModeSchema = z.enum(RUN_MODES);
 export type RunMode = z.infer<typeof runModeSchema>;
 
-export const STRATEGY_CHOICES = ['auto', 'outline', 'headings', 'pages', 'sentences', 'llm-tree'] as const;
+export { STRATEGY_CHOICES };
 export const strategyChoiceSchema = z.enum(STRATEGY_CHOICES);
 export type StrategyChoiceSetting = z.infer<typeof strategyChoiceSchema>;
 

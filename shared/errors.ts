@@ -47,6 +47,8 @@ export const ErrorCode = {
   ASK_DOCUMENT_NOT_FOUND: 'ASK_DOCUMENT_NOT_FOUND',
   ASK_EMPTY_QUESTION: 'ASK_EMPTY_QUESTION',
   CONVERSATION_NOT_FOUND: 'CONVERSATION_NOT_FOUND',
+  // Issue 14: run settings read from the store
+  RUN_SETTINGS_INVALID: 'RUN_SETTINGS_INVALID',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -76,12 +78,16 @@ export class AppError extends Error {
   }
 }
 
-/** Any thrown value as an ErrorInfo; unknown errors become INTERNAL with their message kept. */
-export function toErrorInfo(error: unknown): ErrorInfo {
+/**
+ * Any thrown value as an ErrorInfo; unknown errors become INTERNAL with their message kept. `logPath` is the
+ * host's log file (where the stack was written): the sentence names it, so "report it with the log" is doable.
+ */
+export function toErrorInfo(error: unknown, logPath?: string | null): ErrorInfo {
   if (error instanceof AppError) return error.toInfo();
   if (isErrorInfo(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { code: ErrorCode.INTERNAL, message: `Unexpected error: ${message}. Please report it with the log.` };
+  const log = logPath ? `the log (${logPath})` : 'the log';
+  return { code: ErrorCode.INTERNAL, message: `Unexpected error: ${message}. Please report it with ${log}.` };
 }
 
 function isErrorInfo(value: unknown): value is ErrorInfo {
@@ -98,4 +104,4 @@ function isErrorInfo(value: unknown): value is ErrorInfo {
 export type Result<T> = { ok: true; data: T } | { ok: false; error: ErrorInfo };
 
 export const ok = <T>(data: T): Result<T> => ({ ok: true, data });
-export const fail = (error: unknown): Result<never> => ({ ok: false, error: toErrorInfo(error) });
+export const fail = (error: unknown, logPath?: string | null): Result<never> => ({ ok: false, error: toErrorInfo(error, logPath) });

@@ -3,12 +3,13 @@
  * the hosts and the UI (which shows decisions, attempts, review comments and
  * diffs). Imports only the shared domain types.
  */
+import { TREE_STRATEGIES, type TreeStrategy } from './pipeline';
 import type { TextDiff } from './types';
 
 /** What the judge may choose: the deterministic strategies, or the LLM tree split. */
-export type ChunkStrategyChoice = 'outline' | 'headings' | 'pages' | 'sentences' | 'llm-tree';
+export type ChunkStrategyChoice = TreeStrategy;
 
-export const CHUNK_STRATEGY_CHOICES: readonly ChunkStrategyChoice[] = ['outline', 'headings', 'pages', 'sentences', 'llm-tree'];
+export const CHUNK_STRATEGY_CHOICES: readonly ChunkStrategyChoice[] = TREE_STRATEGIES;
 
 /** Deterministic facts about a document the judge is told (and the fallback decides on). */
 export interface DocumentFacts {

@@ -96,9 +96,9 @@ export interface IdMention {
   page: number;
 }
 
-export type RunStatus = 'queued' | 'running' | 'paused' | 'cancelled' | 'failed' | 'done';
+import type { RunPhase } from './pipeline';
 
-export type RunPhase = 'ingest' | 'judge' | 'tree' | 'rules' | 'extract' | 'merge' | 'summary' | 'report' | 'done';
+export type { RunPhase, RunStatus } from './pipeline';
 
 /** The one progress shape every long operation reports. */
 export interface ProgressEvent {
@@ -108,8 +108,11 @@ export interface ProgressEvent {
   current: number;
   total: number;
   message: string;
-  /** The document the event is about, when it is about one. */
+  /** The run input (its 0-based position in the run's file list) the event is about, when it is about one. */
+  ordinal?: number;
+  /** The document the event is about, once the input's file is stored as one. */
   documentId?: number;
+  /** The input's file name, for display only: match inputs by `ordinal`, never by name. */
   fileName?: string;
   /** Extraction: merged-to-be findings reported so far in this run. */
   findings?: number;

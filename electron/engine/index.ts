@@ -4,8 +4,8 @@
  * and never imports Electron.
  */
 import { collectReportData, defaultPdfRenderer, renderJson, renderMarkdown, renderReport, type ExportOptions, type MarkdownOptions, type PdfRenderer, type ReportFormat } from './report';
-import { executeRun, startRun, type RunControl, type RunOutcome } from './jobs/runner';
-import { defaultRunSettings, type RunSettings } from './jobs/settings';
+import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutcome, type RunSettings } from './jobs';
+import type { Logger } from './log';
 import { createLlmClient, type LlmClient } from './llm';
 import { ingestFile } from './pdf';
 import { listDocuments, listRunInputs, listRuns, type Database } from './store';
@@ -20,6 +20,8 @@ export interface EngineDeps {
   createLlm?: (settings: RunSettings) => LlmClient;
   /** Prints report HTML to PDF; defaults to headless Chromium (the desktop app passes Electron's printToPDF). */
   renderPdf?: PdfRenderer;
+  /** The app's log (runs, stages, errors with stacks); default: nothing is logged. */
+  log?: Logger;
 }
 
 export interface Engine {
@@ -52,7 +54,7 @@ export function createEngine(deps: EngineDeps): Engine {
         ...(settings.llm.host ? { host: settings.llm.host } : {}),
         settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache },
       }));
-  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm };
+  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, ...(deps.log ? { log: deps.log } : {}) };
   return {
     analyze: (files, settings = {}, control = {}) => startRun(runDeps, files, defaultRunSettings(settings), control),
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),
@@ -72,6 +74,7 @@ export function createEngine(deps: EngineDeps): Engine {
   };
 }
 
-export type { RunControl, RunOutcome } from './jobs/runner';
-export type { RunSettings } from './jobs/settings';
+export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type RunOutcome, type RunSettings } from './jobs';
+export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
+export { StopRequest, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';

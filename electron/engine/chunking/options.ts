@@ -4,7 +4,9 @@
  * site instead of producing a silently broken tree.
  */
 
-export type ChunkStrategy = 'outline' | 'headings' | 'pages' | 'sentences';
+import type { ChunkStrategy } from '../../../shared/pipeline';
+
+export type { ChunkStrategy };
 
 export interface ChunkingOptions {
   /** 'auto' picks outline, then headings, then pages (see `chooseStrategy`). */

@@ -34,6 +34,7 @@ export {
   buildExtractionMessages,
   renderWithPageMarkers,
   buildSummaryMessages,
+  renderSummaryParts,
   EXTRACTION_TASK,
   type ExtractionReply,
   type ExtractionPromptInput,

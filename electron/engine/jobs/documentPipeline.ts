@@ -1,4 +1,4 @@
-import { toErrorInfo, ErrorCode, AppError, type ErrorInfo } from '../../../shared/errors';
+import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ChunkNode, ExtractedDocument, ProgressEvent, RunPhase } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
@@ -21,7 +21,8 @@ import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions, type Database } from '../store';
 import { splitTreeWithLlm } from '../treesplit';
 import { saveSummary, summarizeDocument } from '../summary';
-import { stableHash } from '../util/hash';
+import type { Logger } from '../log';
+import { stableHash, throwIfAborted } from '../util';
 import type { LlmRunPlan } from './llmPlan';
 import { createRateMeter } from './progress';
 import type { RunSettings, StrategyChoice } from './settings';
@@ -33,6 +34,8 @@ export interface DocumentContext {
   doc: ExtractedDocument;
   settings: RunSettings;
   now: () => Date;
+  /** The run's log (bound to the run and the input). */
+  log: Logger;
   signal?: AbortSignal;
   report: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void;
   /** Present in full mode. */
@@ -236,8 +239,9 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
         requeueRunningChunks(db, runId);
         throwIfAborted(ctx.signal);
       }
-      const info = toErrorInfo(error);
+      const info = toErrorInfo(error, ctx.log.path);
       if (isRunWideLlmError(info.code)) throw error;
+      ctx.log.warn({ stage: 'extract', documentId, nodeIndex: leaf.index, code: info.code, err: error }, 'chunk failed');
       markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
       failed.push({ nodeIndex: leaf.index, pages, error: info });
     }
@@ -284,6 +288,3 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
   ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels`);
 }
 
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, signal.reason === 'pause' ? 'Paused.' : 'Cancelled.', { reason: String(signal.reason ?? 'cancel') });
-}

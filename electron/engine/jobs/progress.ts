@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
-import { statement } from '../store/statements';
+import { runTokensPerSecond } from '../llm';
+import type { Database } from '../store';
 
 /**
  * Rates for progress events: generation speed from the run's own LLM calls
@@ -24,12 +24,7 @@ export function createRateMeter(db: Database, runId: number, now: () => number =
       return Math.round(mean * remainingChunks);
     },
     tokensPerSecond(): number | undefined {
-      const row = statement(
-        db,
-        "SELECT SUM(eval_count) AS tokens, SUM(eval_ms) AS ms FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND eval_ms > 0",
-      ).get(runId) as { tokens: number | null; ms: number | null };
-      if (!row.tokens || !row.ms) return undefined;
-      return Math.round((row.tokens / row.ms) * 1000 * 10) / 10;
+      return runTokensPerSecond(db, runId);
     },
   };
 }

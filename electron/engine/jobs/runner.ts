@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { silentLogger, type Logger } from '../log';
 import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
 import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
@@ -10,6 +11,7 @@ import {
   getRun,
   listRunInputs,
   loadExtractedDocument,
+  runSettingsOf,
   saveDocument,
   setRunStatus,
   updateRunInput,
@@ -17,7 +19,8 @@ import {
   type RunInput,
   type StoredRun,
 } from '../store';
-import { analyseDocument, throwIfAborted } from './documentPipeline';
+import { stopKindOf, throwIfAborted } from '../util';
+import { analyseDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunSettings } from './settings';
@@ -28,10 +31,15 @@ export interface RunDeps {
   now: () => Date;
   /** Creates the LLM client for a full-mode run (host and settings come from the run). */
   createLlm: (settings: RunSettings) => LlmClient;
+  /** Where runs, inputs, stages and errors (with their stacks) are logged; default: nowhere. */
+  log?: Logger;
 }
 
 export interface RunControl {
-  /** Abort with reason 'pause' to pause (resumable, same as cancel but reported as paused); any other reason cancels. */
+  /**
+   * Stops the run between units of work. Abort with `new StopRequest('pause')` to pause: the run and its input in
+   * flight are recorded as paused, their progress kept. Any other reason cancels (resumable too).
+   */
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -43,7 +51,7 @@ export interface RunOutcome {
 
 /** Creates a run for the given files and executes it. */
 export async function startRun(deps: RunDeps, files: readonly string[], settings: RunSettings, control: RunControl = {}): Promise<RunOutcome> {
-  const runId = createRun(deps.db, settings.mode, settings as unknown as Record<string, unknown>, files, deps.now().toISOString());
+  const runId = createRun(deps.db, settings.mode, settings, files, deps.now().toISOString());
   return executeRun(deps, runId, control);
 }
 
@@ -53,20 +61,28 @@ export async function startRun(deps: RunDeps, files: readonly string[], settings
  * committed as soon as it is complete, so a run stopped at any point (Ctrl-C,
  * pause, kill -9) resumes at the first unfinished document and chunk, and one
  * bad file never stops the others.
+ *
+ * The runner is the one owner of the run's and its inputs' status: hosts only
+ * ask it to stop (RunControl.signal) and read what it recorded.
  */
 export async function executeRun(deps: RunDeps, runId: number, control: RunControl = {}): Promise<RunOutcome> {
   const { db } = deps;
   const run = getRun(db, runId);
   if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
   if (run.status === 'done') return { run, inputs: listRunInputs(db, runId) };
-  const settings = run.settings as unknown as RunSettings;
+  const settings: RunSettings = runSettingsOf(run);
+  const log = (deps.log ?? silentLogger).child({ runId });
   const at = () => deps.now().toISOString();
   // A crash leaves its chunk 'running': it goes back to the queue, its partial work was never committed.
   requeueRunningChunks(db, runId);
   setRunStatus(db, runId, 'running', at());
   const inputs = listRunInputs(db, runId);
-  const emit = (phase: RunPhase, current: number, total: number, message: string, extra: Partial<ProgressEvent> = {}) =>
+  log.info({ mode: settings.mode, inputs: inputs.length, resumed: run.startedAt !== null }, 'run started');
+  let stage: RunPhase = 'ingest';
+  const emit = (phase: RunPhase, current: number, total: number, message: string, extra: Partial<ProgressEvent> = {}) => {
+    stage = phase;
     control.onProgress?.({ runId, phase, current, total, message, ...extra });
+  };
 
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
   try {
@@ -87,14 +103,18 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     for (const input of inputs) {
       if (input.status === 'done' || input.status === 'failed') continue;
       throwIfAborted(control.signal);
-      await runInput(deps, runId, input, inputs.length, settings, llm, control, emit);
+      await runInput(deps, runId, input, inputs.length, settings, llm, control, emit, log);
     }
   } catch (error) {
-    const info = toErrorInfo(error);
-    const status: RunStatus = info.code === ErrorCode.CANCELLED ? (control.signal?.reason === 'pause' ? 'paused' : 'cancelled') : 'failed';
+    const info = toErrorInfo(error, log.path);
+    const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
+    // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
     for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
     setRunStatus(db, runId, status, at(), status === 'failed' ? info : undefined);
-    if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+    if (status === 'failed') {
+      addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+      log.error({ stage, code: info.code, err: error }, 'run failed');
+    } else log.info({ stage, status }, `run ${status}`);
     emit('done', 0, 0, status === 'failed' ? info.message : status);
     await llm?.client.close();
     return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId) };
@@ -102,6 +122,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   await llm?.client.close();
   setRunStatus(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
+  log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
   emit('done', finalInputs.length, finalInputs.length, 'finished');
   return { run: getRun(db, runId)!, inputs: finalInputs };
 }
@@ -116,24 +137,29 @@ async function runInput(
   llm: { client: LlmClient; plan: LlmRunPlan } | undefined,
   control: RunControl,
   emit: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void,
+  runLog: Logger,
 ): Promise<void> {
   const { db } = deps;
   const at = () => deps.now().toISOString();
   const label = `file ${input.ordinal + 1} of ${inputCount}`;
-  const fileName = baseName(input.filePath);
+  // Events name the input by its ordinal (and its document once stored); the file name is for display only.
+  const about = { ordinal: input.ordinal, fileName: baseName(input.filePath) };
+  const log = runLog.child({ ordinal: input.ordinal });
   updateRunInput(db, runId, input.ordinal, { status: 'running', phase: 'ingest', error: null });
   let documentId: number | undefined;
   try {
     const ingested = await ingestInput(deps, input, control, (done, total) =>
-      emit('ingest', done, total, `${label}: reading page ${done} of ${total}`, { fileName }),
+      emit('ingest', done, total, `${label}: reading page ${done} of ${total}`, about),
     );
     documentId = ingested.documentId;
+    log.info({ stage: 'ingest', documentId, pages: ingested.doc.pageCount, warnings: ingested.warnings.map((w) => w.code) }, 'input stored');
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
     const unreadable = unreadableDocument(doc.pages);
     if (unreadable) {
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
+      log.warn({ stage: 'ingest', documentId, code: unreadable.code }, 'input failed');
       return;
     }
     let currentPhase: RunPhase = 'tree';
@@ -144,22 +170,30 @@ async function runInput(
       doc,
       settings,
       now: deps.now,
+      log,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(llm ? { llm } : {}),
       report: (phase, current, total, message, extra) => {
-        if (phase !== currentPhase) updateRunInput(db, runId, input.ordinal, { phase });
+        if (phase !== currentPhase) {
+          updateRunInput(db, runId, input.ordinal, { phase });
+          log.info({ stage: phase, documentId }, 'stage started');
+        }
         currentPhase = phase;
-        emit(phase, current, total, `${label}: ${message}`, { fileName, documentId: documentId!, ...extra });
+        emit(phase, current, total, `${label}: ${message}`, { ...about, documentId: documentId!, ...extra });
       },
     });
     updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
-    if (outcome.error) addRunEvent(db, runId, { at: at(), level: 'error', phase: 'extract', documentId, message: outcome.error.message, data: outcome.error });
+    if (outcome.error) {
+      addRunEvent(db, runId, { at: at(), level: 'error', phase: 'extract', documentId, message: outcome.error.message, data: outcome.error });
+      log.warn({ stage: 'extract', documentId, code: outcome.error.code, failedChunks: outcome.error.details?.failedChunks }, 'input finished with failed chunks');
+    } else log.info({ stage: 'done', documentId }, 'input done');
   } catch (error) {
-    const info = toErrorInfo(error);
+    const info = toErrorInfo(error, log.path);
     if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code)) throw error;
     updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
     addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', ...(documentId ? { documentId } : {}), message: `${input.filePath}: ${info.message}`, data: info });
-    emit('ingest', 1, 1, `${label}: failed: ${info.message}`, { fileName });
+    log.error({ stage: 'ingest', ...(documentId ? { documentId } : {}), code: info.code, err: error }, 'input failed');
+    emit('ingest', 1, 1, `${label}: failed: ${info.message}`, { ...about, ...(documentId ? { documentId } : {}) });
   }
 }
 

@@ -1,12 +1,10 @@
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
-import type { ChunkingOptions, ChunkStrategy } from '../chunking';
-import type { LlmStage } from '../llm';
+import type { LlmStage, RunMode, StrategyChoice } from '../../../shared/pipeline';
+import type { StoredRunSettings } from '../../../shared/runSettings';
+import type { ChunkingOptions } from '../chunking';
 import { DEFAULT_ID_PATTERNS, type IdPattern } from '../rules';
 
-export type RunMode = 'rules-only' | 'full';
-
-/** The structure strategy: 'auto' lets the judge (or, without it, the deterministic rules) choose. */
-export type StrategyChoice = 'auto' | ChunkStrategy | 'llm-tree';
+export type { RunMode, StrategyChoice } from '../../../shared/pipeline';
 
 export interface RunLlmSettings {
   /** Ollama host; default from OLLAMA_HOST, else 127.0.0.1:11434. */
@@ -51,6 +49,9 @@ export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
   maxInFlight: 1,
 };
 
+/** What the store parses from a run's row is usable as these settings: this stops compiling when the two drift apart. */
+export const fromStoredSettings = (stored: StoredRunSettings): RunSettings => stored;
+
 export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSettings {
   return {
     mode: 'full',
@@ -64,4 +65,4 @@ export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSet
   };
 }
 
-export { stableHash } from '../util/hash';
+export { stableHash } from '../util';

@@ -13,9 +13,10 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { CHUNK_STRATEGY_CHOICES, type ChunkStrategyChoice, type DocumentFacts, type JudgeDecision } from '../../../shared/treesplit';
 import type { ExtractedDocument } from '../../../shared/types';
 import { detectHeadings, resolveChunkingOptions } from '../chunking';
-import { buildMessages, describeSchema, isRunWideLlmError, type LlmClient } from '../llm';
+import { buildMessages, describeSchema, isRunWideLlmError, lastLlmCallRowId, llmCallIdsAfter, type LlmClient } from '../llm';
 import { createHash } from 'node:crypto';
-import { findCachedJudgeDecision, insertJudgeDecision, lastLlmCallRowId, llmCallIdsAfter } from './store';
+import { throwIfAborted } from '../util';
+import { findCachedJudgeDecision, insertJudgeDecision } from './store';
 
 export { findCachedJudgeDecision, latestJudgeDecision, listJudgeDecisions, insertJudgeDecision } from './store';
 
@@ -217,7 +218,7 @@ export async function judgeStrategy(deps: JudgeDeps, input: JudgeInput): Promise
       return store({ ...base, llmCallIds: [r.call.callId], strategy: r.value.strategy, ...params, justification, source: 'llm', fallbackReason: null });
     } catch (error) {
       if (error instanceof AppError && (error.code === ErrorCode.CANCELLED || isRunWideLlmError(error.code))) throw error;
-      if (input.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+      throwIfAborted(input.signal);
       if (error instanceof AppError && error.code === ErrorCode.LLM_CONTEXT_OVERFLOW && sampleChars > 600) continue;
       const info = toErrorInfo(error);
       reason = `${info.code}: ${info.message}`;

@@ -76,16 +76,3 @@ export function latestJudgeDecision(db: Database, documentId: number): JudgeDeci
 export function listJudgeDecisions(db: Database, documentId: number): JudgeDecision[] {
   return (db.prepare('SELECT * FROM judge_decisions WHERE document_id = ? ORDER BY id').all(documentId) as Row[]).map((r) => fromRow(r));
 }
-
-/** Call ids of llm_calls rows written after row `afterId` (used when a call threw and returned no record). */
-export function llmCallIdsAfter(db: Database, afterId: number, filter: { documentId: number; purposes: readonly string[] }): string[] {
-  const rows = db
-    .prepare(`SELECT DISTINCT call_id FROM llm_calls WHERE id > ? AND document_id = ? AND purpose IN (${filter.purposes.map(() => '?').join(', ')}) ORDER BY id`)
-    .all(afterId, filter.documentId, ...filter.purposes) as { call_id: string }[];
-  return rows.map((r) => r.call_id);
-}
-
-export function lastLlmCallRowId(db: Database): number {
-  const row = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number };
-  return row.id;
-}

@@ -1,5 +1,5 @@
-import { sha256, stableStringify } from '../util/hash';
-import { statement } from '../store/statements';
+import { sha256, stableStringify } from '../util';
+import { statement } from '../store';
 import type { Database } from 'better-sqlite3';
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ErrorCode } from '../../../shared/errors';
 import type { LlmPurpose } from './types';
-import { statement } from '../store/statements';
+import { statement } from '../store';
 
 /** One row of llm_calls: one attempt of one logical call. */
 export type LlmCallOutcome = 'ok' | 'retried' | 'failed' | 'cancelled' | 'cached';
@@ -174,4 +174,27 @@ export function llmCallStats(db: Database, filter: { runId?: number } = {}): Llm
     stats.totalMs += r.ms;
   }
   return stats;
+}
+
+/** Call ids of llm_calls rows written after row `afterId` (used when a call threw and returned no record). */
+export function llmCallIdsAfter(db: Database, afterId: number, filter: { documentId: number; purposes: readonly string[] }): string[] {
+  const rows = db
+    .prepare(`SELECT DISTINCT call_id FROM llm_calls WHERE id > ? AND document_id = ? AND purpose IN (${filter.purposes.map(() => '?').join(', ')}) ORDER BY id`)
+    .all(afterId, filter.documentId, ...filter.purposes) as { call_id: string }[];
+  return rows.map((r) => r.call_id);
+}
+
+export function lastLlmCallRowId(db: Database): number {
+  const row = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number };
+  return row.id;
+}
+
+/** Generation speed of a run's own calls (tokens per second, cached calls excluded), for progress; undefined before the first. */
+export function runTokensPerSecond(db: Database, runId: number): number | undefined {
+  const row = statement(db, "SELECT SUM(eval_count) AS tokens, SUM(eval_ms) AS ms FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND eval_ms > 0").get(runId) as {
+    tokens: number | null;
+    ms: number | null;
+  };
+  if (!row.tokens || !row.ms) return undefined;
+  return Math.round((row.tokens / row.ms) * 1000 * 10) / 10;
 }

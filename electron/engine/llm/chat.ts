@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { AppError, ErrorCode, type ErrorCode as ErrorCodeT } from '../../../shared/errors';
 import { fitsContext } from './budget';
 import { cacheKey, getCached, putCached } from './cache';
-import { sha256, stableStringify } from '../util/hash';
+import { sha256, stableStringify, throwIfAborted } from '../util';
 import type { LlmCallOutcome, LlmCallRecord } from './callLog';
 import { iso, nsToMs, type ClientContext } from './context';
 import { calibrationSample } from './estimator';
@@ -66,7 +66,7 @@ export async function chatCore<T>(
 ): Promise<ChatResult & { value: T | undefined }> {
   const { settings, estimator } = ctx;
   const signal = req.signal;
-  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+  throwIfAborted(signal);
   const messages: ChatMessage[] =
     req.messages ??
     [

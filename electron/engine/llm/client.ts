@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { fitsContext } from './budget';
-import { sha256, stableStringify } from '../util/hash';
+import { sha256, stableStringify } from '../util';
 import type { LlmCallRecord } from './callLog';
 import { chatCore, type ChatJsonRequest, type ChatRequestBase, type PrefixTracker } from './chat';
 import { createContext, iso, nsToMs } from './context';

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ChatMessage } from './types';
-import { statement } from '../store/statements';
+import { statement } from '../store';
 
 /**
  * Token estimates before sending (a prompt that would not fit is refused, not

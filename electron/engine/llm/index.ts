@@ -11,7 +11,7 @@ export { buildMessages, delimitDocument, escapeDelimiters, DATA_NOTICE, type Bui
 export { toOllamaFormat, describeSchema, parseJsonReply, validateReply } from './schema';
 export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estimator';
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';
-export { listLlmCalls, llmCallStats, type LlmCallRecord, type LlmCallOutcome, type LlmCallStats } from './callLog';
+export { lastLlmCallRowId, listLlmCalls, llmCallIdsAfter, llmCallStats, runTokensPerSecond, type LlmCallRecord, type LlmCallOutcome, type LlmCallStats } from './callLog';
 export { findInstalled, resolveModelsFrom, sameModel, type InstalledModel, type ModelInfo, type ResolvedModels, type ResolveModelsInput } from './models';
 export { classifyError, isRunWideLlmError, type Classified, type ErrorClass } from './errors';
 export {

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { sha256 } from '../util/hash';
+import { sha256 } from '../util';
 import { iso, nsToMs, type ClientContext } from './context';
 import { classifyError, toAppError } from './errors';
 import { findInstalled, type InstalledModel, type ModelInfo } from './models';

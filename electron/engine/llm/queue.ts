@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../shared/errors';
+import { cancelledError } from '../util';
 
 /**
  * FIFO gate for requests to Ollama. One in flight by default: Ollama serves
@@ -38,7 +38,7 @@ export function createQueue(maxInFlight = 1): RequestQueue {
       pump();
     },
     run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-      if (signal?.aborted) return Promise.reject(new AppError(ErrorCode.CANCELLED, 'Cancelled.'));
+      if (signal?.aborted) return Promise.reject(cancelledError(signal));
       return new Promise<T>((resolve, reject) => {
         const waiter = {
           start: () => {
@@ -55,7 +55,7 @@ export function createQueue(maxInFlight = 1): RequestQueue {
           const i = waiters.indexOf(waiter);
           if (i >= 0) {
             waiters.splice(i, 1);
-            reject(new AppError(ErrorCode.CANCELLED, 'Cancelled.'));
+            reject(cancelledError(signal));
           }
         };
         signal?.addEventListener('abort', onAbort, { once: true });

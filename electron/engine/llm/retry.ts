@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../shared/errors';
+import { cancelledError } from '../util';
 import type { RetrySettings, Sleep } from './types';
 
 /**
@@ -20,14 +20,14 @@ export function backoffSchedule(settings: RetrySettings, random: () => number = 
 /** Real sleep that ends early (rejecting with CANCELLED) when the signal fires. */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new AppError(ErrorCode.CANCELLED, 'Cancelled.'));
+    if (signal?.aborted) return reject(cancelledError(signal));
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new AppError(ErrorCode.CANCELLED, 'Cancelled.'));
+      reject(cancelledError(signal));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -1,8 +1,8 @@
 /** Types shared by the LLM layer's modules and its callers. */
 
-export const LLM_STAGES = ['judge', 'split', 'review', 'extract', 'summary', 'qa', 'embed'] as const;
-export type LlmStage = (typeof LLM_STAGES)[number];
-export type LlmPurpose = LlmStage | 'probe';
+import type { LlmStage } from '../../../shared/pipeline';
+
+export { LLM_STAGES, type LlmPurpose, type LlmStage } from '../../../shared/pipeline';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

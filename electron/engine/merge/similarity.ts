@@ -18,7 +18,7 @@
  * titles, neither title's words contain the other's (login vs password,
  * reset) and the descriptions differ: they stay distinct.
  */
-import { normalizeForMatch } from '../extract/grounding';
+import { normalizeForMatch } from '../extract';
 
 export const TITLE_THRESHOLD = 0.8;
 export const TEXT_THRESHOLD = 0.6;

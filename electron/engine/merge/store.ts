@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { FindingSource, MergeConflict, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
-import { listFindings } from '../extract/store';
+import { listFindings } from '../extract';
 import { sortSources, toFindingSource, type MergeResult } from './mergeFindings';
 
 export function saveMergeResult(db: Database, input: { runId: number; documentId: number; result: MergeResult; now?: string }): { mergedIds: number[] } {

@@ -134,8 +134,7 @@ export function modelText(m: RunModel): string {
 
 /** The run's extraction profile (for ranking an edited severity). */
 export function profileOf(data: ReportData): ExtractionProfile {
-  const profile = (data.run.settings as { profile?: ExtractionProfile }).profile;
-  return profile && Array.isArray(profile.severities) ? profile : DEFAULT_PROFILE;
+  return data.run.settings?.profile ?? DEFAULT_PROFILE;
 }
 
 export interface ShownValues {

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { AppError, ErrorCode } from '../../../shared/errors';
+import { throwIfAborted } from '../util';
 
 export interface PdfOptions {
   /** Chromium or Chrome executable; default: CHROMIUM_PATH, then the usual install places. */
@@ -95,7 +96,7 @@ function footer(label: string): string {
 export async function renderPdfWithChromium(html: string, options: PdfOptions = {}): Promise<Buffer> {
   const executablePath = findChromium(options.executablePath);
   const chromium = await loadChromium();
-  if (options.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+  throwIfAborted(options.signal);
   let browser: BrowserLike;
   try {
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
@@ -124,7 +125,7 @@ export async function renderPdfWithChromium(html: string, options: PdfOptions = 
       margin: { top: '16mm', bottom: '18mm', left: '14mm', right: '14mm' },
       preferCSSPageSize: false,
     });
-    if (options.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+    throwIfAborted(options.signal);
     return Buffer.from(pdf);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

@@ -9,7 +9,8 @@ import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../merge';
 import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
 import { getSummary } from '../summary';
-import { stableHash, type RunSettings } from '../jobs/settings';
+import type { StoredRunSettings } from '../../../shared/runSettings';
+import { stableHash } from '../util';
 import {
   getCurrentTree,
   getDocument,
@@ -19,6 +20,7 @@ import {
   loadChunks,
   loadMentions,
   pagesWithoutTextLayer,
+  runSettingsOf,
   unreadablePages,
   type Database,
   type StoredDocument,
@@ -176,7 +178,7 @@ export interface CollectOptions {
 export function collectReportData(db: Database, runId: number, meta: CollectOptions): ReportData {
   const run = getRun(db, runId);
   if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
-  const settings = run.settings as unknown as RunSettings;
+  const settings = runSettingsOf(run);
   const rulesHash = stableHash(settings.idPatterns);
   const calls = listLlmCalls(db, { runId });
   let runInputs = listRunInputs(db, runId);
@@ -231,7 +233,7 @@ export function limitToConfirmed(data: ReportData): ReportData {
   };
 }
 
-function collectRunInfo(db: Database, run: StoredRun, settings: RunSettings, calls: readonly LlmCallRecord[]): ReportRunInfo {
+function collectRunInfo(db: Database, run: StoredRun, settings: StoredRunSettings, calls: readonly LlmCallRecord[]): ReportRunInfo {
   const started = run.startedAt ? Date.parse(run.startedAt) : NaN;
   const finished = run.finishedAt ? Date.parse(run.finishedAt) : NaN;
   // The runner logs the plan once per start or resume: the latest is what the run finished with.

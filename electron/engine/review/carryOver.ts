@@ -19,7 +19,7 @@
 import type { Database } from 'better-sqlite3';
 import type { MergedFinding } from '../../../shared/findings';
 import type { FindingValues } from '../../../shared/review';
-import { listMergedFindings } from '../merge/store';
+import { listMergedFindings } from '../merge';
 import { matchFindings, type Assignment, type CandidateMerged, type MatchRule, type ReviewedCandidate, type Span } from './matching';
 import {
   appendTrail,

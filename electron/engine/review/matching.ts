@@ -18,7 +18,7 @@
  * another) has its sources distributed to them, each source to the member
  * whose spans it overlaps most; sources overlapping none stay with the primary.
  */
-import { compareFindings } from '../merge/similarity';
+import { compareFindings } from '../merge';
 
 export interface Span {
   start: number;

@@ -5,3 +5,4 @@ export * from './documents';
 export * from './chunks';
 export * from './mentions';
 export * from './runs';
+export { statement } from './statements';

@@ -1,12 +1,16 @@
 import type { Database } from 'better-sqlite3';
-import type { ErrorInfo } from '../../../shared/errors';
+import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
+import { runSettingsSchema, type StoredRunSettings } from '../../../shared/runSettings';
 import type { RunPhase, RunStatus } from '../../../shared/types';
 
 export interface StoredRun {
   id: number;
   mode: string;
   status: RunStatus;
-  settings: Record<string, unknown>;
+  /** Parsed with runSettingsSchema when the row was read; null when the row is from an older version or damaged. */
+  settings: StoredRunSettings | null;
+  /** Why `settings` is null: RUN_SETTINGS_INVALID with what is wrong. Read settings through runSettingsOf. */
+  settingsError: ErrorInfo | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -51,11 +55,46 @@ interface RunInputRow {
 const toError = (code: string | null, message: string | null): ErrorInfo | null =>
   code === null ? null : ({ code, message: message ?? '' } as ErrorInfo);
 
+/**
+ * The one place stored run settings are read: parsed, never cast. A row that does not parse keeps the run
+ * listable (its status and inputs still show) and says what is wrong to whoever needs its settings.
+ */
+function parseSettings(runId: number, json: string): { settings: StoredRunSettings | null; settingsError: ErrorInfo | null } {
+  let raw: unknown;
+  let problem: string;
+  try {
+    raw = JSON.parse(json);
+    const parsed = runSettingsSchema.safeParse(raw);
+    if (parsed.success) return { settings: parsed.data, settingsError: null };
+    problem = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : 'settings'}: ${i.message}`)
+      .join('; ');
+  } catch (error) {
+    problem = `not JSON (${(error as Error).message})`;
+  }
+  return {
+    settings: null,
+    settingsError: {
+      code: ErrorCode.RUN_SETTINGS_INVALID,
+      message: `The settings stored with run ${runId} cannot be read (${problem}): the run was written by an older version of the app, or the database is damaged. Start a new run with the same files.`,
+      details: { runId },
+    },
+  };
+}
+
+/** A run's settings, or the clear RUN_SETTINGS_INVALID error when its row could not be parsed. */
+export function runSettingsOf(run: StoredRun): StoredRunSettings {
+  if (run.settings) return run.settings;
+  const error = run.settingsError!;
+  throw new AppError(error.code, error.message, error.details);
+}
+
 const toRun = (row: RunRow): StoredRun => ({
   id: row.id,
   mode: row.mode,
   status: row.status,
-  settings: JSON.parse(row.settings_json) as Record<string, unknown>,
+  ...parseSettings(row.id, row.settings_json),
   createdAt: row.created_at,
   startedAt: row.started_at,
   finishedAt: row.finished_at,
@@ -74,7 +113,7 @@ const toRunInput = (row: RunInputRow): RunInput => ({
 });
 
 /** Creates a queued run with its inputs in one transaction, so a run never exists without its file list. */
-export function createRun(db: Database, mode: string, settings: Record<string, unknown>, filePaths: readonly string[], now: string): number {
+export function createRun(db: Database, mode: string, settings: object, filePaths: readonly string[], now: string): number {
   return db.transaction(() => {
     const runId = Number(
       db.prepare("INSERT INTO runs (mode, status, settings_json, created_at) VALUES (?, 'queued', ?, ?)").run(mode, JSON.stringify(settings), now)
@@ -105,12 +144,13 @@ export function listRuns(db: Database): StoredRun[] {
  */
 export function setRunOllamaHost(db: Database, runId: number, host: string): boolean {
   const run = getRun(db, runId);
-  const stored = run?.settings as { llm?: { host?: string } } | undefined;
-  if (!run || run.mode !== 'full' || !stored?.llm || (stored.llm.host ?? '') === host) return false;
+  if (!run || run.mode !== 'full') return false;
+  const stored = runSettingsOf(run);
+  if ((stored.llm.host ?? '') === host) return false;
   const llm = { ...stored.llm };
   if (host) llm.host = host;
   else delete llm.host;
-  db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...run.settings, llm }), runId);
+  db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...stored, llm }), runId);
   return true;
 }
 

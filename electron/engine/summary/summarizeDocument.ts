@@ -8,7 +8,7 @@
  * summary larger than the budget is cut into sentence pieces first).
  */
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { buildSummaryMessages, renderSummaryParts } from '../extract/prompts';
+import { buildSummaryMessages, renderSummaryParts } from '../extract';
 import type { LlmClient } from '../llm';
 
 export interface SummaryDeps {

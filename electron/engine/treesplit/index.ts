@@ -16,9 +16,9 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import type { ProposedChapter, SplitAttempt, SplitReview, TreeSplitProgress } from '../../../shared/treesplit';
 import type { ChunkNode, ChunkOrigin, ExtractedDocument, Section, TextDiff } from '../../../shared/types';
 import { buildChunkTree, detectHeadings, validateLeaves, type ChunkingOptions } from '../chunking';
-import type { LlmClient } from '../llm';
-import { lastLlmCallRowId, llmCallIdsAfter } from '../judge/store';
+import { lastLlmCallRowId, llmCallIdsAfter, type LlmClient } from '../llm';
 import { ReviewReplySchema, SplitReplySchema, reviewMessages, splitMessages } from './prompts';
+import { throwIfAborted } from '../util';
 import { insertSplitAttempt } from './store';
 import { validateChapters, type CutChapter } from './validate';
 import { classifyLines, firstContentLine, isBlank, lineOffset, nodeText, nonBlankLineCount, renderView, VIEW_LEVELS, viewTokens, windowsOf, type NodeText } from './view';
@@ -200,7 +200,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
 
   let nodeIndex = 0;
   while (queue.length > 0) {
-    if (input.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+    throwIfAborted(input.signal);
     const { node, depth } = queue.shift()!;
     nodeIndex++;
     if (depth >= options.maxDepth) {
@@ -262,7 +262,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
       attemptsMade: attempt,
     });
     for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
-      if (input.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+      throwIfAborted(input.signal);
       stats.attempts++;
       const before = lastLlmCallRowId(db);
       const callIds = () => llmCallIdsAfter(db, before, { documentId, purposes: ['split', 'review'] });

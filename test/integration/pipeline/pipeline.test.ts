@@ -5,6 +5,7 @@ import { listChunkResults, listFindings } from '../../../electron/engine/extract
 import { normalizeId } from '../../../electron/engine/rules';
 import { getRunModels } from '../../../electron/engine/review';
 import { getSummary } from '../../../electron/engine/summary';
+import { StopRequest } from '../../../electron/engine';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
 import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
 
@@ -86,7 +87,7 @@ describe('full pipeline against the simulator (planted findings)', () => {
     const paused = await h.engine.analyze([file], settings, {
       signal: abort.signal,
       onProgress: (e) => {
-        if (e.phase === 'extract' && e.current === 3 && /analysed/.test(e.message)) abort.abort('pause');
+        if (e.phase === 'extract' && e.current === 3 && /analysed/.test(e.message)) abort.abort(new StopRequest('pause'));
       },
     });
     expect(paused.run.status).toBe('paused');

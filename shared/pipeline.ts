@@ -1,0 +1,40 @@
+/**
+ * Each list of modes, statuses, phases, strategies and LLM stages, defined
+ * once: the contract's schemas, the CLI's options, the LLM plan and the stored
+ * run settings use these, and a test keeps the migrations' CHECK lists in step
+ * with them (a shipped migration is never edited, so a new value needs a new one).
+ */
+
+/** 'rules-only': ingest, chunk tree, ID mentions; no LLM. 'full': the whole pipeline. */
+export const RUN_MODES = ['rules-only', 'full'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+export const RUN_STATUSES = ['queued', 'running', 'paused', 'cancelled', 'failed', 'done'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const RUN_PHASES = ['ingest', 'judge', 'tree', 'rules', 'extract', 'merge', 'summary', 'report', 'done'] as const;
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+/** The deterministic chunk-tree strategies (no model). */
+export const CHUNK_STRATEGIES = ['outline', 'headings', 'pages', 'sentences'] as const;
+export type ChunkStrategy = (typeof CHUNK_STRATEGIES)[number];
+
+/** What a chunk tree can be built with: the deterministic strategies and the LLM tree split (what the judge chooses from). */
+export const TREE_STRATEGIES = [...CHUNK_STRATEGIES, 'llm-tree'] as const;
+export type TreeStrategy = (typeof TREE_STRATEGIES)[number];
+
+/** What a user chooses: a tree strategy, or 'auto' (the judge, or without it the deterministic rules, decide). */
+export const STRATEGY_CHOICES = ['auto', ...TREE_STRATEGIES] as const;
+export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
+
+/** The LLM stages of an analysis run, each of which may use its own model. */
+export const PIPELINE_STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+/** Every stage that calls a model: the run's, question answering and embeddings. */
+export const LLM_STAGES = [...PIPELINE_STAGES, 'qa', 'embed'] as const;
+export type LlmStage = (typeof LLM_STAGES)[number];
+
+/** Why an LLM call was made (the call log's `purpose`): a stage, or the load-only probe before a run. */
+export const LLM_PURPOSES = [...LLM_STAGES, 'probe'] as const;
+export type LlmPurpose = (typeof LLM_PURPOSES)[number];
