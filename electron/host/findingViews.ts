@@ -3,8 +3,8 @@ import { idLabel, idOriginOf, type MergeConflict, type MergedFinding } from '../
 import type { SplitAttempt } from '../../shared/treesplit';
 import { listChunkResults } from '../engine/extract';
 import { latestJudgeDecision } from '../engine/judge';
-import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
-import { loadChunks, loadMentions, type Database } from '../engine/store';
+import { latestMergedRuns, listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
+import { latestRunWithLlmResults, loadChunks, loadMentions, type Database } from '../engine/store';
 import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
 
@@ -15,12 +15,7 @@ import { listSplitAttempts } from '../engine/treesplit';
  */
 export function findingViews(db: Database, query: { documentId?: number; runId?: number }): FindingView[] {
   if (query.runId !== undefined) return viewsOf(db, query.runId, query.documentId);
-  const runs = (
-    query.documentId === undefined
-      ? db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings GROUP BY document_id').all()
-      : db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings WHERE document_id = ? GROUP BY document_id').all(query.documentId)
-  ) as { document_id: number; run_id: number }[];
-  return runs.flatMap((r) => viewsOf(db, r.run_id, r.document_id));
+  return latestMergedRuns(db, query.documentId).flatMap((r) => viewsOf(db, r.runId, r.documentId));
 }
 
 function viewsOf(db: Database, runId: number, documentId?: number): FindingView[] {
@@ -81,26 +76,13 @@ export function splitAttemptViews(db: Database, documentId: number): SplitAttemp
   }));
 }
 
-/** The latest run that analysed this document with the LLM (chunk results, merged findings or a summary), if any. */
-export function latestAnalysedRun(db: Database, documentId: number): number | null {
-  const row = db
-    .prepare(
-      `SELECT MAX(run_id) AS run_id FROM (
-         SELECT run_id FROM chunk_results WHERE document_id = ?
-         UNION ALL SELECT run_id FROM merged_findings WHERE document_id = ?
-         UNION ALL SELECT run_id FROM summaries WHERE document_id = ?)`,
-    )
-    .get(documentId, documentId, documentId) as { run_id: number | null } | undefined;
-  return row?.run_id ?? null;
-}
-
 /**
  * What the pipeline stored for a document in one run: the judge's latest decision, the summary, each chunk's
  * status with its node's pages and title, and the ID mentions no merged finding covers. `findingsOf` gives the
  * merged findings of that run (the host's provider, so tests with fixed findings stay consistent).
  */
 export function analysisView(db: Database, documentId: number, runId: number | undefined, findingsOf: (runId: number | null) => FindingView[]): DocumentAnalysis {
-  const run = runId ?? latestAnalysedRun(db, documentId);
+  const run = runId ?? latestRunWithLlmResults(db, documentId);
   const results = run === null ? [] : listChunkResults(db, run, documentId);
   const treeId = results[0]?.treeId ?? null;
   const nodes = new Map((treeId === null ? [] : loadChunks(db, treeId)).map((n) => [n.index, n]));

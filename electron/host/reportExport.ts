@@ -6,7 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportResult, ParsedInput } from '../../shared/contract';
+import { AppError, ErrorCode } from '../../shared/errors';
 import type { Engine } from '../engine';
+import type { HostContext } from './context';
+import type { HandlerModule } from './handlerMap';
 
 export function exportFileName(input: { runId: number; documentId?: number | undefined; format: string; confirmedOnly?: boolean | undefined }, at: Date): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
@@ -25,4 +28,13 @@ export async function exportReport(engine: Engine, exportsDir: string, input: Pa
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   writeFileSync(path, bytes);
   return { runId: input.runId, documentId: input.documentId ?? null, format: input.format, confirmedOnly: input.confirmedOnly === true, path, fileName, bytes: bytes.length };
+}
+
+export function reportHandlers(ctx: HostContext): HandlerModule {
+  return {
+    'reports.export': (input) => {
+      if (ctx.runs.isActive(input.runId)) throw new AppError(ErrorCode.INVALID_INPUT, `Run ${input.runId} is still running: export it when it has finished (or pause it).`);
+      return exportReport(ctx.engine, join(ctx.dataDir, 'exports'), input, ctx.now());
+    },
+  };
 }

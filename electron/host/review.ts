@@ -21,7 +21,7 @@ import {
   setState,
   splitMerged,
 } from '../engine/review';
-import type { Database } from '../engine/store';
+import { documentText, type Database } from '../engine/store';
 import { readSettings } from './settings';
 
 export const REVIEWER_MISSING_MESSAGE =
@@ -53,11 +53,11 @@ function contextOf(f: ReviewedFinding, text: string): EvidenceContext | null {
 }
 
 export function reviewView(db: Database, documentId: number, now: string): ReviewViewResult {
-  const exists = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string } | undefined;
-  if (!exists) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
+  const text = documentText(db, documentId);
+  if (text === undefined) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
   const view = getReviewView(db, documentId, { now });
   const context: Record<number, EvidenceContext | null> = {};
-  for (const f of view.findings) context[f.id] = contextOf(f, exists.canonical_text);
+  for (const f of view.findings) context[f.id] = contextOf(f, text);
   return { ...view, context };
 }
 

@@ -26,7 +26,8 @@ function followOpenDocument(payload: RunProgressPayload): void {
   const open = useTreeStore.getState().documentId;
   if (open === null) return;
   const current = payload.inputs.find((i) => i.status === 'running');
-  const documentId = payload.event.documentId ?? current?.documentId ?? null;
+  // The event's document counts when the event is about the file being worked on (matched by ordinal, never by name).
+  const documentId = (payload.event.ordinal === current?.ordinal ? payload.event.documentId : undefined) ?? current?.documentId ?? null;
   if (documentId !== open) return;
   const phase = payload.event.phase;
   if (!useTreeStore.getState().tree && !useTreeStore.getState().loading && phase !== 'ingest' && phase !== 'rules') void useTreeStore.getState().reload();

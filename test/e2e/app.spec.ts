@@ -5,7 +5,7 @@
  * watch progress, read the tree with chunk statuses and the split attempt
  * that failed validation, read grounded and ungrounded findings and the
  * unreviewed ID mentions, cancel and resume, recover from an unreachable
- * Ollama, and check accessibility. Screenshots of each view go to
+ * Ollama, pause and resume, and check accessibility. Screenshots of each view go to
  * test-results/screenshots/.
  */
 import { rmSync } from 'node:fs';
@@ -247,6 +247,33 @@ describe.skipIf(skipReason !== null)('desktop UI: the full pipeline through the 
     await page.waitForSelector('[data-testid="run-3"][data-status="done"]', { timeout: 30_000 });
     expect(await run.getByTestId('run-error').count()).toBe(0);
     await screenshot(page, 'run-resumed');
+  });
+
+  it('pauses a running full run between chunks: the run and its file say Paused and keep their progress, and resume finishes it', async () => {
+    await goTo('Documents & runs');
+    await dropFiles(page, [pdf('fourth-report.pdf', await plantedVariant('Internal Audit Report: Procurement 2025'))]);
+    const run = page.getByTestId('run-4');
+    // Pause once at least one chunk is analysed, so there is committed progress to keep.
+    await page.waitForFunction(() => /chunk ([2-9]|\d{2,}) of \d+/.test(document.querySelector('[data-testid="run-4"] .run__facts')?.textContent ?? ''), null, { timeout: 20_000, polling: 'raf' });
+    await run.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForSelector('[data-testid="run-4"][data-status="paused"]', { timeout: 10_000 });
+    const input = run.locator('[data-testid="run-input"][data-file="fourth-report.pdf"]');
+    expect(await input.getAttribute('data-status')).toBe('paused');
+    expect(await input.locator('.badge').textContent()).toBe('Paused');
+    expect(await run.textContent()).not.toContain('Cancelled');
+    expect(await input.textContent()).toContain('at: Extracting findings');
+    const fileBar = Number(await input.getByRole('progressbar').getAttribute('aria-valuenow'));
+    const runBar = Number(await run.getByRole('progressbar', { name: 'Run #4 overall progress' }).getAttribute('aria-valuenow'));
+    // Ingest, tree and at least one analysed chunk are kept: past the extraction phase's start (30%), not finished.
+    expect(fileBar).toBeGreaterThan(30);
+    expect(fileBar).toBeLessThan(100);
+    expect(runBar).toBe(fileBar);
+    await screenshot(page, 'run-paused');
+
+    await run.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForSelector('[data-testid="run-4"][data-status="done"]', { timeout: 30_000 });
+    expect(await input.getAttribute('data-status')).toBe('done');
+    expect(await input.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
   });
 
   it('has no serious or critical axe-core violations in any view', () => {

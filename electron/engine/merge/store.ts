@@ -161,3 +161,13 @@ export function listMergeConflicts(db: Database, runId: number, documentId?: num
   }[];
   return rows.map((r) => ({ id: r.id, runId: r.run_id, documentId: r.document_id, kind: r.kind, key: r.key, mergedIds: [r.merged_a, r.merged_b], score: r.score }));
 }
+
+/** For each document (or just `documentId`), the latest run that stored merged findings for it. */
+export function latestMergedRuns(db: Database, documentId?: number): { documentId: number; runId: number }[] {
+  const rows = (
+    documentId === undefined
+      ? db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings GROUP BY document_id').all()
+      : db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings WHERE document_id = ? GROUP BY document_id').all(documentId)
+  ) as { document_id: number; run_id: number }[];
+  return rows.map((r) => ({ documentId: r.document_id, runId: r.run_id }));
+}

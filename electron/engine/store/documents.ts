@@ -163,3 +163,9 @@ export function unreadablePages(db: Database, documentId: number): { page: numbe
     }[]
   ).map((row) => ({ page: row.page_number, reason: row.read_error }));
 }
+
+/** A document's canonical text alone (without its pages and lines), or undefined when there is no such document. */
+export function documentText(db: Database, id: number): string | undefined {
+  const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string } | undefined;
+  return row?.canonical_text;
+}

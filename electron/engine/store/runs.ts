@@ -240,3 +240,16 @@ export function listRunEvents(db: Database, runId: number): RunEvent[] {
     data: row.data_json === null ? null : JSON.parse(row.data_json),
   }));
 }
+
+/** The latest run that analyzed this document with the LLM (chunk results, merged findings or a summary), if any. */
+export function latestRunWithLlmResults(db: Database, documentId: number): number | null {
+  const row = db
+    .prepare(
+      `SELECT MAX(run_id) AS run_id FROM (
+         SELECT run_id FROM chunk_results WHERE document_id = ?
+         UNION ALL SELECT run_id FROM merged_findings WHERE document_id = ?
+         UNION ALL SELECT run_id FROM summaries WHERE document_id = ?)`,
+    )
+    .get(documentId, documentId, documentId) as { run_id: number | null } | undefined;
+  return row?.run_id ?? null;
+}

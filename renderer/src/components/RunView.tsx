@@ -28,15 +28,24 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** 0..1 of one file: finished, running (its live fraction), or stopped part-way (the fraction it kept). */
+function inputShare(input: Run['inputs'][number]): number {
+  if (input.status === 'done' || input.status === 'failed') return 1;
+  const p = input.progress;
+  if (!p) return 0;
+  return p.fraction ?? (p.total > 0 ? p.current / p.total : 0);
+}
+
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
   const control = useRunsStore((s) => s.control);
   const running = run.active || run.status === 'running';
   const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
-  const finishedShare = run.inputs.length === 0 ? 1 : run.inputs.filter((i) => i.status === 'done' || i.status === 'failed').length / run.inputs.length;
-  const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
-  const event = progress?.event;
-  // The run's phase is the phase of the file being worked on (the last event may belong to the previous file).
+  // A paused or cancelled file keeps the share it had done (the host sends it as its progress fraction).
+  const doneShare = run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + inputShare(i), 0) / run.inputs.length;
+  const overall = progress?.overall ?? (run.status === 'done' ? 1 : doneShare);
+  // The run's phase is the phase of the file being worked on; the last event counts only when it is about that file.
   const current = run.inputs.find((i) => i.status === 'running');
+  const event = progress?.event && progress.event.ordinal === current?.ordinal ? progress.event : undefined;
   const phase = current?.progress?.phase ?? current?.phase ?? event?.phase;
   const titleId = `run-${run.id}-title`;
   return (
@@ -105,14 +114,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
       <ul className="run__inputs" aria-label={`Files of run #${run.id}`}>
         {run.inputs.map((input) => {
           const p = input.progress;
-          const value =
-            input.status === 'done' || input.status === 'failed'
-              ? 1
-              : input.status === 'running' && p
-                ? (p.fraction ?? (p.total > 0 ? p.current / p.total : null))
-                : input.status === 'running'
-                  ? null
-                  : 0;
+          const value = input.status === 'running' && !p ? null : inputShare(input);
           return (
             <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
               <div className="run-input__head">

@@ -1,0 +1,228 @@
+/**
+ * Read models for the views: what the window shows of runs (with live and
+ * kept progress), documents, chunk trees, chunk text with highlights and ID
+ * mentions, built from the engine's stores. No SQL here: the stores own it.
+ */
+import { basename } from 'node:path';
+import type {
+  ChunkText,
+  DocumentSummary,
+  FindingView,
+  Highlight,
+  InputProgress,
+  LastRun,
+  MentionView,
+  RunInputView,
+  RunProgressPayload,
+  RunView,
+  SplitAttemptView,
+  TreeView,
+} from '../../shared/contract';
+import { AppError, ErrorCode, type ErrorInfo } from '../../shared/errors';
+import type { ProgressEvent, RunStatus } from '../../shared/types';
+import type { Engine } from '../engine';
+import { listChunkResults } from '../engine/extract';
+import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
+import { inputFraction, isFinished, overallFraction, wholeRunEta } from './progress';
+
+/** Where the views' data comes from; tests may substitute fixed findings and split attempts. */
+export interface HostProviders {
+  findings?: (query: { documentId?: number; runId?: number }) => FindingView[];
+  splitAttempts?: (documentId: number) => SplitAttemptView[];
+}
+
+/** What the views need of a run the host is executing. */
+export interface LiveRun {
+  startedAt: number;
+  /** The overall fraction when this execution started (a resumed run starts part-way); set on the first payload. */
+  startOverall: number | null;
+  /** Latest progress per input ordinal. */
+  progress: Map<number, InputProgress>;
+  lastEvent: ProgressEvent | null;
+}
+
+export interface ReadModels {
+  runView(run: StoredRun): RunView;
+  progressPayload(runId: number): RunProgressPayload | null;
+  documentSummaries(): DocumentSummary[];
+  tree(documentId: number): TreeView | null;
+  chunkText(documentId: number, nodeIndex: number): ChunkText;
+  mentionViews(documentId: number): MentionView[];
+}
+
+export function createReadModels(deps: { db: Database; engine: Engine; providers: HostProviders; live: (runId: number) => LiveRun | undefined; nowMs?: () => number }): ReadModels {
+  const { db, engine, providers } = deps;
+  const nowMs = deps.nowMs ?? (() => Date.now());
+  const textCache = new Map<number, string>();
+
+  /** Chunks committed by a stopped input, so its bar keeps what it did. */
+  function committedChunks(runId: number, input: RunInput): { done: number; total: number } | null {
+    if (input.documentId === null || input.phase !== 'extract') return null;
+    const results = listChunkResults(db, runId, input.documentId);
+    return { done: results.filter((r) => r.status === 'done' || r.status === 'failed').length, total: results.length };
+  }
+
+  function inputView(run: StoredRun, input: RunInput, live: LiveRun | undefined): RunInputView {
+    const liveProgress = live?.progress.get(input.ordinal);
+    const stopped = input.status === 'paused' || input.status === 'cancelled';
+    const committed = stopped ? committedChunks(run.id, input) : null;
+    const fraction = inputFraction(run.mode, input, liveProgress, committed);
+    let progress: InputProgress | null = null;
+    if (input.status === 'running' && liveProgress) progress = { ...liveProgress, fraction };
+    else if (stopped && input.phase) progress = { phase: input.phase, current: committed?.done ?? 0, total: committed?.total ?? 0, message: input.status, fraction };
+    return {
+      ordinal: input.ordinal,
+      fileName: basename(input.filePath),
+      filePath: input.filePath,
+      documentId: input.documentId,
+      status: input.status,
+      phase: input.phase,
+      error: input.error,
+      warnings: input.warnings,
+      progress,
+    };
+  }
+
+  const runView = (run: StoredRun): RunView => {
+    const live = deps.live(run.id);
+    return {
+      id: run.id,
+      mode: run.mode,
+      status: run.status,
+      createdAt: run.createdAt,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      error: run.error,
+      active: live !== undefined,
+      inputs: listRunInputs(db, run.id).map((i) => inputView(run, i, live)),
+    };
+  };
+
+  function progressPayload(runId: number): RunProgressPayload | null {
+    const run = getRun(db, runId);
+    if (!run) return null;
+    const live = deps.live(runId);
+    const inputs = listRunInputs(db, runId).map((i) => inputView(run, i, live));
+    const fractions = inputs.map((i) => (isFinished(i.status) ? 1 : (i.progress?.fraction ?? 0)));
+    const overall = overallFraction(fractions);
+    const event = live?.lastEvent ?? { runId, phase: 'done', current: 0, total: 0, message: '' };
+    let etaSeconds: number | null = null;
+    if (live) {
+      live.startOverall ??= overall;
+      const current = inputs.find((i) => i.status === 'running');
+      const currentLeft = current ? (1 - (current.progress?.fraction ?? 0)) / inputs.length : 0;
+      const engineEstimate = typeof event.etaSeconds === 'number' && event.ordinal === current?.ordinal ? event.etaSeconds : undefined;
+      etaSeconds = wholeRunEta({
+        overall,
+        startOverall: live.startOverall,
+        elapsedSeconds: (nowMs() - live.startedAt) / 1000,
+        currentInputLeft: currentLeft,
+        ...(engineEstimate === undefined ? {} : { currentInputSeconds: engineEstimate }),
+      });
+    }
+    return { runId, event, overall, etaSeconds, tokensPerSecond: typeof event.tokensPerSecond === 'number' ? event.tokensPerSecond : null, inputs };
+  }
+
+  function documentSummaries(): DocumentSummary[] {
+    const last = new Map<number, { run: LastRun; status: RunStatus; error: ErrorInfo | null }>();
+    for (const run of engine.listRuns().reverse()) {
+      for (const input of listRunInputs(db, run.id)) {
+        if (input.documentId === null || last.has(input.documentId)) continue;
+        last.set(input.documentId, {
+          run: { runId: run.id, status: run.status, at: run.finishedAt ?? run.startedAt ?? run.createdAt },
+          status: input.status,
+          error: input.error,
+        });
+      }
+    }
+    return engine.listDocuments().map((d): DocumentSummary => {
+      const l = last.get(d.id);
+      const findings = providers.findings?.({ documentId: d.id });
+      return {
+        id: d.id,
+        fileName: d.fileName,
+        pageCount: d.pageCount,
+        sha256: d.sha256,
+        status: l?.status ?? 'stored',
+        // null = never analysed with the LLM (rules-only), as opposed to analysed with no findings.
+        findingsCount: findings && (findings.length > 0 || latestRunWithLlmResults(db, d.id) !== null) ? findings.length : null,
+        lastRun: l?.run ?? null,
+        error: l?.error ?? null,
+      };
+    });
+  }
+
+  function documentText(documentId: number): string {
+    let text = textCache.get(documentId);
+    if (text === undefined) {
+      const doc = loadExtractedDocument(db, documentId);
+      if (!doc) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
+      text = doc.text;
+      if (textCache.size >= 4) textCache.delete(textCache.keys().next().value!);
+      textCache.set(documentId, text);
+    }
+    return text;
+  }
+
+  function uniqueMentions(documentId: number) {
+    const seen = new Set<string>();
+    return loadMentions(db, documentId).filter((m) => {
+      const key = `${m.start}:${m.end}:${m.normalized}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  function tree(documentId: number): TreeView | null {
+    const current = getCurrentTree(db, documentId);
+    return current ? { documentId, treeId: current.id, strategy: current.strategy, nodes: loadChunks(db, current.id) } : null;
+  }
+
+  function chunkText(documentId: number, nodeIndex: number): ChunkText {
+    const current = getCurrentTree(db, documentId);
+    const node = current ? loadChunks(db, current.id).find((n) => n.index === nodeIndex) : undefined;
+    if (!node) throw new AppError(ErrorCode.INVALID_INPUT, `Document ${documentId} has no chunk ${nodeIndex}. Reload the tree.`);
+    const text = documentText(documentId).slice(node.start, node.end);
+    const inside = (start: number, end: number) => start < node.end && end > node.start;
+    const clip = (start: number, end: number) => ({ start: Math.max(0, start - node.start), end: Math.min(node.end, end) - node.start });
+    const highlights: Highlight[] = [
+      ...uniqueMentions(documentId)
+        .filter((m) => inside(m.start, m.end))
+        .map((m): Highlight => ({ ...clip(m.start, m.end), kind: 'mention', label: m.normalized })),
+      ...(providers.findings?.({ documentId }) ?? []).flatMap((f) =>
+        f.sources
+          .filter((s) => s.evidenceStart !== null && s.evidenceEnd !== null && inside(s.evidenceStart, s.evidenceEnd))
+          .map((s): Highlight => ({ ...clip(s.evidenceStart!, s.evidenceEnd!), kind: 'evidence', label: f.findingKey ?? f.title })),
+      ),
+    ].sort((a, b) => a.start - b.start);
+    return {
+      documentId,
+      nodeIndex,
+      title: node.title,
+      origin: node.origin,
+      start: node.start,
+      end: node.end,
+      pageStart: node.pageStart,
+      pageEnd: node.pageEnd,
+      text,
+      highlights,
+    };
+  }
+
+  function mentionViews(documentId: number): MentionView[] {
+    const groups = new Map<string, MentionView>();
+    for (const m of uniqueMentions(documentId)) {
+      let group = groups.get(m.normalized);
+      if (!group) {
+        group = { id: m.normalized, patternName: m.patternName, pages: [], occurrences: [] };
+        groups.set(m.normalized, group);
+      }
+      group.occurrences.push({ raw: m.raw, start: m.start, end: m.end, page: m.page });
+      if (!group.pages.includes(m.page)) group.pages.push(m.page);
+    }
+    return [...groups.values()].map((g) => ({ ...g, pages: g.pages.sort((a, b) => a - b) }));
+  }
+
+  return { runView, progressPayload, documentSummaries, tree, chunkText, mentionViews };
+}

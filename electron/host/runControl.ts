@@ -1,0 +1,182 @@
+/**
+ * Run control: starts, pauses, cancels and resumes runs, each executed by the
+ * engine with its own AbortController, and turns the engine's progress into
+ * throttled `run.progress` events. The engine's runner owns the run's and its
+ * inputs' status; this module only asks it to stop (a typed StopRequest) and
+ * reads what it recorded.
+ */
+import { MODEL_STAGES, type AppSettings, type HostEvent, type InputProgress, type RunMode, type RunRef } from '../../shared/contract';
+import { AppError, ErrorCode } from '../../shared/errors';
+import { DEFAULT_PROFILE } from '../../shared/findings';
+import type { ProgressEvent } from '../../shared/types';
+import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, StopRequest, type Engine, type Logger, type RunSettings, type StopKind } from '../engine';
+import { createRun, getRun, runSettingsOf, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
+import type { LiveRun, ReadModels } from './readModels';
+import { readSettings } from './settings';
+import { createThrottle } from './throttle';
+
+export interface RunControl {
+  /** Creates a run over `files` with the current settings and starts it; resolves at once with its id. */
+  start(files: readonly string[], mode?: RunMode): number;
+  /** Asks a run to pause or cancel and waits until the runner has recorded it. */
+  stop(runId: number, how: StopKind): Promise<RunRef>;
+  resume(runId: number): RunRef;
+  isActive(runId: number): boolean;
+  live(runId: number): LiveRun | undefined;
+  /** Resolves when no run is executing. */
+  idle(): Promise<void>;
+  /** Pauses every run (resumable) and waits for them: the app is closing. */
+  pauseAll(): Promise<void>;
+  dispose(): void;
+}
+
+interface ActiveRun extends LiveRun {
+  controller: AbortController;
+  done: Promise<void>;
+  /** The input the latest event was about; a new ordinal means the previous input finished. */
+  currentOrdinal: number | null;
+  /** Inputs whose document is stored (their first event with a document id changed the library). */
+  storedInputs: Set<number>;
+}
+
+export function createRunControl(deps: {
+  db: Database;
+  engine: Engine;
+  now: () => Date;
+  log: Logger;
+  views: () => ReadModels;
+  emit: (event: HostEvent) => void;
+  progressIntervalMs?: number;
+}): RunControl {
+  const { db, engine, now, log, emit } = deps;
+  const active = new Map<number, ActiveRun>();
+
+  const throttle = createThrottle<number, true>({
+    intervalMs: deps.progressIntervalMs ?? 100,
+    // The payload is built when it is sent, so dropped intermediate events cost nothing and the inputs are always current.
+    emit: (runId) => {
+      const payload = deps.views().progressPayload(runId);
+      if (payload) emit({ type: 'run.progress', data: payload });
+    },
+  });
+
+  function execute(runId: number): void {
+    const live: ActiveRun = {
+      controller: new AbortController(),
+      done: Promise.resolve(),
+      startedAt: Date.now(),
+      startOverall: null,
+      progress: new Map<number, InputProgress>(),
+      lastEvent: null,
+      currentOrdinal: null,
+      storedInputs: new Set(),
+    };
+    active.set(runId, live);
+    const onProgress = (event: ProgressEvent) => {
+      live.lastEvent = event;
+      if (event.ordinal !== undefined) {
+        const inputFinished = live.currentOrdinal !== null && live.currentOrdinal !== event.ordinal;
+        live.currentOrdinal = event.ordinal;
+        live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message });
+        const documentStored = event.documentId !== undefined && !live.storedInputs.has(event.ordinal);
+        if (documentStored) live.storedInputs.add(event.ordinal);
+        // A stored document, or an input that finished (done or failed), changes the library.
+        if (documentStored || inputFinished) emit({ type: 'documents.changed', data: {} });
+      }
+      throttle.push(runId, true);
+    };
+    live.done = (async () => {
+      try {
+        await engine.resume(runId, { signal: live.controller.signal, onProgress });
+      } catch (error) {
+        // The runner records every failure of a run it executes; what reaches here is a bug: keep its stack.
+        log.error({ runId, code: ErrorCode.INTERNAL, err: error }, 'run execution threw');
+      }
+      active.delete(runId);
+      throttle.flush(runId);
+      const final = getRun(db, runId);
+      if (final) emit({ type: 'run.finished', data: deps.views().runView(final) });
+      emit({ type: 'documents.changed', data: {} });
+    })();
+  }
+
+  function start(files: readonly string[], mode?: RunMode): number {
+    const settings = readSettings(db);
+    const chosen = mode ?? settings.analysisMode;
+    const runId = createRun(db, chosen, runSettingsFrom(settings, chosen), files, now().toISOString());
+    execute(runId);
+    return runId;
+  }
+
+  async function stop(runId: number, how: StopKind): Promise<RunRef> {
+    const live = active.get(runId);
+    if (live) {
+      live.controller.abort(new StopRequest(how));
+      await live.done;
+    } else {
+      const run = getRun(db, runId);
+      if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
+      // A run left 'running' by a crash is not executing: no runner owns it any more, so it is marked here to be resumable.
+      if (run.status === 'running' || run.status === 'queued') setRunStatus(db, runId, how === 'pause' ? 'paused' : 'cancelled', now().toISOString());
+    }
+    return { runId, status: getRun(db, runId)!.status };
+  }
+
+  function resume(runId: number): RunRef {
+    if (active.has(runId)) return { runId, status: 'running' };
+    const run = getRun(db, runId);
+    if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
+    // Refused here, with the store's sentence, rather than failing silently in the background.
+    runSettingsOf(run);
+    // Resumes against the host the settings name now (the user may have just fixed it).
+    setRunOllamaHost(db, runId, readSettings(db).ollamaHost.trim());
+    execute(runId);
+    return { runId, status: 'running' };
+  }
+
+  return {
+    start,
+    stop,
+    resume,
+    isActive: (runId) => active.has(runId),
+    live: (runId) => active.get(runId),
+    async idle() {
+      while (active.size > 0) await Promise.all([...active.values()].map((a) => a.done));
+    },
+    async pauseAll() {
+      for (const live of active.values()) live.controller.abort(new StopRequest('pause', 'The app is closing.'));
+      await Promise.all([...active.values()].map((a) => a.done));
+    },
+    dispose: () => throttle.dispose(),
+  };
+}
+
+/** The run's own settings from the app settings (defaults kept for what the app does not set), so a resume and the report use exactly what the run was started with. */
+export function runSettingsFrom(settings: AppSettings, mode: RunMode): RunSettings & { app: Record<string, unknown> } {
+  const models: RunSettings['llm']['models'] = {};
+  for (const stage of MODEL_STAGES) {
+    const model = settings.models[stage];
+    if (model) models[stage] = model;
+  }
+  // The reviewer of an LLM tree split works on the same text as the splitter: it uses the split model when one is chosen.
+  if (settings.models.split) models.review = settings.models.split;
+  const host = settings.ollamaHost.trim();
+  return {
+    ...defaultRunSettings({
+      mode,
+      strategy: settings.strategy,
+      judge: settings.useJudge,
+      ...(settings.profile ? { profile: settings.profile } : {}),
+      // ID patterns set on their own win; else the profile's, which are also what extraction is told to look for.
+      idPatterns: settings.idPatterns.length > 0 ? settings.idPatterns : [...(settings.profile ?? DEFAULT_PROFILE).idPatterns],
+      llm: {
+        ...DEFAULT_RUN_LLM_SETTINGS,
+        desiredChunkTokens: settings.chunkTokens,
+        models,
+        ...(host ? { host } : {}),
+        ...(settings.contextPolicy.mode === 'fixed' ? { numCtx: settings.contextPolicy.numCtx } : {}),
+      },
+    }),
+    app: { contextPolicy: settings.contextPolicy, reviewerName: settings.reviewerName },
+  };
+}
