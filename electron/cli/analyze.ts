@@ -4,16 +4,16 @@
  *   npm run analyze -- --resume <run>
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
+import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared/pipeline';
 import { extractionProfileSchema } from '../../shared/profileSchema';
-import { createEngine, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
+import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
 import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../engine/jobs/settings';
 import { openDatabase, setRunOllamaHost } from '../engine/store';
-import { defaultDatabasePath } from './paths';
+import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
 
@@ -25,15 +25,17 @@ extraction for every chunk, grounding, merge, summary.
 Options:
   --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
   --model <name>          Model for every stage (default: the first installed of qwen3:8b, llama3.1:8b, gemma3:12b...)
-  --model-<stage> <name>  Per stage: judge, split, review, extract, summary
+  --model-<stage> <name>  Per stage: ${PIPELINE_STAGES.join(', ')}
   --model-summary-map <name>  A faster model for the map step of long summaries
-  --strategy <s>          Chunk tree: auto (default: the judge decides), outline, headings, pages, sentences, llm-tree
+  --strategy <s>          Chunk tree: auto (default: the judge decides), ${TREE_STRATEGIES.join(', ')}
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
   --num-ctx <n>           A fixed context size for every call (default: planned from the models and chunk size)
   --no-cache              Do not reuse stored LLM replies
   --profile <file.json>   Extraction profile: what counts as a finding, types, severity scale, ID patterns
   --print-profile         Print the default profile as JSON (a starting point for your own) and exit
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
+  --log <file>            Log of runs, stages and errors with their stacks, rotated (default: ${defaultLogPath()},
+                          or logs/${LOG_FILE} beside the --db file)
   --out <file>            Report file; its extension gives the format (default: audit-report-<run>.md):
                             .md    Markdown
                             .html  one self-contained page (print it, or mail it)
@@ -46,8 +48,8 @@ Options:
                           started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
 
-const STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const;
-const STRATEGIES = ['auto', 'outline', 'headings', 'pages', 'sentences', 'llm-tree'] as const;
+const STAGES = PIPELINE_STAGES;
+const STRATEGIES = STRATEGY_CHOICES;
 
 export const EXIT = { ok: 0, inputFailed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -59,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         db: { type: 'string' },
+        log: { type: 'string' },
         out: { type: 'string' },
         format: { type: 'string' },
         host: { type: 'string' },
@@ -160,7 +163,10 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
 
-  const engine = createEngine({ db, appVersion: appVersion() });
+  // A store of its own (--db) keeps its log beside it; the default store's log is in the user-data folder.
+  const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
+  const log = createFileLogger(logPath);
+  const engine = createEngine({ db, appVersion: appVersion(), log });
   const abort = new AbortController();
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(EXIT.cancelled);
@@ -179,8 +185,9 @@ export async function main(argv: string[]): Promise<number> {
         : await engine.analyze(positionals.map((file) => resolve(file)), settings, control);
   } catch (error) {
     progress.done();
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
+    process.stderr.write(`${toErrorInfo(error, logPath).message}\n`);
     db.close();
+    await log.close();
     return EXIT.usage;
   } finally {
     process.off('SIGINT', onSigint);
@@ -193,12 +200,14 @@ export async function main(argv: string[]): Promise<number> {
     writeFileSync(reportPath, await engine.exportReport(runId, format));
   } catch (error) {
     db.close();
+    await log.close();
     const again = `npm run analyze -- --resume ${runId}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`} --out <file>`;
-    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error).message}\nThe results are stored; write the report again with: ${again}\n`);
+    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error, logPath).message}\nThe results are stored; write the report again with: ${again}\n`);
     return EXIT.inputFailed;
   }
   db.close();
-  return summarize(outcome, reportPath, dbPath);
+  await log.close();
+  return summarize(outcome, reportPath, dbPath, logPath);
 }
 
 /** A profile from a JSON file, or a sentence saying what is wrong with it. */
@@ -216,8 +225,8 @@ function readProfile(file: string): ExtractionProfile | string {
   return parsed.data;
 }
 
-function summarize(outcome: RunOutcome, reportPath: string, dbPath: string): number {
-  const lines: string[] = [`Run ${outcome.run.id}: ${outcome.run.status}. Store: ${dbPath}`, `Report: ${reportPath}`];
+function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, logPath: string): number {
+  const lines: string[] = [`Run ${outcome.run.id}: ${outcome.run.status}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;

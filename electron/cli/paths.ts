@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { LOG_FILE } from '../engine';
 
 export const PRODUCT_NAME = 'Offline Audit';
 export const DATABASE_FILE = 'audit.sqlite';
+export const LOG_FOLDER = 'logs';
 
 /**
  * The same folder Electron's `app.getPath('userData')` gives the desktop app,
@@ -16,4 +18,9 @@ export function userDataDir(platform: NodeJS.Platform = process.platform, env: N
 
 export function defaultDatabasePath(): string {
   return join(userDataDir(), DATABASE_FILE);
+}
+
+/** The log the CLI writes (the desktop app writes the same file name under the same folder). */
+export function defaultLogPath(): string {
+  return join(userDataDir(), LOG_FOLDER, LOG_FILE);
 }

@@ -1,11 +1,12 @@
 import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { extractionInstructions } from '../extract';
-import { planContext, type LlmClient, type LlmStage, type ProbeResult } from '../llm';
+import { PIPELINE_STAGES, type PipelineStage } from '../../../shared/pipeline';
+import { planContext, type LlmClient, type ProbeResult } from '../llm';
 import type { RunSettings } from './settings';
 
 /** What every LLM call of a run shares: the models, and one num_ctx so the model never reloads mid-run. */
 export interface LlmRunPlan {
-  models: Record<'judge' | 'split' | 'review' | 'extract' | 'summary', string>;
+  models: Record<PipelineStage, string>;
   /** Map step of long summaries, when the user chose a faster model for it. */
   summaryMapModel?: string;
   numCtx: number;
@@ -14,8 +15,6 @@ export interface LlmRunPlan {
   replyTokens: number;
   probe: ProbeResult;
 }
-
-const PIPELINE_STAGES = ['judge', 'split', 'review', 'extract', 'summary'] as const satisfies readonly LlmStage[];
 
 /**
  * Resolves the models, plans num_ctx from the largest prompt the run sends

@@ -57,6 +57,22 @@ describe('npm run analyze (CLI, real child process)', () => {
     store.close();
   });
 
+  it('writes its log where --log says (else beside the --db store), prints the path, and logs each failed input with its code', async () => {
+    const dir = tempDir();
+    const good = writeFixture(join(dir, 'notes.md'), '# Notes\n\nSee PBI-42.\n');
+    const empty = writeFixture(join(dir, 'empty.pdf'), '');
+    const logFile = join(dir, 'my.log');
+    const run = runCli([good, empty, '--db', join(dir, 's.sqlite'), '--out', join(dir, 'r.md'), '--rules-only', '--log', logFile], dir);
+    expect(run.stdout).toContain(`Log: ${logFile}`);
+    const entries = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.find((e) => e.msg === 'input failed')).toMatchObject({ runId: 1, ordinal: 1, stage: 'ingest', code: 'FILE_EMPTY' });
+    expect(entries.at(-1)).toMatchObject({ msg: 'run finished', runId: 1, failedInputs: 1 });
+
+    const beside = runCli([good, '--db', join(dir, 'other', 's.sqlite'), '--out', join(dir, 'r2.md'), '--rules-only'], dir);
+    expect(beside.stdout).toContain(`Log: ${join(dir, 'other', 'logs', 'audit.log')}`);
+    expect(readFileSync(join(dir, 'other', 'logs', 'audit.log'), 'utf8')).toContain('"msg":"run finished"');
+  });
+
   it('exits 0 when every file was analysed, and 2 with usage for no files', async () => {
     const dir = tempDir();
     const file = writeFixture(join(dir, 'notes.md'), '# Notes\n\nSee PBI-42.\n\n## Details\n\nCR-7 is open.\n');

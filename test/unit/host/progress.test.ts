@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { inputFraction, overallFraction, phaseFraction, wholeRunEta } from '../../../electron/host/progress';
+
+describe('progress arithmetic', () => {
+  it('places a phase inside the input share by mode', () => {
+    expect(phaseFraction('full', 'extract', 0, 10)).toBeCloseTo(0.3);
+    expect(phaseFraction('full', 'extract', 5, 10)).toBeCloseTo(0.6);
+    expect(phaseFraction('rules-only', 'ingest', 1, 2)).toBeCloseTo(0.4);
+  });
+
+  it('keeps a paused input at what it committed, and a queued one at zero', () => {
+    const paused = inputFraction('full', { status: 'paused', phase: 'extract' }, undefined, { done: 3, total: 6 });
+    expect(paused).toBeCloseTo(0.6);
+    expect(inputFraction('full', { status: 'cancelled', phase: 'tree' }, undefined, null)).toBeCloseTo(0.15);
+    expect(inputFraction('full', { status: 'queued', phase: null }, undefined, null)).toBe(0);
+    expect(inputFraction('full', { status: 'failed', phase: 'ingest' }, undefined, null)).toBe(1);
+    expect(inputFraction('full', { status: 'running', phase: 'extract' }, { phase: 'extract', current: 1, total: 2, message: '' }, null)).toBeCloseTo(0.6);
+    expect(overallFraction([1, paused])).toBeCloseTo(0.8);
+  });
+
+  it('estimates the time left for the whole run, not only the current file', () => {
+    // Two files; the first is half done after 50 s (a quarter of the run): 150 s left at that pace.
+    expect(wholeRunEta({ overall: 0.25, startOverall: 0, elapsedSeconds: 50, currentInputLeft: 0.25 })).toBe(150);
+    // The engine says 20 s for the current file's chunks; the second file still takes its share at the run's pace.
+    expect(wholeRunEta({ overall: 0.25, startOverall: 0, elapsedSeconds: 50, currentInputLeft: 0.25, currentInputSeconds: 20 })).toBe(20 + 100);
+    // The last file: the engine's estimate is the whole answer.
+    expect(wholeRunEta({ overall: 0.75, startOverall: 0.5, elapsedSeconds: 0.1, currentInputLeft: 0.25, currentInputSeconds: 30 })).toBe(30);
+    // Too little progress to know the pace, and more files after this one: unknown.
+    expect(wholeRunEta({ overall: 0.01, startOverall: 0, elapsedSeconds: 3, currentInputLeft: 0.49, currentInputSeconds: 30 })).toBeNull();
+  });
+});
