@@ -3,7 +3,22 @@
 // through the contract in shared/. A wrong import fails CI instead of waiting for review.
 import tseslint from 'typescript-eslint';
 
-const restrict = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
+const restrict = (patterns, message, ...more) => ['error', { patterns: [{ group: patterns, message }, ...more] }];
+
+// Engine modules (pdf/, chunking/, llm/, store/...) meet only through their index.ts: a module's other files are
+// its internals. These match `../<module>/<file>` from inside the engine and `engine/<module>/<file>` from a host.
+const ENGINE_MODULE_INTERNALS = {
+  regex: '^\\.\\./(?!\\.)[^/]+/(?!index$).+',
+  message: "Import another engine module through its index.ts ('../store', not '../store/runs'): its other files are internals.",
+};
+const ENGINE_ROOT_INTERNALS = {
+  regex: '^\\./[^/]+/(?!index$).+',
+  message: "The engine's entry imports its modules through their index.ts ('./jobs', not './jobs/runner').",
+};
+const HOST_INTO_ENGINE_INTERNALS = {
+  regex: '(^|/)engine/[^/]+/(?!index$).+',
+  message: "Hosts use the engine's public surface: '../engine' or a module's index ('../engine/store'), never its internal files.",
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'build/**', 'test-results/**', 'playwright-report/**', 'scripts/**'] },
@@ -21,11 +36,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/engine/**/*.ts'],
+    files: ['electron/engine/*/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
         ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
         'The engine is plain Node: it must run in the app, the CLI and tests, so it never imports Electron or a host.',
+        ENGINE_MODULE_INTERNALS,
+      ),
+    },
+  },
+  {
+    files: ['electron/engine/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
+        'The engine is plain Node: it must run in the app, the CLI and tests, so it never imports Electron or a host.',
+        ENGINE_ROOT_INTERNALS,
       ),
     },
   },
@@ -35,19 +61,20 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
         'The engine host is plain Node: Electron\'s utility process, the dev/test WebSocket bridge and the tests run it unchanged.',
+        HOST_INTO_ENGINE_INTERNALS,
       ),
     },
   },
   {
     files: ['electron/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**', '**/test/**'], 'The CLI hosts the engine without Electron.'),
+      'no-restricted-imports': restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**', '**/test/**'], 'The CLI hosts the engine without Electron.', HOST_INTO_ENGINE_INTERNALS),
     },
   },
   {
     files: ['electron/main/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['**/renderer/**', '**/preload/**', '**/cli/**', '**/test/**'], 'main hosts the engine and brokers IPC; it does not reach into other hosts.'),
+      'no-restricted-imports': restrict(['**/renderer/**', '**/preload/**', '**/cli/**', '**/test/**'], 'main hosts the engine and brokers IPC; it does not reach into other hosts.', HOST_INTO_ENGINE_INTERNALS),
     },
   },
   {

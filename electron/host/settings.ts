@@ -1,6 +1,5 @@
 import { settingsSchema, type AppSettings } from '../../shared/contract';
-import { loadSettingValues, saveSettingValues } from '../engine/store/settings';
-import type { Database } from '../engine/store';
+import { loadSettingValues, saveSettingValues, type Database } from '../engine/store';
 
 export const DEFAULT_SETTINGS: AppSettings = {
   ollamaHost: '',

@@ -6,3 +6,4 @@ export * from './chunks';
 export * from './mentions';
 export * from './runs';
 export { statement } from './statements';
+export { loadSettingValues, saveSettingValues } from './settings';

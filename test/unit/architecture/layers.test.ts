@@ -21,6 +21,13 @@ describe('layer rules', () => {
     ['renderer/src/x.ts', "import Database from 'better-sqlite3';\nexport const b = Database;"],
     ['electron/preload/x.ts', "import { a } from '../engine/store';\nexport const b = a;"],
     ['electron/cli/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    // Engine modules meet through their index.ts only; hosts use the engine's public surface.
+    ['electron/engine/report/x.ts', "import { getRun } from '../store/runs';\nexport const a = getRun;"],
+    ['electron/engine/treesplit/x.ts', "import { insertJudgeDecision } from '../judge/store';\nexport const a = insertJudgeDecision;"],
+    ['electron/engine/x.ts', "import { executeRun } from './jobs/runner';\nexport const a = executeRun;"],
+    ['electron/host/x.ts', "import { getRun } from '../engine/store/runs';\nexport const a = getRun;"],
+    ['electron/cli/x.ts', "import { defaultRunSettings } from '../engine/jobs/settings';\nexport const a = defaultRunSettings;"],
+    ['electron/main/x.ts', "import { openDatabase } from '../engine/store/db';\nexport const a = openDatabase;"],
   ])('refuse a forbidden import in %s', async (file, source) => {
     expect(await restrictedImportErrors(file, source)).toHaveLength(1);
   });
@@ -29,6 +36,9 @@ describe('layer rules', () => {
     ['electron/engine/jobs/x.ts', "import { ErrorCode } from '../../../shared/errors';\nexport const a = ErrorCode;"],
     ['renderer/src/x.ts', "import { commands } from '../../shared/contract';\nexport const a = commands;"],
     ['electron/main/x.ts', "import { openDatabase } from '../engine/store';\nexport const a = openDatabase;"],
+    ['electron/engine/report/x.ts', "import { getRun } from '../store';\nimport { renderJson } from './json';\nexport const a = [getRun, renderJson];"],
+    ['electron/engine/store/migrations/x.ts', "import type { Migration } from '../migrate';\nexport type A = Migration;"],
+    ['electron/host/x.ts', "import { getRun } from '../engine/store';\nimport { createEngine } from '../engine';\nexport const a = [getRun, createEngine];"],
   ])('allow the contract and downward imports in %s', async (file, source) => {
     expect(await restrictedImportErrors(file, source)).toEqual([]);
   });
