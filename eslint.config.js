@@ -1,6 +1,7 @@
 // Layer rules from docs: shared imports nothing of ours; the engine never imports
 // electron, main, preload, cli or renderer; the renderer talks to the engine only
 // through the contract in shared/. A wrong import fails CI instead of waiting for review.
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns, message, ...more) => ['error', { patterns: [{ group: patterns, message }, ...more] }];
@@ -82,6 +83,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(['**/engine/**', '**/main/**', '**/renderer/**', '**/cli/**', 'node:*'], 'preload exposes exactly the contract from shared/, nothing else.'),
     },
+  },
+  {
+    // The rules of hooks (and the React Compiler's checks that come with them) for every component and store.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

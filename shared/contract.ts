@@ -546,7 +546,7 @@ export interface CommandOutputs {
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */
 export interface RunProgressPayload {
   runId: number;
-  /** The latest engine event (fields the pipeline adds later pass through). */
+  /** The latest engine event: the input it is about (by ordinal), its phase and counts, and speed and ETA when measured. */
   event: ProgressEvent & { tokensPerSecond?: number; etaSeconds?: number };
   /** 0..1 over all inputs. */
   overall: number;

@@ -1,7 +1,7 @@
 /**
  * Faithful Ollama simulator: speaks Ollama's HTTP API on 127.0.0.1 so that the real `ollama` npm
- * client and the real engine run unchanged against it. See /work/shared/docs/ollama.md and
- * test/ollama-sim/README.md for what is simulated and the deliberate deviations.
+ * client and the real engine run unchanged against it. See test/ollama-sim/README.md for what
+ * is simulated and the deliberate deviations.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

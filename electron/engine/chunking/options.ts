@@ -11,7 +11,7 @@ export type { ChunkStrategy };
 export interface ChunkingOptions {
   /** 'auto' picks outline, then headings, then pages (see `chooseStrategy`). */
   strategy: ChunkStrategy | 'auto';
-  /** Token estimator; the LLM layer injects a calibrated one later. */
+  /** Token estimator; a full run passes the extraction model's calibrated one (jobs/documentPipeline.ts). */
   estimateTokens: (text: string) => number;
   /** Greedy merger sizes (docs-mcp-server: 500 / 1500 / 5000 characters). */
   minChars: number;

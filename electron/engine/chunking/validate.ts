@@ -1,6 +1,6 @@
 /**
- * The one validator every splitter answers to (deterministic ones now, the
- * LLM tree split later): leaves joined in order, minus declared overlaps,
+ * The one validator every splitter answers to (the deterministic ones and the
+ * LLM tree split): leaves joined in order, minus declared overlaps,
  * must reproduce the canonical text exactly. On failure it reports the first
  * difference with context, which the UI shows and the tree split feeds back
  * to the model.

@@ -1,8 +1,8 @@
 import { AppError, ErrorCode } from '../../../shared/errors';
 
 /**
- * Classification of whatever the ollama client (or our own code) throws,
- * following the table in docs/ollama.md:
+ * Classification of whatever the ollama client (or our own code) throws, by
+ * what the caller should do about it:
  * - transient: back off and retry (connection refused/reset, `terminated`,
  *   503, 429, runner crashed/stopped, load timeout, missing done frame,
  *   watchdog timeouts);

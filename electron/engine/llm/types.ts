@@ -10,7 +10,7 @@ export interface ChatMessage {
 }
 
 export interface RetrySettings {
-  /** Tries in total, the first included (ollama.md: at most 4). */
+  /** Tries in total, the first included (at most 4: a server that keeps failing is not coming back soon). */
   maxAttempts: number;
   /** Delay before retry n is baseDelayMs * 2^(n-1), capped: 1, 2, 4, 8 s. */
   baseDelayMs: number;
@@ -35,7 +35,7 @@ export interface LlmSettings {
   /** Per-stage model choice; missing stages fall back to defaultModel, then to the recommended list. */
   models: Partial<Record<LlmStage, string>>;
   defaultModel?: string;
-  /** Requests in flight at once. 1 = one at a time, in order (ollama.md: the local default). */
+  /** Requests in flight at once. 1 = one at a time, in order (a local Ollama serves one request per model at a time by default). */
   maxInFlight: number;
   temperature: number;
   seed: number;

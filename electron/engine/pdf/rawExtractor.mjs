@@ -24,7 +24,8 @@ import zlib from 'node:zlib';
  * below, which run after this) and put back once it has; they differ only for
  * arrays longer than 2^32, which no PDF page produces.
  */
-const NATIVE_BUILTINS = /** @type {const} */ ([
+/** @type {ReadonlyArray<readonly [object, string, unknown]>} */
+const NATIVE_BUILTINS = ([
   [Array.prototype, 'push', Array.prototype.push],
   [JSON, 'stringify', JSON.stringify],
 ]);
@@ -34,7 +35,7 @@ const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // @ts-expect-error pdfjs-dist ships no types for the worker module
 globalThis.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
 for (const [owner, key, native] of NATIVE_BUILTINS) {
-  if (owner[key] !== native) Object.defineProperty(owner, key, { value: native, writable: true, configurable: true, enumerable: false });
+  if (Reflect.get(owner, key) !== native) Object.defineProperty(owner, key, { value: native, writable: true, configurable: true, enumerable: false });
 }
 const { getDocument, Util, VerbosityLevel } = pdfjs;
 
@@ -245,7 +246,8 @@ export class SyncDecompressionStream {
     };
     this.readable = {
       async *[Symbol.asyncIterator]() {
-        const output = inflate(input.length === 1 ? input[0] : Buffer.concat(input));
+        const [only] = input;
+        const output = inflate(input.length === 1 && only ? only : Buffer.concat(input));
         yield new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
       },
     };
@@ -268,7 +270,7 @@ async function runWorker() {
   try {
     pdf = await task.promise;
   } catch (error) {
-    port.postMessage({ type: 'fatal', name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+    port.postMessage({ type: 'fatal', ...errorFields(error) });
     return;
   }
   port.on('message', async (message) => {
@@ -282,13 +284,22 @@ async function runWorker() {
       const page = await extractRawPage(pdf, pageNumber);
       port.postMessage({ type: 'page', page });
     } catch (error) {
-      port.postMessage({ type: 'error', pageNumber, name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+      port.postMessage({ type: 'error', pageNumber, ...errorFields(error) });
     }
   });
   // Only one worker reads the outline and Info (resolving every outline destination is real work); the others
   // report just the page count.
   const info = workerData.readInfo ? await readDocumentInfo(pdf) : { pageCount: pdf.numPages, info: {}, outline: [] };
   port.postMessage({ type: 'ready', info, withInfo: Boolean(workerData.readInfo) });
+}
+
+/**
+ * What crosses the thread boundary of a thrown value: its name and message (an Error does not survive postMessage whole).
+ * @param {unknown} error
+ */
+function errorFields(error) {
+  const e = /** @type {{ name?: unknown, message?: unknown } | null | undefined} */ (error);
+  return { name: e?.name ?? 'Error', message: String(e?.message ?? error) };
 }
 
 if (!isMainThread && workerData?.role === WORKER_ROLE) {

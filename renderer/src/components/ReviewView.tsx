@@ -135,10 +135,6 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
   const [chosen, setChosen] = useState<number[]>([]);
   const others = view.findings.filter((f) => f.id !== finding.id);
   const [mergeWith, setMergeWith] = useState<number | ''>('');
-  useEffect(() => {
-    setChosen([]);
-    setMergeWith('');
-  }, [finding.id]);
   return (
     <div className="review-tools">
       {finding.sources.length > 1 ? (
@@ -338,7 +334,8 @@ function Detail({ finding, view, form, setForm }: { finding: ReviewedFinding; vi
           </li>
         ))}
       </ol>
-      <SplitAndMerge finding={finding} view={view} />
+      {/* Keyed by the finding: choosing another one starts with nothing chosen. */}
+      <SplitAndMerge key={finding.id} finding={finding} view={view} />
       {finding.lastChange ? (
         <p className="muted">
           Last change: {finding.lastChange.action} by {finding.lastChange.reviewer}, {new Date(finding.lastChange.at).toLocaleString()}

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type HTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type CSSProperties, type HTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface VirtualListProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   count: number;
@@ -19,6 +19,8 @@ export interface VirtualListProps extends Omit<HTMLAttributes<HTMLDivElement>, '
  */
 export function VirtualList({ count, rowHeight, virtualize = true, overscan = 8, scrollToIndex, renderRow, listRef, style, ...rest }: VirtualListProps) {
   const ref = useRef<HTMLDivElement | null>(null);
+  // The caller's ref gets the same scrolling element.
+  useImperativeHandle(listRef, () => ref.current!, []);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
 
@@ -47,11 +49,7 @@ export function VirtualList({ count, rowHeight, virtualize = true, overscan = 8,
   return (
     <div
       {...rest}
-      ref={(element) => {
-        ref.current = element;
-        if (typeof listRef === 'function') listRef(element);
-        else if (listRef) (listRef as { current: HTMLDivElement | null }).current = element;
-      }}
+      ref={ref}
       style={{ overflowY: 'auto', position: 'relative', ...style }}
       // Without virtualization nothing depends on the scroll position: no re-render (an honest baseline).
       onScroll={virtualize ? (event) => setScrollTop(event.currentTarget.scrollTop) : undefined}

@@ -41,7 +41,7 @@ describe('host', () => {
   });
 });
 
-describe('error classification (ollama.md table)', () => {
+describe('error classification (the table in llm/errors.ts)', () => {
   const cases: Array<[unknown, string, string]> = [
     [new ResponseError("model 'llama3.2' not found", 404), 'permanent', ErrorCode.MODEL_NOT_FOUND],
     [new ResponseError('model is required', 400), 'permanent', ErrorCode.LLM_BAD_REQUEST],
