@@ -85,17 +85,9 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
 
   const runView = (run: StoredRun): RunView => {
     const live = deps.live(run.id);
-    return {
-      id: run.id,
-      mode: run.mode,
-      status: run.status,
-      createdAt: run.createdAt,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      error: run.error,
-      active: live !== undefined,
-      inputs: listRunInputs(db, run.id).map((i) => inputView(run, i, live)),
-    };
+    const { id, mode, status, createdAt, startedAt, finishedAt, error } = run;
+    const inputs = listRunInputs(db, id).map((i) => inputView(run, i, live));
+    return { id, mode, status, createdAt, startedAt, finishedAt, error, active: live !== undefined, inputs };
   };
 
   function progressPayload(runId: number): RunProgressPayload | null {

@@ -338,7 +338,7 @@ const FLOAT_OPTIONS = new Set([
 const BOOL_OPTIONS = new Set(['penalize_newline', 'numa', 'use_mmap', 'use_mlock', 'low_vram', 'f16_kv', 'vocab_only']);
 
 /** Validates and normalises options like api.Options.FromMap: floats given for integers are truncated. */
-function normaliseOptions(raw: unknown): { opts: Record<string, unknown> } | { error: string } {
+function normalizeOptions(raw: unknown): { opts: Record<string, unknown> } | { error: string } {
   if (raw === undefined || raw === null) return { opts: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { error: 'json: cannot unmarshal options' };
   const opts: Record<string, unknown> = {};
@@ -678,7 +678,7 @@ export async function startOllamaSim(options: SimOptions = {}): Promise<OllamaSi
     if (!model.capabilities.includes('completion')) {
       return sendError(res, 400, endpoint === 'chat' ? ollamaErrors.noChat(modelName) : ollamaErrors.noGenerate(modelName));
     }
-    const norm = normaliseOptions(body.options);
+    const norm = normalizeOptions(body.options);
     if ('error' in norm) return sendError(res, 500, norm.error);
     const opts = norm.opts;
     const { numCtx, key } = resolveRunnerOptions(model, opts);
@@ -1029,7 +1029,7 @@ export async function startOllamaSim(options: SimOptions = {}): Promise<OllamaSi
       if ('error' in ka) return sendError(res, 400, ka.error);
       keepAliveMs = ka.ms;
     }
-    const norm = normaliseOptions(body.options);
+    const norm = normalizeOptions(body.options);
     if ('error' in norm) return sendError(res, 500, norm.error);
     const { numCtx, key } = resolveRunnerOptions(model, norm.opts);
 

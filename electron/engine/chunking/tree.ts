@@ -93,7 +93,7 @@ function coversDocument(marks: readonly SectionMark[], textLength: number): bool
 // ---------------------------------------------------------------- outline
 
 /** Case-, whitespace- and punctuation-insensitive form for fuzzy title matching. */
-const normaliseTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const normalizeTitle = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** "2.1 Rd format" -> "Rd format", "A.3 Notes" -> "Notes", "Chapter 4: X" -> "X". */
 function withoutNumber(s: string): string {
@@ -133,13 +133,13 @@ function resolveOutline(doc: ExtractedDocument, notes: string[]): SectionMark[] 
 function placeOutlineEntry(doc: ExtractedDocument, entry: OutlineEntry, notBefore: number): number | null {
   const page = entry.page === null ? undefined : doc.pages.find((p) => p.pageNumber === entry.page);
   if (!page) return null;
-  const title = normaliseTitle(entry.title);
-  const bareTitle = normaliseTitle(withoutNumber(entry.title));
+  const title = normalizeTitle(entry.title);
+  const bareTitle = normalizeTitle(withoutNumber(entry.title));
   const match = doc.lines.find((line) => {
     if (line.page !== page.pageNumber || line.start < notBefore) return false;
     const raw = doc.text.slice(line.start, line.end);
     // Bookmarks often drop the section number the heading line carries ("Rd format" for "2.1 Rd format"), or the reverse.
-    return titleMatchesLine(title, normaliseTitle(raw)) || titleMatchesLine(bareTitle, normaliseTitle(withoutNumber(raw)));
+    return titleMatchesLine(title, normalizeTitle(raw)) || titleMatchesLine(bareTitle, normalizeTitle(withoutNumber(raw)));
   });
   return match?.start ?? page.start;
 }

@@ -48,7 +48,7 @@ export interface DocumentOutcome {
 }
 
 /** Rules-only and full mode share ingest, tree and mentions; full mode then extracts, merges and summarises. */
-export async function analyseDocument(ctx: DocumentContext): Promise<DocumentOutcome> {
+export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOutcome> {
   const mentions = findIdMentions(ctx.doc.text, ctx.doc.pages, ctx.settings.idPatterns);
   saveMentions(ctx.db, ctx.documentId, stableHash(ctx.settings.idPatterns), mentions);
   ctx.report('rules', 1, 1, `${mentions.length} ID mentions`);

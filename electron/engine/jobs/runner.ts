@@ -20,7 +20,7 @@ import {
   type StoredRun,
 } from '../store';
 import { stopKindOf, throwIfAborted } from '../util';
-import { analyseDocument } from './documentPipeline';
+import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunSettings } from './settings';
@@ -163,7 +163,7 @@ async function runInput(
       return;
     }
     let currentPhase: RunPhase = 'tree';
-    const outcome = await analyseDocument({
+    const outcome = await analyzeDocument({
       db,
       runId,
       documentId,

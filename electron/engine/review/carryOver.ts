@@ -87,12 +87,12 @@ function untouched(db: Database, row: ReviewedRow): boolean {
 }
 
 /** True when the run analysed the document (at least one chunk done). */
-export function runAnalysedDocument(db: Database, runId: number, documentId: number): boolean {
+export function runAnalyzedDocument(db: Database, runId: number, documentId: number): boolean {
   return db.prepare("SELECT 1 FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' LIMIT 1").get(runId, documentId) !== undefined;
 }
 
 /** The newest run that finished its pipeline for the document (merge included); undefined when none. */
-export function latestAnalysedRun(db: Database, documentId: number): number | undefined {
+export function latestAnalyzedRun(db: Database, documentId: number): number | undefined {
   const row = db
     .prepare(
       `SELECT MAX(ri.run_id) AS run_id FROM run_inputs ri
@@ -109,7 +109,7 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
   const { documentId, toRunId } = input;
   return db.transaction((): CarryOverResult => {
     ensureReviewDocument(db, documentId, now);
-    if (!runAnalysedDocument(db, toRunId, documentId)) throw invalid(`Run ${toRunId} has not analysed document ${documentId}; there is nothing to carry the review over to.`, { runId: toRunId, documentId });
+    if (!runAnalyzedDocument(db, toRunId, documentId)) throw invalid(`Run ${toRunId} has not analysed document ${documentId}; there is nothing to carry the review over to.`, { runId: toRunId, documentId });
     const previousRun = getReviewDocument(db, documentId)!.run_id;
     const fromRunId = input.fromRunId ?? (previousRun !== toRunId ? previousRun : null);
     const result: CarryOverResult = { documentId, runId: toRunId, fromRunId, matched: [], changed: [], vanished: [], reappeared: [], created: [] };

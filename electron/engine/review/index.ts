@@ -15,7 +15,7 @@ export {
   type ChangeBase,
   type ManualFindingInput,
 } from './operations';
-export { carryOverReview, latestAnalysedRun, runAnalysedDocument, type CarryOverInput, type CarryOverResult } from './carryOver';
+export { carryOverReview, latestAnalyzedRun, runAnalyzedDocument, type CarryOverInput, type CarryOverResult } from './carryOver';
 export {
   getReviewView,
   getReviewedFinding,

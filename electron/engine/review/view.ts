@@ -14,7 +14,7 @@ import type {
   ReviewSummary,
   ReviewView,
 } from '../../../shared/review';
-import { carryOverReview, latestAnalysedRun } from './carryOver';
+import { carryOverReview, latestAnalyzedRun } from './carryOver';
 import {
   changedFields,
   editedFields,
@@ -40,7 +40,7 @@ export interface ReviewReadOptions {
 
 /** Carries the review over to the newest run that analysed the document, if it is newer than the review's run. Returns the review's run. */
 export function syncReview(db: Database, documentId: number, now?: string): number | null {
-  const latest = latestAnalysedRun(db, documentId);
+  const latest = latestAnalyzedRun(db, documentId);
   const current = getReviewDocument(db, documentId)?.run_id ?? null;
   if (latest !== undefined && (current === null || latest > current)) {
     carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
