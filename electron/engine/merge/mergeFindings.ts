@@ -21,7 +21,7 @@
  */
 import type { FindingSource, MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
-import { comparableId } from '../extract/identity';
+import { comparableId } from '../extract';
 import { compareFindings, contentWords, textSimilarity } from './similarity';
 
 export interface MergeOptions {
