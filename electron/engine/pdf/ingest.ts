@@ -5,7 +5,8 @@ import path from 'node:path';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { DocumentKind, ExtractedDocument } from '../../../shared/types';
 import type { AssembledText } from './assemble';
-import { notAPdfError, cancelledError } from './pdfErrors';
+import { throwIfAborted } from '../util';
+import { notAPdfError, READ_CANCELLED } from './pdfErrors';
 import { readPdf } from './pdfDocument';
 import { assembleText, decodeUtf8 } from './textDocument';
 import type { IngestOptions, IngestResult, IngestWarning } from './types';
@@ -14,7 +15,7 @@ const KIND_BY_EXTENSION: Readonly<Record<string, DocumentKind>> = { '.pdf': 'pdf
 const SUPPORTED = 'PDF (.pdf), plain text (.txt) and Markdown (.md)';
 
 export async function ingestFile(filePath: string, options: IngestOptions = {}): Promise<IngestResult> {
-  if (options.signal?.aborted) throw cancelledError();
+  throwIfAborted(options.signal, READ_CANCELLED);
   const fileName = path.basename(filePath);
   const kind = KIND_BY_EXTENSION[path.extname(filePath).toLowerCase()];
   if (!kind) {

@@ -14,9 +14,9 @@
  * - in-process: when `workers` is 1 or threads cannot start.
  */
 import { Worker } from 'node:worker_threads';
-import { AppError, ErrorCode } from '../../../shared/errors';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
-import { cancelledError, noPagesError, openError } from './pdfErrors';
+import { cancelledError, throwIfAborted } from '../util';
+import { noPagesError, openError, READ_CANCELLED } from './pdfErrors';
 
 export type PageSink = (page: RawPage) => void;
 
@@ -38,7 +38,7 @@ export async function extractInProcess(bytes: Uint8Array, sink: PageSink, contex
     if (pdf.numPages === 0) throw noPagesError(context.fileName);
     context.onInfo(await readDocumentInfo(pdf));
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-      if (context.signal?.aborted) throw cancelledError();
+      throwIfAborted(context.signal, READ_CANCELLED);
       sink(await extractRawPage(pdf, pageNumber).catch((error: unknown) => unreadablePage(pageNumber, error instanceof Error ? error.message : String(error))));
     }
   } finally {
@@ -89,8 +89,8 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       // Terminating drops each worker's pdf.js document together with its thread.
       void Promise.allSettled(workers.map((worker) => worker.terminate())).then(() => (error === undefined ? resolve() : reject(error)));
     };
-    const onAbort = (): void => finish(cancelledError());
-    if (context.signal?.aborted) return finish(cancelledError());
+    const onAbort = (): void => finish(cancelledError(context.signal, READ_CANCELLED));
+    if (context.signal?.aborted) return finish(cancelledError(context.signal, READ_CANCELLED));
     context.signal?.addEventListener('abort', onAbort, { once: true });
 
     const requestMore = (worker: Worker, count: number): void => {
@@ -155,10 +155,11 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
         }
       });
       worker.on('error', (error) =>
-        finish(pageCount === -1 ? new WorkerStartError(String(error)) : new AppError(ErrorCode.INTERNAL, `PDF worker failed: ${error.message}. Please report it with the log.`, undefined, { cause: error })),
+        finish(pageCount === -1 ? new WorkerStartError(String(error)) : new Error(`PDF worker failed: ${error.message}`, { cause: error })),
       );
       worker.on('exit', (code) => {
-        if (!settled) finish(new AppError(ErrorCode.INTERNAL, `PDF worker stopped unexpectedly (exit code ${code}). Please report it with the log.`));
+        if (!settled) // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
+        if (!settled) finish(new Error(`PDF worker stopped unexpectedly (exit code ${code})`));
       });
     };
     startWorker();

@@ -5,7 +5,8 @@ import type { OutlineEntry } from '../../../shared/types';
 import { assemblePages, type AssembledPage, type AssembledText } from './assemble';
 import { buildPageLines } from './lineBuilder';
 import { extractInProcess, extractWithWorkers, WorkerStartError, type ExtractContext, type PageSink } from './pageSource';
-import { cancelledError, noPagesError } from './pdfErrors';
+import { throwIfAborted } from '../util';
+import { noPagesError, READ_CANCELLED } from './pdfErrors';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
 import { pageWarnings } from './pageWarnings';
 import { cleanText, visibleCharCount } from './textCleanup';
@@ -44,7 +45,7 @@ export async function readPdf(bytes: Uint8Array, fileName: string, options: Inge
     options.onProgress?.(++pagesDone, pages.length);
   };
   await extractPages(bytes, sink, context, options.workers ?? Math.min(2, availableParallelism()));
-  if (options.signal?.aborted) throw cancelledError();
+  throwIfAborted(options.signal, READ_CANCELLED);
   const documentInfo = info as DocumentInfo | null;
   if (!documentInfo) throw noPagesError(fileName);
 

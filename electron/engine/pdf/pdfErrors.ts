@@ -31,9 +31,8 @@ export function noPagesError(fileName: string): AppError {
   return new AppError(ErrorCode.PDF_NO_PAGES, `"${fileName}" is a PDF without any pages. Export the document again and add the new file.`, { fileName });
 }
 
-export function cancelledError(): AppError {
-  return new AppError(ErrorCode.CANCELLED, 'Reading the document was cancelled.');
-}
+/** What a cancelled ingest says (util's throwIfAborted / cancelledError build the error). */
+export const READ_CANCELLED = 'Reading the document was cancelled.';
 
 /** Errors thrown while opening a document (getDocument). */
 export function openError(error: unknown, fileName: string): AppError {

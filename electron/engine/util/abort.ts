@@ -24,13 +24,13 @@ export function stopKindOf(signal: AbortSignal | undefined): StopKind {
   return signal?.reason instanceof StopRequest ? signal.reason.kind : 'cancel';
 }
 
-/** The CANCELLED error every stage throws when its signal fires, saying whether it was a pause. */
-export function cancelledError(signal?: AbortSignal, message?: string): AppError {
+/** The CANCELLED error every stage throws when its signal fires, saying whether it was a pause (`cancelMessage`: a stage's own words for a cancel). */
+export function cancelledError(signal?: AbortSignal, cancelMessage = 'Cancelled.'): AppError {
   const kind = stopKindOf(signal);
-  return new AppError(ErrorCode.CANCELLED, message ?? (kind === 'pause' ? 'Paused.' : 'Cancelled.'), { reason: kind });
+  return new AppError(ErrorCode.CANCELLED, kind === 'pause' ? 'Paused.' : cancelMessage, { reason: kind });
 }
 
 /** The engine's one check between units of work: throws CANCELLED once the signal has fired. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw cancelledError(signal);
+export function throwIfAborted(signal: AbortSignal | undefined, cancelMessage?: string): void {
+  if (signal?.aborted) throw cancelledError(signal, cancelMessage);
 }
