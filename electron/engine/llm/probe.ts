@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { sha256 } from '../util';
+import { cancelledError, sha256 } from '../util';
 import { iso, nsToMs, type ClientContext } from './context';
 import { classifyError, toAppError } from './errors';
 import { findInstalled, type InstalledModel, type ModelInfo } from './models';
@@ -37,7 +37,7 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
   const fail = (error: unknown, model?: string): never => {
     if (error instanceof AppError) throw error;
     const c = classifyError(error, signal);
-    if (c.kind === 'cancelled') throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+    if (c.kind === 'cancelled') throw cancelledError(signal);
     throw toAppError(c, { host: ctx.host, numCtx, ...(model ? { model } : {}) }, error);
   };
 
@@ -46,7 +46,7 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
     ({ version } = await ctx.ollama(signal).version());
   } catch (error) {
     const c = classifyError(error, signal);
-    if (c.kind === 'cancelled') throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+    if (c.kind === 'cancelled') throw cancelledError(signal);
     throw toAppError({ ...c, code: ErrorCode.OLLAMA_UNREACHABLE }, { host: ctx.host }, error);
   }
   const server = await ctx.serverInfo(signal).catch(fail);

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { AskCitation, DroppedCitation } from '../../../shared/retrieval';
-import { groundEvidence } from '../extract/grounding';
+import { groundEvidence } from '../extract';
 import type { ContextEntry, DocumentSource } from './context';
 import { renderEntry } from './context';
 

@@ -23,6 +23,7 @@ import { judgeRetrieval, type JudgeCandidate } from './judge';
 import { search, type SearchHit } from './search';
 import type { StoredUnit } from './units';
 import { findVectorSpace } from './vectors';
+import { throwIfAborted } from '../util';
 
 export interface AskSettings {
   /** Chat model for the judge and the answer. */
@@ -76,7 +77,7 @@ export function checkAskScope(db: Database, documentIds: readonly number[]): voi
 }
 
 function cancelledCheck(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+  throwIfAborted(signal);
 }
 
 /**

@@ -7,8 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { AskAnswer, ConversationMessage, ConversationSummary } from '../../../shared/retrieval';
-import { html, SafeHtml } from '../report/html';
-import { escapeMarkdown } from '../report/markdown';
+import { escapeMarkdown, html, SafeHtml } from '../report';
 
 export type ConversationScope = { scope: 'library' } | { scope: 'document'; documentId: number };
 

@@ -7,10 +7,10 @@
  * at a time, like every other model call).
  */
 import type { Database } from 'better-sqlite3';
-import { AppError, ErrorCode } from '../../../shared/errors';
 import type { LlmClient } from '../llm';
 import { desiredUnits, type UnitSource } from './units';
 import { deleteVectors, ensureVectorSpace, findVectorSpace, putVector } from './vectors';
+import { throwIfAborted } from '../util';
 
 /** Units per embedding request: few enough that one slow request stays short, many enough to amortise the HTTP round trip. */
 export const EMBED_BATCH = 16;
@@ -69,7 +69,7 @@ export async function updateIndex(db: Database, options: IndexOptions = {}): Pro
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+  throwIfAborted(signal);
 }
 
 /** One document's units, FTS rows and stale vectors brought in line with what it holds now, in one transaction. */

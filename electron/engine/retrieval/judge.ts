@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { buildMessages, describeSchema, isRunWideLlmError, type LlmClient } from '../llm';
-import { sha256, stableStringify } from '../util/hash';
+import { sha256, stableStringify, throwIfAborted } from '../util';
 import type { StoredUnit } from './units';
 
 export const RETRIEVAL_JUDGE_PROMPT_VERSION = 1;
@@ -171,7 +171,7 @@ export async function judgeRetrieval(deps: { db: Database; llm: LlmClient }, inp
     });
   } catch (error) {
     if (error instanceof AppError && (error.code === ErrorCode.CANCELLED || isRunWideLlmError(error.code))) throw error;
-    if (input.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'Cancelled.');
+    throwIfAborted(input.signal);
     const info = toErrorInfo(error);
     return record({
       source: 'fallback',

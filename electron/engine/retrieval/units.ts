@@ -7,8 +7,8 @@
  * evidence came from (never the model's own description).
  */
 import type { Database } from 'better-sqlite3';
-import { sha256 } from '../util/hash';
-import { getCurrentTree, loadChunks } from '../store/chunks';
+import { sha256 } from '../util';
+import { getCurrentTree, loadChunks } from '../store';
 
 export interface UnitSource {
   kind: 'chunk' | 'finding';
