@@ -7,6 +7,7 @@
  */
 import { pageAt } from '../../../shared/canonical';
 import type { ChunkNode, ChunkOrigin, ExtractedDocument, OutlineEntry, Section } from '../../../shared/types';
+import { timeStage } from '../util/stageProfile';
 import { detectHeadings, type HeadingCandidate } from './headings';
 import { rootSection } from './hierarchy';
 import { resolveChunkingOptions, type ChunkingOptions, type ChunkStrategy } from './options';
@@ -47,7 +48,7 @@ interface SkeletonSection {
 export function buildChunkTree(doc: ExtractedDocument, partial: Partial<ChunkingOptions> = {}): ChunkTree {
   const options = resolveChunkingOptions(partial);
   const notes: string[] = [];
-  const headingAnalysis = detectHeadings(doc, options);
+  const headingAnalysis = timeStage('headings', () => detectHeadings(doc, options));
   const headings = headingAnalysis.headings;
   const outlineMarks = resolveOutline(doc, notes);
   const headingMarks = headings.map((h) => ({ start: h.start, rawLevel: h.level, title: h.title, fontSize: h.fontSize }));

@@ -22,7 +22,7 @@ import { loadChunks, saveChunkTree, saveMentions, type Database } from '../store
 import { splitTreeWithLlm } from '../treesplit';
 import { saveSummary, summarizeDocument } from '../summary';
 import type { Logger } from '../log';
-import { stableHash, throwIfAborted } from '../util';
+import { stableHash, throwIfAborted, timeStage } from '../util';
 import type { LlmRunPlan } from './llmPlan';
 import { createRateMeter } from './progress';
 import type { RunSettings, StrategyChoice } from './settings';
@@ -49,8 +49,8 @@ export interface DocumentOutcome {
 
 /** Rules-only and full mode share ingest, tree and mentions; full mode then extracts, merges and summarises. */
 export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOutcome> {
-  const mentions = findIdMentions(ctx.doc.text, ctx.doc.pages, ctx.settings.idPatterns);
-  saveMentions(ctx.db, ctx.documentId, stableHash(ctx.settings.idPatterns), mentions);
+  const mentions = timeStage('mentions', () => findIdMentions(ctx.doc.text, ctx.doc.pages, ctx.settings.idPatterns));
+  timeStage('store', () => saveMentions(ctx.db, ctx.documentId, stableHash(ctx.settings.idPatterns), mentions));
   ctx.report('rules', 1, 1, `${mentions.length} ID mentions`);
 
   const tree = await chooseTree(ctx);
@@ -115,16 +115,18 @@ async function chooseTree(ctx: DocumentContext): Promise<{ treeId: number; nodes
     notes = result.fallbacks.map((f) => `fallback for ${f.node}: ${f.reason}`);
   } else {
     const forced = decision.strategy === 'llm-tree' ? 'auto' : decision.strategy;
-    const built = buildChunkTree(ctx.doc, { ...options, strategy: forced });
+    const built = timeStage('tree', () => buildChunkTree(ctx.doc, { ...options, strategy: forced }));
     nodes = built.nodes;
     strategy = built.strategy;
     notes = built.notes;
   }
   const hashed = { chunking: storable, strategy: decision.strategy, treeOptions, model: decision.strategy === 'llm-tree' ? ctx.llm?.plan.models.split : null };
-  const { treeId } = saveChunkTree(
-    ctx.db,
-    { documentId: ctx.documentId, strategy, params: { ...hashed, judge: decision.note ?? null, notes }, paramsHash: stableHash(hashed), nodes },
-    ctx.now().toISOString(),
+  const { treeId } = timeStage('store', () =>
+    saveChunkTree(
+      ctx.db,
+      { documentId: ctx.documentId, strategy, params: { ...hashed, judge: decision.note ?? null, notes }, paramsHash: stableHash(hashed), nodes },
+      ctx.now().toISOString(),
+    ),
   );
   ctx.report('tree', 1, 1, `${nodes.filter((n) => n.isLeaf).length} chunks (${strategy})`);
   return { treeId, nodes: loadChunks(ctx.db, treeId) };

@@ -24,6 +24,7 @@ import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunSettings } from './settings';
+import { timeStage } from '../util/stageProfile';
 
 export interface RunDeps {
   db: Database;
@@ -212,7 +213,7 @@ async function ingestInput(
     return { documentId: known.id, doc, warnings: pageWarnings(doc.pages, baseName(input.filePath)).map(warningInfo) };
   }
   const result = await deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages });
-  const { document } = saveDocument(deps.db, result.document, deps.now().toISOString());
+  const { document } = timeStage('store', () => saveDocument(deps.db, result.document, deps.now().toISOString()));
   // The parsed document goes on in memory: reading it back from the store would hold two copies of a large document at once.
   return {
     documentId: document.id,

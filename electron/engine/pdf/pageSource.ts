@@ -5,17 +5,21 @@
  * pdf.js fails on arrives as an empty page with `readError`: one damaged page
  * does not cost the rest of the document.
  *
- * - worker threads (default): the first worker opens the file and reports the
- *   page count; long documents get more workers, each with its own copy. The
+ * - worker threads (default, kept between documents by extractorPool.ts): the
+ *   first worker opens the file and reports the page count; long documents
+ *   get more workers, each with its own copy. The
  *   host thread never loads pdf.js, which keeps PDF parsing off the Electron
  *   main/utility thread and keeps memory low under `tsx`, whose loader
  *   inflates pdf.js's 3 MB of JavaScript several times over. Workers start
  *   with `execArgv: []`: their entry is plain JS and needs no TS loader.
- * - in-process: when `workers` is 1 or threads cannot start.
+ * - in-process: when threads cannot start.
  */
-import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { Worker } from 'node:worker_threads';
+import { AppError, ErrorCode } from '../../../shared/errors';
+import { addStageTime, cancelledError, throwIfAborted } from '../util';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
-import { cancelledError, throwIfAborted } from '../util';
+import { borrowWorker, discardWorker, returnWorker } from './extractorPool';
 import { noPagesError, openError, READ_CANCELLED } from './pdfErrors';
 
 export type PageSink = (page: RawPage) => void;
@@ -29,21 +33,32 @@ export interface ExtractContext {
 
 export async function extractInProcess(bytes: Uint8Array, sink: PageSink, context: ExtractContext): Promise<void> {
   // Loaded lazily: hosts that use workers never pay for pdf.js on this thread.
-  const { openPdf, readDocumentInfo, extractRawPage } = await import('./rawExtractor.mjs');
+  const { openPdf, closePdf, readDocumentInfo, extractRawPage } = await import('./rawExtractor.mjs');
+  const opening = performance.now();
   const task = openPdf(bytes.slice());
   try {
     const pdf = await task.promise.catch((error: unknown) => {
       throw openError(error, context.fileName);
     });
     if (pdf.numPages === 0) throw noPagesError(context.fileName);
-    context.onInfo(await readDocumentInfo(pdf));
+    const info = await readDocumentInfo(pdf);
+    addStageTime('open', performance.now() - opening);
+    context.onInfo(info);
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       throwIfAborted(context.signal, READ_CANCELLED);
-      sink(await extractRawPage(pdf, pageNumber).catch((error: unknown) => unreadablePage(pageNumber, error instanceof Error ? error.message : String(error))));
+      const page = await extractRawPage(pdf, pageNumber).catch((error: unknown) => unreadablePage(pageNumber, error instanceof Error ? error.message : String(error)));
+      recordPageCost(page);
+      sink(page);
     }
   } finally {
-    await task.destroy();
+    await closePdf(task);
   }
+}
+
+function recordPageCost(page: RawPage): void {
+  if (!page.costMs) return;
+  addStageTime('text', page.costMs.text);
+  addStageTime('fonts', page.costMs.fonts);
 }
 
 /** The stand-in for a page pdf.js failed on: no text, and why. */
@@ -56,13 +71,15 @@ export class WorkerStartError extends Error {}
 
 /** Requests kept in flight per worker, so a worker never idles while the host handles its last answer. */
 const IN_FLIGHT_PER_WORKER = 2;
-const EAGER_WORKERS_MIN_BYTES = 1024 * 1024;
+/** Files this large are opened by every worker at once (see the end of extractWithWorkers). */
+const EAGER_WORKERS_MIN_BYTES = 256 * 1024;
 
 type WorkerMessage =
-  | { type: 'ready'; info: DocumentInfo; withInfo: boolean }
+  | { type: 'ready'; info: DocumentInfo; withInfo: boolean; openMs: number }
   | { type: 'page'; page: RawPage }
   | { type: 'error'; pageNumber: number; name: string; message: string }
-  | { type: 'fatal'; name: string; message: string };
+  | { type: 'fatal'; name: string; message: string }
+  | { type: 'closed' };
 
 export interface WorkerPlan {
   maxWorkers: number;
@@ -71,7 +88,6 @@ export interface WorkerPlan {
 }
 
 export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
-  const entry = new URL('./rawExtractor.mjs', import.meta.url);
   const workers: Worker[] = [];
   const finished = new Map<number, RawPage>();
   let pageCount = -1;
@@ -82,12 +98,15 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
 
   return new Promise<void>((resolve, reject) => {
     let settled = false;
-    const finish = (error?: unknown): void => {
+    /** `workersIdle`: no worker is in the middle of a page (a complete read, or a document pdf.js refused to open). */
+    const finish = (error?: unknown, workersIdle = error === undefined): void => {
       if (settled) return;
       settled = true;
       context.signal?.removeEventListener('abort', onAbort);
-      // Terminating drops each worker's pdf.js document together with its thread.
-      void Promise.allSettled(workers.map((worker) => worker.terminate())).then(() => (error === undefined ? resolve() : reject(error)));
+      // After an error or a cancel the workers may be mid-page: terminating drops their pdf.js document with the
+      // thread. Idle ones close their document and go back to the pool.
+      const released = workers.map((worker) => (workersIdle ? closeAndReturn(worker) : discardWorker(worker)));
+      void Promise.allSettled(released).then(() => (error === undefined ? resolve() : reject(error)));
     };
     const onAbort = (): void => finish(cancelledError(context.signal, READ_CANCELLED));
     if (context.signal?.aborted) return finish(cancelledError(context.signal, READ_CANCELLED));
@@ -120,10 +139,16 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       requestMore(worker, IN_FLIGHT_PER_WORKER);
     };
     const onMessage = (worker: Worker, message: WorkerMessage): void => {
+      if (message.type === 'fatal') {
+        // Every worker was asked to open the same bytes and will fail alike; closing first lets them finish that.
+        return finish(openError(Object.assign(new Error(message.message), { name: message.name }), context.fileName), true);
+      }
       switch (message.type) {
         case 'ready':
+          addStageTime('open', message.openMs);
           return onReady(worker, message.info, message.withInfo);
         case 'page':
+          recordPageCost(message.page);
           finished.set(message.page.pageNumber, message.page);
           requestMore(worker, 1);
           return deliverInOrder();
@@ -131,20 +156,12 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
           finished.set(message.pageNumber, unreadablePage(message.pageNumber, message.message));
           requestMore(worker, 1);
           return deliverInOrder();
-        case 'fatal':
-          throw openError(Object.assign(new Error(message.message), { name: message.name }), context.fileName);
+        case 'closed':
+          return;
       }
     };
     const startWorker = (): void => {
-      // A capped young generation makes each worker collect pdf.js's short-lived per-page objects sooner. Measured on
-      // a 1000-page file: 8 MB gives the least memory but GC slows extraction by a third; 16 MB keeps peak RSS near
-      // 280 MB (under 300) at about 3.7 s; 32 MB or none is faster but above 300 MB. The old-generation cap is a backstop.
-      const worker = new Worker(entry, {
-        // The first worker reads the document info; every worker opens its own copy of the bytes.
-        workerData: { role: WORKER_ROLE, data: bytes, readInfo: workers.length === 0 },
-        execArgv: [],
-        resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 },
-      });
+      const worker = borrowWorker();
       workers.push(worker);
       worker.on('message', (message: WorkerMessage) => {
         if (settled) return;
@@ -161,6 +178,8 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
         if (!settled) // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
         if (!settled) finish(new Error(`PDF worker stopped unexpectedly (exit code ${code})`));
       });
+      // The first worker reads the document info; every worker opens its own copy of the bytes (postMessage copies).
+      worker.postMessage({ type: 'open', data: bytes, readInfo: workers.length === 1 });
     };
     startWorker();
     // A large file is almost surely long: open it in every worker at once instead of after the first has counted pages
@@ -169,5 +188,32 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
   });
 }
 
-/** Must equal WORKER_ROLE in rawExtractor.mjs; duplicated so this module does not import pdf.js. */
-const WORKER_ROLE = 'pdf-raw-extractor';
+/**
+ * Closes the worker's document, then gives the worker back to the pool. The worker answers in order, so answers
+ * still on their way (a late 'ready' from a worker that was not needed after all) come before 'closed' and are
+ * dropped; a worker that fails or exits meanwhile is simply not given back.
+ */
+function closeAndReturn(worker: Worker): Promise<void> {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  return new Promise<void>((done) => {
+    const stop = (): void => {
+      worker.removeAllListeners('message');
+      worker.removeAllListeners('error');
+      worker.removeAllListeners('exit');
+      done();
+    };
+    worker.once('exit', stop);
+    worker.once('error', () => {
+      stop();
+      void discardWorker(worker);
+    });
+    worker.on('message', (message: { type?: string }) => {
+      if (message.type !== 'closed') return;
+      stop();
+      returnWorker(worker);
+    });
+    worker.postMessage({ type: 'close' });
+  });
+}

@@ -11,6 +11,7 @@ import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
 import { pageWarnings } from './pageWarnings';
 import { cleanText, visibleCharCount } from './textCleanup';
 import type { IngestOptions, IngestWarning } from './types';
+import { timeStage } from '../util/stageProfile';
 
 /**
  * A page "has a text layer" with at least this many visible characters. A
@@ -18,8 +19,11 @@ import type { IngestOptions, IngestWarning } from './types';
  * ("Page 3 of 9" is 8), while a real text page has hundreds.
  */
 export const MIN_TEXT_LAYER_CHARS = 10;
-/** Below this many pages, starting threads (each re-parsing the file) costs more than it saves. */
-export const WORKER_MIN_PAGES = 64;
+/**
+ * Below this many pages one worker reads the document: a second one must parse the file again, which costs more than
+ * it saves on a few pages. Threads are kept between documents (extractorPool.ts), so that parse is all it costs.
+ */
+export const WORKER_MIN_PAGES = 16;
 
 export interface PdfContent extends AssembledText {
   pageCount: number;
@@ -77,7 +81,7 @@ function cleanInline(text: string): string {
 
 function toAssembledPage(raw: RawPage): AssembledPage {
   if (raw.readError !== undefined) return { lines: [], hasTextLayer: false, readError: raw.readError };
-  const lines = buildPageLines(raw);
+  const lines = timeStage('lines', () => buildPageLines(raw));
   const visible = lines.reduce((sum, line) => sum + visibleCharCount(line.text), 0);
   return { lines, hasTextLayer: visible >= MIN_TEXT_LAYER_CHARS };
 }

@@ -24,10 +24,15 @@ export interface RawPage {
   items: RawItem[];
   /** Set (with no items) when pdf.js failed on this page; the rest of the document is still read. */
   readError?: string;
+  /** Where the worker's time went on this page (for the ingest benchmark's per-stage figures): pdf.js text content, then items and bold flags. */
+  costMs?: { text: number; fonts: number };
 }
 
 export const WORKER_ROLE: string;
 export function openPdf(data: Uint8Array): PDFDocumentLoadingTask;
+export function closePdf(task: PDFDocumentLoadingTask): Promise<void>;
+/** True when pdf.js's parser reports the fonts it loads (bold detection); false only if a pdf.js update broke the hook. */
+export function parserReportsFonts(): boolean;
 export function extractRawPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<RawPage>;
 
 /** Document-level facts, read once. Strings are raw (not yet cleaned). */

@@ -11,8 +11,139 @@
  * builds it as its own entry, out/main/rawExtractor.mjs), so it only depends
  * on pdfjs-dist and node built-ins.
  */
+import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
+
+/** Font names that mark a bold face (PostScript names such as "Helvetica-Bold", "ABCDEF+Arial-BoldMT"). */
+const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b$/i;
+/** FontDescriptor /Flags bit 19 (PDF 32000-1, table 121): glyphs painted bold even at small sizes. */
+const FORCE_BOLD_FLAG = 1 << 18;
+/** FontDescriptor /FontWeight: 600 (semibold) and above is bold (400 is normal). */
+const BOLD_FONT_WEIGHT = 600;
+
+/**
+ * Whether each font pdf.js has loaded on this thread is a bold face, by its
+ * loaded name (the item.fontName of text content, e.g. "g_d0_f3"; document
+ * ids make them unique per thread). Filled by the parser itself, see
+ * importParserReportingFonts; emptied per document by forgetFonts.
+ * @type {Map<string, boolean>}
+ */
+const boldByLoadedName = new Map();
+const FONT_LOADED_HOOK = Symbol.for('offline-audit.pdfjs.fontLoaded');
+
+/**
+ * Bold from what a loaded font already carries, without drawing anything:
+ * pdf.js's own flags (from the PostScript name), the name itself, and the
+ * font dictionary's descriptor (ForceBold flag, FontWeight; a composite font
+ * keeps its descriptor on its descendant font).
+ * @param {any} font pdf.js Font (name, bold, black)
+ * @param {any} dict the PDF font dictionary (pdf.js Dict)
+ */
+function isBoldFace(font, dict) {
+  if (font?.bold || font?.black) return true;
+  if (typeof font?.name === 'string' && BOLD_NAME.test(font.name)) return true;
+  try {
+    let descriptor = dict?.get('FontDescriptor');
+    if (!descriptor) {
+      const descendants = dict?.get('DescendantFonts');
+      descriptor = Array.isArray(descendants) ? dict.xref?.fetchIfRef(descendants[0])?.get('FontDescriptor') : undefined;
+    }
+    const flags = descriptor?.get('Flags');
+    const weight = descriptor?.get('FontWeight');
+    return (typeof flags === 'number' && (flags & FORCE_BOLD_FLAG) !== 0) || (typeof weight === 'number' && weight >= BOLD_FONT_WEIGHT);
+  } catch {
+    // A damaged descriptor only costs the bold flag.
+    return false;
+  }
+}
+
+/** Where pdf.js's TranslatedFont constructor reports each font it loads (see importParserReportingFonts). */
+const TRANSLATED_FONT_ANCHOR = 'this.loadedName = loadedName;\n    this.font = font;\n    this.dict = dict;\n';
+
+/**
+ * pdf.js's parser module, changed in one place: each font it loads (it loads
+ * every font a page's text uses, to decode the text) is reported to
+ * FONT_LOADED_HOOK with its PDF dictionary. pdf.js itself hands font objects
+ * to the API side only while building a page's operator list (for drawing),
+ * which costs a second parse of the page's content stream; text extraction
+ * alone never exposes them. The changed source is imported from a temporary
+ * copy, its import.meta.url references (the wasm decoders' file lookups) pointing
+ * at the real file. When a pdf.js update moves the anchor (or the file cannot
+ * be read), the unchanged module is used and fonts are not bold (a test fails
+ * on such an update).
+ */
+async function importParserReportingFonts() {
+  const url = import.meta.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  // Bytes, not a string: a 2.5 MB source read and patched as JavaScript strings stays in the thread's heap (13 MB
+  // more resident memory per worker, measured).
+  let source = Buffer.alloc(0);
+  try {
+    source = readFileSync(new URL(url));
+  } catch {
+    // Not a plain file (e.g. inside an archive): the unchanged module below.
+  }
+  const anchorEnd = source.indexOf(TRANSLATED_FONT_ANCHOR) + TRANSLATED_FONT_ANCHOR.length;
+  // @ts-expect-error pdfjs-dist ships no types for the worker module
+  if (anchorEnd < TRANSLATED_FONT_ANCHOR.length) return import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  // @ts-expect-error the hook is our own global symbol
+  globalThis[FONT_LOADED_HOOK] = (/** @type {any} */ translated) => {
+    if (typeof translated?.loadedName === 'string') boldByLoadedName.set(translated.loadedName, isBoldFace(translated.font, translated.dict));
+  };
+  const hook = Buffer.from(`    globalThis[Symbol.for(${JSON.stringify(FONT_LOADED_HOOK.description)})]?.(this);\n`);
+  /** @param {Buffer} part */
+  const relocate = (part) => replaceBytes(part, [['import.meta.url', JSON.stringify(url)], ['//# sourceMappingURL=pdf.worker.mjs.map', ''] /* the copy's folder has no map */]);
+  const patched = [...relocate(source.subarray(0, anchorEnd)), hook, ...relocate(source.subarray(anchorEnd))];
+  // Imported from a file in a fresh private folder (a data: URL would keep 40 MB more per thread alive), removed once
+  // loaded: nobody else can have written it, and nothing is left behind.
+  const folder = mkdtempSync(join(tmpdir(), 'offline-audit-pdfjs-'));
+  try {
+    const file = join(folder, 'pdf.worker.mjs');
+    writeFileSync(file, Buffer.concat(patched), { mode: 0o600 });
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `bytes` with every occurrence of each search string replaced, as the pieces to concatenate.
+ * @param {Buffer} bytes @param {[string, string][]} replacements [search, replacement] pairs
+ * @returns {Buffer[]}
+ */
+function replaceBytes(bytes, replacements) {
+  if (replacements.length === 0) return [bytes];
+  const [[search, replacement], ...rest] = replacements;
+  /** @type {Buffer[]} */
+  const pieces = [];
+  let from = 0;
+  for (let at = bytes.indexOf(search); at >= 0; at = bytes.indexOf(search, from)) {
+    pieces.push(...replaceBytes(bytes.subarray(from, at), rest), Buffer.from(replacement));
+    from = at + search.length;
+  }
+  pieces.push(...replaceBytes(bytes.subarray(from), rest));
+  return pieces;
+}
+
+/** True when fonts are reported by the parser (false only if a pdf.js update moved the anchor). */
+export function parserReportsFonts() {
+  // @ts-expect-error the hook is our own global symbol
+  return typeof globalThis[FONT_LOADED_HOOK] === 'function';
+}
+
+/**
+ * Closes a document opened by openPdf, with what this module kept about its fonts.
+ * @param {import('pdfjs-dist').PDFDocumentLoadingTask} task
+ */
+export async function closePdf(task) {
+  const prefix = `g_${task.docId}_`;
+  for (const name of boldByLoadedName.keys()) if (name.startsWith(prefix)) boldByLoadedName.delete(name);
+  await task.destroy();
+}
 
 /**
  * pdf.js's legacy build (the one meant for Node) bundles core-js, which
@@ -32,8 +163,7 @@ const NATIVE_BUILTINS = ([
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // Loaded here rather than by pdf.js on first use, so that its polyfills are also undone below (pdf.js picks it up
 // from globalThis.pdfjsWorker, its documented hook for running the parser on the calling thread).
-// @ts-expect-error pdfjs-dist ships no types for the worker module
-globalThis.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+globalThis.pdfjsWorker ??= await importParserReportingFonts();
 for (const [owner, key, native] of NATIVE_BUILTINS) {
   if (Reflect.get(owner, key) !== native) Object.defineProperty(owner, key, { value: native, writable: true, configurable: true, enumerable: false });
 }
@@ -42,7 +172,7 @@ const { getDocument, Util, VerbosityLevel } = pdfjs;
 export const WORKER_ROLE = 'pdf-raw-extractor';
 
 /**
- * Opens a PDF from bytes. The caller must `destroy()` the returned task.
+ * Opens a PDF from bytes. The caller must close the returned task with closePdf.
  * @param {Uint8Array} data bytes (pdf.js may take ownership: pass a copy you do not need)
  */
 export function openPdf(data) {
@@ -63,52 +193,17 @@ export function openPdf(data) {
   });
 }
 
-/** Font names that mark a bold face (PostScript names such as "Helvetica-Bold", "ABCDEF+Arial-BoldMT"). */
-const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b$/i;
-
 /**
- * The real font name is only known when pdf.js has shipped the font object to
- * the main side (it does so for rendering, not for text extraction), so this
- * is best effort: a font object present in commonObjs is used, otherwise the
- * style's fontFamily (pdf.js puts the substituted family there for
- * non-embedded fonts), otherwise "not bold".
- * @param {any} page
+ * A text item's font is bold when the parser reported it so; a font it did
+ * not report (none should be missing) falls back to the style's family,
+ * which names the substituted system font of a non-embedded font.
  * @param {string} loadedName
  * @param {any} style
  */
-function isBoldFont(page, loadedName, style) {
-  try {
-    if (page.commonObjs.has(loadedName)) {
-      const font = page.commonObjs.get(loadedName);
-      if (font?.bold || font?.black) return true;
-      if (typeof font?.name === 'string' && BOLD_NAME.test(font.name)) return true;
-    }
-  } catch {
-    // A missing or failed font object only costs us the bold flag.
-  }
-  const family = `${style?.fontFamily ?? ''} ${style?.fontSubstitution ?? ''}`;
-  return BOLD_NAME.test(family);
-}
-
-/**
- * Font objects (with their PostScript names, "OpenSans-Bold") reach
- * commonObjs only when pdf.js builds a page's operator list. They are
- * document-wide, so the operator list is built only for a page that uses a
- * font not seen before: usually the first pages, never a page without text
- * (a scanned image page would cost an image decode). This is what makes the
- * bold flag work for heading detection, at the price of an operator list on a
- * few pages.
- * @param {any} page
- * @param {any[]} items
- */
-async function loadFontsOnce(page, items) {
-  const missing = items.some((item) => 'str' in item && item.str.length > 0 && !page.commonObjs.has(item.fontName));
-  if (!missing) return;
-  try {
-    await page.getOperatorList();
-  } catch {
-    // Only the bold flag depends on it.
-  }
+function isBoldFont(loadedName, style) {
+  const reported = boldByLoadedName.get(loadedName);
+  if (reported !== undefined) return reported;
+  return BOLD_NAME.test(`${style?.fontFamily ?? ''} ${style?.fontSubstitution ?? ''}`);
 }
 
 /**
@@ -119,11 +214,12 @@ async function loadFontsOnce(page, items) {
  * @returns {Promise<import('./rawExtractor.d.mts').RawPage>}
  */
 export async function extractRawPage(pdf, pageNumber) {
+  const started = performance.now();
   const page = await pdf.getPage(pageNumber);
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
-    await loadFontsOnce(page, content.items);
+    const textDone = performance.now();
     /** @type {Record<string, boolean>} */
     const boldByFont = {};
     /** @type {import('./rawExtractor.d.mts').RawItem[]} */
@@ -136,7 +232,7 @@ export async function extractRawPage(pdf, pageNumber) {
       if (!(fontSize > 0) || !(advance > 0)) continue;
       let bold = boldByFont[item.fontName];
       if (bold === undefined) {
-        bold = isBoldFont(page, item.fontName, content.styles[item.fontName]);
+        bold = isBoldFont(item.fontName, content.styles[item.fontName]);
         boldByFont[item.fontName] = bold;
       }
       items.push({
@@ -152,7 +248,7 @@ export async function extractRawPage(pdf, pageNumber) {
         hasEOL: item.hasEOL,
       });
     }
-    return { pageNumber, width: viewport.width, height: viewport.height, items };
+    return { pageNumber, width: viewport.width, height: viewport.height, items, costMs: { text: textDone - started, fonts: performance.now() - textDone } };
   } finally {
     // Drop the page's parsed objects so a long document is not held in memory.
     page.cleanup();
@@ -255,9 +351,13 @@ export class SyncDecompressionStream {
 }
 
 /**
- * Worker loop: open the document once, report { type: 'ready' } (with the
- * document info when workerData.readInfo), then answer { pageNumber } requests
- * with { type: 'page', page } or { type: 'error', pageNumber, name, message }.
+ * Worker loop. The thread loads pdf.js once and then reads one document after
+ * another (pageSource.ts keeps it in a pool between documents):
+ *   { type: 'open', data, readInfo } -> { type: 'ready', info, withInfo, openMs } or { type: 'fatal', name, message }
+ *   { pageNumber }                   -> { type: 'page', page } or { type: 'error', pageNumber, name, message }
+ *   { type: 'close' }                -> { type: 'closed' }
+ * Only the worker asked to (readInfo) reads the outline and Info: resolving
+ * every outline destination is real work; the others report the page count.
  */
 async function runWorker() {
   const port = parentPort;
@@ -265,32 +365,43 @@ async function runWorker() {
   // Only pdf.js runs on this thread, so replacing the global is contained.
   // @ts-expect-error a partial DecompressionStream: the part pdf.js uses
   globalThis.DecompressionStream = SyncDecompressionStream;
-  const task = openPdf(workerData.data);
-  let pdf;
-  try {
-    pdf = await task.promise;
-  } catch (error) {
-    port.postMessage({ type: 'fatal', ...errorFields(error) });
-    return;
-  }
-  port.on('message', async (message) => {
-    if (message?.type === 'close') {
-      await task.destroy();
-      port.close();
-      return;
+  /** @type {{ task: import('pdfjs-dist').PDFDocumentLoadingTask, pdf: import('pdfjs-dist').PDFDocumentProxy } | null} */
+  let open = null;
+  /** @param {any} error */
+  const failure = (error) => ({ name: error?.name ?? 'Error', message: String(error?.message ?? error) });
+  /** @param {any} message */
+  const answer = async (message) => {
+    if (message?.type === 'open') {
+      const started = performance.now();
+      const task = openPdf(message.data);
+      try {
+        const pdf = await task.promise;
+        open = { task, pdf };
+        const info = message.readInfo ? await readDocumentInfo(pdf) : { pageCount: pdf.numPages, info: {}, outline: [] };
+        port.postMessage({ type: 'ready', info, withInfo: Boolean(message.readInfo), openMs: performance.now() - started });
+      } catch (error) {
+        await closePdf(task).catch(() => undefined);
+        port.postMessage({ type: 'fatal', ...failure(error) });
+      }
+    } else if (message?.type === 'close') {
+      if (open) await closePdf(open.task).catch(() => undefined);
+      open = null;
+      port.postMessage({ type: 'closed' });
+    } else if (open) {
+      const pageNumber = message?.pageNumber;
+      try {
+        port.postMessage({ type: 'page', page: await extractRawPage(open.pdf, pageNumber) });
+      } catch (error) {
+        port.postMessage({ type: 'error', pageNumber, ...failure(error) });
+      }
     }
-    const pageNumber = message?.pageNumber;
-    try {
-      const page = await extractRawPage(pdf, pageNumber);
-      port.postMessage({ type: 'page', page });
-    } catch (error) {
-      port.postMessage({ type: 'error', pageNumber, ...errorFields(error) });
-    }
+  };
+  // One message at a time: the thread is busy either way, a page's measured cost is then its own (interleaved
+  // requests would each be timed over the other's work too), and 'close' never overtakes a page.
+  let previous = Promise.resolve();
+  port.on('message', (message) => {
+    previous = previous.then(() => answer(message));
   });
-  // Only one worker reads the outline and Info (resolving every outline destination is real work); the others
-  // report just the page count.
-  const info = workerData.readInfo ? await readDocumentInfo(pdf) : { pageCount: pdf.numPages, info: {}, outline: [] };
-  port.postMessage({ type: 'ready', info, withInfo: Boolean(workerData.readInfo) });
 }
 
 /**

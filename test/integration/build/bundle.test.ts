@@ -31,7 +31,8 @@ describe.skipIf(!built)('built main bundle (run `npm run build` first; skipped w
 
   it('starts the built PDF worker and reads a page with it', async () => {
     const bytes = await makeTextPdf({ pages: [{ blocks: [{ kind: 'body', lines: ['Finding TOB-ACME-7 is on this page.'] }] }] });
-    const worker = new Worker(join(outMain, 'rawExtractor.mjs'), { workerData: { role: 'pdf-raw-extractor', data: bytes, readInfo: true }, execArgv: [] });
+    const worker = new Worker(join(outMain, 'rawExtractor.mjs'), { workerData: { role: 'pdf-raw-extractor' }, execArgv: [] });
+    worker.postMessage({ type: 'open', data: bytes, readInfo: true });
     try {
       const messages: { type: string; info?: { pageCount: number }; page?: { items: { str: string }[] } }[] = [];
       await new Promise<void>((done, fail) => {

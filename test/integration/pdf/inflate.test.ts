@@ -16,13 +16,14 @@ import { ingestFile } from '../../../electron/engine/pdf';
 import { SyncDecompressionStream } from '../../../electron/engine/pdf/rawExtractor.mjs';
 import { openDatabase } from '../../../electron/engine/store';
 import { useTempDir } from '../../helpers/tempDir';
+import { writeRawPdf, type RawPdfObject } from '../../fixtures/rawPdf';
 
 const linesOf = (page: number) => Array.from({ length: 30 }, (_, i) => `Page ${page} line ${i + 1}: control CR-${page * 100 + i} was not tested.`);
 
 /** A PDF with Flate-compressed page contents; pages listed in `damaged` have their compressed bytes cut at 60%. */
 function flatePdf(pageCount: number, damaged: readonly number[] = []): Buffer {
   const fontId = 3 + pageCount * 2;
-  const objects: (string | { stream: Buffer })[] = [
+  const objects: RawPdfObject[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${Array.from({ length: pageCount }, (_, p) => `${3 + p * 2} 0 R`).join(' ')}] /Count ${pageCount} >>`,
   ];
@@ -30,30 +31,10 @@ function flatePdf(pageCount: number, damaged: readonly number[] = []): Buffer {
     const ops = linesOf(page).map((line, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (${line}) Tj ET`).join('\n');
     const full = deflateSync(Buffer.from(ops, 'latin1'));
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontId} 0 R >> >> /Contents ${4 + (page - 1) * 2} 0 R >>`);
-    objects.push({ stream: damaged.includes(page) ? full.subarray(0, Math.floor(full.length * 0.6)) : full });
+    objects.push({ stream: damaged.includes(page) ? full.subarray(0, Math.floor(full.length * 0.6)) : full, dict: '/Filter /FlateDecode' });
   }
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  const push = (buffer: Buffer) => {
-    parts.push(buffer);
-    length += buffer.length;
-  };
-  objects.forEach((body, index) => {
-    offsets.push(length);
-    if (typeof body === 'string') {
-      push(Buffer.from(`${index + 1} 0 obj\n${body}\nendobj\n`));
-      return;
-    }
-    push(Buffer.from(`${index + 1} 0 obj\n<< /Length ${body.stream.length} /Filter /FlateDecode >>\nstream\n`));
-    push(body.stream);
-    push(Buffer.from('\nendstream\nendobj\n'));
-  });
-  const xref = length;
-  push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`));
-  push(Buffer.from(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`));
-  return Buffer.concat(parts);
+  return writeRawPdf(objects);
 }
 
 /** Drives the stream exactly as pdf.js's asyncGetBytesFromDecompressionStream does. */
