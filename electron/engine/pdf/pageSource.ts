@@ -72,7 +72,7 @@ export class WorkerStartError extends Error {}
 /** Requests kept in flight per worker, so a worker never idles while the host handles its last answer. */
 const IN_FLIGHT_PER_WORKER = 2;
 /** Files this large are opened by every worker at once (see the end of extractWithWorkers). */
-const EAGER_WORKERS_MIN_BYTES = 256 * 1024;
+const EAGER_WORKERS_MIN_BYTES = 1024 * 1024;
 
 type WorkerMessage =
   | { type: 'ready'; info: DocumentInfo; withInfo: boolean; openMs: number }

@@ -23,11 +23,11 @@ describe('PDF worker pool', () => {
   }
 
   it('reads the next document with the threads of the previous one', async () => {
-    const first = await ingestFile(await pdfFile('a.pdf', 20), { workers: 2 });
+    const first = await ingestFile(await pdfFile('a.pdf', 70), { workers: 2 });
     const threads = pool.idleThreadIds();
-    const second = await ingestFile(await pdfFile('b.pdf', 20), { workers: 2 });
-    expect(first.document.text).toContain('TOB-ACME-20');
-    expect(second.document.text).toContain('TOB-ACME-20');
+    const second = await ingestFile(await pdfFile('b.pdf', 70), { workers: 2 });
+    expect(first.document.text).toContain('TOB-ACME-70');
+    expect(second.document.text).toContain('TOB-ACME-70');
     expect(threads).toHaveLength(2);
     expect(pool.idleThreadIds().sort()).toEqual([...threads].sort());
   });
