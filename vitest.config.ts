@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // After the usual output: every skipped test with why, and how to run it (test/helpers/requirements.ts).
+    reporters: ['default', './test/helpers/skipSummary.ts'],
     maxWorkers: 2,
   },
 });

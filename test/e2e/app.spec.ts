@@ -11,15 +11,13 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright';
 import type { FindingView, SplitAttemptView, TreeView } from '../../shared/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { plantedReport } from '../fixtures/plantedFindings';
 import { makeTextPdf, sampleReportSpec, truncate } from '../fixtures/pdfFactory';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
-
-const skipReason = chromiumMissing();
-if (skipReason) console.warn(`[e2e] app specs skipped: ${skipReason}`);
 
 interface DropFile {
   name: string;
@@ -55,7 +53,7 @@ function plantedVariant(title: string) {
 let rendererBuild: Promise<string> | null = null;
 const renderer = () => (rendererBuild ??= buildRenderer());
 
-describe.skipIf(skipReason !== null)('desktop UI: the full pipeline through the WebSocket bridge', () => {
+describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket bridge', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;
@@ -281,7 +279,7 @@ describe.skipIf(skipReason !== null)('desktop UI: the full pipeline through the 
   });
 });
 
-describe.skipIf(skipReason !== null)('tree-split diff and findings views rendered from fixed data', () => {
+describeNeeding([CHROMIUM], 'tree-split diff and findings views rendered from fixed data', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;

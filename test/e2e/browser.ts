@@ -4,20 +4,17 @@
  * these machines need it.
  */
 import react from '@vitejs/plugin-react';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
+import { chromiumPath } from '../helpers/chromium';
 
 const root = resolve(import.meta.dirname, '../..');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotDir = join(root, 'test-results/screenshots');
 
-export function chromiumMissing(): string | null {
-  return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-}
 
 /** Builds renderer/ into a temp folder with the app's own vite settings. */
 export async function buildRenderer(): Promise<string> {
@@ -26,9 +23,12 @@ export async function buildRenderer(): Promise<string> {
   return outDir;
 }
 
+/** The Chromium of test/helpers/requirements.ts (callers run only where CHROMIUM is available). */
 export async function launchChromium(): Promise<Browser> {
+  const found = chromiumPath();
+  if ('missing' in found) throw new Error(found.missing);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: found.path,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
   });
 }

@@ -1,15 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { electronBinary } from './electronAvailability';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BUILD, describeNeeding, ELECTRON } from '../helpers/requirements';
 
 const root = resolve(import.meta.dirname, '../..');
-const binary = electronBinary();
-const skipReason = 'missing' in binary ? binary.missing : !existsSync(resolve(root, 'out/main/index.js')) ? 'run `npm run build` first' : null;
-if (skipReason) console.warn(`[e2e] Electron window specs skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== null)('Electron window security and preload contract', () => {
+describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contract', () => {
   let app: ElectronApplication;
 
   beforeAll(async () => {
@@ -86,7 +83,7 @@ describe.skipIf(skipReason !== null)('Electron window security and preload contr
 
 // Runs everywhere the app is built: a sandboxed preload can require nothing but `electron`.
 const preloadBundle = resolve(root, 'out/preload/index.cjs');
-describe.skipIf(!existsSync(preloadBundle))('preload bundle', () => {
+describeNeeding([BUILD], 'preload bundle', () => {
   it('requires nothing but electron', () => {
     const requires = [...readFileSync(preloadBundle, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));

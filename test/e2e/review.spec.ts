@@ -11,17 +11,15 @@
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
 import { REPORT_JSON_VERSION } from '../../electron/engine/report';
 
-const skipReason = chromiumMissing();
-if (skipReason) console.warn(`[e2e] review specs skipped: ${skipReason}`);
-
-describe.skipIf(skipReason !== null)('review findings with the keyboard and export the review', () => {
+describeNeeding([CHROMIUM], 'review findings with the keyboard and export the review', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;

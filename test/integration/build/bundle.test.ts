@@ -8,13 +8,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeTextPdf } from '../../fixtures/pdfFactory';
+import { BUILD, describeNeeding } from '../../helpers/requirements';
 
 const outMain = resolve(import.meta.dirname, '../../../out/main');
-const built = existsSync(join(outMain, 'host.js'));
 
-describe.skipIf(!built)('built main bundle (run `npm run build` first; skipped without out/main/host.js)', () => {
+describeNeeding([BUILD], 'built main bundle', () => {
   it('has a file for every `new URL("./…", import.meta.url)` the bundle loads', () => {
     const missing: string[] = [];
     let references = 0;

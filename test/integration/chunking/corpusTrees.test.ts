@@ -4,17 +4,17 @@
  * the right page, wrapped headings must not leave fragments, the outline of
  * a bookmarked manual must survive, and every tree must validate.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { buildChunkTree, leavesOf, validateLeaves, validateTree, type ChunkTree } from '../../../electron/engine/chunking';
 import { ingestFile } from '../../../electron/engine/pdf';
 import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
+import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus');
-const hasCorpus = existsSync(path.join(corpus, 'pdfs')) && existsSync(path.join(corpus, 'truth'));
 
 interface Finding {
   title: string;
@@ -102,7 +102,7 @@ const AUDITS = [
   { name: 'oak-cosmwasm-2023', minFound: 13 },
 ] as const;
 
-describe.skipIf(!hasCorpus)('chunk trees of the real corpus', () => {
+describeNeeding([CORPUS], 'chunk trees of the real corpus', () => {
   beforeAll(async () => {
     for (const { name } of AUDITS) await load(name);
   }, 120_000);

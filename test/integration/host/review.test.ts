@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import type { ExportResult, ReviewViewResult } from '../../../shared/contract';
 import type { TrailEntry } from '../../../shared/review';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
@@ -131,7 +132,14 @@ describe('engine host: review commands', () => {
 });
 
 describe('engine host: reports.export', () => {
-  it('writes md, json, csv and pdf to the exports folder, with the review, and confirmedOnly keeps only confirmed findings', async () => {
+  itNeeding([CHROMIUM], 'writes a PDF (headless Chromium) to the exports folder, confirmedOnly in its name', async () => {
+    const pdf = await call<ExportResult>(host, 'reports.export', { runId, format: 'pdf', confirmedOnly: true });
+    expect(pdf.path.startsWith(join(host.dataDir, 'exports'))).toBe(true);
+    expect(readFileSync(pdf.path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.fileName).toMatch(/^audit-run-\d+-confirmed-.*\.pdf$/);
+  });
+
+  it('writes md, json and csv to the exports folder, with the review, and confirmedOnly keeps only confirmed findings', async () => {
     const md = await call<ExportResult>(host, 'reports.export', { runId, format: 'md' });
     expect(md.path.startsWith(join(host.dataDir, 'exports'))).toBe(true);
     expect(existsSync(md.path)).toBe(true);
@@ -155,9 +163,6 @@ describe('engine host: reports.export', () => {
     expect(rows.find((r) => r.review_state === 'rejected')!.reject_reason).toBe('Not a finding: an example');
     expect(rows.filter((r) => r.origin === 'manual')).toHaveLength(1);
 
-    const pdf = await call<ExportResult>(host, 'reports.export', { runId, format: 'pdf', confirmedOnly: true });
-    expect(readFileSync(pdf.path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(pdf.fileName).toMatch(/^audit-run-\d+-confirmed-.*\.pdf$/);
 
     expect(await host.invoke('reports.export', { runId, format: 'docx' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await host.invoke('reports.export', { runId: 99, format: 'md' })).toMatchObject({ ok: false, error: { code: 'RUN_NOT_FOUND' } });

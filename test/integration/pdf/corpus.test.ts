@@ -2,17 +2,17 @@
  * Real third-party PDFs with ground truth (../shared/corpus, see its MANIFEST.md).
  * Skipped when the corpus is not present on this machine.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
 import type { ExtractedDocument } from '../../../shared/types';
 import { ingestFile, type IngestResult } from '../../../electron/engine/pdf';
 import { expectConsistentOffsets } from './offsets';
+import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus');
-const hasCorpus = existsSync(path.join(corpus, 'pdfs'));
 
 interface Truth {
   pages: number;
@@ -32,7 +32,7 @@ const pageText = (document: ExtractedDocument, page: number): string => {
   return span ? document.text.slice(span.start, span.end) : '';
 };
 
-describe.skipIf(!hasCorpus)('corpus PDFs', () => {
+describeNeeding([CORPUS], 'corpus PDFs', () => {
   it('tob-etcd-2020: 48 pages, every finding title on its page (±1)', async () => {
     const { document } = await ingest('tob-etcd-2020');
     const expected = truth('tob-etcd-2020');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import {
   writeFixture,
 } from '../../fixtures/pdfFactory';
 import { expectConsistentOffsets } from './offsets';
+import { itNeeding, QPDF } from '../../helpers/requirements';
 
 let dir: string;
 const file = (name: string): string => path.join(dir, name);
@@ -139,8 +140,6 @@ describe('ingestFile on text files', () => {
 });
 
 describe('ingestFile on bad input', () => {
-  const hasQpdf = existsSync('/usr/bin/qpdf');
-
   it('missing file -> FILE_NOT_FOUND', async () => {
     await expectAppError(ingestFile(file('nope.pdf')), ErrorCode.FILE_NOT_FOUND);
   });
@@ -165,8 +164,8 @@ describe('ingestFile on bad input', () => {
   it('invalid UTF-8 text -> TEXT_NOT_UTF8', async () => {
     await expectAppError(ingestFile(writeFixture(file('latin1.txt'), new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]))), ErrorCode.TEXT_NOT_UTF8);
   });
-  it.skipIf(!hasQpdf)('password-protected PDF -> PDF_ENCRYPTED', async () => {
-    execFileSync('/usr/bin/qpdf', ['--encrypt', 'user', 'owner', '256', '--', file('report.pdf'), file('locked.pdf')]);
+  itNeeding([QPDF], 'password-protected PDF -> PDF_ENCRYPTED', async () => {
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', file('report.pdf'), file('locked.pdf')]);
     const error = await expectAppError(ingestFile(file('locked.pdf')), ErrorCode.PDF_ENCRYPTED);
     expect(error.message).toContain('Remove the password');
   });

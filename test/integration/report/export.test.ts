@@ -14,6 +14,7 @@ import type { MergedFinding } from '../../../shared/findings';
 import { listMergedFindings } from '../../../electron/engine/merge';
 import { CHROMIUM_ARGS, CSV_COLUMNS, findChromium, REPORT_JSON_VERSION } from '../../../electron/engine/report';
 import { addManualFinding, addNote, editField, getReviewView, setState } from '../../../electron/engine/review';
+import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { settings as runSettings, FORMULA_TITLE, IMG, PDF_TITLE, runReportFixture, SCRIPT, XSS_TITLE, type ReportFixture } from './fixture';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -28,7 +29,8 @@ beforeAll(async () => {
   f = await runReportFixture();
   merged = listMergedFindings(f.h.db, f.runId);
   for (const input of f.h.engine.listRunInputs(f.runId)) if (input.documentId !== null) docIds.push(input.documentId);
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  // The HTML and PDF checks need a browser (itNeeding below); the CSV and JSON ones run everywhere.
+  if (CHROMIUM.missing() === null) browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {
@@ -60,7 +62,7 @@ describe('report exports read back', () => {
     expect(merged.map((m) => m.title)).toEqual(expect.arrayContaining([XSS_TITLE, FORMULA_TITLE, PDF_TITLE]));
   });
 
-  it('HTML: findings and sections counted per document, markup from documents shown as text and never run', async () => {
+  itNeeding([CHROMIUM], 'HTML: findings and sections counted per document, markup from documents shown as text and never run', async () => {
     const html = (await f.h.engine.exportReport(f.runId, 'html')) as string;
     expect(typeof html).toBe('string');
     const { page, dialogs, requests } = await openHtml(html);
@@ -132,7 +134,7 @@ describe('report exports read back', () => {
     }
   });
 
-  it('PDF: printed from the HTML with page numbers; pdf.js finds every finding ID and title', async () => {
+  itNeeding([CHROMIUM], 'PDF: printed from the HTML with page numbers; pdf.js finds every finding ID and title', async () => {
     const pdf = await f.h.engine.exportReport(f.runId, 'pdf');
     expect(Buffer.isBuffer(pdf)).toBe(true);
     const bytes = pdf as Buffer;
@@ -233,7 +235,7 @@ describe('report exports read back', () => {
     expect(md).toBe(f.h.engine.markdownReport(f.runId, { outlineDepth: 1 }).replace(/Generated: \S+/, md.match(/Generated: \S+/)![0]));
   });
 
-  it('per document: only that document, and a clear error for one outside the run', async () => {
+  itNeeding([CHROMIUM], 'per document: only that document, and a clear error for one outside the run', async () => {
     const html = (await f.h.engine.exportReport(f.runId, 'html', { documentId: docIds[1]! })) as string;
     const { page } = await openHtml(html);
     try {
@@ -246,7 +248,7 @@ describe('report exports read back', () => {
     await expect(f.h.engine.exportReport(999, 'md')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
   });
 
-  it('rules-only run: no findings sections, and the report says so', async () => {
+  itNeeding([CHROMIUM], 'rules-only run: no findings sections, and the report says so', async () => {
     const outcome = await f.h.engine.analyze([f.textFile], { mode: 'rules-only', strategy: 'pages' });
     const runId = outcome.run.id;
     const html = (await f.h.engine.exportReport(runId, 'html')) as string;
@@ -328,7 +330,7 @@ describe('report exports carry the review', () => {
     expect(doc.review.findings.find((r) => r.reviewId === ids.manual)).toMatchObject({ origin: 'manual', state: 'confirmed', manualEvidence: { text: 'CR-310' } });
   });
 
-  it('Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
+  itNeeding([CHROMIUM], 'Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
     const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
     expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ open \(of \d+\)\)/);
     expect(md).toContain(`Review R-`);
@@ -374,7 +376,7 @@ describe('report exports carry the review', () => {
     expect(parsed.data.find((r) => r.origin === 'manual')).toMatchObject({ finding: '', title: 'CR-310 left open', review_state: 'confirmed', grounded: 'yes' });
   });
 
-  it('confirmedOnly: only confirmed findings in every format, the counts still cover all', async () => {
+  itNeeding([CHROMIUM], 'confirmedOnly: only confirmed findings in every format, the counts still cover all', async () => {
     const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json', { confirmedOnly: true })) as string) as {
       confirmedOnly: boolean;
       inputs: { document: { id: number; review: { confirmedOnly: boolean; counts: { rejected: number }; findings: { state: string }[] }; findings: { findingId: number }[]; ungroundedFindings: unknown[] } }[];

@@ -1,0 +1,108 @@
+/**
+ * What some tests need beyond Node (a browser, a build, the shared corpus,
+ * qpdf, an Electron binary) and the one rule for tests that need it: when it
+ * is missing, the suite or test is replaced by ONE skipped test whose note
+ * says what is missing and how to get it; the skip summary printed at the end
+ * of `npm test` (skipSummary.ts) lists every such note. Nothing of the suite
+ * runs, not even its hooks. When TESTS_REQUIRE names the requirement (.ci/run
+ * sets it for everything CI installs), a missing requirement FAILS instead.
+ *
+ * Tests never call describe.skip / it.skipIf themselves (an architecture
+ * test checks that): a skip without its reason would be silent.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { describe, it, type TestContext } from 'vitest';
+import { chromiumPath } from './chromium';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export interface Requirement {
+  /** Short name, as TESTS_REQUIRE spells it. */
+  name: string;
+  /** null when available; otherwise what is missing and how to get it, in one line. */
+  missing: () => string | null;
+}
+
+function requirement(name: string, check: () => string | null): Requirement {
+  let cached: string | null | undefined;
+  return { name, missing: () => (cached === undefined ? (cached = check()) : cached) };
+}
+
+export const CHROMIUM = requirement('chromium', () => {
+  const found = chromiumPath();
+  return 'missing' in found ? found.missing : null;
+});
+
+export const BUILD = requirement('build', () => (existsSync(join(root, 'out/main/host.js')) ? null : 'no build in out/: run `npm run build` first'));
+
+export const CORPUS = requirement('corpus', () =>
+  existsSync(join(root, '../shared/corpus/pdfs')) && existsSync(join(root, '../shared/corpus/truth'))
+    ? null
+    : 'the real-PDF corpus ../shared/corpus (pdfs/ and truth/) is not next to this checkout',
+);
+
+export const QPDF = requirement('qpdf', () => {
+  try {
+    execFileSync('qpdf', ['--version'], { stdio: 'ignore' });
+    return null;
+  } catch {
+    return 'qpdf is not installed (it writes the encrypted test PDFs): sudo apt-get install qpdf';
+  }
+});
+
+/**
+ * Electron's binary cannot be downloaded on every machine (air-gapped
+ * workstations, CI): `require('electron')` returns the binary's path when it
+ * is installed and throws "Electron failed to install correctly" when only
+ * the npm package is there.
+ */
+export const ELECTRON = requirement('electron', () => {
+  try {
+    const path = createRequire(import.meta.url)('electron') as unknown;
+    return typeof path === 'string' ? null : 'the electron package did not return a binary path';
+  } catch (error) {
+    return `no Electron binary on this machine (${(error as Error).message.split('\n')[0]}); the engine, CLI and UI are tested without it, these specs run where Electron is installed`;
+  }
+});
+
+/** Requirement names TESTS_REQUIRE demands (comma-separated), e.g. "chromium,build". */
+export function demanded(env: NodeJS.ProcessEnv = process.env): Set<string> {
+  return new Set((env.TESTS_REQUIRE ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+}
+
+/** The first missing requirement with its reason, or null when all are there. */
+export function firstMissing(requirements: readonly Requirement[]): { requirement: Requirement; reason: string } | null {
+  for (const requirement of requirements) {
+    const reason = requirement.missing();
+    if (reason !== null) return { requirement, reason };
+  }
+  return null;
+}
+
+/** The stand-in test for something that cannot run here: skipped with its reason, or failing when demanded. */
+function standIn(title: string, requirements: readonly Requirement[]): boolean {
+  const gap = firstMissing(requirements);
+  if (!gap) return false;
+  if (demanded().has(gap.requirement.name)) {
+    it(title, () => {
+      throw new Error(`${gap.reason} (TESTS_REQUIRE demands "${gap.requirement.name}")`);
+    });
+  } else {
+    it(title, (context: TestContext) => context.skip(gap.reason));
+  }
+  return true;
+}
+
+/** describe(title, body) when every requirement is there; otherwise one skipped (or, when demanded, failing) test. */
+export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void): void {
+  if (firstMissing(requirements)) describe(title, () => void standIn(`needs ${requirements.map((r) => r.name).join(', ')}`, requirements));
+  else describe(title, body);
+}
+
+/** it(title, test) when every requirement is there; otherwise skipped (or, when demanded, failing) with the reason. */
+export function itNeeding(requirements: readonly Requirement[], title: string, test: (context: TestContext) => unknown): void {
+  if (!standIn(title, requirements)) it(title, test);
+}
