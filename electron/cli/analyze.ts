@@ -242,9 +242,9 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, logP
   return outcome.inputs.some((input) => input.status === 'failed') ? EXIT.inputFailed : EXIT.ok;
 }
 
-const isEntryPoint = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
-if (isEntryPoint) {
-  main(process.argv.slice(2)).then(
+/** Runs the CLI on these arguments and exits with its code (scripts/analyze.mjs calls this on the built CLI). */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => process.exit(code),
     (error: unknown) => {
       process.stderr.write(`${toErrorInfo(error).message}\n`);
@@ -252,3 +252,6 @@ if (isEntryPoint) {
     },
   );
 }
+
+const isEntryPoint = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename);
+if (isEntryPoint) runCli(process.argv.slice(2));

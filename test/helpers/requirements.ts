@@ -36,7 +36,9 @@ export const CHROMIUM = requirement('chromium', () => {
   return 'missing' in found ? found.missing : null;
 });
 
-export const BUILD = requirement('build', () => (existsSync(join(root, 'out/main/host.js')) ? null : 'no build in out/: run `npm run build` first'));
+export const BUILD = requirement('build', () =>
+  existsSync(join(root, 'out/main/host.js')) && existsSync(join(root, 'out/cli/analyze.mjs')) ? null : 'no build in out/ (main and CLI): run `npm run build` first',
+);
 
 export const CORPUS = requirement('corpus', () =>
   existsSync(join(root, '../shared/corpus/pdfs')) && existsSync(join(root, '../shared/corpus/truth'))
