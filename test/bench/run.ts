@@ -5,7 +5,8 @@
  * figures; nothing here fails a build.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -105,10 +106,14 @@ function runJson(command: string, args: string[]): BatchFigure {
 function benchCorpusBatch(files: string[]): { summary: Record<string, string>[]; stages: Record<string, string>[] } {
   const ours: BatchFigure[] = [];
   const plain: BatchFigure[] = [];
+  const cli: BatchFigure[] = [];
+  const plainProcess: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const db = join(work, `batch-${i}.sqlite`);
     ours.push(runJson('npx', ['tsx', join(root, 'test/bench/ingestBatchOnce.ts'), db, ...files]));
     plain.push(runJson(process.execPath, [join(root, 'test/bench/plainPdfjsOnce.mjs'), ...files]));
+    cli.push(runBuiltCli(files, join(work, `cli-batch-${i}.sqlite`)));
+    plainProcess.push(processSeconds(process.execPath, [join(root, 'test/bench/plainPdfjsOnce.mjs'), ...files]));
   }
   const pairs = (pick: (figure: BatchFigure) => number) => median(ours.map((run, i) => pick(run) / pick(plain[i]!)));
   const summary: Record<string, string>[] = [
@@ -123,6 +128,14 @@ function benchCorpusBatch(files: string[]): { summary: Record<string, string>[];
       'not ingested': ours[0]!.failed?.join(', ') || '-',
     },
     {
+      run: 'the built CLI: node scripts/analyze.mjs <files> --rules-only (process start to exit; plain loop likewise)',
+      pages: String(ours[0]!.pages),
+      's (median)': fmt(median(cli.map((r) => r.seconds))),
+      'CPU s (median)': fmt(median(cli.map((r) => r.cpuSeconds))),
+      'peak RSS MB (max)': fmt(Math.max(...cli.map((r) => r.maxRssMb)), 0),
+      'ratio to plain pdf.js (median of pairs)': `${fmt(median(cli.map((run, i) => run.seconds / plainProcess[i]!)))}x`,
+    },
+    {
       run: 'plain pdf.js loop, 1 thread',
       pages: String(plain[0]!.pages),
       's (median)': fmt(median(plain.map((r) => r.seconds))),
@@ -133,6 +146,25 @@ function benchCorpusBatch(files: string[]): { summary: Record<string, string>[];
   const stageNames = Object.keys(ours[0]!.stageMs ?? {});
   const stages = stageNames.map((stage) => ({ stage: STAGE_LABELS[stage] ?? stage, ms: fmt(median(ours.map((r) => r.stageMs?.[stage] ?? 0)), 0) }));
   return { summary, stages };
+}
+
+/** Seconds from spawning a process to its exit. */
+function processSeconds(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', env });
+  if (result.error) throw result.error;
+  return (performance.now() - started) / 1000;
+}
+
+/** The built CLI on the batch, as `npm run analyze` runs it (the build is made first if needed, outside the timing). */
+function runBuiltCli(files: string[], db: string): BatchFigure {
+  const launcher = join(root, 'scripts/analyze.mjs');
+  spawnSync(process.execPath, [launcher, '--help'], { cwd: root });
+  const figures = join(work, 'cli-figures.json');
+  const args = ['--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--db', db, '--out', join(work, 'cli-batch.md')];
+  const seconds = processSeconds(process.execPath, args, { ...process.env, BENCH_FIGURES_FILE: figures });
+  const { cpuSeconds, maxRssMb } = JSON.parse(readFileSync(figures, 'utf8')) as { cpuSeconds: number; maxRssMb: number };
+  return { seconds, cpuSeconds, maxRssMb, pages: 0 };
 }
 
 /** Milliseconds from spawning the command to its first line of output (progress goes to stderr), or to its exit. */
