@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedReport } from '../../fixtures/plantedFindings';
 import { runEval } from '../../eval/run';
-import { defaultCorpusDir } from '../../eval/truthResponder';
-
-const hasCorpus = existsSync(join(defaultCorpusDir(), 'pdfs'));
+import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 describe('npm run eval against the simulator', () => {
   it('measures what the scripted model did: misses and unverifiable paraphrases are not found, invented findings never count', async () => {
@@ -26,7 +22,7 @@ describe('npm run eval against the simulator', () => {
 
 // The CI gate of `npm run eval -- --sim --corpus`: the 10 real PDFs, a model that numbers ID-less findings itself
 // or leaves them null, and reports every sighting (summary table, contents, detailed section, references).
-describe.skipIf(!hasCorpus)('corpus eval gate (faithful model modes)', { timeout: 900_000 }, () => {
+describeNeeding([CORPUS], 'corpus eval gate (faithful model modes)', () => {
   it('finds every truth finding once, with its detail page; no duplicate, no wrong merge, nothing on the negative control', async () => {
     const { rows, gate } = await runEval({ sim: true, corpus: true });
     const corpus = rows.filter((r) => r.corpus);
@@ -35,5 +31,6 @@ describe.skipIf(!hasCorpus)('corpus eval gate (faithful model modes)', { timeout
     expect(gate).toEqual([]);
     expect(corpus.reduce((a, r) => a + r.found, 0)).toBe(48);
     expect(rows.find((r) => r.name === 'tob-zcash-2019')).toMatchObject({ status: 'done', grounded: 0 });
-  });
+    // Ten real PDFs through the whole simulated pipeline: minutes on a busy 2-core machine.
+  }, 900_000);
 });
