@@ -9,16 +9,14 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAskResponder } from '../helpers/askResponder';
 import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
-const skipReason = chromiumMissing();
-if (skipReason) console.warn(`[e2e] ask specs skipped: ${skipReason}`);
-
-describe.skipIf(skipReason !== null)('Ask panel', () => {
+describeNeeding([CHROMIUM], 'Ask panel', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;

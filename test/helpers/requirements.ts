@@ -98,10 +98,10 @@ function standIn(title: string, requirements: readonly Requirement[]): boolean {
   return true;
 }
 
-/** describe(title, body) when every requirement is there; otherwise one skipped (or, when demanded, failing) test. */
-export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void): void {
+/** describe(title, options, body) when every requirement is there; otherwise one skipped (or, when demanded, failing) test. */
+export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void, options: { timeout?: number } = {}): void {
   if (firstMissing(requirements)) describe(title, () => void standIn(`needs ${requirements.map((r) => r.name).join(', ')}`, requirements));
-  else describe(title, body);
+  else describe(title, options, body);
 }
 
 /** it(title, test) when every requirement is there; otherwise skipped (or, when demanded, failing) with the reason. */

@@ -3,19 +3,19 @@
  * pipeline's result on the real audit reports of ../shared/corpus stays correct under it, and the mode really
  * happened (a mode that silently did nothing would pass otherwise).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity, type StoredFinding } from '../../../shared/findings';
 import { listFindings } from '../../../electron/engine/extract';
 import { listMergedFindings, unreviewedMentions } from '../../../electron/engine/merge';
 import { loadMentions, openDatabase } from '../../../electron/engine/store';
 import { corpusGate, runEval, type EvalRow } from '../../eval/run';
 import { carriersOf } from '../../eval/strictScore';
-import { defaultCorpusDir, loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
+import { loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
+import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
-const hasCorpus = existsSync(join(defaultCorpusDir(), 'pdfs'));
 const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'tob-zcash-2019'];
 // One store for the whole file: the PDFs are read once and reused by every run.
 const workDir = mkdtempSync(join(tmpdir(), 'audit-modes-'));
@@ -39,7 +39,10 @@ const passes = (rows: EvalRow[]) => expect(corpusGate(rows)).toEqual([]);
 const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
 
 // Whole-pipeline runs over four real reports each (the first also reads the PDFs): more than the default minute on a busy machine.
-describe.skipIf(!hasCorpus)('the pipeline stays correct under each real-model behaviour', { timeout: 300_000 }, () => {
+describeNeeding(
+  [CORPUS],
+  'the pipeline stays correct under each real-model behaviour',
+  () => {
   it('invented per-chunk IDs: the model labels never join or split findings', async () => {
     const { rows, raw, merged } = await runModes(['invented-ids', 'summary-and-detail']);
     passes(rows);
@@ -139,4 +142,6 @@ describe.skipIf(!hasCorpus)('the pipeline stays correct under each real-model be
       }
     }
   });
-});
+  },
+  { timeout: 300_000 },
+);
