@@ -7,11 +7,11 @@
  */
 import { pageAt } from '../../../shared/canonical';
 import type { ChunkNode, ChunkOrigin, ExtractedDocument, OutlineEntry, Section } from '../../../shared/types';
-import { timeStage } from '../util/stageProfile';
 import { detectHeadings, type HeadingCandidate } from './headings';
 import { rootSection } from './hierarchy';
 import { resolveChunkingOptions, type ChunkingOptions, type ChunkStrategy } from './options';
 import { chunkPages, greedyMerge, splitRange, type MergeCandidate, type MergedLeaf, type SizeLimit, type TextPiece } from './splitters';
+import { timeStage } from '../util';
 
 export interface ChunkTree {
   strategy: ChunkStrategy;

@@ -19,12 +19,11 @@ import {
   type RunInput,
   type StoredRun,
 } from '../store';
-import { stopKindOf, throwIfAborted } from '../util';
+import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunSettings } from './settings';
-import { timeStage } from '../util/stageProfile';
 
 export interface RunDeps {
   db: Database;

@@ -16,7 +16,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
-import { AppError, ErrorCode } from '../../../shared/errors';
 import { addStageTime, cancelledError, throwIfAborted } from '../util';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
 import { borrowWorker, discardWorker, returnWorker } from './extractorPool';

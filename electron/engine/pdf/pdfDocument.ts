@@ -5,13 +5,12 @@ import type { OutlineEntry } from '../../../shared/types';
 import { assemblePages, type AssembledPage, type AssembledText } from './assemble';
 import { buildPageLines } from './lineBuilder';
 import { extractInProcess, extractWithWorkers, WorkerStartError, type ExtractContext, type PageSink } from './pageSource';
-import { throwIfAborted } from '../util';
+import { throwIfAborted, timeStage } from '../util';
 import { noPagesError, READ_CANCELLED } from './pdfErrors';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
 import { pageWarnings } from './pageWarnings';
 import { cleanText, visibleCharCount } from './textCleanup';
 import type { IngestOptions, IngestWarning } from './types';
-import { timeStage } from '../util/stageProfile';
 
 /**
  * A page "has a text layer" with at least this many visible characters. A

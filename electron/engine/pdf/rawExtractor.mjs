@@ -117,7 +117,7 @@ async function importParserReportingFonts() {
  */
 function replaceBytes(bytes, replacements) {
   if (replacements.length === 0) return [bytes];
-  const [[search, replacement], ...rest] = replacements;
+  const [[search, replacement], ...rest] = /** @type {[[string, string], ...[string, string][]]} */ (replacements);
   /** @type {Buffer[]} */
   const pieces = [];
   let from = 0;
@@ -163,7 +163,7 @@ const NATIVE_BUILTINS = ([
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // Loaded here rather than by pdf.js on first use, so that its polyfills are also undone below (pdf.js picks it up
 // from globalThis.pdfjsWorker, its documented hook for running the parser on the calling thread).
-globalThis.pdfjsWorker ??= await importParserReportingFonts();
+/** @type {{ pdfjsWorker?: unknown }} */ (globalThis).pdfjsWorker ??= await importParserReportingFonts();
 for (const [owner, key, native] of NATIVE_BUILTINS) {
   if (Reflect.get(owner, key) !== native) Object.defineProperty(owner, key, { value: native, writable: true, configurable: true, enumerable: false });
 }
@@ -367,8 +367,6 @@ async function runWorker() {
   globalThis.DecompressionStream = SyncDecompressionStream;
   /** @type {{ task: import('pdfjs-dist').PDFDocumentLoadingTask, pdf: import('pdfjs-dist').PDFDocumentProxy } | null} */
   let open = null;
-  /** @param {any} error */
-  const failure = (error) => ({ name: error?.name ?? 'Error', message: String(error?.message ?? error) });
   /** @param {any} message */
   const answer = async (message) => {
     if (message?.type === 'open') {
@@ -381,7 +379,7 @@ async function runWorker() {
         port.postMessage({ type: 'ready', info, withInfo: Boolean(message.readInfo), openMs: performance.now() - started });
       } catch (error) {
         await closePdf(task).catch(() => undefined);
-        port.postMessage({ type: 'fatal', ...failure(error) });
+        port.postMessage({ type: 'fatal', ...errorFields(error) });
       }
     } else if (message?.type === 'close') {
       if (open) await closePdf(open.task).catch(() => undefined);
@@ -392,7 +390,7 @@ async function runWorker() {
       try {
         port.postMessage({ type: 'page', page: await extractRawPage(open.pdf, pageNumber) });
       } catch (error) {
-        port.postMessage({ type: 'error', pageNumber, ...failure(error) });
+        port.postMessage({ type: 'error', pageNumber, ...errorFields(error) });
       }
     }
   };
