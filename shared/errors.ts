@@ -49,6 +49,12 @@ export const ErrorCode = {
   CONVERSATION_NOT_FOUND: 'CONVERSATION_NOT_FOUND',
   // Issue 14: run settings read from the store
   RUN_SETTINGS_INVALID: 'RUN_SETTINGS_INVALID',
+  // Passwords and OCR (issue 18). PDF_ENCRYPTED above is "needs a password and none was given".
+  PDF_PASSWORD_WRONG: 'PDF_PASSWORD_WRONG',
+  /** Pages read by OCR whose mean confidence is low: their text (and findings quoting it) may contain misread words. */
+  OCR_LOW_CONFIDENCE: 'OCR_LOW_CONFIDENCE',
+  /** OCR could not run (language data missing, page could not be rendered): the page keeps whatever text it had. */
+  OCR_FAILED: 'OCR_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

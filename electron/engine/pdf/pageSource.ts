@@ -26,6 +26,8 @@ export type PageSink = (page: RawPage) => void;
 export interface ExtractContext {
   fileName: string;
   signal?: AbortSignal;
+  /** The user password of an encrypted PDF; never stored or logged. */
+  password?: string;
   /** Called once, before any page; may throw to stop (e.g. no pages). */
   onInfo: (info: DocumentInfo) => void;
 }
@@ -34,7 +36,7 @@ export async function extractInProcess(bytes: Uint8Array, sink: PageSink, contex
   // Loaded lazily: hosts that use workers never pay for pdf.js on this thread.
   const { openPdf, closePdf, readDocumentInfo, extractRawPage } = await import('./rawExtractor.mjs');
   const opening = performance.now();
-  const task = openPdf(bytes.slice());
+  const task = openPdf(bytes.slice(), context.password);
   try {
     const pdf = await task.promise.catch((error: unknown) => {
       throw openError(error, context.fileName);
@@ -77,7 +79,7 @@ type WorkerMessage =
   | { type: 'ready'; info: DocumentInfo; withInfo: boolean; openMs: number }
   | { type: 'page'; page: RawPage }
   | { type: 'error'; pageNumber: number; name: string; message: string }
-  | { type: 'fatal'; name: string; message: string }
+  | { type: 'fatal'; name: string; message: string; code?: number }
   | { type: 'closed' };
 
 export interface WorkerPlan {
@@ -140,7 +142,7 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
     const onMessage = (worker: Worker, message: WorkerMessage): void => {
       if (message.type === 'fatal') {
         // Every worker was asked to open the same bytes and will fail alike; closing first lets them finish that.
-        return finish(openError(Object.assign(new Error(message.message), { name: message.name }), context.fileName), true);
+        return finish(openError(Object.assign(new Error(message.message), { name: message.name, code: message.code }), context.fileName), true);
       }
       switch (message.type) {
         case 'ready':
@@ -174,11 +176,11 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
         finish(pageCount === -1 ? new WorkerStartError(String(error)) : new Error(`PDF worker failed: ${error.message}`, { cause: error })),
       );
       worker.on('exit', (code) => {
-        if (!settled) // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
+        // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
         if (!settled) finish(new Error(`PDF worker stopped unexpectedly (exit code ${code})`));
       });
       // The first worker reads the document info; every worker opens its own copy of the bytes (postMessage copies).
-      worker.postMessage({ type: 'open', data: bytes, readInfo: workers.length === 1 });
+      worker.postMessage({ type: 'open', data: bytes, readInfo: workers.length === 1, password: context.password });
     };
     startWorker();
     // A large file is almost surely long: open it in every worker at once instead of after the first has counted pages

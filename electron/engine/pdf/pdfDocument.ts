@@ -39,6 +39,7 @@ export async function readPdf(bytes: Uint8Array, fileName: string, options: Inge
   const context: ExtractContext = {
     fileName,
     signal: options.signal,
+    ...(options.password === undefined ? {} : { password: options.password }),
     onInfo: (documentInfo) => {
       info = documentInfo;
       pages = new Array<AssembledPage>(documentInfo.pageCount);

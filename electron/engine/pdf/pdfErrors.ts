@@ -4,11 +4,23 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 export function encryptedError(fileName: string, cause?: unknown): AppError {
   return new AppError(
     ErrorCode.PDF_ENCRYPTED,
-    `"${fileName}" is password-protected. Remove the password (e.g. print to PDF) and add it again.`,
+    `"${fileName}" is protected by a password. Open it with its password (the app asks for it; the CLI takes --password or asks on a terminal).`,
     { fileName },
     { cause },
   );
 }
+
+export function wrongPasswordError(fileName: string, cause?: unknown): AppError {
+  return new AppError(
+    ErrorCode.PDF_PASSWORD_WRONG,
+    `The password for "${fileName}" is wrong. Check it (passwords are case-sensitive) and try again.`,
+    { fileName },
+    { cause },
+  );
+}
+
+/** pdf.js PasswordException codes (PasswordResponses): no password given, or the given one does not open the file. */
+const INCORRECT_PASSWORD = 2;
 
 export function corruptError(fileName: string, detail: string, cause?: unknown): AppError {
   return new AppError(
@@ -38,7 +50,10 @@ export const READ_CANCELLED = 'Reading the document was cancelled.';
 export function openError(error: unknown, fileName: string): AppError {
   if (error instanceof AppError) return error;
   const name = errorName(error);
-  if (name === 'PasswordException') return encryptedError(fileName, error);
+  if (name === 'PasswordException') {
+    const code = (error as { code?: unknown }).code;
+    return code === INCORRECT_PASSWORD ? wrongPasswordError(fileName, error) : encryptedError(fileName, error);
+  }
   if (name === 'InvalidPDFException') return corruptError(fileName, 'its structure is invalid', error);
   return corruptError(fileName, errorMessage(error), error);
 }

@@ -29,7 +29,7 @@ export interface RawPage {
 }
 
 export const WORKER_ROLE: string;
-export function openPdf(data: Uint8Array): PDFDocumentLoadingTask;
+export function openPdf(data: Uint8Array, password?: string): PDFDocumentLoadingTask;
 export function closePdf(task: PDFDocumentLoadingTask): Promise<void>;
 /** True when pdf.js's parser reports the fonts it loads (bold detection); false only if a pdf.js update broke the hook. */
 export function parserReportsFonts(): boolean;

@@ -174,10 +174,12 @@ export const WORKER_ROLE = 'pdf-raw-extractor';
 /**
  * Opens a PDF from bytes. The caller must close the returned task with closePdf.
  * @param {Uint8Array} data bytes (pdf.js may take ownership: pass a copy you do not need)
+ * @param {string} [password] the user password of an encrypted file (owner-password-only files open without one)
  */
-export function openPdf(data) {
+export function openPdf(data, password) {
   return getDocument({
     data,
+    ...(password === undefined ? {} : { password }),
     // Node has no FontFace/DOM: fonts are only parsed for text, never rendered.
     disableFontFace: true,
     useSystemFonts: false,
@@ -371,7 +373,7 @@ async function runWorker() {
   const answer = async (message) => {
     if (message?.type === 'open') {
       const started = performance.now();
-      const task = openPdf(message.data);
+      const task = openPdf(message.data, message.password);
       try {
         const pdf = await task.promise;
         open = { task, pdf };
@@ -379,7 +381,8 @@ async function runWorker() {
         port.postMessage({ type: 'ready', info, withInfo: Boolean(message.readInfo), openMs: performance.now() - started });
       } catch (error) {
         await closePdf(task).catch(() => undefined);
-        port.postMessage({ type: 'fatal', ...errorFields(error) });
+        // `code` tells a missing password from a wrong one (PasswordException).
+        port.postMessage({ type: 'fatal', ...errorFields(error), code: /** @type {{ code?: number }} */ (error)?.code });
       }
     } else if (message?.type === 'close') {
       if (open) await closePdf(open.task).catch(() => undefined);

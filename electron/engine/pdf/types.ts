@@ -10,6 +10,8 @@ export interface IngestOptions {
    * documents of WORKER_MIN_PAGES pages or more get up to this many. 0 parses on the calling thread.
    */
   workers?: number;
+  /** User password of an encrypted PDF (PDF_ENCRYPTED without it, PDF_PASSWORD_WRONG when it does not open the file). Never stored. */
+  password?: string;
 }
 
 /** Something the user should know about a document that still ingested. */
