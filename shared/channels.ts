@@ -37,6 +37,7 @@ export const COMMAND_NAMES = [
   'conversations.list',
   'conversations.get',
   'conversations.export',
+  'runs.unlock',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -63,6 +63,10 @@ export { STRATEGY_CHOICES };
 export const strategyChoiceSchema = z.enum(STRATEGY_CHOICES);
 export type StrategyChoiceSetting = z.infer<typeof strategyChoiceSchema>;
 
+export const OCR_MODES = ['auto', 'off', 'force'] as const;
+export const ocrModeSchema = z.enum(OCR_MODES);
+export type OcrMode = z.infer<typeof ocrModeSchema>;
+
 export const settingsSchema = z
   .object({
     /** Where Ollama listens; empty = OLLAMA_HOST or http://127.0.0.1:11434. */
@@ -83,6 +87,8 @@ export const settingsSchema = z
     chunkTokens: z.number().int().min(128).max(32_768),
     /** What counts as a finding, types, severity scale and ID patterns; null = the built-in audit profile. */
     profile: extractionProfileSchema.nullable(),
+    /** Pages without a usable text layer: auto reads them with OCR (offline), off leaves them out, force reads every page with OCR. */
+    ocrMode: ocrModeSchema,
   })
   .strict();
 
@@ -221,6 +227,12 @@ export const commands = {
   'conversations.get': { input: z.object({ conversationId: id }).strict() },
   /** Writes a conversation as Markdown or HTML (escaped) to the exports folder and says where. */
   'conversations.export': { input: z.object({ conversationId: id, format: z.enum(['md', 'html']) }).strict() },
+  /**
+   * Retries one input of a run that failed for want of a password (PDF_ENCRYPTED) or with a wrong one
+   * (PDF_PASSWORD_WRONG), with the password the user typed. The password opens that file once and is never stored;
+   * a wrong one fails the input again with PDF_PASSWORD_WRONG. Answers at once; progress follows as for runs.resume.
+   */
+  'runs.unlock': { input: z.object({ runId: id, ordinal: z.number().int().min(0), password: z.string().min(1).max(1024) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -541,6 +553,7 @@ export interface CommandOutputs {
   'conversations.list': ConversationSummary[];
   'conversations.get': { summary: ConversationSummary; messages: ConversationMessage[] };
   'conversations.export': { conversationId: number; format: 'md' | 'html'; path: string; fileName: string; bytes: number };
+  'runs.unlock': RunRef;
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

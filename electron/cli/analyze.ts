@@ -14,6 +14,7 @@ import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, typ
 import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
 import { openDatabase, setRunOllamaHost } from '../engine/store';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
+import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
 
@@ -44,6 +45,9 @@ Options:
                             .json  everything, versioned (schema: docs/report.schema.json)
   --format <f>            md, html, pdf, csv or json, whatever --out ends with
   --rules-only            Ingest, chunk tree and ID mentions without a language model
+  --password <pw>         User password for encrypted PDFs (tried on every file that needs one; on a terminal the
+                          CLI asks instead, with hidden input: safer, as a command line is visible to other users)
+  --ocr <mode>            Pages without a usable text layer: auto (default: read them with OCR), off, force (OCR every page)
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
                           started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
@@ -75,6 +79,8 @@ export async function main(argv: string[]): Promise<number> {
         profile: { type: 'string' },
         'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
+        password: { type: 'string' },
+        ocr: { type: 'string' },
         resume: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -177,7 +183,12 @@ export async function main(argv: string[]): Promise<number> {
   const progress = createProgressPrinter();
   let outcome: RunOutcome;
   try {
-    const control = { signal: abort.signal, onProgress: progress.update };
+    const prompt = terminalPrompt();
+    const askBelowProgress: Prompt | undefined = prompt && ((request) => {
+      progress.done();
+      return prompt(request);
+    });
+    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(values.password as string | undefined, askBelowProgress) };
     if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
     outcome =
       resumeRunId !== undefined

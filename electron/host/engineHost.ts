@@ -24,6 +24,7 @@ import { findingViews, splitAttemptViews } from './findingViews';
 import { combineHandlers, type HandlerModule, type Handlers } from './handlerMap';
 import { createReadModels, type HostProviders, type ReadModels } from './readModels';
 import { reportHandlers } from './reportExport';
+import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
@@ -38,6 +39,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   runHandlers,
   reportHandlers,
   (ctx) => reviewHandlers(ctx.db, ctx.now),
+  passwordHandlers,
 ];
 
 export interface EngineHostOptions {

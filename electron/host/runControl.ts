@@ -9,7 +9,7 @@ import { MODEL_STAGES, type AppSettings, type HostEvent, type InputProgress, typ
 import { AppError, ErrorCode } from '../../shared/errors';
 import { DEFAULT_PROFILE } from '../../shared/findings';
 import type { ProgressEvent } from '../../shared/types';
-import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, StopRequest, type Engine, type Logger, type RunSettings, type StopKind } from '../engine';
+import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, StopRequest, type Engine, type RunControl as EngineRunControl, type Logger, type RunSettings, type StopKind } from '../engine';
 import { createRun, getRun, runSettingsOf, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
 import type { LiveRun, ReadModels } from './readModels';
 import { readSettings } from './settings';
@@ -20,7 +20,8 @@ export interface RunControl {
   start(files: readonly string[], mode?: RunMode): number;
   /** Asks a run to pause or cancel and waits until the runner has recorded it. */
   stop(runId: number, how: StopKind): Promise<RunRef>;
-  resume(runId: number): RunRef;
+  /** Resumes a run; `control` carries what the runner may ask for this once (a PDF's password). */
+  resume(runId: number, control?: Pick<EngineRunControl, 'password'>): RunRef;
   isActive(runId: number): boolean;
   live(runId: number): LiveRun | undefined;
   /** Resolves when no run is executing. */
@@ -60,7 +61,7 @@ export function createRunControl(deps: {
     },
   });
 
-  function execute(runId: number): void {
+  function execute(runId: number, control: Pick<EngineRunControl, 'password'> = {}): void {
     const live: ActiveRun = {
       controller: new AbortController(),
       done: Promise.resolve(),
@@ -87,7 +88,7 @@ export function createRunControl(deps: {
     };
     live.done = (async () => {
       try {
-        await engine.resume(runId, { signal: live.controller.signal, onProgress });
+        await engine.resume(runId, { ...control, signal: live.controller.signal, onProgress });
       } catch (error) {
         // The runner records every failure of a run it executes; what reaches here is a bug: keep its stack.
         log.error({ runId, code: ErrorCode.INTERNAL, err: error }, 'run execution threw');
@@ -122,7 +123,7 @@ export function createRunControl(deps: {
     return { runId, status: getRun(db, runId)!.status };
   }
 
-  function resume(runId: number): RunRef {
+  function resume(runId: number, control: Pick<EngineRunControl, 'password'> = {}): RunRef {
     if (active.has(runId)) return { runId, status: 'running' };
     const run = getRun(db, runId);
     if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
@@ -130,7 +131,7 @@ export function createRunControl(deps: {
     runSettingsOf(run);
     // Resumes against the host the settings name now (the user may have just fixed it).
     setRunOllamaHost(db, runId, readSettings(db).ollamaHost.trim());
-    execute(runId);
+    execute(runId, control);
     return { runId, status: 'running' };
   }
 

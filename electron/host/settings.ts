@@ -12,6 +12,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   useJudge: true,
   chunkTokens: 1500,
   profile: null,
+  ocrMode: 'auto',
 };
 
 type Key = keyof AppSettings;

@@ -23,11 +23,12 @@ import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { withPassword, type PasswordSource } from './passwords';
 import type { RunSettings } from './settings';
 
 export interface RunDeps {
   db: Database;
-  ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }) => Promise<IngestResult>;
+  ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; password?: string }) => Promise<IngestResult>;
   now: () => Date;
   /** Creates the LLM client for a full-mode run (host and settings come from the run). */
   createLlm: (settings: RunSettings) => LlmClient;
@@ -42,6 +43,8 @@ export interface RunControl {
    */
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** Asked when a PDF needs a password (or the last one was wrong); without it such a file fails with PDF_ENCRYPTED. */
+  password?: PasswordSource;
 }
 
 export interface RunOutcome {
@@ -211,7 +214,10 @@ async function ingestInput(
     const doc = loadExtractedDocument(deps.db, known.id)!;
     return { documentId: known.id, doc, warnings: pageWarnings(doc.pages, baseName(input.filePath)).map(warningInfo) };
   }
-  const result = await deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages });
+  const fileName = baseName(input.filePath);
+  const { value: result } = await withPassword({ filePath: input.filePath, fileName }, control.password, (password) =>
+    deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages, ...(password === undefined ? {} : { password }) }),
+  );
   const { document } = timeStage('store', () => saveDocument(deps.db, result.document, deps.now().toISOString()));
   // The parsed document goes on in memory: reading it back from the store would hold two copies of a large document at once.
   return {

@@ -1,0 +1,43 @@
+/** `--password` on the CLI (a real child process without a terminal, so nothing is prompted). */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
+import { useTempDir } from '../../helpers/tempDir';
+
+const root = resolve(import.meta.dirname, '../../..');
+const QPDF = '/usr/bin/qpdf';
+const tempDir = useTempDir('audit-cli-password-');
+
+function runCli(args: string[], cwd: string) {
+  const result = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe.skipIf(!existsSync(QPDF))('npm run analyze --password', () => {
+  it('opens an encrypted PDF with --password, fails clearly without one or with a wrong one, and never prints or stores it', async () => {
+    const dir = tempDir();
+    const plain = writeFixture(join(dir, 'plain.pdf'), await makeTextPdf(sampleReportSpec()));
+    const locked = join(dir, 'locked.pdf');
+    execFileSync(QPDF, ['--encrypt', 'Right-Pass-7', 'owner', '256', '--', plain, locked]);
+    const db = join(dir, 'store.sqlite');
+    const args = (out: string) => [locked, '--db', db, '--out', join(dir, out), '--rules-only'];
+
+    const none = runCli(args('none.md'), dir);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toMatch(/locked\.pdf: failed: PDF_ENCRYPTED: .*--password/);
+
+    const wrong = runCli([...args('wrong.md'), '--password', 'Wrong-Pass-1'], dir);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/locked\.pdf: failed: PDF_PASSWORD_WRONG: The password for "locked\.pdf" is wrong/);
+
+    const right = runCli([...args('right.md'), '--password', 'Right-Pass-7'], dir);
+    expect(right.code).toBe(0);
+    expect(right.stdout).toMatch(/locked\.pdf: done/);
+    expect(readFileSync(join(dir, 'right.md'), 'utf8')).toMatch(/\| TOB-ACME-001 \|/);
+
+    for (const run of [wrong, right]) expect(`${run.stdout}${run.stderr}`).not.toMatch(/Right-Pass-7|Wrong-Pass-1/);
+    expect(readFileSync(db).includes('Right-Pass-7')).toBe(false);
+  });
+});
