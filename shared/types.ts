@@ -21,6 +21,10 @@ export interface PageSpan {
   hasTextLayer: boolean;
   /** Set when the page itself could not be read (damaged content): why, in pdf.js's words. Its text is empty. */
   readError?: string;
+  /** 'ocr' when the page's text was read from its image by OCR (no usable text layer); absent for text-layer pages. */
+  textSource?: 'ocr';
+  /** OCR pages: mean word confidence 0..100 (absent when OCR read no words). */
+  ocrConfidence?: number;
 }
 
 /** One rebuilt text line, with the typography heading detection needs. */

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { OCR_MODES, type OcrMode } from '../../shared/contract';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared/pipeline';
@@ -47,7 +48,8 @@ Options:
   --rules-only            Ingest, chunk tree and ID mentions without a language model
   --password <pw>         User password for encrypted PDFs (tried on every file that needs one; on a terminal the
                           CLI asks instead, with hidden input: safer, as a command line is visible to other users)
-  --ocr <mode>            Pages without a usable text layer: auto (default: read them with OCR), off, force (OCR every page)
+  --ocr <mode>            Pages without a usable text layer (scanned, or a garbage text layer): auto (default) reads them
+                          with OCR, offline; off leaves them out; force reads every page with OCR
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
                           started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
@@ -121,6 +123,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".\n`);
     return EXIT.usage;
   }
+  const ocr = values.ocr ?? 'auto';
+  if (!(OCR_MODES as readonly string[]).includes(ocr)) {
+    process.stderr.write(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".\n`);
+    return EXIT.usage;
+  }
   const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
   if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
     process.stderr.write(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".\n`);
@@ -149,6 +156,7 @@ export async function main(argv: string[]): Promise<number> {
     // The profile's ID patterns are also the rules' completeness cross-check.
     idPatterns: profile.idPatterns,
     judge: !values['no-judge'],
+    ocr: ocr as OcrMode,
     llm: {
       ...DEFAULT_RUN_LLM_SETTINGS,
       models,

@@ -8,6 +8,7 @@ import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutc
 import type { Logger } from './log';
 import { createLlmClient, type LlmClient } from './llm';
 import { ingestFile } from './pdf';
+import { createTesseractRecognizer, type PageRecognizer } from './ocr';
 import { listDocuments, listRunInputs, listRuns, type Database } from './store';
 
 export interface EngineDeps {
@@ -22,6 +23,8 @@ export interface EngineDeps {
   renderPdf?: PdfRenderer;
   /** The app's log (runs, stages, errors with stacks); default: nothing is logged. */
   log?: Logger;
+  /** The OCR engine of a run; defaults to tesseract.js with the installed English data. */
+  createRecognizer?: () => PageRecognizer;
 }
 
 export interface Engine {
@@ -54,7 +57,7 @@ export function createEngine(deps: EngineDeps): Engine {
         ...(settings.llm.host ? { host: settings.llm.host } : {}),
         settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache },
       }));
-  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, ...(deps.log ? { log: deps.log } : {}) };
+  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, createRecognizer: deps.createRecognizer ?? (() => createTesseractRecognizer()), ...(deps.log ? { log: deps.log } : {}) };
   return {
     analyze: (files, settings = {}, control = {}) => startRun(runDeps, files, defaultRunSettings(settings), control),
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),

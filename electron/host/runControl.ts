@@ -167,6 +167,7 @@ export function runSettingsFrom(settings: AppSettings, mode: RunMode): RunSettin
       mode,
       strategy: settings.strategy,
       judge: settings.useJudge,
+      ocr: settings.ocrMode,
       ...(settings.profile ? { profile: settings.profile } : {}),
       // ID patterns set on their own win; else the profile's, which are also what extraction is told to look for.
       idPatterns: settings.idPatterns.length > 0 ? settings.idPatterns : [...(settings.profile ?? DEFAULT_PROFILE).idPatterns],

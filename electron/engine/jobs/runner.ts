@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
@@ -23,6 +24,8 @@ import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
+import type { OcrMode } from '../../../shared/contract';
 import { withPassword, type PasswordSource } from './passwords';
 import type { RunSettings } from './settings';
 
@@ -34,6 +37,8 @@ export interface RunDeps {
   createLlm: (settings: RunSettings) => LlmClient;
   /** Where runs, inputs, stages and errors (with their stacks) are logged; default: nowhere. */
   log?: Logger;
+  /** The OCR engine for pages without a usable text layer, one per run (its worker starts on the first page to read); absent: no OCR. */
+  createRecognizer?: () => PageRecognizer;
 }
 
 export interface RunControl {
@@ -88,6 +93,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   };
 
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
+  const recognizer = deps.createRecognizer?.();
   try {
     if (settings.mode === 'full') {
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');
@@ -106,7 +112,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     for (const input of inputs) {
       if (input.status === 'done' || input.status === 'failed') continue;
       throwIfAborted(control.signal);
-      await runInput(deps, runId, input, inputs.length, settings, llm, control, emit, log);
+      await runInput(deps, runId, input, inputs.length, settings, llm, recognizer, control, emit, log);
     }
   } catch (error) {
     const info = toErrorInfo(error, log.path);
@@ -120,9 +126,11 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     } else log.info({ stage, status }, `run ${status}`);
     emit('done', 0, 0, status === 'failed' ? info.message : status);
     await llm?.client.close();
+    await recognizer?.close();
     return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId) };
   }
   await llm?.client.close();
+  await recognizer?.close();
   setRunStatus(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
   log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
@@ -138,6 +146,7 @@ async function runInput(
   inputCount: number,
   settings: RunSettings,
   llm: { client: LlmClient; plan: LlmRunPlan } | undefined,
+  recognizer: PageRecognizer | undefined,
   control: RunControl,
   emit: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void,
   runLog: Logger,
@@ -151,9 +160,8 @@ async function runInput(
   updateRunInput(db, runId, input.ordinal, { status: 'running', phase: 'ingest', error: null });
   let documentId: number | undefined;
   try {
-    const ingested = await ingestInput(deps, input, control, (done, total) =>
-      emit('ingest', done, total, `${label}: reading page ${done} of ${total}`, about),
-    );
+    const ocr = { mode: recognizer ? (settings.ocr ?? 'auto') : 'off', recognizer } as const;
+    const ingested = await ingestInput(deps, input, control, ocr, (done, total, message) => emit('ingest', done, total, `${label}: ${message}`, about));
     documentId = ingested.documentId;
     log.info({ stage: 'ingest', documentId, pages: ingested.doc.pageCount, warnings: ingested.warnings.map((w) => w.code) }, 'input stored');
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
@@ -200,31 +208,59 @@ async function runInput(
   }
 }
 
-/** Reuses a stored document with the same content; otherwise parses the file and stores it. */
+/**
+ * Reuses a stored document with the same content; otherwise parses the file
+ * (asking for its password if it has one), reads pages without a usable text
+ * layer with OCR, and stores it with its OCR marks in one transaction.
+ */
 async function ingestInput(
   deps: RunDeps,
   input: RunInput,
   control: RunControl,
-  onPages: (done: number, total: number) => void,
+  ocr: { mode: OcrMode; recognizer: PageRecognizer | undefined },
+  report: (done: number, total: number, message: string) => void,
 ): Promise<{ documentId: number; doc: ExtractedDocument; warnings: ErrorInfo[] }> {
+  const fileName = baseName(input.filePath);
   const sha256 = await fileSha256(input.filePath);
   const known = findDocumentBySha(deps.db, sha256);
   if (known) {
     // Warnings were stored with the input that first imported it; the page ones are rebuilt from the stored pages.
     const doc = loadExtractedDocument(deps.db, known.id)!;
-    return { documentId: known.id, doc, warnings: pageWarnings(doc.pages, baseName(input.filePath)).map(warningInfo) };
+    return { documentId: known.id, doc, warnings: [...pageWarnings(doc.pages, fileName), ...ocrWarnings(doc.pages, fileName)].map(warningInfo) };
   }
-  const fileName = baseName(input.filePath);
-  const { value: result } = await withPassword({ filePath: input.filePath, fileName }, control.password, (password) =>
-    deps.ingestFile(input.filePath, { ...(control.signal ? { signal: control.signal } : {}), onProgress: onPages, ...(password === undefined ? {} : { password }) }),
+  const signal = control.signal ? { signal: control.signal } : {};
+  const { value: result, password } = await withPassword({ filePath: input.filePath, fileName }, control.password, (password) =>
+    deps.ingestFile(input.filePath, { ...signal, onProgress: (done, total) => report(done, total, `reading page ${done} of ${total}`), ...(password === undefined ? {} : { password }) }),
   );
-  const { document } = timeStage('store', () => saveDocument(deps.db, result.document, deps.now().toISOString()));
+  let doc = result.document;
+  let warnings = result.warnings;
+  let marks: PageOcrMark[] = [];
+  if (ocr.recognizer && pagesNeedingOcr(doc, ocr.mode).length > 0) {
+    const read = await readPagesWithOcr({
+      db: deps.db,
+      recognizer: ocr.recognizer,
+      doc,
+      bytes: new Uint8Array(await readFile(input.filePath)),
+      ...(password === undefined ? {} : { password }),
+      mode: ocr.mode,
+      now: deps.now,
+      ...signal,
+      onPage: (done, total, pageNumber, cached) => report(done, total, `reading page ${pageNumber} with OCR (${done} of ${total}${cached ? ', from cache' : ''})`),
+    });
+    doc = read.doc;
+    marks = read.marks;
+    // The page warnings describe the pages as they are now: OCR may have read some that had no text layer.
+    warnings = [...warnings.filter((warning) => warning.code !== ErrorCode.PDF_NO_TEXT_LAYER), ...pageWarnings(doc.pages, fileName).filter((warning) => warning.code === ErrorCode.PDF_NO_TEXT_LAYER), ...ocrWarnings(doc.pages, fileName)];
+  }
+  const { document } = timeStage('store', () =>
+    deps.db.transaction(() => {
+    const saved = saveDocument(deps.db, doc, deps.now().toISOString());
+    if (!saved.reused) savePageOcr(deps.db, saved.document.id, marks);
+    return saved;
+  })(),
+  );
   // The parsed document goes on in memory: reading it back from the store would hold two copies of a large document at once.
-  return {
-    documentId: document.id,
-    doc: result.document,
-    warnings: result.warnings.map(warningInfo),
-  };
+  return { documentId: document.id, doc, warnings: warnings.map(warningInfo) };
 }
 
 function warningInfo({ code, message, pages }: IngestWarning): ErrorInfo {
@@ -242,11 +278,10 @@ function unreadableDocument(pages: readonly PageSpan[]): ErrorInfo | null {
       details: { pages: numbers },
     };
   }
-  return {
-    code: ErrorCode.PDF_NO_TEXT_LAYER,
-    message: 'No page of this PDF has a text layer (it looks scanned). Run OCR on it first (for example `ocrmypdf in.pdf out.pdf`) and add the result.',
-    details: { pages: numbers },
-  };
+  const message = pages.some((page) => page.textSource === 'ocr')
+    ? 'No page of this PDF has text: it has no text layer and OCR found no words (blank pages, or pictures without text). Check that it is the right file.'
+    : 'No page of this PDF has a text layer (it looks scanned) and OCR is off. Turn OCR on (Settings, or --ocr auto) and analyse it again.';
+  return { code: ErrorCode.PDF_NO_TEXT_LAYER, message, details: { pages: numbers } };
 }
 
 function baseName(filePath: string): string {

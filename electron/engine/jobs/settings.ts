@@ -1,3 +1,4 @@
+import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
 import type { LlmStage, RunMode, StrategyChoice } from '../../../shared/pipeline';
 import type { StoredRunSettings } from '../../../shared/runSettings';
@@ -39,6 +40,8 @@ export interface RunSettings {
   judge: boolean;
   profile: ExtractionProfile;
   llm: RunLlmSettings;
+  /** Pages without a usable text layer: 'auto' reads them with OCR, 'off' leaves them out, 'force' OCRs every page. Absent (runs stored before OCR): 'auto'. */
+  ocr?: OcrMode;
 }
 
 export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
@@ -60,6 +63,7 @@ export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSet
     strategy: 'auto',
     judge: true,
     profile: DEFAULT_PROFILE,
+    ocr: 'auto',
     ...overrides,
     llm: { ...DEFAULT_RUN_LLM_SETTINGS, ...overrides.llm },
   };

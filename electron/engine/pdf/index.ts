@@ -11,3 +11,5 @@ export { cleanText, stripInvisible, expandLigatures } from './textCleanup';
 export { markdownHeadingLevels } from './textDocument';
 export { MIN_TEXT_LAYER_CHARS, WORKER_MIN_PAGES } from './pdfDocument';
 export { pageWarnings } from './pageWarnings';
+export { assemblePages, type AssembledPage, type PageLine } from './assemble';
+export { openError } from './pdfErrors';

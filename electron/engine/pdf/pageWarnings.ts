@@ -22,11 +22,12 @@ export function pageWarnings(pages: readonly PageSpan[], fileName: string): Inge
       pages: numbers,
     });
   }
-  const scanned = pages.filter((page) => !page.hasTextLayer && page.readError === undefined).map((page) => page.pageNumber);
+  // Pages OCR already read (and found nothing on) are reported by ocr/warnings.
+  const scanned = pages.filter((page) => !page.hasTextLayer && page.readError === undefined && page.textSource !== 'ocr').map((page) => page.pageNumber);
   if (scanned.length > 0) {
     warnings.push({
       code: ErrorCode.PDF_NO_TEXT_LAYER,
-      message: `Scanned? No text layer on ${scanned.length === 1 ? 'page' : 'pages'} ${formatPageRanges(scanned)} of "${fileName}": these pages cannot be analysed without OCR.`,
+      message: `Scanned? No text layer on ${scanned.length === 1 ? 'page' : 'pages'} ${formatPageRanges(scanned)} of "${fileName}": these pages cannot be analysed without OCR (turn it on: OCR in Settings, or --ocr auto).`,
       pages: scanned,
     });
   }

@@ -98,6 +98,14 @@ function insertLines(db: Database, documentId: number, lines: readonly DocumentL
   for (; index < lines.length; index++) single.run(values(lines[index]!, index));
 }
 
+interface PageRow {
+  page_number: number;
+  start_offset: number;
+  end_offset: number;
+  has_text_layer: number;
+  read_error: string | null;
+}
+
 /** Rebuilds the ExtractedDocument a stored document was made from, so later stages never re-read the PDF. */
 export function loadExtractedDocument(db: Database, id: number): ExtractedDocument | undefined {
   const stored = getDocument(db, id);
@@ -105,11 +113,18 @@ export function loadExtractedDocument(db: Database, id: number): ExtractedDocume
   const { canonical_text: text } = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string };
   const pages = (
     db
-      .prepare('SELECT page_number, start_offset, end_offset, has_text_layer, read_error FROM pages WHERE document_id = ? ORDER BY page_number')
-      .all(id) as { page_number: number; start_offset: number; end_offset: number; has_text_layer: number; read_error: string | null }[]
+      .prepare(
+        `SELECT p.page_number, p.start_offset, p.end_offset, p.has_text_layer, p.read_error, o.page_number AS ocr_page, o.confidence AS ocr_confidence
+         FROM pages p LEFT JOIN page_ocr o ON o.document_id = p.document_id AND o.page_number = p.page_number
+         WHERE p.document_id = ? ORDER BY p.page_number`,
+      )
+      .all(id) as (PageRow & { ocr_page: number | null; ocr_confidence: number | null })[]
   ).map((row): PageSpan => {
     const page: PageSpan = { pageNumber: row.page_number, start: row.start_offset, end: row.end_offset, hasTextLayer: row.has_text_layer === 1 };
     if (row.read_error !== null) page.readError = row.read_error;
+    // Pages read by OCR (page_ocr, migration 0130) carry their source and confidence.
+    if (row.ocr_page !== null) page.textSource = 'ocr';
+    if (row.ocr_confidence !== null) page.ocrConfidence = row.ocr_confidence;
     return page;
   });
   const lines = (
