@@ -8,6 +8,6 @@ export { LOW_OCR_CONFIDENCE, ocrReadsBetter, pagesNeedingOcr, readPagesWithOcr, 
 export { isGarbageText, judgeTextLayer, type GarbageVerdict } from './garbage';
 export { createTesseractRecognizer, installedOcrLanguages, languageDataPath } from './recognizer';
 export { openForRendering, RENDER_DPI } from './render';
-export { getCachedOcr, loadPageOcrWords, savePageOcr, type OcrWordView, type PageOcrMark } from './store';
+export { getCachedOcr, listOcrPages, loadPageOcrWords, savePageOcr, type OcrWordView, type PageOcrMark } from './store';
 export { ocrWarnings } from './warnings';
 export type { OcrLine, OcrPageText, OcrWord, PageBox, PageRecognizer, RenderedPage } from './types';

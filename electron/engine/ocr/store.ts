@@ -61,3 +61,8 @@ export function loadPageOcrWords(db: Database, documentId: number, page: PageSpa
   }
   return words;
 }
+
+/** A stored document's OCR pages with their mean confidence (null: OCR read no words), in page order. */
+export function listOcrPages(db: Database, documentId: number): { page: number; confidence: number | null }[] {
+  return db.prepare('SELECT page_number AS page, confidence FROM page_ocr WHERE document_id = ? ORDER BY page_number').all(documentId) as { page: number; confidence: number | null }[];
+}

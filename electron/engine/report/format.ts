@@ -94,6 +94,7 @@ export const SECTION_TEXT = {
   ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
   unreviewedNote: 'IDs the document mentions that no finding covers: the model may have missed them.',
   noTextExplain: 'Nothing on them was read or analysed: they are scans or images. OCR the PDF to include them.',
+  ocrExplain: 'Their text was read from the page image by OCR (no usable text layer): words may be misread, most likely on pages flagged as low confidence. Check quotes from them against the original.',
   unreadableExplain: 'Their content is damaged and could not be read, so nothing on them was analysed. Get a fresh copy of the file (download or export it again) to include them.',
   failedNote: 'These parts of the document were not checked for findings.',
 } as const;
@@ -158,4 +159,14 @@ export function shownValues(f: ReportFinding, profile: ExtractionProfile = DEFAU
   const e = only.effective;
   const severityCanonical = e.severity === f.severity ? f.severityCanonical : rankSeverity(profile, e.severity).canonical;
   return { title: e.title, severity: e.severity, severityCanonical, type: e.type, description: e.description, edited: true };
+}
+
+/** How a finding's source says its quote comes from OCR text: "OCR text, 64% confidence, low". */
+export function ocrNote(ocr: { confidence: number | null; low: boolean }): string {
+  return `OCR text${ocr.confidence === null ? '' : `, ${Math.round(ocr.confidence)}% confidence`}${ocr.low ? ', low: check against the original' : ''}`;
+}
+
+/** "3 (91%), 4 (58%, low)": OCR pages for a report section. */
+export function ocrPageList(pages: readonly { page: number; confidence: number | null; low: boolean }[]): string {
+  return pages.map((p) => `${p.page} (${p.confidence === null ? 'no words' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`).join(', ');
 }

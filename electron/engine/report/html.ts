@@ -34,6 +34,8 @@ import {
   conflictText,
   idLabel,
   idOriginText,
+  ocrNote,
+  ocrPageList,
 } from './format';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
@@ -238,7 +240,13 @@ ${doc.pagesWithoutText.length === 0
   ? html`<p class="none">None.</p>`
   : html`<p class="warning">Pages ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}</p>`}
 </section>
-${doc.unreadablePages.length > 0
+${doc.ocrPages.length > 0
+  ? html`<section id="doc-${n}-ocr" class="report-section apart" data-section="ocr">
+<h3>Pages read by OCR (${doc.ocrPages.length})</h3>
+<p class="${doc.ocrPages.some((p) => p.low) ? 'warning' : 'notice'}">Pages ${ocrPageList(doc.ocrPages)}. ${SECTION_TEXT.ocrExplain}</p>
+</section>
+`
+  : null}${doc.unreadablePages.length > 0
   ? html`<section id="doc-${n}-unreadable" class="report-section apart" data-section="unreadable">
 <h3>Unreadable pages (${doc.unreadablePages.length})</h3>
 <p class="warning">${SECTION_TEXT.unreadableExplain}</p>
@@ -381,7 +389,7 @@ ${f.review.map(reviewBlock)}
 <ol class="sources">
 ${f.sources.map(
   (s) => html`<li class="source ${s.grounded ? 'found' : 'not-found'}" data-page="${s.page ?? ''}">
-<p class="where">${s.page === null ? 'page unknown' : `page ${s.page}`}${s.isMain ? ' (main)' : ''}, ${s.grounded ? `found (${s.match ?? 'exact'})` : html`<strong>not found in the text</strong>`}, chunk ${s.nodeIndex}</p>
+<p class="where">${s.page === null ? 'page unknown' : `page ${s.page}`}${s.isMain ? ' (main)' : ''}${s.ocr ? html` <span class="ocr${s.ocr.low ? ' low' : ''}">(${ocrNote(s.ocr)})</span>` : null}, ${s.grounded ? `found (${s.match ?? 'exact'})` : html`<strong>not found in the text</strong>`}, chunk ${s.nodeIndex}</p>
 <blockquote class="evidence">${s.evidence}</blockquote>
 ${s.documentText !== null
   ? html`<p class="context">In the document: …${s.contextBefore ?? ''}<mark>${s.documentText}</mark>${s.contextAfter ?? ''}…</p>`

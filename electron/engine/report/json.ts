@@ -64,6 +64,7 @@ export function renderJson(data: ReportData): string {
           pages: input.document.document.pageCount,
           pagesWithoutText: input.document.pagesWithoutText,
           unreadablePages: input.document.unreadablePages,
+          ocrPages: input.document.ocrPages,
           strategy: input.document.strategy,
           judge: input.document.judge,
           usage: input.document.usage,
@@ -156,6 +157,7 @@ function findingJson(f: ReportFinding) {
       contextBefore: s.contextBefore,
       contextAfter: s.contextAfter,
       documentText: s.documentText,
+      ocr: s.ocr,
     })),
     review: f.review.map(reviewEntryJson),
   };

@@ -22,6 +22,8 @@ import {
   conflictText,
   idLabel,
   idOriginText,
+  ocrNote,
+  ocrPageList,
 } from './format';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
@@ -116,6 +118,10 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
   if (fullMode) out.push(...renderFindings(doc, profile));
   out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
   out.push(doc.pagesWithoutText.length === 0 ? 'None.' : `Pages without a text layer: ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`);
+  if (doc.ocrPages.length > 0) {
+    const low = doc.ocrPages.filter((p) => p.low).length;
+    out.push('', `### Pages read by OCR (${doc.ocrPages.length}${low > 0 ? `, ${low} low confidence` : ''})`, '', `Pages ${ocrPageList(doc.ocrPages)}. ${SECTION_TEXT.ocrExplain}`);
+  }
   if (doc.unreadablePages.length > 0) {
     out.push('', `### Unreadable pages (${doc.unreadablePages.length})`, '', SECTION_TEXT.unreadableExplain, '');
     for (const { page, reason } of doc.unreadablePages) out.push(`- Page ${page}: ${escapeMarkdown(reason)}`);
@@ -237,7 +243,8 @@ function findingDetail(f: ReportFinding, profile: ExtractionProfile): string[] {
   f.sources.forEach((source, i) => {
     const where = source.page === null ? 'page unknown' : `page ${source.page}`;
     const state = source.grounded ? `found (${source.match ?? 'exact'})` : 'NOT found in the text';
-    out.push(`${i + 1}. ${where}${source.isMain ? ' (main)' : ''}, ${state}, chunk ${source.nodeIndex}: “${escapeMarkdown(source.evidence)}”`);
+    const ocr = source.ocr ? ` (${ocrNote(source.ocr)})` : '';
+    out.push(`${i + 1}. ${where}${source.isMain ? ' (main)' : ''}${ocr}, ${state}, chunk ${source.nodeIndex}: “${escapeMarkdown(source.evidence)}”`);
     if (source.documentText !== null) {
       out.push(`   - In the document: …${escapeMarkdown(source.contextBefore ?? '')}**${escapeMarkdown(source.documentText)}**${escapeMarkdown(source.contextAfter ?? '')}…`);
     }

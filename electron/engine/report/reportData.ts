@@ -7,6 +7,7 @@ import { listChunkResults } from '../extract';
 import { listJudgeDecisions } from '../judge';
 import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../merge';
+import { LOW_OCR_CONFIDENCE, listOcrPages } from '../ocr';
 import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
 import { getSummary } from '../summary';
 import type { StoredRunSettings } from '../../../shared/runSettings';
@@ -52,6 +53,15 @@ export interface ReportSource extends FindingSource {
   contextAfter: string | null;
   /** The document's own text at the evidence offsets (it differs from the quote for normalized and fuzzy matches). */
   documentText: string | null;
+  /** Set when the evidence's page was read by OCR: its words may be misread (low: below LOW_OCR_CONFIDENCE). */
+  ocr: OcrPageInfo | null;
+}
+
+/** A page whose text was read by OCR, with its mean confidence (null when OCR read no words). */
+export interface OcrPageInfo {
+  page: number;
+  confidence: number | null;
+  low: boolean;
 }
 
 export interface ReportFinding extends MergedFinding {
@@ -110,6 +120,8 @@ export interface ReportDocument {
   pagesWithoutText: number[];
   /** Pages that could not be read (damaged content), with the reason. */
   unreadablePages: { page: number; reason: string }[];
+  /** Pages whose text was read by OCR (no usable text layer), low-confidence ones flagged. */
+  ocrPages: OcrPageInfo[];
   /** Strategy of the chunk tree that was analysed. */
   strategy: string | null;
   judge: ReportJudge | null;
@@ -305,13 +317,20 @@ function collectDocument(
       const r = runReview?.byReviewId.get(id);
       return r ? [r] : [];
     });
-  const findings = merged.map((f): ReportFinding => ({ ...f, sources: f.sources.map((s) => withContext(s, text)), review: reviewOf(f.id) }));
+  const ocrPages = listOcrPages(db, document.id).map(({ page, confidence }): OcrPageInfo => ({ page, confidence, low: confidence !== null && confidence < LOW_OCR_CONFIDENCE }));
+  const ocrByPage = new Map(ocrPages.map((info) => [info.page, info]));
+  const findings = merged.map((f): ReportFinding => ({
+    ...f,
+    sources: f.sources.map((s) => ({ ...withContext(s, text), ocr: (s.page !== null && ocrByPage.get(s.page)) || null })),
+    review: reviewOf(f.id),
+  }));
   const summaryOfReview = runReview?.documents.find((d) => d.documentId === document.id);
   const summary = fullMode ? getSummary(db, run.id, document.id) : undefined;
   return {
     document,
     pagesWithoutText: pagesWithoutTextLayer(db, document.id),
     unreadablePages: unreadablePages(db, document.id),
+    ocrPages,
     strategy,
     judge: fullMode ? judgeForRun(db, run, document.id) : null,
     nodes,
@@ -372,7 +391,7 @@ const CONTEXT_WORDS = 8;
 const CONTEXT_SCAN_CHARS = 240;
 const DOCUMENT_TEXT_MAX = 2000;
 
-function withContext(source: FindingSource, text: string): ReportSource {
+function withContext(source: FindingSource, text: string): Omit<ReportSource, 'ocr'> {
   const { evidenceStart: start, evidenceEnd: end } = source;
   if (!source.grounded || start === null || end === null || end > text.length || start > end) {
     return { ...source, contextBefore: null, contextAfter: null, documentText: null };
