@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { judgeTextLayer } from '../../../electron/engine/ocr';
+import { JUNK_TOKEN_SHARE } from '../../../electron/engine/ocr/garbage';
+
+/** The text layer of page 4 of the corpus scan (hard-scanned-no-text.pdf): a scanner's bad OCR of a chart. */
+const CORPUS_P4_LAYER = 'sw | \\\n\n+\n\n400 +\n300\n200 4\n\n—esupport\nBH No vote{note 1]';
+
+describe('garbage text layers', () => {
+  it.each([
+    ['prose with IDs, abbreviations and versions', 'The auditors found that access control (see PBI-1234) was not enforced; e.g. the admin API accepted tokens from v1.2 clients. Severity: High.'],
+    ['a table of figures', 'Item Q1 Q2 Q3\nRevenue 1,200.50 $40 12%\nCost (300) 4.5 - 7\n2024-01-03 3rd 10:30'],
+    ['a bulleted list', '• First item here\n• Second item — done\n- Third: pending'],
+    ['other scripts', 'Die Prüfung ergab Mängel bei der Zugriffskontrolle. Контроль доступа не выполнялся.'],
+  ])('keeps %s', (_name, text) => {
+    expect(judgeTextLayer(text).garbage).toBe(false);
+  });
+
+  it.each([
+    ['the corpus scan\'s bad OCR layer (page 4)', CORPUS_P4_LAYER],
+    ['unmapped glyphs (private use area)', '\uE001\uE002\uE003 \uE004\uE005 \uE006 abc def ghi'],
+    ['replacement characters from a broken font', 'Th\uFFFD \uFFFDudit f\uFFFDund th\uFFFDt acc\uFFFDss w\uFFFDs n\uFFFDt'],
+    ['symbol soup', '!"# $%&\' ()*+ ,-./ :;<=> ?@[\\ ]^_` {|}~'],
+  ])('flags %s', (_name, text) => {
+    expect(judgeTextLayer(text).garbage).toBe(true);
+  });
+
+  it('leaves too-short layers alone (a page number or a stamp) and reports its measures', () => {
+    expect(judgeTextLayer('| + \\').garbage).toBe(false);
+    const verdict = judgeTextLayer(CORPUS_P4_LAYER);
+    expect(verdict.tokens).toBe(14);
+    expect(verdict.junkTokenShare).toBeGreaterThanOrEqual(JUNK_TOKEN_SHARE);
+  });
+});
