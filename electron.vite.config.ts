@@ -18,7 +18,7 @@ export default defineConfig({
       },
       rollupOptions: {
         // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
-        external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws'],
+        external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws', 'tesseract.js', '@napi-rs/canvas'],
         output: { entryFileNames: (chunk) => (chunk.name === 'rawExtractor' ? '[name].mjs' : '[name].js') },
       },
     },

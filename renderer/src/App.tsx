@@ -5,6 +5,7 @@ import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
 import { FindingsView } from './components/FindingsView';
 import { Library } from './components/Library';
+import { PasswordDialog } from './components/PasswordDialog';
 import { ReviewView } from './components/ReviewView';
 import { RunList } from './components/RunView';
 import { SettingsView } from './components/SettingsView';
@@ -76,6 +77,7 @@ export function App() {
         {view === 'ask' ? <AskPanel /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
+      <PasswordDialog />
     </div>
   );
 }
