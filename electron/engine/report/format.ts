@@ -93,7 +93,7 @@ export const SECTION_TEXT = {
   findings: 'Findings: each quote was found in the document',
   ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
   unreviewedNote: 'IDs the document mentions that no finding covers: the model may have missed them.',
-  noTextExplain: 'Nothing on them was read or analysed: they are scans or images. OCR the PDF to include them.',
+  noTextExplain: 'Nothing on them was read or analysed: they are blank, or scans and images that OCR found no words on (or OCR was off: turn it on in Settings, or --ocr auto, to include them).',
   ocrExplain: 'Their text was read from the page image by OCR (no usable text layer): words may be misread, most likely on pages flagged as low confidence. Check quotes from them against the original.',
   unreadableExplain: 'Their content is damaged and could not be read, so nothing on them was analysed. Get a fresh copy of the file (download or export it again) to include them.',
   failedNote: 'These parts of the document were not checked for findings.',
