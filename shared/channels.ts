@@ -38,6 +38,7 @@ export const COMMAND_NAMES = [
   'conversations.get',
   'conversations.export',
   'runs.unlock',
+  'pages.ocrWords',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -233,6 +233,8 @@ export const commands = {
    * a wrong one fails the input again with PDF_PASSWORD_WRONG. Answers at once; progress follows as for runs.resume.
    */
   'runs.unlock': { input: z.object({ runId: id, ordinal: z.number().int().min(0), password: z.string().min(1).max(1024) }).strict() },
+  /** The words OCR read on one page (empty for a page with a text layer): boxes as page fractions, offsets into the canonical text, for a page viewer. */
+  'pages.ocrWords': { input: z.object({ documentId: id, pageNumber: z.number().int().min(1) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -554,6 +556,19 @@ export interface CommandOutputs {
   'conversations.get': { summary: ConversationSummary; messages: ConversationMessage[] };
   'conversations.export': { conversationId: number; format: 'md' | 'html'; path: string; fileName: string; bytes: number };
   'runs.unlock': RunRef;
+  'pages.ocrWords': OcrWordBox[];
+}
+
+/** One word OCR read on a page. */
+export interface OcrWordBox {
+  text: string;
+  /** 0..100 */
+  confidence: number;
+  /** [x0, y0, x1, y1] as fractions of the page's width and height, origin top-left, page rotation applied. */
+  box: [number, number, number, number];
+  /** [start, end) in the document's canonical text. */
+  start: number;
+  end: number;
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

@@ -24,6 +24,7 @@ import { findingViews, splitAttemptViews } from './findingViews';
 import { combineHandlers, type HandlerModule, type Handlers } from './handlerMap';
 import { createReadModels, type HostProviders, type ReadModels } from './readModels';
 import { reportHandlers } from './reportExport';
+import { ocrHandlers } from './ocrHandlers';
 import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
 import { createRunControl } from './runControl';
@@ -40,6 +41,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   reportHandlers,
   (ctx) => reviewHandlers(ctx.db, ctx.now),
   passwordHandlers,
+  (ctx) => ocrHandlers(ctx.db),
 ];
 
 export interface EngineHostOptions {

@@ -1,0 +1,42 @@
+/** `pages.ocrWords` through the engine host: the words OCR read on a scanned page, for the page viewer. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OcrWordBox, RunView } from '../../../shared/contract';
+import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
+import { makeScannedPdf, scannedLetterPages } from '../../fixtures/scanFactory';
+import { useTempDir } from '../../helpers/tempDir';
+
+const tempDir = useTempDir('audit-host-ocr-');
+
+async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
+  const result = await host.invoke(command, input);
+  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
+  return result.data as T;
+}
+
+describe('pages.ocrWords', () => {
+  it('serves the OCR words of a scanned page with boxes and offsets; none for a text page; a clear error for a missing page', { timeout: 240_000 }, async () => {
+    const dir = tempDir();
+    const scan = writeFixture(join(dir, 'scan.pdf'), await makeScannedPdf(scannedLetterPages().slice(0, 1)));
+    const text = writeFixture(join(dir, 'text.pdf'), await makeTextPdf(sampleReportSpec()));
+    const host = createEngineHost({ dataDir: dir, appVersion: 't' });
+    await call(host, 'settings.update', { analysisMode: 'rules-only' });
+    const { runId } = await call<{ runId: number }>(host, 'runs.start', { files: [scan, text] });
+    await host.idle();
+    const run = (await call<RunView[]>(host, 'runs.list')).find((r) => r.id === runId)!;
+    const [scanned, typed] = run.inputs.map((input) => input.documentId!);
+
+    const words = await call<OcrWordBox[]>(host, 'pages.ocrWords', { documentId: scanned, pageNumber: 1 });
+    expect(words.map((w) => w.text)).toEqual(expect.arrayContaining(['Bank', 'Confirmation', 'TOB-ACME-007:']));
+    const chunk = await call<{ text: string; start: number }>(host, 'chunk.text', { documentId: scanned, nodeIndex: 0 });
+    for (const word of words) {
+      expect(chunk.text.slice(word.start - chunk.start, word.end - chunk.start)).toBe(word.text);
+      expect(word.box[0]).toBeLessThan(word.box[2]);
+      expect(word.box.every((v) => v >= 0 && v <= 1)).toBe(true);
+    }
+    expect(await call<OcrWordBox[]>(host, 'pages.ocrWords', { documentId: typed, pageNumber: 1 })).toEqual([]);
+    expect(await host.invoke('pages.ocrWords', { documentId: scanned, pageNumber: 9 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    await host.close();
+  });
+});
