@@ -5,7 +5,7 @@
  * asked and such a file fails with PDF_ENCRYPTED / PDF_PASSWORD_WRONG. The
  * password is never printed, logged or stored.
  */
-import type { PasswordRequest, PasswordSource } from '../engine/jobs/passwords';
+import type { PasswordRequest, PasswordSource } from '../engine';
 
 export type Prompt = (request: PasswordRequest) => Promise<string | undefined>;
 

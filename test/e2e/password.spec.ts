@@ -6,21 +6,20 @@
  * the app's database afterwards.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunView } from '../../shared/contract';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../fixtures/pdfFactory';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding, QPDF as QPDF_INSTALLED } from '../helpers/requirements';
 
-const QPDF = '/usr/bin/qpdf';
-const skipReason = chromiumMissing() ?? (existsSync(QPDF) ? null : 'no qpdf to encrypt the fixture');
 const PASSWORD = 'Dialog-Pass-42';
 
-describe.skipIf(skipReason !== null)('desktop UI: password dialog for encrypted PDFs', () => {
+describeNeeding([CHROMIUM, QPDF_INSTALLED], 'desktop UI: password dialog for encrypted PDFs', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;
@@ -29,7 +28,7 @@ describe.skipIf(skipReason !== null)('desktop UI: password dialog for encrypted 
 
   beforeAll(async () => {
     const plain = writeFixture(join(work, 'plain.pdf'), await makeTextPdf(sampleReportSpec()));
-    execFileSync(QPDF, ['--encrypt', PASSWORD, 'owner', '256', '--', plain, join(work, 'locked.pdf')]);
+    execFileSync('qpdf', ['--encrypt', PASSWORD, 'owner', '256', '--', plain, join(work, 'locked.pdf')]);
     encrypted = readFileSync(join(work, 'locked.pdf'));
     server = await startBridgeServer({ rendererDir: await buildRenderer() });
     await server.host.invoke('settings.update', { analysisMode: 'rules-only' });

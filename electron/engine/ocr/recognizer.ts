@@ -12,7 +12,7 @@ import path from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { throwIfAborted, cancelledError } from '../util';
-import { expandLigatures, stripInvisible } from '../pdf/textCleanup';
+import { expandLigatures, stripInvisible } from '../pdf';
 import type { OcrLine, OcrPageText, PageBox, PageRecognizer, RenderedPage } from './types';
 
 const require = createRequire(import.meta.url);

@@ -6,7 +6,7 @@
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
 import { openError } from '../pdf';
-import { cancelledError, throwIfAborted } from '../util';
+import { throwIfAborted } from '../util';
 import type { RenderedPage } from './types';
 
 /** 300 dpi is tesseract's sweet spot for body text; very large pages are capped so one image stays under ~20 MB. */

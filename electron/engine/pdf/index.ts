@@ -7,7 +7,7 @@ export { ingestFile } from './ingest';
 export type { IngestOptions, IngestResult, IngestWarning } from './types';
 export { buildPageLines, type BuiltLine } from './lineBuilder';
 export type { RawItem, RawPage } from './rawExtractor.mjs';
-export { cleanText, stripInvisible, expandLigatures } from './textCleanup';
+export { cleanText, stripInvisible, expandLigatures, visibleCharCount } from './textCleanup';
 export { markdownHeadingLevels } from './textDocument';
 export { MIN_TEXT_LAYER_CHARS, WORKER_MIN_PAGES } from './pdfDocument';
 export { pageWarnings } from './pageWarnings';

@@ -6,7 +6,7 @@
  * (never stored). "Skip" leaves the file failed. Self-contained: it reads the
  * runs store and needs only to be mounted once.
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { RunInputView, RunView } from '../../../shared/contract';
 import { invoke } from '../api';
 import { useRunsStore } from '../stores/useRunsStore';
@@ -20,9 +20,10 @@ interface Request {
   key: string;
 }
 
-function pendingRequest(runs: readonly RunView[], seenRunning: ReadonlySet<number>, openedAt: string, skipped: ReadonlySet<string>): Request | null {
+function pendingRequest(runs: readonly RunView[], openedAt: string, skipped: ReadonlySet<string>): Request | null {
   for (const run of runs) {
-    const thisSession = seenRunning.has(run.id) || (run.finishedAt !== null && run.finishedAt >= openedAt);
+    // Only runs that ended while this window was open: old failures in the history do not pop up at start.
+    const thisSession = run.finishedAt !== null && run.finishedAt >= openedAt;
     if (run.active || !thisSession) continue;
     for (const input of run.inputs) {
       if (input.status !== 'failed' || !input.error || !PASSWORD_CODES.includes(input.error.code)) continue;
@@ -35,30 +36,24 @@ function pendingRequest(runs: readonly RunView[], seenRunning: ReadonlySet<numbe
 
 export function PasswordDialog() {
   const runs = useRunsStore((s) => s.runs);
-  const id = useId();
-  // Only runs this window saw running: old failures in the history do not pop up at start.
-  const seenRunning = useRef(new Set<number>());
-  const openedAt = useRef(new Date().toISOString());
-  for (const run of runs) if (run.active || run.status === 'running') seenRunning.current.add(run.id);
+  const [openedAt] = useState(() => new Date().toISOString());
   const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
+  const request = pendingRequest(runs, openedAt, skipped);
+  if (!request) return null;
+  // Keyed by the request: a new request (another file, or the same after a wrong password) starts with an empty field.
+  return <PasswordForm key={request.key} request={request} onSkip={() => setSkipped(new Set([...skipped, request.key]))} />;
+}
+
+function PasswordForm({ request, onSkip }: { request: Request; onSkip: () => void }) {
+  const id = useId();
   const [password, setPassword] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const request = pendingRequest(runs, seenRunning.current, openedAt.current, skipped);
-  const field = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    setPassword('');
-    setError(null);
-    if (request) field.current?.focus();
-  }, [request?.key]);
-
-  if (!request) return null;
   const wrong = request.input.error?.code === 'PDF_PASSWORD_WRONG';
 
   async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
-    if (!request || password.length === 0) return;
+    if (password.length === 0) return;
     setSending(true);
     const result = await invoke('runs.unlock', { runId: request.runId, ordinal: request.input.ordinal, password });
     setSending(false);
@@ -76,7 +71,7 @@ export function PasswordDialog() {
         aria-labelledby={`${id}-title`}
         aria-describedby={`${id}-text`}
         onSubmit={(event) => void submit(event)}
-        onKeyDown={(event) => event.key === 'Escape' && setSkipped(new Set([...skipped, request.key]))}
+        onKeyDown={(event) => event.key === 'Escape' && onSkip()}
       >
         <h2 id={`${id}-title`}>Password needed</h2>
         <p id={`${id}-text`}>
@@ -94,10 +89,10 @@ export function PasswordDialog() {
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-password`}>Password</label>
-          <input id={`${id}-password`} ref={field} type="password" autoComplete="off" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <input id={`${id}-password`} type="password" autoFocus autoComplete="off" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
         </div>
         <div className="password-dialog__actions">
-          <button type="button" className="button" onClick={() => setSkipped(new Set([...skipped, request.key]))}>
+          <button type="button" className="button" onClick={onSkip}>
             Skip this file
           </button>
           <button type="submit" className="button button--primary" disabled={sending || password.length === 0}>

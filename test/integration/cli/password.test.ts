@@ -1,13 +1,13 @@
 /** `--password` on the CLI (a real child process without a terminal, so nothing is prompted). */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
 import { useTempDir } from '../../helpers/tempDir';
+import { describeNeeding, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
 
 const root = resolve(import.meta.dirname, '../../..');
-const QPDF = '/usr/bin/qpdf';
 const tempDir = useTempDir('audit-cli-password-');
 
 function runCli(args: string[], cwd: string) {
@@ -15,12 +15,12 @@ function runCli(args: string[], cwd: string) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe.skipIf(!existsSync(QPDF))('npm run analyze --password', () => {
+describeNeeding([QPDF_INSTALLED], 'npm run analyze --password', () => {
   it('opens an encrypted PDF with --password, fails clearly without one or with a wrong one, and never prints or stores it', async () => {
     const dir = tempDir();
     const plain = writeFixture(join(dir, 'plain.pdf'), await makeTextPdf(sampleReportSpec()));
     const locked = join(dir, 'locked.pdf');
-    execFileSync(QPDF, ['--encrypt', 'Right-Pass-7', 'owner', '256', '--', plain, locked]);
+    execFileSync('qpdf', ['--encrypt', 'Right-Pass-7', 'owner', '256', '--', plain, locked]);
     const db = join(dir, 'store.sqlite');
     const args = (out: string) => [locked, '--db', db, '--out', join(dir, out), '--rules-only'];
 

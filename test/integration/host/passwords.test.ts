@@ -8,13 +8,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RunView } from '../../../shared/contract';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
 import { useTempDir } from '../../helpers/tempDir';
+import { describeNeeding, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
 
-const QPDF = '/usr/bin/qpdf';
 const tempDir = useTempDir('audit-host-password-');
 const PASSWORD = 'Ledger-2024!';
 
@@ -29,12 +29,12 @@ async function runOf(host: EngineHost, runId: number): Promise<RunView> {
   return (await call<RunView[]>(host, 'runs.list')).find((run) => run.id === runId)!;
 }
 
-describe.skipIf(!existsSync(QPDF))('runs.unlock (password dialog retry)', () => {
+describeNeeding([QPDF_INSTALLED], 'runs.unlock (password dialog retry)', () => {
   it('asks, refuses a wrong password with PDF_PASSWORD_WRONG, opens with the right one, and stores no password', async () => {
     const dir = tempDir();
     const plain = writeFixture(join(dir, 'plain.pdf'), await makeTextPdf(sampleReportSpec()));
     const locked = join(dir, 'bank-confirmation.pdf');
-    execFileSync(QPDF, ['--encrypt', PASSWORD, 'owner', '256', '--', plain, locked]);
+    execFileSync('qpdf', ['--encrypt', PASSWORD, 'owner', '256', '--', plain, locked]);
     const other = writeFixture(join(dir, 'other.pdf'), await makeTextPdf({ ...sampleReportSpec(), title: 'Other report' }));
     const host = createEngineHost({ dataDir: dir, appVersion: 't' });
 

@@ -5,16 +5,15 @@
  * one; an owner-password-only file still opens with no password at all.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { ingestFile } from '../../../electron/engine/pdf';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
+import { describeNeeding, CORPUS, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
 
-const QPDF = '/usr/bin/qpdf';
-const hasQpdf = existsSync(QPDF);
 const corpusFile = path.resolve(import.meta.dirname, '../../../../shared/corpus/pdfs/hard-encrypted-userpw.pdf');
 
 let dir: string;
@@ -23,9 +22,9 @@ const file = (name: string): string => path.join(dir, name);
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'pdf-password-'));
   writeFixture(file('plain.pdf'), await makeTextPdf(sampleReportSpec()));
-  if (hasQpdf) {
-    execFileSync(QPDF, ['--encrypt', 'S3cret pass', 'owner-pw', '256', '--', file('plain.pdf'), file('locked.pdf')]);
-    execFileSync(QPDF, ['--encrypt', '', 'owner-pw', '256', '--print=none', '--extract=n', '--', file('plain.pdf'), file('owner-only.pdf')]);
+  if (QPDF_INSTALLED.missing() === null) {
+    execFileSync('qpdf', ['--encrypt', 'S3cret pass', 'owner-pw', '256', '--', file('plain.pdf'), file('locked.pdf')]);
+    execFileSync('qpdf', ['--encrypt', '', 'owner-pw', '256', '--print=none', '--extract=n', '--', file('plain.pdf'), file('owner-only.pdf')]);
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +38,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
-describe.skipIf(!hasQpdf)('encrypted PDFs', () => {
+describeNeeding([QPDF_INSTALLED], 'encrypted PDFs', () => {
   for (const workers of [0, 1]) {
     const how = workers === 0 ? 'in-process' : 'in a worker';
     it(`opens with the user password (${how}) and reads the same text as the unencrypted file`, async () => {
@@ -71,7 +70,7 @@ describe.skipIf(!hasQpdf)('encrypted PDFs', () => {
   });
 });
 
-describe.skipIf(!existsSync(corpusFile))('corpus: hard-encrypted-userpw.pdf (RC4, user password "test")', () => {
+describeNeeding([CORPUS], 'corpus: hard-encrypted-userpw.pdf (RC4, user password "test")', () => {
   it('opens with "test" and has text on its 4 pages; a wrong password is refused', async () => {
     const { document } = await ingestFile(corpusFile, { password: 'test' });
     expect(document.pageCount).toBe(4);
