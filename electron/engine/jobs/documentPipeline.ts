@@ -24,6 +24,7 @@ import { saveSummary, summarizeDocument } from '../summary';
 import type { Logger } from '../log';
 import { stableHash, throwIfAborted, timeStage } from '../util';
 import type { LlmRunPlan } from './llmPlan';
+import { checkDocumentCompleteness } from './completenessStep';
 import { createRateMeter } from './progress';
 import type { RunSettings, StrategyChoice } from './settings';
 
@@ -59,6 +60,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf));
   throwIfAborted(ctx.signal);
   mergeDocument(ctx);
+  await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
   return {

@@ -11,6 +11,7 @@ import { migration0050Settings } from './0050-settings';
 import { migration0060Review } from './0060-review';
 import { migration0070PageReadErrors } from './0070-page-read-errors';
 import { migration0080FindingIdentity } from './0080-finding-identity';
+import { migration0100Completeness } from './0100-completeness';
 import { migration0130Ocr } from './0130-ocr';
 import { migration0140Retrieval } from './0140-retrieval';
 
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   migration0060Review,
   migration0070PageReadErrors,
   migration0080FindingIdentity,
+  migration0100Completeness,
   migration0130Ocr,
   migration0140Retrieval,
 ];

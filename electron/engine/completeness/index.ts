@@ -1,0 +1,66 @@
+/**
+ * Completeness check (issue 19), run after the merge: holds the merged
+ * findings against what the document says it contains (stated totals per
+ * severity, its summary table and contents list of findings) and against the
+ * other signs of a gap (unreviewed ID mentions, failed chunks, pages without
+ * text), and gives one verdict per document.
+ */
+import type { CompletenessVerdict } from '../../../shared/completeness';
+import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
+import type { IdPattern } from '../../../shared/idPatterns';
+import type { ExtractedDocument } from '../../../shared/types';
+import type { LlmClient } from '../llm';
+import { findListings, matchEntries } from './listedEntries';
+import { statedTotalsByLlm } from './llmTotals';
+import { findStatedTotals } from './statedTotals';
+import { textLines } from './textLines';
+import { composeVerdict } from './verdict';
+
+export { saveCompleteness, getCompleteness } from './store';
+export { findStatedTotals, severityLabels } from './statedTotals';
+export { findListings, matchEntries, ENTRY_MATCH_THRESHOLD, type Listing } from './listedEntries';
+export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
+export { textLines, type TextLine } from './textLines';
+export { composeVerdict } from './verdict';
+
+export interface CompletenessInput {
+  doc: ExtractedDocument;
+  profile: ExtractionProfile;
+  idPatterns: readonly IdPattern[];
+  findings: readonly MergedFinding[];
+  unreviewedMentions: readonly { id: string; pages: number[] }[];
+  failedChunks: readonly { nodeIndex: number; pageStart: number; pageEnd: number }[];
+  /** When given and the rules find no stated totals, one LLM call reads the summary parts. */
+  llm?: { client: LlmClient; model: string; numCtx: number; runId: number; documentId: number; cache?: boolean; signal?: AbortSignal };
+}
+
+export interface CompletenessResult {
+  verdict: CompletenessVerdict;
+  /** What went wrong on the way without stopping the check (the LLM call failed...). */
+  notes: string[];
+}
+
+export async function checkCompleteness(input: CompletenessInput): Promise<CompletenessResult> {
+  const lines = textLines(input.doc);
+  const notes: string[] = [];
+  let stated = findStatedTotals(lines, input.profile);
+  let usedLlm = false;
+  if (stated.length === 0 && input.llm) {
+    const byLlm = await statedTotalsByLlm({ ...input.llm, llm: input.llm.client, doc: input.doc, lines, profile: input.profile });
+    stated = byLlm.counts;
+    usedLlm = byLlm.counts.length > 0;
+    if (byLlm.problem) notes.push(byLlm.problem);
+  }
+  const listings = matchEntries(findListings(lines, input.profile, input.idPatterns), input.findings);
+  const verdict = composeVerdict({
+    profile: input.profile,
+    stated,
+    listings,
+    findings: input.findings,
+    unreviewedMentions: input.unreviewedMentions,
+    failedChunks: input.failedChunks,
+    pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
+    usedLlm,
+  });
+  return { verdict, notes };
+}

@@ -1,0 +1,94 @@
+/**
+ * The canonical text as lines with offsets and pages, and the page headers
+ * and footers ("running lines") the layout rules must step over: a table row
+ * continues after "Trail of Bits 15 ... PUBLIC" on the next page.
+ */
+import { pageAt, PAGE_SEPARATOR } from '../../../shared/canonical';
+import type { PageSpan } from '../../../shared/types';
+import type { TextPlace } from '../../../shared/completeness';
+
+export interface TextLine {
+  /** Position among all lines. */
+  index: number;
+  start: number;
+  end: number;
+  page: number;
+  text: string;
+  /** A page header or footer (same text, digits aside, on many pages). */
+  running: boolean;
+}
+
+export interface PlainText {
+  text: string;
+  pages: readonly PageSpan[];
+}
+
+/** A line repeated on at least this share of the pages (and on 3 pages at least) is a header or footer. */
+const RUNNING_SHARE = 0.3;
+
+export function textLines(doc: PlainText): TextLine[] {
+  const lines: TextLine[] = [];
+  let start = 0;
+  for (const raw of doc.text.split('\n')) {
+    const end = start + raw.length;
+    // The form feed of PAGE_SEPARATOR is its own line: not text.
+    if (raw !== PAGE_SEPARATOR.trim()) lines.push({ index: lines.length, start, end, page: pageAt(doc.pages, start), text: raw, running: false });
+    start = end + 1;
+  }
+  markRunningLines(lines, doc.pages.length);
+  return lines;
+}
+
+function runningKey(text: string): string {
+  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function markRunningLines(lines: TextLine[], pageCount: number): void {
+  if (pageCount < 3) return;
+  const pagesByKey = new Map<string, Set<number>>();
+  for (const line of lines) {
+    const key = runningKey(line.text);
+    if (key.length === 0) continue;
+    const pages = pagesByKey.get(key) ?? new Set<number>();
+    pages.add(line.page);
+    pagesByKey.set(key, pages);
+  }
+  const minPages = Math.max(3, Math.ceil(pageCount * RUNNING_SHARE));
+  for (const line of lines) {
+    const key = runningKey(line.text);
+    // A lone page number, a repeated footer, a marking like "PUBLIC"; never a short word like "High" that a table may repeat.
+    const footerLike = key === '#' || key.length >= 8 || /^[A-Z]{5,}$/.test(line.text.trim());
+    if (footerLike && (pagesByKey.get(key)?.size ?? 0) >= minPages) line.running = true;
+  }
+}
+
+/** A place in the text from a line range (whole lines), on one line of text. */
+export function placeOf(lines: readonly TextLine[], from: number, to: number): TextPlace {
+  const first = lines[from]!;
+  const last = lines[to]!;
+  return { start: first.start, end: last.end, page: first.page, text: oneLine(lines.slice(from, to + 1).map((l) => l.text).join(' ')) };
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+
+/** Digits or a number word up to twenty ("two high-severity issues"). */
+export const COUNT_SOURCE = `\\d{1,4}|${NUMBER_WORDS.join('|')}|no`;
+
+export function parseCount(word: string): number {
+  const lower = word.toLowerCase();
+  if (lower === 'no') return 0;
+  const index = NUMBER_WORDS.indexOf(lower);
+  return index >= 0 ? index : Number.parseInt(word, 10);
+}
+
+/** Regex source matching any of the words, longest first, as whole words. */
+export function wordsSource(words: readonly string[]): string {
+  const escaped = [...new Set(words.map((w) => w.toLowerCase()))]
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+  return `(?:${escaped.join('|')})`;
+}

@@ -1,0 +1,157 @@
+/**
+ * The completeness verdict: every available check held together. "Complete"
+ * only when the document states totals and every check agrees; a document
+ * that states nothing gets the neutral "no stated totals to check against";
+ * anything that disagrees becomes a place to check, with its page.
+ */
+import { formatPageRanges } from '../../../shared/canonical';
+import type { CheckPlace, CompletenessVerdict, ListedEntry, SeverityTally, StatedCount } from '../../../shared/completeness';
+import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
+import type { Listing } from './listedEntries';
+
+export interface VerdictInput {
+  profile: ExtractionProfile;
+  stated: readonly StatedCount[];
+  listings: readonly Listing[];
+  findings: readonly MergedFinding[];
+  unreviewedMentions: readonly { id: string; pages: number[] }[];
+  failedChunks: readonly { nodeIndex: number; pageStart: number; pageEnd: number }[];
+  pagesWithoutText: readonly number[];
+  usedLlm: boolean;
+}
+
+export function composeVerdict(input: VerdictInput): CompletenessVerdict {
+  const { stated, findings } = input;
+  // Counting a table's rows per severity needs a severity on every row.
+  const table = input.listings.find((l) => l.kind === 'summary-table' && l.entries.every((e) => e.severityCanonical !== null)) ?? null;
+  const tallies = tallyBySeverity(input.profile, stated, table, findings);
+  const perSeverity = stated.filter((c) => c.severity !== null);
+  const total = stated.find((c) => c.severity === null) ?? null;
+  const places: CheckPlace[] = [];
+
+  for (const tally of tallies) {
+    if (tally.severity === null || perSeverity.length === 0) continue;
+    const counts = perSeverity.filter((c) => c.severity === tally.severity);
+    const statedCount = tally.stated ?? 0;
+    const where = counts[0] ?? perSeverity[0]!;
+    const said = counts.length === 0 ? `states no ${tally.severity} count (${describeCounts(perSeverity)}, page ${where.page})` : `states ${describeCounts(counts)} on page ${where.page}`;
+    if (table && tally.listed !== null && tally.listed !== statedCount && (tally.listed === tally.found || statedCount === tally.found)) {
+      places.push({
+        kind: 'document-disagrees',
+        page: where.page,
+        severity: tally.severity,
+        message: `The document disagrees with itself: it ${said}, but its summary table (page ${table.entries[0]!.page}) lists ${plural(tally.listed, `${tally.severity} finding`)}; ${tally.found} found.`,
+      });
+    } else if (statedCount !== tally.found) {
+      places.push({ kind: 'stated-vs-found', page: where.page, severity: tally.severity, message: `The document ${said}; ${plural(tally.found, `${tally.severity} finding`)} found.` });
+    }
+  }
+  if (total) {
+    const sum = perSeverity.reduce((n, c) => n + c.count, 0);
+    if (perSeverity.length > 0 && sum !== total.count) {
+      places.push({ kind: 'document-disagrees', page: total.page, message: `The document disagrees with itself: its total on page ${total.page} is ${total.count}, but its counts per severity add up to ${sum}.` });
+    } else if (perSeverity.length === 0 && total.count !== findings.length) {
+      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${findings.length} found.` });
+    }
+  }
+
+  const matchedIds = new Set(input.listings.flatMap((l) => l.entries.flatMap((e) => e.findingIds)));
+  for (const group of unmatchedEntryGroups(input.listings)) places.push(entryPlace(group));
+  const findingsWithoutEntry =
+    input.listings.length === 0
+      ? []
+      : findings.filter((f) => !matchedIds.has(f.id)).map((f) => ({ findingId: f.id, title: f.title, severity: f.severity, page: f.mainPage }));
+  for (const f of findingsWithoutEntry) {
+    places.push({ kind: 'finding-without-entry', page: f.page, severity: f.severity, message: `Finding "${f.title}" (${f.severity}${f.page === null ? '' : `, page ${f.page}`}) is in none of the document's lists of findings.` });
+  }
+  for (const m of input.unreviewedMentions) {
+    places.push({ kind: 'unreviewed-id', page: m.pages[0] ?? null, message: `ID ${m.id} is mentioned on page${m.pages.length > 1 ? 's' : ''} ${formatPageRanges(m.pages)} but no finding covers it.` });
+  }
+  for (const c of input.failedChunks) {
+    const pages = c.pageStart === c.pageEnd ? `page ${c.pageStart}` : `pages ${c.pageStart}-${c.pageEnd}`;
+    places.push({ kind: 'failed-chunk', page: c.pageStart, message: `The part on ${pages} could not be analysed: findings there may be missing.` });
+  }
+  for (const range of pageRanges(input.pagesWithoutText)) {
+    places.push({ kind: 'pages-without-text', page: range[0], message: `${range[0] === range[1] ? `Page ${range[0]} has` : `Pages ${range[0]}-${range[1]} have`} no text to read (a scan or an image): findings there cannot be seen.` });
+  }
+
+  const status = places.length > 0 ? 'check' : stated.length > 0 ? 'complete' : 'no-stated-totals';
+  return {
+    status,
+    headline: status === 'check' ? (places.length === 1 ? 'Check this place' : `Check these ${places.length} places`) : status === 'complete' ? 'Complete' : 'No stated totals to check against',
+    places,
+    stated: [...stated],
+    tallies,
+    statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
+    foundTotal: findings.length,
+    listed: input.listings.flatMap((l) => l.entries),
+    findingsWithoutEntry,
+    unreviewedMentions: input.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] })),
+    failedChunks: [...input.failedChunks],
+    pagesWithoutText: [...input.pagesWithoutText],
+    usedLlm: input.usedLlm,
+  };
+}
+
+function tallyBySeverity(profile: ExtractionProfile, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[]): SeverityTally[] {
+  const tallies: SeverityTally[] = [];
+  for (const severity of [...profile.severities, null]) {
+    const counts = stated.filter((c) => c.severity !== null && c.severity === severity);
+    const found = findings.filter((f) => f.severityCanonical === severity).length;
+    const listed = table ? table.entries.filter((e) => e.severityCanonical === severity).length : null;
+    if (counts.length === 0 && found === 0 && !listed) continue;
+    tallies.push({ severity, stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null, listed, found });
+  }
+  return tallies;
+}
+
+/** "High 9" or "Medium 3 + Undetermined 1". */
+function describeCounts(counts: readonly StatedCount[]): string {
+  return counts.map((c) => `${c.label} ${c.count}`).join(' + ');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The same finding missing from a summary table and from the contents is one
+ * place, not two: entries without a finding are grouped by their number.
+ */
+function unmatchedEntryGroups(listings: readonly Listing[]): ListedEntry[][] {
+  const groups = new Map<string, ListedEntry[]>();
+  for (const listing of [...listings].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'summary-table' ? -1 : 1))) {
+    for (const entry of listing.entries) {
+      if (entry.findingIds.length > 0) continue;
+      const group = groups.get(entry.number) ?? [];
+      group.push(entry);
+      groups.set(entry.number, group);
+    }
+  }
+  return [...groups.values()];
+}
+
+function entryPlace(group: readonly ListedEntry[]): CheckPlace {
+  const [first, ...others] = group;
+  // A contents line carries the plain title; a table row interleaves it with its other columns.
+  const title = group.find((e) => e.kind === 'contents')?.title ?? first!.title;
+  const what = first!.kind === 'summary-table' ? `Summary table row ${first!.number}` : `Contents entry ${first!.number}`;
+  const also = others.map((e) => ` Also listed in the ${e.kind === 'summary-table' ? 'summary table' : 'contents'} on page ${e.page}.`).join('');
+  return {
+    kind: 'entry-without-finding',
+    page: first!.page,
+    severity: first!.severityCanonical,
+    message: `${what} on page ${first!.page}, "${title}"${first!.severity ? ` (${first!.severity})` : ''}, matches no finding.${also}`,
+  };
+}
+
+function pageRanges(pages: readonly number[]): [number, number][] {
+  const sorted = [...new Set(pages)].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const p of sorted) {
+    const last = ranges.at(-1);
+    if (last && p === last[1] + 1) last[1] = p;
+    else ranges.push([p, p]);
+  }
+  return ranges;
+}

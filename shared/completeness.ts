@@ -1,0 +1,99 @@
+/**
+ * The completeness check: what a document says about its own findings
+ * (totals per severity, a summary table, a table of contents of findings)
+ * held against the findings the engine merged, plus the other signs that
+ * something may be missing (unreviewed ID mentions, failed chunks, pages
+ * without text). Shared by the engine, the reports and the UI.
+ */
+
+/** Where a statement sits in the canonical text, like a finding's evidence. */
+export interface TextPlace {
+  /** [start, end) in the canonical text. */
+  start: number;
+  end: number;
+  page: number;
+  /** The document's text at that place, on one line. */
+  text: string;
+}
+
+/** One count the document prints about its own findings: "High 9", "Total 17", "2 medium-severity issues". */
+export interface StatedCount extends TextPlace {
+  /** The label as the document wrote it ("High", "Undetermined", "Total"). */
+  label: string;
+  /** The profile severity the label maps to; null for a total over all severities. */
+  severity: string | null;
+  count: number;
+  /** Found by the layout rules, or by the LLM call on the summary parts (then grounded like evidence). */
+  source: 'rules' | 'llm';
+}
+
+export type ListingKind = 'summary-table' | 'contents';
+
+/** One entry of a list of findings the document prints (a summary-table row, a contents line). */
+export interface ListedEntry extends TextPlace {
+  kind: ListingKind;
+  /** The entry's number in the list ("7"). */
+  number: string;
+  /** An ID printed in the entry (normalised), when there is one. */
+  id: string | null;
+  /** The entry text without its number, page reference and leaders. */
+  title: string;
+  /** Severity word printed in the entry (summary tables), as written. */
+  severity: string | null;
+  severityCanonical: string | null;
+  /** Merged findings this entry stands for (ids); empty when none matched. */
+  findingIds: number[];
+}
+
+/** Stated, listed and found per severity of the profile scale. */
+export interface SeverityTally {
+  /** Canonical severity, or null for findings whose severity is off the scale. */
+  severity: string | null;
+  /** What the document states (null when it states nothing for this severity). */
+  stated: number | null;
+  /** How many entries of the document's summary table carry this severity (null without such a table). */
+  listed: number | null;
+  found: number;
+}
+
+export type CheckPlaceKind =
+  | 'stated-vs-found'
+  | 'document-disagrees'
+  | 'entry-without-finding'
+  | 'finding-without-entry'
+  | 'unreviewed-id'
+  | 'failed-chunk'
+  | 'pages-without-text';
+
+/** One place an auditor should look at, with its page. */
+export interface CheckPlace {
+  kind: CheckPlaceKind;
+  page: number | null;
+  /** One sentence saying what disagrees. */
+  message: string;
+  /** The canonical severity concerned, when there is one. */
+  severity?: string | null;
+}
+
+export type CompletenessStatus = 'complete' | 'check' | 'no-stated-totals';
+
+export interface CompletenessVerdict {
+  status: CompletenessStatus;
+  /** "Complete", "Check these 3 places", "No stated totals to check against". */
+  headline: string;
+  places: CheckPlace[];
+  stated: StatedCount[];
+  /** Per severity of the profile scale (only severities stated, listed or found), then off-scale findings. */
+  tallies: SeverityTally[];
+  statedTotal: number | null;
+  foundTotal: number;
+  listed: ListedEntry[];
+  findingsWithoutEntry: { findingId: number; title: string; severity: string; page: number | null }[];
+  unreviewedMentions: { id: string; pages: number[] }[];
+  failedChunks: { nodeIndex: number; pageStart: number; pageEnd: number }[];
+  pagesWithoutText: number[];
+  /** True when the stated totals came from the LLM call (no layout rule matched). */
+  usedLlm: boolean;
+}
+
+export const COMPLETENESS_STATUSES: readonly CompletenessStatus[] = ['complete', 'check', 'no-stated-totals'];
