@@ -9,12 +9,15 @@
  * some spreadsheets skip before reading a formula) gets a leading single quote,
  * so a document or a model cannot make Excel or LibreOffice run a formula.
  * Sources inside their cell are separated by a line of three dashes.
+ * The last two columns carry the completeness check: where the document lists
+ * the finding itself (its summary-table row, its contents entry), and the
+ * document's verdict, so a filter on either finds what to look at.
  */
 import { baseName, editText, findingPages, profileOf, severityLabel, shownValues } from './format';
 import type { ExtractionProfile } from '../../../shared/findings';
 import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
-import type { ReportData, ReportFinding, ReportReviewFinding, ReportSource } from './reportData';
+import type { ReportData, ReportDocument, ReportFinding, ReportReviewFinding, ReportSource } from './reportData';
 
 export const CSV_COLUMNS = [
   'run',
@@ -42,6 +45,8 @@ export const CSV_COLUMNS = [
   'reviewer',
   'reviewed_at',
   'origin',
+  'listed_as',
+  'document_completeness',
 ] as const;
 
 /** Separates the entries of a review cell when several reviewed findings stand for one merged finding (after a split). */
@@ -116,6 +121,19 @@ export function csvRow(data: ReportData, fileName: string, sha256: string, f: Re
   ];
 }
 
+/** "summary table row 7 (p. 16); contents entry 7 (p. 4)": the document's own entries for a finding. */
+function listedAs(doc: ReportDocument, findingId: number | null): string {
+  if (!doc.completeness || findingId === null) return '';
+  return doc.completeness.listed
+    .filter((e) => e.findingIds.includes(findingId))
+    .map((e) => `${e.kind === 'summary-table' ? 'summary table row' : 'contents entry'} ${e.number} (p. ${e.page})`)
+    .join('; ');
+}
+
+function completenessCells(doc: ReportDocument, findingId: number | null): Cell[] {
+  return [listedAs(doc, findingId), doc.completeness?.headline ?? ''];
+}
+
 /** A finding the auditor added by hand: no merged finding, its evidence is the selected text. */
 export function manualCsvRow(data: ReportData, fileName: string, sha256: string, r: ReportReviewFinding): Cell[] {
   const e = r.manualEvidence!;
@@ -147,9 +165,9 @@ export function renderCsv(data: ReportData): string {
     const doc = input.document;
     if (!doc) continue;
     const name = doc.document.fileName || baseName(input.filePath);
-    for (const f of doc.findings) lines.push(csvRow(data, name, doc.document.sha256, f).map(csvCell).join(','));
+    for (const f of doc.findings) lines.push([...csvRow(data, name, doc.document.sha256, f), ...completenessCells(doc, f.id)].map(csvCell).join(','));
     for (const r of doc.review?.findings ?? []) {
-      if (r.origin === 'manual' && r.manualEvidence) lines.push(manualCsvRow(data, name, doc.document.sha256, r).map(csvCell).join(','));
+      if (r.origin === 'manual' && r.manualEvidence) lines.push([...manualCsvRow(data, name, doc.document.sha256, r), ...completenessCells(doc, null)].map(csvCell).join(','));
     }
   }
   // The byte-order mark makes Excel read UTF-8 (quotes, accents) instead of guessing a code page.

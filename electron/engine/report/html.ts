@@ -41,6 +41,8 @@ import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
+import type { CompletenessVerdict } from '../../../shared/completeness';
+import { listingLines, statedSource, tallyRows } from './completeness';
 
 /** Escapes text for HTML element content and quoted attribute values; control characters become spaces. */
 export function escapeHtml(text: string): string {
@@ -155,7 +157,7 @@ ${hasProblems ? html`<li><a href="#problems">Problems</a></li>` : null}
 ${docs.map(
   ({ doc, n }) => html`<li><a href="#doc-${n}">${doc.document.fileName}</a>
 <ol>
-${full
+${doc.completeness ? html`<li><a href="#doc-${n}-completeness">Completeness: ${doc.completeness.headline}</a></li>\n` : null}${full
   ? html`<li><a href="#doc-${n}-summary">Summary</a></li>
 ${doc.review ? html`<li><a href="#doc-${n}-review">Review (${doc.review.counts.confirmed} confirmed, ${doc.review.counts.open} open)</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
 <li><a href="#doc-${n}-ungrounded">Ungrounded findings (${ungrounded(doc).length})</a></li>
@@ -233,6 +235,7 @@ ${judge
   : null}
 ${full ? html`<dt>LLM usage</dt><dd>${formatUsage(doc.usage)}</dd>` : null}
 </dl>
+${doc.completeness ? renderCompleteness(doc.completeness, n) : null}
 ${full ? renderAnalysis(doc, n, profile) : html`<p class="notice rules-only">Rules-only run: no findings for this document, only the ID mentions below.</p>`}
 <section id="doc-${n}-no-text" class="report-section apart" data-section="no-text">
 <h3>Pages without a text layer (${doc.pagesWithoutText.length})</h3>
@@ -291,6 +294,25 @@ ${doc.mergeConflicts.length === 0
 ${doc.unreviewedMentions.length === 0
   ? html`<p class="none">None.</p>`
   : html`<ul class="unreviewed">${doc.unreviewedMentions.map((m) => html`<li><code>${m.id}</code>: pages ${formatPageRanges(m.pages)}</li>`)}</ul>`}
+</section>`;
+}
+
+/**
+ * Stated vs found per severity and every place to check with its page. The
+ * exported file links nowhere outside itself (it may be mailed or archived
+ * away from the PDF): pages are named, and the app's document view links them.
+ */
+function renderCompleteness(verdict: CompletenessVerdict, n: number): SafeHtml {
+  const pageLabel = (page: number | null) => (page === null ? null : html`<span class="page">Page ${page}</span>: `);
+  return html`<section id="doc-${n}-completeness" class="report-section completeness" data-section="completeness" data-status="${verdict.status}">
+<h3>Completeness: ${verdict.headline}</h3>
+<table class="tallies"><thead><tr><th>Severity</th><th>Stated by the document</th><th>Listed in its summary table</th><th>Found</th></tr></thead><tbody>
+${tallyRows(verdict).map((row) => html`<tr${row.agrees ? null : html` class="differs"`}><td>${row.severity}</td><td>${row.stated}</td><td>${row.listed}</td><td>${row.found}${row.agrees ? null : ' (differs)'}</td></tr>\n`)}</tbody></table>
+<p class="section-note">${statedSource(verdict)}</p>
+${listingLines(verdict).length > 0 ? html`<ul class="listings">${listingLines(verdict).map((line) => html`<li>${line}</li>`)}</ul>` : null}
+${verdict.places.length > 0
+  ? html`<ol class="places">${verdict.places.map((p) => html`<li data-kind="${p.kind}">${pageLabel(p.page)}${p.message}</li>\n`)}</ol>`
+  : null}
 </section>`;
 }
 
@@ -446,6 +468,8 @@ tr { break-inside: avoid; }
 .section-note, .none { color: var(--muted); }
 section.apart { border: 2px dashed #8a93a3; padding: 0 1em .6em; margin-top: 1.6em; }
 section.apart > h3::before { content: "⚠ "; }
+section.completeness[data-status="check"] { border-left: 6px double var(--warn-rule); padding-left: .8em; }
+table.tallies tr.differs td { font-weight: 600; background: var(--warn-bg); }
 .finding { border: 1px solid var(--rule); border-left-width: 8px; padding: .6em .8em; margin: 1em 0; break-inside: avoid-page; }
 .finding.ungrounded { border-style: dashed; background: #fbfbfb; }
 .finding .facts { margin: .2em 0 .5em; color: var(--muted); }

@@ -16,8 +16,10 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *   4: unreadable pages per document.
  *   5: where each finding's ID comes from (`idOrigin`: the document or only the model,
  *      `printedNumber`, `modelLabels`) and the merge conflicts per document.
+ *   6: `completeness` per document: stated totals vs found per severity, the document's
+ *      own lists of findings matched to findings, and the verdict with its places to check.
  */
-export const REPORT_JSON_VERSION = 5;
+export const REPORT_JSON_VERSION = 6;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -75,6 +77,7 @@ export function renderJson(data: ReportData): string {
           unreviewedMentions: input.document.unreviewedMentions,
           mergeConflicts: input.document.mergeConflicts,
           failedChunks: input.document.failedChunks,
+          completeness: input.document.completeness,
           idMentions: input.document.mentionGroups.map((g) => ({ id: g.id, pages: g.pages, count: g.mentions.length })),
           chunkTree: input.document.nodes.map((n) => ({
             index: n.index,

@@ -28,6 +28,8 @@ import {
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
+import type { CompletenessVerdict } from '../../../shared/completeness';
+import { listingLines, statedSource, tallyRows } from './completeness';
 
 /**
  * Text from documents goes into Markdown that may later be rendered to HTML:
@@ -114,6 +116,7 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
     out.push(`- Judge: ${escapeMarkdown(doc.judge.strategy)} (${doc.judge.source}${doc.judge.cached ? ', reused' : ''}): ${escapeMarkdown(why)}`);
   }
   if (fullMode) out.push(`- LLM usage: ${formatUsage(doc.usage)}`);
+  if (doc.completeness) out.push(...renderCompleteness(doc.completeness));
   if (fullMode) out.push(...renderReview(doc.review));
   if (fullMode) out.push(...renderFindings(doc, profile));
   out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
@@ -165,6 +168,21 @@ function renderFindings(doc: ReportDocument, profile: ExtractionProfile): string
   out.push('', `### Unreviewed ID mentions (${doc.unreviewedMentions.length}): in the document, in no finding`, '');
   if (doc.unreviewedMentions.length === 0) out.push('None.');
   else for (const m of doc.unreviewedMentions) out.push(`- ${escapeMarkdown(m.id)}: pages ${formatPageRanges(m.pages)}`);
+  return out;
+}
+
+/** Stated vs found per severity, the document's own lists, and every place to check with its page. */
+function renderCompleteness(verdict: CompletenessVerdict): string[] {
+  const out = ['', `### Completeness: ${escapeMarkdown(verdict.headline)}`, ''];
+  out.push('| Severity | Stated by the document | Listed in its summary table | Found |', '|---|---|---|---|');
+  for (const row of tallyRows(verdict)) out.push(`| ${escapeMarkdown(row.severity)} | ${escapeMarkdown(row.stated)} | ${row.listed} | ${row.found}${row.agrees ? '' : ' (differs)'} |`);
+  out.push('', escapeMarkdown(statedSource(verdict)));
+  const listings = listingLines(verdict);
+  if (listings.length > 0) out.push('', ...listings.map((line) => `- ${escapeMarkdown(line)}`));
+  if (verdict.places.length > 0) {
+    out.push('', `Places to check (${verdict.places.length}):`, '');
+    for (const place of verdict.places) out.push(`- ${place.page === null ? '' : `Page ${place.page}: `}${escapeMarkdown(place.message)}`);
+  }
   return out;
 }
 

@@ -1,8 +1,10 @@
+import type { CompletenessVerdict } from '../../../shared/completeness';
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
 import type { DocumentSummary, FindingSource, MergeConflict, MergedFinding, UnreviewedMention } from '../../../shared/findings';
 import type { JudgeSource } from '../../../shared/treesplit';
 import type { ChunkNode, IdMention } from '../../../shared/types';
 import type { ReviewExportFinding, ReviewSummary, RunModel } from '../../../shared/review';
+import { getCompleteness } from '../completeness';
 import { listChunkResults } from '../extract';
 import { listJudgeDecisions } from '../judge';
 import { listLlmCalls, type LlmCallRecord } from '../llm';
@@ -138,6 +140,8 @@ export interface ReportDocument {
   usage: LlmUsage;
   /** The auditor's review (full mode; null in rules-only runs). */
   review: ReportReview | null;
+  /** What the document says it contains against what was found (full mode; null when the check did not run). */
+  completeness: CompletenessVerdict | null;
 }
 
 export interface ReportInput {
@@ -347,6 +351,7 @@ function collectDocument(
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels } : null,
     usage: llmUsage(calls.filter((c) => c.documentId === document.id)),
     review: fullMode && summaryOfReview ? reportReview(db, summaryOfReview) : null,
+    completeness: fullMode ? getCompleteness(db, run.id, document.id) : null,
   };
 }
 
