@@ -76,7 +76,13 @@ export function findStatedTotals(lines: readonly TextLine[], profile: Extraction
     }
   }
   const block = firstBlock(candidates, lines);
-  if (block.length === 0) return [];
+  if (block.length === 0) {
+    // No counts per severity: a total alone ("our review identified 12 issues"), where summaries are: the first third.
+    const lastPage = lines.at(-1)?.page ?? 1;
+    const front = lines.filter((l) => l.page <= Math.max(1, Math.ceil(lastPage / 3)));
+    const total = front.length > 0 ? totalNear(front, 0, front.length - 1, true) : null;
+    return total ? [total] : [];
+  }
   const counts: StatedCount[] = [];
   const seen = new Set<string>();
   for (const c of block) {
@@ -113,14 +119,14 @@ function textLinesBetween(lines: readonly TextLine[], from: number, to: number):
 }
 
 const TOTAL_LINE = /^\s*(total(?:\s+(?:number\s+of\s+)?(?:issues|findings|vulnerabilities))?\s*[:=]?\s*(\d{1,4}))\s*$/i;
-const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})\s+(?:[a-z-]+\s+){0,2}?(?:issues|findings|vulnerabilities))\b`, 'i');
+const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`, 'i');
 
-/** "Total 17" on its own line, or "identified 17 issues", near a block of counts. */
-function totalNear(lines: readonly TextLine[], from: number, to: number): StatedCount | null {
+/** "Total 17" on its own line, or "identified 17 issues", near a block of counts (or, alone, only the sentence). */
+function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): StatedCount | null {
   for (let i = Math.max(0, from); i <= Math.min(lines.length - 1, to); i++) {
     const line = lines[i]!;
     if (line.running) continue;
-    const m = TOTAL_LINE.exec(line.text) ?? TOTAL_PROSE.exec(line.text);
+    const m = (proseOnly ? null : TOTAL_LINE.exec(line.text)) ?? TOTAL_PROSE.exec(line.text);
     if (!m) continue;
     const start = line.start + m.index + m[0].indexOf(m[1]!);
     return { label: 'Total', severity: null, count: parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../../shared/findings';
+import { checkCompleteness, findListings, textLines } from '../../../electron/engine/completeness';
+import { documentFromPages } from '../../helpers/documents';
+
+const FOOTER = 'Acme Security Review | Confidential';
+
+function finding(id: number, title: string, severity: string, page: number, findingKey: string | null = null): MergedFinding {
+  const rank = rankSeverity(DEFAULT_PROFILE, severity);
+  return {
+    id,
+    runId: 1,
+    documentId: 1,
+    findingKey,
+    title,
+    type: 'vulnerability',
+    severity,
+    severityCanonical: rank.canonical,
+    severityRank: rank.rank,
+    description: '',
+    mainPage: page,
+    mainFindingId: id,
+    grounded: true,
+    sources: [],
+    absorbedFindingIds: [],
+  };
+}
+
+/** A small report: totals, a summary table wrapping across a page break, a contents list, detailed sections. */
+function reportPages(opts: { mediumStated?: number } = {}): string[] {
+  return [
+    `Contents\nExecutive Summary 2\nSummary of Findings 3\nDetailed Findings 4\n1. Missing rate limiting on the login endpoint ..... 4\n2. Session tokens never expire 4\n3. Verbose error messages reveal stack traces 5\nAppendix A 6\n${FOOTER} 1`,
+    `Executive Summary\nWe reviewed the portal.\nHigh 1\nMedium ${opts.mediumStated ?? 1}\nLow 1\n${FOOTER} 2`,
+    `Summary of Findings\nNo Title Severity Status\n1 Missing rate limiting on the login High Open\nendpoint\n2 Session tokens never expire Medium Fixed\n${FOOTER} 3`,
+    `3 Verbose error messages reveal stack Low Open\ntraces\nDetailed Findings\n1. Missing rate limiting on the login endpoint\nSeverity: High\nThe login endpoint accepts unlimited attempts.\nAn attacker can guess passwords at full speed.\nNothing slows them down.\nNo alert is raised.\nNo account is locked.\n2. Session tokens never expire\nSeverity: Medium\n${FOOTER} 4`,
+    `3. Verbose error messages reveal stack traces\nSeverity: Low\n${FOOTER} 5`,
+    `Appendix A\nNothing here.\n${FOOTER} 6`,
+  ];
+}
+
+const allFindings = () => [
+  finding(11, 'Missing rate limiting on the login endpoint', 'High', 4),
+  finding(12, 'Session tokens never expire', 'Medium', 4),
+  finding(13, 'Verbose error messages reveal stack traces', 'Low', 5),
+];
+
+async function verdictOf(pages: string[], findings: MergedFinding[], extra: { pagesWithoutText?: boolean } = {}) {
+  const doc = documentFromPages(pages);
+  if (extra.pagesWithoutText) doc.pages[5]!.hasTextLayer = false;
+  return (await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] })).verdict;
+}
+
+describe('listed findings', () => {
+  it('finds the summary table (rows wrapped, across a page break and its footer) and the contents list, and not the detailed sections', () => {
+    const doc = documentFromPages(reportPages());
+    const listings = findListings(textLines(doc), DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listings.map((l) => [l.kind, l.entries.length, l.entries[0]!.page])).toEqual([
+      ['contents', 3, 1],
+      ['summary-table', 3, 3],
+    ]);
+    const table = listings[1]!.entries;
+    expect(table.map((e) => [e.number, e.severity, e.page])).toEqual([
+      ['1', 'High', 3],
+      ['2', 'Medium', 3],
+      ['3', 'Low', 4],
+    ]);
+    expect(table[0]!.title).toBe('Missing rate limiting on the login Open endpoint');
+    expect(table[2]!.text).not.toContain(FOOTER);
+    expect(listings[0]!.entries.map((e) => e.title)).toEqual(['Missing rate limiting on the login endpoint', 'Session tokens never expire', 'Verbose error messages reveal stack traces']);
+  });
+
+  it('reads section-numbered lists ("4.1", "4.2") as one listing', () => {
+    const doc = documentFromPages(['Findings\n4.1 Reentrancy in withdraw Critical\n4.2 Unchecked return value Low\n4.3 Missing event Informational\n5 Conclusion']);
+    const [listing] = findListings(textLines(doc), DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listing!.entries.map((e) => [e.number, e.severityCanonical])).toEqual([
+      ['4.1', 'Critical'],
+      ['4.2', 'Low'],
+      ['4.3', 'Informational'],
+    ]);
+  });
+});
+
+describe('completeness verdict', () => {
+  it('is "Complete" when stated totals, the summary table, the contents and the findings all agree', async () => {
+    const verdict = await verdictOf(reportPages(), allFindings());
+    expect(verdict.status).toBe('complete');
+    expect(verdict.headline).toBe('Complete');
+    expect(verdict.places).toEqual([]);
+    expect(verdict.tallies).toEqual([
+      { severity: 'High', stated: 1, listed: 1, found: 1 },
+      { severity: 'Medium', stated: 1, listed: 1, found: 1 },
+      { severity: 'Low', stated: 1, listed: 1, found: 1 },
+    ]);
+    expect(verdict.listed.every((e) => e.findingIds.length === 1)).toBe(true);
+  });
+
+  it('names a missing finding by its severity, its summary-table row and page, and its contents entry', async () => {
+    const verdict = await verdictOf(reportPages(), allFindings().filter((f) => f.id !== 12));
+    expect(verdict.status).toBe('check');
+    expect(verdict.headline).toBe('Check these 2 places');
+    expect(verdict.places[0]).toMatchObject({ kind: 'stated-vs-found', severity: 'Medium', page: 2, message: 'The document states Medium 1 on page 2; 0 Medium findings found.' });
+    expect(verdict.places[1]).toMatchObject({ kind: 'entry-without-finding', severity: 'Medium', page: 3 });
+    expect(verdict.places[1]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding. Also listed in the contents on page 1.');
+  });
+
+  it('says the document disagrees with itself when its summary says Medium 2 but it lists one Medium finding', async () => {
+    const verdict = await verdictOf(reportPages({ mediumStated: 2 }), allFindings());
+    expect(verdict.status).toBe('check');
+    expect(verdict.places).toHaveLength(1);
+    expect(verdict.places[0]).toMatchObject({ kind: 'document-disagrees', page: 2, severity: 'Medium' });
+    expect(verdict.places[0]!.message).toBe('The document disagrees with itself: it states Medium 2 on page 2, but its summary table (page 3) lists 1 Medium finding; 1 found.');
+  });
+
+  it('names a finding the document lists nowhere, and pages without text', async () => {
+    const verdict = await verdictOf(reportPages(), [...allFindings(), finding(14, 'Invented cross-site scripting in search', 'High', 5)], { pagesWithoutText: true });
+    const kinds = verdict.places.map((p) => [p.kind, p.page]);
+    expect(kinds).toEqual([
+      ['stated-vs-found', 2],
+      ['finding-without-entry', 5],
+      ['pages-without-text', 6],
+    ]);
+    expect(verdict.places[1]!.message).toContain('"Invented cross-site scripting in search" (High, page 5)');
+  });
+
+  it('gives a document that states nothing the neutral verdict, never "Complete"', async () => {
+    const verdict = await verdictOf(['A memo.', 'Nothing about findings here.'], []);
+    expect(verdict.status).toBe('no-stated-totals');
+    expect(verdict.headline).toBe('No stated totals to check against');
+    expect(verdict.statedTotal).toBeNull();
+  });
+
+  it('says so when a total disagrees with the counts per severity printed beside it', async () => {
+    const verdict = await verdictOf(['Summary\nHigh 1\nMedium 1\nTotal 3'], [finding(1, 'A', 'High', 1), finding(2, 'B', 'Medium', 1)]);
+    expect(verdict.places).toEqual([{ kind: 'document-disagrees', page: 1, message: 'The document disagrees with itself: its total on page 1 is 3, but its counts per severity add up to 2.' }]);
+  });
+});
