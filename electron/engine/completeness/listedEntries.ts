@@ -60,7 +60,9 @@ export function findListings(lines: readonly TextLine[], profile: ExtractionProf
     // Rows that carry a severity are a summary table; a plain list of titles is a contents list.
     const withSeverity = entries.filter((e) => e.severity !== null).length;
     const kind: ListingKind = withSeverity * 2 >= entries.length ? 'summary-table' : 'contents';
-    listings.push({ kind, entries: entries.map((e) => ({ ...e, kind, title: kind === 'contents' ? e.title.replace(TRAILING_PAGE, '') : e.title })) });
+    // A contents line has no severity column: a severity word in it is part of its title ("High gas usage in loop").
+    const asContents = (e: (typeof entries)[number]) => ({ ...e, title: e.text.replace(ENTRY_START, '$3').replace(TRAILING_PAGE, ''), severity: null, severityCanonical: null });
+    listings.push({ kind, entries: entries.map((e) => ({ ...(kind === 'contents' ? asContents(e) : e), kind })) });
   }
   return listings;
 }
@@ -128,6 +130,14 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
   const severities = [...body.matchAll(severityWord)];
   // The severity column comes after the title: the last severity word of the row.
   const severity = severities.at(-1)?.[0] ?? null;
+  const firstLine = oneLine(ownLines[0]!.text).replace(ENTRY_START, '$3');
+  const onFirstLine = [...firstLine.matchAll(severityWord)].at(-1);
+  // Columns right of the severity on the row's first line (status, likelihood) are not the title; wrapped title lines are.
+  const title = onFirstLine
+    ? oneLine(`${firstLine.slice(0, onFirstLine.index)} ${ownLines.slice(1).map((l) => l.text).join(' ')}`)
+    : severity
+      ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
+      : body;
   const mention = findIdMentions(body, [{ pageNumber: place.page, start: 0, end: body.length, hasTextLayer: true }], idPatterns)[0];
   return {
     start: place.start,
@@ -136,7 +146,7 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
     text,
     number: `${row.prefix}${row.number}`,
     id: mention?.normalized ?? null,
-    title: severity ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length)) : body,
+    title,
     severity,
     severityCanonical: severity ? rankSeverity(profile, severity).canonical : null,
     findingIds: [],

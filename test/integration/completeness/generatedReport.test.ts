@@ -1,0 +1,163 @@
+/**
+ * Generated audit reports (pdf-lib, real PDF text extraction) through the
+ * whole pipeline against the simulator: planted totals that disagree with
+ * the findings, and totals only the LLM call can read.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { CompletenessVerdict } from '../../../shared/completeness';
+import type { ProgressEvent } from '../../../shared/types';
+import { getCompleteness, STATED_TOTALS_CHUNK_REF } from '../../../electron/engine/completeness';
+import { DATA_NOTICE } from '../../../electron/engine/llm';
+import { listLlmCalls } from '../../../electron/engine/llm';
+import { escapeMarkdown } from '../../../electron/engine/report';
+import { makeTextPdf, writeFixture, type TextPdfSpec } from '../../fixtures/pdfFactory';
+import { promptBlocks } from '../../fixtures/plantedFindings';
+import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
+import { headingResponder, isStatedTotalsRequest, type HeadingFinding } from './helpers';
+
+const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+
+const FINDINGS: HeadingFinding[] = [
+  { heading: '1. SQL injection in the report export', title: 'SQL injection in the report export', severity: 'High' },
+  { heading: '2. Missing CSRF token on the settings form', title: 'Missing CSRF token on the settings form', severity: 'Medium' },
+  { heading: '3. Weak password policy for operators', title: 'Weak password policy for operators', severity: 'Low' },
+];
+
+/** Four pages: summary with totals, summary table, two pages of detailed findings. */
+function reportSpec(summaryLines: string[]): TextPdfSpec {
+  return {
+    title: 'Generated Audit Report',
+    footer: 'Example Corp Portal Review | Page',
+    pages: [
+      { blocks: [{ kind: 'heading', text: 'Executive Summary' }, { kind: 'body', lines: ['We reviewed the customer portal in March.', ...summaryLines] }] },
+      {
+        blocks: [
+          { kind: 'heading', text: 'Summary of Findings' },
+          {
+            kind: 'body',
+            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', '3 Weak password policy for operators Low Fixed'],
+          },
+        ],
+      },
+      {
+        blocks: [
+          { kind: 'heading', text: 'Detailed Findings' },
+          { kind: 'heading', text: FINDINGS[0]!.heading, size: 12.5 },
+          { kind: 'body', lines: ['Severity: High', 'The export endpoint builds SQL from the filter text.', 'Any customer can read other customers\u2019 invoices.', 'Bind parameters instead.', 'This was confirmed with a test account.', 'The fix is small.'] },
+          { kind: 'heading', text: FINDINGS[1]!.heading, size: 12.5 },
+          { kind: 'body', lines: ['Severity: Medium', 'The settings form accepts cross-site posts.'] },
+        ],
+      },
+      { blocks: [{ kind: 'heading', text: FINDINGS[2]!.heading, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
+    ],
+  };
+}
+
+let h: PipelineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function analyse(spec: TextPdfSpec, responder: Parameters<typeof headingResponder>[1] | undefined, findings = FINDINGS) {
+  h = await pipelineHarness({ responder: headingResponder(findings, responder) });
+  const file = writeFixture(join(h.dir, 'generated-report.pdf'), await makeTextPdf(spec));
+  const events: ProgressEvent[] = [];
+  const outcome = await h.engine.analyze([file], settings, { onProgress: (e) => events.push(e) });
+  expect(outcome.run.status).toBe('done');
+  const documentId = outcome.inputs[0]!.documentId!;
+  const verdict = getCompleteness(h.db, outcome.run.id, documentId) as CompletenessVerdict;
+  expect(verdict).not.toBeNull();
+  return { runId: outcome.run.id, documentId, verdict, events };
+}
+
+describe('completeness on generated reports', () => {
+  it('a report whose summary says Medium 2 while it lists and details one Medium finding is told it disagrees with itself, in the run and every report', async () => {
+    const { runId, verdict, events } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']), undefined);
+    expect(verdict.stated.map((c) => [c.label, c.count, c.page, c.source])).toEqual([
+      ['High', 1, 1, 'rules'],
+      ['Medium', 2, 1, 'rules'],
+      ['Low', 1, 1, 'rules'],
+    ]);
+    expect(verdict.tallies).toEqual([
+      { severity: 'High', stated: 1, listed: 1, found: 1 },
+      { severity: 'Medium', stated: 2, listed: 1, found: 1 },
+      { severity: 'Low', stated: 1, listed: 1, found: 1 },
+    ]);
+    expect(verdict.status).toBe('check');
+    expect(verdict.places).toEqual([
+      {
+        kind: 'document-disagrees',
+        page: 1,
+        severity: 'Medium',
+        message: 'The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.',
+      },
+    ]);
+    // Every summary-table row found its finding.
+    expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
+
+    // In the run: the progress message says it.
+    expect(events.map((e) => e.message)).toContain(`file 1 of 1: completeness: Check this place | p.1: ${verdict.places[0]!.message}`);
+    // In every report format.
+    const markdown = h!.engine.markdownReport(runId);
+    expect(markdown).toContain('### Completeness: Check this place');
+    expect(markdown).toContain('| Medium | Medium 2 \\(p. 1\\) | 1 | 1 (differs) |');
+    expect(markdown).toContain(`- Page 1: ${escapeMarkdown(verdict.places[0]!.message)}`);
+    const html = (await h!.engine.exportReport(runId, 'html')) as string;
+    expect(html).toContain('<h3>Completeness: Check this place</h3>');
+    expect(html).toContain('<li data-kind="document-disagrees"><span class="page">Page 1</span>: The document disagrees with itself');
+    const json = JSON.parse(h!.engine.jsonReport(runId)) as { version: number; inputs: { document: { completeness: CompletenessVerdict } }[] };
+    expect(json.version).toBe(5);
+    expect(json.inputs[0]!.document.completeness).toEqual(verdict);
+    const csv = (await h!.engine.exportReport(runId, 'csv')) as string;
+    expect(csv.split('\r\n')[0]).toMatch(/,listed_as,document_completeness$/);
+    expect(csv).toContain('summary table row 2 (p. 2),Check this place');
+  });
+
+  it('with one finding missed by the model, the verdict names its severity, its summary-table row and page', async () => {
+    const { verdict } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), undefined, FINDINGS.filter((f) => f.severity !== 'Low'));
+    expect(verdict.headline).toBe('Check these 2 places');
+    expect(verdict.places.map((p) => [p.kind, p.severity, p.page])).toEqual([
+      ['stated-vs-found', 'Low', 1],
+      ['entry-without-finding', 'Low', 2],
+    ]);
+    expect(verdict.places[1]!.message).toBe('Summary table row 3 on page 2, "Weak password policy for operators" (Low), matches no finding.');
+  });
+
+  it('reads totals the rules cannot with one LLM call on the summary parts, delimited as data, and keeps only counts its quotes show', async () => {
+    let seen: { system: string; user: string } | undefined;
+    const { runId, documentId, verdict } = await analyse(reportSpec(['Of the findings, one was rated high, one was', 'rated medium and one was rated low.']), (req) => {
+      seen = promptBlocks(req);
+      return JSON.stringify({
+        counts: [
+          { label: 'High', count: 1, quote: 'one was rated high' },
+          { label: 'Medium', count: 1, quote: 'one was rated medium' },
+          { label: 'Low', count: 1, quote: 'one was rated low' },
+          // Not in the document: dropped.
+          { label: 'Critical', count: 2, quote: 'two were rated critical' },
+        ],
+      });
+    });
+    expect(seen!.system).toContain(DATA_NOTICE);
+    expect(seen!.user).toMatch(/<<<DOCUMENT [^>]*label=summary-parts[^>]*>>>\n\[page 1\]\nExecutive Summary/);
+    expect(verdict.usedLlm).toBe(true);
+    expect(verdict.stated.map((c) => [c.label, c.count, c.page, c.source])).toEqual([
+      ['High', 1, 1, 'llm'],
+      ['Medium', 1, 1, 'llm'],
+      ['Low', 1, 1, 'llm'],
+    ]);
+    expect(verdict.stated[1]!.text).toBe('one was rated medium');
+    expect(verdict.status).toBe('complete');
+    const calls = listLlmCalls(h!.db, { runId }).filter((c) => c.chunkRef === STATED_TOTALS_CHUNK_REF);
+    expect(calls.map((c) => c.documentId)).toEqual([documentId]);
+  });
+
+  it('a report that states nothing, and a model that invents counts, get the neutral verdict', async () => {
+    const { verdict } = await analyse(reportSpec(['The team was responsive.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
+    expect(verdict.stated).toEqual([]);
+    expect(verdict.status).toBe('no-stated-totals');
+    expect(verdict.headline).toBe('No stated totals to check against');
+    expect(h!.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
+  });
+});
