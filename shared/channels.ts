@@ -39,6 +39,7 @@ export const COMMAND_NAMES = [
   'conversations.export',
   'runs.unlock',
   'pages.ocrWords',
+  'completeness.get',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ErrorInfo } from './errors';
 import type { CommandName } from './channels';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
+import type { CompletenessVerdict } from './completeness';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
@@ -235,6 +236,11 @@ export const commands = {
   'runs.unlock': { input: z.object({ runId: id, ordinal: z.number().int().min(0), password: z.string().min(1).max(1024) }).strict() },
   /** The words OCR read on one page (empty for a page with a text layer): boxes as page fractions, offsets into the canonical text, for a page viewer. */
   'pages.ocrWords': { input: z.object({ documentId: id, pageNumber: z.number().int().min(1) }).strict() },
+  /**
+   * A document's completeness verdict (issue 19): what it states about its own findings against what was found,
+   * with every place to check and its page. From its latest run that checked it, unless `runId`.
+   */
+  'completeness.get': { input: z.object({ documentId: id, runId: id.optional() }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -557,6 +563,7 @@ export interface CommandOutputs {
   'conversations.export': { conversationId: number; format: 'md' | 'html'; path: string; fileName: string; bytes: number };
   'runs.unlock': RunRef;
   'pages.ocrWords': OcrWordBox[];
+  'completeness.get': CompletenessView;
 }
 
 /** One word OCR read on a page. */
@@ -569,6 +576,13 @@ export interface OcrWordBox {
   /** [start, end) in the document's canonical text. */
   start: number;
   end: number;
+}
+
+/** A document's completeness verdict and the run it belongs to; both null before a full run has checked it. */
+export interface CompletenessView {
+  documentId: number;
+  runId: number | null;
+  verdict: CompletenessVerdict | null;
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

@@ -27,6 +27,7 @@ import { reportHandlers } from './reportExport';
 import { ocrHandlers } from './ocrHandlers';
 import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
+import { completenessHandlers } from './completenessHandlers';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
 
@@ -42,6 +43,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => reviewHandlers(ctx.db, ctx.now),
   passwordHandlers,
   (ctx) => ocrHandlers(ctx.db),
+  (ctx) => completenessHandlers(ctx.db),
 ];
 
 export interface EngineHostOptions {

@@ -7,6 +7,7 @@ import { onHostEvent } from './api';
 import type { RunProgressPayload } from '../../shared/contract';
 import { useAnalysisStore } from './stores/useAnalysisStore';
 import { useAskStore } from './stores/useAskStore';
+import { useCompletenessStore } from './stores/useCompletenessStore';
 import { useDocumentsStore } from './stores/useDocumentsStore';
 import { useFindingsStore } from './stores/useFindingsStore';
 import { useMentionsStore } from './stores/useMentionsStore';
@@ -55,6 +56,8 @@ function reloadDocumentsSoon(): void {
     if (split.documentId !== null) void split.load(split.documentId);
     const analysis = useAnalysisStore.getState();
     if (analysis.documentId !== null) void analysis.load(analysis.documentId);
+    const completeness = useCompletenessStore.getState();
+    if (completeness.documentId !== null) void completeness.load(completeness.documentId);
   }, 150);
 }
 

@@ -16,7 +16,7 @@ import { findStatedTotals } from './statedTotals';
 import { textLines } from './textLines';
 import { composeVerdict } from './verdict';
 
-export { saveCompleteness, getCompleteness } from './store';
+export { saveCompleteness, getCompleteness, latestCompleteness } from './store';
 export { findStatedTotals, severityLabels } from './statedTotals';
 export { findListings, matchEntries, ENTRY_MATCH_THRESHOLD, type Listing } from './listedEntries';
 export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';

@@ -17,3 +17,11 @@ export function getCompleteness(db: Database, runId: number, documentId: number)
   const row = db.prepare('SELECT verdict_json FROM completeness_checks WHERE run_id = ? AND document_id = ?').get(runId, documentId) as { verdict_json: string } | undefined;
   return row ? (JSON.parse(row.verdict_json) as CompletenessVerdict) : null;
 }
+
+/** The latest run that checked this document, with its verdict; nulls when none has. */
+export function latestCompleteness(db: Database, documentId: number): { runId: number | null; verdict: CompletenessVerdict | null } {
+  const row = db.prepare('SELECT run_id, verdict_json FROM completeness_checks WHERE document_id = ? ORDER BY run_id DESC LIMIT 1').get(documentId) as
+    | { run_id: number; verdict_json: string }
+    | undefined;
+  return row ? { runId: row.run_id, verdict: JSON.parse(row.verdict_json) as CompletenessVerdict } : { runId: null, verdict: null };
+}

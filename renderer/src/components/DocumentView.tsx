@@ -6,6 +6,7 @@ import { useMentionsStore } from '../stores/useMentionsStore';
 import { useSplitStore } from '../stores/useSplitStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { AnalysisPanel } from './AnalysisPanel';
+import { CompletenessPanel } from './CompletenessPanel';
 import { ChunkTextView } from './ChunkTextView';
 import { ChunkTree } from './ChunkTree';
 import { MentionsPanel } from './MentionsPanel';
@@ -51,6 +52,7 @@ export function DocumentView() {
       </section>
       <div className="document-view__side">
         <ChunkTextView />
+        <CompletenessPanel />
         <AnalysisPanel />
         <SplitAttempts />
         <MentionsPanel />

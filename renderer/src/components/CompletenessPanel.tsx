@@ -1,0 +1,116 @@
+import { useEffect } from 'react';
+import type { CheckPlace, CompletenessVerdict } from '../../../shared/completeness';
+import { useAppStore } from '../stores/useAppStore';
+import { useCompletenessStore } from '../stores/useCompletenessStore';
+import { useTreeStore } from '../stores/useTreeStore';
+
+const STATUS_BADGE: Record<CompletenessVerdict['status'], string> = {
+  complete: 'badge badge--done',
+  check: 'badge badge--failed',
+  'no-stated-totals': 'badge badge--paused',
+};
+
+/** Shows the chunk that holds a page: the place to check, in the document's own text. */
+function openPage(documentId: number, page: number) {
+  void useTreeStore
+    .getState()
+    .open(documentId)
+    .then(() => {
+      const nodes = useTreeStore.getState().tree?.nodes ?? [];
+      const leaf = nodes.find((n) => n.isLeaf && n.pageStart <= page && page <= n.pageEnd);
+      if (leaf) void useTreeStore.getState().select(leaf.index);
+    });
+  useAppStore.getState().setView('document');
+}
+
+function PageLink({ documentId, page }: { documentId: number; page: number | null }) {
+  if (page === null) return null;
+  return (
+    <>
+      <button type="button" className="link" data-testid="completeness-page" onClick={() => openPage(documentId, page)}>
+        p. {page}
+      </button>
+      {': '}
+    </>
+  );
+}
+
+function statedText(verdict: CompletenessVerdict, severity: string | null): string {
+  const counts = verdict.stated.filter((c) => c.severity !== null && c.severity === severity);
+  return counts.length === 0 ? '—' : counts.map((c) => `${c.label} ${c.count}`).join(' + ');
+}
+
+/**
+ * The open document's completeness verdict: "Complete" only when every check
+ * agrees, "Check these N places" with a link to each place's page, or the
+ * neutral "No stated totals to check against". Self-contained: it loads its
+ * own data for the document it is given (or the open one).
+ */
+export function CompletenessPanel({ documentId: given }: { documentId?: number | null } = {}) {
+  const openId = useTreeStore((s) => s.documentId);
+  const documentId = given ?? openId;
+  const view = useCompletenessStore((s) => (s.documentId === documentId ? s.view : null));
+  const error = useCompletenessStore((s) => s.error);
+
+  useEffect(() => {
+    if (documentId !== null) void useCompletenessStore.getState().load(documentId);
+  }, [documentId]);
+
+  if (documentId === null) return null;
+  const verdict = view?.verdict ?? null;
+  return (
+    <section aria-labelledby="completeness-title" className="panel completeness" data-testid="completeness" data-status={verdict?.status ?? 'none'}>
+      <h2 id="completeness-title">
+        Completeness{view?.runId ? ` (run #${view.runId})` : ''}{' '}
+        {verdict ? (
+          <span className={STATUS_BADGE[verdict.status]} data-testid="completeness-headline">
+            {verdict.headline}
+          </span>
+        ) : null}
+      </h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {view && !verdict ? <p className="empty">Not checked yet: a full analysis compares the findings with what the document states.</p> : null}
+      {verdict ? (
+        <>
+          <table className="table table--compact" data-testid="completeness-tallies">
+            <thead>
+              <tr>
+                <th scope="col">Severity</th>
+                <th scope="col">Stated</th>
+                <th scope="col">Listed</th>
+                <th scope="col">Found</th>
+              </tr>
+            </thead>
+            <tbody>
+              {verdict.tallies.map((t) => (
+                <tr key={t.severity ?? 'off-scale'} data-severity={t.severity ?? 'off-scale'}>
+                  <th scope="row">{t.severity ?? 'off the scale'}</th>
+                  <td>{statedText(verdict, t.severity)}</td>
+                  <td>{t.listed ?? '—'}</td>
+                  <td>{t.found}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {verdict.stated.length > 0 ? (
+            <p className="muted">
+              Stated on <PageLink documentId={documentId} page={verdict.stated[0]!.page} />
+              {verdict.stated.map((c) => `“${c.text}”`).join(', ')}
+              {verdict.usedLlm ? ' (read by the language model; each quote found in the document)' : ''}
+            </p>
+          ) : null}
+          {verdict.places.length > 0 ? (
+            <ol className="completeness__places" data-testid="completeness-places">
+              {verdict.places.map((place: CheckPlace, i) => (
+                <li key={i} data-kind={place.kind}>
+                  <PageLink documentId={documentId} page={place.page} />
+                  {place.message}
+                </li>
+              ))}
+            </ol>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
