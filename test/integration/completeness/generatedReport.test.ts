@@ -14,45 +14,9 @@ import { escapeMarkdown } from '../../../electron/engine/report';
 import { makeTextPdf, writeFixture, type TextPdfSpec } from '../../fixtures/pdfFactory';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
-import { headingResponder, isStatedTotalsRequest, type HeadingFinding } from './helpers';
+import { FINDINGS, headingResponder, isStatedTotalsRequest, reportSpec } from './helpers';
 
 const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
-
-const FINDINGS: HeadingFinding[] = [
-  { heading: '1. SQL injection in the report export', title: 'SQL injection in the report export', severity: 'High' },
-  { heading: '2. Missing CSRF token on the settings form', title: 'Missing CSRF token on the settings form', severity: 'Medium' },
-  { heading: '3. Weak password policy for operators', title: 'Weak password policy for operators', severity: 'Low' },
-];
-
-/** Four pages: summary with totals, summary table, two pages of detailed findings. */
-function reportSpec(summaryLines: string[]): TextPdfSpec {
-  return {
-    title: 'Generated Audit Report',
-    footer: 'Example Corp Portal Review | Page',
-    pages: [
-      { blocks: [{ kind: 'heading', text: 'Executive Summary' }, { kind: 'body', lines: ['We reviewed the customer portal in March.', ...summaryLines] }] },
-      {
-        blocks: [
-          { kind: 'heading', text: 'Summary of Findings' },
-          {
-            kind: 'body',
-            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', '3 Weak password policy for operators Low Fixed'],
-          },
-        ],
-      },
-      {
-        blocks: [
-          { kind: 'heading', text: 'Detailed Findings' },
-          { kind: 'heading', text: FINDINGS[0]!.heading, size: 12.5 },
-          { kind: 'body', lines: ['Severity: High', 'The export endpoint builds SQL from the filter text.', 'Any customer can read other customers\u2019 invoices.', 'Bind parameters instead.', 'This was confirmed with a test account.', 'The fix is small.'] },
-          { kind: 'heading', text: FINDINGS[1]!.heading, size: 12.5 },
-          { kind: 'body', lines: ['Severity: Medium', 'The settings form accepts cross-site posts.'] },
-        ],
-      },
-      { blocks: [{ kind: 'heading', text: FINDINGS[2]!.heading, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
-    ],
-  };
-}
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {

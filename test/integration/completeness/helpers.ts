@@ -7,6 +7,7 @@
 import type { SimChatRequest, SimReply } from '../../ollama-sim/index';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { STATED_TOTALS_INSTRUCTIONS } from '../../../electron/engine/completeness';
+import type { TextPdfSpec } from '../../fixtures/pdfFactory';
 
 export interface HeadingFinding {
   /** The detailed section's heading line, exactly as the PDF prints it. */
@@ -46,5 +47,42 @@ export function headingResponder(findings: readonly HeadingFinding[], statedTota
       return [{ id: f.id ?? null, type: 'vulnerability', title: f.title, severity: f.severity, description: `${f.title}.`, evidence: f.heading, page: pageAbove(chunk, Math.max(0, at)) ?? 1 }];
     });
     return JSON.stringify({ findings: reported, summary: reported.length > 0 ? `Reports ${reported.map((f) => f.title).join('; ')}.` : 'No findings here.' });
+  };
+}
+
+/** A generated audit report's findings, as its detailed headings print them. */
+export const FINDINGS: HeadingFinding[] = [
+  { heading: '1. SQL injection in the report export', title: 'SQL injection in the report export', severity: 'High' },
+  { heading: '2. Missing CSRF token on the settings form', title: 'Missing CSRF token on the settings form', severity: 'Medium' },
+  { heading: '3. Weak password policy for operators', title: 'Weak password policy for operators', severity: 'Low' },
+];
+
+/** Four pages: summary with totals, summary table, two pages of detailed findings. */
+export function reportSpec(summaryLines: string[]): TextPdfSpec {
+  return {
+    title: 'Generated Audit Report',
+    footer: 'Example Corp Portal Review | Page',
+    pages: [
+      { blocks: [{ kind: 'heading', text: 'Executive Summary' }, { kind: 'body', lines: ['We reviewed the customer portal in March.', ...summaryLines] }] },
+      {
+        blocks: [
+          { kind: 'heading', text: 'Summary of Findings' },
+          {
+            kind: 'body',
+            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', '3 Weak password policy for operators Low Fixed'],
+          },
+        ],
+      },
+      {
+        blocks: [
+          { kind: 'heading', text: 'Detailed Findings' },
+          { kind: 'heading', text: FINDINGS[0]!.heading, size: 12.5 },
+          { kind: 'body', lines: ['Severity: High', 'The export endpoint builds SQL from the filter text.', 'Any customer can read other customers\u2019 invoices.', 'Bind parameters instead.', 'This was confirmed with a test account.', 'The fix is small.'] },
+          { kind: 'heading', text: FINDINGS[1]!.heading, size: 12.5 },
+          { kind: 'body', lines: ['Severity: Medium', 'The settings form accepts cross-site posts.'] },
+        ],
+      },
+      { blocks: [{ kind: 'heading', text: FINDINGS[2]!.heading, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
+    ],
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * The completeness verdict in the desktop UI through the WebSocket bridge: a
+ * generated report whose summary says Medium 2 while it lists and details one
+ * Medium finding is analysed by the full pipeline (simulator), and the
+ * document view says "Check this place", shows stated vs found, and its page
+ * link opens the chunk where the document states its totals.
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTextPdf } from '../fixtures/pdfFactory';
+import { FINDINGS, headingResponder, reportSpec } from '../integration/completeness/helpers';
+import { startBridgeServer, type BridgeServer } from './bridgeServer';
+import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+
+const skipReason = chromiumMissing();
+if (skipReason) console.warn(`[e2e] completeness specs skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== null)('completeness verdict in the document view', () => {
+  let server: BridgeServer;
+  let browser: Browser;
+  let page: Page;
+  let rendererDir: string;
+
+  beforeAll(async () => {
+    rendererDir = await buildRenderer();
+    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: headingResponder(FINDINGS) } });
+    await server.host.invoke('settings.update', { strategy: 'pages', useJudge: false });
+    const pdf = await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']));
+    await server.host.invoke('documents.import', { files: [{ name: 'disagreeing-report.pdf', bytes: Buffer.from(pdf).toString('base64') }] });
+    await server.host.idle();
+    ({ browser, page } = await openApp(server.appUrl));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  it('says the document disagrees with itself, with stated vs found, and opens the page it names', async () => {
+    await page.getByRole('button', { name: 'Open disagreeing-report.pdf' }).click();
+    const panel = page.getByTestId('completeness');
+    await panel.getByTestId('completeness-headline').waitFor();
+    expect(await panel.getAttribute('data-status')).toBe('check');
+    expect(await panel.getByTestId('completeness-headline').textContent()).toBe('Check this place');
+    const medium = panel.getByTestId('completeness-tallies').locator('tr[data-severity="Medium"] td');
+    expect(await medium.allTextContents()).toEqual(['Medium 2', '1', '1']);
+    const place = panel.getByTestId('completeness-places').locator('li[data-kind="document-disagrees"]');
+    expect(await place.textContent()).toBe('p. 1: The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.');
+
+    // Another chunk first, so the link has to move the view.
+    await page.getByRole('treeitem', { name: /Page 3/ }).click();
+    await expect.poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('1. SQL injection in the report export');
+    await place.getByRole('button', { name: 'p. 1' }).click();
+    await expect.poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('Total Medium-Severity Issues 2');
+    await screenshot(page, 'completeness');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});
