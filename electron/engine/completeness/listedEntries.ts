@@ -155,6 +155,7 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
 
 /** Share of a finding title's content words an entry must contain (or of the entry's in the title). */
 export const ENTRY_MATCH_THRESHOLD = 0.7;
+const NUMBER_BONUS = 0.25;
 
 /**
  * Each merged finding goes to the entry of each listing that matches it best:
@@ -171,7 +172,11 @@ export function matchEntries(listings: readonly Listing[], findings: readonly Me
       let best = -1;
       let bestScore = 0;
       entries.forEach((entry, i) => {
-        const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.max(...titles.map((t) => overlap(t, entryWords[i]!)));
+        const byTitle = Math.max(...titles.map((t) => overlap(t, entryWords[i]!)));
+        // The number the document prints before the finding's title backs a title match; alone it proves nothing
+        // (a contents list and the detailed sections may number differently).
+        const sameNumber = finding.printedNumber !== null && finding.printedNumber === entry.number && byTitle > 0 ? NUMBER_BONUS : 0;
+        const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + sameNumber);
         if (score > bestScore) {
           best = i;
           bestScore = score;

@@ -36,7 +36,7 @@ function mergedFrom(truth: Truth, omit?: string): MergedFinding[] {
     .filter((f) => f.id !== omit)
     .map((f, i) => {
       const rank = rankSeverity(DEFAULT_PROFILE, f.severity);
-      return { id: i + 1, runId: 1, documentId: 1, findingKey: f.id, title: f.detail_title ?? f.title, type: 'vulnerability', severity: f.severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: f.page, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
+      return { id: i + 1, runId: 1, documentId: 1, findingKey: f.id, printedNumber: null, modelLabels: [], title: f.detail_title ?? f.title, type: 'vulnerability', severity: f.severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: f.page, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
     });
 }
 

@@ -12,6 +12,8 @@ function finding(id: number, title: string, severity: string, page: number, find
     runId: 1,
     documentId: 1,
     findingKey,
+    printedNumber: null,
+    modelLabels: [],
     title,
     type: 'vulnerability',
     severity,
@@ -127,6 +129,15 @@ describe('completeness verdict', () => {
       ['pages-without-text', 6],
     ]);
     expect(verdict.places[1]!.message).toContain('"Invented cross-site scripting in search" (High, page 5)');
+  });
+
+  it('matches a reworded finding to its row when the document prints the same number before its title, and not on words alone', async () => {
+    const reworded = (printedNumber: string | null) => [allFindings()[0]!, { ...finding(12, 'Tokens of a session last forever', 'Medium', 4), printedNumber }, allFindings()[2]!];
+    const withNumber = await verdictOf(reportPages(), reworded('2'));
+    expect(withNumber.status).toBe('complete');
+    expect(withNumber.listed.filter((e) => e.number === '2').map((e) => e.findingIds)).toEqual([[12], [12]]);
+    const withoutNumber = await verdictOf(reportPages(), reworded(null));
+    expect(withoutNumber.places.map((p) => p.kind)).toEqual(['entry-without-finding', 'finding-without-entry']);
   });
 
   it('gives a document that states nothing the neutral verdict, never "Complete"', async () => {
