@@ -80,13 +80,20 @@ describe('completeness on generated reports', () => {
   });
 
   it('with one finding missed by the model, the verdict names its severity, its summary-table row and page', async () => {
-    const { verdict } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), undefined, FINDINGS.filter((f) => f.severity !== 'Low'));
+    // The missed finding's title carries markup: the reports show it as text.
+    const lowTitle = 'Weak password policy for <b onmouseover="x()">operators</b>';
+    const spec = reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'], { lowTitle });
+    const { runId, verdict } = await analyse(spec, undefined, FINDINGS.filter((f) => f.severity !== 'Low'));
     expect(verdict.headline).toBe('Check these 2 places');
     expect(verdict.places.map((p) => [p.kind, p.severity, p.page])).toEqual([
       ['stated-vs-found', 'Low', 1],
       ['entry-without-finding', 'Low', 2],
     ]);
-    expect(verdict.places[1]!.message).toBe('Summary table row 3 on page 2, "Weak password policy for operators" (Low), matches no finding.');
+    expect(verdict.places[1]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding.`);
+    const html = (await h!.engine.exportReport(runId, 'html')) as string;
+    expect(html).toContain('Summary table row 3 on page 2, &quot;Weak password policy for &lt;b onmouseover=&quot;x()&quot;&gt;operators&lt;/b&gt;&quot; (Low)');
+    expect(html).not.toContain('<b onmouseover');
+    expect(h!.engine.markdownReport(runId)).not.toContain('<b onmouseover');
   });
 
   it('reads totals the rules cannot with one LLM call on the summary parts, delimited as data, and keeps only counts its quotes show', async () => {

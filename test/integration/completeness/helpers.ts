@@ -58,7 +58,8 @@ export const FINDINGS: HeadingFinding[] = [
 ];
 
 /** Four pages: summary with totals, summary table, two pages of detailed findings. */
-export function reportSpec(summaryLines: string[]): TextPdfSpec {
+export function reportSpec(summaryLines: string[], options: { lowTitle?: string } = {}): TextPdfSpec {
+  const lowTitle = options.lowTitle ?? FINDINGS[2]!.title;
   return {
     title: 'Generated Audit Report',
     footer: 'Example Corp Portal Review | Page',
@@ -69,7 +70,7 @@ export function reportSpec(summaryLines: string[]): TextPdfSpec {
           { kind: 'heading', text: 'Summary of Findings' },
           {
             kind: 'body',
-            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', '3 Weak password policy for operators Low Fixed'],
+            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', `3 ${lowTitle} Low Fixed`],
           },
         ],
       },
@@ -82,7 +83,7 @@ export function reportSpec(summaryLines: string[]): TextPdfSpec {
           { kind: 'body', lines: ['Severity: Medium', 'The settings form accepts cross-site posts.'] },
         ],
       },
-      { blocks: [{ kind: 'heading', text: FINDINGS[2]!.heading, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
+      { blocks: [{ kind: 'heading', text: `3. ${lowTitle}`, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
     ],
   };
 }
