@@ -273,6 +273,7 @@ try {
     ['Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
     ['UI: 10,000 chunks and 2,000 findings in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
+    ['Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];
   const only = process.env.BENCH_ONLY;
   for (const [title, run] of sections) {

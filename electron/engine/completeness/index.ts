@@ -51,7 +51,7 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     usedLlm = byLlm.counts.length > 0;
     if (byLlm.problem) notes.push(byLlm.problem);
   }
-  const listings = matchEntries(findListings(lines, input.profile, input.idPatterns), input.findings);
+  const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), input.findings);
   const verdict = composeVerdict({
     profile: input.profile,
     stated,

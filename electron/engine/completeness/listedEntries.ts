@@ -19,6 +19,7 @@
 import { rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { ListedEntry, ListingKind } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
+import type { IdMention } from '../../../shared/types';
 import { contentWords } from '../merge';
 import { findIdMentions } from '../rules';
 import { placeOf, wordsSource, oneLine, type TextLine } from './textLines';
@@ -46,8 +47,8 @@ interface EntryLines {
   to: number;
 }
 
-/** Every listing of findings in the document, in order. */
-export function findListings(lines: readonly TextLine[], profile: ExtractionProfile, idPatterns: readonly IdPattern[]): Listing[] {
+/** Every listing of findings in the document, in order. `text` is the canonical text the lines come from. */
+export function findListings(lines: readonly TextLine[], text: string, profile: ExtractionProfile, idPatterns: readonly IdPattern[]): Listing[] {
   const listings: Listing[] = [];
   const usedStarts = new Set<number>();
   const severityWord = new RegExp(`\\b${wordsSource(severityLabels(profile))}\\b`, 'gi');
@@ -56,7 +57,11 @@ export function findListings(lines: readonly TextLine[], profile: ExtractionProf
     const rows = entriesAfter(lines, heading.index);
     if (rows.length < 2 || usedStarts.has(rows[0]!.from)) continue;
     usedStarts.add(rows[0]!.from);
-    const entries = rows.map((row) => toEntry(lines, row, severityWord, profile, idPatterns));
+    // IDs printed in the listing, found in one pass over its span.
+    const from = lines[rows[0]!.from]!.start;
+    const span = text.slice(from, lines[rows.at(-1)!.to]!.end);
+    const mentions = findIdMentions(span, [{ pageNumber: 1, start: 0, end: span.length, hasTextLayer: true }], idPatterns).map((m) => ({ ...m, start: m.start + from }));
+    const entries = rows.map((row) => toEntry(lines, row, severityWord, profile, mentions));
     // Rows that carry a severity are a summary table; a plain list of titles is a contents list.
     const withSeverity = entries.filter((e) => e.severity !== null).length;
     const kind: ListingKind = withSeverity * 2 >= entries.length ? 'summary-table' : 'contents';
@@ -122,7 +127,7 @@ function entryStart(text: string): { prefix: string; number: number } | null {
   return { prefix: m[1]!, number: Number.parseInt(m[2]!, 10) };
 }
 
-function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegExp, profile: ExtractionProfile, idPatterns: readonly IdPattern[]): Omit<ListedEntry, 'kind'> {
+function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegExp, profile: ExtractionProfile, mentions: readonly IdMention[]): Omit<ListedEntry, 'kind'> {
   const ownLines = lines.slice(row.from, row.to + 1).filter((l) => !l.running);
   const place = placeOf(lines, row.from, row.to);
   const text = oneLine(ownLines.map((l) => l.text).join(' '));
@@ -138,7 +143,7 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
     : severity
       ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
       : body;
-  const mention = findIdMentions(body, [{ pageNumber: place.page, start: 0, end: body.length, hasTextLayer: true }], idPatterns)[0];
+  const mention = mentions.find((m) => m.start >= place.start && m.start < place.end);
   return {
     start: place.start,
     end: place.end,

@@ -8,6 +8,7 @@
  * itself shows the number and the label: the model may read, never invent.
  */
 import { z } from 'zod';
+import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { StatedCount } from '../../../shared/completeness';
@@ -82,7 +83,7 @@ export function overviewParts(lines: readonly TextLine[], textLength: number): {
 export async function statedTotalsByLlm(input: LlmTotalsInput): Promise<LlmTotalsResult> {
   const { doc } = input;
   const parts = overviewParts(input.lines, doc.text.length);
-  const text = parts.map((p) => renderWithPageMarkers(doc, p.start, p.end, pageOf(doc, p.start))).join('\n[...]\n');
+  const text = parts.map((p) => renderWithPageMarkers(doc, p.start, p.end, pageAt(doc.pages, p.start))).join('\n[...]\n');
   const [system, user] = buildMessages({
     instructions: STATED_TOTALS_INSTRUCTIONS,
     schemaDescription: describeSchema(StatedTotalsReplySchema),
@@ -122,10 +123,6 @@ export async function statedTotalsByLlm(input: LlmTotalsInput): Promise<LlmTotal
   return { counts, problem: dropped > 0 && counts.length === 0 ? `${dropped} stated count(s) from the model were not found in the document` : null, dropped };
 }
 
-function pageOf(doc: ExtractedDocument, offset: number): number {
-  return doc.pages.find((p) => offset >= p.start && offset <= p.end)?.pageNumber ?? 1;
-}
-
 /** A count the document shows where the model says: quote found, and the label and number in it. */
 function groundCount(doc: ExtractedDocument, parts: readonly { start: number; end: number }[], profile: ExtractionProfile, item: StatedTotalsReply['counts'][number]): StatedCount | null {
   const label = item.label.trim();
@@ -140,7 +137,7 @@ function groundCount(doc: ExtractedDocument, parts: readonly { start: number; en
     const labelShown = new RegExp(`\\b${label.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}`, 'i').test(shown);
     const numberShown = [...shown.matchAll(new RegExp(`\\b(${COUNT_SOURCE})\\b`, 'gi'))].some((m) => parseCount(m[1]!) === item.count);
     if (!labelShown || !numberShown) return null;
-    return { label, severity, count: item.count, start: grounding.start, end: grounding.end, page: grounding.page ?? pageOf(doc, grounding.start), text: oneLine(shown), source: 'llm' };
+    return { label, severity, count: item.count, start: grounding.start, end: grounding.end, page: grounding.page ?? pageAt(doc.pages, grounding.start), text: oneLine(shown), source: 'llm' };
   }
   return null;
 }

@@ -55,9 +55,11 @@ export function findStatedTotals(lines: readonly TextLine[], profile: Extraction
   const sev = wordsSource(severityLabels(profile));
   const labelFirst = new RegExp(String.raw`(^|[\s|•●▪◼■\-–:;,(])((?:total\s+(?:number\s+of\s+)?)?(${sev})${QUALIFIER}${COUNTED}\s*[:=\-–]?\s*(\d{1,4}))${NOT_A_COUNT_AFTER}`, 'gi');
   const numberFirst = new RegExp(String.raw`\b((${COUNT_SOURCE})\s+(${sev})${QUALIFIER}(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?)(?=\s*(?:$|[,;.)]|and\b|or\b|\(|issues?|findings?|vulnerabilit))`, 'gi');
+  // Most lines name no severity at all: one plain test skips them before the two heavier patterns.
+  const namesSeverity = new RegExp(`\\b${sev}\\b`, 'i');
   const candidates: LabelledCount[] = [];
   for (const line of lines) {
-    if (line.running) continue;
+    if (line.running || !namesSeverity.test(line.text)) continue;
     const found: (LabelledCount & { leading: boolean })[] = [];
     for (const m of line.text.matchAll(labelFirst)) {
       const whole = m[2]!;

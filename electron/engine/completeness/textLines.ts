@@ -26,36 +26,46 @@ export interface PlainText {
 /** A line repeated on at least this share of the pages (and on 3 pages at least) is a header or footer. */
 const RUNNING_SHARE = 0.3;
 
+const FORM_FEED = PAGE_SEPARATOR.trim();
+
 export function textLines(doc: PlainText): TextLine[] {
   const lines: TextLine[] = [];
   let start = 0;
+  // Lines come in text order, so the page only moves forward (no search per line).
+  let pageIndex = 0;
   for (const raw of doc.text.split('\n')) {
     const end = start + raw.length;
+    while (pageIndex + 1 < doc.pages.length && doc.pages[pageIndex + 1]!.start <= start) pageIndex++;
     // The form feed of PAGE_SEPARATOR is its own line: not text.
-    if (raw !== PAGE_SEPARATOR.trim()) lines.push({ index: lines.length, start, end, page: pageAt(doc.pages, start), text: raw, running: false });
+    if (raw !== FORM_FEED) lines.push({ index: lines.length, start, end, page: doc.pages[pageIndex]?.pageNumber ?? pageAt(doc.pages, start), text: raw, running: false });
     start = end + 1;
   }
   markRunningLines(lines, doc.pages.length);
   return lines;
 }
 
+/** Headers and footers are short; longer lines are never one (and skipping them keeps this pass cheap). */
+const MAX_RUNNING_CHARS = 120;
+
 function runningKey(text: string): string {
-  return text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+  if (text.length > MAX_RUNNING_CHARS) return '';
+  return text.replace(/\d+/g, '#').replace(/[ \t\u00a0]+/g, ' ').trim().toLowerCase();
 }
 
 function markRunningLines(lines: TextLine[], pageCount: number): void {
   if (pageCount < 3) return;
+  const keys = lines.map((line) => runningKey(line.text));
   const pagesByKey = new Map<string, Set<number>>();
-  for (const line of lines) {
-    const key = runningKey(line.text);
-    if (key.length === 0) continue;
+  lines.forEach((line, i) => {
+    const key = keys[i]!;
+    if (key.length === 0) return;
     const pages = pagesByKey.get(key) ?? new Set<number>();
     pages.add(line.page);
     pagesByKey.set(key, pages);
-  }
+  });
   const minPages = Math.max(3, Math.ceil(pageCount * RUNNING_SHARE));
   for (const line of lines) {
-    const key = runningKey(line.text);
+    const key = keys[line.index]!;
     // A lone page number, a repeated footer, a marking like "PUBLIC"; never a short word like "High" that a table may repeat.
     const footerLike = key === '#' || key.length >= 8 || /^[A-Z]{5,}$/.test(line.text.trim());
     if (footerLike && (pagesByKey.get(key)?.size ?? 0) >= minPages) line.running = true;

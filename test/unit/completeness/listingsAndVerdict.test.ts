@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../../shared/findings';
 import { checkCompleteness, findListings, textLines } from '../../../electron/engine/completeness';
+import { normalizeId } from '../../../electron/engine/rules';
 import { documentFromPages } from '../../helpers/documents';
 
 const FOOTER = 'Acme Security Review | Confidential';
@@ -57,7 +58,7 @@ describe('listed findings', () => {
     const pages = reportPages();
     pages[0] = pages[0]!.replace('2. Session tokens never expire 4', '2. Low entropy in session tokens 4');
     const doc = documentFromPages(pages);
-    const listings = findListings(textLines(doc), DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    const listings = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
     expect(listings.map((l) => [l.kind, l.entries.length, l.entries[0]!.page])).toEqual([
       ['contents', 3, 1],
       ['summary-table', 3, 3],
@@ -78,9 +79,18 @@ describe('listed findings', () => {
     ]);
   });
 
+  it('reads the ID printed in a row and matches the finding with that ID, whatever its title', async () => {
+    const pages = ['Summary of Findings\n1 TOB-ACME-001 Unbounded loop in the scheduler High\n2 TOB-ACME-002 Stale cache entries Low'];
+    const doc = documentFromPages(pages);
+    const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listing!.entries.map((e) => e.id)).toEqual([normalizeId('TOB-ACME-001'), normalizeId('TOB-ACME-002')]);
+    const verdict = await verdictOf(pages, [finding(1, 'Scheduler can spin forever', 'High', 1, normalizeId('TOB-ACME-001')), finding(2, 'Stale cache entries', 'Low', 1)]);
+    expect(verdict.listed.map((e) => e.findingIds)).toEqual([[1], [2]]);
+  });
+
   it('reads section-numbered lists ("4.1", "4.2") as one listing', () => {
     const doc = documentFromPages(['Findings\n4.1 Reentrancy in withdraw Critical\n4.2 Unchecked return value Low\n4.3 Missing event Informational\n5 Conclusion']);
-    const [listing] = findListings(textLines(doc), DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
     expect(listing!.entries.map((e) => [e.number, e.severityCanonical])).toEqual([
       ['4.1', 'Critical'],
       ['4.2', 'Low'],
