@@ -72,7 +72,7 @@ describe('completeness on generated reports', () => {
     expect(html).toContain('<h3>Completeness: Check this place</h3>');
     expect(html).toContain('<li data-kind="document-disagrees"><span class="page">Page 1</span>: The document disagrees with itself');
     const json = JSON.parse(h!.engine.jsonReport(runId)) as { version: number; inputs: { document: { completeness: CompletenessVerdict } }[] };
-    expect(json.version).toBe(5);
+    expect(json.version).toBe(6);
     expect(json.inputs[0]!.document.completeness).toEqual(verdict);
     const csv = (await h!.engine.exportReport(runId, 'csv')) as string;
     expect(csv.split('\r\n')[0]).toMatch(/,listed_as,document_completeness$/);
