@@ -8,7 +8,7 @@ import { checkCompleteness, saveCompleteness } from '../completeness';
 import { listChunkResults } from '../extract';
 import { listMergedFindings, unreviewedMentions } from '../merge';
 import { loadChunks, loadMentions } from '../store';
-import { stableHash } from '../util/hash';
+import { stableHash } from '../util';
 import type { DocumentContext } from './documentPipeline';
 
 /** Places named in the progress message; the document view and the reports list all of them. */
