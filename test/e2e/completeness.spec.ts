@@ -7,16 +7,14 @@
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf } from '../fixtures/pdfFactory';
 import { FINDINGS, headingResponder, reportSpec } from '../integration/completeness/helpers';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
-const skipReason = chromiumMissing();
-if (skipReason) console.warn(`[e2e] completeness specs skipped: ${skipReason}`);
-
-describe.skipIf(skipReason !== null)('completeness verdict in the document view', () => {
+describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
   let server: BridgeServer;
   let browser: Browser;
   let page: Page;

@@ -5,9 +5,8 @@
  * sighting reported). The stated-totals call, made for documents whose
  * totals no rule reads, is answered from the truth files too.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
 import { getCompleteness } from '../../../electron/engine/completeness';
@@ -17,9 +16,9 @@ import { promptBlocks } from '../../fixtures/plantedFindings';
 import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, truthResponder, type TruthDocument, type TruthFindingSpec } from '../../eval/truthResponder';
 import { pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
 import { isStatedTotalsRequest } from './helpers';
+import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 const corpusDir = defaultCorpusDir();
-const hasCorpus = existsSync(join(corpusDir, 'pdfs'));
 const NAMES = ['tob-etcd-2020', 'tob-mosquitto-2023', 'oak-cosmwasm-2023', 'tob-zcash-2019'];
 
 /**
@@ -40,7 +39,7 @@ function statedTotalsFromTruth(docs: readonly TruthDocument[]): (req: SimChatReq
   };
 }
 
-describe.skipIf(!hasCorpus)('completeness on the corpus through the pipeline (truth-driven simulator)', () => {
+describeNeeding([CORPUS], 'completeness on the corpus through the pipeline (truth-driven simulator)', () => {
   const docs = loadCorpusTruth(corpusDir).filter((d) => NAMES.includes(d.name));
   let omitted: TruthFindingSpec | null = null;
   let h: PipelineHarness;
