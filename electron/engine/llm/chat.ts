@@ -29,6 +29,11 @@ export interface ChatRequestBase {
   chunkRef?: string | null;
   /** false bypasses the response cache (read and write). */
   cache?: boolean;
+  /**
+   * false: a reply cut at num_predict fails at once instead of being retried with a larger limit (a caller that has
+   * already had that larger limit once and now asks differently, e.g. the tree split's smaller windows).
+   */
+  retryCutReply?: boolean;
   signal?: AbortSignal;
   /** The reply so far, after each streamed frame (a retry starts again from empty; a cached reply is not streamed). */
   onContent?: (contentSoFar: string) => void;
@@ -216,7 +221,7 @@ export async function chatCore<T>(
       }
 
       if (problem) {
-        if (!replyRetried) {
+        if (!replyRetried && !(problem.code === ErrorCode.LLM_REPLY_CUT && req.retryCutReply === false)) {
           replyRetried = true;
           record({ options: described(options), outcome: 'retried', attempt, startedAt, done, errorCode: problem.code, errorMessage: problem.message });
           // One retry at temperature 0 with more room. For invalid JSON, the bad reply and what was wrong are

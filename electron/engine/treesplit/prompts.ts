@@ -7,11 +7,13 @@
 import { z } from 'zod';
 import { buildMessages, describeSchema } from '../llm';
 
+/**
+ * Only what the engine uses: the start line and a title. Output is the slow part of a local model (about 40
+ * tokens/s), and a model that lists every heading must still fit its list in the reply.
+ */
 export const ChapterSchema = z.object({
-  chapterIndex: z.number().int(),
-  chapterTitle: z.string(),
-  chapterStartLineNumber: z.number().int(),
-  importantContextChapterIndexes: z.array(z.number().int()),
+  line: z.number().int(),
+  title: z.string(),
 });
 export const SplitReplySchema = z.object({ chapters: z.array(ChapterSchema) });
 export type SplitReply = z.infer<typeof SplitReplySchema>;
@@ -22,8 +24,8 @@ export type ReviewReply = z.infer<typeof ReviewReplySchema>;
 export const SPLIT_INSTRUCTIONS = [
   'You split a document into its chapters (logical sections) for an audit tool.',
   'The text is shown as numbered lines "N|text". A long text is shown compactly: a line ending with "…" is only its beginning, and lines inside paragraphs may be left out; the numbers still count every line.',
-  'Rules: chapter 1 starts at the first line shown; start lines strictly increase; use only line numbers that are shown; start chapters at headings or where a new topic begins, never inside a sentence; give each a short title taken from the text.',
-  'chapterIndex counts from 1. importantContextChapterIndexes lists the chapters a reader needs to understand this one (usually empty).',
+  'Rules: chapter 1 starts at the first line shown; start lines strictly increase; use only line numbers that are shown; start chapters at headings or where a new topic begins, never inside a sentence.',
+  'For each chapter give its start line and a short title (at most 8 words) taken from the text.',
   'Aim for about the number of chapters asked for; never copy or rewrite the text.',
 ].join('\n');
 

@@ -97,12 +97,12 @@ export function plausibleSplit(req: SimChatRequest): string {
   if ((!win || win[0] <= (first ?? 1)) && first !== undefined && starts[0] !== first) starts = [first, ...starts];
   starts = [...new Set(starts)].sort((a, b) => a - b);
   return JSON.stringify({
-    chapters: starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: (shown.find(([m]) => m === n)?.[1] ?? `Part ${i + 1}`).replace(/…$/, '').slice(0, 40), chapterStartLineNumber: n, importantContextChapterIndexes: [] })),
+    chapters: starts.map((n, i) => ({ line: n, title: (shown.find(([m]) => m === n)?.[1] ?? `Part ${i + 1}`).replace(/…$/, '').slice(0, 40) })),
   });
 }
 
 export const PASS = JSON.stringify({ passes: true, comments: '' });
 
 export function chapters(starts: number[]): string {
-  return JSON.stringify({ chapters: starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `Chapter ${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] })) });
+  return JSON.stringify({ chapters: starts.map((n, i) => ({ line: n, title: `Chapter ${i + 1}` })) });
 }

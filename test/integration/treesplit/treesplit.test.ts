@@ -56,9 +56,7 @@ describe('LLM tree split against the simulator', () => {
   });
 
   const invalid: [string, (req: SimChatRequest) => string, RegExp][] = [
-    ['out of range', () => chapters([1, 30, 99999]), /chapter 3 starts at line 99999, outside the text/],
-    ['not increasing', () => chapters([1, 60, 40]), /chapter 3 starts before chapter 2/],
-    ['not at the first line', () => chapters([12, 40]), /chapter 1 starts at line 12, but the first chapter must start at the first line/],
+    ['not increasing', () => chapters([1, 60, 40]), /chapter "Chapter 3" starts at line 40, not after the previous chapter's line 60/],
     ['an empty chapter', () => chapters([1, 2, 3, 40]), /chapter 2 .* is empty/],
   ];
   for (const [name, reply, message] of invalid) {
@@ -128,7 +126,8 @@ describe('LLM tree split against the simulator', () => {
     const review = () => JSON.stringify({ passes: false, comments: 'The split passes most checks, but chapter 2 passes through a sentence: it fails.' });
     h = await harness({ responder: scripted([], review) });
     const { result, attempts } = await run(smallDoc(), {}, { maxAttempts: 3 });
-    expect(attempts.map((a) => a.outcome)).toEqual(['review_failed', 'review_failed', 'review_failed', 'fallback']);
+    // The same split with the same failing review twice in a row: the model will not converge, so the node falls back.
+    expect(attempts.map((a) => a.outcome)).toEqual(['review_failed', 'review_failed', 'fallback']);
     expect(result.fallbacks).toHaveLength(1);
     expect(result.nodes.filter((n) => n.origin === 'llm')).toHaveLength(0);
   });
@@ -141,7 +140,7 @@ describe('LLM tree split against the simulator', () => {
     expect(attempts).toHaveLength(6);
     expect(attempts.slice(0, 5).every((a) => a.outcome === 'validation_failed')).toBe(true);
     expect(attempts[5]).toMatchObject({ outcome: 'fallback', attempt: 6 });
-    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/no valid split after 5 attempts \(last: validation failed: chapter 3 starts before chapter 2/) }]);
+    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/no valid split after 5 attempts \(last: validation failed: chapter "Chapter 3" starts at line 20, not after the previous chapter's line 50/) }]);
     expect(h.sim.counters.chatRequests).toBeLessThanOrEqual(5 * 2);
     expect(result.llmCalls).toBeLessThanOrEqual(10);
     const leaves = result.nodes.filter((n) => n.isLeaf);
@@ -154,10 +153,10 @@ describe('LLM tree split against the simulator', () => {
     h = await harness({ responder: () => chapters([1, 50, 20]) });
     const doc = smallDoc();
     const { result, attempts } = await run(doc, {}, { maxAttempts: 20, leafTokens: 600 });
-    // Three identical rejections, then the fallback: not twenty.
-    expect(attempts.map((a) => a.outcome)).toEqual(['validation_failed', 'validation_failed', 'validation_failed', 'fallback']);
-    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/same rejected split 3 times in a row/) }]);
-    expect(h.sim.counters.chatRequests).toBeLessThanOrEqual(3);
+    // Two identical rejections, then the fallback: not twenty.
+    expect(attempts.map((a) => a.outcome)).toEqual(['validation_failed', 'validation_failed', 'fallback']);
+    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/same rejected answer 2 times in a row/) }]);
+    expect(h.sim.counters.chatRequests).toBe(2);
   });
 
   it('splits a document larger than the context into windows without truncating any prompt', async () => {
