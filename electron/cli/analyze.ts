@@ -32,6 +32,7 @@ Options:
   --strategy <s>          Chunk tree: auto (default: the judge decides), ${TREE_STRATEGIES.join(', ')}
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
   --num-ctx <n>           A fixed context size for every call (default: planned from the models and chunk size)
+  --unit-tokens <n>       Text per extraction call: consecutive chunks up to this many tokens (default ${DEFAULT_RUN_LLM_SETTINGS.unitTokens}; 1 = one chunk per call)
   --no-cache              Do not reuse stored LLM replies
   --profile <file.json>   Extraction profile: what counts as a finding, types, severity scale, ID patterns
   --print-profile         Print the default profile as JSON (a starting point for your own) and exit
@@ -78,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
         'no-judge': { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
         'num-ctx': { type: 'string' },
+        'unit-tokens': { type: 'string' },
         profile: { type: 'string' },
         'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
@@ -133,6 +135,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".\n`);
     return EXIT.usage;
   }
+  const unitTokens = values['unit-tokens'] === undefined ? undefined : Number(values['unit-tokens']);
+  if (unitTokens !== undefined && !(Number.isInteger(unitTokens) && unitTokens >= 1)) {
+    process.stderr.write(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".\n`);
+    return EXIT.usage;
+  }
   const out = values.out === undefined ? undefined : resolve(values.out);
   if (values.format !== undefined && !isReportFormat(values.format)) {
     process.stderr.write(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".\n`);
@@ -163,6 +170,7 @@ export async function main(argv: string[]): Promise<number> {
       cache: !values['no-cache'],
       ...(values.host ? { host: values.host as string } : {}),
       ...(numCtx !== undefined ? { numCtx } : {}),
+      ...(unitTokens !== undefined ? { unitTokens } : {}),
       ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Findings extraction: one call per leaf chunk (findings + chunk summary),
+ * Findings extraction: one call per unit of consecutive leaf chunks (findings + a summary),
  * grounding of every quote, and the chunk-result/finding repository.
  */
 export {
@@ -40,3 +40,4 @@ export {
   type ExtractionPromptInput,
 } from './prompts';
 export * from './store';
+export { packUnits, leafOfFinding, type ExtractionUnit } from './units';

@@ -185,6 +185,18 @@ export function commitChunkResult(db: Database, input: CommitChunkInput): { find
   })();
 }
 
+/**
+ * Commits an extraction unit: every leaf's findings and done mark in ONE
+ * transaction, so after a kill a unit is either done with all its leaves or
+ * not at all, and a resume redoes it whole. The unit's summary and calls are
+ * recorded on its first leaf.
+ */
+export function commitUnitResult(db: Database, leaves: readonly CommitChunkInput[]): void {
+  db.transaction(() => {
+    for (const leaf of leaves) commitChunkResult(db, leaf);
+  })();
+}
+
 export function getChunkResult(db: Database, runId: number, documentId: number, nodeIndex: number): ChunkResult | undefined {
   const row = db
     .prepare('SELECT * FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?')

@@ -2,14 +2,16 @@ import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ChunkNode, ExtractedDocument, ProgressEvent, RunPhase } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
-  commitChunkResult,
+  commitUnitResult,
   extractChunk,
+  leafOfFinding,
   getChunkResult,
   listChunkResults,
   listChunkSummaries,
   listFindings,
   markChunkFailed,
   markChunkRunning,
+  packUnits,
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
@@ -193,11 +195,12 @@ interface FailedChunk {
 }
 
 /**
- * Every leaf, in order, one LLM call at a time. Each chunk's findings are
- * committed with its done mark in one transaction as soon as it is analysed;
- * a chunk whose replies stay broken is marked failed, visibly, and the run
- * goes on. Cancel and pause stop before the next chunk; the chunk in flight
- * goes back to the queue.
+ * Every leaf, in order, in units of consecutive leaves (one LLM call each,
+ * one at a time; see extract/units.ts). Each unit's findings are filed under
+ * their leaves and committed with the leaves' done marks in one transaction
+ * as soon as the unit is analysed; a unit whose replies stay broken marks its
+ * leaves failed, visibly, and the run goes on. Cancel and pause stop before
+ * the next unit; the unit in flight goes back to the queue.
  */
 async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[]): Promise<FailedChunk[]> {
   const { db, runId, documentId } = ctx;
@@ -206,24 +209,28 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   queueChunks(db, ref, leaves.map((leaf) => leaf.index));
   const meter = createRateMeter(db, runId);
   const failed: FailedChunk[] = [];
-  const pending = leaves.filter((leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done');
+  // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
+  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done');
   let findingsSoFar = listFindings(db, runId, documentId).length;
-  let done = leaves.length - pending.length;
+  let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
+  let unitsLeft = units.length;
 
-  for (const leaf of pending) {
+  for (const unit of units) {
     throwIfAborted(ctx.signal);
-    const position = leaves.indexOf(leaf);
-    const pages = leaf.pageStart === leaf.pageEnd ? `${leaf.pageStart}` : `${leaf.pageStart}-${leaf.pageEnd}`;
-    ctx.report('extract', done, leaves.length, `chunk ${done + 1} of ${leaves.length} (pages ${pages})`, rates());
-    markChunkRunning(db, { ...ref, nodeIndex: leaf.index });
+    const first = unit.leaves[0]!;
+    const last = unit.leaves.at(-1)!;
+    const pages = first.pageStart === last.pageEnd ? `${first.pageStart}` : `${first.pageStart}-${last.pageEnd}`;
+    const which = unit.leaves.length === 1 ? `chunk ${done + 1}` : `chunks ${done + 1}-${done + unit.leaves.length}`;
+    ctx.report('extract', done, leaves.length, `${which} of ${leaves.length} (pages ${pages})`, rates());
+    for (const leaf of unit.leaves) markChunkRunning(db, { ...ref, nodeIndex: leaf.index });
     meter.chunkStarted();
     try {
-      const previousTail = previousTailFor(ctx.doc, leaves, position);
+      const previousTail = previousTailFor(ctx.doc, leaves, leaves.indexOf(first));
       const result = await extractChunk(
         { llm: client, db },
         {
           doc: ctx.doc,
-          chunk: leaf,
+          chunk: { ...first, end: unit.end, pageEnd: last.pageEnd, tokenEstimate: unit.tokens },
           ...(previousTail ? { previousTail } : {}),
           profile: ctx.settings.profile,
           model: plan.models.extract,
@@ -235,29 +242,44 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         },
       );
-      commitChunkResult(db, { ...ref, nodeIndex: leaf.index, findings: result.findings, summary: result.summary, calls: result.calls, callIds: result.callIds, pieces: result.pieces });
+      commitUnitResult(
+        db,
+        unit.leaves.map((leaf, i) => ({
+          ...ref,
+          nodeIndex: leaf.index,
+          findings: result.findings.filter((f) => leafOfFinding(unit, f) === leaf),
+          // The unit's summary, calls and pieces are recorded once, on its first leaf.
+          summary: i === 0 ? result.summary : '',
+          calls: i === 0 ? result.calls : 0,
+          callIds: i === 0 ? result.callIds : [],
+          pieces: i === 0 ? result.pieces : 0,
+        })),
+      );
       findingsSoFar += result.findings.length;
     } catch (error) {
       if (ctx.signal?.aborted) {
-        // Back to the queue: the chunk in flight is redone on resume, nothing half-written stays.
+        // Back to the queue: the unit in flight is redone on resume, nothing half-written stays.
         requeueRunningChunks(db, runId);
         throwIfAborted(ctx.signal);
       }
       const info = toErrorInfo(error, ctx.log.path);
       if (isRunWideLlmError(info.code)) throw error;
-      ctx.log.warn({ stage: 'extract', documentId, nodeIndex: leaf.index, code: info.code, err: error }, 'chunk failed');
-      markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
-      failed.push({ nodeIndex: leaf.index, pages, error: info });
+      ctx.log.warn({ stage: 'extract', documentId, nodeIndexes: unit.leaves.map((leaf) => leaf.index), code: info.code, err: error }, 'unit failed');
+      for (const leaf of unit.leaves) {
+        markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
+        failed.push({ nodeIndex: leaf.index, pages: leaf.pageStart === leaf.pageEnd ? `${leaf.pageStart}` : `${leaf.pageStart}-${leaf.pageEnd}`, error: info });
+      }
     }
     meter.chunkFinished();
-    done++;
+    done += unit.leaves.length;
+    unitsLeft--;
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   return failed;
 
   function rates(): Partial<ProgressEvent> {
     const tokensPerSecond = meter.tokensPerSecond();
-    const etaSeconds = meter.etaSeconds(leaves.length - done);
+    const etaSeconds = meter.etaSeconds(unitsLeft);
     return { findings: findingsSoFar, ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }), ...(etaSeconds === undefined ? {} : { etaSeconds }) };
   }
 }

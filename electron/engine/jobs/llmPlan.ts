@@ -12,6 +12,8 @@ export interface LlmRunPlan {
   numCtx: number;
   /** Largest chunk (estimated tokens) an extraction prompt can carry at numCtx. */
   chunkTokenBudget: number;
+  /** Text (estimated tokens) packed into one extraction call: consecutive leaves up to this; at least one leaf. */
+  unitTokenBudget: number;
   replyTokens: number;
   probe: ProbeResult;
 }
@@ -33,9 +35,11 @@ export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signa
   const info = await llm.modelInfo(extractModel, signal);
   const instructionTokens = llm.estimator.estimateText(extractionInstructions(settings.profile ?? DEFAULT_PROFILE), extractModel) + 400;
   const fixed = settings.llm.numCtx;
+  // num_ctx carries the larger of a leaf and a unit; leaves keep their own (retrieval-sized) budget.
+  const unitTokens = settings.llm.unitTokens ?? 0;
   const plan = planContext({
     modelContextLength: info.contextLength ?? 0,
-    desiredChunkTokens: settings.llm.desiredChunkTokens,
+    desiredChunkTokens: Math.max(settings.llm.desiredChunkTokens, unitTokens),
     instructionTokens,
     outputTokens: settings.llm.replyTokens,
     // A fixed size is the only size: floor and cap both at it (still clamped to what the model supports).
@@ -44,5 +48,13 @@ export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signa
   const summaryMapModel = settings.llm.summaryMapModel;
   // Every model of the run is loaded once at the run's num_ctx now, the map model included.
   const probe = await llm.probe([...new Set([...Object.values(models), ...(summaryMapModel ? [summaryMapModel] : [])])], plan.numCtx, signal);
-  return { models, ...(summaryMapModel ? { summaryMapModel } : {}), numCtx: plan.numCtx, chunkTokenBudget: plan.chunkTokenBudget, replyTokens: settings.llm.replyTokens, probe };
+  return {
+    models,
+    ...(summaryMapModel ? { summaryMapModel } : {}),
+    numCtx: plan.numCtx,
+    chunkTokenBudget: Math.min(plan.chunkTokenBudget, settings.llm.desiredChunkTokens),
+    unitTokenBudget: Math.min(plan.chunkTokenBudget, unitTokens),
+    replyTokens: settings.llm.replyTokens,
+    probe,
+  };
 }

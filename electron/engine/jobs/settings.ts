@@ -20,6 +20,15 @@ export interface RunLlmSettings {
   desiredChunkTokens: number;
   /** Room for each extraction reply (num_predict). */
   replyTokens: number;
+  /**
+   * Extraction unit: consecutive leaves of the chunk tree are analysed together in one call, up to this many tokens
+   * of text (never above what the run's num_ctx carries; num_ctx is planned to carry it). The tree keeps its leaves
+   * for display, navigation and grounding; a unit is what one call reads and what a resume redoes. Fewer, larger calls
+   * repeat the instructions and the reply overhead less often (see docs/model-time.md for the measurement behind the
+   * default); a small model may find fewer findings in larger units, so `npm run eval` compares sizes. Absent in runs
+   * stored before units existed: one leaf per call, as those runs were made.
+   */
+  unitTokens?: number;
   /** Requests in flight at once: 1 on a workstation, more only for a shared GPU server. */
   maxInFlight: number;
   /**
@@ -49,6 +58,7 @@ export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
   cache: true,
   desiredChunkTokens: 1500,
   replyTokens: 2048,
+  unitTokens: 3000,
   maxInFlight: 1,
 };
 

@@ -4,6 +4,7 @@ import type { ProgressEvent } from '../../../shared/types';
 import { listChunkResults, listFindings } from '../../../electron/engine/extract';
 import { normalizeId } from '../../../electron/engine/rules';
 import { getRunModels } from '../../../electron/engine/review';
+import { loadChunks } from '../../../electron/engine/store';
 import { getSummary } from '../../../electron/engine/summary';
 import { StopRequest } from '../../../electron/engine';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
@@ -11,6 +12,8 @@ import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedRepor
 
 const report = plantedReport();
 const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+/** One page (leaf) per extraction call, for the tests about what happens to one unit. */
+const perLeaf = { ...settings, llm: { ...settings.llm, unitTokens: 1 } };
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {
@@ -65,7 +68,7 @@ describe('full pipeline against the simulator (planted findings)', () => {
       responder: (req) => (req.messages.some((m) => m.content.includes(brokenPage)) ? '{"findings": [ {"title": ' : good(req)),
     });
     const file = writePlantedReport(h.dir, report);
-    const outcome = await h.engine.analyze([file], settings);
+    const outcome = await h.engine.analyze([file], perLeaf);
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs[0]!.status).toBe('failed');
     expect(outcome.inputs[0]!.error!.message).toMatch(/1 of 6 chunks could not be analysed \(pages 3\)/);
@@ -79,12 +82,12 @@ describe('full pipeline against the simulator (planted findings)', () => {
   it('pauses between chunks and resumes to the same findings as an uninterrupted run, with nothing duplicated', async () => {
     h = await pipelineHarness({ responder: plantedResponder(report) });
     const file = writePlantedReport(h.dir, report);
-    const straight = await h.engine.analyze([file], settings);
+    const straight = await h.engine.analyze([file], perLeaf);
     const expected = findingFingerprint(mergedOf(h.db, straight.run.id));
     const expectedRaw = listFindings(h.db, straight.run.id).length;
 
     const abort = new AbortController();
-    const paused = await h.engine.analyze([file], settings, {
+    const paused = await h.engine.analyze([file], perLeaf, {
       signal: abort.signal,
       onProgress: (e) => {
         if (e.phase === 'extract' && e.current === 3 && /analysed/.test(e.message)) abort.abort(new StopRequest('pause'));
@@ -100,6 +103,39 @@ describe('full pipeline against the simulator (planted findings)', () => {
     expect(extractionRequests).toHaveLength(3);
     expect(findingFingerprint(mergedOf(h.db, resumed.run.id))).toEqual(expected);
     expect(listFindings(h.db, resumed.run.id)).toHaveLength(expectedRaw);
+  });
+
+  it('extracts in units of consecutive chunks: fewer calls, each finding filed under the chunk its evidence is in, the same merged findings', async () => {
+    h = await pipelineHarness({ responder: plantedResponder(report) });
+    const file = writePlantedReport(h.dir, report);
+    const perChunk = await h.engine.analyze([file], perLeaf);
+    const callsPerChunk = h.sim.requests.filter((r) => JSON.stringify(r.format ?? null).includes('"findings"')).length;
+    const before = h.sim.requests.length;
+    const united = await h.engine.analyze([file], { ...settings, llm: { ...settings.llm, unitTokens: 3000 } });
+    const unitCalls = h.sim.requests.slice(before).filter((r) => JSON.stringify(r.format ?? null).includes('"findings"')).length;
+    expect(callsPerChunk).toBe(6);
+    // One unit (its reply may need the client's one retry with a larger limit: six pages of findings in 1024 tokens).
+    const unitRefs = h.db.prepare("SELECT DISTINCT chunk_ref FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND outcome = 'ok'").all(united.run.id);
+    expect(unitRefs).toHaveLength(1);
+    expect(unitCalls).toBeLessThanOrEqual(2);
+    // The same merged findings from the same evidence; a chunk-boundary duplicate of one quote (the same quote
+    // reported by a chunk and, from its context tail, by the next) no longer arises inside a unit.
+    const distinctSources = (fingerprint: string[]) => fingerprint.map((f) => f.replace(/[^|]*$/, (sources) => [...new Set(sources.split(','))].join(',')));
+    expect(distinctSources(findingFingerprint(mergedOf(h.db, united.run.id)))).toEqual(distinctSources(findingFingerprint(mergedOf(h.db, perChunk.run.id))));
+    // The tree is unchanged: six leaves, all done; the unit's summary is kept once, on its first leaf.
+    const results = listChunkResults(h.db, united.run.id);
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill('done'));
+    expect(results.filter((r) => (r.summary ?? '') !== '')).toHaveLength(1);
+    const leaves = loadChunks(h.db, results[0]!.treeId).filter((n) => n.isLeaf);
+    expect(leaves).toHaveLength(6);
+    const grounded = listFindings(h.db, united.run.id).filter((f) => f.grounding.start !== null && !f.grounding.inContextOnly);
+    expect(grounded.length).toBeGreaterThan(5);
+    for (const f of grounded) {
+      const leaf = leaves.find((l) => l.index === f.nodeIndex)!;
+      expect(f.grounding.start!, f.title).toBeGreaterThanOrEqual(leaf.start);
+      expect(f.grounding.start!, f.title).toBeLessThan(leaf.end);
+    }
+    expect(new Set(grounded.map((f) => f.nodeIndex)).size).toBeGreaterThan(3);
   });
 
   it('extracts with a custom profile: its description and types are the instructions, its ID patterns the cross-check', async () => {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { leafOfFinding, packUnits } from '../../../electron/engine/extract';
+import type { GroundedFinding } from '../../../shared/findings';
+import type { ChunkNode } from '../../../shared/types';
+
+/** Leaves of `tokens` each, 100 characters apart, one page per leaf, under the given parents. */
+function leaves(tokens: number[], parents: number[] = tokens.map(() => 0)): ChunkNode[] {
+  return tokens.map((t, i) => ({
+    index: i + 1,
+    parentIndex: parents[i]!,
+    title: `leaf ${i + 1}`,
+    section: { level: 1, path: [] },
+    start: i * 100,
+    end: (i + 1) * 100,
+    pageStart: i + 1,
+    pageEnd: i + 1,
+    tokenEstimate: t,
+    origin: 'page',
+    isLeaf: true,
+    overlapBefore: 0,
+  }));
+}
+
+const finding = (start: number | null, page: number | null): GroundedFinding =>
+  ({ page, grounding: { status: start === null ? 'ungrounded' : 'grounded', match: null, score: null, start, end: start === null ? null : start + 5, page, inContextOnly: false } }) as GroundedFinding;
+
+describe('packUnits', () => {
+  it('packs consecutive leaves up to the budget; a leaf over the budget is a unit of its own', () => {
+    const units = packUnits(leaves([300, 300, 300, 1200, 100, 100]), 1000);
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2, 3], [4], [5, 6]]);
+    expect(units[0]).toMatchObject({ start: 0, end: 300, tokens: 900 });
+  });
+
+  it('ends a unit at a new section once it holds half the budget, not before', () => {
+    const units = packUnits(leaves([300, 300, 300, 100, 100, 100], [0, 0, 7, 7, 9, 9]), 1000);
+    // Leaves 1-2 (600 >= 500) stop at section 7; leaves 3-4 (400 < 500) run on into section 9.
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [3, 4, 5, 6]]);
+  });
+
+  it('never spans a leaf that is done: a resume packs only the unfinished runs', () => {
+    const all = leaves([100, 100, 100, 100, 100]);
+    const units = packUnits(all, 1000, (l) => l.index !== 3);
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [4, 5]]);
+  });
+
+  it('a budget of 1 gives one leaf per unit', () => {
+    expect(packUnits(leaves([50, 50, 50]), 1).map((u) => u.leaves.length)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('leafOfFinding', () => {
+  const [unit] = packUnits(leaves([100, 100, 100]), 1000);
+  it('files a grounded finding under the leaf its evidence starts in', () => {
+    expect(leafOfFinding(unit!, finding(150, 1)).index).toBe(2);
+    expect(leafOfFinding(unit!, finding(299, null)).index).toBe(3);
+  });
+  it('files an ungrounded finding by the page the model stated, else under the first leaf', () => {
+    expect(leafOfFinding(unit!, finding(null, 3)).index).toBe(3);
+    expect(leafOfFinding(unit!, finding(null, 42)).index).toBe(1);
+    expect(leafOfFinding(unit!, finding(null, null)).index).toBe(1);
+  });
+});
