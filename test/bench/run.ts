@@ -266,11 +266,13 @@ try {
   }
 
   // The LLM sections run against the Ollama simulator with a realistic rate model; the UI section drives Chromium.
-  const sections: [string, () => Promise<Record<string, number | string>>][] = [
+  const sections: [string, () => Promise<Record<string, number | string> | Record<string, string>[]>][] = [
     ['LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
     ['Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
     ['Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
     ['Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
+    ['Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)', async () => (await import('./modelTimeBench')).runModelTimeBench()],
+    ['Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
     ['UI: 10,000 chunks and 2,000 findings in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
     ['Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
@@ -280,7 +282,7 @@ try {
     if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
     try {
       const figures = await run();
-      printTable(title, Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
+      printTable(title, Array.isArray(figures) ? figures : Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
     } catch (error) {
       console.log(`\n## ${title}\n\nnot measured: ${(error as Error).message}`);
     }
