@@ -4,8 +4,10 @@
  * mid-range GPU (prompt 900 tokens/s, output 42 tokens/s, model load not
  * counted), answered from the truth files (test/eval/truthResponder.ts) with
  * replies of realistic length: a summary as long as the prompt asks for (a
- * model writes what "2-4 sentences" allows), summaries of summaries likewise.
- * Output dominates, so short stand-in replies would flatter any design.
+ * model writes what "2-4 sentences" allows), summaries of summaries likewise;
+ * a field limited to "at most N words" gets 20% more than N (models overshoot
+ * word limits; a cut quote stays verbatim). Output dominates, so short
+ * stand-in replies would flatter any design.
  *
  * Per document and in total: calls, model seconds per page, the floor (the
  * source read once as prompt + each truth finding's compact JSON written
@@ -71,9 +73,16 @@ export function realisticResponder(docs: readonly TruthDocument[]): Responder {
     if (stage === 'summary') return sentencesFrom(chunk ?? '', sentencesAskedFor(system) ?? 6);
     const reply = await truth(req);
     if (stage !== 'extract' || typeof reply !== 'string') return reply;
-    const parsed = JSON.parse(reply) as { summary?: string };
-    const asked = sentencesAskedFor(JSON.stringify(req.format));
+    const parsed = JSON.parse(reply) as { summary?: string; findings: Record<string, unknown>[] };
+    const props = (req.format as { properties: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties;
+    const asked = sentencesAskedFor(props.summary?.description ?? '');
     if (parsed.summary !== undefined && asked !== null) parsed.summary = sentencesFrom(chunk ?? '', asked);
+    for (const [field, schema] of Object.entries(props.findings?.items?.properties ?? {})) {
+      const limit = /at most (\d+) words/.exec(schema.description ?? '');
+      if (!limit) continue;
+      const words = Math.ceil(Number(limit[1]) * 1.2);
+      for (const f of parsed.findings) if (typeof f[field] === 'string') f[field] = (f[field] as string).split(' ').slice(0, words).join(' ');
+    }
     return JSON.stringify(parsed);
   };
 }

@@ -28,6 +28,12 @@ export interface ExtractChunkInput {
   chunk: ChunkNode;
   /** The previous chunk's tail, shown to the model as CONTEXT ONLY (see previousTailFor). */
   previousTail?: string;
+  /**
+   * Where the text may be split when it is too much for one call: the starts of the leaves of an extraction unit.
+   * The one nearest the middle is used, so a unit never gets a boundary its leaves did not already have (a heading
+   * stays with its text); without one inside the range, splitPoint chooses.
+   */
+  boundaries?: readonly number[];
   profile?: ExtractionProfile;
   model: string;
   numCtx: number;
@@ -99,7 +105,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       callId = r.call.callId;
     } catch (error) {
       if (error instanceof AppError && SPLIT_CODES.has(error.code) && depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS) {
-        const mid = splitPoint(doc.text, start, end);
+        const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
         const first = await run(start, mid, context, `${ref}.a`, depth + 1);
         const tailStart = Math.max(start, mid - tailChars);
         const second = await run(mid, end, { text: doc.text.slice(tailStart, mid), range: { start: tailStart, end: mid } }, `${ref}.b`, depth + 1);
@@ -113,13 +119,35 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       }
       throw error;
     }
-    const findings = reply.findings.map((f) =>
-      groundFinding(doc, profile, { ...f, id: f.id ?? null }, { chunk: { start, end }, ...(context?.range ? { context: context.range } : {}) }),
-    );
+    const findings = reply.findings.map((f) => {
+      const reported = { ...f, id: f.id ?? null };
+      const grounded = groundFinding(doc, profile, reported, { chunk: { start, end }, ...(context?.range ? { context: context.range } : {}) });
+      return onStatedPage(doc, profile, reported, grounded, { start, end }) ?? grounded;
+    });
     return { findings, summary: reply.summary.trim(), calls: 1, callIds: [callId], pieces: 1 };
   };
 
   return run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0);
+}
+
+/**
+ * A quote found on another page than the model stated, grounded again within the stated page when it is found
+ * there too: a unit of several sections can hold the same sentence twice (two findings whose descriptions open
+ * alike), and the first occurrence is not necessarily the one the model quoted. Undefined when nothing changes.
+ */
+function onStatedPage(
+  doc: ExtractedDocument,
+  profile: ExtractionProfile,
+  reported: Parameters<typeof groundFinding>[2],
+  grounded: GroundedFinding,
+  range: { start: number; end: number },
+): GroundedFinding | undefined {
+  const stated = reported.page;
+  if (grounded.grounding.status !== 'grounded' || typeof stated !== 'number' || grounded.grounding.page === stated) return undefined;
+  const page = doc.pages.find((p) => p.pageNumber === stated);
+  if (!page || page.end <= range.start || page.start >= range.end) return undefined;
+  const again = groundFinding(doc, profile, reported, { chunk: { start: Math.max(range.start, page.start), end: Math.min(range.end, page.end) } });
+  return again.grounding.status === 'grounded' ? again : undefined;
 }
 
 /** Grounds one reported finding, derives its document-printed identity (identity.ts) and its severity rank. */
@@ -184,6 +212,14 @@ export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: re
   if (m) start += m.index + m[0].length;
   while (start < end && /\s/.test(doc.text[start]!)) start++;
   return doc.text.slice(start, end) || undefined;
+}
+
+/** The boundary strictly inside (start, end) nearest its middle, if any. */
+function nearestBoundary(boundaries: readonly number[], start: number, end: number): number | undefined {
+  const mid = (start + end) / 2;
+  let best: number | undefined;
+  for (const b of boundaries) if (b > start && b < end && (best === undefined || Math.abs(b - mid) < Math.abs(best - mid))) best = b;
+  return best;
 }
 
 /** A split offset near the middle of [start, end): a paragraph, then a line, then a sentence, then a space boundary. */

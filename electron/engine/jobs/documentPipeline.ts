@@ -231,6 +231,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
         {
           doc: ctx.doc,
           chunk: { ...first, end: unit.end, pageEnd: last.pageEnd, tokenEstimate: unit.tokens },
+          boundaries: unit.leaves.slice(1).map((leaf) => leaf.start),
           ...(previousTail ? { previousTail } : {}),
           profile: ctx.settings.profile,
           model: plan.models.extract,
