@@ -21,8 +21,20 @@ import { findCachedJudgeDecision, insertJudgeDecision } from './store';
 export { findCachedJudgeDecision, latestJudgeDecision, listJudgeDecisions, insertJudgeDecision } from './store';
 
 /** Bump when the prompt or schema changes: old cached decisions no longer apply. */
-export const JUDGE_PROMPT_VERSION = 1;
+export const JUDGE_PROMPT_VERSION = 2;
 export const JUDGE_SAMPLE_CHARS = 5000;
+/**
+ * The judge's sample is at most JUDGE_SAMPLE_CHARS and at most this share of the document (never under
+ * JUDGE_MIN_SAMPLE_CHARS): on a short document a 5,000-character sample is most of the text, read once more
+ * only to choose how to cut it.
+ */
+export const JUDGE_SAMPLE_SHARE = 0.1;
+export const JUDGE_MIN_SAMPLE_CHARS = 1500;
+
+/** The judge's sample size for a text of this length. */
+export function judgeSampleChars(textChars: number): number {
+  return Math.min(JUDGE_SAMPLE_CHARS, Math.max(JUDGE_MIN_SAMPLE_CHARS, Math.floor(textChars * JUDGE_SAMPLE_SHARE)));
+}
 export const JUDGE_LIMITS = { minChunkTokens: 128, maxChunkTokens: 8192, maxOverlapChars: 2000 } as const;
 
 export const JudgeReplySchema = z.object({
@@ -192,7 +204,7 @@ export async function judgeStrategy(deps: JudgeDeps, input: JudgeInput): Promise
   const before = lastLlmCallRowId(db);
   let reason: string;
   // A sample that does not fit the context is made smaller, never truncated by the server.
-  for (let sampleChars = JUDGE_SAMPLE_CHARS; ; sampleChars = Math.floor(sampleChars / 2)) {
+  for (let sampleChars = judgeSampleChars(input.doc.text.length); ; sampleChars = Math.floor(sampleChars / 2)) {
     const [system, user] = buildMessages({
       instructions: JUDGE_INSTRUCTIONS,
       schemaDescription: describeSchema(JudgeReplySchema),
