@@ -58,7 +58,7 @@ export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
   cache: true,
   desiredChunkTokens: 1500,
   replyTokens: 2048,
-  unitTokens: 3000,
+  unitTokens: 4000,
   maxInFlight: 1,
 };
 
