@@ -170,7 +170,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     const split = page.getByTestId('split-attempts');
     const failed = split.getByRole('article', { name: /Attempt 1: Validation failed/ });
     await failed.waitFor();
-    expect(await failed.locator('.validation-errors').textContent()).toMatch(/starts at line 99999, outside the text/);
+    expect(await failed.locator('.validation-errors').textContent()).toMatch(/starts at line 6, not after the previous chapter's line 12/);
     expect(await split.getByRole('article', { name: /Accepted/ }).count()).toBeGreaterThan(0);
     await failed.scrollIntoViewIfNeeded();
     await screenshot(page, 'split-attempts');

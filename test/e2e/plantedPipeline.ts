@@ -47,8 +47,8 @@ export interface ScriptedModel {
 
 /**
  * Extraction from the planted truth; the first tree-split proposal starts its
- * last chapter at line 99999 (validation fails, the next attempt is told
- * why), later ones are plausible; reviews pass; the judge gets the planted
+ * last chapter before the one ahead of it (validation fails, the next attempt
+ * is told why), later ones are plausible; reviews pass; the judge gets the planted
  * responder's '{}' (it falls back) unless the strategy is forced.
  */
 export function scriptedModel(report: PlantedReport = plantedReport(), options: ScriptOptions = {}): ScriptedModel {
@@ -59,7 +59,7 @@ export function scriptedModel(report: PlantedReport = plantedReport(), options: 
     if (isReview(req)) return PASS;
     if (isSplit(req)) {
       splits += 1;
-      return splits === 1 ? chapters([1, 99999]) : plausibleSplit(req);
+      return splits === 1 ? chapters([1, 12, 6]) : plausibleSplit(req);
     }
     if (isJudge(req)) return planted(req);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));

@@ -198,8 +198,9 @@ interface FailedChunk {
  * Every leaf, in order, in units of consecutive leaves (one LLM call each,
  * one at a time; see extract/units.ts). Each unit's findings are filed under
  * their leaves and committed with the leaves' done marks in one transaction
- * as soon as the unit is analysed; a unit whose replies stay broken marks its
- * leaves failed, visibly, and the run goes on. Cancel and pause stop before
+ * as soon as the unit is analysed; a unit whose replies stay broken is tried
+ * again leaf by leaf, and a leaf whose replies stay broken is marked failed,
+ * visibly, and the run goes on. Cancel and pause stop before
  * the next unit; the unit in flight goes back to the queue.
  */
 async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[]): Promise<FailedChunk[]> {
@@ -215,7 +216,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
 
-  for (const unit of units) {
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u]!;
     throwIfAborted(ctx.signal);
     const first = unit.leaves[0]!;
     const last = unit.leaves.at(-1)!;
@@ -265,6 +267,13 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
       }
       const info = toErrorInfo(error, ctx.log.path);
       if (isRunWideLlmError(info.code)) throw error;
+      if (unit.leaves.length > 1) {
+        // A unit whose replies stay broken is tried again leaf by leaf: it fails no more text than one call per leaf would.
+        meter.chunkFinished();
+        units.splice(u + 1, 0, ...unit.leaves.map((leaf) => ({ leaves: [leaf], start: leaf.start, end: leaf.end, tokens: leaf.tokenEstimate })));
+        unitsLeft += unit.leaves.length - 1;
+        continue;
+      }
       ctx.log.warn({ stage: 'extract', documentId, nodeIndexes: unit.leaves.map((leaf) => leaf.index), code: info.code, err: error }, 'unit failed');
       for (const leaf of unit.leaves) {
         markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);

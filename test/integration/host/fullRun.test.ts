@@ -74,7 +74,7 @@ describe('engine host: full pipeline from the app settings', () => {
 
     const attempts = await call<SplitAttemptView[]>(host, 'splitAttempts.list', { documentId });
     expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'validation_failed' });
-    expect(attempts[0]!.validationErrors.join(' ')).toMatch(/starts at line 99999, outside the text/);
+    expect(attempts[0]!.validationErrors.join(' ')).toMatch(/starts at line 6, not after the previous chapter's line 12/);
     expect(attempts.some((a) => a.outcome === 'accepted')).toBe(true);
 
     const findings = await call<FindingView[]>(host, 'findings.list', { documentId });

@@ -68,7 +68,8 @@ describe('full pipeline against the simulator (planted findings)', () => {
       responder: (req) => (req.messages.some((m) => m.content.includes(brokenPage)) ? '{"findings": [ {"title": ' : good(req)),
     });
     const file = writePlantedReport(h.dir, report);
-    const outcome = await h.engine.analyze([file], perLeaf);
+    // Default units: the unit holding page 3 fails, is tried again page by page, and only page 3 stays failed.
+    const outcome = await h.engine.analyze([file], settings);
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs[0]!.status).toBe('failed');
     expect(outcome.inputs[0]!.error!.message).toMatch(/1 of 6 chunks could not be analysed \(pages 3\)/);

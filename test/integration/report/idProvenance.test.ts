@@ -44,7 +44,8 @@ describe('ID provenance and merge conflicts in the store and every report', () =
     h = await pipelineHarness({ responder });
     const file = join(h.dir, 'report.txt');
     writeFileSync(file, PAGES.join('\f'));
-    const outcome = await h.engine.analyze([file], { strategy: 'pages', judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } });
+    // One page per extraction call (unitTokens 1): the scripted model answers page by page.
+    const outcome = await h.engine.analyze([file], { strategy: 'pages', judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, unitTokens: 1, maxInFlight: 1 } });
     runId = outcome.run.id;
   });
   afterAll(async () => h.close());
