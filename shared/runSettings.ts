@@ -36,6 +36,8 @@ const runLlmSettingsSchema = z.object({
   replyTokens: positiveInt,
   maxInFlight: positiveInt,
   numCtx: positiveInt.optional(),
+  /** Extraction unit size in tokens; absent in runs stored before units (they resume one leaf per call). */
+  unitTokens: positiveInt.optional(),
 });
 
 /** Loose at the top: a host may store its own context with the run (the app's `app` block), kept for the report. */
