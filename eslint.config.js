@@ -92,7 +92,14 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': restrict(['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'ollama'], 'The renderer talks to the engine only through the contract in shared/.'),
+      'no-restricted-imports': restrict(['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*', 'ollama'], 'The renderer talks to the engine only through the contract in shared/.'),
+    },
+  },
+  {
+    // The one renderer file that draws source pages: pdf.js only paints the bytes the host sent (documents.file); reading text stays in the engine.
+    files: ['renderer/src/sourceCache.ts'],
+    rules: {
+      'no-restricted-imports': restrict(['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'ollama'], 'The renderer talks to the engine only through the contract in shared/.'),
     },
   },
 );

@@ -40,6 +40,10 @@ export const COMMAND_NAMES = [
   'runs.unlock',
   'pages.ocrWords',
   'completeness.get',
+  // Workspace (issue 16)
+  'documents.file',
+  'documents.health',
+  'documents.sample',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

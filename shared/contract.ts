@@ -241,6 +241,13 @@ export const commands = {
    * with every place to check and its page. From its latest run that checked it, unless `runId`.
    */
   'completeness.get': { input: z.object({ documentId: id, runId: id.optional() }).strict() },
+  // Workspace (issue 16)
+  /** The document's original file (for the source page beside a finding); refused when the file changed since it was read. */
+  'documents.file': { input: z.object({ documentId: id }).strict() },
+  /** What a document's latest analysis left out: its pages without text or unreadable, and chunks that failed. */
+  'documents.health': { input: z.object({ documentId: id }).strict() },
+  /** A short sample audit report (a real PDF) for the first-run screen: the renderer imports it like a dropped file. */
+  'documents.sample': { input: empty },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -264,6 +271,8 @@ export interface InstalledModelView {
   parameterSize?: string;
   quantization?: string;
   sizeBytes?: number;
+  /** An embedding model (offered only for the embed stage). */
+  embedding?: boolean;
 }
 
 export interface OllamaStatus {
@@ -276,6 +285,8 @@ export interface OllamaStatus {
   /** Sentences that say what to do; empty when all is well. */
   guidance: string[];
   error: ErrorInfo | null;
+  /** What "Automatic" picks per stage on this server (the first installed recommended model); null when none is installed. */
+  automatic?: Partial<Record<ModelStage, string | null>>;
 }
 
 export interface ImportResult {
@@ -564,6 +575,9 @@ export interface CommandOutputs {
   'runs.unlock': RunRef;
   'pages.ocrWords': OcrWordBox[];
   'completeness.get': CompletenessView;
+  'documents.file': DocumentFile;
+  'documents.health': DocumentHealth;
+  'documents.sample': { name: string; bytes: string };
 }
 
 /** One word OCR read on a page. */
@@ -583,6 +597,23 @@ export interface CompletenessView {
   documentId: number;
   runId: number | null;
   verdict: CompletenessVerdict | null;
+}
+
+/** A stored document's original bytes, as read when it was imported. */
+export interface DocumentFile {
+  documentId: number;
+  fileName: string;
+  kind: 'pdf' | 'text';
+  /** base64 */
+  bytes: string;
+}
+
+/** What was lost from a document's analysis (the document view's "Done with problems"). */
+export interface DocumentHealth {
+  documentId: number;
+  pagesWithoutText: number[];
+  unreadablePages: number[];
+  failedChunks: number;
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

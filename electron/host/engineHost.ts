@@ -30,6 +30,7 @@ import { reviewHandlers } from './review';
 import { completenessHandlers } from './completenessHandlers';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
+import { workspaceHandlers } from './workspaceHandlers';
 
 export type { Handlers } from './handlerMap';
 export type { HostProviders } from './readModels';
@@ -44,6 +45,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   passwordHandlers,
   (ctx) => ocrHandlers(ctx.db),
   (ctx) => completenessHandlers(ctx.db),
+  (ctx) => workspaceHandlers(ctx.db),
 ];
 
 export interface EngineHostOptions {

@@ -1,6 +1,7 @@
 import { MODEL_STAGES, type AppSettings, type OllamaStatus } from '../../shared/contract';
 import { ErrorCode, toErrorInfo } from '../../shared/errors';
 import { createLlmClient, resolveHost, sameModel } from '../engine/llm';
+import { automaticModels, isEmbeddingModel } from './modelChoice';
 
 const PULL_HINT = 'qwen3:8b';
 
@@ -42,7 +43,8 @@ export async function checkOllama(hostSetting: string, models: AppSettings['mode
     const guidance: string[] = [];
     if (installed.length === 0) guidance.push(`No model is installed. Run \`ollama pull ${PULL_HINT}\` (and \`ollama pull nomic-embed-text\` for embeddings).`);
     for (const m of missing) guidance.push(`The ${m.stage} model ${m.model} is not installed. Run \`ollama pull ${m.model}\`, or choose an installed model.`);
-    return { ...base, reachable: true, version, models: installed, missing, guidance };
+    const views = installed.map((m) => ({ ...m, embedding: isEmbeddingModel(m.name) }));
+    return { ...base, reachable: true, version, models: views, missing, guidance, automatic: automaticModels(installed.map((m) => m.name)) };
   } catch (error) {
     return { ...base, reachable: true, version, error: toErrorInfo(error), guidance: ['Ollama answered but could not list its models. Check its log.'] };
   } finally {

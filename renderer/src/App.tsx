@@ -1,32 +1,35 @@
 import { useEffect } from 'react';
 import { transportName } from './api';
 import { AskPanel } from './components/AskPanel';
+import { PasswordDialog } from './components/PasswordDialog';
 import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
-import { FindingsView } from './components/FindingsView';
 import { Library } from './components/Library';
-import { PasswordDialog } from './components/PasswordDialog';
-import { ReviewView } from './components/ReviewView';
+import { Onboarding } from './components/Onboarding';
 import { RunList } from './components/RunView';
 import { SettingsView } from './components/SettingsView';
+import { StatusBar } from './components/StatusBar';
+import { TriageView } from './components/TriageView';
 import { subscribeToHostEvents } from './events';
 import { useAppStore, type View } from './stores/useAppStore';
 import { useDocumentsStore } from './stores/useDocumentsStore';
 import { useRunsStore } from './stores/useRunsStore';
 
-const VIEWS: { view: View; label: string }[] = [
-  { view: 'library', label: 'Documents & runs' },
-  { view: 'document', label: 'Chunk tree' },
-  { view: 'findings', label: 'Findings' },
-  { view: 'review', label: 'Review' },
-  { view: 'ask', label: 'Ask' },
-  { view: 'settings', label: 'Settings' },
+const PLACES: { view: View; label: string; icon: string }[] = [
+  { view: 'library', label: 'Library', icon: '▤' },
+  { view: 'runs', label: 'Runs', icon: '↻' },
+  { view: 'document', label: 'Document', icon: '☰' },
+  { view: 'findings', label: 'Findings', icon: '⚑' },
+  { view: 'ask', label: 'Ask', icon: '?' },
+  { view: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
+/** The workspace: a sidebar of places, the place itself, and a status bar that is always in view. */
 export function App() {
   const view = useAppStore((s) => s.view);
   const info = useAppStore((s) => s.info);
   const error = useAppStore((s) => s.error);
+  const activeRuns = useRunsStore((s) => s.runs.filter((r) => r.active || r.status === 'running').length);
 
   useEffect(() => {
     const unsubscribe = subscribeToHostEvents();
@@ -38,45 +41,51 @@ export function App() {
 
   return (
     <div className="app">
-      <header className="app__header">
-        <h1>Offline Audit</h1>
-        <nav aria-label="Views">
-          <ul className="tabs">
-            {VIEWS.map((v) => (
-              <li key={v.view}>
-                <button type="button" className="tab" aria-current={view === v.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(v.view)}>
-                  {v.label}
+      <aside className="sidebar">
+        <h1 className="sidebar__title">Offline Audit</h1>
+        <nav aria-label="Places">
+          <ul className="places">
+            {PLACES.map((p) => (
+              <li key={p.view}>
+                <button type="button" className="place" aria-current={view === p.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(p.view)}>
+                  <span aria-hidden="true" className="place__icon">
+                    {p.icon}
+                  </span>
+                  {p.label}
+                  {p.view === 'runs' && activeRuns > 0 ? <span className="place__count"> ({activeRuns} active)</span> : null}
                 </button>
               </li>
             ))}
           </ul>
         </nav>
-        <p className="app__meta">
-          {info ? `version ${info.version}` : ''}
+        <p className="sidebar__meta">
+          {info ? `Version ${info.version}` : ''}
           {transportName === 'websocket' ? ' · dev bridge' : ''}
         </p>
-      </header>
-      {error ? (
-        <p role="alert" className="banner">
-          {error}
-        </p>
-      ) : null}
-      <main className="app__main" data-view={view}>
+      </aside>
+      <main className="workspace" data-view={view}>
+        {error ? (
+          <p role="alert" className="banner">
+            {error}
+          </p>
+        ) : null}
         {view === 'library' ? (
           <div className="library-view">
-            <div className="library-view__left">
+            <div className="library-view__main">
+              <Onboarding />
               <DropZone />
               <Library />
             </div>
-            <RunList />
+            <RunList limit={2} title="Recent runs" />
           </div>
         ) : null}
+        {view === 'runs' ? <RunList /> : null}
         {view === 'document' ? <DocumentView /> : null}
-        {view === 'findings' ? <FindingsView /> : null}
-        {view === 'review' ? <ReviewView /> : null}
+        {view === 'findings' ? <TriageView /> : null}
         {view === 'ask' ? <AskPanel /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
+      <StatusBar />
       <PasswordDialog />
     </div>
   );

@@ -15,7 +15,8 @@ import { AppError, ErrorCode } from '../../shared/errors';
 import { ingestFile } from '../../electron/engine/pdf';
 import { createEngineHost, type EngineHost, type HostProviders } from '../../electron/host/engineHost';
 import { startWsBridge, type WsBridge } from '../../electron/host/wsBridge';
-import { schemaResponder, startOllamaSim, type OllamaSim, type SimOptions } from '../ollama-sim';
+import { startOllamaSim, type OllamaSim, type SimOptions } from '../ollama-sim';
+import { demoResponder } from '../ollama-sim/demoResponder';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -113,9 +114,9 @@ export async function startBridgeServer(options: BridgeServerOptions = {}): Prom
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  // --sim answers like `npm run ollama-sim`: minimal replies of the requested JSON shape, so a dropped file goes all the way through.
+  // --sim answers with the demo model: findings read from the dropped document's own finding-like headings, with verbatim evidence.
   const server = await startBridgeServer({
-    ollamaSim: process.argv.includes('--sim') ? { responder: schemaResponder } : false,
+    ollamaSim: process.argv.includes('--sim') ? { responder: demoResponder } : false,
     ...(process.env.AUDIT_DATA_DIR ? { dataDir: process.env.AUDIT_DATA_DIR } : {}),
   });
   console.log(`Open ${server.appUrl}\n(data: ${server.dataDir}; Ctrl+C to stop)`);

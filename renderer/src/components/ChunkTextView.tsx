@@ -84,7 +84,7 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
             const failure = useReviewStore.getState().error;
             if (ok) {
               onDone();
-              useAppStore.getState().setView('review');
+              useAppStore.getState().setView('findings');
             } else {
               setError(failure?.message ?? 'The finding could not be added.');
               setNeedsReviewer(failure?.details?.setting === 'reviewerName');

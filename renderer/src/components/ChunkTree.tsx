@@ -127,7 +127,7 @@ export function ChunkTree() {
               title={node.section.path.length > 0 ? node.section.path.join(' › ') : node.title}
               onClick={() => void select(node.index)}
             >
-              <span className="tree-row__title" style={{ paddingLeft: info.depth * 16 }}>
+              <span className="tree-row__title" title={node.title} style={{ paddingLeft: info.depth * 16 }}>
                 <span
                   className="tree-row__twisty"
                   aria-hidden="true"

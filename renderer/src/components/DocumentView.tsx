@@ -12,6 +12,7 @@ import { ChunkTree } from './ChunkTree';
 import { MentionsPanel } from './MentionsPanel';
 import { SplitAttempts } from './SplitAttempts';
 import { DocumentPicker } from './DocumentPicker';
+import { DocumentHealthNote } from './DocumentHealthNote';
 
 /** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
 export function DocumentView() {
@@ -21,6 +22,7 @@ export function DocumentView() {
   const tree = useTreeStore((s) => s.tree);
   const documents = useDocumentsStore((s) => s.documents);
   const doc = documents.find((d) => d.id === documentId);
+  const backTo = useAppStore((s) => s.backTo);
 
   useEffect(() => {
     if (documentId === null) return;
@@ -32,6 +34,11 @@ export function DocumentView() {
   return (
     <div className="document-view">
       <section aria-labelledby="tree-title" className="panel tree-panel">
+        {backTo ? (
+          <button type="button" className="button button--small back-button" onClick={() => useAppStore.getState().goBack()}>
+            ← Back to {backTo === 'findings' ? 'the finding' : backTo}
+          </button>
+        ) : null}
         <div className="panel__head">
           <h2 id="tree-title">{doc ? doc.fileName : 'Chunk tree'}</h2>
           <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useTreeStore.getState().open(id)} />
@@ -45,6 +52,7 @@ export function DocumentView() {
             .
           </p>
         ) : null}
+        {documentId !== null ? <DocumentHealthNote documentId={documentId} /> : null}
         {error ? <p role="alert">{error}</p> : null}
         {loading ? <p role="status">Loading the chunk tree…</p> : null}
         {documentId !== null && !loading && !tree && !error ? <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p> : null}

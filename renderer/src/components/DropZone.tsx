@@ -1,6 +1,21 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
+import type { OllamaStatus } from '../../../shared/contract';
+import { plural } from '../format';
+import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useOllamaStore } from '../stores/useOllamaStore';
+import { useSettingsStore } from '../stores/useSettingsStore';
 import { ErrorNote } from './ErrorNote';
+
+/**
+ * Files go in whatever Ollama's state (the rules-only part and the stored text need no model), but a full
+ * analysis with Ollama down is answered at once with what to do instead of a run that fails later.
+ */
+export async function importAndCheck(files: readonly File[], setDown: (status: OllamaStatus | null) => void): Promise<void> {
+  const [result, status] = await Promise.all([useDocumentsStore.getState().importFiles(files), useOllamaStore.getState().check()]);
+  const full = (useSettingsStore.getState().settings?.analysisMode ?? 'full') === 'full';
+  setDown(result && result.accepted.length > 0 && full && status && !status.reachable ? status : null);
+}
 
 /** Drop one or many PDFs, or pick them; bad files are listed with the reason and the others are analysed. */
 export function DropZone() {
@@ -9,7 +24,8 @@ export function DropZone() {
   const [over, setOver] = useState(false);
   const importing = useDocumentsStore((s) => s.importing);
   const lastImport = useDocumentsStore((s) => s.lastImport);
-  const importFiles = useDocumentsStore((s) => s.importFiles);
+  const [down, setDown] = useState<OllamaStatus | null>(null);
+  const importFiles = (files: readonly File[]) => importAndCheck(files, setDown);
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -50,13 +66,22 @@ export function DropZone() {
         />
         <p className="hint">Files are copied into the app's data folder and analysed on this computer. Nothing leaves it.</p>
       </div>
+      {down ? (
+        <div className="error-note" role="alert" data-testid="drop-ollama-down">
+          <strong>Ollama is not running at {down.host}</strong>, so the analysis cannot read the files yet. Start it (run <code>ollama serve</code>, or open the Ollama app),
+          then resume the run.{' '}
+          <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+            Check the Ollama settings
+          </button>
+        </div>
+      ) : null}
       <div role="status" aria-live="polite" className="import-status">
         {importing ? 'Reading files…' : null}
         {lastImport && !importing ? (
           <>
             {lastImport.accepted.length > 0 ? (
               <p>
-                Analysing {lastImport.accepted.length} file{lastImport.accepted.length === 1 ? '' : 's'}
+                Analysing {plural(lastImport.accepted.length, 'file')}
                 {lastImport.runId !== null ? ` (run #${lastImport.runId})` : ''}: {lastImport.accepted.join(', ')}
               </p>
             ) : null}

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { FindingView } from '../../../shared/contract';
 import { VIRTUALIZE } from '../api';
-import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useFindingsStore, visibleFindings, type FindingSortKey } from '../stores/useFindingsStore';
 import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { VirtualList } from './VirtualList';
+import { Severity } from './Severity';
+import { openInDocument } from './source/SourcePlace';
 
 const ROW_HEIGHT = 34;
 const COLUMNS: { key: FindingSortKey; label: string }[] = [
@@ -20,9 +21,7 @@ const COLUMNS: { key: FindingSortKey; label: string }[] = [
 ];
 
 function openChunk(documentId: number, nodeIndex: number) {
-  const tree = useTreeStore.getState();
-  void tree.open(documentId).then(() => useTreeStore.getState().select(nodeIndex));
-  useAppStore.getState().setView('document');
+  openInDocument(documentId, nodeIndex);
 }
 
 /** The merged findings: sort, filter, search, keyboard navigation; virtualized. */
@@ -76,6 +75,8 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
         count={rows.length}
         rowHeight={ROW_HEIGHT}
         virtualize={VIRTUALIZE}
+        // The body scrolls on its own: focusable, so keyboard users can scroll it too.
+        tabIndex={0}
         scrollToIndex={activeRow}
         renderRow={(i, style) => {
           const f = rows[i]!;
@@ -103,7 +104,7 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
                 {f.title}
               </div>
               <div role="gridcell">
-                <span className={`severity severity--${f.severityRank}`}>{f.severity}</span>
+                <Severity label={f.severity} rank={f.severityRank} />
               </div>
               <div role="gridcell">{f.type}</div>
               <div role="gridcell">{f.pages.join(', ') || '—'}</div>
@@ -143,7 +144,7 @@ function FindingDetail({ finding }: { finding: FindingView }) {
         </div>
       ) : null}
       <p>
-        <span className={`severity severity--${finding.severityRank}`}>{finding.severity}</span> · {finding.type} · {finding.grounded ? 'grounded' : 'NOT grounded'}
+        <Severity label={finding.severity} rank={finding.severityRank} /> · {finding.type} · {finding.grounded ? 'grounded' : <strong className="ungrounded">not grounded</strong>}
       </p>
       <p>{finding.description}</p>
       <h3>Sources ({finding.sources.length})</h3>
@@ -152,10 +153,10 @@ function FindingDetail({ finding }: { finding: FindingView }) {
           <li key={s.findingId}>
             <blockquote className={s.grounded ? '' : 'ungrounded-quote'}>{s.evidence}</blockquote>
             <p className="muted">
-              {s.page !== null ? `page ${s.page}` : 'page unknown'} · {s.grounded ? 'found in the source' : 'not found in the source'}
+              {s.page !== null ? `Page ${s.page}` : 'Page unknown'} · {s.grounded ? 'found in the source' : 'not found in the source'}
               {s.isMain ? ' · main source' : ''} ·{' '}
               <button type="button" className="link" onClick={() => openChunk(s.documentId, s.nodeIndex)}>
-                open chunk {s.nodeIndex}
+                open this place in the document
               </button>
             </p>
           </li>

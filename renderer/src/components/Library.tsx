@@ -1,16 +1,32 @@
+import type { DocumentSummary, RunView } from '../../../shared/contract';
+import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
+import { formatWhen } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useReviewStore } from '../stores/useReviewStore';
+import { useRunsStore } from '../stores/useRunsStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { StatusBadge } from './StatusBadge';
+
+/** The document's outcome in its last run, with what that run left out of it (pages without text...). */
+function documentOutcome(d: DocumentSummary, runs: readonly RunView[]) {
+  const input = runs.find((r) => r.id === d.lastRun?.runId)?.inputs.find((i) => i.documentId === d.id);
+  return outcomeOf(d.status, problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]));
+}
 
 /** Every stored document: pages, status in its last run, findings, last run. */
 export function Library() {
   const documents = useDocumentsStore((s) => s.documents);
   const loaded = useDocumentsStore((s) => s.loaded);
   const error = useDocumentsStore((s) => s.error);
+  const runs = useRunsStore((s) => s.runs);
   const open = (id: number) => {
     void useTreeStore.getState().open(id);
-    useAppStore.getState().setView('document');
+    useAppStore.getState().openDocument('library');
+  };
+  const review = (id: number) => {
+    void useReviewStore.getState().load(id);
+    useAppStore.getState().setView('findings');
   };
   return (
     <section aria-labelledby="library-title" className="panel">
@@ -33,24 +49,31 @@ export function Library() {
             </tr>
           </thead>
           <tbody>
-            {documents.map((d) => (
-              <tr key={d.id}>
+            {documents.map((d) => {
+              const outcome = documentOutcome(d, runs);
+              return (
+              <tr key={d.id} data-document={d.fileName}>
                 <th scope="row" className="cell-name">
                   {d.fileName}
                 </th>
                 <td>{d.pageCount}</td>
                 <td>
-                  <StatusBadge status={d.status} />
+                  <StatusBadge status={d.status} outcome={outcome} />
+                  {outcome.problems ? <div className="cell-note">{outcome.problems}</div> : null}
                 </td>
                 <td>{d.findingsCount === null ? <span title="Findings appear after a full analysis">—</span> : d.findingsCount}</td>
-                <td>{d.lastRun ? `#${d.lastRun.runId}, ${new Date(d.lastRun.at).toLocaleString()}` : '—'}</td>
-                <td>
+                <td>{d.lastRun ? `#${d.lastRun.runId}, ${formatWhen(d.lastRun.at)}` : '—'}</td>
+                <td className="cell-actions">
+                  <button type="button" className="button button--small" onClick={() => review(d.id)} aria-label={`Findings of ${d.fileName}`}>
+                    Findings
+                  </button>{' '}
                   <button type="button" className="button button--small" onClick={() => open(d.id)} aria-label={`Open ${d.fileName}`}>
                     Open
                   </button>
                 </td>
               </tr>
-            ))}
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -1,4 +1,7 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
+import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
+import { formatDuration, formatWhen, plural } from '../format';
+import { wholeRunEta } from '../runPace';
 import { useAppStore } from '../stores/useAppStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { ErrorNote } from './ErrorNote';
@@ -21,40 +24,27 @@ const PHASES: Record<string, string> = {
   done: 'Finished',
 };
 
-export function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-/** 0..1 of one file: finished, running (its live fraction), or stopped part-way (the fraction it kept). */
-function inputShare(input: Run['inputs'][number]): number {
-  if (input.status === 'done' || input.status === 'failed') return 1;
-  const p = input.progress;
-  if (!p) return 0;
-  return p.fraction ?? (p.total > 0 ? p.current / p.total : 0);
-}
-
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
   const control = useRunsStore((s) => s.control);
+  const firstSeen = useRunsStore((s) => s.firstSeen[run.id]);
   const running = run.active || run.status === 'running';
   const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
-  // A paused or cancelled file keeps the share it had done (the host sends it as its progress fraction).
-  const doneShare = run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + inputShare(i), 0) / run.inputs.length;
-  const overall = progress?.overall ?? (run.status === 'done' ? 1 : doneShare);
-  // The run's phase is the phase of the file being worked on; the last event counts only when it is about that file.
+  const finishedShare = run.inputs.length === 0 ? 1 : run.inputs.filter((i) => i.status === 'done' || i.status === 'failed').length / run.inputs.length;
+  const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
+  const event = progress?.event;
+  // The run's phase is the phase of the file being worked on (the last event may belong to the previous file).
   const current = run.inputs.find((i) => i.status === 'running');
-  const event = progress?.event && progress.event.ordinal === current?.ordinal ? progress.event : undefined;
   const phase = current?.progress?.phase ?? current?.phase ?? event?.phase;
   const titleId = `run-${run.id}-title`;
+  const outcome = outcomeOf(run.status, problemsOf(run.inputs));
+  const eta = progress ? (wholeRunEta(firstSeen, { at: Date.now(), overall: progress.overall }) ?? progress.etaSeconds) : null;
   return (
     <article className="run" aria-labelledby={titleId} data-testid={`run-${run.id}`} data-status={run.status}>
       <header className="run__header">
         <h3 id={titleId}>
           Run #{run.id} <span className="muted">({run.mode === 'full' ? 'full analysis' : run.mode})</span>
         </h3>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} outcome={outcome} />
         <div className="run__actions">
           {running ? (
             <>
@@ -74,6 +64,11 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
         </div>
       </header>
       <ProgressBar value={overall} label={`Run #${run.id} overall progress`} />
+      {outcome.problems ? (
+        <p className="warning" data-testid="run-problems">
+          <strong>{outcome.label}:</strong> {outcome.problems}.
+        </p>
+      ) : null}
       {run.status === 'done' ? <ExportControl runId={run.id} label={`Export run #${run.id}`} /> : null}
       <p className="run__facts" aria-live="off">
         {running && (event || current) ? (
@@ -88,13 +83,14 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                 chunk {Math.min(event.current + 1, event.total)} of {event.total}
               </span>
             ) : null}
-            {progress?.etaSeconds !== null && progress?.etaSeconds !== undefined ? <span>about {formatDuration(progress.etaSeconds)} left</span> : null}
+            {event?.findings !== undefined ? <span>{plural(event.findings, 'finding')} so far</span> : null}
+            {eta !== null && eta !== undefined ? <span>about {formatDuration(eta)} left in the run</span> : null}
             {progress?.tokensPerSecond ? <span>{progress.tokensPerSecond.toFixed(1)} tokens/s</span> : null}
           </>
         ) : (
           <span>
-            {Math.round(overall * 100)}% · {run.inputs.length} file{run.inputs.length === 1 ? '' : 's'}
-            {run.finishedAt ? ` · ended ${new Date(run.finishedAt).toLocaleTimeString()}` : ''}
+            {Math.round(overall * 100)}% · {plural(run.inputs.length, 'file')}
+            {run.finishedAt ? ` · ended ${formatWhen(run.finishedAt)}` : run.startedAt ? ` · started ${formatWhen(run.startedAt)}` : ''}
           </span>
         )}
       </p>
@@ -114,19 +110,26 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
       <ul className="run__inputs" aria-label={`Files of run #${run.id}`}>
         {run.inputs.map((input) => {
           const p = input.progress;
-          const value = input.status === 'running' && !p ? null : inputShare(input);
+          const value =
+            input.status === 'done' || input.status === 'failed'
+              ? 1
+              : input.status === 'running' && p
+                ? (p.fraction ?? (p.total > 0 ? p.current / p.total : null))
+                : input.status === 'running'
+                  ? null
+                  : 0;
           return (
             <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
               <div className="run-input__head">
                 <span className="run-input__name">{input.fileName}</span>
-                <StatusBadge status={input.status} />
+                <StatusBadge status={input.status} outcome={outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]))} />
                 <span className="muted">{input.status === 'running' ? (p ? p.message : 'Starting…') : input.phase && input.status !== 'done' && input.status !== 'queued' ? `at: ${PHASES[input.phase] ?? input.phase}` : ''}</span>
               </div>
               <ProgressBar small value={value} label={`${input.fileName} progress`} />
               {input.error ? <ErrorNote error={input.error} context={input.fileName} /> : null}
               {input.warnings.map((w, i) => (
-                <p key={i} className="warning">
-                  <span className="error-note__code">{w.code}</span> {w.message}
+                <p key={i} className="warning" data-code={w.code}>
+                  {w.message}
                 </p>
               ))}
             </li>
@@ -138,19 +141,26 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
 }
 
 /** Runs, newest first: overall and per-file progress, phase, ETA, tokens/s, and the controls. */
-export function RunList() {
+export function RunList({ limit = 20, title = 'Runs' }: { limit?: number; title?: string }) {
   const runs = useRunsStore((s) => s.runs);
   const progress = useRunsStore((s) => s.progress);
   const actionError = useRunsStore((s) => s.actionError);
   return (
-    <section aria-labelledby="runs-title" className="panel">
-      <h2 id="runs-title">Runs</h2>
+    <section aria-labelledby="runs-title" className="panel runs">
+      <h2 id="runs-title">{title}</h2>
       {actionError ? <p role="alert">{actionError}</p> : null}
-      {runs.length === 0 ? <p className="empty">No runs yet.</p> : null}
-      {runs.slice(0, 6).map((run) => (
+      {runs.length === 0 ? <p className="empty">No runs yet. Add documents in the Library to start one.</p> : null}
+      {runs.slice(0, limit).map((run) => (
         <RunCard key={run.id} run={run} progress={progress[run.id]} />
       ))}
-      {runs.length > 6 ? <p className="muted">{runs.length - 6} older runs not shown.</p> : null}
+      {runs.length > limit ? (
+        <p className="muted">
+          {plural(runs.length - limit, 'older run')} not shown{' '}
+          <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
+            Show all runs
+          </button>
+        </p>
+      ) : null}
     </section>
   );
 }

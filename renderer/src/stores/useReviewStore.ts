@@ -1,56 +1,105 @@
 import { create } from 'zustand';
 import type { CommandInput, ReviewViewResult } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
-import type { TrailEntry } from '../../../shared/review';
+import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../shared/review';
 import { invoke } from '../api';
 
 type ReviewCommand = 'review.setState' | 'review.edit' | 'review.note' | 'review.acknowledge' | 'review.split' | 'review.merge' | 'review.addManual';
 
-interface ReviewState {
+export const STATE_LABEL: Record<ReviewState, string> = { new: 'New', confirmed: 'Confirmed', rejected: 'Rejected', needs_follow_up: 'Needs follow-up' };
+
+/** The last review change and the change that takes it back (a new trail entry: the trail keeps both). */
+export interface UndoStep {
+  message: string;
+  command: 'review.setState' | 'review.edit';
+  input: CommandInput<'review.setState'> | CommandInput<'review.edit'>;
+}
+
+export interface QueueFilter {
+  search: string;
+  severity: string;
+  state: ReviewState | '';
+}
+
+/** The triage queue: the filter applied, grounded findings first, ungrounded ones after them (document order within each). */
+export function queueOf(findings: readonly ReviewedFinding[], filter: QueueFilter): ReviewedFinding[] {
+  const needle = filter.search.trim().toLowerCase();
+  const shown = findings.filter(
+    (f) =>
+      (filter.state === '' || f.state === filter.state) &&
+      (filter.severity === '' || f.effective.severity === filter.severity) &&
+      (needle === '' || `${f.label} ${f.findingKey ?? ''} ${f.effective.title} ${f.effective.type}`.toLowerCase().includes(needle)),
+  );
+  return [...shown.filter((f) => f.grounded), ...shown.filter((f) => !f.grounded)];
+}
+
+interface ReviewStoreState {
   documentId: number | null;
   view: ReviewViewResult | null;
   loading: boolean;
   error: ErrorInfo | null;
   /** The reviewed finding the keyboard works on. */
   activeId: number | null;
+  filter: QueueFilter;
+  /** An ungrounded finding whose confirmation waits for "Confirm anyway" (asked once). */
+  pendingConfirm: number | null;
+  undo: UndoStep | null;
   /** Reviewed finding id -> its trail, once asked for. */
   trails: Record<number, TrailEntry[]>;
   load(documentId: number): Promise<void>;
   setActive(id: number | null): void;
+  setFilter(patch: Partial<QueueFilter>): void;
   move(delta: number): void;
   /** Runs a review change; the host answers with the document's fresh view. Returns false (error set) when refused. */
   act<C extends ReviewCommand>(command: C, input: CommandInput<C>): Promise<boolean>;
+  /** Sets a state, keeping the way back; confirming an ungrounded finding first asks (call again to confirm anyway). */
+  setState(finding: ReviewedFinding, state: ReviewState, reason?: string): Promise<boolean>;
+  cancelConfirm(): void;
+  /** Saves edited fields, keeping the way back. */
+  edit(finding: ReviewedFinding, values: Partial<Record<EditableField, string>>): Promise<boolean>;
+  undoLast(): Promise<boolean>;
   loadTrail(reviewedId: number): Promise<void>;
   clearError(): void;
 }
 
-export const useReviewStore = create<ReviewState>()((set, get) => ({
+export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
   documentId: null,
   view: null,
   loading: false,
   error: null,
   activeId: null,
+  filter: { search: '', severity: '', state: '' },
+  pendingConfirm: null,
+  undo: null,
   trails: {},
   async load(documentId) {
-    set({ documentId, loading: true, ...(documentId !== get().documentId ? { view: null, activeId: null, trails: {} } : {}) });
+    const switching = documentId !== get().documentId;
+    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, pendingConfirm: null } : {}) });
     const result = await invoke('review.get', { documentId });
     if (get().documentId !== documentId) return;
     if (!result.ok) return set({ loading: false, error: result.error });
     const active = get().activeId;
+    const queue = queueOf(result.data.findings, get().filter);
     set({
       view: result.data,
       loading: false,
       error: null,
-      activeId: active !== null && result.data.findings.some((f) => f.id === active) ? active : (result.data.findings[0]?.id ?? null),
+      activeId: active !== null && result.data.findings.some((f) => f.id === active) ? active : (queue[0]?.id ?? null),
     });
   },
-  setActive: (activeId) => set({ activeId }),
+  setActive: (activeId) => set({ activeId, pendingConfirm: null }),
+  setFilter(patch) {
+    const filter = { ...get().filter, ...patch };
+    const queue = queueOf(get().view?.findings ?? [], filter);
+    const active = get().activeId;
+    set({ filter, activeId: queue.some((f) => f.id === active) ? active : (queue[0]?.id ?? null) });
+  },
   move(delta) {
-    const findings = get().view?.findings ?? [];
-    if (findings.length === 0) return;
-    const at = findings.findIndex((f) => f.id === get().activeId);
-    const next = Math.max(0, Math.min(findings.length - 1, (at < 0 ? 0 : at) + delta));
-    set({ activeId: findings[next]!.id });
+    const queue = queueOf(get().view?.findings ?? [], get().filter);
+    if (queue.length === 0) return;
+    const at = queue.findIndex((f) => f.id === get().activeId);
+    const next = Math.max(0, Math.min(queue.length - 1, (at < 0 ? 0 : at) + delta));
+    set({ activeId: queue[next]!.id, pendingConfirm: null });
   },
   async act(command, input) {
     const result = await invoke(command, input);
@@ -64,9 +113,43 @@ export const useReviewStore = create<ReviewState>()((set, get) => ({
       view,
       error: null,
       trails: {},
-      activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (view.findings[0]?.id ?? null),
+      activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queueOf(view.findings, get().filter)[0]?.id ?? null),
     });
     return true;
+  },
+  async setState(finding, state, reason) {
+    if (state === 'confirmed' && !finding.grounded && get().pendingConfirm !== finding.id) {
+      set({ pendingConfirm: finding.id });
+      return false;
+    }
+    set({ pendingConfirm: null });
+    if (finding.state === state && state !== 'rejected') return true;
+    const back: UndoStep = {
+      message: `${finding.label} marked ${STATE_LABEL[state].toLowerCase()}`,
+      command: 'review.setState',
+      input: { reviewedId: finding.id, state: finding.state, ...(finding.state === 'rejected' && finding.rejectReason ? { reason: finding.rejectReason } : {}) },
+    };
+    const done = await get().act('review.setState', { reviewedId: finding.id, state, ...(reason !== undefined ? { reason } : {}) });
+    if (done) set({ undo: back });
+    return done;
+  },
+  cancelConfirm: () => set({ pendingConfirm: null }),
+  async edit(finding, values) {
+    const fields = EDITABLE_FIELDS.filter((f) => values[f] !== undefined && values[f] !== finding.effective[f]);
+    if (fields.length === 0) return true;
+    const changed = Object.fromEntries(fields.map((f) => [f, values[f]]));
+    // Taking an edit back restores the earlier edit, or removes it (null) when the field had none.
+    const previous = Object.fromEntries(fields.map((f) => [f, finding.edited.includes(f) ? finding.effective[f] : null]));
+    const done = await get().act('review.edit', { reviewedId: finding.id, values: changed });
+    if (done) set({ undo: { message: `${finding.label} edited (${fields.join(', ')})`, command: 'review.edit', input: { reviewedId: finding.id, values: previous } } });
+    return done;
+  },
+  async undoLast() {
+    const step = get().undo;
+    if (!step) return false;
+    const done = await get().act(step.command, step.input as never);
+    if (done) set({ undo: null, activeId: step.input.reviewedId });
+    return done;
   },
   async loadTrail(reviewedId) {
     const result = await invoke('review.trail', { reviewedId });

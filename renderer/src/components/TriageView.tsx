@@ -1,0 +1,308 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ReviewedFinding } from '../../../shared/review';
+import { REVIEW_STATES } from '../../../shared/review';
+import { plural } from '../format';
+import { useAnalysisStore } from '../stores/useAnalysisStore';
+import { useAppStore } from '../stores/useAppStore';
+import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useMentionsStore } from '../stores/useMentionsStore';
+import { queueOf, STATE_LABEL, useReviewStore } from '../stores/useReviewStore';
+import { useTreeStore } from '../stores/useTreeStore';
+import { DocumentPicker } from './DocumentPicker';
+import { DocumentHealthNote } from './DocumentHealthNote';
+import { ExportControl } from './ExportControl';
+import { FindingsView } from './FindingsView';
+import { Badges, ReviewDetail, StateBadge, type Form } from './review/ReviewDetail';
+import { Severity } from './Severity';
+import { SourcePlace } from './source/SourcePlace';
+import { SplitPane } from './SplitPane';
+
+function QueueItem({ f, active, onPick }: { f: ReviewedFinding; active: boolean; onPick(): void }) {
+  return (
+    <div
+      id={`review-item-${f.id}`}
+      role="option"
+      aria-selected={active}
+      data-state={f.state}
+      data-review-id={f.id}
+      className={`review-item${active ? ' review-item--active' : ''}`}
+      onClick={onPick}
+    >
+      <div className="review-item__line">
+        <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} />
+        <span className="review-item__where muted">
+          {f.label} · {f.mainPage !== null ? `p. ${f.mainPage}` : 'page ?'}
+        </span>
+      </div>
+      <div className="review-item__title">
+        {f.findingKey ? <code>{f.findingKey}</code> : null} {f.effective.title}
+      </div>
+      <div className="review-item__badges">
+        <Badges f={f} />
+      </div>
+    </div>
+  );
+}
+
+/** IDs the document mentions that no finding covers; each opens its places beside the queue. */
+function UnreviewedMentions({ documentId, onOpen, openId }: { documentId: number; onOpen(id: string): void; openId: string | null }) {
+  const analysis = useAnalysisStore((s) => (s.documentId === documentId ? s.analysis : null));
+  const unreviewed = analysis?.unreviewedMentions ?? null;
+  return (
+    <section aria-labelledby="unreviewed-title" className="queue-section" data-testid="unreviewed-section">
+      <h3 id="unreviewed-title">Unreviewed ID mentions ({unreviewed?.length ?? 0})</h3>
+      <p className="hint">IDs the document mentions that no finding covers: read those places, the model may have missed a finding.</p>
+      {unreviewed && unreviewed.length > 0 ? (
+        <ul className="chips" aria-label="Unreviewed ID mentions">
+          {unreviewed.map((m) => (
+            <li key={m.id} data-testid="unreviewed-mention" data-id={m.id}>
+              <button type="button" className="chip" aria-pressed={openId === m.id} onClick={() => onOpen(m.id)}>
+                <code>{m.id}</code> <span className="muted">{m.pages.length === 1 ? `p. ${m.pages[0]}` : `pp. ${m.pages.join(', ')}`}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">None.</p>
+      )}
+    </section>
+  );
+}
+
+function MentionDetail({ documentId, id, onBack }: { documentId: number; id: string; onBack(): void }) {
+  const mention = useMentionsStore((s) => (s.documentId === documentId ? s.mentions.find((m) => m.id === id) : undefined));
+  return (
+    <section className="review-detail" aria-labelledby="mention-title" data-testid="mention-detail">
+      <button type="button" className="button button--small" onClick={onBack}>
+        ← Back to the finding
+      </button>
+      <h2 id="mention-title">
+        Mention of <code>{id}</code>
+      </h2>
+      <p className="hint">No finding covers this ID. Read its places; if one states a finding, select its text in the document and add it by hand.</p>
+      {mention ? (
+        <SourcePlace
+          key={id}
+          documentId={documentId}
+          places={mention.occurrences.map((o) => ({ start: o.start, end: o.end, page: o.page, label: `“${o.raw}”` }))}
+        />
+      ) : (
+        <p className="muted">Loading its places…</p>
+      )}
+    </section>
+  );
+}
+
+/** Findings and review in one triage queue: the queue on the left, the finding with its source page on the right. */
+export function TriageView() {
+  const documents = useDocumentsStore((s) => s.documents);
+  const { documentId, view, error, activeId, loading, filter, undo } = useReviewStore();
+  const [form, setForm] = useState<Form>(null);
+  const [mode, setMode] = useState<'queue' | 'table'>('queue');
+  const [mentionId, setMentionId] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const openDoc = useTreeStore((s) => s.documentId);
+
+  useEffect(() => {
+    const start = useReviewStore.getState().documentId ?? openDoc ?? documents.find((d) => (d.findingsCount ?? 0) > 0)?.id ?? documents[0]?.id ?? null;
+    if (start !== null) void useReviewStore.getState().load(start);
+  }, [documents.length > 0]);
+  useEffect(() => {
+    if (documentId === null) return;
+    void useAnalysisStore.getState().load(documentId);
+    void useMentionsStore.getState().load(documentId);
+    setMentionId(null);
+  }, [documentId]);
+  useEffect(() => {
+    document.getElementById(`review-item-${activeId}`)?.scrollIntoView({ block: 'nearest' });
+  }, [activeId]);
+
+  const queue = useMemo(() => queueOf(view?.findings ?? [], filter), [view, filter]);
+  const active = view?.findings.find((f) => f.id === activeId) ?? null;
+  const severities = [...new Set((view?.findings ?? []).map((f) => f.effective.severity))];
+  const closeForm = () => {
+    setForm(null);
+    listRef.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const store = useReviewStore.getState();
+    if ((event.ctrlKey || event.metaKey) && event.key === 'z') {
+      event.preventDefault();
+      void store.undoLast();
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const key = event.key;
+    if (key === 'j' || key === 'ArrowDown') store.move(1);
+    else if (key === 'k' || key === 'ArrowUp') store.move(-1);
+    else if (key === 'Home') store.move(-1e6);
+    else if (key === 'End') store.move(1e6);
+    else if (key === 'Escape') store.cancelConfirm();
+    else if (!active) return;
+    else if (key === 'c') void store.setState(active, 'confirmed');
+    else if (key === 'f') void store.setState(active, 'needs_follow_up');
+    else if (key === 'u') void store.setState(active, 'new');
+    else if (key === 'a' && active.changedFields.length > 0) void store.act('review.acknowledge', { reviewedId: active.id });
+    else if (key === 'r') setForm({ kind: 'reject' });
+    else if (key === 'e') setForm({ kind: 'edit' });
+    else if (key === 'n') setForm({ kind: 'note' });
+    else return;
+    setMentionId(null);
+    event.preventDefault();
+  };
+
+  const c = view?.counters;
+  const docName = documents.find((d) => d.id === documentId)?.fileName;
+  const modeSwitch = (
+    <div className="segmented" role="group" aria-label="Show findings as">
+      <button type="button" aria-pressed={mode === 'queue'} onClick={() => setMode('queue')}>
+        Triage queue
+      </button>
+      <button type="button" aria-pressed={mode === 'table'} onClick={() => setMode('table')}>
+        Table of all findings
+      </button>
+    </div>
+  );
+  if (mode === 'table') {
+    return (
+      <div className="scroll-page">
+        {modeSwitch}
+        <FindingsView />
+      </div>
+    );
+  }
+
+  const list = (
+    <section className="queue" aria-labelledby="review-title">
+      <div className="queue__head">
+        <h2 id="review-title" title={docName}>
+          Findings{docName ? ` in ${docName}` : ''}
+        </h2>
+        {modeSwitch}
+        <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useReviewStore.getState().load(id)} />
+        {documentId !== null ? <DocumentHealthNote documentId={documentId} /> : null}
+        {c ? (
+          <p className="review-counters" data-testid="review-counters" data-left={c.leftToReview}>
+            <strong>{c.leftToReview} left to review</strong> · {c.confirmed} confirmed · {c.rejected} rejected · {c.needsFollowUp} need follow-up · {plural(c.total, 'finding')} in all
+            {c.changed > 0 ? ` · ${c.changed} changed by a re-run` : ''}
+            {c.vanished > 0 ? ` · ${c.vanished} no longer reported` : ''}
+          </p>
+        ) : null}
+        <div className="filters">
+          <label className="inline-field">
+            <span>Search</span>
+            <input type="search" value={filter.search} onChange={(e) => useReviewStore.getState().setFilter({ search: e.currentTarget.value })} />
+          </label>
+          <label className="inline-field">
+            <span>Severity</span>
+            <select value={filter.severity} onChange={(e) => useReviewStore.getState().setFilter({ severity: e.currentTarget.value })}>
+              <option value="">All</option>
+              {severities.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label className="inline-field">
+            <span>State</span>
+            <select value={filter.state} onChange={(e) => useReviewStore.getState().setFilter({ state: e.currentTarget.value as typeof filter.state })}>
+              <option value="">All</option>
+              {REVIEW_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {STATE_LABEL[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {error ? (
+        <div role="alert" className="error-text" data-testid="review-error">
+          {error.message}{' '}
+          {error.details?.setting === 'reviewerName' ? (
+            <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+              Open the settings
+            </button>
+          ) : null}{' '}
+          <button type="button" className="link" onClick={() => useReviewStore.getState().clearError()}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {loading && !view ? <p role="status">Loading the findings…</p> : null}
+      {documentId === null ? <p className="empty">No document yet. Add one in the Library to see its findings here.</p> : null}
+      {view && view.findings.length === 0 ? (
+        <p className="empty" data-testid="findings-empty">
+          No findings in this document yet. They appear here as the analysis finishes each part; you can also select text in the document to add one by hand.
+        </p>
+      ) : null}
+      {view && view.findings.length > 0 ? (
+        <div
+          ref={listRef}
+          className="review-list"
+          role="listbox"
+          aria-label="Findings to review"
+          tabIndex={0}
+          data-testid="review-list"
+          onKeyDown={onKeyDown}
+          {...(active ? { 'aria-activedescendant': `review-item-${active.id}` } : {})}
+        >
+          {[
+            { key: 'grounded', title: 'Grounded', items: queue.filter((f) => f.grounded) },
+            { key: 'ungrounded', title: 'Not grounded: the quote was not found in the document', items: queue.filter((f) => !f.grounded) },
+          ]
+            .filter((group) => group.items.length > 0)
+            .map((group) => (
+              <div key={group.key} role="group" aria-labelledby={`queue-group-${group.key}`}>
+                <div id={`queue-group-${group.key}`} className={`queue__group queue__group--${group.key}`}>
+                  {group.title} ({group.items.length})
+                </div>
+                {group.items.map((f) => (
+                  <QueueItem
+                    key={f.id}
+                    f={f}
+                    active={f.id === activeId}
+                    onPick={() => {
+                      useReviewStore.getState().setActive(f.id);
+                      setMentionId(null);
+                      listRef.current?.focus();
+                    }}
+                  />
+                ))}
+              </div>
+            ))}
+          {queue.length === 0 ? <p className="empty">No finding matches the filter.</p> : null}
+        </div>
+      ) : null}
+      {view && view.findings.length > 0 ? (
+        <p className="hint">
+          <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>c</kbd> confirm, <kbd>r</kbd> reject, <kbd>f</kbd> follow-up, <kbd>e</kbd> edit, <kbd>n</kbd> note, <kbd>u</kbd> back to new, <kbd>Ctrl</kbd>+<kbd>z</kbd> undo.
+        </p>
+      ) : null}
+      {documentId !== null ? <UnreviewedMentions documentId={documentId} openId={mentionId} onOpen={setMentionId} /> : null}
+      {view?.runId ? <ExportControl runId={view.runId} {...(documentId !== null ? { documentId } : {})} label="Export this document" /> : null}
+    </section>
+  );
+
+  const detail = (
+    <>
+      {undo ? (
+        <div className="undo-bar" role="status" data-testid="undo-bar">
+          <span>{undo.message}.</span>
+          <button type="button" className="button button--small" onClick={() => void useReviewStore.getState().undoLast()}>
+            Undo
+          </button>
+        </div>
+      ) : null}
+      {mentionId !== null && documentId !== null ? (
+        <MentionDetail documentId={documentId} id={mentionId} onBack={() => setMentionId(null)} />
+      ) : active && view ? (
+        <ReviewDetail finding={active} view={view} form={form} setForm={(f) => (f === null ? closeForm() : setForm(f))} />
+      ) : (
+        <p className="empty detail-empty">Choose a finding in the queue to see it beside its source page.</p>
+      )}
+    </>
+  );
+
+  return <SplitPane list={list} detail={detail} label="finding detail" />;
+}

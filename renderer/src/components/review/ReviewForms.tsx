@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding } from '../../../../shared/review';
+import { useReviewStore } from '../../stores/useReviewStore';
+import { useSettingsStore } from '../../stores/useSettingsStore';
+import { DEFAULT_PROFILE } from '../../../../shared/findings';
+
+export const FIELD_LABEL: Record<EditableField, string> = { title: 'Title', severity: 'Severity', type: 'Type', description: 'Description' };
+
+export function ReasonForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
+  const [reason, setReason] = useState('');
+  return (
+    <form
+      className="review-form"
+      aria-label="Reject the finding"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void useReviewStore.getState().setState(finding, 'rejected', reason).then((ok) => ok && onDone());
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
+    >
+      <label className="field">
+        <span>Reason for rejecting</span>
+        <input type="text" autoFocus value={reason} required onChange={(e) => setReason(e.currentTarget.value)} />
+      </label>
+      <button type="submit" className="button button--small button--danger">
+        Reject
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** Edits beside the model's values; severity is chosen from the profile's scale (the model's own word stays offered). */
+export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
+  const [values, setValues] = useState(finding.effective);
+  const scale = useSettingsStore((s) => s.settings?.profile?.severities ?? DEFAULT_PROFILE.severities);
+  const severities = [...new Set([...scale, finding.original.severity, finding.effective.severity].filter((s) => s !== ''))];
+  const change = (field: EditableField, value: string) => setValues({ ...values, [field]: value });
+  return (
+    <form
+      className="review-form"
+      aria-label="Edit the finding"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void useReviewStore.getState().edit(finding, values).then((ok) => ok && onDone());
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
+    >
+      {EDITABLE_FIELDS.map((field, i) => (
+        <label className="field" key={field}>
+          <span>
+            {FIELD_LABEL[field]} <span className="muted">(model: {finding.original[field] || '—'})</span>
+          </span>
+          {field === 'description' ? (
+            <textarea rows={3} value={values[field]} onChange={(e) => change(field, e.currentTarget.value)} />
+          ) : field === 'severity' ? (
+            <select value={values.severity} onChange={(e) => change(field, e.currentTarget.value)}>
+              {severities.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                  {scale.includes(s) ? '' : ' (not on the scale)'}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input type="text" autoFocus={i === 0} value={values[field]} onChange={(e) => change(field, e.currentTarget.value)} />
+          )}
+        </label>
+      ))}
+      <button type="submit" className="button button--small button--primary">
+        Save edits
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+export function NoteForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
+  const [text, setText] = useState('');
+  return (
+    <form
+      className="review-form"
+      aria-label="Add a note"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void useReviewStore.getState().act('review.note', { reviewedId: finding.id, text }).then((ok) => ok && onDone());
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
+    >
+      <label className="field">
+        <span>Note</span>
+        <input type="text" autoFocus required value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      </label>
+      <button type="submit" className="button button--small button--primary">
+        Add note
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onDone}>
+        Cancel
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ChunkNode } from '../../../../shared/types';
+import { useAppStore } from '../../stores/useAppStore';
+import { useTreeStore } from '../../stores/useTreeStore';
+import { nodeText, placeOf, treeOf } from '../../sourceCache';
+import { PdfPage } from './PdfPage';
+
+export interface Place {
+  /** [start, end) in the document's canonical text. */
+  start: number;
+  end: number;
+  page: number | null;
+  /** What this place is: "main source", "mention of CR-310"... */
+  label: string;
+}
+
+const AROUND = 320;
+
+interface Resolved {
+  leaf: ChunkNode | null;
+  path: string[];
+  before: string;
+  quote: string;
+  after: string;
+}
+
+/** Opens the chunk tree at a place, remembering where to come back to. */
+export function openInDocument(documentId: number, nodeIndex: number | null): void {
+  const from = useAppStore.getState().view;
+  void useTreeStore
+    .getState()
+    .open(documentId)
+    .then(() => {
+      if (nodeIndex !== null) void useTreeStore.getState().select(nodeIndex);
+    });
+  useAppStore.getState().openDocument(from);
+}
+
+/**
+ * The source beside a finding or a mention: the place named by page and section, its surrounding text
+ * with the quote marked, the PDF page drawn with the quote highlighted, and previous/next between places.
+ */
+export function SourcePlace({ documentId, places }: { documentId: number; places: readonly Place[] }) {
+  const [at, setAt] = useState(0);
+  const [resolved, setResolved] = useState<Resolved | null>(null);
+  const [width, setWidth] = useState(480);
+  const box = useRef<HTMLDivElement>(null);
+  const place = places[Math.min(at, places.length - 1)]!;
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(240, Math.floor(entry.contentRect.width) - 2)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    setResolved(null);
+    void (async () => {
+      const nodes = await treeOf(documentId);
+      const { leaf, path } = placeOf(nodes, place.start);
+      const text = leaf ? await nodeText(documentId, leaf.index) : '';
+      const from = leaf ? place.start - leaf.start : 0;
+      const to = leaf ? Math.min(text.length, place.end - leaf.start) : 0;
+      if (cancelled) return;
+      setResolved({ leaf, path, before: text.slice(Math.max(0, from - AROUND), from), quote: text.slice(from, to), after: text.slice(to, to + AROUND) });
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [documentId, place.start, place.end]);
+
+  const page = place.page ?? resolved?.leaf?.pageStart ?? null;
+  return (
+    <section className="source-place" aria-label="Source" data-testid="source-place" data-place={at}>
+      <div className="source-place__head">
+        <h3>
+          {page !== null ? `Page ${page}` : 'Page unknown'}
+          {resolved && resolved.path.length > 0 ? <span className="source-place__section"> · {resolved.path.join(' › ')}</span> : null}
+        </h3>
+        {places.length > 1 ? (
+          <div className="source-place__nav" role="group" aria-label="Places">
+            <button type="button" className="button button--small" disabled={at === 0} onClick={() => setAt(at - 1)}>
+              ← Previous
+            </button>
+            <span className="muted" data-testid="place-counter">
+              {at + 1} of {places.length}: {place.label}
+            </span>
+            <button type="button" className="button button--small" disabled={at >= places.length - 1} onClick={() => setAt(at + 1)}>
+              Next →
+            </button>
+          </div>
+        ) : (
+          <span className="muted">{place.label}</span>
+        )}
+      </div>
+      {resolved ? (
+        <p className="source-place__text" data-testid="surrounding-text">
+          {resolved.before.length >= AROUND ? '…' : ''}
+          {resolved.before}
+          <mark className="hl hl--evidence">{resolved.quote}</mark>
+          {resolved.after}
+          {resolved.after.length >= AROUND ? '…' : ''}
+        </p>
+      ) : (
+        <p className="muted">Finding the place…</p>
+      )}
+      <button type="button" className="link" onClick={() => openInDocument(documentId, resolved?.leaf?.index ?? null)}>
+        Open this place in the document
+      </button>
+      <div ref={box} className="source-place__page">
+        {page !== null && resolved ? <PdfPage documentId={documentId} page={page} quote={resolved.quote} width={width} /> : null}
+      </div>
+    </section>
+  );
+}

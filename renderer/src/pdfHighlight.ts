@@ -1,0 +1,68 @@
+/**
+ * Where a quote sits on a rendered PDF page: the page's text items (as pdf.js
+ * gives them, each with its transform and width) are joined into one string,
+ * the quote is looked up whitespace- and case-insensitively, and every item
+ * the match covers gives one box (the covered part of the item, by its share
+ * of characters). Coordinates are PDF user space; the caller maps them to the
+ * viewport.
+ */
+export interface TextItemLike {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+export interface PdfBox {
+  /** PDF user space: left, bottom, right, top. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+const squash = (s: string) => s.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').toLowerCase();
+
+/** Boxes covering `quote` on the page, or [] when the page does not contain it. Tries shorter heads of the quote when the whole does not match (a hyphenated line break). */
+export function quoteBoxes(items: readonly TextItemLike[], quote: string): PdfBox[] {
+  let joined = '';
+  const owner: { item: number; offset: number }[] = [];
+  items.forEach((item, index) => {
+    const text = squash(item.str);
+    // One space between words, however the items split them.
+    const lead = joined === '' || joined.endsWith(' ') ? text.length - text.trimStart().length : 0;
+    for (let i = lead; i < text.length; i++) owner.push({ item: index, offset: i });
+    joined += text.slice(lead);
+    if (!joined.endsWith(' ')) {
+      owner.push({ item: -1, offset: 0 });
+      joined += ' ';
+    }
+  });
+  const wanted = squash(quote).trim();
+  if (wanted.length === 0) return [];
+  let at = -1;
+  let length = wanted.length;
+  for (const cut of [wanted.length, 120, 60, 30]) {
+    if (cut > wanted.length) continue;
+    at = joined.indexOf(wanted.slice(0, cut).trim());
+    if (at >= 0) {
+      length = wanted.slice(0, cut).trim().length;
+      break;
+    }
+  }
+  if (at < 0) return [];
+  const covered = new Map<number, { from: number; to: number }>();
+  for (let i = at; i < at + length; i++) {
+    const o = owner[i];
+    if (!o || o.item < 0) continue;
+    const span = covered.get(o.item);
+    covered.set(o.item, span ? { from: Math.min(span.from, o.offset), to: Math.max(span.to, o.offset + 1) } : { from: o.offset, to: o.offset + 1 });
+  }
+  return [...covered.entries()].map(([index, span]) => {
+    const item = items[index]!;
+    const chars = Math.max(1, squash(item.str).length);
+    const [, , , d = 0, e = 0, f = 0] = item.transform;
+    const height = item.height || Math.abs(d) || 10;
+    return { x0: e + (item.width * span.from) / chars, x1: e + (item.width * span.to) / chars, y0: f - height * 0.2, y1: f + height * 0.9 };
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Per-document data the source page needs, fetched once per window: the chunk tree
+ * (to name a place by its section) and the original PDF opened with pdf.js.
+ */
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+// Bundled by vite next to the renderer (the CSP allows only 'self' scripts; nothing is fetched from the network).
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import type { ChunkNode } from '../../shared/types';
+import { invoke } from './api';
+
+export type PdfDocument = PDFDocumentProxy;
+
+/** pdf.js is loaded the first time a page is shown, not at start. */
+async function loadPdfJs() {
+  const pdfjs = await import('pdfjs-dist');
+  pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+  return pdfjs;
+}
+
+const trees = new Map<number, Promise<ChunkNode[]>>();
+const files = new Map<number, Promise<PdfDocument>>();
+const texts = new Map<string, Promise<string>>();
+
+export function treeOf(documentId: number): Promise<ChunkNode[]> {
+  let tree = trees.get(documentId);
+  if (!tree) {
+    tree = invoke('tree.get', { documentId }).then((r) => (r.ok && r.data ? r.data.nodes : []));
+    trees.set(documentId, tree);
+  }
+  return tree;
+}
+
+/** Forget a document's cached tree (a re-run may have built a new one). */
+export function forgetTree(documentId: number): void {
+  trees.delete(documentId);
+  for (const key of texts.keys()) if (key.startsWith(`${documentId}:`)) texts.delete(key);
+}
+
+/** The deepest node holding `offset`, and the titles from the top down to it ("2 Findings › 2.1 Missing input validation"). */
+export function placeOf(nodes: readonly ChunkNode[], offset: number): { leaf: ChunkNode | null; path: string[] } {
+  const byIndex = new Map(nodes.map((n) => [n.index, n]));
+  const holding = nodes.filter((n) => n.start <= offset && offset < n.end);
+  const leaf = holding.find((n) => n.isLeaf) ?? holding[holding.length - 1] ?? null;
+  const path: string[] = [];
+  for (let n = leaf; n; n = n.parentIndex === null ? null : (byIndex.get(n.parentIndex) ?? null)) if (n.parentIndex !== null && n.title) path.unshift(n.title);
+  return { leaf, path };
+}
+
+/** The text of a tree node (cached): the surrounding text of a place. */
+export function nodeText(documentId: number, nodeIndex: number): Promise<string> {
+  const key = `${documentId}:${nodeIndex}`;
+  let text = texts.get(key);
+  if (!text) {
+    text = invoke('chunk.text', { documentId, nodeIndex }).then((r) => (r.ok ? r.data.text : ''));
+    texts.set(key, text);
+  }
+  return text;
+}
+
+export function pdfOf(documentId: number): Promise<PdfDocument> {
+  let doc = files.get(documentId);
+  if (!doc) {
+    doc = invoke('documents.file', { documentId }).then(async (r) => {
+      if (!r.ok) throw new Error(r.error.message);
+      if (r.data.kind !== 'pdf') throw new Error(`${r.data.fileName} is not a PDF: its text is shown above.`);
+      const bytes = Uint8Array.from(atob(r.data.bytes), (c) => c.charCodeAt(0));
+      const pdfjs = await loadPdfJs();
+      return pdfjs.getDocument({ data: bytes, isEvalSupported: false }).promise;
+    });
+    // A failure is not cached: the user may fix the file and try again.
+    doc.catch(() => files.delete(documentId));
+    files.set(documentId, doc);
+  }
+  return doc;
+}
+
+/** Whitespace-insensitive, case-insensitive form used to find a quote among a page's text items. */
+export function normalizeForMatch(text: string): string {
+  return text.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
