@@ -39,21 +39,27 @@ const PAGES: string[][] = [
 
 const escapePdfText = (line: string) => line.replace(/[\\()]/g, (c) => `\\${c}`);
 
-function pageStream(lines: readonly string[]): string {
-  const body = lines.map((line, i) => `BT /F1 ${i === 0 ? 15 : 11} Tf 60 ${760 - i * 20} Td (${escapePdfText(line)}) Tj ET`).join('\n');
-  return body;
+/** The title large, numbered headings bold and larger than the body: the structure a real report shows. */
+function fontOf(line: string, first: boolean): string {
+  if (first) return '/F2 16';
+  return /^\d+(\.\d+)* /.test(line) ? '/F2 13' : '/F1 11';
+}
+
+function pageStream(lines: readonly string[], firstPage: boolean): string {
+  return lines.map((line, i) => `BT ${fontOf(line, firstPage && i === 0)} Tf 60 ${760 - i * 20} Td (${escapePdfText(line)}) Tj ET`).join('\n');
 }
 
 /** The sample report's bytes. */
 export function samplePdf(): Buffer {
   const objects: string[] = [];
-  const pageIds = PAGES.map((_, i) => 4 + i * 2);
+  const pageIds = PAGES.map((_, i) => 5 + i * 2);
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${PAGES.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+  objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
   PAGES.forEach((lines, i) => {
-    const stream = pageStream(lines);
-    objects[pageIds[i]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`;
+    const stream = pageStream(lines, i === 0);
+    objects[pageIds[i]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`;
     objects[pageIds[i]! + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
   });
   let out = '%PDF-1.4\n';

@@ -42,8 +42,27 @@ export function placeOf(nodes: readonly ChunkNode[], offset: number): { leaf: Ch
   const holding = nodes.filter((n) => n.start <= offset && offset < n.end);
   const leaf = holding.find((n) => n.isLeaf) ?? holding[holding.length - 1] ?? null;
   const path: string[] = [];
-  for (let n = leaf; n; n = n.parentIndex === null ? null : (byIndex.get(n.parentIndex) ?? null)) if (n.parentIndex !== null && n.title) path.unshift(n.title);
+  for (let n = leaf; n; n = n.parentIndex === null ? null : (byIndex.get(n.parentIndex) ?? null)) {
+    // The root is the document itself; a leaf cut from a section often repeats the section's title.
+    if (n.parentIndex !== null && n.title && n.title !== path[0]) path.unshift(n.title);
+  }
   return { leaf, path };
+}
+
+const HEADING_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.|Chapter \d+|Section \d+)\s+\S.{0,118}$/;
+
+/**
+ * The section a place is in, by name: the last heading line before it in its chunk (a chunk may hold several
+ * small sections), else the chunk's own path without the "(+N)" of merged sections.
+ */
+export function sectionName(path: readonly string[], leafText: string, offsetInLeaf: number): string | null {
+  const lines = leafText.slice(0, offsetInLeaf).split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line)) return line;
+  }
+  const cleaned = path.map((title) => title.replace(/\s*\(\+\d+\)$/, '')).filter((title, i, all) => title !== all[i - 1]);
+  return cleaned.length > 0 ? cleaned.join(' › ') : null;
 }
 
 /** The text of a tree node (cached): the surrounding text of a place. */

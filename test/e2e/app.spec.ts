@@ -60,7 +60,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
   const model = scriptedModel(plantedReport(), { extractDelayMs: 150 });
   const axeFindings: Record<string, unknown[]> = {};
 
-  const goTo = async (label: string) => page.getByRole('button', { name: label, exact: true }).click();
+  const goTo = async (label: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: label, exact: true }).click();
   const saveSettings = async () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -109,7 +109,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
   });
 
   it('analyses dropped files with the full pipeline: chunk n of N live, the corrupt PDF fails with its sentence, a non-PDF is rejected', async () => {
-    await goTo('Documents & runs');
+    await goTo('Library');
     const good = await plantedPdf();
     await dropFiles(page, [
       pdf('planted-report.pdf', good),
@@ -179,6 +179,11 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
 
   it('lists grounded and ungrounded findings and the unreviewed ID mentions; keyboard opens a finding and its chunk shows the evidence', async () => {
     await goTo('Findings');
+    // The triage queue groups the same split: grounded first, the ungrounded ones apart.
+    const queue = page.getByRole('listbox', { name: 'Findings to review' });
+    await queue.getByRole('group', { name: /^Grounded/ }).getByRole('option', { name: /PBI-1201/ }).first().waitFor();
+    expect(await queue.getByRole('group', { name: /^Not grounded/ }).getByRole('option', { name: /Hard-coded administrator password/ }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Table of all findings' }).click();
     const grounded = page.getByRole('grid', { name: 'Grounded findings', exact: true });
     await grounded.getByRole('row', { name: /PBI-1201/ }).waitFor();
     const ungrounded = page.getByRole('grid', { name: 'Ungrounded findings' });
@@ -200,7 +205,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
 
     await grounded.getByRole('row', { name: /PBI-1201/ }).last().click();
     await expect.poll(() => detail.textContent()).toContain('PBI-1201');
-    await detail.locator('li', { hasText: 'main source' }).getByRole('button', { name: /open chunk/ }).click();
+    await detail.locator('li', { hasText: 'main source' }).getByRole('button', { name: /open this place in the document/ }).click();
     const text = page.getByTestId('chunk-text');
     await expect.poll(() => text.locator('pre mark.hl--evidence').count()).toBeGreaterThan(0);
     const marks = (await text.locator('pre mark.hl--evidence').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
@@ -209,7 +214,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
   });
 
   it('cancels a running full run between chunks and resumes it to the end', async () => {
-    await goTo('Documents & runs');
+    await goTo('Library');
     await dropFiles(page, [pdf('second-report.pdf', await plantedVariant('Internal Audit Report: Payments 2025'))]);
     const run = page.getByTestId('run-2');
     await page.waitForFunction(() => /chunk \d+ of \d+/.test(document.querySelector('[data-testid="run-2"] .run__facts')?.textContent ?? ''), null, { timeout: 20_000, polling: 'raf' });
@@ -227,7 +232,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await goTo('Settings');
     await page.getByLabel('Ollama host').fill('http://127.0.0.1:9');
     await saveSettings();
-    await goTo('Documents & runs');
+    await goTo('Library');
     await dropFiles(page, [pdf('third-report.pdf', await plantedVariant('Internal Audit Report: Logistics 2025'))]);
     await page.waitForSelector('[data-testid="run-3"][data-status="failed"]', { timeout: 10_000 });
     const run = page.getByTestId('run-3');
@@ -240,7 +245,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await error.getByRole('button', { name: 'Open the settings' }).click();
     await page.getByLabel('Ollama host').fill(server.sim!.url);
     await saveSettings();
-    await goTo('Documents & runs');
+    await goTo('Library');
     await run.getByRole('button', { name: 'Resume' }).click();
     await page.waitForSelector('[data-testid="run-3"][data-status="done"]', { timeout: 30_000 });
     expect(await run.getByTestId('run-error').count()).toBe(0);
@@ -318,7 +323,8 @@ describeNeeding([CHROMIUM], 'tree-split diff and findings views rendered from fi
   });
 
   it('lists grounded and ungrounded findings apart, sorts, opens a detail and jumps to the chunk with the evidence highlighted', async () => {
-    await page.getByRole('button', { name: 'Findings' }).click();
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Findings', exact: true }).click();
+    await page.getByRole('button', { name: 'Table of all findings' }).click();
     const grounded = page.getByRole('grid', { name: 'Grounded findings', exact: true });
     await grounded.getByRole('row', { name: /Missing input validation/ }).waitFor();
     const ungrounded = page.getByRole('grid', { name: 'Ungrounded findings' });
@@ -330,7 +336,7 @@ describeNeeding([CHROMIUM], 'tree-split diff and findings views rendered from fi
     const detail = page.getByTestId('finding-detail');
     await detail.waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await detail.getByRole('button', { name: /open chunk/ }).click();
+    await detail.getByRole('button', { name: /open this place in the document/ }).click();
     const text = page.getByTestId('chunk-text');
     await expect.poll(() => text.locator('pre mark.hl--evidence').first().textContent()).toBe('accepts any document without checking its size');
   });

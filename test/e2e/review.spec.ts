@@ -59,7 +59,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
   });
 
   it('refuses a review change until a reviewer name is set, and says where to set it', async () => {
-    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Findings', exact: true }).click();
     await list().getByRole('option').first().waitFor();
     await list().focus();
     await page.keyboard.press('c');
@@ -116,11 +116,30 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
+  it('asks once before confirming an ungrounded finding: c shows the warning, c again confirms', async () => {
+    const ungrounded = list().getByRole('group', { name: /^Not grounded/ }).getByRole('option').first();
+    await ungrounded.click();
+    const id = await ungrounded.getAttribute('data-review-id');
+    await expect.poll(activeTitle).toBe(id);
+    await page.keyboard.press('c');
+    const ask = page.getByTestId('confirm-ungrounded');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('not found in the document');
+    expect(await ungrounded.getAttribute('data-state')).toBe('new');
+    await list().focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => ungrounded.getAttribute('data-state')).toBe('confirmed');
+    expect(await ask.count()).toBe(0);
+    // Undo takes it back; the export below counts only the three reviewed above.
+    await page.getByTestId('undo-bar').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => ungrounded.getAttribute('data-state')).toBe('new');
+  });
+
   it('adds a finding the model missed from a selection in the chunk view, grounded by construction', async () => {
     // Back to the first (grounded) finding; its evidence opens the chunk to select in.
     await list().focus();
     await page.keyboard.press('Home');
-    await page.getByRole('button', { name: 'Open the chunk with this evidence' }).click();
+    await page.getByRole('button', { name: 'Open this place in the document' }).click();
     const body = page.getByTestId('chunk-text-body');
     await body.waitFor();
     // Select a phrase of the rendered chunk text with the mouse-equivalent DOM selection, then release.
@@ -152,7 +171,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await form.getByRole('button', { name: 'Add finding' }).click();
     const detail = page.getByTestId('review-detail');
     await expect.poll(() => detail.locator('h2').textContent()).toContain('Severity wording is ambiguous');
-    expect(await detail.getByTestId('evidence-context').locator('mark').textContent()).toBe(phrase.trim());
+    await expect.poll(() => detail.getByTestId('surrounding-text').locator('mark').textContent()).toBe(phrase.trim());
     expect(await detail.textContent()).toContain('added by hand');
     await list().focus();
     await page.keyboard.press('c');

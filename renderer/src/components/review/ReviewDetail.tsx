@@ -177,7 +177,6 @@ function ConfirmUngrounded({ finding }: { finding: ReviewedFinding }) {
 }
 
 export function ReviewDetail({ finding, view, form, setForm }: { finding: ReviewedFinding; view: ReviewViewResult; form: Form; setForm(f: Form): void }) {
-  const context = view.context[finding.id];
   const store = useReviewStore.getState();
   const pending = useReviewStore((s) => s.pendingConfirm === finding.id);
   const occurrences = [
@@ -224,17 +223,11 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
       {form?.kind === 'edit' ? <EditForm finding={finding} onDone={() => setForm(null)} /> : null}
       {form?.kind === 'note' ? <NoteForm finding={finding} onDone={() => setForm(null)} /> : null}
       <p className="review-detail__description">{finding.effective.description}</p>
-      <h3>Evidence in context</h3>
-      {context ? (
-        <blockquote className="evidence-context" data-testid="evidence-context">
-          <span className="muted">Page {context.page ?? '?'} · </span>…{context.before}
-          <mark className="hl hl--evidence">{context.text}</mark>
-          {context.after}…
-        </blockquote>
+      {occurrences.length > 0 ? (
+        <SourcePlace documentId={finding.documentId} places={occurrences} key={finding.id} />
       ) : (
         <p className="warning">Not grounded: the model’s quote was not found in the document. Read the place by hand before relying on it.</p>
       )}
-      {occurrences.length > 0 ? <SourcePlace documentId={finding.documentId} places={occurrences} key={finding.id} /> : null}
       <h3>Model values and the auditor’s</h3>
       <table className="values-table" data-testid="review-values">
         <thead>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ChunkNode } from '../../../../shared/types';
 import { useAppStore } from '../../stores/useAppStore';
 import { useTreeStore } from '../../stores/useTreeStore';
-import { nodeText, placeOf, treeOf } from '../../sourceCache';
+import { nodeText, placeOf, sectionName, treeOf } from '../../sourceCache';
 import { PdfPage } from './PdfPage';
 
 export interface Place {
@@ -14,11 +14,13 @@ export interface Place {
   label: string;
 }
 
-const AROUND = 320;
+/** Characters of surrounding text shown before and after the quote. */
+const BEFORE = 220;
+const AFTER = 360;
 
 interface Resolved {
   leaf: ChunkNode | null;
-  path: string[];
+  section: string | null;
   before: string;
   quote: string;
   after: string;
@@ -65,7 +67,7 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
       const from = leaf ? place.start - leaf.start : 0;
       const to = leaf ? Math.min(text.length, place.end - leaf.start) : 0;
       if (cancelled) return;
-      setResolved({ leaf, path, before: text.slice(Math.max(0, from - AROUND), from), quote: text.slice(from, to), after: text.slice(to, to + AROUND) });
+      setResolved({ leaf, section: sectionName(path, text, from), before: text.slice(Math.max(0, from - BEFORE), from), quote: text.slice(from, to), after: text.slice(to, to + AFTER) });
     })();
     return () => {
       cancelled = true;
@@ -78,7 +80,7 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
       <div className="source-place__head">
         <h3>
           {page !== null ? `Page ${page}` : 'Page unknown'}
-          {resolved && resolved.path.length > 0 ? <span className="source-place__section"> · {resolved.path.join(' › ')}</span> : null}
+          {resolved?.section ? <span className="source-place__section"> · {resolved.section}</span> : null}
         </h3>
         {places.length > 1 ? (
           <div className="source-place__nav" role="group" aria-label="Places">
@@ -98,11 +100,11 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
       </div>
       {resolved ? (
         <p className="source-place__text" data-testid="surrounding-text">
-          {resolved.before.length >= AROUND ? '…' : ''}
+          {resolved.before.length >= BEFORE ? '…' : ''}
           {resolved.before}
           <mark className="hl hl--evidence">{resolved.quote}</mark>
           {resolved.after}
-          {resolved.after.length >= AROUND ? '…' : ''}
+          {resolved.after.length >= AFTER ? '…' : ''}
         </p>
       ) : (
         <p className="muted">Finding the place…</p>

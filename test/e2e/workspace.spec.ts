@@ -1,0 +1,215 @@
+/**
+ * The auditor's workspace (issue 16) in Chromium through the WebSocket bridge, against a real engine
+ * and the demo model (`bridgeServer --sim`: findings read from the document's own text):
+ * first-run onboarding and the sample document, the status bar, the triage queue beside the source
+ * page drawn with pdf.js (quote highlighted, section named, surrounding text), unreviewed ID mentions
+ * that open their place, undo of a review action with the trail keeping both, severity chosen from the
+ * profile's scale, Back from the document view, a drop while Ollama is down answered at once, and
+ * "Done with problems" in the run, the library and the document view. Screenshots at 1440x900 and
+ * 1024x700 go to test-results/screenshots/ (the README's come from there).
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTextPdf, truncate } from '../fixtures/pdfFactory';
+import { demoResponder } from '../ollama-sim/demoResponder';
+import { startBridgeServer, type BridgeServer } from './bridgeServer';
+import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+
+const skipReason = chromiumMissing();
+if (skipReason) console.warn(`[e2e] workspace specs skipped: ${skipReason}`);
+
+async function dropFiles(page: Page, files: { name: string; base64: string }[]): Promise<void> {
+  await page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }));
+    const zone = document.querySelector('[data-testid="dropzone"]')!;
+    zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  }, files);
+}
+
+/** A report whose pages 2 and 3 have no text layer (scanned), with one finding on page 1. */
+async function partlyScannedPdf(): Promise<Uint8Array> {
+  const text = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
+  return makeTextPdf({
+    title: 'Scanned',
+    pages: [text(['4.1 OPS-77 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.']), { blocks: [] }, { blocks: [] }, text(['5 Conclusion', 'The remaining controls work as designed and were tested.'])],
+  });
+}
+
+describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo model', () => {
+  let server: BridgeServer;
+  let browser: Browser;
+  let page: Page;
+  let rendererDir: string;
+  const axe: Record<string, unknown[]> = {};
+  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
+  const detail = () => page.getByTestId('review-detail');
+
+  beforeAll(async () => {
+    rendererDir = await buildRenderer();
+    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: demoResponder } });
+    await server.host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false });
+    ({ browser, page } = await openApp(server.appUrl));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  it('greets a first-time user: Ollama found, the automatic model named, and a sample document to try', async () => {
+    const onboarding = page.getByTestId('onboarding');
+    await expect.poll(() => onboarding.textContent(), { timeout: 10_000 }).toContain('The analysis will use qwen3:8b (chosen automatically)');
+    expect(await onboarding.textContent()).toContain(`Found Ollama`);
+    const status = page.getByTestId('status-ollama');
+    expect(await status.getAttribute('data-reachable')).toBe('true');
+    expect(await page.getByTestId('status-model').textContent()).toBe('Model: Automatic → qwen3:8b');
+    await screenshot(page, 'workspace-first-run-1440');
+    axe.firstRun = await seriousAxeViolations(page);
+
+    await onboarding.getByRole('button', { name: 'Try a sample document' }).click();
+    const run = page.getByTestId('run-1');
+    await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
+    expect(await run.locator('.badge').first().textContent()).toContain('Done');
+    expect(await run.getByTestId('run-problems').count()).toBe(0);
+    const row = page.getByTestId('library').locator('tr[data-document="sample-audit-report.pdf"]');
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('3');
+    expect(await page.getByTestId('onboarding').count()).toBe(0);
+    await screenshot(page, 'workspace-library-1440');
+  });
+
+  it('triages the findings beside the source page: the PDF page drawn with the quote highlighted, named by page and section', async () => {
+    await goTo('Findings');
+    await queue().getByRole('option').first().waitFor();
+    expect(await queue().getByRole('option').count()).toBe(3);
+    expect(await queue().getByRole('option').first().textContent()).toContain('SAMPLE-001');
+    const place = detail().getByTestId('source-place');
+    await expect.poll(() => place.locator('h3').first().textContent()).toBe('Page 1 · 2.1 SAMPLE-001 Passwords are stored with an outdated hash');
+    expect(await place.getByTestId('surrounding-text').locator('mark').textContent()).toBe('The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.');
+    expect(await place.getByTestId('surrounding-text').textContent()).toContain('Recommendation: hash passwords with Argon2id');
+    const pdfPage = place.getByTestId('pdf-page');
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"]', { timeout: 20_000 });
+    expect(Number(await pdfPage.getAttribute('data-highlights'))).toBeGreaterThan(0);
+    // The canvas has ink: pdf.js drew the page (a blank canvas would be all white).
+    const inked = await pdfPage.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++;
+      return dark;
+    });
+    expect(inked).toBeGreaterThan(500);
+    // The highlight sits on the drawn page, inside the canvas.
+    const [box, canvasBox] = await Promise.all([pdfPage.getByTestId('pdf-highlight').first().boundingBox(), pdfPage.locator('canvas').boundingBox()]);
+    expect(box!.y).toBeGreaterThan(canvasBox!.y);
+    expect(box!.y + box!.height).toBeLessThan(canvasBox!.y + canvasBox!.height / 2);
+    await screenshot(page, 'workspace-findings-1440');
+    axe.findings = await seriousAxeViolations(page);
+
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.waitForTimeout(300);
+    // At 1024 px the queue and the detail are side by side, each on screen.
+    const [queueBox, detailBox] = await Promise.all([queue().boundingBox(), detail().boundingBox()]);
+    expect(queueBox!.x + queueBox!.width).toBeLessThanOrEqual(detailBox!.x);
+    expect(detailBox!.y).toBeLessThan(700);
+    await screenshot(page, 'workspace-findings-1024');
+    axe.findings1024 = await seriousAxeViolations(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('opens an unreviewed ID mention at its place, and comes back to the finding', async () => {
+    const chip = page.getByTestId('unreviewed-section').getByRole('button', { name: /CR-2041/ });
+    await chip.click();
+    const mention = page.getByTestId('mention-detail');
+    await expect.poll(() => mention.getByTestId('surrounding-text').locator('mark').textContent()).toBe('CR-2041');
+    expect(await mention.locator('.source-place h3').textContent()).toBe('Page 1 · 1 Introduction');
+    await mention.getByRole('button', { name: '← Back to the finding' }).click();
+    await detail().waitFor();
+  });
+
+  it('undoes a confirmation: the state goes back and the trail keeps both changes', async () => {
+    await queue().focus();
+    await page.keyboard.press('Home');
+    const id = await detail().getAttribute('data-review-id');
+    await page.keyboard.press('c');
+    await expect.poll(() => detail().getAttribute('data-state')).toBe('confirmed');
+    const undo = page.getByTestId('undo-bar');
+    expect(await undo.textContent()).toMatch(/R-\d+ marked confirmed/);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => detail().getAttribute('data-state')).toBe('new');
+    expect(await detail().getAttribute('data-review-id')).toBe(id);
+    expect(await undo.count()).toBe(0);
+    await detail().getByTestId('review-trail').locator('summary').click();
+    const rows = detail().getByTestId('review-trail').locator('tr[data-action="state"]');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('Confirmed');
+    expect(await rows.nth(1).locator('td').nth(4).textContent()).toBe('New');
+  });
+
+  it('chooses severity from the profile’s scale when editing, and undoes the edit', async () => {
+    await queue().focus();
+    await page.keyboard.press('e');
+    const form = page.getByRole('form', { name: 'Edit the finding' });
+    const severity = form.getByLabel(/^Severity/);
+    expect(await severity.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual(['Critical', 'High', 'Medium', 'Low', 'Informational']);
+    await severity.selectOption('Critical');
+    await form.getByRole('button', { name: 'Save edits' }).click();
+    await expect.poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Critical');
+    await page.getByTestId('undo-bar').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('same');
+  });
+
+  it('opens the place in the document view and goes Back to the finding', async () => {
+    await detail().getByRole('button', { name: 'Open this place in the document' }).click();
+    await page.getByTestId('chunk-text').waitFor();
+    await page.getByRole('button', { name: '← Back to the finding' }).click();
+    await detail().waitFor();
+    expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+  });
+
+  it('says "Done with problems" in the run, the library and the document view when a file failed and pages had no text', async () => {
+    await goTo('Library');
+    const scanned = await partlyScannedPdf();
+    await dropFiles(page, [
+      { name: 'partly-scanned.pdf', base64: Buffer.from(scanned).toString('base64') },
+      { name: 'broken.pdf', base64: Buffer.from(truncate(scanned, 0.4)).toString('base64') },
+    ]);
+    await page.waitForSelector('[data-testid="run-2"][data-status="done"]', { timeout: 30_000 });
+    const run = page.getByTestId('run-2');
+    expect(await run.locator('.run__header .badge').textContent()).toContain('Done with problems');
+    expect(await run.getByTestId('run-problems').textContent()).toBe('Done with problems: 1 file failed, 2 pages without text.');
+    const row = page.getByTestId('library').locator('tr[data-document="partly-scanned.pdf"]');
+    await expect.poll(() => row.locator('td').nth(1).textContent()).toContain('Done with problems');
+    expect(await row.locator('td').nth(1).textContent()).toContain('2 pages without text');
+    await screenshot(page, 'workspace-done-with-problems-1440');
+    axe.library = await seriousAxeViolations(page);
+
+    await row.getByRole('button', { name: 'Open partly-scanned.pdf' }).click();
+    const note = page.getByTestId('document-problems');
+    await expect.poll(() => note.textContent()).toContain('Done with problems: 2 pages without text');
+    expect(await note.textContent()).toContain('No text layer on pages 2-3');
+    await screenshot(page, 'workspace-document-1440');
+    axe.document = await seriousAxeViolations(page);
+  });
+
+  it('answers a drop at once when Ollama is down, with what to do, and the status bar says so', async () => {
+    await server.host.invoke('settings.update', { ollamaHost: 'http://127.0.0.1:9' });
+    await goTo('Library');
+    await dropFiles(page, [{ name: 'later.pdf', base64: Buffer.from(await partlyScannedPdf()).toString('base64') }]);
+    const down = page.getByTestId('drop-ollama-down');
+    await down.waitFor({ timeout: 10_000 });
+    expect(await down.textContent()).toContain('ollama serve');
+    expect(await page.getByTestId('status-ollama').getAttribute('data-reachable')).toBe('false');
+    expect(await page.getByTestId('status-ollama').textContent()).toContain('Ollama not reachable at http://127.0.0.1:9');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await screenshot(page, 'workspace-ollama-down-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await server.host.invoke('settings.update', { ollamaHost: server.sim!.url });
+  });
+
+  it('has no serious or critical axe-core violation (colour contrast included) in any of these views', () => {
+    expect(axe).toEqual({ firstRun: [], findings: [], findings1024: [], library: [], document: [] });
+  });
+});
