@@ -44,6 +44,7 @@ export const COMMAND_NAMES = [
   'documents.file',
   'documents.health',
   'documents.sample',
+  'findings.arriving',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

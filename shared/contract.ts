@@ -248,6 +248,8 @@ export const commands = {
   'documents.health': { input: z.object({ documentId: id }).strict() },
   /** A short sample audit report (a real PDF) for the first-run screen: the renderer imports it like a dropped file. */
   'documents.sample': { input: empty },
+  /** Findings of a document's run in progress, chunk by chunk as they are committed, before they are merged. */
+  'findings.arriving': { input: z.object({ documentId: id }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -578,6 +580,24 @@ export interface CommandOutputs {
   'documents.file': DocumentFile;
   'documents.health': DocumentHealth;
   'documents.sample': { name: string; bytes: string };
+  'findings.arriving': ArrivingFindings;
+}
+
+/** One finding a chunk reported in a run still in progress (merged and reviewable once the run has merged them). */
+export interface ArrivingFinding {
+  findingId: number;
+  findingKey: string | null;
+  title: string;
+  severity: string;
+  severityRank: number;
+  page: number | null;
+  grounded: boolean;
+}
+
+export interface ArrivingFindings {
+  /** The run working on the document; null when none is. */
+  runId: number | null;
+  findings: ArrivingFinding[];
 }
 
 /** One word OCR read on a page. */

@@ -6,9 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { DocumentFile, DocumentHealth, ParsedInput } from '../../shared/contract';
+import type { ArrivingFindings, DocumentFile, DocumentHealth, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
-import { getDocument, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
+import { getDocument, listRunInputs, listRuns, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
+import { listFindings } from '../engine/extract';
 import { analysisView } from './findingViews';
 import { samplePdf } from './samplePdf';
 
@@ -31,6 +32,30 @@ export function workspaceHandlers(db: Database) {
         throw new AppError(ErrorCode.SOURCE_FILE_CHANGED, `${doc.fileName} has changed since it was analysed, so its pages would not match the findings. Add the new version to analyse it again.`);
       }
       return { documentId, fileName: doc.fileName, kind: doc.kind === 'pdf' ? 'pdf' : 'text', bytes: bytes.toString('base64') };
+    },
+    async 'findings.arriving'({ documentId }: ParsedInput<'findings.arriving'>): Promise<ArrivingFindings> {
+      const run = [...listRuns(db)].reverse().find((r) => listRunInputs(db, r.id).some((i) => i.documentId === documentId && i.status === 'running'));
+      if (!run) return { runId: null, findings: [] };
+      // Overlapping chunks report the same finding twice; the merge sorts that out at the end, here the first report stands.
+      const seen = new Set<string>();
+      const findings = listFindings(db, run.id, documentId)
+        .filter((f) => !f.grounding.inContextOnly)
+        .filter((f) => {
+          const key = `${f.findingKey ?? ''}|${f.title.trim().toLowerCase()}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+        .map((f) => ({
+          findingId: f.findingId,
+          findingKey: f.findingKey,
+          title: f.title,
+          severity: f.severity,
+          severityRank: f.severityRank,
+          page: f.grounding.page ?? f.page,
+          grounded: f.grounding.status === 'grounded',
+        }));
+      return { runId: run.id, findings };
     },
     async 'documents.sample'(): Promise<{ name: string; bytes: string }> {
       return { name: 'sample-audit-report.pdf', bytes: samplePdf().toString('base64') };

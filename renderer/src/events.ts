@@ -14,6 +14,9 @@ import { useMentionsStore } from './stores/useMentionsStore';
 import { useRunsStore } from './stores/useRunsStore';
 import { useSplitStore } from './stores/useSplitStore';
 import { useTreeStore } from './stores/useTreeStore';
+import { useReviewStore } from './stores/useReviewStore';
+import { useOllamaStore } from './stores/useOllamaStore';
+import { forgetTree } from './sourceCache';
 
 let documentsTimer: ReturnType<typeof setTimeout> | undefined;
 let analysisTimer: ReturnType<typeof setTimeout> | undefined;
@@ -42,6 +45,38 @@ function followOpenDocument(payload: RunProgressPayload): void {
   }, wait);
 }
 
+/** Calls `work` at most once per `everyMs`, the last call always honoured. */
+function throttled(everyMs: number, work: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let due = 0;
+  return () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      due = Date.now() + everyMs;
+      work();
+    }, Math.max(0, due - Date.now()));
+  };
+}
+
+const refreshReview = throttled(1000, () => {
+  const review = useReviewStore.getState();
+  if (review.documentId !== null) void review.load(review.documentId);
+});
+const refreshCounts = throttled(2000, () => void useDocumentsStore.getState().load());
+
+/**
+ * Findings appear as the chunks finish: each extraction step commits its chunk's findings, so the queue of the
+ * document being analysed and the library's counts are refreshed while the run goes (throttled).
+ */
+function followFindings(payload: RunProgressPayload): void {
+  if (payload.event.phase !== 'extract' && payload.event.phase !== 'merge') return;
+  refreshCounts();
+  const current = payload.inputs.find((i) => i.status === 'running');
+  const documentId = payload.event.documentId ?? current?.documentId ?? null;
+  if (documentId !== null && documentId === useReviewStore.getState().documentId) refreshReview();
+}
+
 /** Coalesces bursts of `documents.changed` into one reload. */
 function reloadDocumentsSoon(): void {
   clearTimeout(documentsTimer);
@@ -67,9 +102,14 @@ export function subscribeToHostEvents(): () => void {
       case 'run.progress':
         useRunsStore.getState().applyProgress(event.data);
         followOpenDocument(event.data);
+        followFindings(event.data);
         break;
       case 'run.finished':
         useRunsStore.getState().applyFinished(event.data);
+        for (const input of event.data.inputs) if (input.documentId !== null) forgetTree(input.documentId);
+        if (event.data.inputs.some((i) => i.documentId !== null && i.documentId === useReviewStore.getState().documentId)) refreshReview();
+        // A run that stopped may have stopped on Ollama: the status bar checks again.
+        if (event.data.status !== 'done') void useOllamaStore.getState().check();
         // The open document was (re-)analysed: its current tree may be a new one.
         if (event.data.inputs.some((i) => i.documentId !== null && i.documentId === useTreeStore.getState().documentId)) void useTreeStore.getState().reload();
         reloadDocumentsSoon();

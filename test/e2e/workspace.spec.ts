@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTextPdf, truncate } from '../fixtures/pdfFactory';
+import { makeTextPdf, proseLines, truncate } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
 import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
@@ -37,8 +37,20 @@ async function partlyScannedPdf(): Promise<Uint8Array> {
   });
 }
 
+/** Four pages, one finding each: with one chunk per page, findings arrive one page at a time. */
+async function fourFindingsPdf(): Promise<Uint8Array> {
+  return makeTextPdf({
+    title: 'Live',
+    pages: [1, 2, 3, 4].map((n) => ({
+      blocks: [{ kind: 'body' as const, lines: [`3.${n} LIVE-00${n} Control number ${n} is not tested`, 'Severity: Medium', `Control number ${n} was not tested during the period under review at all.`, ...proseLines(4, n)] }],
+    })),
+  });
+}
+
 describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo model', () => {
   let server: BridgeServer;
+  /** Extraction replies wait this long (the live-progress test watches a run mid-way). */
+  let extractDelayMs = 0;
   let browser: Browser;
   let page: Page;
   let rendererDir: string;
@@ -49,7 +61,15 @@ describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo mo
 
   beforeAll(async () => {
     rendererDir = await buildRenderer();
-    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: demoResponder } });
+    server = await startBridgeServer({
+      rendererDir,
+      ollamaSim: {
+        responder: async (req) => {
+          if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
+          return demoResponder(req);
+        },
+      },
+    });
     await server.host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false });
     ({ browser, page } = await openApp(server.appUrl));
   });
@@ -192,6 +212,57 @@ describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo mo
     expect(await note.textContent()).toContain('No text layer on pages 2-3');
     await screenshot(page, 'workspace-document-1440');
     axe.document = await seriousAxeViolations(page);
+  });
+
+  it('shows findings as the chunks finish, with the run, its elapsed time and whole-run ETA in the status bar', async () => {
+    await server.host.invoke('settings.update', { strategy: 'pages' });
+    extractDelayMs = 1200;
+    await goTo('Library');
+    await dropFiles(page, [{ name: 'four-findings.pdf', base64: Buffer.from(await fourFindingsPdf()).toString('base64') }]);
+    await page.waitForSelector('[data-testid="run-3"][data-status="running"]', { timeout: 10_000 });
+    await goTo('Findings');
+    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'four-findings.pdf' });
+    // Findings of the parts already analysed show while the run still works on the others.
+    const arriving = page.getByTestId('arriving-finding');
+    await expect.poll(() => arriving.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const seenWhileRunning = await arriving.count();
+    expect(seenWhileRunning).toBeLessThan(4);
+    expect(await arriving.first().textContent()).toContain('LIVE-001');
+    expect(await server.host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: 3, status: 'running' }, {}, {}] });
+    const status = page.getByTestId('status-run');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Run #3 · four-findings\.pdf · \d+% · \d+ findings? so far · \d+ s elapsed/);
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/about \d+ s left$/);
+    await screenshot(page, 'workspace-live-run-1440');
+    await expect.poll(() => queue().getByRole('option').count(), { timeout: 30_000 }).toBe(4);
+    expect(await page.getByTestId('arriving').count()).toBe(0);
+    extractDelayMs = 0;
+    await page.waitForSelector('[data-testid="status-run"]:has-text("No run in progress")', { timeout: 20_000 });
+  });
+
+  it('offers models by capability with "Automatic → qwen3:8b", and keeps unsaved settings while the user looks elsewhere', async () => {
+    await goTo('Settings');
+    const extract = page.getByLabel('Finding extraction');
+    await expect.poll(() => extract.locator('option').first().textContent(), { timeout: 10_000 }).toBe('Automatic → qwen3:8b');
+    const chatOptions = await extract.locator('option').allTextContents();
+    const embedOptions = await page.getByLabel('Embeddings').locator('option').allTextContents();
+    expect(chatOptions.some((o) => /embed/.test(o))).toBe(false);
+    expect(chatOptions).toContain('qwen3:8b');
+    expect(embedOptions.length).toBeGreaterThan(1);
+    expect(embedOptions.slice(1).every((o) => /embed/.test(o))).toBe(true);
+
+    await page.getByLabel('Reviewer name (in reports)').fill('B. Second');
+    const actions = page.getByTestId('settings-actions');
+    expect(await actions.textContent()).toContain('Unsaved changes');
+    // The save bar stays in view however long the pane is.
+    const bar = await actions.boundingBox();
+    expect(bar!.y + bar!.height).toBeLessThanOrEqual(900);
+    await screenshot(page, 'workspace-settings-1440');
+    await goTo('Library');
+    await goTo('Settings');
+    expect(await page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('B. Second');
+    await actions.getByRole('button', { name: 'Discard' }).click();
+    expect(await page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('A. Auditor');
+    expect(await actions.textContent()).not.toContain('Unsaved changes');
   });
 
   it('answers a drop at once when Ollama is down, with what to do, and the status bar says so', async () => {

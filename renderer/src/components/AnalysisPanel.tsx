@@ -73,7 +73,7 @@ export function AnalysisPanel() {
           <h3>
             Summary <span className="muted">({analysis.summary.chunkCount} chunks{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
           </h3>
-          <p className="summary-text" tabIndex={0} aria-label="Document summary (scrolls)">{analysis.summary.text}</p>
+          <div className="summary-text" tabIndex={0} role="region" aria-label="Document summary">{analysis.summary.text}</div>
         </div>
       ) : null}
     </section>

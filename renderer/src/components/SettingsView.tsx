@@ -1,7 +1,9 @@
 import { useEffect, useId } from 'react';
 import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage, type OcrMode, type StrategyChoiceSetting } from '../../../shared/contract';
+import { plural } from '../format';
 import { useAppStore } from '../stores/useAppStore';
-import { useSettingsStore } from '../stores/useSettingsStore';
+import { useOllamaStore } from '../stores/useOllamaStore';
+import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
 import { ProfileEditor } from './ProfileEditor';
 
 const STAGE_LABELS: Record<ModelStage, string> = {
@@ -46,15 +48,17 @@ let hostTimer: ReturnType<typeof setTimeout> | undefined;
 export function SettingsView() {
   const id = useId();
   const { draft, status, checking, saving, message, error, edit, check, save } = useSettingsStore();
+  const dirty = useSettingsStore(isDirty);
   const info = useAppStore((s) => s.info);
 
   useEffect(() => {
     const store = useSettingsStore.getState();
-    void store.load().then(() => store.check());
+    void store.open().then(() => store.check(store.draft?.ollamaHost));
   }, []);
 
   if (!draft) return <p role="status">Loading settings…</p>;
-  const installed = status?.models.map((m) => m.name) ?? [];
+  // Chat stages are offered chat models only, the embedding stage embedding models only.
+  const installedFor = (stage: ModelStage) => (status?.models ?? []).filter((m) => (stage === 'embed') === (m.embedding === true)).map((m) => m.name);
   const { errors: patternErrors } = parsePatterns(patternsToText(draft.idPatterns));
 
   return (
@@ -63,7 +67,10 @@ export function SettingsView() {
       aria-labelledby={`${id}-title`}
       onSubmit={(event) => {
         event.preventDefault();
-        void save().then(() => check());
+        void save().then(() => {
+          void check();
+          void useOllamaStore.getState().check();
+        });
       }}
     >
       <section className="panel">
@@ -90,7 +97,7 @@ export function SettingsView() {
           {status ? (
             <>
               <p className="connection__headline">
-                {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}: ${status.models.length} model${status.models.length === 1 ? '' : 's'} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
+                {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}: ${plural(status.models.length, 'model')} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
                 {checking ? ' (checking again…)' : ''}
               </p>
               {status.guidance.length > 0 ? (
@@ -110,16 +117,18 @@ export function SettingsView() {
 
       <section className="panel">
         <h2>Models</h2>
-        <p className="hint">Automatic picks the first installed model of the recommended list. Only installed models can be chosen.</p>
+        <p className="hint">Automatic picks the first installed model of the recommended list (shown after the arrow). Only installed models can be chosen; embedding models are offered only for embeddings.</p>
         <div className="grid-fields">
           {MODEL_STAGES.map((stage) => {
             const value = draft.models[stage];
+            const installed = installedFor(stage);
+            const automatic = status?.reachable ? status.automatic?.[stage] : undefined;
             const missing = value !== null && !installed.includes(value) && status?.reachable;
             return (
               <div className="field" key={stage}>
                 <label htmlFor={`${id}-model-${stage}`}>{STAGE_LABELS[stage]}</label>
                 <select id={`${id}-model-${stage}`} value={value ?? ''} onChange={(event) => edit({ models: { ...draft.models, [stage]: event.currentTarget.value || null } })}>
-                  <option value="">Automatic</option>
+                  <option value="">{automatic === undefined ? 'Automatic' : automatic === null ? 'Automatic (no suitable model installed)' : `Automatic → ${automatic}`}</option>
                   {value !== null && !installed.includes(value) ? <option value={value}>{value} (not installed)</option> : null}
                   {installed.map((name) => (
                     <option key={name} value={name}>
@@ -257,10 +266,18 @@ export function SettingsView() {
         <p className="muted">Database: {info?.dbPath ?? '…'}</p>
       </section>
 
-      <div className="settings__actions">
+      <div className={`settings__actions${dirty ? ' settings__actions--dirty' : ''}`} data-testid="settings-actions">
         <button type="submit" className="button button--primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save settings'}
         </button>
+        {dirty ? (
+          <>
+            <span className="settings__unsaved">Unsaved changes (kept while you look elsewhere)</span>
+            <button type="button" className="button button--small" onClick={() => useSettingsStore.getState().discard()}>
+              Discard
+            </button>
+          </>
+        ) : null}
         <span role="status" aria-live="polite">
           {message}
         </span>

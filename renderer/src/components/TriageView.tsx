@@ -44,6 +44,31 @@ function QueueItem({ f, active, onPick }: { f: ReviewedFinding; active: boolean;
   );
 }
 
+/** Findings the run in progress has reported so far: shown as they arrive, reviewable once the run merges them. */
+function ArrivingList() {
+  const arriving = useReviewStore((s) => s.arriving);
+  if (!arriving || arriving.runId === null) return null;
+  return (
+    <section className="queue-section arriving" aria-labelledby="arriving-title" data-testid="arriving">
+      <h3 id="arriving-title">
+        Arriving from run #{arriving.runId} ({arriving.findings.length})
+      </h3>
+      <p className="hint">Reported by the parts analysed so far; they join the queue, merged and reviewable, when the run finishes.</p>
+      <ul className="arriving__list">
+        {arriving.findings.map((f) => (
+          <li key={f.findingId} data-testid="arriving-finding">
+            <Severity label={f.severity} rank={f.severityRank} /> {f.findingKey ? <code>{f.findingKey}</code> : null} {f.title}{' '}
+            <span className="muted">
+              {f.page !== null ? `p. ${f.page}` : ''}
+              {f.grounded ? '' : ' · not grounded'}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** IDs the document mentions that no finding covers; each opens its places beside the queue. */
 function UnreviewedMentions({ documentId, onOpen, openId }: { documentId: number; onOpen(id: string): void; openId: string | null }) {
   const analysis = useAnalysisStore((s) => (s.documentId === documentId ? s.analysis : null));
@@ -231,6 +256,7 @@ export function TriageView() {
       ) : null}
       {loading && !view ? <p role="status">Loading the findings…</p> : null}
       {documentId === null ? <p className="empty">No document yet. Add one in the Library to see its findings here.</p> : null}
+      <ArrivingList />
       {view && view.findings.length === 0 ? (
         <p className="empty" data-testid="findings-empty">
           No findings in this document yet. They appear here as the analysis finishes each part; you can also select text in the document to add one by hand.

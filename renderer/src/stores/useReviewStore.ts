@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { CommandInput, ReviewViewResult } from '../../../shared/contract';
+import type { ArrivingFindings, CommandInput, ReviewViewResult } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../shared/review';
 import { invoke } from '../api';
@@ -46,6 +46,8 @@ interface ReviewStoreState {
   undo: UndoStep | null;
   /** Reviewed finding id -> its trail, once asked for. */
   trails: Record<number, TrailEntry[]>;
+  /** Findings of a run still working on the document, before they are merged (and reviewable). */
+  arriving: ArrivingFindings | null;
   load(documentId: number): Promise<void>;
   setActive(id: number | null): void;
   setFilter(patch: Partial<QueueFilter>): void;
@@ -72,11 +74,13 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
   pendingConfirm: null,
   undo: null,
   trails: {},
+  arriving: null,
   async load(documentId) {
     const switching = documentId !== get().documentId;
-    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, pendingConfirm: null } : {}) });
-    const result = await invoke('review.get', { documentId });
+    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, pendingConfirm: null, arriving: null } : {}) });
+    const [result, arriving] = await Promise.all([invoke('review.get', { documentId }), invoke('findings.arriving', { documentId })]);
     if (get().documentId !== documentId) return;
+    set({ arriving: arriving.ok ? arriving.data : null });
     if (!result.ok) return set({ loading: false, error: result.error });
     const active = get().activeId;
     const queue = queueOf(result.data.findings, get().filter);

@@ -11,12 +11,20 @@ interface SettingsState {
   message: string | null;
   error: string | null;
   load(): Promise<void>;
+  /** Loads the settings unless there are unsaved edits (leaving the pane and coming back keeps them). */
+  open(): Promise<void>;
+  discard(): void;
   edit(patch: Partial<AppSettings>): void;
   check(host?: string): Promise<void>;
   save(): Promise<boolean>;
 }
 
 let checkSeq = 0;
+
+/** The draft differs from what is saved. */
+export function isDirty(state: Pick<SettingsState, 'settings' | 'draft'>): boolean {
+  return state.draft !== null && state.settings !== null && JSON.stringify(state.draft) !== JSON.stringify(state.settings);
+}
 
 export const useSettingsStore = create<SettingsState>()((set, get) => ({
   settings: null,
@@ -30,6 +38,13 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     const result = await invoke('settings.get', {});
     if (result.ok) set({ settings: result.data, draft: structuredClone(result.data), error: null });
     else set({ error: result.error.message });
+  },
+  async open() {
+    if (!isDirty(get())) await get().load();
+  },
+  discard() {
+    const settings = get().settings;
+    set({ draft: settings ? structuredClone(settings) : null, message: null });
   },
   edit(patch) {
     const draft = get().draft;
