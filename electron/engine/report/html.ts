@@ -116,11 +116,12 @@ export function renderHtml(data: ReportData, options: HtmlOptions = {}): string 
 <p class="subtitle">${docs.map((d) => d.doc.document.fileName).join(', ') || 'No document was read'}</p>
 <dl class="meta">
 <dt>Run</dt><dd>${data.run.id} (${data.run.mode}), status ${data.run.status}</dd>
-<dt>Generated</dt><dd>${data.generatedAt} by Offline Audit ${data.appVersion}</dd>
+<dt>Generated</dt><dd><time datetime="${data.generatedAt}">${readableTime(data.generatedAt)}</time> by Offline Audit ${data.appVersion}</dd>
 </dl>
 ${full ? null : html`<p class="notice rules-only" data-section="rules-only">${RULES_ONLY_NOTE}</p>`}
 ${data.confirmedOnly ? html`<p class="notice confirmed-only" data-section="confirmed-only">${CONFIRMED_ONLY_NOTE}</p>` : null}
 </header>
+${full ? renderExecutiveSummary(data, docs.map((d) => d.doc), problems) : null}
 ${renderToc(docs, problems.length > 0, full)}
 <main>
 ${renderSettings(data)}
@@ -140,11 +141,56 @@ ${problems.length > 0 ? renderProblems(problems) : null}
 ${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full, profileOf(data)))}
 ${renderOutlineAppendix(docs, depth)}
 </main>
-<footer class="report-footer">${title}. Generated ${data.generatedAt} by Offline Audit ${data.appVersion}.</footer>
+<footer class="report-footer">${title}. Generated ${readableTime(data.generatedAt)} by Offline Audit ${data.appVersion}.</footer>
 </body>
 </html>
 `;
   return page.value;
+}
+
+/** "23 November 2026, 22:45 UTC": a report is read anywhere, so the time says its zone. */
+export function readableTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What a reader needs first: findings by severity, how many are grounded in the text, where the review
+ * stands (the states add up to the total), and what the analysis left out.
+ */
+function renderExecutiveSummary(data: ReportData, docs: readonly ReportDocument[], problems: readonly ReportInput[]): SafeHtml {
+  const profile = profileOf(data);
+  const findings = docs.flatMap((d) => d.findings);
+  const grounded = findings.filter((f) => f.grounded).length;
+  const bySeverity = new Map<string, number>();
+  for (const f of findings) bySeverity.set(f.severityCanonical ?? f.severity, (bySeverity.get(f.severityCanonical ?? f.severity) ?? 0) + 1);
+  const order = [...profile.severities, ...[...bySeverity.keys()].filter((s) => !profile.severities.includes(s))].filter((s) => bySeverity.has(s));
+  const reviews = docs.flatMap((d) => (d.review ? [d.review.counts] : []));
+  const sum = (pick: (c: ReportReview['counts']) => number) => reviews.reduce((total, c) => total + pick(c), 0);
+  const reviewed = { total: sum((c) => c.total), confirmed: sum((c) => c.confirmed), rejected: sum((c) => c.rejected), followUp: sum((c) => c.needsFollowUp) };
+  const notYet = reviewed.total - reviewed.confirmed - reviewed.rejected - reviewed.followUp;
+  const unreviewedIds = docs.reduce((total, d) => total + d.unreviewedMentions.length, 0);
+  const share = findings.length === 0 ? '' : ` (${Math.round((grounded / findings.length) * 100)}%)`;
+  return html`<section id="summary" class="report-section executive-summary" data-section="executive-summary">
+<h2>Executive summary</h2>
+<p>${plural(findings.length, 'finding')} in ${plural(docs.length, 'document')}; ${grounded} grounded in the source text${share}${findings.length > grounded ? html`, ${findings.length - grounded} not found in the text (listed apart, not verified)` : null}.</p>
+${
+  order.length > 0
+    ? html`<table class="summary-counts"><thead><tr><th>Severity</th><th>Findings</th></tr></thead><tbody>${order.map((s) => html`<tr><td>${s}</td><td>${bySeverity.get(s) ?? 0}</td></tr>`)}</tbody></table>`
+    : null
+}
+${
+  reviews.length > 0
+    ? html`<p data-summary="review">Review: ${reviewed.confirmed} confirmed, ${reviewed.rejected} rejected, ${reviewed.followUp} need follow-up, ${notYet} not reviewed yet (${reviewed.total} in all).</p>`
+    : null
+}
+${unreviewedIds > 0 ? html`<p>${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).</p>` : null}
+${problems.length > 0 ? html`<p class="notice">${plural(problems.length, 'input')} with problems: see <a href="#problems">Problems</a>.</p>` : null}
+</section>
+`;
 }
 
 function renderToc(docs: { doc: ReportDocument; n: number }[], hasProblems: boolean, full: boolean): SafeHtml {
@@ -461,6 +507,9 @@ th, td { border: 1px solid var(--rule); padding: .3em .45em; text-align: left; v
 thead th { background: #eef0f4; overflow-wrap: normal; white-space: nowrap; }
 table.findings-table td:first-child, table.findings-table td:nth-child(5), table.findings-table td:nth-child(6) { white-space: nowrap; overflow-wrap: normal; }
 tr { break-inside: avoid; }
+.executive-summary { border: 1px solid #c9ced6; border-radius: 6px; padding: .4em 1em 1em; margin: 1em 0; }
+.summary-counts { border-collapse: collapse; margin: .4em 0; }
+.summary-counts th, .summary-counts td { border: 1px solid #c9ced6; padding: .2em .8em; text-align: left; }
 .toc ol { padding-left: 1.4em; margin: .2em 0; }
 .toc a { color: inherit; }
 .notice { border: 2px solid var(--ink); padding: .6em .8em; font-weight: 600; }

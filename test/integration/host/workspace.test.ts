@@ -66,6 +66,24 @@ describe('the demo model answers from the document itself', () => {
     expect(findings.every((f) => f.grounded)).toBe(true);
     const analysis = await call<{ unreviewedMentions: { id: string }[] }>('documents.analysis', { documentId: 1 });
     expect(analysis.unreviewedMentions.map((m) => m.id)).toEqual(['CR-2041']);
+
+    // The HTML report opens with an executive summary (before the contents): severities, grounded share, review states that add up.
+    await call('settings.update', { reviewerName: 'A. Auditor' });
+    const review = await call<{ findings: { id: number; findingKey: string }[] }>('review.get', { documentId: 1 });
+    const byKey = (key: string) => review.findings.find((f) => f.findingKey === key)!.id;
+    await call('review.setState', { reviewedId: byKey('SAMPLE-001'), state: 'confirmed' });
+    await call('review.setState', { reviewedId: byKey('SAMPLE-003'), state: 'rejected', reason: 'Accepted risk' });
+    const exported = await call<{ path: string }>('reports.export', { runId: 1, format: 'html' });
+    const page = readFileSync(exported.path, 'utf8');
+    const summaryAt = page.indexOf('data-section="executive-summary"');
+    expect(summaryAt).toBeGreaterThan(0);
+    expect(summaryAt).toBeLessThan(page.indexOf('class="toc"'));
+    const summary = page.slice(summaryAt, page.indexOf('</section>', summaryAt));
+    expect(summary).toContain('3 findings in 1 document; 3 grounded in the source text (100%).');
+    expect([...summary.matchAll(/<tr><td>(\w+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((m) => `${m[1]}:${m[2]}`)).toEqual(['High:1', 'Medium:1', 'Low:1']);
+    expect(summary).toContain('Review: 1 confirmed, 1 rejected, 0 need follow-up, 1 not reviewed yet (3 in all).');
+    expect(summary).toContain('1 ID mentioned in the documents no finding covers');
+    expect(page).toMatch(/<dt>Generated<\/dt><dd><time datetime="[^"]+">\d{1,2} \w+ \d{4}(,| at) \d{2}:\d{2} UTC<\/time>/);
   });
 });
 
