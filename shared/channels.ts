@@ -45,6 +45,7 @@ export const COMMAND_NAMES = [
   'documents.health',
   'documents.sample',
   'findings.arriving',
+  'reports.reveal',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -250,6 +250,8 @@ export const commands = {
   'documents.sample': { input: empty },
   /** Findings of a document's run in progress, chunk by chunk as they are committed, before they are merged. */
   'findings.arriving': { input: z.object({ documentId: id }).strict() },
+  /** Opens an exported report, or shows it in its folder (desktop app only: main does it, for files an export produced). */
+  'reports.reveal': { input: z.object({ path: z.string().min(1).max(4096), action: z.enum(['open', 'show']) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -581,6 +583,7 @@ export interface CommandOutputs {
   'documents.health': DocumentHealth;
   'documents.sample': { name: string; bytes: string };
   'findings.arriving': ArrivingFindings;
+  'reports.reveal': { done: boolean; message: string };
 }
 
 /** One finding a chunk reported in a run still in progress (merged and reviewable once the run has merged them). */

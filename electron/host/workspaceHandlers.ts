@@ -57,6 +57,10 @@ export function workspaceHandlers(db: Database) {
         }));
       return { runId: run.id, findings };
     },
+    /** Only main can open files (the desktop app answers this itself); the dev bridge says where the file is. */
+    async 'reports.reveal'({ path }: ParsedInput<'reports.reveal'>): Promise<{ done: boolean; message: string }> {
+      return { done: false, message: `Opening files needs the desktop app. The report is at ${path}.` };
+    },
     async 'documents.sample'(): Promise<{ name: string; bytes: string }> {
       return { name: 'sample-audit-report.pdf', bytes: samplePdf().toString('base64') };
     },

@@ -4,7 +4,7 @@
  * their input against the shared contract before forwarding it to the host.
  * Main only brokers: commands go to the host, host events go to the window.
  */
-import { app, BrowserWindow, dialog, ipcMain, utilityProcess, type UtilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, shell, utilityProcess, type UtilityProcess } from 'electron';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +13,21 @@ import { AppError, ErrorCode, fail, toErrorInfo, type Result } from '../../share
 import type { HostToMain, MainToHost } from '../host/messages';
 import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
+import { createRevealer } from './revealReports';
+
+const revealer = createRevealer();
+
+/** `reports.reveal`: opens or shows a file an export produced in this session; anything else is refused. */
+async function reveal(input: { path: string; action: 'open' | 'show' }): Promise<Result<unknown>> {
+  const path = revealer.allowed(input.path);
+  if (!path || !existsSync(path)) return fail(new AppError(ErrorCode.INVALID_INPUT, 'Only a report exported in this session can be opened from here. Export it again.'));
+  if (input.action === 'show') {
+    shell.showItemInFolder(path);
+    return { ok: true, data: { done: true, message: `Shown in its folder: ${path}` } };
+  }
+  const problem = await shell.openPath(path);
+  return problem ? fail(new AppError(ErrorCode.INTERNAL, `The report is at ${path} but could not be opened: ${problem}`)) : { ok: true, data: { done: true, message: `Opened ${path}` } };
+}
 
 const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).toString();
 
@@ -76,13 +91,18 @@ function registerHandlers(): void {
       if (!isTrustedSender(event, rendererUrl)) return fail(new AppError(ErrorCode.INVALID_INPUT, 'Request from an unknown frame was refused.'));
       const parsed = commands[command].input.safeParse(input ?? {});
       if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${parsed.error.message}`));
+      if (command === 'reports.reveal') return reveal(parsed.data as { path: string; action: 'open' | 'show' });
       const forwarded = new Promise<Result<unknown>>((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
         send({ type: 'invoke', id, command, input: parsed.data });
       });
-      if (command === 'reports.export' && (parsed.data as { saveAs?: boolean }).saveAs) return forwarded.then((result) => saveCopy(event.sender, result));
-      return forwarded;
+      const exported = command === 'reports.export' && (parsed.data as { saveAs?: boolean }).saveAs ? forwarded.then((result) => saveCopy(event.sender, result)) : forwarded;
+      if (command !== 'reports.export') return exported;
+      return exported.then((result) => {
+        if (result.ok) revealer.remember(result.data as ExportResult);
+        return result;
+      });
     });
   }
 }

@@ -12,11 +12,17 @@ export function ExportControl({ runId, documentId, label }: { runId: number; doc
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ExportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const reveal = async (path: string, action: 'open' | 'show') => {
+    const answer = await invoke('reports.reveal', { path, action });
+    setRevealed(answer.ok ? answer.data.message : answer.error.message);
+  };
   const scope = documentId === undefined ? 'run' : 'document';
 
   const run = async () => {
     setBusy(true);
     setError(null);
+    setRevealed(null);
     const answer = await invoke('reports.export', {
       runId,
       format,
@@ -73,6 +79,22 @@ export function ExportControl({ runId, documentId, label }: { runId: number; doc
           </>
         ) : null}
       </p>
+      {result && transportName === 'preload' ? (
+        <span className="export__open">
+          <button type="button" className="button button--small" onClick={() => void reveal(result.savedTo ?? result.path, 'open')}>
+            Open
+          </button>{' '}
+          <button type="button" className="button button--small" onClick={() => void reveal(result.savedTo ?? result.path, 'show')}>
+            Show in folder
+          </button>
+        </span>
+      ) : null}
+      {result && transportName !== 'preload' ? (
+        <button type="button" className="button button--small" onClick={() => void navigator.clipboard?.writeText(result.path).then(() => setRevealed('Path copied.'), () => setRevealed(null))}>
+          Copy the path
+        </button>
+      ) : null}
+      {revealed ? <span className="muted">{revealed}</span> : null}
       {error ? (
         <p role="alert" className="error-text">
           {error}
