@@ -1,4 +1,5 @@
 import { useAnalysisStore } from '../stores/useAnalysisStore';
+import { plural } from '../format';
 import { useTreeStore } from '../stores/useTreeStore';
 import { ErrorNote } from './ErrorNote';
 
@@ -71,7 +72,7 @@ export function AnalysisPanel() {
       {analysis?.summary ? (
         <div data-testid="document-summary">
           <h3>
-            Summary <span className="muted">({analysis.summary.chunkCount} chunks{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
+            Summary <span className="muted">({plural(analysis.summary.chunkCount, 'chunk')}{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
           </h3>
           <div className="summary-text" tabIndex={0} role="region" aria-label="Document summary">{analysis.summary.text}</div>
         </div>

@@ -28,6 +28,18 @@ function CopyCommand({ command }: { command: string }) {
   );
 }
 
+/** A command to run, and a way to check again once it has run. */
+function ToDo({ command }: { command: string }) {
+  return (
+    <>
+      <CopyCommand command={command} />{' '}
+      <button type="button" className="link" onClick={() => void useOllamaStore.getState().check()}>
+        Check again
+      </button>
+    </>
+  );
+}
+
 /** First run: is Ollama there, is a model pulled, and a sample document to try the whole flow on. */
 export function Onboarding() {
   const documents = useDocumentsStore((s) => s.documents);
@@ -65,10 +77,7 @@ export function Onboarding() {
               `Found Ollama ${status.version ?? ''} at ${status.host}.`
             ) : (
               <>
-                Not found at {status.host}. Start it: <CopyCommand command="ollama serve" />{' '}
-                <button type="button" className="link" onClick={() => void useOllamaStore.getState().check()}>
-                  Check again
-                </button>
+                Not found at {status.host}. Start it: <ToDo command="ollama serve" />
               </>
             )}
           </div>
@@ -83,10 +92,7 @@ export function Onboarding() {
               `The analysis will use ${model}${chosen ? '' : ' (chosen automatically)'}.`
             ) : (
               <>
-                Pull the recommended model (about 5 GB, once): <CopyCommand command={PULL} />{' '}
-                <button type="button" className="link" onClick={() => void useOllamaStore.getState().check()}>
-                  Check again
-                </button>
+                Pull the recommended model (about 5 GB, once): <ToDo command={PULL} />
               </>
             )}
           </div>
