@@ -29,7 +29,9 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
   const firstSeen = useRunsStore((s) => s.firstSeen[run.id]);
   const running = run.active || run.status === 'running';
   const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
-  const finishedShare = run.inputs.length === 0 ? 1 : run.inputs.filter((i) => i.status === 'done' || i.status === 'failed').length / run.inputs.length;
+  // Between events (a paused or stopped run) the bar is what the inputs report: finished ones whole, the others by the progress they kept.
+  const finishedShare =
+    run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + (i.status === 'done' || i.status === 'failed' ? 1 : (i.progress?.fraction ?? 0)), 0) / run.inputs.length;
   const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
   const event = progress?.event;
   // The run's phase is the phase of the file being worked on (the last event may belong to the previous file).
