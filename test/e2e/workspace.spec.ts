@@ -274,6 +274,12 @@ describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo mo
     expect(await down.textContent()).toContain('ollama serve');
     expect(await page.getByTestId('status-ollama').getAttribute('data-reachable')).toBe('false');
     expect(await page.getByTestId('status-ollama').textContent()).toContain('Ollama not reachable at http://127.0.0.1:9');
+    // The run stops on it too, with the sentence first (commands as code, not backticks) and its code behind Details.
+    await page.waitForSelector('[data-testid="run-4"][data-status="failed"]', { timeout: 10_000 });
+    const runError = page.getByTestId('run-4').getByTestId('run-error');
+    expect(await runError.locator('.error-note__message code').allTextContents()).toContain('ollama serve');
+    expect(await runError.locator('.error-note__message').textContent()).not.toContain('`');
+    expect(await runError.locator('details').getAttribute('open')).toBeNull();
     await page.setViewportSize({ width: 1024, height: 700 });
     await screenshot(page, 'workspace-ollama-down-1024');
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -2,6 +2,7 @@ import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { plural } from '../format';
 import { useTreeStore } from '../stores/useTreeStore';
 import { ErrorNote } from './ErrorNote';
+import { Details } from './Details';
 
 const SOURCES: Record<string, string> = {
   llm: 'chosen by the LLM judge',
@@ -37,7 +38,12 @@ export function AnalysisPanel() {
             {analysis.judge.fallbackReason ? (
               <>
                 <dt>Fallback</dt>
-                <dd>{analysis.judge.fallbackReason}</dd>
+                <dd>
+                  The model’s answer could not be used, so the document’s own structure decided.{' '}
+                  <Details>
+                    <span className="validator-text">{analysis.judge.fallbackReason}</span>
+                  </Details>
+                </dd>
               </>
             ) : null}
             <dt>Chunk size</dt>

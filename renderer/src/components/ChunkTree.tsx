@@ -3,6 +3,7 @@ import { VIRTUALIZE } from '../api';
 import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useTreeStore, visibleRows } from '../stores/useTreeStore';
 import { VirtualList } from './VirtualList';
+import { plural } from '../format';
 
 const ROW_HEIGHT = 30;
 
@@ -147,7 +148,7 @@ export function ChunkTree() {
               <span className="tree-row__cell">{node.origin}</span>
               <span className="tree-row__cell">
                 {result ? (
-                  <span className={`chunk-status chunk-status--${result.status}`} title={result.error ? `${result.error.code}: ${result.error.message}` : `${result.findingCount} findings`}>
+                  <span className={`chunk-status chunk-status--${result.status}`} title={result.error ? result.error.message : plural(result.findingCount, 'finding')}>
                     {STATUS_LABELS[result.status] ?? result.status}
                     {result.status === 'done' && result.findingCount > 0 ? ` · ${result.findingCount}` : ''}
                   </span>

@@ -8,6 +8,7 @@ import { ErrorNote } from './ErrorNote';
 import { ProgressBar } from './ProgressBar';
 import { ExportControl } from './ExportControl';
 import { StatusBadge } from './StatusBadge';
+import { Sentence } from './Sentence';
 
 /** Errors the user fixes outside the run (start Ollama, pull a model, free memory), then resumes. */
 const FIXABLE = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'NO_MODEL_INSTALLED', 'LLM_OUT_OF_MEMORY', 'LLM_TRANSIENT', 'LLM_TIMEOUT']);
@@ -131,7 +132,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
               {input.error ? <ErrorNote error={input.error} context={input.fileName} /> : null}
               {input.warnings.map((w, i) => (
                 <p key={i} className="warning" data-code={w.code}>
-                  {w.message}
+                  <Sentence text={w.message} />
                 </p>
               ))}
             </li>

@@ -5,6 +5,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
 import { ProfileEditor } from './ProfileEditor';
+import { Sentence } from './Sentence';
 
 const STAGE_LABELS: Record<ModelStage, string> = {
   judge: 'Chunking judge',
@@ -103,7 +104,9 @@ export function SettingsView() {
               {status.guidance.length > 0 ? (
                 <ul className="guidance">
                   {status.guidance.map((g) => (
-                    <li key={g}>{g}</li>
+                    <li key={g}>
+                      <Sentence text={g} />
+                    </li>
                   ))}
                 </ul>
               ) : null}

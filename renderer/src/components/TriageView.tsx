@@ -16,6 +16,7 @@ import { Badges, ReviewDetail, StateBadge, type Form } from './review/ReviewDeta
 import { Severity } from './Severity';
 import { SourcePlace } from './source/SourcePlace';
 import { SplitPane } from './SplitPane';
+import { Sentence } from './Sentence';
 
 function QueueItem({ f, active, onPick }: { f: ReviewedFinding; active: boolean; onPick(): void }) {
   return (
@@ -243,7 +244,7 @@ export function TriageView() {
       </div>
       {error ? (
         <div role="alert" className="error-text" data-testid="review-error">
-          {error.message}{' '}
+          <Sentence text={error.message} />{' '}
           {error.details?.setting === 'reviewerName' ? (
             <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
               Open the settings
