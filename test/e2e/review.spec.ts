@@ -107,6 +107,15 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await page.getByRole('form', { name: 'Add a note' }).getByLabel('Note').fill('Checked with the ticket owner.');
     await page.keyboard.press('Enter');
     await page.getByTestId('review-notes').waitFor();
+    // This finding is stated in two places: the source page steps from one to the other.
+    const place = page.getByTestId('review-detail').getByTestId('source-place');
+    expect(await place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
+    await place.getByRole('button', { name: 'Next →' }).click();
+    await expect.poll(() => place.getByTestId('place-counter').textContent()).toBe('2 of 2: also stated here');
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"][data-highlights]:not([data-highlights="0"])', { timeout: 20_000 });
+    await place.getByRole('button', { name: '← Previous' }).click();
+    expect(await place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
+    await list().focus();
 
     await expect.poll(() => counters.getAttribute('data-left').then(Number)).toBe(left - 2);
     expect(await counters.textContent()).toMatch(/1 confirmed · 1 rejected/);
