@@ -220,6 +220,9 @@ describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo mo
     await goTo('Library');
     await dropFiles(page, [{ name: 'four-findings.pdf', base64: Buffer.from(await fourFindingsPdf()).toString('base64') }]);
     await page.waitForSelector('[data-testid="run-3"][data-status="running"]', { timeout: 10_000 });
+    // The library counts what the run has found so far, not a stale 0.
+    const soFar = page.getByTestId('library').locator('tr[data-document="four-findings.pdf"]').getByTestId('findings-so-far');
+    await expect.poll(() => soFar.textContent(), { timeout: 20_000 }).toMatch(/^[1-3] so far$/);
     await goTo('Findings');
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'four-findings.pdf' });
     // Findings of the parts already analysed show while the run still works on the others.

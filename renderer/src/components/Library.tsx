@@ -1,4 +1,4 @@
-import type { DocumentSummary, RunView } from '../../../shared/contract';
+import type { DocumentSummary, RunProgressPayload, RunView } from '../../../shared/contract';
 import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
 import { formatWhen } from '../format';
 import { useAppStore } from '../stores/useAppStore';
@@ -7,6 +7,15 @@ import { useReviewStore } from '../stores/useReviewStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { StatusBadge } from './StatusBadge';
+
+/** Findings a run reports so far for the document it is working on (merged and counted when it ends). */
+function findingsSoFar(documentId: number, progress: Record<number, RunProgressPayload>): number | null {
+  for (const payload of Object.values(progress)) {
+    const current = payload.inputs.find((i) => i.status === 'running');
+    if ((payload.event.documentId ?? current?.documentId) === documentId && payload.event.findings !== undefined) return payload.event.findings;
+  }
+  return null;
+}
 
 /** The document's outcome in its last run, with what that run left out of it (pages without text...). */
 function documentOutcome(d: DocumentSummary, runs: readonly RunView[]) {
@@ -20,6 +29,7 @@ export function Library() {
   const loaded = useDocumentsStore((s) => s.loaded);
   const error = useDocumentsStore((s) => s.error);
   const runs = useRunsStore((s) => s.runs);
+  const progress = useRunsStore((s) => s.progress);
   const open = (id: number) => {
     void useTreeStore.getState().open(id);
     useAppStore.getState().openDocument('library');
@@ -52,26 +62,34 @@ export function Library() {
             {documents.map((d) => {
               const outcome = documentOutcome(d, runs);
               return (
-              <tr key={d.id} data-document={d.fileName}>
-                <th scope="row" className="cell-name">
-                  {d.fileName}
-                </th>
-                <td>{d.pageCount}</td>
-                <td>
-                  <StatusBadge status={d.status} outcome={outcome} />
-                  {outcome.problems ? <div className="cell-note">{outcome.problems}</div> : null}
-                </td>
-                <td>{d.findingsCount === null ? <span title="Findings appear after a full analysis">—</span> : d.findingsCount}</td>
-                <td>{d.lastRun ? `#${d.lastRun.runId}, ${formatWhen(d.lastRun.at)}` : '—'}</td>
-                <td className="cell-actions">
-                  <button type="button" className="button button--small" onClick={() => review(d.id)} aria-label={`Findings of ${d.fileName}`}>
-                    Findings
-                  </button>{' '}
-                  <button type="button" className="button button--small" onClick={() => open(d.id)} aria-label={`Open ${d.fileName}`}>
-                    Open
-                  </button>
-                </td>
-              </tr>
+                <tr key={d.id} data-document={d.fileName}>
+                  <th scope="row" className="cell-name">
+                    {d.fileName}
+                  </th>
+                  <td>{d.pageCount}</td>
+                  <td>
+                    <StatusBadge status={d.status} outcome={outcome} />
+                    {outcome.problems ? <div className="cell-note">{outcome.problems}</div> : null}
+                  </td>
+                  <td>
+                    {findingsSoFar(d.id, progress) !== null ? (
+                      <span data-testid="findings-so-far">{findingsSoFar(d.id, progress)} so far</span>
+                    ) : d.findingsCount === null ? (
+                      <span title="Findings appear after a full analysis">—</span>
+                    ) : (
+                      d.findingsCount
+                    )}
+                  </td>
+                  <td>{d.lastRun ? `#${d.lastRun.runId}, ${formatWhen(d.lastRun.at)}` : '—'}</td>
+                  <td className="cell-actions">
+                    <button type="button" className="button button--small" onClick={() => review(d.id)} aria-label={`Findings of ${d.fileName}`}>
+                      Findings
+                    </button>{' '}
+                    <button type="button" className="button button--small" onClick={() => open(d.id)} aria-label={`Open ${d.fileName}`}>
+                      Open
+                    </button>
+                  </td>
+                </tr>
               );
             })}
           </tbody>
