@@ -37,7 +37,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
   });
 
-  const askTab = () => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Ask' });
+  const askTab = () => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Ask', exact: true });
   const ask = async (question: string) => {
     const before = await page.getByTestId('ask-answer').count();
     await page.getByLabel('Question').fill(question);
