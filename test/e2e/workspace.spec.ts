@@ -10,14 +10,13 @@
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf, proseLines, truncate } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, chromiumMissing, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
-const skipReason = chromiumMissing();
-if (skipReason) console.warn(`[e2e] workspace specs skipped: ${skipReason}`);
 
 async function dropFiles(page: Page, files: { name: string; base64: string }[]): Promise<void> {
   await page.evaluate((list) => {
@@ -47,7 +46,7 @@ async function fourFindingsPdf(): Promise<Uint8Array> {
   });
 }
 
-describe.skipIf(skipReason !== null)('the auditor’s workspace with the demo model', () => {
+describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () => {
   let server: BridgeServer;
   /** Extraction replies wait this long (the live-progress test watches a run mid-way). */
   let extractDelayMs = 0;

@@ -60,7 +60,9 @@ async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Re
     // Transparent areas would read as black to the recognizer: start from white paper.
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, width, height);
-    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport, background: '#ffffff' }).promise;
+    // pdf.js types its render target as the DOM canvas; @napi-rs/canvas implements the same drawing API in Node.
+    const target = { canvas, canvasContext: context, viewport, background: '#ffffff' } as unknown as Parameters<typeof page.render>[0];
+    await page.render(target).promise;
     const blank = isBlank(context.getImageData(0, 0, width, height).data);
     const png = blank ? Buffer.alloc(0) : canvas.toBuffer('image/png');
     factory.destroy({ canvas, context });

@@ -34,9 +34,9 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
   const finishedShare =
     run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + (i.status === 'done' || i.status === 'failed' ? 1 : (i.progress?.fraction ?? 0)), 0) / run.inputs.length;
   const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
-  const event = progress?.event;
-  // The run's phase is the phase of the file being worked on (the last event may belong to the previous file).
+  // The run's phase is the phase of the file being worked on; the last event counts only when it is about that file.
   const current = run.inputs.find((i) => i.status === 'running');
+  const event = progress?.event && progress.event.ordinal === current?.ordinal ? progress.event : undefined;
   const phase = current?.progress?.phase ?? current?.phase ?? event?.phase;
   const titleId = `run-${run.id}-title`;
   const outcome = outcomeOf(run.status, problemsOf(run.inputs));
