@@ -113,11 +113,12 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
       <ul className="run__inputs" aria-label={`Files of run #${run.id}`}>
         {run.inputs.map((input) => {
           const p = input.progress;
+          // A paused or cancelled file keeps the share it had done (the host sends it as its progress fraction).
           const value =
             input.status === 'done' || input.status === 'failed'
               ? 1
-              : input.status === 'running' && p
-                ? (p.fraction ?? (p.total > 0 ? p.current / p.total : null))
+              : p
+                ? (p.fraction ?? (p.total > 0 ? p.current / p.total : input.status === 'running' ? null : 0))
                 : input.status === 'running'
                   ? null
                   : 0;
