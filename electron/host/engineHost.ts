@@ -49,6 +49,8 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
 ];
 
 export interface EngineHostOptions {
+  /** Text per extraction call for the runs this host starts (default: the engine's); tests whose scripted model answers page by page set 1. */
+  unitTokens?: number;
   /** App data folder: the database (unless dbPath says otherwise), imported uploads, exports and the log live here. */
   dataDir: string;
   dbPath?: string;
@@ -124,7 +126,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
 
   // The views show live progress from run control, and run control sends views: each reaches the other lazily.
   const views: ReadModels = createReadModels({ db, engine, providers, live: (runId) => runs.live(runId) });
-  const runs = createRunControl({ db, engine, now, log, views: () => views, emit, ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }) });
+  const runs = createRunControl({ db, engine, now, log, views: () => views, emit, ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }), ...(options.unitTokens === undefined ? {} : { unitTokens: options.unitTokens }) });
 
   // Asking the documents keeps its own question in flight (idle and close wait for it).
   const askHost = createAskHost({ db, dataDir, emit, now, ...(options.env ? { env: options.env } : {}) });

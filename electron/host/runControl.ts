@@ -48,6 +48,8 @@ export function createRunControl(deps: {
   views: () => ReadModels;
   emit: (event: HostEvent) => void;
   progressIntervalMs?: number;
+  /** Text per extraction call for the runs it starts (default: the engine's); tests whose scripted model answers page by page set 1. */
+  unitTokens?: number;
 }): RunControl {
   const { db, engine, now, log, emit } = deps;
   const active = new Map<number, ActiveRun>();
@@ -104,7 +106,7 @@ export function createRunControl(deps: {
   function start(files: readonly string[], mode?: RunMode): number {
     const settings = readSettings(db);
     const chosen = mode ?? settings.analysisMode;
-    const runId = createRun(db, chosen, runSettingsFrom(settings, chosen), files, now().toISOString());
+    const runId = createRun(db, chosen, runSettingsFrom(settings, chosen, deps.unitTokens), files, now().toISOString());
     execute(runId);
     return runId;
   }
@@ -153,7 +155,7 @@ export function createRunControl(deps: {
 }
 
 /** The run's own settings from the app settings (defaults kept for what the app does not set), so a resume and the report use exactly what the run was started with. */
-export function runSettingsFrom(settings: AppSettings, mode: RunMode): RunSettings & { app: Record<string, unknown> } {
+export function runSettingsFrom(settings: AppSettings, mode: RunMode, unitTokens?: number): RunSettings & { app: Record<string, unknown> } {
   const models: RunSettings['llm']['models'] = {};
   for (const stage of MODEL_STAGES) {
     const model = settings.models[stage];
@@ -174,6 +176,7 @@ export function runSettingsFrom(settings: AppSettings, mode: RunMode): RunSettin
       llm: {
         ...DEFAULT_RUN_LLM_SETTINGS,
         desiredChunkTokens: settings.chunkTokens,
+        ...(unitTokens === undefined ? {} : { unitTokens }),
         models,
         ...(host ? { host } : {}),
         ...(settings.contextPolicy.mode === 'fixed' ? { numCtx: settings.contextPolicy.numCtx } : {}),

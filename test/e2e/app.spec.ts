@@ -68,7 +68,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
 
   beforeAll(async () => {
     const rendererDir = await renderer();
-    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: model.responder } });
+    server = await startBridgeServer({ rendererDir, unitTokens: 1, ollamaSim: { responder: model.responder } });
     ({ browser, page } = await openApp(server.appUrl));
   });
 

@@ -24,6 +24,8 @@ export interface BridgeServerOptions {
   rendererDir?: string;
   /** App data folder; a fresh temp folder (removed on close) when omitted. */
   dataDir?: string;
+  /** Text per extraction call (the host's unitTokens): 1 for a scripted model that answers page by page. */
+  unitTokens?: number;
   /** Start the Ollama simulator and point the settings at it. */
   ollamaSim?: boolean | SimOptions;
   /** Extra wait before each file is read (abortable), so tests can cancel a run mid-way. */
@@ -78,6 +80,7 @@ export async function startBridgeServer(options: BridgeServerOptions = {}): Prom
     ...(delay > 0 ? { ingestFile: async (path, o) => (await abortableDelay(delay, o?.signal), ingestFile(path, o)) } : {}),
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
+    ...(options.unitTokens !== undefined ? { unitTokens: options.unitTokens } : {}),
   });
   if (sim) await host.invoke('settings.update', { ollamaHost: sim.url });
 

@@ -44,7 +44,8 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
 
   beforeAll(async () => {
     rendererDir = await buildRenderer();
-    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: scriptedModel().responder } });
+    // The scripted model answers from the planted truth page by page: one chunk per extraction call.
+    server = await startBridgeServer({ rendererDir, unitTokens: 1, ollamaSim: { responder: scriptedModel().responder } });
     await server.host.invoke('settings.update', { strategy: 'pages', useJudge: false });
     const bytes = Buffer.from(await plantedPdf()).toString('base64');
     await server.host.invoke('documents.import', { files: [{ name: 'planted-report.pdf', bytes }] });

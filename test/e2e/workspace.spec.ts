@@ -61,6 +61,8 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   beforeAll(async () => {
     rendererDir = await buildRenderer();
     server = await startBridgeServer({
+      // The demo model answers chunk by chunk, and the spec watches findings arrive as each chunk finishes.
+      unitTokens: 1,
       rendererDir,
       ollamaSim: {
         responder: async (req) => {
