@@ -18,7 +18,8 @@ import { useTempDir } from '../../helpers/tempDir';
 import { MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from '../pipeline/helpers';
 
 const report = plantedReport();
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+// One page per extraction call (unitTokens 1): the run stops between pages, with committed pages before it.
+const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 } };
 
 const tempDir = useTempDir('audit-log-');
 let h: PipelineHarness | undefined;
