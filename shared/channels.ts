@@ -46,6 +46,9 @@ export const COMMAND_NAMES = [
   'documents.sample',
   'findings.arriving',
   'reports.reveal',
+  // OCR (issue 18)
+  'documents.ocrPages',
+  'ocr.languages',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -252,6 +252,11 @@ export const commands = {
   'findings.arriving': { input: z.object({ documentId: id }).strict() },
   /** Opens an exported report, or shows it in its folder (desktop app only: main does it, for files an export produced). */
   'reports.reveal': { input: z.object({ path: z.string().min(1).max(4096), action: z.enum(['open', 'show']) }).strict() },
+  // OCR (issue 18)
+  /** A document's pages read by OCR, with their mean confidence and whether it is low (quotes from them may be misread). */
+  'documents.ocrPages': { input: z.object({ documentId: id }).strict() },
+  /** The OCR languages whose data is installed on this computer (npm packages `@tesseract.js-data/<code>`), for Settings. */
+  'ocr.languages': { input: empty },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -584,6 +589,23 @@ export interface CommandOutputs {
   'documents.sample': { name: string; bytes: string };
   'findings.arriving': ArrivingFindings;
   'reports.reveal': { done: boolean; message: string };
+  'documents.ocrPages': OcrPageInfo[];
+  'ocr.languages': OcrLanguageInfo[];
+}
+
+/** One page of a document read by OCR. */
+export interface OcrPageInfo {
+  page: number;
+  /** Mean word confidence 0..100; null when OCR found no words (a blank page or a picture). */
+  confidence: number | null;
+  /** Below the low-confidence threshold: words may be misread. */
+  low: boolean;
+}
+
+/** An installed OCR language: its tesseract code (eng, deu...) and the name shown to the user. */
+export interface OcrLanguageInfo {
+  code: string;
+  name: string;
 }
 
 /** One finding a chunk reported in a run still in progress (merged and reviewable once the run has merged them). */

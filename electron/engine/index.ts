@@ -82,4 +82,4 @@ export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRe
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
 export { StopRequest, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';
-export { loadPageOcrWords } from './ocr';
+export { installedOcrLanguages, listOcrPages, loadPageOcrWords } from './ocr';

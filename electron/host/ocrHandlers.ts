@@ -1,7 +1,8 @@
-/** OCR data for the window: the words OCR read on a page, with their boxes, for the page viewer to draw over the page. */
-import type { OcrWordBox, ParsedInput } from '../../shared/contract';
+/** OCR data for the window: the words OCR read on a page (boxes for the page viewer), a document's OCR pages, and the installed languages. */
+import type { OcrLanguageInfo, OcrPageInfo, OcrWordBox, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
-import { loadPageOcrWords } from '../engine';
+import { LOW_OCR_CONFIDENCE, ocrLanguageName } from '../../shared/ocr';
+import { installedOcrLanguages, listOcrPages, loadPageOcrWords } from '../engine';
 import { loadExtractedDocument, type Database } from '../engine/store';
 
 export function ocrHandlers(db: Database) {
@@ -11,5 +12,8 @@ export function ocrHandlers(db: Database) {
       if (!page) throw new AppError(ErrorCode.INVALID_INPUT, `There is no page ${pageNumber} in document ${documentId}. Refresh the library.`);
       return loadPageOcrWords(db, documentId, page);
     },
+    'documents.ocrPages': async ({ documentId }: ParsedInput<'documents.ocrPages'>): Promise<OcrPageInfo[]> =>
+      listOcrPages(db, documentId).map(({ page, confidence }) => ({ page, confidence, low: confidence !== null && confidence < LOW_OCR_CONFIDENCE })),
+    'ocr.languages': async (): Promise<OcrLanguageInfo[]> => installedOcrLanguages().map((code) => ({ code, name: ocrLanguageName(code) })),
   };
 }

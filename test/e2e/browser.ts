@@ -69,3 +69,14 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Drops PDF files (name and bytes) on the app's drop zone, as a user dragging them from the desktop would. */
+export async function dropPdfs(page: Page, files: readonly { name: string; bytes: Uint8Array }[]): Promise<void> {
+  const list = files.map((file) => ({ name: file.name, base64: Buffer.from(file.bytes).toString('base64') }));
+  await page.evaluate((dropped) => {
+    const transfer = new DataTransfer();
+    for (const f of dropped) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }));
+    const zone = document.querySelector('[data-testid="dropzone"]')!;
+    zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+  }, list);
+}

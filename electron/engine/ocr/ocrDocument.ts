@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OcrMode } from '../../../shared/contract';
+import { LOW_OCR_CONFIDENCE } from '../../../shared/ocr';
 import type { ExtractedDocument, PageSpan } from '../../../shared/types';
 import { assemblePages, MIN_TEXT_LAYER_CHARS, type AssembledPage, type PageLine } from '../pdf';
 import { throwIfAborted } from '../util';
@@ -22,8 +23,8 @@ import { openForRendering } from './render';
 import { getCachedOcr, saveCachedOcr, type PageOcrMark } from './store';
 import type { OcrPageText, PageBox, PageRecognizer } from './types';
 
-/** Pages read by OCR with a mean confidence below this are flagged: their text (and quotes from it) may be misread. */
-export const LOW_OCR_CONFIDENCE = 70;
+/** Pages read by OCR with a mean confidence below this are flagged (shared with the window, which tints words by it). */
+export { LOW_OCR_CONFIDENCE };
 
 export interface OcrCandidate {
   pageNumber: number;

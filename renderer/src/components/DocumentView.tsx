@@ -13,6 +13,7 @@ import { MentionsPanel } from './MentionsPanel';
 import { SplitAttempts } from './SplitAttempts';
 import { DocumentPicker } from './DocumentPicker';
 import { DocumentHealthNote } from './DocumentHealthNote';
+import { OcrPagesNote } from './OcrPagesNote';
 
 /** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
 export function DocumentView() {
@@ -53,6 +54,7 @@ export function DocumentView() {
           </p>
         ) : null}
         {documentId !== null ? <DocumentHealthNote documentId={documentId} /> : null}
+        {documentId !== null ? <OcrPagesNote documentId={documentId} /> : null}
         {error ? <p role="alert">{error}</p> : null}
         {loading ? <p role="status">Loading the chunk tree…</p> : null}
         {documentId !== null && !loading && !tree && !error ? <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p> : null}

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { quoteBoxes, type PdfBox, type TextItemLike } from '../../pdfHighlight';
 import { pdfOf } from '../../sourceCache';
+import type { OcrWordBox } from '../../../../shared/contract';
+import { ocrWordsOf, useOcrStore } from '../../stores/useOcrStore';
+import { OcrPageBar, OcrWordLayer, pixelBox, quoteWords } from './OcrWordLayer';
 
 interface Drawn {
   width: number;
@@ -8,11 +11,28 @@ interface Drawn {
   boxes: { left: number; top: number; width: number; height: number }[];
 }
 
-/** One page of the document's PDF, drawn with pdf.js, with the quote highlighted where the page's text holds it. */
-export function PdfPage({ documentId, page, quote, width }: { documentId: number; page: number; quote: string; width: number }) {
+/**
+ * One page of the document's PDF, drawn with pdf.js, with the quote highlighted where the page's text holds it.
+ * A page read by OCR has no text to search: its quote is highlighted on the OCR words that hold `range` (offsets
+ * into the canonical text), and the words' boxes can be shown, tinted by confidence.
+ */
+export function PdfPage({ documentId, page, quote, range, width }: { documentId: number; page: number; quote: string; range?: { start: number; end: number }; width: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The OCR words of the page shown (words fetched for another page are not used while this one's arrive).
+  const [ocr, setOcr] = useState<{ page: string; words: OcrWordBox[] } | null>(null);
+  const pageKey = `${documentId}:${page}`;
+  const ocrWords = ocr?.page === pageKey ? ocr.words : [];
+  const showOcrWords = useOcrStore((s) => s.showWords);
+
+  useEffect(() => {
+    let cancelled = false;
+    void ocrWordsOf(documentId, page).then((words) => !cancelled && setOcr({ page: `${documentId}:${page}`, words }));
+    return () => {
+      cancelled = true;
+    };
+  }, [documentId, page]);
 
   useEffect(() => {
     let cancelled = false;
@@ -52,13 +72,28 @@ export function PdfPage({ documentId, page, quote, width }: { documentId: number
   }, [documentId, page, quote, width]);
 
   if (error) return <p className="warning" data-testid="pdf-page-error">The page cannot be shown: {error}</p>;
+  const ocrPage = ocrWords.length > 0;
+  // On an OCR page the words OCR read are the page's text: the quote is where its offsets fall.
+  const boxes = !drawn ? [] : ocrPage ? (range ? quoteWords(ocrWords, range.start, range.end).map((word) => pixelBox(word, drawn.width, drawn.height)) : []) : drawn.boxes;
   return (
-    <div className="pdf-page" data-testid="pdf-page" data-page={page} data-rendered={drawn ? 'true' : 'false'} data-highlights={drawn?.boxes.length ?? 0} style={drawn ? { width: drawn.width, height: drawn.height } : undefined}>
-      <canvas ref={canvas} role="img" aria-label={`Page ${page} of the document${drawn && drawn.boxes.length > 0 ? ', with the quote highlighted' : ''}`} />
-      {drawn?.boxes.map((b, i) => (
-        <span key={i} className="pdf-page__highlight" data-testid="pdf-highlight" style={{ left: b.left, top: b.top, width: b.width, height: b.height }} />
-      ))}
-      {drawn && drawn.boxes.length === 0 ? <p className="pdf-page__note">The quote could not be placed on the drawn page; it is highlighted in the text above.</p> : null}
-    </div>
+    <>
+      {ocrPage ? <OcrPageBar words={ocrWords} /> : null}
+      <div
+        className="pdf-page"
+        data-testid="pdf-page"
+        data-page={page}
+        data-rendered={drawn ? 'true' : 'false'}
+        data-highlights={boxes.length}
+        data-ocr={ocrPage ? 'true' : 'false'}
+        style={drawn ? { width: drawn.width, height: drawn.height } : undefined}
+      >
+        <canvas ref={canvas} role="img" aria-label={`Page ${page} of the document${ocrPage ? ' (scanned, read by OCR)' : ''}${boxes.length > 0 ? ', with the quote highlighted' : ''}`} />
+        {drawn && ocrPage && showOcrWords ? <OcrWordLayer words={ocrWords} width={drawn.width} height={drawn.height} /> : null}
+        {boxes.map((b, i) => (
+          <span key={i} className="pdf-page__highlight" data-testid="pdf-highlight" style={{ left: b.left, top: b.top, width: b.width, height: b.height }} />
+        ))}
+        {drawn && boxes.length === 0 ? <p className="pdf-page__note">The quote could not be placed on the drawn page; it is highlighted in the text above.</p> : null}
+      </div>
+    </>
   );
 }

@@ -113,7 +113,7 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
         Open this place in the document
       </button>
       <div ref={box} className="source-place__page">
-        {page !== null && resolved ? <PdfPage documentId={documentId} page={page} quote={resolved.quote} width={width} /> : null}
+        {page !== null && resolved ? <PdfPage documentId={documentId} page={page} quote={resolved.quote} range={place} width={width} /> : null}
       </div>
     </section>
   );

@@ -1,0 +1,59 @@
+/**
+ * OCR facts every process shares: the low-confidence threshold, and the
+ * languages: tesseract's three-letter codes (the names of the
+ * `@tesseract.js-data/<code>` packages), how a choice of several is written
+ * ("eng+deu", as tesseract writes it), and their names for Settings.
+ */
+import { z } from 'zod';
+
+/** One tesseract language code: lower-case letters, digits and `_` (eng, deu, chi_sim). */
+export const ocrLanguageCodeSchema = z.string().regex(/^[a-z][a-z0-9_]{1,15}$/, 'an OCR language code such as eng or deu');
+/** The languages a run reads with, in order (the first is tesseract's main language); at least one. */
+export const ocrLanguagesSchema = z.array(ocrLanguageCodeSchema).min(1).max(8);
+
+/** Pages (and words) read by OCR with a confidence below this are flagged: their text, and quotes from it, may be misread. */
+export const LOW_OCR_CONFIDENCE = 70;
+
+export const DEFAULT_OCR_LANGUAGES: readonly string[] = ['eng'];
+
+/** "eng+deu" (or "eng,deu") -> ['eng', 'deu']; repeats dropped; null when a part is not a language code. */
+export function parseOcrLanguages(spec: string): string[] | null {
+  const parts = [...new Set(spec.split(/[+,]/).map((part) => part.trim().toLowerCase()))].filter((part) => part.length > 0);
+  const parsed = ocrLanguagesSchema.safeParse(parts);
+  return parsed.success ? parsed.data : null;
+}
+
+const NAMES: Record<string, string> = {
+  eng: 'English',
+  deu: 'German',
+  fra: 'French',
+  spa: 'Spanish',
+  ita: 'Italian',
+  nld: 'Dutch',
+  por: 'Portuguese',
+  pol: 'Polish',
+  swe: 'Swedish',
+  dan: 'Danish',
+  nor: 'Norwegian',
+  fin: 'Finnish',
+  ces: 'Czech',
+  hun: 'Hungarian',
+  ron: 'Romanian',
+  tur: 'Turkish',
+  ell: 'Greek',
+  rus: 'Russian',
+  ukr: 'Ukrainian',
+  ara: 'Arabic',
+  heb: 'Hebrew',
+  hin: 'Hindi',
+  jpn: 'Japanese',
+  kor: 'Korean',
+  chi_sim: 'Chinese (simplified)',
+  chi_tra: 'Chinese (traditional)',
+  osd: 'Orientation and script detection',
+};
+
+/** "German (deu)"-style display name; an unknown code is shown as itself. */
+export function ocrLanguageName(code: string): string {
+  return NAMES[code] ?? code;
+}

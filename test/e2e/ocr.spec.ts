@@ -1,0 +1,110 @@
+/**
+ * Scanned pages in the window (issue 18), in Chromium through the WebSocket bridge against a real engine host
+ * (real tesseract.js OCR, the demo model answering from the document's own text): a dropped PDF whose pages are
+ * only images is read by OCR and analysed; beside a finding, its scanned page says it was read by OCR, the quote
+ * is highlighted on the OCR words that hold it, and "Show OCR words" draws every word's box tinted by confidence;
+ * the document view lists the pages read by OCR. Screenshot: test-results/screenshots/ocr-page-1440.png.
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { OcrWordBox } from '../../shared/contract';
+import { makeScannedPdf } from '../fixtures/scanFactory';
+import { demoResponder } from '../ollama-sim/demoResponder';
+import { startBridgeServer, type BridgeServer } from './bridgeServer';
+import { buildRenderer, dropPdfs, openApp, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+
+const EVIDENCE = 'Nobody has restored a backup of the ledger database since 2021.';
+
+/** Two scanned pages (images only, no text layer); the finding and its evidence are on page 2. */
+function scannedReport(): Promise<Uint8Array> {
+  return makeScannedPdf(
+    [
+      { lines: ['# 1 Scope', 'We reviewed the backup and recovery controls of the finance systems', 'for the year ended 31 December 2024.'] },
+      { lines: ['# 2 Findings', '2.1 SCAN-001 Backups are never restored', 'Severity: High', EVIDENCE, 'The restore procedure has not been tested by anyone.'] },
+    ],
+    { title: 'Scanned audit report' },
+  );
+}
+
+describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page viewer', () => {
+  let server: BridgeServer;
+  let browser: Browser;
+  let page: Page;
+  let rendererDir: string;
+
+  beforeAll(async () => {
+    rendererDir = await buildRenderer();
+    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: demoResponder } });
+    await server.host.invoke('settings.update', { strategy: 'headings', useJudge: false, ocrMode: 'auto' });
+    ({ browser, page } = await openApp(server.appUrl));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  it('highlights the quote on the OCR words of a scanned page and shows the words tinted by confidence', { timeout: 180_000 }, async () => {
+    await dropPdfs(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
+    await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 150_000 });
+
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();
+    const queue = page.getByRole('listbox', { name: 'Findings to review' });
+    await queue.getByRole('option').first().waitFor({ timeout: 20_000 });
+    expect(await queue.getByRole('option').first().textContent()).toContain('SCAN-001');
+    const place = page.getByTestId('review-detail').getByTestId('source-place');
+    await expect.poll(() => place.locator('h3').first().textContent(), { timeout: 20_000 }).toContain('Page 2');
+    expect(await place.getByTestId('surrounding-text').locator('mark').textContent()).toBe(EVIDENCE);
+
+    const pdfPage = place.getByTestId('pdf-page');
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"][data-ocr="true"]', { timeout: 30_000 });
+    const bar = place.getByTestId('ocr-bar');
+    expect(await bar.textContent()).toMatch(/Scanned page, read by OCR: \d+% confidence/);
+    expect(Number(await bar.getAttribute('data-confidence'))).toBeGreaterThanOrEqual(70);
+
+    // The quote's words, and only they, are highlighted: one box per word of the evidence, on its line of the image.
+    const words = (await server.host.invoke('pages.ocrWords', { documentId: 1, pageNumber: 2 })) as { ok: true; data: OcrWordBox[] };
+    const evidenceWords = words.data.filter((word) => EVIDENCE.split(' ').includes(word.text));
+    expect(evidenceWords.length).toBeGreaterThanOrEqual(EVIDENCE.split(' ').length - 1);
+    const highlights = pdfPage.getByTestId('pdf-highlight');
+    expect(await highlights.count()).toBe(EVIDENCE.split(' ').length);
+    const canvasBox = (await pdfPage.locator('canvas').boundingBox())!;
+    const first = (await highlights.first().boundingBox())!;
+    const nobody = words.data.find((word) => word.text === 'Nobody')!;
+    expect(Math.abs(first.x - (canvasBox.x + nobody.box[0] * canvasBox.width))).toBeLessThan(3);
+    expect(Math.abs(first.y - (canvasBox.y + nobody.box[1] * canvasBox.height))).toBeLessThan(3);
+    // Nothing else on the page is highlighted: the heading above the evidence is not.
+    const heading = words.data.find((word) => word.text === 'SCAN-001')!;
+    const highlightTops = await highlights.evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().top));
+    expect(highlightTops.every((top) => top > canvasBox.y + heading.box[3] * canvasBox.height)).toBe(true);
+
+    expect(await pdfPage.getByTestId('ocr-words').count()).toBe(0);
+    const toggle = bar.getByRole('button', { name: 'Show OCR words' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    const drawnWords = pdfPage.getByTestId('ocr-words').locator('.ocr-word');
+    expect(await drawnWords.count()).toBe(words.data.length);
+    // Each word is tinted by its own confidence, and names itself on hover.
+    const bands = await drawnWords.evaluateAll((spans) => spans.map((span) => [span.getAttribute('data-band'), span.getAttribute('title')]));
+    words.data.forEach((word, i) => {
+      expect(bands[i]![0]).toBe(word.confidence >= 90 ? 'sure' : word.confidence >= 70 ? 'doubtful' : 'low');
+      expect(bands[i]![1]).toBe(`${word.text} (${Math.round(word.confidence)}%)`);
+    });
+    expect(await bar.getByRole('button', { name: 'Hide OCR words' }).getAttribute('aria-pressed')).toBe('true');
+    await screenshot(page, 'ocr-page-1440');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await bar.getByRole('button', { name: 'Hide OCR words' }).click();
+    expect(await pdfPage.getByTestId('ocr-words').count()).toBe(0);
+  });
+
+  it('lists the pages read by OCR in the document view', { timeout: 60_000 }, async () => {
+    await page.getByTestId('review-detail').getByRole('button', { name: 'Open this place in the document' }).click();
+    const note = page.getByTestId('ocr-pages');
+    await expect.poll(() => note.textContent(), { timeout: 20_000 }).toContain('Read by OCR: pages 1-2 (scanned).');
+    expect(await note.getAttribute('data-low')).toBe('');
+  });
+});
