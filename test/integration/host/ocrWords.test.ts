@@ -1,8 +1,9 @@
-/** `pages.ocrWords` through the engine host: the words OCR read on a scanned page, for the page viewer. */
+/** OCR commands through the engine host: the words OCR read on a scanned page (page viewer) and a document's OCR pages (document view). */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OcrWordBox, RunView } from '../../../shared/contract';
+import type { OcrPageInfo, OcrWordBox, RunView } from '../../../shared/contract';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { openDatabase } from '../../../electron/engine/store/db';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
 import { makeScannedPdf, scannedLetterPages } from '../../fixtures/scanFactory';
 import { useTempDir } from '../../helpers/tempDir';
@@ -37,6 +38,17 @@ describe('pages.ocrWords', () => {
     }
     expect(await call<OcrWordBox[]>(host, 'pages.ocrWords', { documentId: typed, pageNumber: 1 })).toEqual([]);
     expect(await host.invoke('pages.ocrWords', { documentId: scanned, pageNumber: 9 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+
+    // The document view's list: the scanned page with its confidence (a clean scan is not low), nothing for a text PDF.
+    const ocrPages = await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned });
+    expect(ocrPages).toEqual([{ page: 1, confidence: expect.any(Number), low: false }]);
+    expect(ocrPages[0]!.confidence).toBeGreaterThanOrEqual(70);
+    expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: typed })).toEqual([]);
+    // A poorly read page (confidence below 70%) is flagged low.
+    const db = openDatabase(join(dir, 'audit.sqlite'));
+    db.prepare('UPDATE page_ocr SET confidence = 55.5 WHERE document_id = ?').run(scanned);
+    db.close();
+    expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned })).toEqual([{ page: 1, confidence: 55.5, low: true }]);
     await host.close();
   });
 });
