@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { ErrorInfo } from './errors';
 import type { CommandName } from './channels';
+import { OCR_MODES, ocrLanguagesSchema } from './ocr';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import type { CompletenessVerdict } from './completeness';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
@@ -64,7 +65,7 @@ export { STRATEGY_CHOICES };
 export const strategyChoiceSchema = z.enum(STRATEGY_CHOICES);
 export type StrategyChoiceSetting = z.infer<typeof strategyChoiceSchema>;
 
-export const OCR_MODES = ['auto', 'off', 'force'] as const;
+export { OCR_MODES };
 export const ocrModeSchema = z.enum(OCR_MODES);
 export type OcrMode = z.infer<typeof ocrModeSchema>;
 
@@ -90,6 +91,8 @@ export const settingsSchema = z
     profile: extractionProfileSchema.nullable(),
     /** Pages without a usable text layer: auto reads them with OCR (offline), off leaves them out, force reads every page with OCR. */
     ocrMode: ocrModeSchema,
+    /** OCR languages, tesseract codes in order (the first is the main one); each must have its data package installed (`ocr.languages`). */
+    ocrLanguages: ocrLanguagesSchema,
   })
   .strict();
 

@@ -55,6 +55,8 @@ export const ErrorCode = {
   OCR_LOW_CONFIDENCE: 'OCR_LOW_CONFIDENCE',
   /** OCR could not run (language data missing, page could not be rendered): the page keeps whatever text it had. */
   OCR_FAILED: 'OCR_FAILED',
+  /** An OCR language was chosen whose data package (`@tesseract.js-data/<code>`) is not installed: the sentence says how to install it. */
+  OCR_LANGUAGE_MISSING: 'OCR_LANGUAGE_MISSING',
   // Workspace (issue 16): the source page beside a finding
   SOURCE_FILE_CHANGED: 'SOURCE_FILE_CHANGED',
 } as const;

@@ -11,6 +11,9 @@ export const ocrLanguageCodeSchema = z.string().regex(/^[a-z][a-z0-9_]{1,15}$/, 
 /** The languages a run reads with, in order (the first is tesseract's main language); at least one. */
 export const ocrLanguagesSchema = z.array(ocrLanguageCodeSchema).min(1).max(8);
 
+/** What a run does with pages without a usable text layer: read them with OCR (auto), leave them out (off), or OCR every page (force). */
+export const OCR_MODES = ['auto', 'off', 'force'] as const;
+
 /** Pages (and words) read by OCR with a confidence below this are flagged: their text, and quotes from it, may be misread. */
 export const LOW_OCR_CONFIDENCE = 70;
 

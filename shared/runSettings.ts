@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CHUNK_STRATEGIES, LLM_STAGES, RUN_MODES, STRATEGY_CHOICES } from './pipeline';
+import { OCR_MODES, ocrLanguagesSchema } from './ocr';
 import { extractionProfileSchema } from './profileSchema';
 
 const positiveInt = z.number().int().positive();
@@ -49,6 +50,10 @@ export const runSettingsSchema = z.looseObject({
   judge: z.boolean(),
   profile: extractionProfileSchema,
   llm: runLlmSettingsSchema,
+  /** Absent in runs stored before OCR (they read as 'auto'). */
+  ocr: z.enum(OCR_MODES).optional(),
+  /** Absent in runs stored before OCR languages (they read English). */
+  ocrLanguages: ocrLanguagesSchema.optional(),
 });
 
 export type StoredRunSettings = z.output<typeof runSettingsSchema>;

@@ -8,10 +8,11 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OCR_MODES, type OcrMode } from '../../shared/contract';
 import { toErrorInfo } from '../../shared/errors';
+import { DEFAULT_OCR_LANGUAGES, parseOcrLanguages } from '../../shared/ocr';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared/pipeline';
 import { extractionProfileSchema } from '../../shared/profileSchema';
-import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
+import { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
 import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
 import { openDatabase, setRunOllamaHost } from '../engine/store';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
@@ -51,6 +52,8 @@ Options:
                           CLI asks instead, with hidden input: safer, as a command line is visible to other users)
   --ocr <mode>            Pages without a usable text layer (scanned, or a garbage text layer): auto (default) reads them
                           with OCR, offline; off leaves them out; force reads every page with OCR
+  --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
+                          data package installed (npm install @tesseract.js-data/<code>); nothing is downloaded
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
                           started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
@@ -85,6 +88,7 @@ export async function main(argv: string[]): Promise<number> {
         'rules-only': { type: 'boolean', default: false },
         password: { type: 'string' },
         ocr: { type: 'string' },
+        'ocr-lang': { type: 'string' },
         resume: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -130,6 +134,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".\n`);
     return EXIT.usage;
   }
+  const ocrLanguages = parseOcrLanguages(values['ocr-lang'] ?? DEFAULT_OCR_LANGUAGES.join('+'));
+  if (!ocrLanguages) {
+    process.stderr.write(`--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".\n`);
+    return EXIT.usage;
+  }
+  if (ocr !== 'off') {
+    try {
+      // Checked before any file is read: a missing language would otherwise fail every scanned file one by one.
+      assertOcrLanguagesInstalled(ocrLanguages);
+    } catch (error) {
+      const info = toErrorInfo(error);
+      process.stderr.write(`${info.code}: ${info.message}\n`);
+      return EXIT.usage;
+    }
+  }
   const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
   if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
     process.stderr.write(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".\n`);
@@ -164,6 +183,7 @@ export async function main(argv: string[]): Promise<number> {
     idPatterns: profile.idPatterns,
     judge: !values['no-judge'],
     ocr: ocr as OcrMode,
+    ocrLanguages,
     llm: {
       ...DEFAULT_RUN_LLM_SETTINGS,
       models,

@@ -23,8 +23,8 @@ export interface EngineDeps {
   renderPdf?: PdfRenderer;
   /** The app's log (runs, stages, errors with stacks); default: nothing is logged. */
   log?: Logger;
-  /** The OCR engine of a run; defaults to tesseract.js with the installed English data. */
-  createRecognizer?: () => PageRecognizer;
+  /** The OCR engine of a run, for the run's languages; defaults to tesseract.js with their installed data. */
+  createRecognizer?: (languages: readonly string[]) => PageRecognizer;
 }
 
 export interface Engine {
@@ -57,7 +57,7 @@ export function createEngine(deps: EngineDeps): Engine {
         ...(settings.llm.host ? { host: settings.llm.host } : {}),
         settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache },
       }));
-  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, createRecognizer: deps.createRecognizer ?? (() => createTesseractRecognizer()), ...(deps.log ? { log: deps.log } : {}) };
+  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, createRecognizer: deps.createRecognizer ?? ((languages: readonly string[]) => createTesseractRecognizer(languages)), ...(deps.log ? { log: deps.log } : {}) };
   return {
     analyze: (files, settings = {}, control = {}) => startRun(runDeps, files, defaultRunSettings(settings), control),
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),
@@ -82,4 +82,4 @@ export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRe
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
 export { StopRequest, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';
-export { installedOcrLanguages, listOcrPages, loadPageOcrWords } from './ocr';
+export { assertOcrLanguagesInstalled, installedOcrLanguages, listOcrPages, loadPageOcrWords } from './ocr';

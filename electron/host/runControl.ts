@@ -170,6 +170,7 @@ export function runSettingsFrom(settings: AppSettings, mode: RunMode, unitTokens
       strategy: settings.strategy,
       judge: settings.useJudge,
       ocr: settings.ocrMode,
+      ocrLanguages: [...settings.ocrLanguages],
       ...(settings.profile ? { profile: settings.profile } : {}),
       // ID patterns set on their own win; else the profile's, which are also what extraction is told to look for.
       idPatterns: settings.idPatterns.length > 0 ? settings.idPatterns : [...(settings.profile ?? DEFAULT_PROFILE).idPatterns],

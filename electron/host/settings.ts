@@ -1,4 +1,5 @@
 import { settingsSchema, type AppSettings } from '../../shared/contract';
+import { assertOcrLanguagesInstalled } from '../engine';
 import { loadSettingValues, saveSettingValues, type Database } from '../engine/store';
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -13,6 +14,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   chunkTokens: 1500,
   profile: null,
   ocrMode: 'auto',
+  ocrLanguages: ['eng'],
 };
 
 type Key = keyof AppSettings;
@@ -31,6 +33,8 @@ export function readSettings(db: Database): AppSettings {
 }
 
 export function writeSettings(db: Database, patch: Partial<AppSettings>, now: string): AppSettings {
+  // A language without its data would fail every scanned page later: refused now, with how to install it.
+  if (patch.ocrLanguages) assertOcrLanguagesInstalled(patch.ocrLanguages);
   const values: Record<string, unknown> = {};
   for (const key of KEYS) if (patch[key] !== undefined) values[key] = patch[key];
   saveSettingValues(db, values, now);

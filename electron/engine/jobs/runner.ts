@@ -26,6 +26,7 @@ import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
 import type { OcrMode } from '../../../shared/contract';
+import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
 import type { RunSettings } from './settings';
 
@@ -37,8 +38,11 @@ export interface RunDeps {
   createLlm: (settings: RunSettings) => LlmClient;
   /** Where runs, inputs, stages and errors (with their stacks) are logged; default: nowhere. */
   log?: Logger;
-  /** The OCR engine for pages without a usable text layer, one per run (its worker starts on the first page to read); absent: no OCR. */
-  createRecognizer?: () => PageRecognizer;
+  /**
+   * The OCR engine for pages without a usable text layer, one per run, reading the run's languages (its worker
+   * starts on the first page to read); absent: no OCR.
+   */
+  createRecognizer?: (languages: readonly string[]) => PageRecognizer;
 }
 
 export interface RunControl {
@@ -93,7 +97,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   };
 
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
-  const recognizer = deps.createRecognizer?.();
+  const recognizer = deps.createRecognizer?.(settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
   try {
     if (settings.mode === 'full') {
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');

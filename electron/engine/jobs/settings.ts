@@ -1,5 +1,6 @@
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
+import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import type { LlmStage, RunMode, StrategyChoice } from '../../../shared/pipeline';
 import type { StoredRunSettings } from '../../../shared/runSettings';
 import type { ChunkingOptions } from '../chunking';
@@ -51,6 +52,8 @@ export interface RunSettings {
   llm: RunLlmSettings;
   /** Pages without a usable text layer: 'auto' reads them with OCR, 'off' leaves them out, 'force' OCRs every page. Absent (runs stored before OCR): 'auto'. */
   ocr?: OcrMode;
+  /** OCR languages (tesseract codes, the first is the main one), each with its `@tesseract.js-data` package installed. Absent (runs stored before languages): English. */
+  ocrLanguages?: string[];
 }
 
 export const DEFAULT_RUN_LLM_SETTINGS: RunLlmSettings = {
@@ -74,6 +77,7 @@ export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSet
     judge: true,
     profile: DEFAULT_PROFILE,
     ocr: 'auto',
+    ocrLanguages: [...DEFAULT_OCR_LANGUAGES],
     ...overrides,
     llm: { ...DEFAULT_RUN_LLM_SETTINGS, ...overrides.llm },
   };

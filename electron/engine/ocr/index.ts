@@ -6,7 +6,7 @@
  */
 export { LOW_OCR_CONFIDENCE, ocrReadsBetter, pagesNeedingOcr, readPagesWithOcr, type OcrCandidate, type OcrStepInput, type OcrStepResult } from './ocrDocument';
 export { isGarbageText, judgeTextLayer, type GarbageVerdict } from './garbage';
-export { createTesseractRecognizer, installedOcrLanguages, languageDataPath } from './recognizer';
+export { assertOcrLanguagesInstalled, createTesseractRecognizer, installedOcrLanguages, languageDataPath } from './recognizer';
 export { openForRendering, RENDER_DPI } from './render';
 export { getCachedOcr, listOcrPages, loadPageOcrWords, savePageOcr, type OcrWordView, type PageOcrMark } from './store';
 export { ocrWarnings } from './warnings';

@@ -6,11 +6,13 @@
  * is written next to the app (cacheMethod 'none'). The worker thread is
  * started on the first page that needs it and reused for every later page.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { AppError, ErrorCode } from '../../../shared/errors';
+import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { throwIfAborted, cancelledError } from '../util';
 import { expandLigatures, stripInvisible } from '../pdf';
 import type { OcrLine, OcrPageText, PageBox, PageRecognizer, RenderedPage } from './types';
@@ -18,46 +20,85 @@ import type { OcrLine, OcrPageText, PageBox, PageRecognizer, RenderedPage } from
 const require = createRequire(import.meta.url);
 /** LSTM-only recognition reads the integer "best" models (the data tesseract.js itself uses for OEM 1). */
 const DATA_FOLDER = '4.0.0_best_int';
+const dataFile = (language: string) => `${language}.traineddata.gz`;
 
-/** The local folder holding `<lang>.traineddata.gz`, or a clear error naming the package to install. */
-export function languageDataPath(language: string): string {
-  let folder: string | undefined;
-  try {
-    folder = path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), DATA_FOLDER);
-  } catch {
-    folder = undefined;
-  }
-  if (!folder || !existsSync(path.join(folder, `${language}.traineddata.gz`))) {
-    throw new AppError(
-      ErrorCode.OCR_FAILED,
-      `OCR language data for "${language}" is not installed. Install it with \`npm install @tesseract.js-data/${language}\`, or choose an installed language.`,
-      { language },
-    );
-  }
+/** The folder of installed `@tesseract.js-data/*` packages (eng ships with the app, so it is always there). */
+function dataPackagesFolder(): string {
+  return path.dirname(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')));
+}
+
+/** The local folder holding `<lang>.traineddata.gz`, or OCR_LANGUAGE_MISSING naming the package to install. */
+export function languageDataPath(language: string, packagesFolder: string = dataPackagesFolder()): string {
+  const folder = path.join(packagesFolder, language, DATA_FOLDER);
+  if (!/^[a-z][a-z0-9_]*$/.test(language) || !existsSync(path.join(folder, dataFile(language)))) throw missingLanguageError([language], packagesFolder);
   return folder;
 }
 
-/** Languages whose data packages are installed next to tesseract.js (eng always is). */
-export function installedOcrLanguages(): string[] {
-  const scope = path.join(path.dirname(path.dirname(require.resolve('@tesseract.js-data/eng/package.json'))));
-  return readdirSync(scope).filter((name) => existsSync(path.join(scope, name, DATA_FOLDER, `${name}.traineddata.gz`))).sort();
+/** Languages whose data packages are installed next to tesseract.js (eng always is), by code, sorted. */
+export function installedOcrLanguages(packagesFolder: string = dataPackagesFolder()): string[] {
+  return readdirSync(packagesFolder)
+    .filter((name) => existsSync(path.join(packagesFolder, name, DATA_FOLDER, dataFile(name))))
+    .sort();
+}
+
+/** Throws OCR_LANGUAGE_MISSING unless every language has its data installed: a run checks before reading any page. */
+export function assertOcrLanguagesInstalled(languages: readonly string[], packagesFolder: string = dataPackagesFolder()): void {
+  const installed = new Set(installedOcrLanguages(packagesFolder));
+  const missing = languages.filter((language) => !installed.has(language));
+  if (missing.length > 0) throw missingLanguageError(missing, packagesFolder);
+}
+
+function missingLanguageError(missing: readonly string[], packagesFolder: string): AppError {
+  const installed = installedOcrLanguages(packagesFolder);
+  const packages = missing.map((language) => `@tesseract.js-data/${language}`).join(' ');
+  return new AppError(
+    ErrorCode.OCR_LANGUAGE_MISSING,
+    `OCR language data for ${missing.map((language) => `"${language}"`).join(', ')} is not installed on this computer (installed: ${installed.join(', ') || 'none'}). ` +
+      `Install it with \`npm install ${packages}\` in the app's folder (nothing is downloaded at run time), or choose an installed language in Settings (--ocr-lang on the command line).`,
+    { missing: [...missing], installed },
+  );
+}
+
+/**
+ * One folder holding every chosen language's data: tesseract.js reads all languages from one `langPath`, and each
+ * package has its own folder. With one language that is its package folder; with several, a temporary folder of
+ * links to the installed files (a copy where links are not allowed), removed when the recognizer closes.
+ */
+function languageFolder(languages: readonly string[]): { folder: string; cleanup: () => void } {
+  const folders = languages.map((language) => languageDataPath(language));
+  if (languages.length === 1) return { folder: folders[0]!, cleanup: () => {} };
+  const folder = mkdtempSync(path.join(tmpdir(), 'audit-ocr-languages-'));
+  languages.forEach((language, i) => {
+    const source = path.join(folders[i]!, dataFile(language));
+    const target = path.join(folder, dataFile(language));
+    try {
+      linkSync(source, target);
+    } catch {
+      copyFileSync(source, target);
+    }
+  });
+  return { folder, cleanup: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 type TesseractWorker = Awaited<ReturnType<typeof Tesseract.createWorker>>;
 
-export function createTesseractRecognizer(languages: readonly string[] = ['eng']): PageRecognizer {
+/** A recognizer reading with these languages (tesseract's "eng+deu": the first is the main one). */
+export function createTesseractRecognizer(languages: readonly string[] = DEFAULT_OCR_LANGUAGES): PageRecognizer {
   let worker: Promise<TesseractWorker> | null = null;
+  let cleanup = (): void => {};
   const start = async (): Promise<TesseractWorker> => {
-    const paths = [...new Set(languages.map(languageDataPath))];
-    if (paths.length > 1) throw new AppError(ErrorCode.OCR_FAILED, 'OCR with several languages needs their data in one folder; choose one language.');
+    const data = languageFolder(languages);
+    cleanup = data.cleanup;
     const tesseract = await import('tesseract.js');
     const createWorker = tesseract.createWorker ?? (tesseract as unknown as { default: typeof tesseract }).default.createWorker;
-    return createWorker([...languages], 1 /* OEM.LSTM_ONLY */, { langPath: paths[0]!, gzip: true, cacheMethod: 'none' });
+    return createWorker([...languages], 1 /* OEM.LSTM_ONLY */, { langPath: data.folder, gzip: true, cacheMethod: 'none' });
   };
   const stop = async (): Promise<void> => {
     const running = worker;
     worker = null;
     if (running) await (await running.catch(() => null))?.terminate();
+    cleanup();
+    cleanup = () => {};
   };
   return {
     id: `tesseract.js-7/lstm/${languages.join('+')}`,
