@@ -3,7 +3,8 @@
  * (real tesseract.js OCR, the demo model answering from the document's own text): a dropped PDF whose pages are
  * only images is read by OCR and analysed; beside a finding, its scanned page says it was read by OCR, the quote
  * is highlighted on the OCR words that hold it, and "Show OCR words" draws every word's box tinted by confidence;
- * the document view lists the pages read by OCR. Screenshot: test-results/screenshots/ocr-page-1440.png.
+ * the document view lists the pages read by OCR; Settings lists the installed OCR languages and saves the choice.
+ * Screenshots: test-results/screenshots/ocr-page-1440.png and ocr-settings-1440.png.
  */
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright';
@@ -106,5 +107,23 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     const note = page.getByTestId('ocr-pages');
     await expect.poll(() => note.textContent(), { timeout: 20_000 }).toContain('Read by OCR: pages 1-2 (scanned).');
     expect(await note.getAttribute('data-low')).toBe('');
+  });
+
+  it('lists the installed OCR languages in Settings, keeps one at least, and saves the choice', { timeout: 60_000 }, async () => {
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Settings/ }).click();
+    const group = page.getByRole('group', { name: 'OCR languages' });
+    const english = group.getByRole('checkbox', { name: 'English eng' });
+    const french = group.getByRole('checkbox', { name: 'French fra' });
+    await english.waitFor({ timeout: 10_000 });
+    expect(await english.isChecked()).toBe(true);
+    // The only language chosen cannot be unticked: OCR needs one.
+    expect(await english.isDisabled()).toBe(true);
+    expect(await french.isChecked()).toBe(false);
+    await french.check();
+    expect(await english.isDisabled()).toBe(false);
+    await screenshot(page, 'ocr-settings-1440');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByTestId('settings-actions').getByRole('button', { name: /^Save/ }).click();
+    await expect.poll(async () => ((await server.host.invoke('settings.get', {})) as { ok: true; data: { ocrLanguages: string[] } }).data.ocrLanguages).toEqual(['eng', 'fra']);
   });
 });

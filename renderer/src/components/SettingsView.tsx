@@ -1,9 +1,10 @@
 import { useEffect, useId } from 'react';
-import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage, type OcrMode, type StrategyChoiceSetting } from '../../../shared/contract';
+import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage, type StrategyChoiceSetting } from '../../../shared/contract';
 import { plural } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
+import { OcrSettings } from './OcrSettings';
 import { ProfileEditor } from './ProfileEditor';
 import { Sentence } from './Sentence';
 
@@ -159,17 +160,7 @@ export function SettingsView() {
               Full: structure, findings by the local LLM, merge, summary; needs Ollama. Rules only: chunk tree and ID mentions.
             </p>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-ocr`}>Scanned pages (OCR)</label>
-            <select id={`${id}-ocr`} value={draft.ocrMode} aria-describedby={`${id}-ocr-hint`} onChange={(event) => edit({ ocrMode: event.currentTarget.value as OcrMode })}>
-              <option value="auto">Automatic: read pages without usable text with OCR</option>
-              <option value="off">Never: leave scanned pages out</option>
-              <option value="force">Always: read every page with OCR</option>
-            </select>
-            <p className="hint" id={`${id}-ocr-hint`}>
-              OCR runs on this computer (English; other languages by installing their @tesseract.js-data package). Pages read by OCR are marked, and low-confidence ones flagged.
-            </p>
-          </div>
+          <OcrSettings />
           <div className="field">
             <label htmlFor={`${id}-strategy`}>Structure strategy</label>
             <select id={`${id}-strategy`} value={draft.strategy} onChange={(event) => edit({ strategy: event.currentTarget.value as StrategyChoiceSetting })}>

@@ -3,18 +3,26 @@
  * documents, fetched once per window (a document's OCR never changes once stored: a document is read once).
  */
 import { create } from 'zustand';
-import type { OcrPageInfo, OcrWordBox } from '../../../shared/contract';
+import type { OcrLanguageInfo, OcrPageInfo, OcrWordBox } from '../../../shared/contract';
 import { invoke } from '../api';
 
 interface OcrState {
   /** Draw every OCR word's box on OCR pages, tinted by its confidence. Kept while moving between findings. */
   showWords: boolean;
   setShowWords(show: boolean): void;
+  /** The OCR languages installed on this computer (null until asked); asked again each time Settings opens, so a package installed meanwhile shows up. */
+  languages: OcrLanguageInfo[] | null;
+  loadLanguages(): Promise<void>;
 }
 
 export const useOcrStore = create<OcrState>()((set) => ({
   showWords: false,
   setShowWords: (showWords) => set({ showWords }),
+  languages: null,
+  async loadLanguages() {
+    const result = await invoke('ocr.languages', {});
+    if (result.ok) set({ languages: result.data });
+  },
 }));
 
 const pageWords = new Map<string, Promise<OcrWordBox[]>>();
