@@ -51,4 +51,17 @@ describe('run settings at the store boundary', () => {
     expect(await host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: damaged, status: 'paused' }, { id: oldRun, status: 'paused' }] });
     await host.close();
   });
+
+  it('parses the OCR settings (issue 18): a run from before OCR reads with the defaults, a bad language is refused', () => {
+    const db = openDatabase(join(tempDir(), 'a.sqlite'));
+    const { ocr: _mode, ocrLanguages: _languages, ...beforeOcr } = defaultRunSettings();
+    const oldRun = createRun(db, 'full', beforeOcr, ['/x.pdf'], NOW);
+    expect(getRun(db, oldRun)!.settingsError).toBeNull();
+    expect(runSettingsOf(getRun(db, oldRun)!).ocrLanguages).toBeUndefined();
+    const french = createRun(db, 'full', defaultRunSettings({ ocr: 'force', ocrLanguages: ['fra', 'eng'] }), ['/x.pdf'], NOW);
+    expect(runSettingsOf(getRun(db, french)!)).toMatchObject({ ocr: 'force', ocrLanguages: ['fra', 'eng'] });
+    const bad = createRun(db, 'full', { ...defaultRunSettings(), ocrLanguages: ['../eng'], ocr: 'sometimes' } as never, ['/x.pdf'], NOW);
+    expect(getRun(db, bad)!.settingsError!.message).toMatch(/ocr/);
+    db.close();
+  });
 });
