@@ -12,7 +12,8 @@ export type RunMode = (typeof RUN_MODES)[number];
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'cancelled', 'failed', 'done'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const RUN_PHASES = ['ingest', 'judge', 'tree', 'rules', 'extract', 'merge', 'summary', 'report', 'done'] as const;
+/** 'ocr': reading pages without a usable text layer from their images, page by page (a phase of its own: it takes seconds a page). */
+export const RUN_PHASES = ['ingest', 'ocr', 'judge', 'tree', 'rules', 'extract', 'merge', 'summary', 'report', 'done'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** The deterministic chunk-tree strategies (no model). */

@@ -9,8 +9,9 @@ import type { RunMode, RunPhase, RunStatus } from '../../shared/pipeline';
 
 /** Where each phase sits inside one input's share of the bar, per mode. */
 export const PHASE_SPANS: Record<RunMode, Partial<Record<RunPhase, readonly [number, number]>>> = {
-  'rules-only': { ingest: [0, 0.8], tree: [0.8, 0.9], rules: [0.9, 1], done: [1, 1] },
-  full: { ingest: [0, 0.1], judge: [0.1, 0.15], tree: [0.15, 0.25], rules: [0.25, 0.3], extract: [0.3, 0.9], merge: [0.9, 0.95], summary: [0.95, 1], report: [1, 1], done: [1, 1] },
+  // Reading a text layer is quick and OCR takes seconds a page: the two share the part reading took alone before OCR.
+  'rules-only': { ingest: [0, 0.4], ocr: [0.4, 0.8], tree: [0.8, 0.9], rules: [0.9, 1], done: [1, 1] },
+  full: { ingest: [0, 0.04], ocr: [0.04, 0.1], judge: [0.1, 0.15], tree: [0.15, 0.25], rules: [0.25, 0.3], extract: [0.3, 0.9], merge: [0.9, 0.95], summary: [0.95, 1], report: [1, 1], done: [1, 1] },
 };
 
 const FINISHED: readonly RunStatus[] = ['done', 'failed'];

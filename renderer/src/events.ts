@@ -34,7 +34,7 @@ function followOpenDocument(payload: RunProgressPayload): void {
   const documentId = (payload.event.ordinal === current?.ordinal ? payload.event.documentId : undefined) ?? current?.documentId ?? null;
   if (documentId !== open) return;
   const phase = payload.event.phase;
-  if (!useTreeStore.getState().tree && !useTreeStore.getState().loading && phase !== 'ingest' && phase !== 'rules') void useTreeStore.getState().reload();
+  if (!useTreeStore.getState().tree && !useTreeStore.getState().loading && phase !== 'ingest' && phase !== 'ocr' && phase !== 'rules') void useTreeStore.getState().reload();
   if (phase !== 'extract' && phase !== 'merge' && phase !== 'summary') return;
   if (analysisTimer) return;
   const wait = Math.max(0, analysisDue - Date.now());

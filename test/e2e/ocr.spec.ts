@@ -50,6 +50,9 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
 
   it('highlights the quote on the OCR words of a scanned page and shows the words tinted by confidence', { timeout: 180_000 }, async () => {
     await dropPdfs(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
+    // While OCR reads the pages, the run card says so, page by page.
+    const card = page.getByTestId('run-1');
+    await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/Reading scanned pages \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s);
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 150_000 });
 
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();

@@ -165,7 +165,11 @@ async function runInput(
   let documentId: number | undefined;
   try {
     const ocr = { mode: recognizer ? (settings.ocr ?? 'auto') : 'off', recognizer } as const;
-    const ingested = await ingestInput(deps, input, control, ocr, (done, total, message) => emit('ingest', done, total, `${label}: ${message}`, about));
+    const ingested = await ingestInput(deps, input, control, ocr, (phase, done, total, message) => {
+      // OCR is a phase of its own on the input too, so a pause or a cancel during it says where it stopped.
+      if (phase === 'ocr' && done === 0) updateRunInput(db, runId, input.ordinal, { phase: 'ocr' });
+      emit(phase, done, total, `${label}: ${message}`, about);
+    });
     documentId = ingested.documentId;
     log.info({ stage: 'ingest', documentId, pages: ingested.doc.pageCount, warnings: ingested.warnings.map((w) => w.code) }, 'input stored');
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
@@ -222,7 +226,7 @@ async function ingestInput(
   input: RunInput,
   control: RunControl,
   ocr: { mode: OcrMode; recognizer: PageRecognizer | undefined },
-  report: (done: number, total: number, message: string) => void,
+  report: (phase: 'ingest' | 'ocr', done: number, total: number, message: string) => void,
 ): Promise<{ documentId: number; doc: ExtractedDocument; warnings: ErrorInfo[] }> {
   const fileName = baseName(input.filePath);
   const sha256 = await fileSha256(input.filePath);
@@ -234,7 +238,7 @@ async function ingestInput(
   }
   const signal = control.signal ? { signal: control.signal } : {};
   const { value: result, password } = await withPassword({ filePath: input.filePath, fileName }, control.password, (password) =>
-    deps.ingestFile(input.filePath, { ...signal, onProgress: (done, total) => report(done, total, `reading page ${done} of ${total}`), ...(password === undefined ? {} : { password }) }),
+    deps.ingestFile(input.filePath, { ...signal, onProgress: (done, total) => report('ingest', done, total, `reading page ${done} of ${total}`), ...(password === undefined ? {} : { password }) }),
   );
   let doc = result.document;
   let warnings = result.warnings;
@@ -249,7 +253,8 @@ async function ingestInput(
       mode: ocr.mode,
       now: deps.now,
       ...signal,
-      onPage: (done, total, pageNumber, cached) => report(done, total, `reading page ${pageNumber} with OCR (${done} of ${total}${cached ? ', from cache' : ''})`),
+      onPageStart: (done, total, pageNumber) => report('ocr', done, total, `OCR page ${done + 1} of ${total}: reading page ${pageNumber}`),
+      onPage: (done, total, pageNumber, cached) => report('ocr', done, total, `OCR page ${done} of ${total}: page ${pageNumber} ${cached ? 'from the cache' : 'read'}`),
     });
     doc = read.doc;
     marks = read.marks;

@@ -53,6 +53,8 @@ export interface OcrStepInput {
   mode: OcrMode;
   now: () => Date;
   signal?: AbortSignal;
+  /** Before each page (a page takes seconds): how many candidates are done so far, and which page is next. */
+  onPageStart?: (done: number, total: number, pageNumber: number) => void;
   /** After each page: how many of the candidates are done, and whether that page came from the cache. */
   onPage?: (done: number, total: number, pageNumber: number, cached: boolean) => void;
 }
@@ -71,6 +73,7 @@ export async function readPagesWithOcr(input: OcrStepInput): Promise<OcrStepResu
   try {
     for (const [index, candidate] of candidates.entries()) {
       throwIfAborted(input.signal);
+      input.onPageStart?.(index, candidates.length, candidate.pageNumber);
       const image = await pdf.render(candidate.pageNumber);
       const contentHash = createHash('sha256').update(input.recognizer.id).update('\0').update(image.blank ? 'blank' : image.png).digest('hex');
       let text = getCachedOcr(input.db, contentHash);

@@ -15,6 +15,7 @@ const FIXABLE = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'NO_MODEL_INST
 
 const PHASES: Record<string, string> = {
   ingest: 'Reading pages',
+  ocr: 'Reading scanned pages (OCR)',
   judge: 'Choosing a chunking strategy',
   tree: 'Building the chunk tree',
   rules: 'Finding ID mentions',

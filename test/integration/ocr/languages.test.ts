@@ -77,7 +77,7 @@ describe('OCR languages', () => {
     const text = loadExtractedDocument(db, outcome.inputs[0]!.documentId!)!.text;
     // English data alone reads "recu", "apres" and "controle" here (measured): these words need the French data.
     for (const word of ['Société', 'Générale', 'reçu', 'déclaration', 'échéance', 'prévue', 'après', 'contrôle', 'trésorier.']) expect(text).toContain(word);
-    expect(getRun(db, outcome.run.id)!.settings.ocrLanguages).toEqual(['eng', 'fra']);
+    expect(getRun(db, outcome.run.id)!.settings!.ocrLanguages).toEqual(['eng', 'fra']);
     expect(db.prepare('SELECT recognizer FROM ocr_cache').all()).toEqual([{ recognizer: 'tesseract.js-7/lstm/eng+fra' }]);
     expect(createTesseractRecognizer(['eng']).id).not.toBe(createTesseractRecognizer(['eng', 'fra']).id);
   });
@@ -93,7 +93,7 @@ describe('OCR languages', () => {
     expect(outcome.inputs[0]!.error!.message).toContain('npm install @tesseract.js-data/deu');
   });
 
-  it('the CLI takes --ocr-lang and refuses a missing language before reading any file', () => {
+  it('the CLI takes --ocr-lang, shows OCR as a phase page by page, and refuses a missing language before reading any file', { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const cli = (args: string[]) =>
       spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -101,6 +101,11 @@ describe('OCR languages', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('OCR_LANGUAGE_MISSING: OCR language data for "deu" is not installed');
     expect(missing.stderr).toContain('npm install @tesseract.js-data/deu');
+    const scan = writeFixture(join(dir, 'scan.pdf'), await makeScannedPdf([{ lines: ['Account 4410 shows a balance in credit.'] }]));
+    const read = cli(['--rules-only', '--db', join(dir, 'c.sqlite'), '--out', join(dir, 'c.md'), '--ocr-lang', 'eng', scan]);
+    expect(read.status).toBe(0);
+    expect(read.stderr).toMatch(/^ocr: file 1 of 1: OCR page 1 of 1: reading page 1$/m);
+    expect(read.stderr).toMatch(/^ocr: file 1 of 1: OCR page 1 of 1: page 1 read$/m);
     const bad = cli(['--rules-only', '--ocr-lang', 'eng+../x', 'nowhere.pdf']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--ocr-lang takes tesseract language codes joined with +');

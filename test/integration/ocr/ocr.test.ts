@@ -95,7 +95,19 @@ describe('OCR of scanned pages (tesseract.js, offline)', () => {
     const heading = words.find((w) => w.text === 'Bank')!;
     const id = words.find((w) => w.text.includes('TOB-ACME-007'))!;
     expect(heading.box[1]).toBeLessThan(id.box[1]);
-    expect(events.some((event) => event.phase === 'ingest' && /reading page 2 with OCR \(2 of 3\)/.test(event.message))).toBe(true);
+    // OCR is a phase of its own, page by page: before each page (which one is being read) and after it.
+    const ocrEvents = events.filter((event) => event.phase === 'ocr');
+    expect(ocrEvents.map((event) => [event.current, event.total])).toEqual([
+      [0, 3],
+      [1, 3],
+      [1, 3],
+      [2, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(ocrEvents[2]!.message).toBe('file 1 of 1: OCR page 2 of 3: reading page 2');
+    expect(ocrEvents[3]!.message).toBe('file 1 of 1: OCR page 2 of 3: page 2 read');
+    expect(events.findIndex((event) => event.phase === 'ocr')).toBeGreaterThan(events.findIndex((event) => event.phase === 'ingest'));
   });
 
   it('stops when cancelled, resumes from the per-page cache, opens an encrypted scan with its password; off leaves scans unread', { timeout: 240_000 }, async () => {
@@ -105,16 +117,18 @@ describe('OCR of scanned pages (tesseract.js, offline)', () => {
     const { db, engine } = setup(dir, recognizer);
 
     const abort = new AbortController();
-    const first = await engine.analyze([file], { mode: 'rules-only' }, { signal: abort.signal, onProgress: (event) => /with OCR \(1 of 2\)/.test(event.message) && abort.abort() });
+    const first = await engine.analyze([file], { mode: 'rules-only' }, { signal: abort.signal, onProgress: (event) => /OCR page 1 of 2: page 1 read/.test(event.message) && abort.abort() });
     expect(first.run.status).toBe('cancelled');
     expect(recognizer.calls).toBe(1);
+    // The input says where it stopped: in the OCR phase.
+    expect(first.inputs[0]).toMatchObject({ status: 'cancelled', phase: 'ocr' });
 
     const events: string[] = [];
     const resumed = await engine.resume(first.run.id, { onProgress: (event) => events.push(event.message) });
     expect(resumed.inputs[0]).toMatchObject({ status: 'done' });
     // Page 1 came from the cache; only page 2 was recognized.
     expect(recognizer.calls).toBe(2);
-    expect(events.some((message) => /reading page 1 with OCR \(1 of 2, from cache\)/.test(message))).toBe(true);
+    expect(events.some((message) => /OCR page 1 of 2: page 1 from the cache/.test(message))).toBe(true);
 
     if (existsSync('/usr/bin/qpdf')) {
       const locked = join(dir, 'scan-locked.pdf');

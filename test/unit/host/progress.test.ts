@@ -5,7 +5,10 @@ describe('progress arithmetic', () => {
   it('places a phase inside the input share by mode', () => {
     expect(phaseFraction('full', 'extract', 0, 10)).toBeCloseTo(0.3);
     expect(phaseFraction('full', 'extract', 5, 10)).toBeCloseTo(0.6);
-    expect(phaseFraction('rules-only', 'ingest', 1, 2)).toBeCloseTo(0.4);
+    expect(phaseFraction('rules-only', 'ingest', 1, 2)).toBeCloseTo(0.2);
+    // OCR follows reading the text layer: the bar goes on from where reading ended.
+    expect(phaseFraction('rules-only', 'ocr', 0, 6)).toBeCloseTo(phaseFraction('rules-only', 'ingest', 2, 2));
+    expect(phaseFraction('full', 'ocr', 3, 6)).toBeCloseTo(0.07);
   });
 
   it('keeps a paused input at what it committed, and a queued one at zero', () => {
