@@ -23,7 +23,9 @@ function scannedReport(): Promise<Uint8Array> {
   return makeScannedPdf(
     [
       { lines: ['# 1 Scope', 'We reviewed the backup and recovery controls of the finance systems', 'for the year ended 31 December 2024.'] },
-      { lines: ['# 2 Findings', '2.1 SCAN-001 Backups are never restored', 'Severity: High', EVIDENCE, 'The restore procedure has not been tested by anyone.'] },
+      {
+        lines: ['# 2 Findings', '2.1 SCAN-001 Backups are never restored', 'Severity: High', EVIDENCE, 'The restore procedure has not been tested by anyone.', '~ Smudged line about the approval limits set by the board.'],
+      },
     ],
     { title: 'Scanned audit report' },
   );
@@ -97,6 +99,9 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
       expect(bands[i]![0]).toBe(word.confidence >= 90 ? 'sure' : word.confidence >= 70 ? 'doubtful' : 'low');
       expect(bands[i]![1]).toBe(`${word.text} (${Math.round(word.confidence)}%)`);
     });
+    // The smudged line is read with low confidence: its words are drawn as such, and the bar counts them.
+    expect(bands.filter(([band]) => band === 'low').length).toBeGreaterThan(0);
+    expect(await bar.textContent()).toMatch(/; \d+ words? below 70%/);
     expect(await bar.getByRole('button', { name: 'Hide OCR words' }).getAttribute('aria-pressed')).toBe('true');
     await screenshot(page, 'ocr-page-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
