@@ -13,7 +13,7 @@
  * the finding itself (its summary-table row, its contents entry), and the
  * document's verdict, so a filter on either finds what to look at.
  */
-import { baseName, editText, findingPages, profileOf, severityLabel, shownValues } from './format';
+import { baseName, editText, findingPages, ocrNote, profileOf, severityLabel, shownValues } from './format';
 import type { ExtractionProfile } from '../../../shared/findings';
 import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
@@ -76,7 +76,8 @@ export function csvCell(value: string | number | boolean | null): string {
 export function describeSource(s: ReportSource): string {
   const where = s.page === null ? 'page unknown' : `page ${s.page}`;
   const state = s.grounded ? `found (${s.match ?? 'exact'})` : 'NOT found in the text';
-  return `${where}${s.isMain ? ' (main)' : ''}, ${state}: "${s.evidence}"`;
+  // A quote from a page read by OCR says so here too: a spreadsheet reader must know its words may be misread.
+  return `${where}${s.isMain ? ' (main)' : ''}${s.ocr ? ` (${ocrNote(s.ocr)})` : ''}, ${state}: "${s.evidence}"`;
 }
 
 type Cell = string | number | boolean | null;

@@ -59,9 +59,11 @@ describeNeeding([CORPUS], 'corpus scan through the whole pipeline (OCR + simulat
     const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as { inputs: { warnings: { code: string }[]; document: { ocrPages: { page: number; low: boolean }[]; findings: { sources: { ocr: unknown }[] }[] } }[] };
     expect(json.inputs[0]!.document.ocrPages.map((p) => p.page)).toEqual(expect.arrayContaining([1, 2, 3, 5, 6]));
     expect(json.inputs[0]!.document.findings.flatMap((f) => f.sources).some((s) => s.ocr !== null)).toBe(true);
-    // Low-confidence pages (the charts) are flagged in the report and among the input's warnings.
-    if (json.inputs[0]!.document.ocrPages.some((p) => p.low)) {
-      expect(json.inputs[0]!.warnings.map((w) => w.code)).toContain(ErrorCode.OCR_LOW_CONFIDENCE);
-    }
+    // Low-confidence pages (page 3, a chart OCR reads at about 40%) are flagged in the report and among the input's warnings.
+    expect(json.inputs[0]!.document.ocrPages.filter((p) => p.low).map((p) => p.page)).toContain(3);
+    expect(json.inputs[0]!.warnings.map((w) => w.code)).toContain(ErrorCode.OCR_LOW_CONFIDENCE);
+    expect(markdown).toMatch(/3 \(\d+%, low\)/);
+    // The CSV's sources cell says which quotes are OCR text.
+    expect(String(await h.engine.exportReport(outcome.run.id, 'csv'))).toMatch(/page \d+ \(main\) \(OCR text, \d+% confidence[^)]*\), found/);
   });
 });
