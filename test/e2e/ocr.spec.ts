@@ -3,7 +3,8 @@
  * (real tesseract.js OCR, the demo model answering from the document's own text): a dropped PDF whose pages are
  * only images is read by OCR and analysed; beside a finding, its scanned page says it was read by OCR, the quote
  * is highlighted on the OCR words that hold it, and "Show OCR words" draws every word's box tinted by confidence;
- * the document view lists the pages read by OCR; Settings lists the installed OCR languages and saves the choice.
+ * the document view lists the pages read by OCR; Settings lists the installed OCR languages and saves the choice;
+ * the run card shows OCR page by page, and a run cancelled during OCR says so and resumes to the end.
  * Screenshots: test-results/screenshots/ocr-page-1440.png and ocr-settings-1440.png.
  */
 import { rmSync } from 'node:fs';
@@ -133,5 +134,23 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByTestId('settings-actions').getByRole('button', { name: /^Save/ }).click();
     await expect.poll(async () => ((await server.host.invoke('settings.get', {})) as { ok: true; data: { ocrLanguages: string[] } }).data.ocrLanguages).toEqual(['eng', 'fra']);
+  });
+
+  it('cancels a run while OCR reads a page, says it stopped in OCR, and resumes to the end', { timeout: 180_000 }, async () => {
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
+    const pages = [1, 2, 3].map((n) => ({ lines: [`# ${n} Part ${n}`, `This scanned page number ${n} holds nothing but plain text for OCR.`] }));
+    await dropPdfs(page, [{ name: 'three-scanned-pages.pdf', bytes: await makeScannedPdf(pages) }]);
+    const card = page.getByTestId('run-2');
+    await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/OCR page [23] of 3: reading page [23]/);
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForSelector('[data-testid="run-2"][data-status="cancelled"]', { timeout: 30_000 });
+    expect(await card.getByTestId('run-input').textContent()).toContain('at: Reading scanned pages (OCR)');
+    await card.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForSelector('[data-testid="run-2"][data-status="done"]', { timeout: 120_000 });
+    const runs = (await server.host.invoke('runs.list', {})) as { ok: true; data: { id: number; inputs: { status: string; documentId: number | null }[] }[] };
+    const input = runs.data.find((run) => run.id === 2)!.inputs[0]!;
+    expect(input.status).toBe('done');
+    const ocrPages = (await server.host.invoke('documents.ocrPages', { documentId: input.documentId! })) as { ok: true; data: { page: number }[] };
+    expect(ocrPages.data.map((p) => p.page)).toEqual([1, 2, 3]);
   });
 });
