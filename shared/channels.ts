@@ -49,6 +49,10 @@ export const COMMAND_NAMES = [
   // OCR (issue 18)
   'documents.ocrPages',
   'ocr.languages',
+  // Review undo (issue 16)
+  'review.removeNote',
+  'review.undoSplit',
+  'review.unmerge',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

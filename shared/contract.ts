@@ -201,6 +201,12 @@ export const commands = {
       })
       .strict(),
   },
+  /** Undo of a note (issue 16): the note goes, the trail keeps it added and removed. */
+  'review.removeNote': { input: z.object({ noteId: id }).strict() },
+  /** Undo of a split (issue 16): the finding split out goes back into the one it came from. */
+  'review.undoSplit': { input: z.object({ reviewedId: id }).strict() },
+  /** Undo of a merge (issue 16): the absorbed finding gets back its sources and notes and is listed again. */
+  'review.unmerge': { input: z.object({ absorbId: id }).strict() },
   /** The append-only trail of one reviewed finding, or of a whole document. */
   'review.trail': { input: z.union([z.object({ reviewedId: id }).strict(), z.object({ documentId: id }).strict()]) },
   // Ask the documents (issue 17)
@@ -573,11 +579,14 @@ export interface CommandOutputs {
   'review.get': ReviewViewResult;
   'review.setState': ReviewViewResult;
   'review.edit': ReviewViewResult;
-  'review.note': ReviewViewResult;
+  'review.note': ReviewViewResult & { noteId: number };
   'review.acknowledge': ReviewViewResult;
   'review.split': ReviewViewResult & { createdId: number };
   'review.merge': ReviewViewResult;
   'review.addManual': ReviewViewResult & { createdId: number };
+  'review.removeNote': ReviewViewResult;
+  'review.undoSplit': ReviewViewResult;
+  'review.unmerge': ReviewViewResult;
   'review.trail': TrailEntry[];
   'ask.start': { askId: string };
   'ask.cancel': { askId: string; cancelled: boolean };

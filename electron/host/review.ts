@@ -18,8 +18,11 @@ import {
   getReviewView,
   listTrail,
   mergeReviewed,
+  removeNote,
   setState,
   splitMerged,
+  undoSplit,
+  unmergeReviewed,
 } from '../engine/review';
 import { documentText, type Database } from '../engine/store';
 import { readSettings } from './settings';
@@ -71,11 +74,14 @@ export interface ReviewHandlers {
   'review.get': (input: ParsedInput<'review.get'>) => ReviewViewResult;
   'review.setState': (input: ParsedInput<'review.setState'>) => ReviewViewResult;
   'review.edit': (input: ParsedInput<'review.edit'>) => ReviewViewResult;
-  'review.note': (input: ParsedInput<'review.note'>) => ReviewViewResult;
+  'review.note': (input: ParsedInput<'review.note'>) => ReviewViewResult & { noteId: number };
   'review.acknowledge': (input: ParsedInput<'review.acknowledge'>) => ReviewViewResult;
   'review.split': (input: ParsedInput<'review.split'>) => ReviewViewResult & { createdId: number };
   'review.merge': (input: ParsedInput<'review.merge'>) => ReviewViewResult;
   'review.addManual': (input: ParsedInput<'review.addManual'>) => ReviewViewResult & { createdId: number };
+  'review.removeNote': (input: ParsedInput<'review.removeNote'>) => ReviewViewResult;
+  'review.undoSplit': (input: ParsedInput<'review.undoSplit'>) => ReviewViewResult;
+  'review.unmerge': (input: ParsedInput<'review.unmerge'>) => ReviewViewResult;
   'review.trail': (input: ParsedInput<'review.trail'>) => ReturnType<typeof listTrail>;
 }
 
@@ -92,7 +98,20 @@ export function reviewHandlers(db: Database, now: () => Date): ReviewHandlers {
     'review.setState': ({ reviewedId, state, reason }) =>
       change(reviewedId, (reviewer, at) => setState(db, { reviewedId, reviewer, state, ...(reason !== undefined ? { reason } : {}), now: at })),
     'review.edit': ({ reviewedId, values }) => change(reviewedId, (reviewer, at) => editFields(db, { reviewedId, reviewer, values, now: at })),
-    'review.note': ({ reviewedId, text }) => change(reviewedId, (reviewer, at) => void addNote(db, { reviewedId, reviewer, text, now: at })),
+    'review.note': ({ reviewedId, text }) => {
+      let noteId = 0;
+      const view = change(reviewedId, (reviewer, at) => {
+        noteId = addNote(db, { reviewedId, reviewer, text, now: at }).noteId;
+      });
+      return { ...view, noteId };
+    },
+    'review.removeNote': ({ noteId }) => {
+      const reviewer = reviewerFrom(db);
+      const { reviewedId } = removeNote(db, { noteId, reviewer, now: iso() });
+      return reviewView(db, documentOf(db, reviewedId), iso());
+    },
+    'review.undoSplit': ({ reviewedId }) => change(reviewedId, (reviewer, at) => void undoSplit(db, { reviewedId, reviewer, now: at })),
+    'review.unmerge': ({ absorbId }) => change(absorbId, (reviewer, at) => void unmergeReviewed(db, { absorbId, reviewer, now: at })),
     'review.acknowledge': ({ reviewedId }) => change(reviewedId, (reviewer, at) => acknowledgeChanges(db, { reviewedId, reviewer, now: at })),
     'review.split': ({ reviewedId, findingIds }) => {
       let createdId = 0;

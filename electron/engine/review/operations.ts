@@ -14,6 +14,7 @@ import {
   checkReviewer,
   effectiveValues,
   getActiveReviewed,
+  getReviewed,
   insertReviewed,
   invalid,
   label,
@@ -195,7 +196,7 @@ export function splitMerged(db: Database, input: ChangeBase & { findingIds: read
  * merged_into, with its own edits and state readable. The kept finding keeps
  * its state and values.
  */
-export function mergeReviewed(db: Database, input: { keepId: number; absorbId: number; reviewer: string; now?: string }): void {
+export function mergeReviewed(db: Database, input: { keepId: number; absorbId: number; reviewer: string; now?: string; because?: string }): void {
   const reviewer = checkReviewer(input.reviewer);
   const now = input.now ?? nowIso();
   if (input.keepId === input.absorbId) throw invalid('Choose two different findings to merge.');
@@ -209,13 +210,19 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
       );
     const before = allLinks(keep.id);
     const moved = allLinks(absorb.id);
+    const movedNotes = (db.prepare('SELECT id FROM review_notes WHERE reviewed_id = ? ORDER BY id').all(absorb.id) as { id: number }[]).map((n) => n.id);
     db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
     db.prepare('UPDATE review_notes SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
     db.prepare('UPDATE reviewed_findings SET merged_into = ?, updated_at = ? WHERE id = ?').run(keep.id, now, absorb.id);
     // A kept finding that vanished takes the absorbed one's newer run, so its sources show.
-    if (absorb.run_id !== null && (keep.run_id === null || absorb.run_id > keep.run_id)) {
+    const takesRun = absorb.run_id !== null && (keep.run_id === null || absorb.run_id > keep.run_id);
+    if (takesRun) {
       db.prepare('UPDATE reviewed_findings SET run_id = ?, vanished_in_run_id = ? WHERE id = ?').run(absorb.run_id, absorb.vanished_in_run_id, keep.id);
     }
+    // What moved, so the merge can be taken back exactly (unmergeReviewed).
+    db.prepare(
+      'INSERT OR REPLACE INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, keep_run_id_before, keep_vanished_before, keep_run_id_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(absorb.id, keep.id, JSON.stringify(moved), JSON.stringify(movedNotes), keep.run_id, keep.vanished_in_run_id, takesRun ? absorb.run_id : null, now);
     db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
     const absorbed = effectiveValues(absorb);
     appendTrail(db, {
@@ -228,7 +235,7 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
       field: 'sources',
       from: JSON.stringify(before),
       to: JSON.stringify([...before, ...moved]),
-      detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding`,
+      detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding${input.because ? ` (${input.because})` : ''}`,
     });
     appendTrail(db, {
       documentId: keep.document_id,
@@ -240,8 +247,109 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
       field: 'merged_into',
       from: null,
       to: label(keep.seq),
-      detail: `merged into ${label(keep.seq)}`,
+      detail: `merged into ${label(keep.seq)}${input.because ? ` (${input.because})` : ''}`,
     });
+  })();
+}
+
+interface MergeUndoRow {
+  absorb_id: number;
+  keep_id: number;
+  links_json: string;
+  note_ids_json: string;
+  keep_run_id_before: number | null;
+  keep_vanished_before: number | null;
+  keep_run_id_after: number | null;
+}
+
+/**
+ * Takes a merge back: the source links and notes the merge moved go back to
+ * the absorbed finding, which is listed again with its own state and edits;
+ * the kept finding gets its run back unless a re-run has moved it since.
+ * Both findings' trails record the undo (the merge entries stay).
+ */
+export function unmergeReviewed(db: Database, input: { absorbId: number; reviewer: string; now?: string }): { keepId: number } {
+  const reviewer = checkReviewer(input.reviewer);
+  const now = input.now ?? nowIso();
+  return db.transaction(() => {
+    const absorb = getReviewed(db, input.absorbId);
+    const undo = db.prepare('SELECT * FROM review_merge_undo WHERE absorb_id = ?').get(absorb.id) as MergeUndoRow | undefined;
+    if (absorb.merged_into === null || !undo || undo.keep_id !== absorb.merged_into) {
+      throw invalid(`${label(absorb.seq)} is not merged into another finding: there is no merge to undo.`, { reviewedId: absorb.id });
+    }
+    const keep = getActiveReviewed(db, undo.keep_id);
+    const linksOf = (id: number) =>
+      (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(id) as { run_id: number; finding_id: number }[]).map(
+        (r) => `${r.run_id}:${r.finding_id}`,
+      );
+    const before = linksOf(keep.id);
+    const back = (JSON.parse(undo.links_json) as string[]).filter((link) => before.includes(link));
+    const moveLink = db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id = ?');
+    for (const link of back) {
+      const [runId, findingId] = link.split(':').map(Number);
+      moveLink.run(absorb.id, keep.id, runId, findingId);
+    }
+    const moveNote = db.prepare('UPDATE review_notes SET reviewed_id = ? WHERE reviewed_id = ? AND id = ?');
+    for (const noteId of JSON.parse(undo.note_ids_json) as number[]) moveNote.run(absorb.id, keep.id, noteId);
+    db.prepare('UPDATE reviewed_findings SET merged_into = NULL, updated_at = ? WHERE id = ?').run(now, absorb.id);
+    if (undo.keep_run_id_after !== null && keep.run_id === undo.keep_run_id_after) {
+      db.prepare('UPDATE reviewed_findings SET run_id = ?, vanished_in_run_id = ? WHERE id = ?').run(undo.keep_run_id_before, undo.keep_vanished_before, keep.id);
+    }
+    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
+    db.prepare('DELETE FROM review_merge_undo WHERE absorb_id = ?').run(absorb.id);
+    appendTrail(db, {
+      documentId: keep.document_id,
+      reviewedId: keep.id,
+      runId: keep.run_id,
+      at: now,
+      reviewer,
+      action: 'split',
+      field: 'sources',
+      from: JSON.stringify(before),
+      to: JSON.stringify(before.filter((link) => !back.includes(link))),
+      detail: `merge undone: ${label(absorb.seq)} taken out again`,
+    });
+    appendTrail(db, {
+      documentId: keep.document_id,
+      reviewedId: absorb.id,
+      runId: absorb.run_id,
+      at: now,
+      reviewer,
+      action: 'merge',
+      field: 'merged_into',
+      from: label(keep.seq),
+      to: null,
+      detail: `merge into ${label(keep.seq)} undone`,
+    });
+    return { keepId: keep.id };
+  })();
+}
+
+/**
+ * Takes a split back: the finding split out merges into the finding it was
+ * split from (its sources and notes go back; it stays readable, marked merged).
+ */
+export function undoSplit(db: Database, input: ChangeBase): { keepId: number } {
+  return db.transaction(() => {
+    const row = getActiveReviewed(db, input.reviewedId);
+    if (row.origin !== 'split' || row.split_from === null) throw invalid(`${label(row.seq)} was not split out of another finding: there is no split to undo.`, { reviewedId: row.id });
+    mergeReviewed(db, { keepId: row.split_from, absorbId: row.id, reviewer: input.reviewer, ...(input.now ? { now: input.now } : {}), because: 'split undone' });
+    return { keepId: row.split_from };
+  })();
+}
+
+/** Takes a note back: the note goes from the finding, its text stays in the trail (added, then removed). */
+export function removeNote(db: Database, input: { noteId: number; reviewer: string; now?: string }): { reviewedId: number } {
+  const reviewer = checkReviewer(input.reviewer);
+  const now = input.now ?? nowIso();
+  return db.transaction(() => {
+    const note = db.prepare('SELECT id, reviewed_id, text FROM review_notes WHERE id = ?').get(input.noteId) as { id: number; reviewed_id: number; text: string } | undefined;
+    if (!note) throw invalid(`There is no note ${input.noteId}; it may have been removed already. Reload the review.`, { noteId: input.noteId });
+    const row = getActiveReviewed(db, note.reviewed_id);
+    db.prepare('DELETE FROM review_notes WHERE id = ?').run(note.id);
+    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, row.id);
+    appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'note', field: 'notes', from: note.text, to: null, detail: `note ${note.id} removed` });
+    return { reviewedId: row.id };
   })();
 }
 

@@ -8,12 +8,18 @@ type ReviewCommand = 'review.setState' | 'review.edit' | 'review.note' | 'review
 
 export const STATE_LABEL: Record<ReviewState, string> = { new: 'New', confirmed: 'Confirmed', rejected: 'Rejected', needs_follow_up: 'Needs follow-up' };
 
+type UndoCommand = 'review.setState' | 'review.edit' | 'review.removeNote' | 'review.undoSplit' | 'review.unmerge';
+
 /** The last review change and the change that takes it back (a new trail entry: the trail keeps both). */
 export interface UndoStep {
   message: string;
-  command: 'review.setState' | 'review.edit';
-  input: CommandInput<'review.setState'> | CommandInput<'review.edit'>;
+  command: UndoCommand;
+  input: CommandInput<UndoCommand>;
+  /** The finding the queue shows again once undone. */
+  focusId: number;
 }
+
+const undoStep = <C extends UndoCommand>(message: string, command: C, input: CommandInput<C>, focusId: number): UndoStep => ({ message, command, input, focusId });
 
 export interface QueueFilter {
   search: string;
@@ -59,12 +65,36 @@ interface ReviewStoreState {
   cancelConfirm(): void;
   /** Saves edited fields, keeping the way back. */
   edit(finding: ReviewedFinding, values: Partial<Record<EditableField, string>>): Promise<boolean>;
+  /** Adds a note, keeping the way back (the note's removal). */
+  note(finding: ReviewedFinding, text: string): Promise<boolean>;
+  /** Splits the chosen sources out into a new finding, keeping the way back (merging it back). */
+  split(finding: ReviewedFinding, findingIds: number[]): Promise<boolean>;
+  /** Merges `absorbId` into the finding, keeping the way back (taking it out again). */
+  merge(keep: ReviewedFinding, absorbId: number): Promise<boolean>;
   undoLast(): Promise<boolean>;
   loadTrail(reviewedId: number): Promise<void>;
   clearError(): void;
 }
 
-export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
+export const useReviewStore = create<ReviewStoreState>()((set, get) => {
+  /** Runs a review command and shows the fresh view it answers with; null (error set) when refused. */
+  async function change<C extends ReviewCommand | UndoCommand>(command: C, input: CommandInput<C>): Promise<(ReviewViewResult & { createdId?: number; noteId?: number }) | null> {
+    const result = await invoke(command, input);
+    if (!result.ok) {
+      set({ error: result.error });
+      return null;
+    }
+    const view = result.data as ReviewViewResult & { createdId?: number; noteId?: number };
+    const active = view.createdId ?? get().activeId;
+    set({
+      view,
+      error: null,
+      trails: {},
+      activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queueOf(view.findings, get().filter)[0]?.id ?? null),
+    });
+    return view;
+  }
+  return {
   documentId: null,
   view: null,
   loading: false,
@@ -106,20 +136,7 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
     set({ activeId: queue[next]!.id, pendingConfirm: null });
   },
   async act(command, input) {
-    const result = await invoke(command, input);
-    if (!result.ok) {
-      set({ error: result.error });
-      return false;
-    }
-    const view = result.data as ReviewViewResult & { createdId?: number };
-    const active = view.createdId ?? get().activeId;
-    set({
-      view,
-      error: null,
-      trails: {},
-      activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queueOf(view.findings, get().filter)[0]?.id ?? null),
-    });
-    return true;
+    return (await change(command, input)) !== null;
   },
   async setState(finding, state, reason) {
     if (state === 'confirmed' && !finding.grounded && get().pendingConfirm !== finding.id) {
@@ -128,11 +145,12 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
     }
     set({ pendingConfirm: null });
     if (finding.state === state && state !== 'rejected') return true;
-    const back: UndoStep = {
-      message: `${finding.label} marked ${STATE_LABEL[state].toLowerCase()}`,
-      command: 'review.setState',
-      input: { reviewedId: finding.id, state: finding.state, ...(finding.state === 'rejected' && finding.rejectReason ? { reason: finding.rejectReason } : {}) },
-    };
+    const back = undoStep(
+      `${finding.label} marked ${STATE_LABEL[state].toLowerCase()}`,
+      'review.setState',
+      { reviewedId: finding.id, state: finding.state, ...(finding.state === 'rejected' && finding.rejectReason ? { reason: finding.rejectReason } : {}) },
+      finding.id,
+    );
     const done = await get().act('review.setState', { reviewedId: finding.id, state, ...(reason !== undefined ? { reason } : {}) });
     if (done) set({ undo: back });
     return done;
@@ -145,15 +163,34 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
     // Taking an edit back restores the earlier edit, or removes it (null) when the field had none.
     const previous = Object.fromEntries(fields.map((f) => [f, finding.edited.includes(f) ? finding.effective[f] : null]));
     const done = await get().act('review.edit', { reviewedId: finding.id, values: changed });
-    if (done) set({ undo: { message: `${finding.label} edited (${fields.join(', ')})`, command: 'review.edit', input: { reviewedId: finding.id, values: previous } } });
+    if (done) set({ undo: undoStep(`${finding.label} edited (${fields.join(', ')})`, 'review.edit', { reviewedId: finding.id, values: previous }, finding.id) });
     return done;
+  },
+  async note(finding, text) {
+    const view = await change('review.note', { reviewedId: finding.id, text });
+    if (view?.noteId !== undefined) set({ undo: undoStep(`Note added to ${finding.label}`, 'review.removeNote', { noteId: view.noteId }, finding.id) });
+    return view !== null;
+  },
+  async split(finding, findingIds) {
+    const view = await change('review.split', { reviewedId: finding.id, findingIds });
+    const created = view?.findings.find((f) => f.id === view.createdId);
+    if (view?.createdId !== undefined) {
+      set({ undo: undoStep(`${created?.label ?? 'A new finding'} split out of ${finding.label}`, 'review.undoSplit', { reviewedId: view.createdId }, finding.id) });
+    }
+    return view !== null;
+  },
+  async merge(keep, absorbId) {
+    const absorbed = get().view?.findings.find((f) => f.id === absorbId);
+    const view = await change('review.merge', { keepId: keep.id, absorbId });
+    if (view) set({ undo: undoStep(`${absorbed?.label ?? 'A finding'} merged into ${keep.label}`, 'review.unmerge', { absorbId }, absorbId) });
+    return view !== null;
   },
   async undoLast() {
     const step = get().undo;
     if (!step) return false;
-    const done = await get().act(step.command, step.input as never);
-    if (done) set({ undo: null, activeId: step.input.reviewedId });
-    return done;
+    const view = await change(step.command, step.input as never);
+    if (view) set({ undo: null, activeId: view.findings.some((f) => f.id === step.focusId) ? step.focusId : get().activeId });
+    return view !== null;
   },
   async loadTrail(reviewedId) {
     const result = await invoke('review.trail', { reviewedId });
@@ -161,4 +198,5 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => ({
     else set({ error: result.error });
   },
   clearError: () => set({ error: null }),
-}));
+  };
+});

@@ -14,6 +14,7 @@ import { migration0080FindingIdentity } from './0080-finding-identity';
 import { migration0100Completeness } from './0100-completeness';
 import { migration0130Ocr } from './0130-ocr';
 import { migration0140Retrieval } from './0140-retrieval';
+import { migration0150ReviewUndo } from './0150-review-undo';
 
 export const migrations: readonly Migration[] = [
   migration0010Init,
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   migration0100Completeness,
   migration0130Ocr,
   migration0140Retrieval,
+  migration0150ReviewUndo,
 ];

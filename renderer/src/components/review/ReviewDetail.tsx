@@ -54,14 +54,13 @@ function trailValue(entry: TrailEntry, value: string | null): string {
 
 function Trail({ finding }: { finding: ReviewedFinding }) {
   const trail = useReviewStore((s) => s.trails[finding.id]);
+  const [open, setOpen] = useState(false);
+  // Loaded when opened, and again after each change while open (a change clears the loaded trails).
+  useEffect(() => {
+    if (open && !trail) void useReviewStore.getState().loadTrail(finding.id);
+  }, [open, trail, finding.id]);
   return (
-    <details
-      className="trail"
-      data-testid="review-trail"
-      onToggle={(e) => {
-        if ((e.currentTarget as HTMLDetailsElement).open && !trail) void useReviewStore.getState().loadTrail(finding.id);
-      }}
-    >
+    <details className="trail" data-testid="review-trail" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>History (every change, who and when)</summary>
       {trail ? (
         <table className="trail-table">
@@ -101,10 +100,6 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
   const [chosen, setChosen] = useState<number[]>([]);
   const others = view.findings.filter((f) => f.id !== finding.id);
   const [mergeWith, setMergeWith] = useState<number | ''>('');
-  useEffect(() => {
-    setChosen([]);
-    setMergeWith('');
-  }, [finding.id]);
   if (finding.sources.length < 2 && others.length === 0) return null;
   return (
     <details className="review-tools">
@@ -126,7 +121,7 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
             type="button"
             className="button button--small"
             disabled={chosen.length === 0 || chosen.length === finding.sources.length}
-            onClick={() => void useReviewStore.getState().act('review.split', { reviewedId: finding.id, findingIds: chosen })}
+            onClick={() => void useReviewStore.getState().split(finding, chosen)}
           >
             Split out {plural(chosen.length, 'source')}
           </button>
@@ -149,7 +144,7 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
             type="button"
             className="button button--small"
             disabled={mergeWith === ''}
-            onClick={() => mergeWith !== '' && void useReviewStore.getState().act('review.merge', { keepId: finding.id, absorbId: mergeWith })}
+            onClick={() => mergeWith !== '' && void useReviewStore.getState().merge(finding, mergeWith)}
           >
             Merge
           </button>
@@ -277,7 +272,8 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
           </li>
         ))}
       </ol>
-      <SplitAndMerge finding={finding} view={view} />
+      {/* Keyed: choices made for one finding never carry over to the next. */}
+      <SplitAndMerge key={finding.id} finding={finding} view={view} />
       {finding.lastChange ? (
         <p className="muted">
           Last change by {finding.lastChange.reviewer}, {formatWhen(finding.lastChange.at)}

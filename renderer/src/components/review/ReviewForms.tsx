@@ -87,7 +87,7 @@ export function NoteForm({ finding, onDone }: { finding: ReviewedFinding; onDone
       aria-label="Add a note"
       onSubmit={(e) => {
         e.preventDefault();
-        void useReviewStore.getState().act('review.note', { reviewedId: finding.id, text }).then((ok) => ok && onDone());
+        void useReviewStore.getState().note(finding, text).then((ok) => ok && onDone());
       }}
       onKeyDown={(e) => e.key === 'Escape' && onDone()}
     >
