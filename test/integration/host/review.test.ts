@@ -109,6 +109,20 @@ describe('engine host: review commands', () => {
     expect(merged.findings.find((f) => f.id === multi.id)!.sources).toHaveLength(multi.sources.length);
     expect(await host.invoke('review.merge', { keepId: multi.id, absorbId: multi.id })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
 
+    // Each of these can be taken back through the contract: the merge, then the split, then a note.
+    const unmerged = await call<ReviewViewResult>(host, 'review.unmerge', { absorbId: split.createdId });
+    expect(unmerged.findings.find((f) => f.id === split.createdId)!.sources.map((s) => s.findingId)).toEqual(moving);
+    const unsplit = await call<ReviewViewResult>(host, 'review.undoSplit', { reviewedId: split.createdId });
+    expect(unsplit.findings.some((f) => f.id === split.createdId)).toBe(false);
+    expect(unsplit.findings.find((f) => f.id === multi.id)!.sources).toHaveLength(multi.sources.length);
+    expect(await host.invoke('review.undoSplit', { reviewedId: multi.id })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const noted = await call<ReviewViewResult & { noteId: number }>(host, 'review.note', { reviewedId: multi.id, text: 'On the wrong finding.' });
+    expect(noted.findings.find((f) => f.id === multi.id)!.notes.map((n) => n.text)).toContain('On the wrong finding.');
+    const removed = await call<ReviewViewResult>(host, 'review.removeNote', { noteId: noted.noteId });
+    expect(removed.findings.find((f) => f.id === multi.id)!.notes.map((n) => n.text)).not.toContain('On the wrong finding.');
+    const trail = await call<TrailEntry[]>(host, 'review.trail', { reviewedId: multi.id });
+    expect(trail.slice(-5).map((e) => e.action)).toEqual(['merge', 'split', 'merge', 'note', 'note']);
+
     const tree = await call<{ nodes: { index: number; isLeaf: boolean }[] }>(host, 'tree.get', { documentId });
     const leaf = tree.nodes.find((n) => n.isLeaf)!;
     const chunk = await call<{ start: number; text: string }>(host, 'chunk.text', { documentId, nodeIndex: leaf.index });
