@@ -3,6 +3,7 @@ import { MODEL_STAGES, STRATEGY_CHOICES, type IdPatternSetting, type ModelStage,
 import { plural } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
+import { useProfileEditorStore } from '../stores/useProfileEditorStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
 import { OcrSettings } from './OcrSettings';
 import { ProfileEditor } from './ProfileEditor';
@@ -50,7 +51,8 @@ let hostTimer: ReturnType<typeof setTimeout> | undefined;
 export function SettingsView() {
   const id = useId();
   const { draft, status, checking, saving, message, error, edit, check, save } = useSettingsStore();
-  const dirty = useSettingsStore(isDirty);
+  const profileProblems = useProfileEditorStore((s) => s.problems.length + (s.syntaxError ? 1 : 0));
+  const dirty = useSettingsStore(isDirty) || profileProblems > 0;
   const info = useAppStore((s) => s.info);
 
   useEffect(() => {
@@ -248,8 +250,8 @@ export function SettingsView() {
 
       <section className="panel">
         <h2>What counts as a finding</h2>
-        <p className="hint">Edit the profile, then leave the field and save. A profile that does not validate is not saved; the message says what to fix.</p>
-        <ProfileEditor profile={draft.profile} onChange={(profile) => edit({ profile })} />
+        <p className="hint">Edit the profile as a form or as JSON (the same profile), then save the settings. A profile that does not validate is not saved; each problem is shown where it is.</p>
+        <ProfileEditor profile={draft.profile} />
       </section>
 
       <section className="panel">
@@ -266,8 +268,17 @@ export function SettingsView() {
         </button>
         {dirty ? (
           <>
-            <span className="settings__unsaved">Unsaved changes (kept while you look elsewhere)</span>
-            <button type="button" className="button button--small" onClick={() => useSettingsStore.getState().discard()}>
+            <span className="settings__unsaved">
+              Unsaved changes (kept while you look elsewhere){profileProblems > 0 ? `; the profile is saved once its ${plural(profileProblems, 'problem')} ${profileProblems === 1 ? 'is' : 'are'} fixed` : ''}
+            </span>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => {
+                useSettingsStore.getState().discard();
+                useProfileEditorStore.getState().reset(useSettingsStore.getState().settings?.profile ?? null);
+              }}
+            >
               Discard
             </button>
           </>
