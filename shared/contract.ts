@@ -551,9 +551,29 @@ export interface EvidenceContext {
   after: string;
 }
 
+/** Another finding the document gives the same ID or number; kept apart because they disagree. */
+export interface IdConflict {
+  kind: 'id' | 'number';
+  key: string;
+  otherTitle: string;
+  /** The reviewed finding that holds the other one (issue 16: the triage detail opens it), when there is one. */
+  otherReviewedId?: number;
+  otherLabel?: string;
+}
+
+/** A reviewed finding's ID as the triage detail shows it (issue 16). */
+export interface ReviewIdentity {
+  /** The document's ID or printed number, else the model's label marked as such, else "—". */
+  idLabel: string;
+  idOrigin: IdOrigin;
+  conflicts: IdConflict[];
+}
+
 export interface ReviewViewResult extends ReviewView {
   /** Review id -> its evidence in context (null when it has no grounded evidence). */
   context: Record<number, EvidenceContext | null>;
+  /** Review id -> where its ID comes from and the findings the document gives the same ID (issue 16). */
+  identity: Record<number, ReviewIdentity>;
 }
 
 export interface CommandOutputs {

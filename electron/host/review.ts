@@ -5,9 +5,11 @@
  * with its trail entry), and each answers with the document's fresh view so
  * the window redraws from one source.
  */
-import type { EvidenceContext, ParsedInput, ReviewViewResult } from '../../shared/contract';
+import type { EvidenceContext, IdConflict, ParsedInput, ReviewIdentity, ReviewViewResult } from '../../shared/contract';
+import { idLabel, idOriginOf } from '../../shared/findings';
 import { AppError, ErrorCode } from '../../shared/errors';
 import type { ReviewedFinding } from '../../shared/review';
+import { listMergeConflicts, listMergedFindings } from '../engine/merge';
 import { contextWords } from '../engine/report';
 import {
   acknowledgeChanges,
@@ -55,13 +57,42 @@ function contextOf(f: ReviewedFinding, text: string): EvidenceContext | null {
   };
 }
 
+/**
+ * Each reviewed finding's ID from the merged findings it stands for (the one
+ * the document prints wins over the model's label), and the merge conflicts
+ * of those: other findings the document gives the same ID or number.
+ */
+function identitiesOf(db: Database, documentId: number, findings: readonly ReviewedFinding[]): Record<number, ReviewIdentity> {
+  const runs = [...new Set(findings.map((f) => f.runId).filter((r): r is number => r !== null))];
+  const merged = new Map(runs.flatMap((run) => listMergedFindings(db, run, documentId)).map((m) => [m.id, m]));
+  const conflicts = runs.flatMap((run) => listMergeConflicts(db, run, documentId));
+  const holder = new Map(findings.flatMap((f) => f.mergedIds.map((id) => [id, f] as const)));
+  const identity: Record<number, ReviewIdentity> = {};
+  for (const f of findings) {
+    const own = f.mergedIds.map((id) => merged.get(id)).filter((m) => m !== undefined);
+    const shown = own.find((m) => idOriginOf(m) === 'document') ?? own[0];
+    identity[f.id] = {
+      idLabel: shown ? idLabel(shown) : (f.findingKey ?? '—'),
+      idOrigin: shown ? idOriginOf(shown) : f.findingKey ? 'document' : 'none',
+      conflicts: conflicts.flatMap((c): IdConflict[] => {
+        const mine = c.mergedIds.filter((id) => f.mergedIds.includes(id));
+        if (mine.length !== 1) return [];
+        const otherId = c.mergedIds[0] === mine[0] ? c.mergedIds[1] : c.mergedIds[0];
+        const other = holder.get(otherId);
+        return [{ kind: c.kind, key: c.key, otherTitle: other?.effective.title ?? merged.get(otherId)?.title ?? '', ...(other ? { otherReviewedId: other.id, otherLabel: other.label } : {}) }];
+      }),
+    };
+  }
+  return identity;
+}
+
 export function reviewView(db: Database, documentId: number, now: string): ReviewViewResult {
   const text = documentText(db, documentId);
   if (text === undefined) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
   const view = getReviewView(db, documentId, { now });
   const context: Record<number, EvidenceContext | null> = {};
   for (const f of view.findings) context[f.id] = contextOf(f, text);
-  return { ...view, context };
+  return { ...view, context, identity: identitiesOf(db, documentId, view.findings) };
 }
 
 function documentOf(db: Database, reviewedId: number): number {

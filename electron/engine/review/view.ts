@@ -49,7 +49,8 @@ export function syncReview(db: Database, documentId: number, now?: string): numb
   return current;
 }
 
-function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile): ReviewedFinding {
+/** `absorbedIds`: the findings merged into this one, when the caller read them for the whole document at once. */
+function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile, absorbedIds?: number[]): ReviewedFinding {
   const effective = effectiveValues(row);
   const sources = row.run_id === null ? [] : loadSources(db, row.id, row.run_id);
   const manual =
@@ -59,7 +60,7 @@ function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile):
   const main = sources.find((s) => s.isMain) ?? sources.find((s) => s.grounded) ?? sources[0];
   const rank = rankSeverity(profile, effective.severity);
   const last = lastHumanChange(db, row.id);
-  const absorbed = (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(row.id) as { id: number }[]).map((r) => r.id);
+  const absorbed = absorbedIds ?? (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(row.id) as { id: number }[]).map((r) => r.id);
   return {
     id: row.id,
     documentId: row.document_id,
@@ -120,8 +121,13 @@ export function countReview(findings: readonly ReviewedFinding[]): ReviewCounter
 export function getReviewView(db: Database, documentId: number, options: ReviewReadOptions = {}): ReviewView {
   const runId = options.sync === false ? (getReviewDocument(db, documentId)?.run_id ?? null) : syncReview(db, documentId, options.now);
   const profile = options.profile ?? DEFAULT_PROFILE;
+  // Which findings were merged into which, in one query: asked per finding, each question scans the document's rows.
+  const absorbed = new Map<number, number[]>();
+  for (const r of db.prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq').all(documentId) as { id: number; merged_into: number }[]) {
+    absorbed.set(r.merged_into, [...(absorbed.get(r.merged_into) ?? []), r.id]);
+  }
   const findings = listReviewedRows(db, documentId)
-    .map((row) => toReviewed(db, row, profile))
+    .map((row) => toReviewed(db, row, profile, absorbed.get(row.id) ?? []))
     .sort((a, b) => position(a) - position(b) || a.seq - b.seq);
   return { documentId, runId, findings, counters: countReview(findings) };
 }

@@ -6,6 +6,7 @@ import { useFindingsStore, visibleFindings, type FindingSortKey } from '../store
 import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { VirtualList } from './VirtualList';
+import { ID_ORIGIN_TEXT, IdConflictsNote, IdOriginLine } from './FindingIdentity';
 import { Severity } from './Severity';
 import { openInDocument } from './source/SourcePlace';
 
@@ -119,30 +120,14 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
   );
 }
 
-const ID_ORIGIN_TEXT: Record<FindingView['idOrigin'], string> = {
-  document: 'printed in the document',
-  model: 'given by the model only, not printed in the document',
-  none: 'none',
-};
-
 function FindingDetail({ finding }: { finding: FindingView }) {
   return (
     <section aria-labelledby="finding-detail-title" className="panel" data-testid="finding-detail">
       <h2 id="finding-detail-title">
         {finding.idOrigin === 'document' ? <code>{finding.idLabel}</code> : null} {finding.title}
       </h2>
-      <p className="muted" data-testid="id-origin">
-        ID {finding.idLabel}: {ID_ORIGIN_TEXT[finding.idOrigin]}
-      </p>
-      {finding.conflicts.length > 0 ? (
-        <div role="note" className="warning" data-testid="merge-conflicts">
-          {finding.conflicts.map((c) => (
-            <p key={`${c.kind}-${c.key}-${c.otherFindingId}`}>
-              The document also gives {c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`} to “{c.otherTitle}”. Their titles and evidence disagree, so they are kept apart: check which is right.
-            </p>
-          ))}
-        </div>
-      ) : null}
+      <IdOriginLine idLabel={finding.idLabel} idOrigin={finding.idOrigin} />
+      <IdConflictsNote conflicts={finding.conflicts} />
       <p>
         <Severity label={finding.severity} rank={finding.severityRank} /> · {finding.type} · {finding.grounded ? 'grounded' : <strong className="ungrounded">not grounded</strong>}
       </p>

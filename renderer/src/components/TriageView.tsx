@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { VIRTUALIZE } from '../api';
 import type { ReviewedFinding } from '../../../shared/review';
 import { REVIEW_STATES } from '../../../shared/review';
 import { plural } from '../format';
@@ -16,30 +17,54 @@ import { Badges, ReviewDetail, StateBadge, type Form } from './review/ReviewDeta
 import { Severity } from './Severity';
 import { SourcePlace } from './source/SourcePlace';
 import { SplitPane } from './SplitPane';
+import { VirtualList } from './VirtualList';
 import { Sentence } from './Sentence';
 
-function QueueItem({ f, active, onPick }: { f: ReviewedFinding; active: boolean; onPick(): void }) {
+const GROUP_ROW_HEIGHT = 28;
+const ITEM_ROW_HEIGHT = 62;
+
+type QueueGroupKey = 'grounded' | 'ungrounded';
+const GROUP_TITLE: Record<QueueGroupKey, string> = { grounded: 'Grounded', ungrounded: 'Not grounded: the quote was not found in the document' };
+
+/** The queue as rows of one list: each group's heading, then its findings (so the list can be virtual). */
+type QueueRow = { kind: 'group'; group: QueueGroupKey; count: number } | { kind: 'item'; group: QueueGroupKey; f: ReviewedFinding; position: number };
+
+function rowsOf(queue: readonly ReviewedFinding[]): QueueRow[] {
+  const rows: QueueRow[] = [];
+  let position = 0;
+  for (const group of ['grounded', 'ungrounded'] as const) {
+    const items = queue.filter((f) => f.grounded === (group === 'grounded'));
+    if (items.length === 0) continue;
+    rows.push({ kind: 'group', group, count: items.length });
+    for (const f of items) rows.push({ kind: 'item', group, f, position: ++position });
+  }
+  return rows;
+}
+
+const rowHeightOf = (rows: readonly QueueRow[]) => (i: number) => (rows[i]!.kind === 'group' ? GROUP_ROW_HEIGHT : ITEM_ROW_HEIGHT);
+
+function QueueItem({ f, active, position, size, style, onPick }: { f: ReviewedFinding; active: boolean; position: number; size: number; style: CSSProperties; onPick(): void }) {
   return (
     <div
       id={`review-item-${f.id}`}
       role="option"
       aria-selected={active}
+      aria-posinset={position}
+      aria-setsize={size}
       data-state={f.state}
       data-review-id={f.id}
       className={`review-item${active ? ' review-item--active' : ''}`}
+      style={style}
       onClick={onPick}
     >
       <div className="review-item__line">
-        <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} />
+        <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} /> <Badges f={f} />
         <span className="review-item__where muted">
           {f.label} · {f.mainPage !== null ? `p. ${f.mainPage}` : 'page ?'}
         </span>
       </div>
-      <div className="review-item__title">
+      <div className="review-item__title" title={f.effective.title}>
         {f.findingKey ? <code>{f.findingKey}</code> : null} {f.effective.title}
-      </div>
-      <div className="review-item__badges">
-        <Badges f={f} />
       </div>
     </div>
   );
@@ -70,30 +95,42 @@ function ArrivingList() {
   );
 }
 
+/** Chips shown before "Show all": a document with thousands of unreviewed IDs stays quick to draw. */
+const MENTIONS_SHOWN = 60;
+
 /** IDs the document mentions that no finding covers; each opens its places beside the queue. */
-function UnreviewedMentions({ documentId, onOpen, openId }: { documentId: number; onOpen(id: string): void; openId: string | null }) {
+const UnreviewedMentions = memo(function UnreviewedMentions({ documentId, onOpen, openId }: { documentId: number; onOpen(id: string): void; openId: string | null }) {
   const analysis = useAnalysisStore((s) => (s.documentId === documentId ? s.analysis : null));
+  const [all, setAll] = useState(false);
   const unreviewed = analysis?.unreviewedMentions ?? null;
+  const shown = unreviewed && !all ? unreviewed.slice(0, MENTIONS_SHOWN) : unreviewed;
   return (
     <section aria-labelledby="unreviewed-title" className="queue-section" data-testid="unreviewed-section">
       <h3 id="unreviewed-title">Unreviewed ID mentions ({unreviewed?.length ?? 0})</h3>
       <p className="hint">IDs the document mentions that no finding covers: read those places, the model may have missed a finding.</p>
       {unreviewed && unreviewed.length > 0 ? (
         <ul className="chips" aria-label="Unreviewed ID mentions">
-          {unreviewed.map((m) => (
+          {shown!.map((m) => (
             <li key={m.id} data-testid="unreviewed-mention" data-id={m.id}>
               <button type="button" className="chip" aria-pressed={openId === m.id} onClick={() => onOpen(m.id)}>
                 <code>{m.id}</code> <span className="muted">{m.pages.length === 1 ? `p. ${m.pages[0]}` : `pp. ${m.pages.join(', ')}`}</span>
               </button>
             </li>
           ))}
+          {shown!.length < unreviewed.length ? (
+            <li>
+              <button type="button" className="chip" onClick={() => setAll(true)}>
+                Show all {unreviewed.length.toLocaleString()}
+              </button>
+            </li>
+          ) : null}
         </ul>
       ) : (
         <p className="empty">None.</p>
       )}
     </section>
   );
-}
+});
 
 function MentionDetail({ documentId, id, onBack }: { documentId: number; id: string; onBack(): void }) {
   const mention = useMentionsStore((s) => (s.documentId === documentId ? s.mentions.find((m) => m.id === id) : undefined));
@@ -139,11 +176,10 @@ export function TriageView() {
     void useMentionsStore.getState().load(documentId);
     setMentionId(null);
   }, [documentId]);
-  useEffect(() => {
-    document.getElementById(`review-item-${activeId}`)?.scrollIntoView({ block: 'nearest' });
-  }, [activeId]);
-
   const queue = useMemo(() => queueOf(view?.findings ?? [], filter), [view, filter]);
+  const rows = useMemo(() => rowsOf(queue), [queue]);
+  const rowHeight = useMemo(() => rowHeightOf(rows), [rows]);
+  const activeRow = rows.findIndex((r) => r.kind === 'item' && r.f.id === activeId);
   const active = view?.findings.find((f) => f.id === activeId) ?? null;
   const severities = [...new Set((view?.findings ?? []).map((f) => f.effective.severity))];
   const closeForm = () => {
@@ -162,6 +198,8 @@ export function TriageView() {
     const key = event.key;
     if (key === 'j' || key === 'ArrowDown') store.move(1);
     else if (key === 'k' || key === 'ArrowUp') store.move(-1);
+    else if (key === 'PageDown') store.move(10);
+    else if (key === 'PageUp') store.move(-10);
     else if (key === 'Home') store.move(-1e6);
     else if (key === 'End') store.move(1e6);
     else if (key === 'Escape') store.cancelConfirm();
@@ -264,42 +302,61 @@ export function TriageView() {
         </p>
       ) : null}
       {view && view.findings.length > 0 ? (
-        <div
-          ref={listRef}
-          className="review-list"
-          role="listbox"
-          aria-label="Findings to review"
-          tabIndex={0}
-          data-testid="review-list"
-          onKeyDown={onKeyDown}
-          {...(active ? { 'aria-activedescendant': `review-item-${active.id}` } : {})}
-        >
-          {[
-            { key: 'grounded', title: 'Grounded', items: queue.filter((f) => f.grounded) },
-            { key: 'ungrounded', title: 'Not grounded: the quote was not found in the document', items: queue.filter((f) => !f.grounded) },
-          ]
-            .filter((group) => group.items.length > 0)
-            .map((group) => (
-              <div key={group.key} role="group" aria-labelledby={`queue-group-${group.key}`}>
-                <div id={`queue-group-${group.key}`} className={`queue__group queue__group--${group.key}`}>
-                  {group.title} ({group.items.length})
+        <>
+          <VirtualList
+            listRef={listRef}
+            className="review-list"
+            role="listbox"
+            aria-label="Findings to review"
+            tabIndex={0}
+            data-testid="review-list"
+            // As tall as its rows, at most what leaves the heading and the hints on screen.
+            style={{ height: `min(${rows.reduce((sum, _, i) => sum + rowHeight(i), 2)}px, max(240px, calc(100vh - 360px)))` }}
+            onKeyDown={onKeyDown}
+            {...(active ? { 'aria-activedescendant': `review-item-${active.id}` } : {})}
+            count={rows.length}
+            rowHeight={rowHeight}
+            virtualize={VIRTUALIZE}
+            scrollToIndex={activeRow}
+            renderRange={(first, last, styleOf) => {
+              // The rows in view, in their ARIA group (a group's heading may have scrolled away: the group keeps its name).
+              const groups = new Map<QueueGroupKey, ReactNode[]>();
+              for (let i = first; i < last; i++) {
+                const row = rows[i]!;
+                const nodes = groups.get(row.group) ?? [];
+                nodes.push(
+                  row.kind === 'group' ? (
+                    <div key={`group-${row.group}`} role="presentation" className={`queue__group queue__group--${row.group}`} style={styleOf(i)}>
+                      {GROUP_TITLE[row.group]} ({row.count})
+                    </div>
+                  ) : (
+                    <QueueItem
+                      key={row.f.id}
+                      f={row.f}
+                      active={row.f.id === activeId}
+                      position={row.position}
+                      size={queue.length}
+                      style={styleOf(i)}
+                      onPick={() => {
+                        useReviewStore.getState().setActive(row.f.id);
+                        setMentionId(null);
+                        listRef.current?.focus();
+                      }}
+                    />
+                  ),
+                );
+                groups.set(row.group, nodes);
+              }
+              const counts = new Map(rows.flatMap((r) => (r.kind === 'group' ? [[r.group, r.count] as const] : [])));
+              return [...groups].map(([group, nodes]) => (
+                <div key={group} role="group" aria-label={`${GROUP_TITLE[group]} (${counts.get(group)})`} className="queue__rows">
+                  {nodes}
                 </div>
-                {group.items.map((f) => (
-                  <QueueItem
-                    key={f.id}
-                    f={f}
-                    active={f.id === activeId}
-                    onPick={() => {
-                      useReviewStore.getState().setActive(f.id);
-                      setMentionId(null);
-                      listRef.current?.focus();
-                    }}
-                  />
-                ))}
-              </div>
-            ))}
+              ));
+            }}
+          />
           {queue.length === 0 ? <p className="empty">No finding matches the filter.</p> : null}
-        </div>
+        </>
       ) : null}
       {view && view.findings.length > 0 ? (
         <p className="hint">

@@ -8,34 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectReportData, renderReport } from '../../../electron/engine/report';
 import { listMergeConflicts } from '../../../electron/engine/merge';
-import { promptBlocks } from '../../fixtures/plantedFindings';
-import type { SimChatRequest } from '../../ollama-sim/index';
+import { ID_CONFLICT_PAGES as PAGES, idConflictResponder as responder } from '../../fixtures/idConflicts';
 import { mergedOf, MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
-
-const PAGES = [
-  ['Summary of findings', 'PBI-1201 SQL injection in report export High', 'Login rate limiting missing Medium'].join('\n'),
-  [
-    'PBI-1201 SQL injection in report export',
-    'The export endpoint concatenates the customer filter into a SQL statement without binding.',
-    'Login rate limiting missing',
-    'The login endpoint accepts an unlimited number of password attempts from one address.',
-  ].join('\n'),
-];
-
-/** A model that numbers the ID-less finding itself and, once, puts PBI-1201 on an unrelated claim. */
-function responder(req: SimChatRequest): string {
-  if (!req.format || !JSON.stringify(req.format).includes('"findings"')) return req.format ? '{}' : 'Summary.';
-  const chunk = promptBlocks(req).chunk ?? '';
-  const f = (id: string | null, title: string, evidence: string, page: number) => ({ id, type: 'defect', title, severity: 'High', description: 'As reported.', evidence, page });
-  const findings = chunk.includes('Summary of findings')
-    ? [f('PBI-1201', 'SQL injection in report export', 'PBI-1201 SQL injection in report export High', 1), f('F-1', 'Login rate limiting missing', 'Login rate limiting missing Medium', 1)]
-    : [
-        f('PBI-1201', 'SQL injection in report export', 'The export endpoint concatenates the customer filter into a SQL statement without binding.', 2),
-        f('PBI-1201', 'Cleartext passwords in the deployment archive', 'PBI-1201 SQL injection in report export', 2),
-        f('F-1', 'Login rate limiting missing', 'The login endpoint accepts an unlimited number of password attempts from one address.', 2),
-      ];
-  return JSON.stringify({ findings, summary: 'A part.' });
-}
 
 describe('ID provenance and merge conflicts in the store and every report', () => {
   let h: PipelineHarness;

@@ -3,6 +3,7 @@ import type { ReviewViewResult } from '../../../../shared/contract';
 import { EDITABLE_FIELDS, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../../shared/review';
 import { formatWhen, plural } from '../../format';
 import { STATE_LABEL, useReviewStore } from '../../stores/useReviewStore';
+import { IdConflictsNote, IdOriginLine } from '../FindingIdentity';
 import { Severity } from '../Severity';
 import { SourcePlace } from '../source/SourcePlace';
 import { EditForm, FIELD_LABEL, NoteForm, ReasonForm } from './ReviewForms';
@@ -100,11 +101,13 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
   const [chosen, setChosen] = useState<number[]>([]);
   const others = view.findings.filter((f) => f.id !== finding.id);
   const [mergeWith, setMergeWith] = useState<number | ''>('');
+  // Closed, nothing inside is drawn: with thousands of findings the merge list alone is thousands of options.
+  const [open, setOpen] = useState(false);
   if (finding.sources.length < 2 && others.length === 0) return null;
   return (
-    <details className="review-tools">
+    <details className="review-tools" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Split or merge</summary>
-      {finding.sources.length > 1 ? (
+      {open && finding.sources.length > 1 ? (
         <fieldset>
           <legend>Split: move these sources to a new finding</legend>
           {finding.sources.map((s) => (
@@ -127,7 +130,7 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
           </button>
         </fieldset>
       ) : null}
-      {others.length > 0 ? (
+      {open && others.length > 0 ? (
         <div className="merge">
           <label className="inline-field">
             <span>Merge into this finding</span>
@@ -174,6 +177,7 @@ function ConfirmUngrounded({ finding }: { finding: ReviewedFinding }) {
 export function ReviewDetail({ finding, view, form, setForm }: { finding: ReviewedFinding; view: ReviewViewResult; form: Form; setForm(f: Form): void }) {
   const store = useReviewStore.getState();
   const pending = useReviewStore((s) => s.pendingConfirm === finding.id);
+  const identity = view.identity[finding.id];
   const occurrences = [
     ...(finding.manualEvidence ? [{ start: finding.manualEvidence.start, end: finding.manualEvidence.end, page: finding.manualEvidence.page, label: 'your selection' }] : []),
     ...finding.sources
@@ -191,6 +195,12 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
         <span className="muted">· {finding.mainPage !== null ? `page ${finding.mainPage}` : 'page unknown'}</span> <Badges f={finding} />
         {finding.rejectReason ? <span className="reject-reason"> Reason: {finding.rejectReason}</span> : null}
       </p>
+      {identity ? (
+        <>
+          <IdOriginLine idLabel={identity.idLabel} idOrigin={identity.idOrigin} />
+          <IdConflictsNote conflicts={identity.conflicts} onOpen={(id) => store.setActive(id)} />
+        </>
+      ) : null}
       <div className="review-actions" role="group" aria-label="Review actions">
         <button type="button" className="button button--small button--primary" onClick={() => void store.setState(finding, 'confirmed')}>
           Confirm <kbd>c</kbd>
@@ -219,7 +229,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
       {form?.kind === 'note' ? <NoteForm finding={finding} onDone={() => setForm(null)} /> : null}
       <p className="review-detail__description">{finding.effective.description}</p>
       {occurrences.length > 0 ? (
-        <SourcePlace documentId={finding.documentId} places={occurrences} key={finding.id} />
+        <SourcePlace documentId={finding.documentId} places={occurrences} key={`source-${finding.id}`} />
       ) : (
         <p className="warning">Not grounded: the model’s quote was not found in the document. Read the place by hand before relying on it.</p>
       )}
@@ -273,7 +283,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
         ))}
       </ol>
       {/* Keyed: choices made for one finding never carry over to the next. */}
-      <SplitAndMerge key={finding.id} finding={finding} view={view} />
+      <SplitAndMerge key={`split-merge-${finding.id}`} finding={finding} view={view} />
       {finding.lastChange ? (
         <p className="muted">
           Last change by {finding.lastChange.reviewer}, {formatWhen(finding.lastChange.at)}
