@@ -6,35 +6,32 @@
  * quoted words marked, an absent answer says so, and the conversation is
  * still there after a reload of the window.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAskResponder } from '../helpers/askResponder';
 import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
-import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import type { BridgeServer } from './bridgeServer';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'Ask panel', () => {
+  let app: AppUnderTest;
   let server: BridgeServer;
-  let browser: Browser;
   let page: Page;
-  let rendererDir: string;
 
   beforeAll(async () => {
-    rendererDir = await buildRenderer();
-    server = await startBridgeServer({ rendererDir, ollamaSim: { ...SIM_OPTIONS, responder: createAskResponder().responder } });
-    await server.host.invoke('settings.update', { strategy: 'headings', useJudge: false });
-    await server.host.invoke('runs.start', { files: [writeHandbook(server.dataDir)], mode: 'rules-only' });
-    await server.host.idle();
-    ({ browser, page } = await openApp(server.appUrl));
+    app = await startApp({ ollamaSim: { ...SIM_OPTIONS, responder: createAskResponder().responder } }, async ({ host, dataDir }) => {
+      await host.invoke('settings.update', { strategy: 'headings', useJudge: false });
+      await host.invoke('runs.start', { files: [writeHandbook(dataDir)], mode: 'rules-only' });
+      await host.idle();
+    });
+    ({ server, page } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const askTab = () => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Ask', exact: true });

@@ -5,35 +5,30 @@
  * document view says "Check this place", shows stated vs found, and its page
  * link opens the chunk where the document states its totals.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf } from '../fixtures/pdfFactory';
 import { FINDINGS, headingResponder, reportSpec } from '../integration/completeness/helpers';
-import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
-  let server: BridgeServer;
-  let browser: Browser;
+  let app: AppUnderTest;
   let page: Page;
-  let rendererDir: string;
 
   beforeAll(async () => {
-    rendererDir = await buildRenderer();
-    server = await startBridgeServer({ rendererDir, ollamaSim: { responder: headingResponder(FINDINGS) } });
-    await server.host.invoke('settings.update', { strategy: 'pages', useJudge: false });
-    const pdf = await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']));
-    await server.host.invoke('documents.import', { files: [{ name: 'disagreeing-report.pdf', bytes: Buffer.from(pdf).toString('base64') }] });
-    await server.host.idle();
-    ({ browser, page } = await openApp(server.appUrl));
+    app = await startApp({ ollamaSim: { responder: headingResponder(FINDINGS) } }, async ({ host }) => {
+      await host.invoke('settings.update', { strategy: 'pages', useJudge: false });
+      const pdf = await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']));
+      await host.invoke('documents.import', { files: [{ name: 'disagreeing-report.pdf', bytes: Buffer.from(pdf).toString('base64') }] });
+      await host.idle();
+    });
+    page = app.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('says the document disagrees with itself, with stated vs found, and opens the page it names', async () => {

@@ -10,20 +10,19 @@
  */
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
-import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import type { BridgeServer } from './bridgeServer';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
 import { REPORT_JSON_VERSION } from '../../electron/engine/report';
 
 describeNeeding([CHROMIUM], 'review findings with the keyboard and export the review', () => {
   let server: BridgeServer;
-  let browser: Browser;
+  let app: AppUnderTest;
   let page: Page;
-  let rendererDir: string;
   const reviewed: { confirmed?: string; rejected?: string; edited?: string } = {};
 
   const list = () => page.getByRole('listbox', { name: 'Findings to review' });
@@ -43,20 +42,18 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
   };
 
   beforeAll(async () => {
-    rendererDir = await buildRenderer();
     // The scripted model answers from the planted truth page by page: one chunk per extraction call.
-    server = await startBridgeServer({ rendererDir, unitTokens: 1, ollamaSim: { responder: scriptedModel().responder } });
-    await server.host.invoke('settings.update', { strategy: 'pages', useJudge: false });
-    const bytes = Buffer.from(await plantedPdf()).toString('base64');
-    await server.host.invoke('documents.import', { files: [{ name: 'planted-report.pdf', bytes }] });
-    await server.host.idle();
-    ({ browser, page } = await openApp(server.appUrl));
+    app = await startApp({ unitTokens: 1, ollamaSim: { responder: scriptedModel().responder } }, async ({ host }) => {
+      await host.invoke('settings.update', { strategy: 'pages', useJudge: false });
+      const bytes = Buffer.from(await plantedPdf()).toString('base64');
+      await host.invoke('documents.import', { files: [{ name: 'planted-report.pdf', bytes }] });
+      await host.idle();
+    });
+    ({ server, page } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('refuses a review change until a reviewer name is set, and says where to set it', async () => {

@@ -8,13 +8,13 @@
  * "Done with problems" in the run, the library and the document view. Screenshots at 1440x900 and
  * 1024x700 go to test-results/screenshots/ (the README's come from there).
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf, proseLines, truncate } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
-import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import type { BridgeServer } from './bridgeServer';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 
@@ -50,35 +50,32 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   let server: BridgeServer;
   /** Extraction replies wait this long (the live-progress test watches a run mid-way). */
   let extractDelayMs = 0;
-  let browser: Browser;
+  let app: AppUnderTest;
   let page: Page;
-  let rendererDir: string;
   const axe: Record<string, unknown[]> = {};
   const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
   const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
   const detail = () => page.getByTestId('review-detail');
 
   beforeAll(async () => {
-    rendererDir = await buildRenderer();
-    server = await startBridgeServer({
-      // The demo model answers chunk by chunk, and the spec watches findings arrive as each chunk finishes.
-      unitTokens: 1,
-      rendererDir,
-      ollamaSim: {
-        responder: async (req) => {
-          if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
-          return demoResponder(req);
+    app = await startApp(
+      {
+        // The demo model answers chunk by chunk, and the spec watches findings arrive as each chunk finishes.
+        unitTokens: 1,
+        ollamaSim: {
+          responder: async (req) => {
+            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
+            return demoResponder(req);
+          },
         },
       },
-    });
-    await server.host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false });
-    ({ browser, page } = await openApp(server.appUrl));
+      ({ host }) => host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false }).then(() => undefined),
+    );
+    ({ server, page } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   it('greets a first-time user: Ollama found, the automatic model named, and a sample document to try', async () => {

@@ -24,6 +24,7 @@ import {
   nowIso,
   originalValues,
   overrideOf,
+  type ReviewedRow,
 } from './store';
 
 export interface ChangeBase {
@@ -190,6 +191,29 @@ export function splitMerged(db: Database, input: ChangeBase & { findingIds: read
   })();
 }
 
+/** Every source link of a reviewed finding (all runs), as "<run_id>:<finding_id>". */
+function sourceLinks(db: Database, reviewedId: number): string[] {
+  return (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(reviewedId) as { run_id: number; finding_id: number }[]).map(
+    (r) => `${r.run_id}:${r.finding_id}`,
+  );
+}
+
+/**
+ * The two trail entries of a merge or of its undo: the kept finding's
+ * sources before and after (action `merge`, or `split` when taken back), and
+ * the absorbed finding's merged_into.
+ */
+function trailMergePair(
+  db: Database,
+  keep: ReviewedRow,
+  absorb: ReviewedRow,
+  e: { reviewer: string; at: string; action: 'merge' | 'split'; sources: { from: string[]; to: string[]; detail: string }; mergedInto: { from: string | null; to: string | null; detail: string } },
+): void {
+  const common = { documentId: keep.document_id, at: e.at, reviewer: e.reviewer };
+  appendTrail(db, { ...common, reviewedId: keep.id, runId: keep.run_id, action: e.action, field: 'sources', from: JSON.stringify(e.sources.from), to: JSON.stringify(e.sources.to), detail: e.sources.detail });
+  appendTrail(db, { ...common, reviewedId: absorb.id, runId: absorb.run_id, action: 'merge', field: 'merged_into', from: e.mergedInto.from, to: e.mergedInto.to, detail: e.mergedInto.detail });
+}
+
 /**
  * Merges `absorbId` into `keepId`: every source link (all runs) and note of
  * the absorbed finding moves to the kept one; the absorbed row stays, marked
@@ -204,12 +228,8 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
     const keep = getActiveReviewed(db, input.keepId);
     const absorb = getActiveReviewed(db, input.absorbId);
     if (keep.document_id !== absorb.document_id) throw invalid('Only findings of the same document can be merged.');
-    const allLinks = (id: number) =>
-      (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(id) as { run_id: number; finding_id: number }[]).map(
-        (r) => `${r.run_id}:${r.finding_id}`,
-      );
-    const before = allLinks(keep.id);
-    const moved = allLinks(absorb.id);
+    const before = sourceLinks(db, keep.id);
+    const moved = sourceLinks(db, absorb.id);
     const movedNotes = (db.prepare('SELECT id FROM review_notes WHERE reviewed_id = ? ORDER BY id').all(absorb.id) as { id: number }[]).map((n) => n.id);
     db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
     db.prepare('UPDATE review_notes SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
@@ -225,29 +245,13 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
     ).run(absorb.id, keep.id, JSON.stringify(moved), JSON.stringify(movedNotes), keep.run_id, keep.vanished_in_run_id, takesRun ? absorb.run_id : null, now);
     db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
     const absorbed = effectiveValues(absorb);
-    appendTrail(db, {
-      documentId: keep.document_id,
-      reviewedId: keep.id,
-      runId: keep.run_id,
-      at: now,
+    const because = input.because ? ` (${input.because})` : '';
+    trailMergePair(db, keep, absorb, {
       reviewer,
-      action: 'merge',
-      field: 'sources',
-      from: JSON.stringify(before),
-      to: JSON.stringify([...before, ...moved]),
-      detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding${input.because ? ` (${input.because})` : ''}`,
-    });
-    appendTrail(db, {
-      documentId: keep.document_id,
-      reviewedId: absorb.id,
-      runId: absorb.run_id,
       at: now,
-      reviewer,
       action: 'merge',
-      field: 'merged_into',
-      from: null,
-      to: label(keep.seq),
-      detail: `merged into ${label(keep.seq)}${input.because ? ` (${input.because})` : ''}`,
+      sources: { from: before, to: [...before, ...moved], detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding${because}` },
+      mergedInto: { from: null, to: label(keep.seq), detail: `merged into ${label(keep.seq)}${because}` },
     });
   })();
 }
@@ -278,11 +282,7 @@ export function unmergeReviewed(db: Database, input: { absorbId: number; reviewe
       throw invalid(`${label(absorb.seq)} is not merged into another finding: there is no merge to undo.`, { reviewedId: absorb.id });
     }
     const keep = getActiveReviewed(db, undo.keep_id);
-    const linksOf = (id: number) =>
-      (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(id) as { run_id: number; finding_id: number }[]).map(
-        (r) => `${r.run_id}:${r.finding_id}`,
-      );
-    const before = linksOf(keep.id);
+    const before = sourceLinks(db, keep.id);
     const back = (JSON.parse(undo.links_json) as string[]).filter((link) => before.includes(link));
     const moveLink = db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id = ?');
     for (const link of back) {
@@ -297,29 +297,12 @@ export function unmergeReviewed(db: Database, input: { absorbId: number; reviewe
     }
     db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
     db.prepare('DELETE FROM review_merge_undo WHERE absorb_id = ?').run(absorb.id);
-    appendTrail(db, {
-      documentId: keep.document_id,
-      reviewedId: keep.id,
-      runId: keep.run_id,
-      at: now,
+    trailMergePair(db, keep, absorb, {
       reviewer,
+      at: now,
       action: 'split',
-      field: 'sources',
-      from: JSON.stringify(before),
-      to: JSON.stringify(before.filter((link) => !back.includes(link))),
-      detail: `merge undone: ${label(absorb.seq)} taken out again`,
-    });
-    appendTrail(db, {
-      documentId: keep.document_id,
-      reviewedId: absorb.id,
-      runId: absorb.run_id,
-      at: now,
-      reviewer,
-      action: 'merge',
-      field: 'merged_into',
-      from: label(keep.seq),
-      to: null,
-      detail: `merge into ${label(keep.seq)} undone`,
+      sources: { from: before, to: before.filter((link) => !back.includes(link)), detail: `merge undone: ${label(absorb.seq)} taken out again` },
+      mergedInto: { from: label(keep.seq), to: null, detail: `merge into ${label(keep.seq)} undone` },
     });
     return { keepId: keep.id };
   })();

@@ -12,6 +12,7 @@ import { useAskStore } from '../stores/useAskStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { ErrorNote } from './ErrorNote';
+import { DocumentPicker } from './DocumentPicker';
 
 /** Opens the cited chunk in the chunk view with the quoted words marked (the page viewer will take this over). */
 export async function openCitationInChunkView(c: AskCitation): Promise<void> {
@@ -124,17 +125,7 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitatio
         <h2 id="ask-title">Ask {scope.length === 1 ? (documents.find((d) => d.id === scope[0])?.fileName ?? 'this document') : scope.length > 1 ? `${scope.length} documents` : 'the library'}</h2>
         <div className="ask-conversations filters">
           {documentIds ? null : (
-            <label className="inline-field">
-              Documents
-              <select value={chosen ?? ''} onChange={(e) => setChosen(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}>
-                <option value="">Whole library</option>
-                {documents.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.fileName}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <DocumentPicker documents={documents} value={chosen} label="Documents" all={{ label: 'Whole library', onChoose: () => setChosen(null) }} onChoose={setChosen} />
           )}
           <label className="inline-field">
             Conversation

@@ -3,6 +3,7 @@ import type { Highlight } from '../../../shared/contract';
 import { useAppStore } from '../stores/useAppStore';
 import { useReviewStore } from '../stores/useReviewStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { ReviewFormShell } from './review/ReviewForms';
 
 function marksIn(text: string, from: number, to: number, highlights: readonly Highlight[], keyPrefix: string): ReactNode[] {
   const out: ReactNode[] = [];
@@ -71,12 +72,13 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
   const [error, setError] = useState<string | null>(null);
   const [needsReviewer, setNeedsReviewer] = useState(false);
   return (
-    <form
-      className="review-form manual-form"
-      aria-label="Add a finding from the selection"
+    <ReviewFormShell
+      className="manual-form"
+      label="Add a finding from the selection"
       data-testid="manual-finding-form"
-      onSubmit={(e) => {
-        e.preventDefault();
+      submitLabel="Add finding"
+      onCancel={onDone}
+      onSubmit={() => {
         void useReviewStore
           .getState()
           .act('review.addManual', { documentId, start, end, title, severity, type, description })
@@ -91,7 +93,6 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
             }
           });
       }}
-      onKeyDown={(e) => e.key === 'Escape' && onDone()}
     >
       <p className="muted">
         Evidence ({end - start} characters): “{quote.length > 160 ? `${quote.slice(0, 160)}…` : quote}”
@@ -112,12 +113,6 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
         <span>Description</span>
         <textarea rows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
       </label>
-      <button type="submit" className="button button--small button--primary">
-        Add finding
-      </button>{' '}
-      <button type="button" className="button button--small" onClick={onDone}>
-        Cancel
-      </button>
       {error ? (
         <p role="alert" className="error-text">
           {error}{' '}
@@ -128,7 +123,7 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
           ) : null}
         </p>
       ) : null}
-    </form>
+    </ReviewFormShell>
   );
 }
 

@@ -3,6 +3,7 @@ import type { CheckPlace, CompletenessVerdict } from '../../../shared/completene
 import { useAppStore } from '../stores/useAppStore';
 import { useCompletenessStore } from '../stores/useCompletenessStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { TableHead } from './TableHead';
 
 const STATUS_BADGE: Record<CompletenessVerdict['status'], string> = {
   complete: 'badge badge--done',
@@ -73,14 +74,7 @@ export function CompletenessPanel({ documentId: given }: { documentId?: number |
       {verdict ? (
         <>
           <table className="table table--compact" data-testid="completeness-tallies">
-            <thead>
-              <tr>
-                <th scope="col">Severity</th>
-                <th scope="col">Stated</th>
-                <th scope="col">Listed</th>
-                <th scope="col">Found</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Severity', 'Stated', 'Listed', 'Found']} />
             <tbody>
               {verdict.tallies.map((t) => (
                 <tr key={t.severity ?? 'off-scale'} data-severity={t.severity ?? 'off-scale'}>

@@ -7,6 +7,7 @@ import { useReviewStore } from '../stores/useReviewStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { StatusBadge } from './StatusBadge';
+import { TableHead } from './TableHead';
 
 /** Findings a run reports so far for the document it is working on (merged and counted when it ends). */
 function findingsSoFar(documentId: number, progress: Record<number, RunProgressPayload>): number | null {
@@ -46,18 +47,7 @@ export function Library() {
         <p className="empty">No documents yet. Drop PDFs above to analyse them.</p>
       ) : (
         <table className="table" data-testid="library">
-          <thead>
-            <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Status</th>
-              <th scope="col">Findings</th>
-              <th scope="col">Last run</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Document', 'Pages', 'Status', 'Findings', 'Last run', { hidden: 'Actions' }]} />
           <tbody>
             {documents.map((d) => {
               const outcome = documentOutcome(d, runs);

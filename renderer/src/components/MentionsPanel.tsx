@@ -1,4 +1,5 @@
 import { useMentionsStore } from '../stores/useMentionsStore';
+import { TableHead } from './TableHead';
 
 /** ID mentions the rules found in the open document, with their pages. */
 export function MentionsPanel() {
@@ -12,14 +13,7 @@ export function MentionsPanel() {
         <p className="empty">No issue IDs found in this document.</p>
       ) : (
         <table className="table table--compact">
-          <thead>
-            <tr>
-              <th scope="col">ID</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Times</th>
-              <th scope="col">Rule</th>
-            </tr>
-          </thead>
+          <TableHead columns={['ID', 'Pages', 'Times', 'Rule']} />
           <tbody>
             {mentions.map((m) => (
               <tr key={m.id} data-testid="mention" data-id={m.id}>

@@ -1,8 +1,9 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
 import { plural } from '../format';
 import { withSeverities, type ProfileForm, type ProfileProblem } from '../profileForm';
 import { useProfileEditorStore } from '../stores/useProfileEditorStore';
+import { TableHead } from './TableHead';
 
 type Problems = readonly ProfileProblem[];
 
@@ -67,6 +68,67 @@ function WordList({ label, hint, itemLabel, items, ordered, problems, onChange }
   );
 }
 
+/**
+ * Rows of a few fields each (a severity word and its rank, an ID pattern), with Remove per row and
+ * `addLabel` below; `cells` draws a row's fields, `change` patches that row. Problems of a row go to that row.
+ */
+function RowsTable<T>({
+  legend,
+  hint,
+  columns,
+  itemLabel,
+  addLabel,
+  rows,
+  blank,
+  problems,
+  onChange,
+  cells,
+}: {
+  legend: string;
+  hint: string;
+  columns: string[];
+  itemLabel: string;
+  addLabel: string;
+  rows: T[];
+  blank: T;
+  problems: Problems;
+  onChange(rows: T[]): void;
+  cells(row: T, index: number, change: (patch: Partial<T>) => void, rowProblems: Problems, problemsId: string): ReactNode[];
+}) {
+  const id = useId();
+  return (
+    <fieldset className="word-table">
+      <legend>{legend}</legend>
+      <p className="hint">{hint}</p>
+      <table>
+        <TableHead columns={[...columns, { hidden: 'Remove' }]} />
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {cells(
+                row,
+                i,
+                (patch) => onChange(rows.map((x, j) => (j === i ? { ...x, ...patch } : x))),
+                problems.filter((p) => p.index === i),
+                `${id}-${i}`,
+              )}
+              <td>
+                <button type="button" className="button button--small" aria-label={`Remove ${itemLabel} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" className="button button--small" onClick={() => onChange([...rows, blank])}>
+        {addLabel}
+      </button>
+      <FieldProblems id={`${id}-list`} problems={problems.filter((p) => p.index === undefined)} />
+    </fieldset>
+  );
+}
+
 function ProfileFields({ form, problems, onChange }: { form: ProfileForm; problems: Problems; onChange(form: ProfileForm): void }) {
   const id = useId();
   const of = (field: ProfileProblem['field']) => problems.filter((p) => p.field === field);
@@ -99,106 +161,64 @@ function ProfileFields({ form, problems, onChange }: { form: ProfileForm; proble
           onChange={(severities) => onChange(withSeverities(form, severities))}
         />
       </div>
-      <fieldset className="word-table">
-        <legend>Other severity words</legend>
-        <p className="hint">Words other firms use, ranked as a severity of the scale. The document’s own word is always kept on the finding.</p>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Word</th>
-              <th scope="col">Ranks as</th>
-              <th scope="col">
-                <span className="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {words.map((w, i) => {
-              const rowProblems = of('severityWords').filter((p) => p.index === i);
-              const change = (patch: Partial<typeof w>) => set({ severityWords: words.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
-              return (
-                <tr key={i}>
-                  <td>
-                    <input type="text" aria-label={`Severity word ${i + 1}`} value={w.word} {...described(`${id}-word-${i}`, rowProblems)} onChange={(e) => change({ word: e.currentTarget.value })} />
-                    <FieldProblems id={`${id}-word-${i}`} problems={rowProblems} />
-                  </td>
-                  <td>
-                    <select aria-label={`Severity word ${i + 1} ranks as`} value={w.severity} onChange={(e) => change({ severity: e.currentTarget.value })}>
-                      {form.severities.includes(w.severity) ? null : <option value={w.severity}>{w.severity || '—'} (not on the scale)</option>}
-                      {form.severities.map((s, k) => (
-                        <option key={k} value={s}>
-                          {s}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <button type="button" className="button button--small" aria-label={`Remove severity word ${i + 1}`} onClick={() => set({ severityWords: words.filter((_, j) => j !== i) })}>
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <button type="button" className="button button--small" onClick={() => set({ severityWords: [...words, { word: '', severity: form.severities[0] ?? '' }] })}>
-          Add a severity word
-        </button>
-      </fieldset>
-      <fieldset className="word-table">
-        <legend>ID patterns</legend>
-        <p className="hint">Regular expressions for the IDs findings carry (PBI-1234, TOB-ACME-12). Every match in the document is listed, so a finding the model missed still shows.</p>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Regular expression</th>
-              <th scope="col">Case-sensitive</th>
-              <th scope="col">
-                <span className="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {patterns.map((p, i) => {
-              const rowProblems = of('idPatterns').filter((x) => x.index === i);
-              const change = (patch: Partial<typeof p>) => set({ idPatterns: patterns.map((x, j) => (j === i ? { ...x, ...patch } : x)) });
-              return (
-                <tr key={i}>
-                  <td>
-                    <input type="text" aria-label={`ID pattern ${i + 1} name`} value={p.name} onChange={(e) => change({ name: e.currentTarget.value })} />
-                  </td>
-                  <td>
-                    <input
-                      type="text"
-                      className="mono"
-                      spellCheck={false}
-                      aria-label={`ID pattern ${i + 1} regular expression`}
-                      value={p.source}
-                      {...described(`${id}-pattern-${i}`, rowProblems)}
-                      onChange={(e) => change({ source: e.currentTarget.value })}
-                    />
-                    <FieldProblems id={`${id}-pattern-${i}`} problems={rowProblems} />
-                  </td>
-                  <td>
-                    <input type="checkbox" aria-label={`ID pattern ${i + 1} is case-sensitive`} checked={p.caseSensitive} onChange={(e) => change({ caseSensitive: e.currentTarget.checked })} />
-                  </td>
-                  <td>
-                    <button type="button" className="button button--small" aria-label={`Remove ID pattern ${i + 1}`} onClick={() => set({ idPatterns: patterns.filter((_, j) => j !== i) })}>
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <button type="button" className="button button--small" onClick={() => set({ idPatterns: [...patterns, { name: '', source: '', caseSensitive: false }] })}>
-          Add an ID pattern
-        </button>
-        <FieldProblems id={`${id}-patterns`} problems={of('idPatterns').filter((x) => x.index === undefined)} />
-      </fieldset>
+      <RowsTable
+        legend="Other severity words"
+        hint="Words other firms use, ranked as a severity of the scale. The document’s own word is always kept on the finding."
+        columns={['Word', 'Ranks as']}
+        itemLabel="severity word"
+        addLabel="Add a severity word"
+        rows={words}
+        blank={{ word: '', severity: form.severities[0] ?? '' }}
+        problems={of('severityWords')}
+        onChange={(severityWords) => set({ severityWords })}
+        cells={(w, i, change, rowProblems, problemsId) => [
+          <td key="word">
+            <input type="text" aria-label={`Severity word ${i + 1}`} value={w.word} {...described(problemsId, rowProblems)} onChange={(e) => change({ word: e.currentTarget.value })} />
+            <FieldProblems id={problemsId} problems={rowProblems} />
+          </td>,
+          <td key="severity">
+            <select aria-label={`Severity word ${i + 1} ranks as`} value={w.severity} onChange={(e) => change({ severity: e.currentTarget.value })}>
+              {form.severities.includes(w.severity) ? null : <option value={w.severity}>{w.severity || '—'} (not on the scale)</option>}
+              {form.severities.map((s, k) => (
+                <option key={k} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </td>,
+        ]}
+      />
+      <RowsTable
+        legend="ID patterns"
+        hint="Regular expressions for the IDs findings carry (PBI-1234, TOB-ACME-12). Every match in the document is listed, so a finding the model missed still shows."
+        columns={['Name', 'Regular expression', 'Case-sensitive']}
+        itemLabel="ID pattern"
+        addLabel="Add an ID pattern"
+        rows={patterns}
+        blank={{ name: '', source: '', caseSensitive: false }}
+        problems={of('idPatterns')}
+        onChange={(idPatterns) => set({ idPatterns })}
+        cells={(p, i, change, rowProblems, problemsId) => [
+          <td key="name">
+            <input type="text" aria-label={`ID pattern ${i + 1} name`} value={p.name} onChange={(e) => change({ name: e.currentTarget.value })} />
+          </td>,
+          <td key="source">
+            <input
+              type="text"
+              className="mono"
+              spellCheck={false}
+              aria-label={`ID pattern ${i + 1} regular expression`}
+              value={p.source}
+              {...described(problemsId, rowProblems)}
+              onChange={(e) => change({ source: e.currentTarget.value })}
+            />
+            <FieldProblems id={problemsId} problems={rowProblems} />
+          </td>,
+          <td key="case">
+            <input type="checkbox" aria-label={`ID pattern ${i + 1} is case-sensitive`} checked={p.caseSensitive} onChange={(e) => change({ caseSensitive: e.currentTarget.checked })} />
+          </td>,
+        ]}
+      />
       <FieldProblems id={`${id}-profile`} problems={of('profile')} />
     </div>
   );

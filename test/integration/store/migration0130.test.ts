@@ -1,20 +1,14 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../../electron/engine/store';
 import { loadExtractedDocument } from '../../../electron/engine/store';
 import { useTempDir } from '../../helpers/tempDir';
+import { databaseWithDocumentAt } from './migrationDb';
 
 const tempDir = useTempDir('audit-m130-');
 
 describe('migration 0130 (OCR)', () => {
   it('keeps documents stored before it as text-layer pages, and marks OCR pages stored after it', () => {
-    const db = new BetterSqlite3(join(tempDir(), 'm130.sqlite'));
-    db.pragma('foreign_keys = ON');
-    migrate(db, migrations, 70);
-    db.prepare(
-      "INSERT INTO documents (id, sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES (1, 'abc', 'pdf', 'a.pdf', '/a.pdf', 3, 2, 'abc\n\f\nxyz', 'now', 'now')",
-    ).run();
+    const db = databaseWithDocumentAt(tempDir(), 70, { kind: 'pdf', pageCount: 2, text: 'abc\n\f\nxyz' });
     db.prepare('INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (1, 1, 0, 3, 1), (1, 2, 6, 9, 1)').run();
     migrate(db, migrations, 130);
     expect(loadExtractedDocument(db, 1)!.pages.map((p) => p.textSource)).toEqual([undefined, undefined]);

@@ -1,20 +1,14 @@
-import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../electron/engine/store/migrate';
 import { migrations } from '../../../electron/engine/store/migrations';
 import { useTempDir } from '../../helpers/tempDir';
+import { databaseWithDocumentAt } from './migrationDb';
 
 const tempDir = useTempDir('audit-m140-');
 
 describe('migration 0140-retrieval', () => {
   it('adds the retrieval tables to a database with documents, keeping them, and the FTS index answers BM25 queries', () => {
-    const db = new BetterSqlite3(join(tempDir(), 'm140.sqlite'));
-    db.pragma('foreign_keys = ON');
-    migrate(db, migrations, 70);
-    db.prepare(
-      "INSERT INTO documents (id, sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES (1, 'abc', 'txt', 'a.txt', '/a.txt', 3, 1, 'abc', 'now', 'now')",
-    ).run();
+    const db = databaseWithDocumentAt(tempDir(), 70);
     migrate(db, migrations, 140);
     expect(db.prepare('SELECT file_name FROM documents').all()).toEqual([{ file_name: 'a.txt' }]);
     const unit = db

@@ -1,8 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../../electron/engine/store';
 import { useTempDir } from '../../helpers/tempDir';
+import { databaseWithDocumentAt } from './migrationDb';
 
 const tempDir = useTempDir('audit-m150-');
 
@@ -11,12 +10,7 @@ const reviewed = (id: number, seq: number) =>
 
 describe('migration 0150 (undo of a review merge)', () => {
   it('keeps reviewed findings stored before it, and drops a merge record with its absorbed finding', () => {
-    const db = new BetterSqlite3(join(tempDir(), 'm150.sqlite'));
-    db.pragma('foreign_keys = ON');
-    migrate(db, migrations, 140);
-    db.prepare(
-      "INSERT INTO documents (id, sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES (1, 'abc', 'txt', 'a.txt', '/a.txt', 3, 1, 'abc', 'now', 'now')",
-    ).run();
+    const db = databaseWithDocumentAt(tempDir(), 140);
     db.prepare(reviewed(1, 1)).run();
     db.prepare(reviewed(2, 2)).run();
     migrate(db, migrations, 150);

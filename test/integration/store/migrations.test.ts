@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
 import { migrate, migrations, openDatabase } from '../../../electron/engine/store';
 import { useTempDir } from '../../helpers/tempDir';
+import { databaseWithDocumentAt } from './migrationDb';
 
 const tempDir = useTempDir();
 const latest = migrations.at(-1)!.version;
@@ -63,11 +64,7 @@ describe('migrations', () => {
   }
 
   it('0070 gives pages stored before it no read error, and stores one for a damaged page', () => {
-    const db = new BetterSqlite3(join(tempDir(), 'm70.sqlite'));
-    migrate(db, migrations, 60);
-    db.prepare(
-      "INSERT INTO documents (id, sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES (1, 'abc', 'pdf', 'a.pdf', '/a.pdf', 3, 2, 'abc', 'now', 'now')",
-    ).run();
+    const db = databaseWithDocumentAt(tempDir(), 60, { kind: 'pdf', pageCount: 2 });
     db.prepare('INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (1, 1, 0, 3, 1)').run();
     migrate(db, migrations, 70);
     db.prepare("INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer, read_error) VALUES (1, 2, 3, 3, 0, 'Bad encoding in flate stream')").run();

@@ -7,6 +7,7 @@ import { IdConflictsNote, IdOriginLine } from '../FindingIdentity';
 import { Severity } from '../Severity';
 import { SourcePlace } from '../source/SourcePlace';
 import { EditForm, FIELD_LABEL, NoteForm, ReasonForm } from './ReviewForms';
+import { TableHead } from '../TableHead';
 
 export type Form = { kind: 'reject' } | { kind: 'edit' } | { kind: 'note' } | null;
 
@@ -65,15 +66,7 @@ function Trail({ finding }: { finding: ReviewedFinding }) {
       <summary>History (every change, who and when)</summary>
       {trail ? (
         <table className="trail-table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Who', 'What', 'From', 'To']} />
           <tbody>
             {trail.map((t) => (
               <tr key={t.id} data-action={t.action}>
@@ -235,13 +228,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
       )}
       <h3>Model values and the auditor’s</h3>
       <table className="values-table" data-testid="review-values">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Model (original)</th>
-            <th scope="col">Auditor (effective)</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Field', 'Model (original)', 'Auditor (effective)']} />
         <tbody>
           {EDITABLE_FIELDS.map((field) => (
             <tr key={field} data-field={field} className={finding.edited.includes(field) ? 'edited' : ''}>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormHTMLAttributes, type ReactNode } from 'react';
 import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding } from '../../../../shared/review';
 import { useReviewStore } from '../../stores/useReviewStore';
 import { useSettingsStore } from '../../stores/useSettingsStore';
@@ -6,29 +6,51 @@ import { DEFAULT_PROFILE } from '../../../../shared/findings';
 
 export const FIELD_LABEL: Record<EditableField, string> = { title: 'Title', severity: 'Severity', type: 'Type', description: 'Description' };
 
+/**
+ * The frame of every small review form: its name for screen readers, the
+ * fields, a submit and a Cancel button; Escape cancels.
+ */
+export function ReviewFormShell({
+  label,
+  submitLabel,
+  danger = false,
+  onSubmit,
+  onCancel,
+  children,
+  className,
+  ...rest
+}: { label: string; submitLabel: string; danger?: boolean; onSubmit(): void; onCancel(): void; children: ReactNode } & Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'>) {
+  return (
+    <form
+      {...rest}
+      className={className ? `review-form ${className}` : 'review-form'}
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
+      {children}
+      <button type="submit" className={`button button--small ${danger ? 'button--danger' : 'button--primary'}`}>
+        {submitLabel}
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
 export function ReasonForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [reason, setReason] = useState('');
   return (
-    <form
-      className="review-form"
-      aria-label="Reject the finding"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void useReviewStore.getState().setState(finding, 'rejected', reason).then((ok) => ok && onDone());
-      }}
-      onKeyDown={(e) => e.key === 'Escape' && onDone()}
-    >
+    <ReviewFormShell label="Reject the finding" submitLabel="Reject" danger onCancel={onDone} onSubmit={() => void useReviewStore.getState().setState(finding, 'rejected', reason).then((ok) => ok && onDone())}>
       <label className="field">
         <span>Reason for rejecting</span>
         <input type="text" autoFocus value={reason} required onChange={(e) => setReason(e.currentTarget.value)} />
       </label>
-      <button type="submit" className="button button--small button--danger">
-        Reject
-      </button>{' '}
-      <button type="button" className="button button--small" onClick={onDone}>
-        Cancel
-      </button>
-    </form>
+    </ReviewFormShell>
   );
 }
 
@@ -39,15 +61,7 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
   const severities = [...new Set([...scale, finding.original.severity, finding.effective.severity].filter((s) => s !== ''))];
   const change = (field: EditableField, value: string) => setValues({ ...values, [field]: value });
   return (
-    <form
-      className="review-form"
-      aria-label="Edit the finding"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void useReviewStore.getState().edit(finding, values).then((ok) => ok && onDone());
-      }}
-      onKeyDown={(e) => e.key === 'Escape' && onDone()}
-    >
+    <ReviewFormShell label="Edit the finding" submitLabel="Save edits" onCancel={onDone} onSubmit={() => void useReviewStore.getState().edit(finding, values).then((ok) => ok && onDone())}>
       {EDITABLE_FIELDS.map((field, i) => (
         <label className="field" key={field}>
           <span>
@@ -69,38 +83,18 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
           )}
         </label>
       ))}
-      <button type="submit" className="button button--small button--primary">
-        Save edits
-      </button>{' '}
-      <button type="button" className="button button--small" onClick={onDone}>
-        Cancel
-      </button>
-    </form>
+    </ReviewFormShell>
   );
 }
 
 export function NoteForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [text, setText] = useState('');
   return (
-    <form
-      className="review-form"
-      aria-label="Add a note"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void useReviewStore.getState().note(finding, text).then((ok) => ok && onDone());
-      }}
-      onKeyDown={(e) => e.key === 'Escape' && onDone()}
-    >
+    <ReviewFormShell label="Add a note" submitLabel="Add note" onCancel={onDone} onSubmit={() => void useReviewStore.getState().note(finding, text).then((ok) => ok && onDone())}>
       <label className="field">
         <span>Note</span>
         <input type="text" autoFocus required value={text} onChange={(e) => setText(e.currentTarget.value)} />
       </label>
-      <button type="submit" className="button button--small button--primary">
-        Add note
-      </button>{' '}
-      <button type="button" className="button button--small" onClick={onDone}>
-        Cancel
-      </button>
-    </form>
+    </ReviewFormShell>
   );
 }
