@@ -273,7 +273,7 @@ try {
     ['Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
     ['Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)', async () => (await import('./modelTimeBench')).runModelTimeBench()],
     ['Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
-    ['UI: 10,000 chunks and 2,000 findings in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
+    ['UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
     ['Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];

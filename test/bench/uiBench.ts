@@ -1,9 +1,9 @@
 /**
  * UI benchmark: 10,000 chunk-tree nodes and 2,000 findings behind a real host
  * and the WebSocket bridge, measured in Chromium: time to first render of the
- * tree and the findings table, and frame times while scrolling, each next to
- * the same lists rendered without virtualization (`?novirtual=1`) as the
- * baseline. `npx tsx test/bench/uiBench.ts` prints the figures.
+ * tree, the findings table and the triage queue (2,000 reviewed findings),
+ * and frame times while scrolling, each next to the same lists rendered
+ * without virtualization (`?novirtual=1`) as the baseline. `npx tsx test/bench/uiBench.ts` prints the figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import type { Page } from 'playwright';
 import { joinPages } from '../../shared/canonical';
 import type { FindingView } from '../../shared/contract';
 import type { ChunkNode, DocumentLine, ExtractedDocument } from '../../shared/types';
+import { addManualFinding } from '../../electron/engine/review';
 import { openDatabase, saveChunkTree, saveDocument } from '../../electron/engine/store';
 import { startBridgeServer } from '../e2e/bridgeServer';
 import { buildRenderer, launchChromium } from '../e2e/browser';
@@ -54,6 +55,13 @@ function seedStore(dataDir: string): number {
     }
   }
   saveChunkTree(db, { documentId, strategy: 'bench', params: {}, paramsHash: 'bench', nodes }, new Date().toISOString());
+  // The triage queue reads reviewed findings from the store: FINDINGS of them, each on its own leaf.
+  db.transaction(() => {
+    for (let i = 0; i < FINDINGS; i++) {
+      const start = leafStart(i * 4);
+      addManualFinding(db, { documentId, start, end: start + 40, title: `Queue finding ${i + 1}: something is not validated`, severity: ['High', 'Medium', 'Low'][i % 3]!, type: 'defect', description: '', reviewer: 'Bench' });
+    }
+  })();
   db.close();
   return documentId;
 }
@@ -148,7 +156,13 @@ export async function runUiBench(): Promise<Record<string, number | string>> {
       await page.waitForSelector('[data-testid="findings-table"] .findings-body [role="row"]');
       await page.getByRole('button', { name: 'Triage queue' }).click();
       const table = await measureList(page, '.segmented button:nth-child(2)', '[data-testid="findings-table"] .findings-body [role="row"]', '[data-testid="findings-table"] .findings-body');
+      // The triage queue (reviewed findings, one list with group headings): from the table back to the queue.
+      const queue = await measureList(page, '.segmented button:nth-child(1)', '[data-testid="review-list"] [role="option"]', '[data-testid="review-list"]');
       const r = (n: number) => Math.round(n * 10) / 10;
+      out[`queue first render ms (${mode})`] = r(queue.firstRenderMs);
+      out[`queue scroll frame mean ms (${mode})`] = r(queue.frameMeanMs);
+      out[`queue scroll frame p95 ms (${mode})`] = r(queue.frameP95Ms);
+      out[`queue DOM rows (${mode})`] = queue.domRows;
       out[`tree first render ms (${mode})`] = r(tree.firstRenderMs);
       out[`tree scroll frame mean ms (${mode})`] = r(tree.frameMeanMs);
       out[`tree scroll frame p95 ms (${mode})`] = r(tree.frameP95Ms);
