@@ -91,3 +91,9 @@ export interface ConversationMessage {
   answer: AskAnswer | null;
   createdAt: string;
 }
+
+/** A stored conversation with every message: what `conversations.get` returns and what reports export. */
+export interface StoredConversation {
+  summary: ConversationSummary;
+  messages: ConversationMessage[];
+}

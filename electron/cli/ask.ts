@@ -11,13 +11,12 @@ import { createLlmClient } from '../engine/llm';
 import {
   askInConversation,
   askSettings,
-  conversationHtml,
-  conversationMarkdown,
   DEFAULT_ASK_SETTINGS,
   listConversations,
   resolveAskModels,
   resolveDocumentRefs,
 } from '../engine/retrieval';
+import { conversationHtml, conversationMarkdown } from '../engine/report';
 import { openDatabase } from '../engine/store';
 import { abortOnCtrlC, parseCommandLine, runIfEntryPoint } from './common';
 import { defaultDatabasePath } from './paths';

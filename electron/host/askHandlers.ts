@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import type { CommandOutputs, HostEvent, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { createLlmClient } from '../engine/llm';
-import { askInConversation, askSettings, checkAskScope, conversationHtml, conversationMarkdown, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
+import { askInConversation, askSettings, checkAskScope, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
+import { conversationHtml, conversationMarkdown } from '../engine/report';
 import type { Database } from '../engine/store';
 import { readSettings } from './settings';
 

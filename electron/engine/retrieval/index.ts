@@ -15,7 +15,7 @@ export { updateIndex, EMBED_NUM_CTX, type IndexOptions, type IndexStats } from '
 export { search, queryTerms, type SearchHit, type SearchOptions } from './search';
 export { isFindAllQuestion, NOT_FOUND_TEXT, EXHAUSTIVE_NOTE } from './answer';
 export { ensureVectorExtension, findVectorSpace } from './vectors';
-export { listConversations, loadConversation, conversationMarkdown, conversationHtml, createConversation, type ConversationScope } from './conversations';
+export { listConversations, loadConversation, conversationsAbout, createConversation, type ConversationScope } from './conversations';
 
 /**
  * The chat model (stage 'qa': flag, settings, else the first installed
