@@ -49,6 +49,8 @@ export const COMMAND_NAMES = [
   // OCR (issue 18)
   'documents.ocrPages',
   'ocr.languages',
+  // Ask the documents (issue 17)
+  'ask.extractAll',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

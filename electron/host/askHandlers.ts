@@ -58,6 +58,8 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
           settings: askSettings({
             model: models.model,
             embedModel: models.embedModel,
+            // The saved retrieval settings, unless this question says otherwise.
+            ...settings.retrieval,
             ...(input.judge !== undefined ? { judge: input.judge } : {}),
             ...(input.maxRounds !== undefined ? { maxRounds: input.maxRounds } : {}),
             ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),

@@ -113,4 +113,4 @@ export function isFindAllQuestion(question: string): boolean {
 
 export const EXHAUSTIVE_NOTE =
   'Retrieval reads the passages most related to the question, not every page, so this list may be incomplete. ' +
-  'For a complete answer, run an extraction profile over every chunk instead (Analyze in the app, or `npm run analyze -- <files> --profile <profile.json>`).';
+  'For a complete answer, run an extraction profile over every chunk instead ("Analyse every chunk" under this answer in the app; `npm run ask` prints the `npm run analyze` command).';

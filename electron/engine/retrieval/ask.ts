@@ -14,7 +14,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { AskAnswer, AskJudgeStep } from '../../../shared/retrieval';
+import { DEFAULT_RETRIEVAL_SETTINGS, type AskAnswer, type AskJudgeStep } from '../../../shared/retrieval';
 import { buildMessages, describeSchema, type LlmClient } from '../llm';
 import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
@@ -44,9 +44,7 @@ export interface AskSettings {
 }
 
 export const DEFAULT_ASK_SETTINGS: Omit<AskSettings, 'model' | 'embedModel'> = {
-  judge: true,
-  maxRounds: 2,
-  threshold: 0.3,
+  ...DEFAULT_RETRIEVAL_SETTINGS,
   topK: 8,
   contextTokens: 3000,
   neighbours: true,

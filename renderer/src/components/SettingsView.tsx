@@ -6,6 +6,7 @@ import { useOllamaStore } from '../stores/useOllamaStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
 import { OcrSettings } from './OcrSettings';
 import { ProfileEditor } from './ProfileEditor';
+import { RetrievalSettingsSection } from './RetrievalSettingsSection';
 import { Sentence } from './Sentence';
 
 const STAGE_LABELS: Record<ModelStage, string> = {
@@ -245,6 +246,8 @@ export function SettingsView() {
           ))}
         </div>
       </section>
+
+      <RetrievalSettingsSection />
 
       <section className="panel">
         <h2>What counts as a finding</h2>
