@@ -19,8 +19,8 @@ import {
   resolveDocumentRefs,
 } from '../engine/retrieval';
 import { conversationHtml, conversationMarkdown } from '../engine/report';
-import { loadSettingValues, openDatabase } from '../engine/store';
-import { abortOnCtrlC, parseCommandLine, runIfEntryPoint } from './common';
+import { loadSettingValues, type Database } from '../engine/store';
+import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { defaultDatabasePath } from './paths';
 
 const USAGE = `Usage: npm run ask -- "question" [options]
@@ -87,13 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.\n`);
     return EXIT.failed;
   }
-  let db;
-  try {
-    db = openDatabase(dbPath);
-  } catch (error) {
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
-    return EXIT.usage;
-  }
+  const db = openStoreOrSay(dbPath);
+  if (!db) return EXIT.usage;
   try {
     if (values.list) {
       for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${c.title}\n`);
@@ -150,14 +145,14 @@ export async function main(argv: string[]): Promise<number> {
  * The retrieval settings saved in the store by the app (Settings > Ask the documents), so a question asked
  * from the terminal is answered the same way; a missing or unreadable value falls back to the default.
  */
-export function savedRetrievalSettings(db: ReturnType<typeof openDatabase>): { retrieval: RetrievalSettings; embedModel: string | undefined } {
+export function savedRetrievalSettings(db: Database): { retrieval: RetrievalSettings; embedModel: string | undefined } {
   const stored = loadSettingValues(db);
   const retrieval = retrievalSettingsSchema.safeParse(stored.retrieval);
   const models = settingsSchema.shape.models.safeParse(stored.models);
   return { retrieval: retrieval.success ? retrieval.data : DEFAULT_RETRIEVAL_SETTINGS, embedModel: (models.success && models.data.embed) || undefined };
 }
 
-function exportConversation(db: ReturnType<typeof openDatabase>, idText: string, out: string | undefined): number {
+function exportConversation(db: Database, idText: string, out: string | undefined): number {
   const id = Number(idText);
   if (!(Number.isInteger(id) && id > 0)) {
     process.stderr.write(`--export needs a conversation number; got "${idText}".\n`);

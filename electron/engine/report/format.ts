@@ -5,7 +5,6 @@
 import { formatPageRanges } from '../../../shared/canonical';
 import { DEFAULT_PROFILE, idLabel, idOriginOf, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { FieldEdit, ReviewExportFinding, ReviewState, ReviewSummary, RunModel } from '../../../shared/review';
-import type { AskAnswer, AskCitation, StoredConversation } from '../../../shared/retrieval';
 import type { LlmUsage, ReportData, ReportDocument, ReportFinding, ReportMergeConflict } from './reportData';
 
 export function baseName(filePath: string): string {
@@ -170,27 +169,4 @@ export function ocrNote(ocr: { confidence: number | null; low: boolean }): strin
 /** "3 (91%), 4 (58%, low)": OCR pages for a report section. */
 export function ocrPageList(pages: readonly { page: number; confidence: number | null; low: boolean }[]): string {
   return pages.map((p) => `${p.page} (${p.confidence === null ? 'no words' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`).join(', ');
-}
-
-export const CONVERSATIONS_NOTE =
-  'Questions asked about these documents, with the answers as given. Each [n] cites a passage whose quoted words were found in the document; retrieval reads the most relevant passages, not every page.';
-
-/** Names of the report's documents by id: how a conversation's scope is named. */
-export function documentNames(data: ReportData): Map<number, string> {
-  return new Map(data.inputs.flatMap((input) => (input.document ? [[input.document.document.id, input.document.document.fileName] as const] : [])));
-}
-
-/** How a conversation is listed: its citation lines, why an answer is marked, what it was asked about. */
-export function citationLine(c: AskCitation): string {
-  return `${c.documentName}, page ${c.page}, section ${c.section.join(' > ')}: "${c.quote}"`;
-}
-
-export function markedNote(a: AskAnswer): string {
-  return `Marked: ${a.dropped.length} citation(s) could not be verified in the source and were removed.`;
-}
-
-export function conversationScopeText(c: StoredConversation, documentNames: ReadonlyMap<number, string>): string {
-  if (c.summary.scope === 'library') return 'asked across the library';
-  const name = c.summary.documentId === null ? undefined : documentNames.get(c.summary.documentId);
-  return name ? `asked about ${name}` : 'asked about one document';
 }

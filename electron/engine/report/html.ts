@@ -36,12 +36,8 @@ import {
   idOriginText,
   ocrNote,
   ocrPageList,
-  CONVERSATIONS_NOTE,
-  citationLine,
-  conversationScopeText,
-  documentNames,
-  markedNote,
 } from './format';
+import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';

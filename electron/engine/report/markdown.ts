@@ -24,12 +24,8 @@ import {
   idOriginText,
   ocrNote,
   ocrPageList,
-  CONVERSATIONS_NOTE,
-  documentNames,
-  citationLine,
-  markedNote,
-  conversationScopeText,
 } from './format';
+import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';

@@ -15,7 +15,7 @@
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_RETRIEVAL_SETTINGS, type AskAnswer, type AskJudgeStep } from '../../../shared/retrieval';
-import { buildMessages, describeSchema, type LlmClient } from '../llm';
+import { chatJsonPrompt, type LlmClient } from '../llm';
 import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
 import { embedContext, updateIndex } from './indexer';
@@ -206,18 +206,15 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
     sources,
   });
   step({ phase: 'answer', message: `Answering from ${entries.length} passages` });
-  const [system, user] = buildMessages({
+  const prompt = {
     instructions: ANSWER_INSTRUCTIONS,
-    schemaDescription: describeSchema(AnswerReplySchema),
+    schema: AnswerReplySchema,
     context: `Question: ${question}`,
     document: { id: 'context', label: 'numbered passages', text: renderContext(entries) },
-  });
-  const r = await llm.chatJson({
+  };
+  const r = await chatJsonPrompt(llm, prompt, {
     purpose: 'qa',
     model: s.model,
-    schema: AnswerReplySchema,
-    system: system!.content,
-    user: user!.content,
     numCtx: s.numCtx,
     numPredict: 1024,
     chunkRef: 'answer',

@@ -11,6 +11,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useAskStore } from '../stores/useAskStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { DocumentPicker } from './DocumentPicker';
 import { ErrorNote } from './ErrorNote';
 
 /** Opens the cited chunk in the chunk view with the quoted words marked (the page viewer will take this over). */
@@ -158,19 +159,7 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitatio
       <div className="panel__head">
         <h2 id="ask-title">Ask {scope.length === 1 ? (documents.find((d) => d.id === scope[0])?.fileName ?? 'this document') : scope.length > 1 ? `${scope.length} documents` : 'the library'}</h2>
         <div className="ask-conversations filters">
-          {documentIds ? null : (
-            <label className="inline-field">
-              Documents
-              <select value={chosen ?? ''} onChange={(e) => setChosen(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}>
-                <option value="">Whole library</option>
-                {documents.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.fileName}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {documentIds ? null : <DocumentPicker label="Documents" documents={documents} value={chosen} onChoose={setChosen} noneLabel="Whole library" onClear={() => setChosen(null)} />}
           <label className="inline-field">
             Conversation
             <select value={state.conversationId ?? ''} onChange={(e) => (e.currentTarget.value === '' ? state.newConversation() : void state.openConversation(Number(e.currentTarget.value)))}>
