@@ -11,6 +11,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
+import type { RunView } from '../../shared/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAskResponder } from '../helpers/askResponder';
 import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
@@ -123,16 +124,20 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     const answer = await ask('Find all backup rules');
     const offer = answer.getByTestId('ask-extract-all');
     expect(await offer.textContent()).toMatch(/not every page/);
-    const runsBefore = await server.host.invoke('runs.list', {});
+    const listRuns = async () => {
+      const result = await server.host.invoke('runs.list', {});
+      if (!result.ok) throw new Error(`runs.list: ${result.error.message}`);
+      return result.data as RunView[];
+    };
+    const runsBefore = await listRuns();
     await offer.getByRole('button', { name: 'Analyse every chunk' }).click();
     const started = offer.getByRole('status');
     await started.waitFor();
     expect(await started.textContent()).toMatch(/^Run \d+ started: every chunk of 1 document through the profile/);
     await server.host.idle();
-    const runs = await server.host.invoke('runs.list', {});
-    if (!runs.ok || !runsBefore.ok) throw new Error('runs.list failed');
-    expect(runs.data.length).toBe(runsBefore.data.length + 1);
-    expect(runs.data[0]).toMatchObject({ mode: 'full', inputs: [{ fileName: 'handbook.md' }] });
+    const runs = await listRuns();
+    expect(runs.length).toBe(runsBefore.length + 1);
+    expect(runs[0]).toMatchObject({ mode: 'full', inputs: [{ fileName: 'handbook.md' }] });
     await offer.getByRole('button', { name: 'Follow it in Runs' }).click();
     await page.getByRole('heading', { name: 'Runs', exact: true }).waitFor();
   });
