@@ -53,6 +53,8 @@ export const COMMAND_NAMES = [
   'review.removeNote',
   'review.undoSplit',
   'review.unmerge',
+  // Ask the documents (issue 17)
+  'ask.extractAll',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

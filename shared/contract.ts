@@ -18,7 +18,7 @@ import type { CompletenessVerdict } from './completeness';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
-import type { AskEvent, ConversationMessage, ConversationSummary } from './retrieval';
+import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 
 const id = z.number().int().positive();
@@ -93,6 +93,8 @@ export const settingsSchema = z
     ocrMode: ocrModeSchema,
     /** OCR languages, tesseract codes in order (the first is the main one); each must have its data package installed (`ocr.languages`). */
     ocrLanguages: ocrLanguagesSchema,
+    /** Ask the documents: relevance threshold, the retrieval judge and its rounds (the embedding model is models.embed). */
+    retrieval: retrievalSettingsSchema,
   })
   .strict();
 
@@ -266,6 +268,11 @@ export const commands = {
   'documents.ocrPages': { input: z.object({ documentId: id }).strict() },
   /** The OCR languages whose data is installed on this computer (npm packages `@tesseract.js-data/<code>`), for Settings. */
   'ocr.languages': { input: empty },
+  /**
+   * What a "find all ..." answer offers: starts a full run (the saved extraction profile over every chunk) on these
+   * documents, or on every document of the library when none is given. Answers at once with the run.
+   */
+  'ask.extractAll': { input: z.object({ documentIds: z.array(id).max(500).optional() }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -623,6 +630,7 @@ export interface CommandOutputs {
   'reports.reveal': { done: boolean; message: string };
   'documents.ocrPages': OcrPageInfo[];
   'ocr.languages': OcrLanguageInfo[];
+  'ask.extractAll': { runId: number; files: number; profile: string };
 }
 
 /** One page of a document read by OCR. */

@@ -3,6 +3,26 @@
  * boundary (engine -> host -> window, engine -> CLI --json) and when it is
  * stored with a conversation.
  */
+import { z } from 'zod';
+
+/**
+ * How questions are answered, saved with the app settings (`retrieval`) and
+ * used by the Ask panel and `npm run ask` unless a question or a flag says
+ * otherwise. The embedding model is the settings' `models.embed`.
+ */
+export const retrievalSettingsSchema = z
+  .object({
+    /** Relevance (0..1) a passage needs to be read: the larger of its vector similarity and the share of the question's words it holds. */
+    threshold: z.number().min(0).max(1),
+    /** Let the retrieval judge filter, re-rank and refine the query. */
+    judge: z.boolean(),
+    /** Retrieval rounds the judge may ask for. */
+    maxRounds: z.number().int().min(1).max(5),
+  })
+  .strict();
+export type RetrievalSettings = z.infer<typeof retrievalSettingsSchema>;
+
+export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = { threshold: 0.3, judge: true, maxRounds: 2 };
 
 /** One [n] source of an answer: a passage of the selected context whose quoted words were found in the document. */
 export interface AskCitation {
@@ -90,4 +110,10 @@ export interface ConversationMessage {
   text: string;
   answer: AskAnswer | null;
   createdAt: string;
+}
+
+/** A stored conversation with every message: what `conversations.get` returns and what reports export. */
+export interface StoredConversation {
+  summary: ConversationSummary;
+  messages: ConversationMessage[];
 }

@@ -14,7 +14,8 @@ import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared
 import { extractionProfileSchema } from '../../shared/profileSchema';
 import { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
 import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
-import { openDatabase, setRunOllamaHost } from '../engine/store';
+import { setRunOllamaHost } from '../engine/store';
+import { openStoreOrSay } from './common';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
@@ -197,13 +198,8 @@ export async function main(argv: string[]): Promise<number> {
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   mkdirSync(dirname(dbPath), { recursive: true });
-  let db;
-  try {
-    db = openDatabase(dbPath);
-  } catch (error) {
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
-    return EXIT.usage;
-  }
+  const db = openStoreOrSay(dbPath);
+  if (!db) return EXIT.usage;
 
   // A store of its own (--db) keeps its log beside it; the default store's log is in the user-data folder.
   const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));

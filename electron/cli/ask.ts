@@ -6,20 +6,21 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
-import type { AskAnswer } from '../../shared/retrieval';
+import { settingsSchema } from '../../shared/contract';
+import { DEFAULT_RETRIEVAL_SETTINGS, retrievalSettingsSchema, type AskAnswer, type RetrievalSettings } from '../../shared/retrieval';
 import { createLlmClient } from '../engine/llm';
 import {
   askInConversation,
   askSettings,
-  conversationHtml,
-  conversationMarkdown,
-  DEFAULT_ASK_SETTINGS,
+  exhaustiveCommand,
+  exhaustiveTargets,
   listConversations,
   resolveAskModels,
   resolveDocumentRefs,
 } from '../engine/retrieval';
-import { openDatabase } from '../engine/store';
-import { abortOnCtrlC, parseCommandLine, runIfEntryPoint } from './common';
+import { conversationHtml, conversationMarkdown } from '../engine/report';
+import { loadSettingValues, type Database } from '../engine/store';
+import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { defaultDatabasePath } from './paths';
 
 const USAGE = `Usage: npm run ask -- "question" [options]
@@ -34,11 +35,11 @@ Options:
   --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
   --model <name>          Chat model for the judge and the answer (default: the first installed recommended model)
-  --embed-model <name>    Embedding model (default: the first installed of nomic-embed-text, mxbai-embed-large...);
-                          without one, retrieval uses the text index only
+  --embed-model <name>    Embedding model (default: the app's setting, else the first installed of
+                          nomic-embed-text, mxbai-embed-large...); without one, retrieval uses the text index only
   --no-judge              Answer from the search ranking, without the retrieval judge
-  --rounds <n>            Retrieval rounds the judge may ask for (default ${DEFAULT_ASK_SETTINGS.maxRounds})
-  --threshold <0..1>      Relevance a passage needs to be used (default ${DEFAULT_ASK_SETTINGS.threshold})
+  --rounds <n>            Retrieval rounds the judge may ask for (default: the app's setting, else ${DEFAULT_RETRIEVAL_SETTINGS.maxRounds})
+  --threshold <0..1>      Relevance a passage needs to be used (default: the app's setting, else ${DEFAULT_RETRIEVAL_SETTINGS.threshold})
   --conversation <id>     Continue a stored conversation
   --list                  List the stored conversations and exit
   --export <id>           Write a stored conversation (with --out file.md or file.html) and exit
@@ -72,10 +73,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${message}\n`);
     return EXIT.usage;
   };
-  const rounds = values.rounds === undefined ? DEFAULT_ASK_SETTINGS.maxRounds : Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 5) return usage(`--rounds needs a whole number from 1 to 5; got "${values.rounds}".`);
-  const threshold = values.threshold === undefined ? DEFAULT_ASK_SETTINGS.threshold : Number(values.threshold);
-  if (!(threshold >= 0 && threshold <= 1)) return usage(`--threshold needs a number from 0 to 1; got "${values.threshold}".`);
+  const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
+  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1 || rounds > 5)) return usage(`--rounds needs a whole number from 1 to 5; got "${values.rounds}".`);
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) return usage(`--threshold needs a number from 0 to 1; got "${values.threshold}".`);
   const conversationId = values.conversation === undefined ? undefined : Number(values.conversation);
   if (conversationId !== undefined && !(Number.isInteger(conversationId) && conversationId > 0)) return usage(`--conversation needs a conversation number; got "${values.conversation}".`);
   const question = positionals.join(' ').trim();
@@ -86,13 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.\n`);
     return EXIT.failed;
   }
-  let db;
-  try {
-    db = openDatabase(dbPath);
-  } catch (error) {
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
-    return EXIT.usage;
-  }
+  const db = openStoreOrSay(dbPath);
+  if (!db) return EXIT.usage;
   try {
     if (values.list) {
       for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${c.title}\n`);
@@ -104,20 +100,32 @@ export async function main(argv: string[]): Promise<number> {
     const llm = createLlmClient({ db, ...(values.host ? { host: values.host } : {}) });
     try {
       const documentIds = resolveDocumentRefs(db, values.doc ?? []);
-      const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(values['embed-model'] ? { embedModel: values['embed-model'] } : {}) }, abort.signal);
+      const saved = savedRetrievalSettings(db);
+      const embedModel = values['embed-model'] ?? saved.embedModel;
+      const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(embedModel ? { embedModel } : {}) }, abort.signal);
       if (models.embedMissing) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
       const { answer, conversationId: stored } = await askInConversation(
         { db, llm },
         {
           question,
           documentIds,
-          settings: askSettings({ model: models.model, embedModel: models.embedModel, judge: !values['no-judge'], maxRounds: rounds, threshold }),
+          settings: askSettings({
+            model: models.model,
+            embedModel: models.embedModel,
+            judge: values['no-judge'] ? false : saved.retrieval.judge,
+            maxRounds: rounds ?? saved.retrieval.maxRounds,
+            threshold: threshold ?? saved.retrieval.threshold,
+          }),
           signal: abort.signal,
           onStep: (s) => process.stderr.write(`${s.phase}: ${s.message}\n`),
           ...(conversationId !== undefined ? { conversationId } : {}),
         },
       );
-      process.stdout.write(values.json ? `${JSON.stringify({ conversationId: stored, ...answer }, null, 2)}\n` : formatAnswer(answer, stored));
+      // "Find all ...": the exact command that reads every chunk of the documents asked about instead.
+      const extractAll = answer.exhaustiveNote ? exhaustiveCommand(exhaustiveTargets(db, documentIds).map((t) => t.filePath), values.db === undefined ? undefined : dbPath) : null;
+      process.stdout.write(
+        values.json ? `${JSON.stringify({ conversationId: stored, ...answer, ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n` : formatAnswer(answer, stored, extractAll),
+      );
       return EXIT.ok;
     } catch (error) {
       const info = toErrorInfo(error);
@@ -133,7 +141,18 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function exportConversation(db: ReturnType<typeof openDatabase>, idText: string, out: string | undefined): number {
+/**
+ * The retrieval settings saved in the store by the app (Settings > Ask the documents), so a question asked
+ * from the terminal is answered the same way; a missing or unreadable value falls back to the default.
+ */
+export function savedRetrievalSettings(db: Database): { retrieval: RetrievalSettings; embedModel: string | undefined } {
+  const stored = loadSettingValues(db);
+  const retrieval = retrievalSettingsSchema.safeParse(stored.retrieval);
+  const models = settingsSchema.shape.models.safeParse(stored.models);
+  return { retrieval: retrieval.success ? retrieval.data : DEFAULT_RETRIEVAL_SETTINGS, embedModel: (models.success && models.data.embed) || undefined };
+}
+
+function exportConversation(db: Database, idText: string, out: string | undefined): number {
   const id = Number(idText);
   if (!(Number.isInteger(id) && id > 0)) {
     process.stderr.write(`--export needs a conversation number; got "${idText}".\n`);
@@ -156,10 +175,11 @@ function exportConversation(db: ReturnType<typeof openDatabase>, idText: string,
 }
 
 /** The answer for a terminal: text, marks and notes, then the sources. */
-export function formatAnswer(answer: AskAnswer, conversationId: number): string {
+export function formatAnswer(answer: AskAnswer, conversationId: number, extractAllCommand: string | null = null): string {
   const lines = [answer.text, ''];
   if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
   if (answer.exhaustiveNote) lines.push(`Note: ${answer.exhaustiveNote}`, '');
+  if (extractAllCommand) lines.push('To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):', `  ${extractAllCommand}`, '');
   if (answer.citations.length > 0) {
     lines.push('Sources:');
     for (const c of answer.citations) lines.push(`  [${c.n}] ${c.documentName}, page ${c.page}, ${c.section.join(' > ')}: "${c.quote}"`);

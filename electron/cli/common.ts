@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
+import { openDatabase, type Database } from '../engine/store';
 
 export const EXIT_USAGE = 2;
 
@@ -46,4 +47,17 @@ export function abortOnCtrlC(message: string, quitCode: number): { signal: Abort
   };
   process.on('SIGINT', onSigint);
   return { signal: abort.signal, release: () => process.off('SIGINT', onSigint) };
+}
+
+/**
+ * Opens the store, or says why it cannot (a database of a newer app version, a file that is not one) and
+ * returns null: the caller exits with EXIT_USAGE, since the fix is another --db or another version.
+ */
+export function openStoreOrSay(dbPath: string): Database | null {
+  try {
+    return openDatabase(dbPath);
+  } catch (error) {
+    process.stderr.write(`${toErrorInfo(error).message}\n`);
+    return null;
+  }
 }

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import type { CommandOutputs, HostEvent, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { createLlmClient } from '../engine/llm';
-import { askInConversation, askSettings, checkAskScope, conversationHtml, conversationMarkdown, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
+import { askInConversation, askSettings, checkAskScope, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
+import { conversationHtml, conversationMarkdown } from '../engine/report';
 import type { Database } from '../engine/store';
 import { readSettings } from './settings';
 
@@ -57,6 +58,8 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
           settings: askSettings({
             model: models.model,
             embedModel: models.embedModel,
+            // The saved retrieval settings, unless this question says otherwise.
+            ...settings.retrieval,
             ...(input.judge !== undefined ? { judge: input.judge } : {}),
             ...(input.maxRounds !== undefined ? { maxRounds: input.maxRounds } : {}),
             ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),

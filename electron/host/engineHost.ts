@@ -17,6 +17,7 @@ import { AppError, ErrorCode, fail, ok, type Result } from '../../shared/errors'
 import { createEngine, createFileLogger, LOG_FILE, silentLogger, type EngineDeps, type FileLogger, type Logger } from '../engine';
 import { openDatabase, type Database } from '../engine/store';
 import { appHandlers } from './appHandlers';
+import { askExtractionHandlers } from './askExtractionHandlers';
 import { createAskHost } from './askHandlers';
 import type { HostContext } from './context';
 import { documentHandlers } from './documentHandlers';
@@ -46,6 +47,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => ocrHandlers(ctx.db),
   (ctx) => completenessHandlers(ctx.db),
   (ctx) => workspaceHandlers(ctx.db),
+  askExtractionHandlers,
 ];
 
 export interface EngineHostOptions {

@@ -1,5 +1,6 @@
 import { settingsSchema, type AppSettings } from '../../shared/contract';
 import { assertOcrLanguagesInstalled } from '../engine';
+import { DEFAULT_RETRIEVAL_SETTINGS } from '../../shared/retrieval';
 import { loadSettingValues, saveSettingValues, type Database } from '../engine/store';
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -15,6 +16,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   profile: null,
   ocrMode: 'auto',
   ocrLanguages: ['eng'],
+  retrieval: DEFAULT_RETRIEVAL_SETTINGS,
 };
 
 type Key = keyof AppSettings;

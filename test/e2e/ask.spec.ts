@@ -3,11 +3,14 @@
  * engine host and the Ollama simulator answering from the context it gets:
  * a question about one document is answered with [n] links, the judge's
  * steps can be expanded, a click on a citation opens the chunk with the
- * quoted words marked, an absent answer says so, and the conversation is
- * still there after a reload of the window.
+ * quoted words marked, an absent answer says so, the conversation is
+ * still there after a reload of the window, the retrieval settings saved in
+ * Settings are what the panel answers with, and a "find all" answer's
+ * *Analyse every chunk* starts the full run.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright';
+import type { RunView } from '../../shared/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAskResponder } from '../helpers/askResponder';
 import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
@@ -87,5 +90,52 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     const written = page.getByTestId('ask-export');
     await written.waitFor();
     expect(await written.getAttribute('data-path')).toMatch(new RegExp(`^${join(server.dataDir, 'exports').replace(/[/\\]/g, '.')}.*\\.html$`));
+  });
+
+  it('answers with the retrieval settings saved in Settings (judge off: the search ranking, no judge step)', async () => {
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Settings', exact: true }).click();
+    const section = page.getByTestId('retrieval-settings');
+    await section.waitFor();
+    expect(await section.getByTestId('retrieval-embed-model').textContent()).toMatch(/Automatic/);
+    await section.getByLabel('Use the retrieval judge').uncheck();
+    expect(await section.getByLabel('Search rounds the judge may ask for').isDisabled()).toBe(true);
+    await section.getByLabel('Relevance threshold (0 to 1)').fill('0.25');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect(await server.host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { retrieval: { judge: false, threshold: 0.25, maxRounds: 2 } } });
+
+    await askTab().click();
+    await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
+    // The panel starts from the saved values.
+    await expect.poll(() => page.locator('form.ask-form').getByLabel('Retrieval judge').isChecked()).toBe(false);
+    expect(await page.locator('form.ask-form').getByLabel('Relevance threshold').inputValue()).toBe('0.25');
+    const answer = await ask('Who reviews the incident log?');
+    await answer.getByText(/How the answer was found/).click();
+    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/judge: disabled/);
+    await server.host.invoke('settings.update', { retrieval: { judge: true, threshold: 0.3, maxRounds: 2 } });
+  });
+
+  it('a "find all" answer offers to analyse every chunk, and the button starts that run', async () => {
+    await askTab().click();
+    await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
+    const answer = await ask('Find all backup rules');
+    const offer = answer.getByTestId('ask-extract-all');
+    expect(await offer.textContent()).toMatch(/not every page/);
+    const listRuns = async () => {
+      const result = await server.host.invoke('runs.list', {});
+      if (!result.ok) throw new Error(`runs.list: ${result.error.message}`);
+      return result.data as RunView[];
+    };
+    const runsBefore = await listRuns();
+    await offer.getByRole('button', { name: 'Analyse every chunk' }).click();
+    const started = offer.getByRole('status');
+    await started.waitFor();
+    expect(await started.textContent()).toMatch(/^Run \d+ started: every chunk of 1 document through the profile/);
+    await server.host.idle();
+    const runs = await listRuns();
+    expect(runs.length).toBe(runsBefore.length + 1);
+    expect(runs[0]).toMatchObject({ mode: 'full', inputs: [{ fileName: 'handbook.md' }] });
+    await offer.getByRole('button', { name: 'Follow it in Runs' }).click();
+    await page.getByRole('heading', { name: 'Runs', exact: true }).waitFor();
   });
 });

@@ -49,6 +49,13 @@ export interface AskResponderOptions {
   maxCitations?: number;
   /** Replace every quote with words that are not in the document (tests the drop of ungrounded citations). */
   inventQuotes?: boolean;
+  /**
+   * A judge that reads like a model: it recognises a passage written in other words (the vocabulary:
+   * everyday word -> the technical words meaning the same), and when the passages are weak it writes
+   * its refined query from the line it read that fits the question best (a summary table's title, say)
+   * and asks for one more round. Without it the judge only counts the question's own words.
+   */
+  reader?: { vocabulary: Readonly<Record<string, readonly string[]>> };
 }
 
 export interface AskTranscript {
@@ -65,6 +72,13 @@ export function createAskResponder(options: AskResponderOptions = {}): { respond
     const question = field(user, 'Question');
     const words = contentWords(question);
     const body = delimited(user);
+    if (system.includes('retrieval judge') && options.reader) {
+      const query = field(user, 'Search query of this round');
+      const round = transcript.judgeRounds.filter((r) => r.question === question).length + 1;
+      const passages = body.split(/\n\n(?=id=\d+ \|)/).map((block) => ({ id: Number(/^id=(\d+)/.exec(block)?.[1]), text: block }));
+      transcript.judgeRounds.push({ round, question, query, ids: passages.map((p) => p.id) });
+      return JSON.stringify(readingJudge(options.reader.vocabulary, question, query, passages, min));
+    }
     if (system.includes('retrieval judge')) {
       const query = field(user, 'Search query of this round');
       const round = transcript.judgeRounds.filter((r) => r.question === question).length + 1;
@@ -112,4 +126,63 @@ export function createAskResponder(options: AskResponderOptions = {}): { respond
     return 'OK';
   };
   return { responder, transcript };
+}
+
+/** Words that shape a question but name nothing to look for: a model reads past them. */
+const QUESTION_FILLER = new Set(
+  'could would should anyone someone really happens happen goes wrong make makes made may might get gets given even only other ways way there whether if while when being been after before right every many much really properly correctly enough high'.split(' '),
+);
+
+/** Crude stemming: "counters" and "counter", "compaction" and "compacted" meet. */
+function stem(word: string): string {
+  return word.length > 5 ? word.slice(0, 5) : word;
+}
+
+/**
+ * The reading judge: each of the question's words is a concept met by the
+ * word itself or by a technical word the vocabulary gives for it. A passage's
+ * relevance is the share of concepts it meets; the line that meets most
+ * concepts (and brings new words) becomes the refined query, in the
+ * document's own words, and the judge asks for another round unless a
+ * passage already meets most of the question.
+ */
+function readingJudge(
+  vocabulary: Readonly<Record<string, readonly string[]>>,
+  question: string,
+  query: string,
+  passages: readonly { id: number; text: string }[],
+  min: number,
+): { refinedQuery: string; relevantIds: number[]; rankedIds: number[]; needsMore: boolean; justification: string } {
+  const concepts = contentWords(question)
+    .filter((w) => !QUESTION_FILLER.has(w))
+    .map((w) => [w, ...(vocabulary[w] ?? [])].map((v) => contentWords(v).map(stem)));
+  const queryStems = new Set(contentWords(query).map(stem));
+  const meets = (text: string) => {
+    const have = new Set(contentWords(text).map(stem));
+    const met = concepts.filter((variants) => variants.some((v) => v.length > 0 && v.every((s) => have.has(s)))).length;
+    // Words of the refined query (the document's wording, from an earlier round) count too.
+    const echoes = [...queryStems].filter((s) => have.has(s)).length / Math.max(1, queryStems.size);
+    return Math.max(concepts.length === 0 ? 0 : met / concepts.length, echoes);
+  };
+  const scored = passages.map((p) => ({ id: p.id, score: meets(p.text) })).filter((p) => p.score >= min);
+  scored.sort((a, b) => b.score - a.score || a.id - b.id);
+  const lines = passages.flatMap((p) =>
+    p.text
+      .split(/\n|(?<=[.!?])\s+/)
+      .map((line) => line.replace(/^id=\d+ \|[^\n]*?\|\s*/, '').trim())
+      .filter((line) => contentWords(line).length >= 3 && line.length <= 200),
+  );
+  const bestLine = lines.map((line) => ({ line, score: meets(line) })).sort((a, b) => b.score - a.score)[0];
+  const strong = (scored[0]?.score ?? 0) >= 0.75;
+  const newWords = bestLine ? contentWords(bestLine.line).filter((w) => !queryStems.has(stem(w))) : [];
+  const refine = !strong && bestLine !== undefined && bestLine.score >= min && newWords.length > 0;
+  return {
+    refinedQuery: refine ? contentWords(bestLine.line).join(' ') : query,
+    relevantIds: scored.map((p) => p.id),
+    rankedIds: scored.map((p) => p.id),
+    needsMore: refine,
+    justification: refine
+      ? `${scored.length} of ${passages.length} passages touch the question; searching with the words of "${bestLine.line.slice(0, 80)}".`
+      : `${scored.length} of ${passages.length} passages answer the question.`,
+  };
 }

@@ -14,7 +14,7 @@ import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { StatedCount } from '../../../shared/completeness';
 import type { ExtractedDocument } from '../../../shared/types';
 import { groundEvidence, renderWithPageMarkers } from '../extract';
-import { buildMessages, describeSchema, isRunWideLlmError, type LlmClient } from '../llm';
+import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
 import { COUNT_SOURCE, oneLine, parseCount, type TextLine } from './textLines';
 
 export const STATED_TOTALS_CHUNK_REF = 'completeness:stated-totals';
@@ -35,13 +35,13 @@ export const StatedTotalsReplySchema = z.object({
 });
 export type StatedTotalsReply = z.infer<typeof StatedTotalsReplySchema>;
 
-export const STATED_TOTALS_INSTRUCTIONS = [
-  'You read the summary parts of an audit or review report.',
-  'List the counts the report itself states about its own findings: how many findings per severity (for example "High 2", "5 medium-severity issues"), and the total number of findings if it states one.',
-  'Only counts the text states in words or numbers; never count findings yourself, never estimate.',
-  'For every count give a verbatim quote from the document that contains the label and the number.',
-  'If the report states no such counts, return an empty list.',
-].join('\n');
+export const STATED_TOTALS_INSTRUCTIONS = promptText`
+  You read the summary parts of an audit or review report.
+  List the counts the report itself states about its own findings: how many findings per severity (for example "High 2", "5 medium-severity issues"), and the total number of findings if it states one.
+  Only counts the text states in words or numbers; never count findings yourself, never estimate.
+  For every count give a verbatim quote from the document that contains the label and the number.
+  If the report states no such counts, return an empty list.
+`;
 
 export interface LlmTotalsInput {
   llm: LlmClient;
@@ -84,21 +84,18 @@ export async function statedTotalsByLlm(input: LlmTotalsInput): Promise<LlmTotal
   const { doc } = input;
   const parts = overviewParts(input.lines, doc.text.length);
   const text = parts.map((p) => renderWithPageMarkers(doc, p.start, p.end, pageAt(doc.pages, p.start))).join('\n[...]\n');
-  const [system, user] = buildMessages({
-    instructions: STATED_TOTALS_INSTRUCTIONS,
-    schemaDescription: describeSchema(StatedTotalsReplySchema),
-    task: 'List the finding counts this report states about itself.',
-    document: { id: input.documentId, label: 'summary-parts', text },
-  });
   let reply: StatedTotalsReply;
   try {
-    const result = await input.llm.chatJson({
+    const prompt = {
+      instructions: STATED_TOTALS_INSTRUCTIONS,
+      schema: StatedTotalsReplySchema,
+      task: 'List the finding counts this report states about itself.',
+      document: { id: input.documentId, label: 'summary-parts', text },
+    };
+    const result = await chatJsonPrompt(input.llm, prompt, {
       // Logged as a summary-stage call: it reads the document's summary parts (llm_calls.purpose is a closed set).
       purpose: 'summary',
       model: input.model,
-      schema: StatedTotalsReplySchema,
-      system: system!.content,
-      user: user!.content,
       numCtx: input.numCtx,
       numPredict: 512,
       runId: input.runId,

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
 import type { ExtractionProfile } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
-import { buildMessages, delimitDocument, describeSchema, type ChatMessage } from '../llm';
+import { buildMessages, delimitDocument, jsonPromptMessages, promptText, type ChatMessage } from '../llm';
 
 export const PROMPT_VERSION = 'extract-v2';
 
@@ -82,9 +82,9 @@ export interface ExtractionPromptInput {
 }
 
 export function buildExtractionMessages(input: ExtractionPromptInput): ChatMessage[] {
-  return buildMessages({
+  return jsonPromptMessages({
     instructions: extractionInstructions(input.profile),
-    schemaDescription: describeSchema(extractionReplySchema),
+    schema: extractionReplySchema,
     task: EXTRACTION_TASK,
     ...(input.context
       ? {
@@ -99,17 +99,17 @@ export function buildExtractionMessages(input: ExtractionPromptInput): ChatMessa
 // Summary
 // ---------------------------------------------------------------------------------------------
 
-export const SUMMARY_MAP_INSTRUCTIONS = [
-  'You condense consecutive partial summaries of one document into one shorter summary.',
-  'Keep every finding, problem, risk, identifier, figure and conclusion they mention; keep their order; drop repetition.',
-  'Write plain prose, at most 8 sentences. Do not add anything that is not in the parts.',
-].join('\n');
+export const SUMMARY_MAP_INSTRUCTIONS = promptText`
+  You condense consecutive partial summaries of one document into one shorter summary.
+  Keep every finding, problem, risk, identifier, figure and conclusion they mention; keep their order; drop repetition.
+  Write plain prose, at most 8 sentences. Do not add anything that is not in the parts.
+`;
 
-export const SUMMARY_REDUCE_INSTRUCTIONS = [
-  'You write the final summary of a document from consecutive partial summaries that together cover the whole document in order.',
-  'Say what the document is, its main findings and problems (with their identifiers), risks and conclusions.',
-  'Write plain prose, at most 12 sentences. Do not add anything that is not in the parts.',
-].join('\n');
+export const SUMMARY_REDUCE_INSTRUCTIONS = promptText`
+  You write the final summary of a document from consecutive partial summaries that together cover the whole document in order.
+  Say what the document is, its main findings and problems (with their identifiers), risks and conclusions.
+  Write plain prose, at most 12 sentences. Do not add anything that is not in the parts.
+`;
 
 export const SUMMARY_TASK = 'Summarise the parts in the DOCUMENT block below.';
 

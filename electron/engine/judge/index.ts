@@ -13,7 +13,7 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { CHUNK_STRATEGY_CHOICES, type ChunkStrategyChoice, type DocumentFacts, type JudgeDecision } from '../../../shared/treesplit';
 import type { ExtractedDocument } from '../../../shared/types';
 import { detectHeadings, resolveChunkingOptions } from '../chunking';
-import { buildMessages, describeSchema, isRunWideLlmError, lastLlmCallRowId, llmCallIdsAfter, type LlmClient } from '../llm';
+import { chatJsonPrompt, isRunWideLlmError, lastLlmCallRowId, llmCallIdsAfter, promptText, type LlmClient } from '../llm';
 import { createHash } from 'node:crypto';
 import { throwIfAborted } from '../util';
 import { findCachedJudgeDecision, insertJudgeDecision } from './store';
@@ -139,16 +139,16 @@ export function clampParams(reply: { targetChunkTokens: number; overlapChars: nu
   return { targetChunkTokens: target, overlapChars: overlap };
 }
 
-export const JUDGE_INSTRUCTIONS = [
-  'You choose how an audit tool cuts a document into chunks for analysis by a local language model.',
-  'Strategies: "outline" (use the PDF bookmarks; best when an outline is present and resolved),',
-  '"headings" (use the detected heading lines; best when the text has clear numbered or styled headings),',
-  '"pages" (one page per chunk; for forms, slides, scans, tables or text without structure),',
-  '"sentences" (fixed-size pieces cut at sentence ends; for long unstructured prose),',
-  '"llm-tree" (ask the language model to find the chapters; only when the text has a logical structure that neither the outline nor the headings expose, because it costs model time).',
-  'Also give targetChunkTokens (a chunk size in tokens, typically 300 to 2000) and overlapChars (characters repeated between neighbouring chunks, typically 0 to 500), and a one or two sentence justification.',
-  'You see facts the tool measured and a sample of the text (beginning, middle and end).',
-].join('\n');
+export const JUDGE_INSTRUCTIONS = promptText`
+  You choose how an audit tool cuts a document into chunks for analysis by a local language model.
+  Strategies: "outline" (use the PDF bookmarks; best when an outline is present and resolved),
+  "headings" (use the detected heading lines; best when the text has clear numbered or styled headings),
+  "pages" (one page per chunk; for forms, slides, scans, tables or text without structure),
+  "sentences" (fixed-size pieces cut at sentence ends; for long unstructured prose),
+  "llm-tree" (ask the language model to find the chapters; only when the text has a logical structure that neither the outline nor the headings expose, because it costs model time).
+  Also give targetChunkTokens (a chunk size in tokens, typically 300 to 2000) and overlapChars (characters repeated between neighbouring chunks, typically 0 to 500), and a one or two sentence justification.
+  You see facts the tool measured and a sample of the text (beginning, middle and end).
+`;
 
 function factsText(f: DocumentFacts): string {
   return [
@@ -205,19 +205,16 @@ export async function judgeStrategy(deps: JudgeDeps, input: JudgeInput): Promise
   let reason: string;
   // A sample that does not fit the context is made smaller, never truncated by the server.
   for (let sampleChars = judgeSampleChars(input.doc.text.length); ; sampleChars = Math.floor(sampleChars / 2)) {
-    const [system, user] = buildMessages({
+    const prompt = {
       instructions: JUDGE_INSTRUCTIONS,
-      schemaDescription: describeSchema(JudgeReplySchema),
+      schema: JudgeReplySchema,
       context: `Facts measured by the tool:\n${factsText(facts)}`,
       document: { id: input.documentId, label: 'sample', text: sampleText(input.doc.text, sampleChars) },
-    });
+    };
     try {
-      const r = await llm.chatJson({
+      const r = await chatJsonPrompt(llm, prompt, {
         purpose: 'judge',
         model: input.model,
-        schema: JudgeReplySchema,
-        system: system!.content,
-        user: user!.content,
         numCtx: input.numCtx,
         numPredict: input.numPredict ?? 512,
         runId: input.runId ?? null,

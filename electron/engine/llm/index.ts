@@ -8,6 +8,7 @@ export type { ChatJsonRequest, ChatRequestBase } from './chat';
 export type { ProbeResult } from './probe';
 export { planContext, fitsContext, type PlanContextInput, type ContextPlan } from './budget';
 export { buildMessages, delimitDocument, escapeDelimiters, DATA_NOTICE, type BuildMessagesInput } from './prompt';
+export { chatJsonPrompt, jsonPromptMessages, promptText, type JsonCallOptions, type JsonPrompt } from './jsonPrompt';
 export { toOllamaFormat, describeSchema, parseJsonReply, validateReply } from './schema';
 export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estimator';
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';

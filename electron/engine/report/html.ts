@@ -37,11 +37,13 @@ import {
   ocrNote,
   ocrPageList,
 } from './format';
+import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 import type { CompletenessVerdict } from '../../../shared/completeness';
+import type { StoredConversation } from '../../../shared/retrieval';
 import { listingLines, statedSource, tallyRows } from './completeness';
 
 /** Escapes text for HTML element content and quoted attribute values; control characters become spaces. */
@@ -122,7 +124,7 @@ ${full ? null : html`<p class="notice rules-only" data-section="rules-only">${RU
 ${data.confirmedOnly ? html`<p class="notice confirmed-only" data-section="confirmed-only">${CONFIRMED_ONLY_NOTE}</p>` : null}
 </header>
 ${full ? renderExecutiveSummary(data, docs.map((d) => d.doc), problems) : null}
-${renderToc(docs, problems.length > 0, full)}
+${renderToc(docs, problems.length > 0, full, data.conversations.length > 0)}
 <main>
 ${renderSettings(data)}
 <section id="inputs" class="report-section" data-section="inputs">
@@ -139,6 +141,7 @@ ${data.inputs.map((input, i) => {
 </section>
 ${problems.length > 0 ? renderProblems(problems) : null}
 ${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full, profileOf(data)))}
+${conversationsHtmlSection(data.conversations, documentNames(data))}
 ${renderOutlineAppendix(docs, depth)}
 </main>
 <footer class="report-footer">${title}. Generated ${readableTime(data.generatedAt)} by Offline Audit ${data.appVersion}.</footer>
@@ -193,7 +196,7 @@ ${problems.length > 0 ? html`<p class="notice">${plural(problems.length, 'input'
 `;
 }
 
-function renderToc(docs: { doc: ReportDocument; n: number }[], hasProblems: boolean, full: boolean): SafeHtml {
+function renderToc(docs: { doc: ReportDocument; n: number }[], hasProblems: boolean, full: boolean, hasConversations: boolean): SafeHtml {
   return html`<nav class="toc" id="toc" aria-label="Contents">
 <h2>Contents</h2>
 <ol>
@@ -214,7 +217,7 @@ ${doc.unreadablePages.length > 0 ? html`<li><a href="#doc-${n}-unreadable">Unrea
 </ol></li>
 `,
 )}
-<li><a href="#appendix-outline">Appendix: document outlines</a></li>
+${hasConversations ? html`<li><a href="#conversations">Questions and answers</a></li>\n` : null}<li><a href="#appendix-outline">Appendix: document outlines</a></li>
 </ol>
 </nav>`;
 }
@@ -469,6 +472,34 @@ ${s.documentText !== null
 `;
 }
 
+/** The questions and answers of one conversation as escaped HTML (no heading of its own). */
+export function conversationHtmlItems(conversation: StoredConversation, questionTag: 'h2' | 'h4'): SafeHtml[] {
+  return conversation.messages.map((m) => {
+    if (m.role === 'user') return questionTag === 'h2' ? html`<h2 class="q">${m.text}</h2>` : html`<h4 class="q">${m.text}</h4>`;
+    const a = m.answer;
+    return html`<div class="a"><p>${m.text}</p>${a?.marked ? html`<p class="marked">${markedNote(a)}</p>` : null}${
+      a?.exhaustiveNote ? html`<p class="note">${a.exhaustiveNote}</p>` : null
+    }${a && a.citations.length > 0 ? html`<ol class="sources">${a.citations.map((c) => html`<li value="${c.n}">${citationLine(c)}</li>`)}</ol>` : null}</div>`;
+  });
+}
+
+/** A report section: each conversation under its title, with its scope and date. */
+export function conversationsHtmlSection(conversations: readonly StoredConversation[], documentNames: ReadonlyMap<number, string>): SafeHtml | null {
+  if (conversations.length === 0) return null;
+  return html`<section id="conversations" class="report-section conversations" data-section="conversations">
+<h2>Questions and answers</h2>
+<p class="section-note">${CONVERSATIONS_NOTE}</p>
+${conversations.map(
+  (c) => html`<article class="conversation" data-conversation="${c.summary.id}">
+<h3>${c.summary.title}</h3>
+<p class="conversation-meta">Conversation ${c.summary.id}, ${conversationScopeText(c, documentNames)}, last updated ${c.summary.updatedAt}.</p>
+${conversationHtmlItems(c, 'h4')}
+</article>
+`,
+)}
+</section>`;
+}
+
 function renderOutlineAppendix(docs: { doc: ReportDocument; n: number }[], depth: number): SafeHtml {
   return html`<section id="appendix-outline" class="report-section appendix" data-section="outline">
 <h2>Appendix: document outlines</h2>
@@ -524,6 +555,10 @@ table.tallies tr.differs td { font-weight: 600; background: var(--warn-bg); }
 .finding .facts { margin: .2em 0 .5em; color: var(--muted); }
 .finding .description { margin: .3em 0 .6em; white-space: pre-wrap; }
 .sources { padding-left: 1.3em; margin: .2em 0; }
+.conversation { margin: 1em 0 1.5em; }
+.conversation h4.q { margin: 1em 0 .3em; }
+.conversation .marked { color: #8a3b00; }
+.conversation .note { font-style: italic; }
 .source { margin-bottom: .5em; }
 .source .where { margin: 0; font-size: .9em; color: var(--muted); }
 .source.not-found .where strong { color: #9a1b1b; }

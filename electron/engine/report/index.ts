@@ -22,6 +22,7 @@ export { renderMarkdown, escapeMarkdown, outlineSections, outlineEntries, DEFAUL
 export { renderHtml, escapeHtml, html, SafeHtml, type HtmlOptions } from './html';
 export { renderCsv, csvCell, csvField, neutralizeFormula, CSV_COLUMNS, SOURCE_SEPARATOR, REVIEW_SEPARATOR } from './csv';
 export { renderJson, REPORT_JSON_VERSION } from './json';
+export { conversationMarkdown, conversationHtml } from './conversations';
 export { renderPdfWithChromium, findChromium, CHROMIUM_ARGS, type PdfOptions } from './pdf';
 export {
   renderReport,

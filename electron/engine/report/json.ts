@@ -1,4 +1,5 @@
 import { idOriginOf } from '../../../shared/findings';
+import type { StoredConversation } from '../../../shared/retrieval';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportFinding, ReportReview } from './reportData';
 
@@ -18,8 +19,10 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *      `printedNumber`, `modelLabels`) and the merge conflicts per document.
  *   6: `completeness` per document: stated totals vs found per severity, the document's
  *      own lists of findings matched to findings, and the verdict with its places to check.
+ *   7: `conversations`: the questions asked about the run's documents (Ask), each answer with
+ *      its grounded citations (document, page, section, quote, offsets) and whether it was marked.
  */
-export const REPORT_JSON_VERSION = 6;
+export const REPORT_JSON_VERSION = 7;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -95,10 +98,45 @@ export function renderJson(data: ReportData): string {
           })),
         },
       })),
+      conversations: data.conversations.map(conversationJson),
     },
     null,
     2,
   )}\n`;
+}
+
+/** A conversation as stored, without the judge's working notes (the answer and its sources are what a reader audits). */
+function conversationJson(c: StoredConversation) {
+  return {
+    id: c.summary.id,
+    scope: c.summary.scope,
+    documentId: c.summary.documentId,
+    title: c.summary.title,
+    updatedAt: c.summary.updatedAt,
+    messages: c.messages.map((m) => ({
+      role: m.role,
+      text: m.text,
+      createdAt: m.createdAt,
+      answer: m.answer && {
+        notFound: m.answer.notFound,
+        marked: m.answer.marked,
+        exhaustiveNote: m.answer.exhaustiveNote,
+        model: m.answer.model,
+        citations: m.answer.citations.map((cite) => ({
+          n: cite.n,
+          documentId: cite.documentId,
+          documentName: cite.documentName,
+          page: cite.page,
+          section: cite.section,
+          quote: cite.quote,
+          start: cite.start,
+          end: cite.end,
+          kind: cite.kind,
+        })),
+        dropped: m.answer.dropped,
+      },
+    })),
+  };
 }
 
 function reviewEntryJson(r: ReviewExportFinding) {

@@ -25,11 +25,13 @@ import {
   ocrNote,
   ocrPageList,
 } from './format';
+import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
 import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 import { listingLines, statedSource, tallyRows } from './completeness';
+import type { StoredConversation } from '../../../shared/retrieval';
 
 /**
  * Text from documents goes into Markdown that may later be rendered to HTML:
@@ -77,9 +79,43 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
   }
   const profile = profileOf(data);
   for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, full, profile));
+  out.push(...renderConversations(data));
   out.push('', '## Appendix: document outlines', '', `Sections of each document's chunk tree, to depth ${depth}.`, '');
   for (const input of data.inputs) if (input.document) out.push(...renderOutline(input.document, depth));
   return `${out.join('\n')}\n`;
+}
+
+/** The questions asked about these documents, after the documents: what an auditor asked and was told. */
+function renderConversations(data: ReportData): string[] {
+  if (data.conversations.length === 0) return [];
+  const out = ['', '## Questions and answers', '', CONVERSATIONS_NOTE];
+  for (const c of data.conversations) out.push('', ...conversationMarkdownLines(c, 3, documentNames(data)));
+  return out.map((line) => line.trimEnd()).filter((line, i, all) => !(line === '' && all[i - 1] === ''));
+}
+
+/**
+ * The questions and answers of one conversation as Markdown lines, under a
+ * heading of the given level (1 on its own, 3 inside a report).
+ */
+export function conversationMarkdownLines(conversation: StoredConversation, headingLevel: number, documentNames: ReadonlyMap<number, string> = new Map()): string[] {
+  const hashes = '#'.repeat(headingLevel);
+  const title = headingLevel === 1 ? `Questions and answers: ${conversation.summary.title}` : conversation.summary.title;
+  const out = [`${hashes} ${escapeMarkdown(title)}`, ''];
+  if (headingLevel > 1) out.push(`Conversation ${conversation.summary.id}, ${escapeMarkdown(conversationScopeText(conversation, documentNames))}, last updated ${conversation.summary.updatedAt}.`, '');
+  for (const m of conversation.messages) {
+    if (m.role === 'user') {
+      out.push(`${hashes}# Q: ${escapeMarkdown(m.text)}`, '');
+      continue;
+    }
+    out.push(escapeMarkdown(m.text), '');
+    const a = m.answer;
+    if (!a) continue;
+    if (a.marked) out.push(`> ${markedNote(a)}`, '');
+    if (a.exhaustiveNote) out.push(`> ${escapeMarkdown(a.exhaustiveNote)}`, '');
+    for (const c of a.citations) out.push(`- [${c.n}] ${escapeMarkdown(citationLine(c))}`);
+    if (a.citations.length > 0) out.push('');
+  }
+  return out;
 }
 
 function renderSettings(data: ReportData): string[] {

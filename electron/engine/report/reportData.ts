@@ -11,7 +11,9 @@ import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../merge';
 import { LOW_OCR_CONFIDENCE, listOcrPages } from '../ocr';
 import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
+import { conversationsAbout } from '../retrieval';
 import { getSummary } from '../summary';
+import type { StoredConversation } from '../../../shared/retrieval';
 import type { StoredRunSettings } from '../../../shared/runSettings';
 import { stableHash } from '../util';
 import {
@@ -179,6 +181,11 @@ export interface ReportData {
   inputs: ReportInput[];
   /** Only findings an auditor confirmed are listed (the review counts still cover all). */
   confirmedOnly: boolean;
+  /**
+   * Questions asked about the report's documents (Ask): their own conversations and library
+   * conversations citing them, oldest first. Kept as stored, so the report shows what was answered.
+   */
+  conversations: StoredConversation[];
 }
 
 export interface CollectOptions {
@@ -215,7 +222,16 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
       document: document ? collectDocument(db, run, document, rulesHash, fullMode, calls, review) : null,
     };
   });
-  const data: ReportData = { run, runInfo: collectRunInfo(db, run, settings, calls), generatedAt: meta.now.toISOString(), appVersion: meta.appVersion, inputs, confirmedOnly: false };
+  const documentIds = inputs.flatMap((input) => (input.document ? [input.document.document.id] : []));
+  const data: ReportData = {
+    run,
+    runInfo: collectRunInfo(db, run, settings, calls),
+    generatedAt: meta.now.toISOString(),
+    appVersion: meta.appVersion,
+    inputs,
+    confirmedOnly: false,
+    conversations: conversationsAbout(db, documentIds),
+  };
   return meta.confirmedOnly ? limitToConfirmed(data) : data;
 }
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { AskCitation, DroppedCitation } from '../../../shared/retrieval';
 import { groundEvidence } from '../extract';
+import { promptText } from '../llm';
 import type { ContextEntry, DocumentSource } from './context';
 import { renderEntry } from './context';
 
@@ -23,12 +24,12 @@ export const AnswerReplySchema = z.object({
 });
 export type AnswerReply = z.infer<typeof AnswerReplySchema>;
 
-export const ANSWER_INSTRUCTIONS = [
-  'You answer an auditor\'s question about their documents, using ONLY the numbered passages given.',
-  'After each statement put the number of the passage it comes from, like [2].',
-  'For every number you use, add a citation with a short quote (a few words to one sentence) copied exactly, word for word, from that passage.',
-  'If the passages do not contain the answer, set notFound to true, say so in one sentence, and give no citations. Never answer from your own knowledge.',
-].join('\n');
+export const ANSWER_INSTRUCTIONS = promptText`
+  You answer an auditor's question about their documents, using ONLY the numbered passages given.
+  After each statement put the number of the passage it comes from, like [2].
+  For every number you use, add a citation with a short quote (a few words to one sentence) copied exactly, word for word, from that passage.
+  If the passages do not contain the answer, set notFound to true, say so in one sentence, and give no citations. Never answer from your own knowledge.
+`;
 
 export const NOT_FOUND_TEXT = 'Not in the documents: the passages found for this question do not answer it.';
 
@@ -113,4 +114,4 @@ export function isFindAllQuestion(question: string): boolean {
 
 export const EXHAUSTIVE_NOTE =
   'Retrieval reads the passages most related to the question, not every page, so this list may be incomplete. ' +
-  'For a complete answer, run an extraction profile over every chunk instead (Analyze in the app, or `npm run analyze -- <files> --profile <profile.json>`).';
+  'For a complete answer, run an extraction profile over every chunk instead ("Analyse every chunk" under this answer in the app; `npm run ask` prints the `npm run analyze` command).';

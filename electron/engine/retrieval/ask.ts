@@ -14,8 +14,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { AskAnswer, AskJudgeStep } from '../../../shared/retrieval';
-import { buildMessages, describeSchema, type LlmClient } from '../llm';
+import { DEFAULT_RETRIEVAL_SETTINGS, type AskAnswer, type AskJudgeStep } from '../../../shared/retrieval';
+import { chatJsonPrompt, type LlmClient } from '../llm';
 import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
 import { embedContext, updateIndex } from './indexer';
@@ -44,9 +44,7 @@ export interface AskSettings {
 }
 
 export const DEFAULT_ASK_SETTINGS: Omit<AskSettings, 'model' | 'embedModel'> = {
-  judge: true,
-  maxRounds: 2,
-  threshold: 0.3,
+  ...DEFAULT_RETRIEVAL_SETTINGS,
   topK: 8,
   contextTokens: 3000,
   neighbours: true,
@@ -208,18 +206,15 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
     sources,
   });
   step({ phase: 'answer', message: `Answering from ${entries.length} passages` });
-  const [system, user] = buildMessages({
+  const prompt = {
     instructions: ANSWER_INSTRUCTIONS,
-    schemaDescription: describeSchema(AnswerReplySchema),
+    schema: AnswerReplySchema,
     context: `Question: ${question}`,
     document: { id: 'context', label: 'numbered passages', text: renderContext(entries) },
-  });
-  const r = await llm.chatJson({
+  };
+  const r = await chatJsonPrompt(llm, prompt, {
     purpose: 'qa',
     model: s.model,
-    schema: AnswerReplySchema,
-    system: system!.content,
-    user: user!.content,
     numCtx: s.numCtx,
     numPredict: 1024,
     chunkRef: 'answer',

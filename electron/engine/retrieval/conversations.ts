@@ -1,13 +1,12 @@
 /**
  * Conversations: every question and answer is stored (tables conversations
  * and conversation_messages, migration 0140) per library or per document, so
- * they survive a restart and can be exported. Exports escape everything that
- * came from a document or a model (Markdown syntax, HTML markup).
+ * they survive a restart and can be exported (the report module formats
+ * them, everything escaped).
  */
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { AskAnswer, ConversationMessage, ConversationSummary } from '../../../shared/retrieval';
-import { escapeMarkdown, html, SafeHtml } from '../report';
+import type { AskAnswer, ConversationSummary, StoredConversation } from '../../../shared/retrieval';
 
 export type ConversationScope = { scope: 'library' } | { scope: 'document'; documentId: number };
 
@@ -45,7 +44,7 @@ export function listConversations(db: Database, filter: { documentId?: number; s
   return rows.map((r) => ({ id: r.id, scope: r.scope, documentId: r.scope_document_id, title: r.title, messageCount: r.n, updatedAt: r.updated_at }));
 }
 
-export function loadConversation(db: Database, conversationId: number): { summary: ConversationSummary; messages: ConversationMessage[] } {
+export function loadConversation(db: Database, conversationId: number): StoredConversation {
   const summary = listConversations(db).find((c) => c.id === conversationId);
   if (!summary) throw new AppError(ErrorCode.CONVERSATION_NOT_FOUND, `Conversation ${conversationId} does not exist. List the conversations to pick another.`);
   const rows = db
@@ -57,51 +56,17 @@ export function loadConversation(db: Database, conversationId: number): { summar
   };
 }
 
-function citationLine(c: AskAnswer['citations'][number]): string {
-  return `${c.documentName}, page ${c.page}, section ${c.section.join(' > ')}: "${c.quote}"`;
+/**
+ * Every conversation about some of these documents, oldest first: the ones
+ * asked about one of them, and library conversations whose answers cite one of
+ * them (a library question that found nothing in them is not about them).
+ * What a run report exports with the run's documents.
+ */
+export function conversationsAbout(db: Database, documentIds: readonly number[]): StoredConversation[] {
+  const wanted = new Set(documentIds);
+  return listConversations(db)
+    .filter((c) => c.scope === 'library' || (c.documentId !== null && wanted.has(c.documentId)))
+    .sort((a, b) => a.id - b.id)
+    .map((c) => loadConversation(db, c.id))
+    .filter((c) => c.summary.scope === 'document' || c.messages.some((m) => m.answer?.citations.some((cite) => wanted.has(cite.documentId))));
 }
-
-export function conversationMarkdown(db: Database, conversationId: number): string {
-  const { summary, messages } = loadConversation(db, conversationId);
-  const out = [`# Questions and answers: ${escapeMarkdown(summary.title)}`, ''];
-  for (const m of messages) {
-    if (m.role === 'user') {
-      out.push(`## Q: ${escapeMarkdown(m.text)}`, '');
-      continue;
-    }
-    out.push(escapeMarkdown(m.text), '');
-    const a = m.answer;
-    if (!a) continue;
-    if (a.marked) out.push(`> Marked: ${a.dropped.length} citation(s) could not be verified in the source and were removed.`, '');
-    if (a.exhaustiveNote) out.push(`> ${escapeMarkdown(a.exhaustiveNote)}`, '');
-    for (const c of a.citations) out.push(`- [${c.n}] ${escapeMarkdown(citationLine(c))}`);
-    out.push('');
-  }
-  return `${out.join('\n').trimEnd()}\n`;
-}
-
-export function conversationHtml(db: Database, conversationId: number): string {
-  const { summary, messages } = loadConversation(db, conversationId);
-  const items = messages.map((m) => {
-    if (m.role === 'user') return html`<h2 class="q">${m.text}</h2>`;
-    const a = m.answer;
-    return html`<div class="a"><p>${m.text}</p>${a?.marked ? html`<p class="marked">Marked: ${a.dropped.length} citation(s) could not be verified in the source and were removed.</p>` : null}${
-      a?.exhaustiveNote ? html`<p class="note">${a.exhaustiveNote}</p>` : null
-    }${a && a.citations.length > 0 ? html`<ol class="sources">${a.citations.map((c) => html`<li value="${c.n}">${citationLine(c)}</li>`)}</ol>` : null}</div>`;
-  });
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
-<title>Questions and answers: ${summary.title}</title>
-<style>${new SafeHtml('body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}h2.q{font-size:1.05rem;margin-top:2rem}.marked{color:#8a3b00}.note{font-style:italic}.sources{font-size:.9rem;color:#333}')}</style>
-</head>
-<body>
-<h1>Questions and answers: ${summary.title}</h1>
-${items}
-</body>
-</html>
-`.value;
-}
-

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { AskAnswer } from '../../../shared/retrieval';
 import type { LlmClient } from '../llm';
-import { ask, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
+import { ask, checkAskScope, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 import { appendExchange, createConversation, type ConversationScope } from './conversations';
 
 export { ask, checkAskScope, retrieveContext, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
@@ -15,7 +15,7 @@ export { updateIndex, EMBED_NUM_CTX, type IndexOptions, type IndexStats } from '
 export { search, queryTerms, type SearchHit, type SearchOptions } from './search';
 export { isFindAllQuestion, NOT_FOUND_TEXT, EXHAUSTIVE_NOTE } from './answer';
 export { ensureVectorExtension, findVectorSpace } from './vectors';
-export { listConversations, loadConversation, conversationMarkdown, conversationHtml, createConversation, type ConversationScope } from './conversations';
+export { listConversations, loadConversation, conversationsAbout, createConversation, type ConversationScope } from './conversations';
 
 /**
  * The chat model (stage 'qa': flag, settings, else the first installed
@@ -72,4 +72,24 @@ export async function askInConversation(
 
 export function askSettings(partial: Partial<AskSettings> & Pick<AskSettings, 'model' | 'embedModel'>): AskSettings {
   return { ...DEFAULT_ASK_SETTINGS, ...partial };
+}
+
+/**
+ * The files to analyse when retrieval is not enough ("find all ..."): every
+ * chunk of these documents (all of the library when none is given) goes
+ * through an extraction profile in a full run. Paths as stored; a file moved
+ * since is reported by that run with FILE_NOT_FOUND.
+ */
+export function exhaustiveTargets(db: Database, documentIds: readonly number[] = []): { documentId: number; fileName: string; filePath: string }[] {
+  if (documentIds.length > 0) checkAskScope(db, documentIds);
+  const rows = db.prepare('SELECT id, file_name, file_path FROM documents ORDER BY id').all() as { id: number; file_name: string; file_path: string }[];
+  if (rows.length === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to analyse yet. Add documents first.');
+  const wanted = new Set(documentIds);
+  return rows.filter((r) => wanted.size === 0 || wanted.has(r.id)).map((r) => ({ documentId: r.id, fileName: r.file_name, filePath: r.file_path }));
+}
+
+/** The exact command that runs an extraction profile over every chunk of these files, for a terminal. */
+export function exhaustiveCommand(filePaths: readonly string[], dbPath?: string): string {
+  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+  return ['npm run analyze --', ...filePaths.map(quote), ...(dbPath ? ['--db', quote(dbPath)] : [])].join(' ');
 }

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
-import { buildMessages, describeSchema, isRunWideLlmError, type LlmClient } from '../llm';
+import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
 import { sha256, stableStringify, throwIfAborted } from '../util';
 import type { StoredUnit } from './units';
 
@@ -28,13 +28,13 @@ export const RetrievalJudgeReplySchema = z.object({
 });
 export type RetrievalJudgeReply = z.infer<typeof RetrievalJudgeReplySchema>;
 
-export const RETRIEVAL_JUDGE_INSTRUCTIONS = [
-  'You are the retrieval judge of a document-audit tool. A user asked a question about their documents; a search returned numbered passages.',
-  'Decide which passages help answer the question (relevantIds), order them most useful first (rankedIds),',
-  'and write a refined search query that would find what is still missing (refinedQuery).',
-  'Set needsMore to true only when the relevant passages are not enough to answer and a search with refinedQuery could find more.',
-  'Judge only from the passages; do not answer the question.',
-].join('\n');
+export const RETRIEVAL_JUDGE_INSTRUCTIONS = promptText`
+  You are the retrieval judge of a document-audit tool. A user asked a question about their documents; a search returned numbered passages.
+  Decide which passages help answer the question (relevantIds), order them most useful first (rankedIds),
+  and write a refined search query that would find what is still missing (refinedQuery).
+  Set needsMore to true only when the relevant passages are not enough to answer and a search with refinedQuery could find more.
+  Judge only from the passages; do not answer the question.
+`;
 
 export interface JudgeCandidate {
   /** The number shown to the judge (1..N in this round). */
@@ -141,19 +141,16 @@ export async function judgeRetrieval(deps: { db: Database; llm: LlmClient }, inp
     });
   }
 
-  const [system, user] = buildMessages({
+  const prompt = {
     instructions: RETRIEVAL_JUDGE_INSTRUCTIONS,
-    schemaDescription: describeSchema(RetrievalJudgeReplySchema),
+    schema: RetrievalJudgeReplySchema,
     context: `Question: ${input.question}\nSearch query of this round: ${input.query}`,
     document: { id: 'retrieved', label: 'passages', text: candidatesText(input.candidates) },
-  });
+  };
   try {
-    const r = await llm.chatJson({
+    const r = await chatJsonPrompt(llm, prompt, {
       purpose: 'qa',
       model: input.model,
-      schema: RetrievalJudgeReplySchema,
-      system: system!.content,
-      user: user!.content,
       numCtx: input.numCtx,
       numPredict: 512,
       chunkRef: `retrieval-judge:${input.round}`,

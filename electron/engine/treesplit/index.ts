@@ -16,8 +16,8 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import type { ProposedChapter, SplitAttempt, SplitReview, TreeSplitProgress } from '../../../shared/treesplit';
 import type { ChunkNode, ChunkOrigin, ExtractedDocument, Section, TextDiff } from '../../../shared/types';
 import { buildChunkTree, detectHeadings, validateLeaves, type ChunkingOptions } from '../chunking';
-import { lastLlmCallRowId, llmCallIdsAfter, type LlmClient } from '../llm';
-import { ReviewReplySchema, SplitReplySchema, reviewMessages, splitMessages } from './prompts';
+import { chatJsonPrompt, jsonPromptMessages, lastLlmCallRowId, llmCallIdsAfter, type LlmClient } from '../llm';
+import { reviewPrompt, splitPrompt } from './prompts';
 import { throwIfAborted } from '../util';
 import { insertSplitAttempt } from './store';
 import { validateChapters, type CutChapter } from './validate';
@@ -470,8 +470,8 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
     // The whole node's chapter count (windows ask for their share); sized below the leaf budget so most chapters need no further split.
     // A compact chapter ({line, title}) is about 20 output tokens; half the reply room is left for a model that writes more.
     const perCall = Math.max(2, Math.min(options.maxChaptersPerCall, Math.floor(splitNumPredict / 40)));
-    const probe = splitMessages({ context: windowHeader(node, nodeTokens, lineCount, null, 99, 99, 100000, 100000, perCall, true) + '\n' + 'x'.repeat(FEEDBACK_MAX_CHARS), view: '', documentId });
-    const fixed = llm.estimator.estimateMessages([{ role: 'system', content: probe.system }, { role: 'user', content: probe.user }], model);
+    const probe = splitPrompt({ context: windowHeader(node, nodeTokens, lineCount, null, 99, 99, 100000, 100000, perCall, true) + '\n' + 'x'.repeat(FEEDBACK_MAX_CHARS), view: '', documentId });
+    const fixed = llm.estimator.estimateMessages(jsonPromptMessages(probe), model);
     const budget = Math.floor((numCtx - splitNumPredict - fixed - Math.ceil(numCtx * 0.04) - 32) * budgetFactor);
     if (budget < 64) throw new AppError(ErrorCode.LLM_CONTEXT_OVERFLOW, `num_ctx ${numCtx} leaves no room for the text after the instructions and the reply.`);
     const levels = VIEW_LEVELS.map((level) => renderView(nt, kinds, level, estimate));
@@ -542,14 +542,10 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
     const header = windowHeader(node, plan.nodeTokens, plan.lineCount, w, k + 1, n, local(w.authoritativeFrom), local(w.authoritativeTo) - 1, w.want, w.topLevelOnly);
     const feedback = w.feedback === null ? `Attempt ${attempt} of ${options.maxAttempts}.` : clipText(w.feedback, FEEDBACK_MAX_CHARS);
     const view = w.entries.map((e) => (w.base === 0 ? e.text : e.text.replace(/^\d+\|/, `${local(e.line)}|`))).join('\n');
-    const { system, user } = splitMessages({ context: `${header}\n${feedback}`, view, documentId });
     stats.llmCalls++;
-    const r = await llm.chatJson({
+    const r = await chatJsonPrompt(llm, splitPrompt({ context: `${header}\n${feedback}`, view, documentId }), {
       purpose: 'split',
       model,
-      schema: SplitReplySchema,
-      system,
-      user,
       numCtx,
       numPredict: splitNumPredict,
       runId: input.runId ?? null,
@@ -651,8 +647,8 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
     for (let shrink = 0; ; shrink++) {
       const context = (k: number, n: number, a: number, b: number) =>
         `Proposal ${attempt} for "${label(node)}" (${nt.lines.length} lines): ${chapters.length} chapters${n > 1 ? `; part ${k} of ${n} shows chapters ${a}-${b}` : ''}.`;
-      const probe = reviewMessages({ context: context(99, 99, 999, 999), view: '', documentId });
-      const fixed = llm.estimator.estimateMessages([{ role: 'system', content: probe.system }, { role: 'user', content: probe.user }], model);
+      const probe = reviewPrompt({ context: context(99, 99, 999, 999), view: '', documentId });
+      const fixed = llm.estimator.estimateMessages(jsonPromptMessages(probe), model);
       const budget = Math.floor((numCtx - reviewNumPredict - fixed - Math.ceil(numCtx * 0.04) - 32) * budgetFactor);
       const batches: { from: number; to: number }[] = [];
       for (let i = 0; i < blocks.length; ) {
@@ -667,18 +663,15 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
         let passes = true;
         const failedChapters: number[] = [];
         for (const [k, b] of batches.entries()) {
-          const { system, user } = reviewMessages({
+          const prompt = reviewPrompt({
             context: context(k + 1, batches.length, b.from + 1, b.to),
             view: blocks.slice(b.from, b.to).map((x) => x.text).join('\n\n'),
             documentId,
           });
           stats.llmCalls++;
-          const r = await llm.chatJson({
+          const r = await chatJsonPrompt(llm, prompt, {
             purpose: 'review',
             model,
-            schema: ReviewReplySchema,
-            system,
-            user,
             numCtx,
             numPredict: reviewNumPredict,
             runId: input.runId ?? null,

@@ -11,8 +11,8 @@ import { useAppStore } from '../stores/useAppStore';
 import { useAskStore } from '../stores/useAskStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useTreeStore } from '../stores/useTreeStore';
-import { ErrorNote } from './ErrorNote';
 import { DocumentPicker } from './DocumentPicker';
+import { ErrorNote } from './ErrorNote';
 
 /** Opens the cited chunk in the chunk view with the quoted words marked (the page viewer will take this over). */
 export async function openCitationInChunkView(c: AskCitation): Promise<void> {
@@ -52,6 +52,38 @@ function AnswerText({ answer, onOpen }: { answer: AskAnswer; onOpen: (c: AskCita
   return <p className="ask-answer__text">{parts}</p>;
 }
 
+/** The note of a "find all" answer with its action: a full run of the extraction profile over every chunk. */
+function ExtractAllOffer({ note }: { note: string }) {
+  const extraction = useAskStore((s) => s.extraction);
+  const extractAll = useAskStore((s) => s.extractAll);
+  const [starting, setStarting] = useState(false);
+  return (
+    <div className="ask-note" data-testid="ask-extract-all">
+      <p className="hint">{note}</p>
+      {extraction ? (
+        <p role="status">
+          Run {extraction.runId} started: every chunk of {extraction.files} document{extraction.files === 1 ? '' : 's'} through the profile “{extraction.profile}”.{' '}
+          <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
+            Follow it in Runs
+          </button>
+        </p>
+      ) : (
+        <button
+          type="button"
+          className="button button--small"
+          disabled={starting}
+          onClick={() => {
+            setStarting(true);
+            void extractAll().finally(() => setStarting(false));
+          }}
+        >
+          Analyse every chunk
+        </button>
+      )}
+    </div>
+  );
+}
+
 function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen: (c: AskCitation) => void }) {
   const answer = message.answer;
   if (!answer) return <p className="ask-answer__text">{message.text}</p>;
@@ -63,7 +95,7 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
           Marked: {answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.
         </p>
       ) : null}
-      {answer.exhaustiveNote ? <p className="hint ask-note">{answer.exhaustiveNote}</p> : null}
+      {answer.exhaustiveNote ? <ExtractAllOffer note={answer.exhaustiveNote} /> : null}
       {answer.citations.length > 0 ? (
         <ol className="ask-sources" aria-label="Sources">
           {answer.citations.map((c) => (
@@ -106,6 +138,9 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitatio
   const [chosen, setChosen] = useState<number | null>(null);
   const scope = documentIds ?? (chosen === null ? [] : [chosen]);
   const scopeKey = scope.join(',');
+  useEffect(() => {
+    void useAskStore.getState().loadDefaults();
+  }, []);
   useEffect(() => {
     useAskStore.getState().setScope(scopeKey === '' ? [] : scopeKey.split(',').map(Number));
     void useAskStore.getState().loadConversations();

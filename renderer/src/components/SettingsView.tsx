@@ -7,6 +7,7 @@ import { useProfileEditorStore } from '../stores/useProfileEditorStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
 import { OcrSettings } from './OcrSettings';
 import { ProfileEditor } from './ProfileEditor';
+import { RetrievalSettingsSection } from './RetrievalSettingsSection';
 import { Sentence } from './Sentence';
 
 const STAGE_LABELS: Record<ModelStage, string> = {
@@ -247,6 +248,8 @@ export function SettingsView() {
           ))}
         </div>
       </section>
+
+      <RetrievalSettingsSection />
 
       <section className="panel">
         <h2>What counts as a finding</h2>

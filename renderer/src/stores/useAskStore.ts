@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { ErrorInfo } from '../../../shared/errors';
-import type { AskCitation, AskEvent, ConversationMessage, ConversationSummary } from '../../../shared/retrieval';
+import { DEFAULT_RETRIEVAL_SETTINGS, type AskCitation, type AskEvent, type ConversationMessage, type ConversationSummary } from '../../../shared/retrieval';
 import { invoke } from '../api';
 
 export interface PendingAsk {
@@ -24,11 +24,17 @@ interface AskState {
   messages: ConversationMessage[];
   pending: PendingAsk | null;
   error: ErrorInfo | null;
+  /** This question's options: they start from the saved settings (Settings > Ask the documents). */
   judge: boolean;
   threshold: number;
+  maxRounds: number;
   exported: { path: string; format: string } | null;
+  /** The full run started from a "find all" answer (every chunk through the extraction profile). */
+  extraction: { runId: number; files: number; profile: string } | null;
   setScope(documentIds: number[]): void;
-  setOptions(patch: Partial<Pick<AskState, 'judge' | 'threshold'>>): void;
+  setOptions(patch: Partial<Pick<AskState, 'judge' | 'threshold' | 'maxRounds'>>): void;
+  /** Takes the options from the saved retrieval settings. */
+  loadDefaults(): Promise<void>;
   loadConversations(): Promise<void>;
   openConversation(conversationId: number): Promise<void>;
   newConversation(): void;
@@ -36,6 +42,8 @@ interface AskState {
   cancel(): Promise<void>;
   applyEvent(event: AskEvent): void;
   exportConversation(format: 'md' | 'html'): Promise<void>;
+  /** Starts the run a "find all" answer offers, on the documents in scope (all of the library when none). */
+  extractAll(): Promise<void>;
 }
 
 export const useAskStore = create<AskState>()((set, get) => ({
@@ -45,16 +53,20 @@ export const useAskStore = create<AskState>()((set, get) => ({
   messages: [],
   pending: null,
   error: null,
-  judge: true,
-  threshold: 0.3,
+  ...DEFAULT_RETRIEVAL_SETTINGS,
   exported: null,
+  extraction: null,
   setScope(documentIds) {
     if (documentIds.join(',') === get().documentIds.join(',')) return;
-    set({ documentIds, conversationId: null, messages: [], error: null, exported: null });
+    set({ documentIds, conversationId: null, messages: [], error: null, exported: null, extraction: null });
     void get().loadConversations();
   },
   setOptions(patch) {
     set(patch);
+  },
+  async loadDefaults() {
+    const result = await invoke('settings.get', {});
+    if (result.ok) set({ judge: result.data.retrieval.judge, threshold: result.data.retrieval.threshold, maxRounds: result.data.retrieval.maxRounds });
   },
   async loadConversations() {
     const ids = get().documentIds;
@@ -70,7 +82,7 @@ export const useAskStore = create<AskState>()((set, get) => ({
     set({ conversationId: null, messages: [], error: null, exported: null });
   },
   async ask(question) {
-    const { documentIds, conversationId, judge, threshold } = get();
+    const { documentIds, conversationId, judge, threshold, maxRounds } = get();
     set({ pending: { askId: null, question, steps: [], partial: '' }, error: null });
     const result = await invoke('ask.start', {
       question,
@@ -78,6 +90,7 @@ export const useAskStore = create<AskState>()((set, get) => ({
       ...(conversationId !== null ? { conversationId } : {}),
       judge,
       threshold,
+      maxRounds,
     });
     if (!result.ok) {
       set({ pending: null, error: result.error });
@@ -115,6 +128,11 @@ export const useAskStore = create<AskState>()((set, get) => ({
     if (conversationId === null) return;
     const result = await invoke('conversations.export', { conversationId, format });
     set(result.ok ? { exported: { path: result.data.path, format } } : { error: result.error });
+  },
+  async extractAll() {
+    const ids = get().documentIds;
+    const result = await invoke('ask.extractAll', ids.length > 0 ? { documentIds: ids } : {});
+    set(result.ok ? { extraction: result.data, error: null } : { error: result.error });
   },
 }));
 

@@ -10,7 +10,7 @@ import type { ProgressEvent } from '../../../shared/types';
 import { getCompleteness, STATED_TOTALS_CHUNK_REF } from '../../../electron/engine/completeness';
 import { DATA_NOTICE } from '../../../electron/engine/llm';
 import { listLlmCalls } from '../../../electron/engine/llm';
-import { escapeMarkdown } from '../../../electron/engine/report';
+import { escapeMarkdown, REPORT_JSON_VERSION } from '../../../electron/engine/report';
 import { makeTextPdf, writeFixture, type TextPdfSpec } from '../../fixtures/pdfFactory';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
@@ -72,7 +72,7 @@ describe('completeness on generated reports', () => {
     expect(html).toContain('<h3>Completeness: Check this place</h3>');
     expect(html).toContain('<li data-kind="document-disagrees"><span class="page">Page 1</span>: The document disagrees with itself');
     const json = JSON.parse(h!.engine.jsonReport(runId)) as { version: number; inputs: { document: { completeness: CompletenessVerdict } }[] };
-    expect(json.version).toBe(6);
+    expect(json.version).toBe(REPORT_JSON_VERSION);
     expect(json.inputs[0]!.document.completeness).toEqual(verdict);
     const csv = (await h!.engine.exportReport(runId, 'csv')) as string;
     expect(csv.split('\r\n')[0]).toMatch(/,listed_as,document_completeness$/);

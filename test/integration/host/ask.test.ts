@@ -79,4 +79,51 @@ describe('engine host: ask commands', () => {
     expect(await call<unknown[]>(host, 'conversations.list', {})).toEqual([]);
     await host.close();
   });
+
+  it('answers with the saved retrieval settings, which survive a restart, unless the question overrides them', async () => {
+    const { dir, host, sim } = await hostWithHandbook();
+    const saved = await call<{ retrieval: unknown }>(host, 'settings.update', { retrieval: { threshold: 0.45, judge: false, maxRounds: 3 } });
+    expect(saved.retrieval).toEqual({ threshold: 0.45, judge: false, maxRounds: 3 });
+    expect(await host.invoke('settings.update', { retrieval: { threshold: 2, judge: true, maxRounds: 2 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    await host.close();
+
+    const again = createEngineHost({ dataDir: dir, appVersion: 't' });
+    const answered: AskEvent[] = [];
+    again.onEvent((e: HostEvent) => {
+      if (e.type === 'ask.event') answered.push(e.data);
+    });
+    expect((await call<{ retrieval: unknown; ollamaHost: string }>(again, 'settings.get')).retrieval).toEqual({ threshold: 0.45, judge: false, maxRounds: 3 });
+    const chatsBefore = sim.counters.chatRequests;
+    await call(again, 'ask.start', { question: 'How long are database backups kept?' });
+    await again.idle();
+    const off = answered.at(-1) as { type: string; answer: AskAnswer };
+    expect(off.type).toBe('answer');
+    // The judge is off: the search ranking is used, and the only model call is the answer.
+    expect(off.answer.steps.map((s) => s.source)).toEqual(['disabled']);
+    expect(sim.counters.chatRequests - chatsBefore).toBe(1);
+
+    await call(again, 'ask.start', { question: 'How long are database backups kept?', judge: true });
+    await again.idle();
+    expect((answered.at(-1) as { answer: AskAnswer }).answer.steps[0]!.source).toBe('llm');
+    await again.close();
+  });
+
+  it('a "find all" answer offers a run of the extraction profile over every chunk, and ask.extractAll starts it', async () => {
+    const { host, events } = await hostWithHandbook();
+    await call(host, 'ask.start', { question: 'Find all backup rules', documentIds: [1] });
+    await host.idle();
+    const answered = events.at(-1) as { type: string; answer: AskAnswer };
+    expect(answered.answer.exhaustiveNote).toMatch(/Analyse every chunk/);
+
+    expect(await host.invoke('ask.extractAll', { documentIds: [42] })).toMatchObject({ ok: false, error: { code: 'ASK_DOCUMENT_NOT_FOUND' } });
+    const started = await call<{ runId: number; files: number; profile: string }>(host, 'ask.extractAll', { documentIds: [1] });
+    expect(started).toMatchObject({ files: 1, profile: expect.any(String) as string });
+    await host.idle();
+    const runs = await call<{ id: number; mode: string; inputs: { fileName: string }[] }[]>(host, 'runs.list');
+    const run = runs.find((r) => r.id === started.runId)!;
+    // A full run (extraction over every chunk) of the document asked about, not the rules-only run it was stored with.
+    expect(run).toMatchObject({ mode: 'full', inputs: [{ fileName: 'handbook.md' }] });
+    expect(runs.filter((r) => r.mode === 'full')).toHaveLength(1);
+    await host.close();
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ask, updateIndex } from '../../../electron/engine/retrieval';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
-import { createAskResponder } from '../../helpers/askResponder';
+import { contentWords, createAskResponder } from '../../helpers/askResponder';
 import { ingest, openStore, settingsFor, simClient, SIM_OPTIONS, writeHandbook } from './fixtures';
 
 const tempDir = useTempDir('audit-ask-');
@@ -74,6 +74,23 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
       { round: 2, query: 'procurement board approval supplier contract', source: 'llm' },
     ]);
     expect(answer.citations.map((c) => c.page)).toContain(4);
+    db.close();
+  });
+
+  it('a judge that reads refines the query with the words of the passage it read, not the question\'s', async () => {
+    // The reading judge knows "copies" means backups but not "retained": the backup passage meets two of
+    // three concepts, so it searches again with that passage's own sentence (what it read), as a model would.
+    const question = 'How long are database copies retained?';
+    const { db, llm, transcript } = await setup({ reader: { vocabulary: { copies: ['backups'] } } });
+    // One question word in four is on the backup page: a lower relevance bar lets the first search find it.
+    const answer = await ask({ db, llm }, { question, settings: settingsFor({ threshold: 0.2 }) });
+    const readSentence = 'Database backups run nightly at 02:00 and are kept for 35 days in the Frankfurt data centre.';
+    expect(answer.steps[0]).toMatchObject({ round: 1, query: question, needsMore: true });
+    expect(answer.steps[0]!.refinedQuery).toBe(contentWords(readSentence).join(' '));
+    expect(transcript.judgeRounds.map((r) => r.query)).toEqual([question, contentWords(readSentence).join(' ')]);
+    // The backup section is what the answer reads first.
+    expect(answer.steps[0]!.kept[0]).toBe('Backup policy');
+    expect(answer.contextSize).toBeGreaterThan(0);
     db.close();
   });
 

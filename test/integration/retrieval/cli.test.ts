@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAskResponder } from '../../helpers/askResponder';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
+import { openDatabase, saveSettingValues } from '../../../electron/engine/store';
 import { HANDBOOK_PAGES, ingest, openStore, SIM_OPTIONS } from './fixtures';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -51,6 +52,45 @@ describe('npm run ask (CLI, real child process, simulator over HTTP)', () => {
 
     const list = await runAsk(['--list', '--db', db], dir);
     expect(list.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('uses the retrieval settings saved by the app, and a flag overrides them', async () => {
+    const { dir, db } = await storeWithHandbook();
+    const { sim } = await startSim({ ...SIM_OPTIONS, responder: createAskResponder().responder });
+    const store = openDatabase(db);
+    saveSettingValues(store, { retrieval: { threshold: 0.3, judge: false, maxRounds: 2 } }, 'now');
+    store.close();
+    const saved = await runAsk(['How long are database backups kept?', '--db', db, '--host', sim.url, '--json'], dir);
+    expect(saved.code).toBe(0);
+    expect((JSON.parse(saved.stdout) as { steps: { source: string }[] }).steps.map((s) => s.source)).toEqual(['disabled']);
+    // A threshold no passage reaches, from the flag: nothing is read, the answer says so.
+    const strict = await runAsk(['How long are database backups kept?', '--db', db, '--host', sim.url, '--json', '--threshold', '1'], dir);
+    expect(JSON.parse(strict.stdout)).toMatchObject({ notFound: true, contextSize: 0 });
+  });
+
+  it('a "find all" question prints the exact command that analyses every chunk of the documents asked about', async () => {
+    const { dir, db, file } = await storeWithHandbook();
+    const { sim } = await startSim({ ...SIM_OPTIONS, responder: createAskResponder().responder });
+    const text = await runAsk(['Find all backup rules', '--db', db, '--host', sim.url, '--doc', '1'], dir);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/run an extraction profile over every chunk/);
+    const command = `npm run analyze -- ${file} --db ${db}`;
+    expect(text.stdout).toContain(`  ${command}\n`);
+    const json = await runAsk(['List all incident rules', '--db', db, '--host', sim.url, '--json'], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({ extractAllCommand: command });
+    // Not a "find all" question: no command.
+    const plain = await runAsk(['How long are database backups kept?', '--db', db, '--host', sim.url, '--json'], dir);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('extractAllCommand');
+
+    // The command is accepted as printed: a full run over the document (this simulator only answers questions,
+    // so its chunks fail extraction: exit 1 names them; a usage error would be 2).
+    const analyze = await new Promise<{ code: number | null; stdout: string }>((done) =>
+      execFile(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...command.split(' ').slice(4), '--host', sim.url, '--out', join(dir, 'r.json')], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } }, (error, stdout) =>
+        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+      ),
+    );
+    expect(analyze.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ run: { mode: 'full' }, inputs: [{ file }] });
   });
 
   it('fails with a code and a sentence for an unknown document, a missing question or a missing store', async () => {
