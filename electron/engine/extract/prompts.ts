@@ -99,16 +99,20 @@ export function buildExtractionMessages(input: ExtractionPromptInput): ChatMessa
 // Summary
 // ---------------------------------------------------------------------------------------------
 
+/** How long a summary call's reply may be; the instructions say it and num_predict is planned from it (replyBudget.ts). */
+export const SUMMARY_MAP_SENTENCES = 8;
+export const SUMMARY_REDUCE_SENTENCES = 12;
+
 export const SUMMARY_MAP_INSTRUCTIONS = [
   'You condense consecutive partial summaries of one document into one shorter summary.',
   'Keep every finding, problem, risk, identifier, figure and conclusion they mention; keep their order; drop repetition.',
-  'Write plain prose, at most 8 sentences. Do not add anything that is not in the parts.',
+  `Write plain prose, at most ${SUMMARY_MAP_SENTENCES} sentences. Do not add anything that is not in the parts.`,
 ].join('\n');
 
 export const SUMMARY_REDUCE_INSTRUCTIONS = [
   'You write the final summary of a document from consecutive partial summaries that together cover the whole document in order.',
   'Say what the document is, its main findings and problems (with their identifiers), risks and conclusions.',
-  'Write plain prose, at most 12 sentences. Do not add anything that is not in the parts.',
+  `Write plain prose, at most ${SUMMARY_REDUCE_SENTENCES} sentences. Do not add anything that is not in the parts.`,
 ].join('\n');
 
 export const SUMMARY_TASK = 'Summarise the parts in the DOCUMENT block below.';

@@ -238,7 +238,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           profile: ctx.settings.profile,
           model: plan.models.extract,
           numCtx: plan.numCtx,
-          numPredict: plan.replyTokens,
+          maxReplyTokens: plan.replyTokens,
           runId,
           documentId,
           cache: ctx.settings.llm.cache,

@@ -8,7 +8,8 @@
  * summary larger than the budget is cut into sentence pieces first).
  */
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { buildSummaryMessages, renderSummaryParts } from '../extract';
+import { buildSummaryMessages, planSummaryReplyTokens, renderSummaryParts, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../extract';
+
 import type { LlmClient } from '../llm';
 
 export interface SummaryDeps {
@@ -24,6 +25,7 @@ export interface SummarizeInput {
   numCtx: number;
   /** Largest amount of summary text (estimated tokens) one call may carry. */
   budgetTokens: number;
+  /** A fixed num_predict for every call; default: planned from the sentences each call asks for. */
   numPredict?: number;
   /** Run one reduce call even when the summaries fit as they are. Default false (append). */
   alwaysReduce?: boolean;
@@ -63,7 +65,7 @@ export async function summarizeDocument(deps: SummaryDeps, input: SummarizeInput
       model: kind === 'map' ? mapModel : input.reduceModel,
       messages: buildSummaryMessages(kind, parts, label),
       numCtx: input.numCtx,
-      ...(input.numPredict !== undefined ? { numPredict: input.numPredict } : {}),
+      numPredict: input.numPredict ?? planSummaryReplyTokens(kind === 'map' ? SUMMARY_MAP_SENTENCES : SUMMARY_REDUCE_SENTENCES),
       runId: input.runId ?? null,
       documentId: input.documentId ?? null,
       chunkRef: label,
