@@ -77,6 +77,9 @@ export function realisticResponder(docs: readonly TruthDocument[]): Responder {
     const props = (req.format as { properties: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties;
     const asked = sentencesAskedFor(props.summary?.description ?? '');
     if (parsed.summary !== undefined && asked !== null) parsed.summary = sentencesFrom(chunk ?? '', asked);
+    // A summary limited to "at most N words" gets 20% more than N, as the findings' fields below.
+    const summaryLimit = /at most (\d+) words/.exec(props.summary?.description ?? '');
+    if (parsed.summary !== undefined && summaryLimit) parsed.summary = parsed.summary.split(' ').slice(0, Math.ceil(Number(summaryLimit[1]) * 1.2)).join(' ');
     for (const [field, schema] of Object.entries(props.findings?.items?.properties ?? {})) {
       const limit = /at most (\d+) words/.exec(schema.description ?? '');
       if (!limit) continue;
@@ -187,6 +190,8 @@ export async function runModelTimeBench(settingsOverride: Partial<RunSettings['l
       'judge/extract/summary': `${per(f.prompt.judge)}/${per(f.prompt.extract)}/${per(f.prompt.summary)}`,
       // Enforced by the engine (summary/summarizeDocument.ts capSummaries), printed so a run shows it holds.
       'summary/src (<= 0.15)': per(f.prompt.summary),
+      // Everything else: the completeness check's stated-totals call (when the rules read no totals), a tree split.
+      'other/src': per(f.prompt.structure),
       'output/src': per(sum(f.output)),
       'output tok judge/extract/summary': `${f.output.judge}/${f.output.extract}/${f.output.summary}`,
     };

@@ -16,7 +16,6 @@
  */
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { buildSummaryMessages, planSummaryReplyTokens, renderSummaryParts, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../extract';
-
 import type { LlmClient } from '../llm';
 
 export interface SummaryDeps {
@@ -111,11 +110,13 @@ export async function summarizeDocument(deps: SummaryDeps, input: SummarizeInput
   let promptTokens = 0;
   const call = async (kind: 'map' | 'reduce', parts: string[], label: string) => {
     calls++;
-    promptTokens += deps.llm.estimator.estimateMessages(buildSummaryMessages(kind, parts, label), kind === 'map' ? mapModel : input.reduceModel);
+    const model = kind === 'map' ? mapModel : input.reduceModel;
+    const messages = buildSummaryMessages(kind, parts, label);
+    promptTokens += deps.llm.estimator.estimateMessages(messages, model);
     const r = await deps.llm.chatText({
       purpose: 'summary',
-      model: kind === 'map' ? mapModel : input.reduceModel,
-      messages: buildSummaryMessages(kind, parts, label),
+      model,
+      messages,
       numCtx: input.numCtx,
       numPredict: input.numPredict ?? planSummaryReplyTokens(kind === 'map' ? SUMMARY_MAP_SENTENCES : SUMMARY_REDUCE_SENTENCES),
       runId: input.runId ?? null,
