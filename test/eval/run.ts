@@ -4,6 +4,8 @@
  *
  *   npm run eval -- --sim [--corpus] [--modes invented-ids,null-ids,...]   the Ollama simulator answers
  *   npm run eval -- --host <url> --model <name> [--corpus]                 a real Ollama answers
+ *   ... --unit-tokens 2000,4000,8000                                        the same documents at each extraction unit
+ *                                                                           size, recall side by side (see docs/model-time.md)
  *
  * With --sim the generated report is answered from its planted truth, and the real PDFs of ../shared/corpus
  * (--corpus) by the truth-driven responder (truthResponder.ts) in the given model modes (default: the faithful
@@ -40,6 +42,8 @@ export interface EvalOptions {
   generated?: boolean;
   /** Keep the SQLite store in this folder (tests open it afterwards; stored documents are reused across calls). */
   workDir?: string;
+  /** Extraction unit size (RunLlmSettings.unitTokens); default the app's. */
+  unitTokens?: number;
 }
 
 export interface EvalRow extends StrictScore {
@@ -100,6 +104,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
           cache: false,
           models: options.model ? { default: options.model } : {},
           ...(sim ? { host: sim.url } : options.host ? { host: options.host } : {}),
+          ...(options.unitTokens !== undefined ? { unitTokens: options.unitTokens } : {}),
         },
       });
       const seconds = (performance.now() - started) / 1000;
@@ -166,6 +171,63 @@ export function printEval(result: Awaited<ReturnType<typeof runEval>>): void {
   );
 }
 
+export interface UnitSizeResult {
+  unitTokens: number;
+  result: Awaited<ReturnType<typeof runEval>>;
+  /** Extraction calls the runs made at this size (llm_calls rows of purpose 'extract' that reached the model). */
+  extractionCalls: number;
+}
+
+/**
+ * The same documents at each extraction unit size, one after the other: larger units mean fewer, cheaper calls, and
+ * can lower a small model's recall (more text to keep in mind, more findings per reply). Only a real model shows how
+ * much; this is how a user measures it before choosing `--unit-tokens`.
+ */
+export async function runEvalByUnitSize(options: EvalOptions, sizes: readonly number[]): Promise<UnitSizeResult[]> {
+  const results: UnitSizeResult[] = [];
+  for (const unitTokens of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), `audit-eval-unit-${unitTokens}-`));
+    try {
+      const result = await runEval({ ...options, unitTokens, workDir: dir });
+      const db = openDatabase(join(dir, 'eval.sqlite'));
+      try {
+        const row = db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE purpose = 'extract' AND outcome IN ('ok', 'retried', 'failed')").get() as { n: number };
+        results.push({ unitTokens, result, extractionCalls: row.n });
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
+
+/** One row per document, one column per unit size; then recall, calls and time per page per size. */
+export function unitSizeTable(results: readonly UnitSizeResult[]): Record<string, string>[] {
+  const first = results[0]?.result.rows ?? [];
+  const column = (r: UnitSizeResult) => `unit ${r.unitTokens}`;
+  const rows: Record<string, string>[] = first.map((doc, i) => ({
+    document: doc.name,
+    truth: String(doc.truth),
+    ...Object.fromEntries(results.map((r) => [column(r), `${r.result.rows[i]?.found ?? '-'} found${r.result.rows[i]?.status === 'done' ? '' : ` (${r.result.rows[i]?.status})`}`])),
+  }));
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  rows.push({ document: 'recall (found once / truth)', truth: String(results[0]?.result.totals.truth ?? 0), ...Object.fromEntries(results.map((r) => [column(r), pct(r.result.totals.recall)])) });
+  rows.push({ document: 'extraction calls', truth: '', ...Object.fromEntries(results.map((r) => [column(r), String(r.extractionCalls)])) });
+  rows.push({ document: 'seconds per page', truth: '', ...Object.fromEntries(results.map((r) => [column(r), r.result.totals.secondsPerPage.toFixed(2)])) });
+  return rows;
+}
+
+/** `--unit-tokens 2000,4000`: positive whole numbers, or a usage error. */
+export function parseUnitSizes(value: string): number[] {
+  const sizes = value.split(',').map((v) => v.trim()).filter(Boolean).map(Number);
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`--unit-tokens takes whole numbers of tokens separated by commas (for example 2000,4000,8000), not "${value}".`);
+  }
+  return [...new Set(sizes)];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -175,6 +237,7 @@ async function main(): Promise<void> {
       corpus: { type: 'boolean', default: false },
       modes: { type: 'string' },
       only: { type: 'string' },
+      'unit-tokens': { type: 'string' },
     },
   });
   const modes = values.modes?.split(',').map((m) => m.trim()).filter(Boolean);
@@ -183,14 +246,31 @@ async function main(): Promise<void> {
     console.error(`Unknown mode ${unknown.join(', ')}. Modes: ${MODEL_MODES.join(', ')}.`);
     process.exit(2);
   }
-  const result = await runEval({
+  let sizes: number[] | undefined;
+  try {
+    sizes = values['unit-tokens'] === undefined ? undefined : parseUnitSizes(values['unit-tokens']);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const options: EvalOptions = {
     ...(values.host ? { host: values.host } : {}),
     ...(values.model ? { model: values.model } : {}),
     sim: values.sim,
     corpus: values.corpus,
     ...(modes ? { modes: modes as ModelMode[] } : {}),
     ...(values.only ? { only: values.only.split(',') } : {}),
-  });
+  };
+  if (sizes && sizes.length > 1) {
+    const results = await runEvalByUnitSize(options, sizes);
+    console.log(`Recall by extraction unit size (${values.sim ? 'simulator' : `${values.model ?? 'default model'} at ${values.host ?? 'the default Ollama host'}`}):`);
+    console.table(unitSizeTable(results));
+    const gated = values.sim && values.corpus ? results.filter((r) => r.result.gate.length > 0) : [];
+    for (const r of gated) console.log(`\nCorpus gate FAILED at unit ${r.unitTokens}:\n- ${r.result.gate.join('\n- ')}`);
+    if (gated.length > 0) process.exit(1);
+    return;
+  }
+  const result = await runEval({ ...options, ...(sizes ? { unitTokens: sizes[0]! } : {}) });
   printEval(result);
   if (values.sim && values.corpus) {
     if (!result.rows.some((r) => r.corpus)) {

@@ -12,10 +12,11 @@ import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
 import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
-import type { LlmClient } from '../llm';
+import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
 import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
+import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
   llm: LlmClient;
@@ -37,7 +38,11 @@ export interface ExtractChunkInput {
   profile?: ExtractionProfile;
   model: string;
   numCtx: number;
-  numPredict?: number;
+  /**
+   * The most num_predict any call may get (the reply room the run's num_ctx was planned with; default the client's
+   * num_predict). Each call's num_predict is planned from the text it carries, up to this (replyBudget.ts).
+   */
+  maxReplyTokens?: number;
   runId?: number;
   documentId?: number;
   cache?: boolean;
@@ -87,6 +92,8 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     });
     let reply: ExtractionReply;
     let callId: string;
+    const textTokens = deps.llm.estimator.estimateText(doc.text.slice(start, end), input.model);
+    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
     try {
       const r = await deps.llm.chatJson({
         purpose: 'extract',
@@ -94,7 +101,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
         schema: extractionReplySchema,
         messages,
         numCtx: input.numCtx,
-        ...(input.numPredict !== undefined ? { numPredict: input.numPredict } : {}),
+        numPredict,
         runId: input.runId ?? null,
         documentId: input.documentId ?? null,
         chunkRef: ref,

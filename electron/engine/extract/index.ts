@@ -35,9 +35,12 @@ export {
   renderWithPageMarkers,
   buildSummaryMessages,
   renderSummaryParts,
+  SUMMARY_MAP_SENTENCES,
+  SUMMARY_REDUCE_SENTENCES,
   EXTRACTION_TASK,
   type ExtractionReply,
   type ExtractionPromptInput,
 } from './prompts';
 export * from './store';
+export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, type ExtractionUnit } from './units';

@@ -238,7 +238,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           profile: ctx.settings.profile,
           model: plan.models.extract,
           numCtx: plan.numCtx,
-          numPredict: plan.replyTokens,
+          maxReplyTokens: plan.replyTokens,
           runId,
           documentId,
           cache: ctx.settings.llm.cache,
@@ -314,6 +314,7 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
       ...(plan.summaryMapModel ? { mapModel: plan.summaryMapModel } : {}),
       numCtx: plan.numCtx,
       budgetTokens: plan.chunkTokenBudget,
+      sourceTokens: client.estimator.estimateText(ctx.doc.text, plan.summaryMapModel ?? plan.models.summary),
       runId: ctx.runId,
       documentId: ctx.documentId,
       cache: ctx.settings.llm.cache,
@@ -321,6 +322,8 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
     },
   );
   saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary });
-  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels`);
+  if (result.capped) ctx.log.info({ stage: 'summary', documentId: ctx.documentId, ...result.capped }, 'unit summaries shortened for the summary budget');
+  const shortened = result.capped ? ` (${result.capped.note})` : '';
+  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}`);
 }
 

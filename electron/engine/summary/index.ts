@@ -1,3 +1,13 @@
 /** Document summary: chunk summaries appended, or map-reduced when they exceed the budget. */
-export { summarizeDocument, groupToBudget, type SummaryDeps, type SummarizeInput, type SummarizeResult } from './summarizeDocument';
+export {
+  summarizeDocument,
+  groupToBudget,
+  capSummaries,
+  plannedPromptTokens,
+  SUMMARY_PROMPT_TOKENS_PER_SOURCE_TOKEN,
+  type SummaryDeps,
+  type SummarizeInput,
+  type SummarizeResult,
+  type SummaryCap,
+} from './summarizeDocument';
 export { saveSummary, getSummary } from './store';

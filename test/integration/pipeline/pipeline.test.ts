@@ -160,7 +160,10 @@ describe('full pipeline against the simulator (planted findings)', () => {
 
   it('map-reduces a long summary, the map step on the faster model chosen for it', async () => {
     h = await pipelineHarness({ responder: plantedResponder(report) });
-    const file = writePlantedReport(h.dir, report);
+    // Sixty pages of plain prose after the planted ones: the summary stage may read 0.15 prompt tokens per source
+    // token, so a map-reduce of several levels needs a document long enough to pay for it.
+    const filler = Array.from({ length: 60 }, (_, i) => `Appendix page ${i + 1}\n${"The team traced every sampled record of this register to its approval and found it complete. The owners confirmed the results.\n".repeat(6)}`);
+    const file = writePlantedReport(h.dir, { ...report, pageTexts: [...report.pageTexts, ...filler] });
     // Tiny chunks: many chunk summaries that together exceed what one summary call may carry.
     const outcome = await h.engine.analyze([file], { ...settings, strategy: 'sentences', llm: { ...settings.llm, desiredChunkTokens: 80, summaryMapModel: 'llama3.1:8b' } });
     expect(outcome.run.status).toBe('done');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeDocument } from '../../../electron/engine/summary';
+import { planSummaryReplyTokens, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../../../electron/engine/extract';
 import { saveSummary, getSummary } from '../../../electron/engine/summary';
 import { createRun, saveDocument } from '../../../electron/engine/store';
 import { plantedDocument, promptBlocks } from '../../fixtures/plantedFindings';
@@ -50,6 +51,10 @@ describe('summarizeDocument (simulator)', () => {
     for (const m of markers) expect(promptBlocks(reduce).chunk).toContain(m);
     expect(r.text).toBe(`Covers ${markers.join(' ')}.`);
     expect(r.calls).toBe(requests.length);
+    // num_predict planned from the sentences each call asks for, not the client's 2,048 default.
+    expect(requests.slice(0, -1).every((q) => q.options.num_predict === planSummaryReplyTokens(SUMMARY_MAP_SENTENCES))).toBe(true);
+    expect(reduce.options.num_predict).toBe(planSummaryReplyTokens(SUMMARY_REDUCE_SENTENCES));
+    expect(planSummaryReplyTokens(SUMMARY_REDUCE_SENTENCES)).toBeLessThan(2048);
   });
 
   it('stores the summary with its chunk count and levels', () => {

@@ -1,0 +1,45 @@
+/**
+ * num_predict for the extraction and summary calls, planned from what the reply can hold.
+ *
+ * num_predict is a limit, not a cost: a reply that ends early costs only what it wrote. But a model that loops
+ * (repeats a table row until it is stopped, see ../shared/docs/model-behaviours.md) writes up to the limit, at about
+ * 40 tokens/s, so a one-leaf call of 200 tokens should not get the room of a 4,000-token unit, and a summary asked
+ * for "at most 8 sentences" should not get 2,048 tokens. Each call gets an upper bound of its honest reply, with a
+ * floor and a cap. A reply that still does not fit is cut at the limit and handled as before (llm/chat.ts retries it
+ * once with a larger limit; extraction then splits the text at a leaf boundary): never dropped.
+ */
+
+/**
+ * The densest text an audit report has is its summary table: one finding per row (ID, title, severity, status),
+ * about this many source tokens a row. A unit of N tokens therefore holds at most about N / this many findings.
+ */
+export const SOURCE_TOKENS_PER_FINDING = 30;
+/**
+ * One finding of the compact extraction reply ({id, type, title, severity, description of at most 8 words, quote of
+ * at most 12 words, page}) with its JSON punctuation, written by a model that overshoots the word limits by a fifth:
+ * measured on the corpus bench, about 100 tokens for prose, up to 150 for quotes with code paths.
+ */
+export const REPLY_TOKENS_PER_FINDING = 120;
+/** The reply's frame: `{"findings": [...], "summary": "<one sentence>"}`. */
+export const REPLY_FRAME_TOKENS = 100;
+/** No extraction call gets less: a short leaf can still carry several findings (a table's last rows). */
+export const MIN_EXTRACTION_REPLY_TOKENS = 512;
+
+/**
+ * num_predict for an extraction call carrying `textTokens` tokens of document text: room for every finding the text
+ * can hold at compact reply size, at least MIN_EXTRACTION_REPLY_TOKENS, at most `cap` (the reply room the run's
+ * num_ctx was planned with).
+ */
+export function planExtractionReplyTokens(textTokens: number, cap: number): number {
+  const mostFindings = Math.ceil(Math.max(0, textTokens) / SOURCE_TOKENS_PER_FINDING);
+  const upperBound = REPLY_FRAME_TOKENS + mostFindings * REPLY_TOKENS_PER_FINDING;
+  return Math.max(Math.min(MIN_EXTRACTION_REPLY_TOKENS, cap), Math.min(upperBound, cap));
+}
+
+/**
+ * A sentence of summary prose is about 30 tokens; a summary asked for "at most N sentences" gets room for N sentences
+ * of 40 (long sentences, identifiers) and a floor of 256.
+ */
+export function planSummaryReplyTokens(maxSentences: number): number {
+  return Math.max(256, maxSentences * 40);
+}

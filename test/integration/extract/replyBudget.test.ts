@@ -1,0 +1,76 @@
+/**
+ * num_predict of extraction calls, planned from the text each call carries (extract/replyBudget.ts): the request
+ * Ollama receives carries the planned limit, and a reply longer than the plan is cut by the server at that limit and
+ * still recovered (one retry with a larger limit), never dropped.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ChunkNode } from '../../../shared/types';
+import { extractChunk, MIN_EXTRACTION_REPLY_TOKENS, planExtractionReplyTokens } from '../../../electron/engine/extract';
+import { documentFromPages } from '../../helpers/documents';
+import { harness } from '../llm/helpers';
+
+const MODEL = 'qwen3:8b';
+const CAP = 2048;
+
+function wholeDocument(pageTexts: string[]) {
+  const doc = documentFromPages(pageTexts, 'reply-budget.txt');
+  const chunk: ChunkNode = {
+    index: 1, parentIndex: 0, title: 'all', section: { level: 1, path: [] },
+    start: 0, end: doc.text.length, pageStart: 1, pageEnd: pageTexts.length, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+  };
+  return { doc, chunk };
+}
+
+const sentence = 'The review sampled change tickets and compared each with its approval record in the register. ';
+const numPredictOf = (req: { options: Record<string, unknown> }) => req.options.num_predict as number;
+
+describe('extraction num_predict planned from the text of the call', () => {
+  it('a short leaf gets the floor, a longer text more, a unit the cap: each request carries its plan', async () => {
+    const h = await harness({ responder: () => JSON.stringify({ findings: [], summary: 'Nothing found.' }) });
+    try {
+      const sizes = [1, 12, 200].map((n) => wholeDocument([sentence.repeat(n)]));
+      for (const { doc, chunk } of sizes) await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 16384, maxReplyTokens: CAP, cache: false });
+      const sent = h.sim.requests.map(numPredictOf);
+      expect(sent).toHaveLength(3);
+      // Planned from each text's estimate with the same estimator the engine uses.
+      const planned = sizes.map(({ doc }) => planExtractionReplyTokens(h.client.estimator.estimateText(doc.text, MODEL), CAP));
+      expect(sent).toEqual(planned);
+      expect(sent[0]).toBe(MIN_EXTRACTION_REPLY_TOKENS);
+      expect(sent[1]).toBeGreaterThan(MIN_EXTRACTION_REPLY_TOKENS);
+      expect(sent[1]).toBeLessThan(CAP);
+      expect(sent[2]).toBe(CAP);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a reply longer than the plan is cut by the server at the planned limit and recovered with a larger one', async () => {
+    const text = 'Findings table\nF-1 Weak passwords. F-2 Stale accounts. F-3 No backups. F-4 Open ports. F-5 Old TLS. F-6 No logging. F-7 Shared admin. F-8 No MFA.';
+    const findings = Array.from({ length: 8 }, (_, i) => ({
+      id: `F-${i + 1}`,
+      type: 'control weakness',
+      title: `Finding number ${i + 1} of the findings table in this report`,
+      severity: 'High',
+      description: 'A control weakness listed in the findings table of the report.',
+      evidence: `F-${i + 1}`,
+      page: 1,
+    }));
+    const h = await harness({ responder: () => JSON.stringify({ findings, summary: 'A table of eight findings.' }) });
+    try {
+      const { doc, chunk } = wholeDocument([text]);
+      const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: CAP, cache: false });
+      const [first, second] = h.sim.requests.map(numPredictOf);
+      // The plan for this short text is the floor; the reply (8 findings) is longer, so the server cut it there.
+      expect(first).toBe(MIN_EXTRACTION_REPLY_TOKENS);
+      expect(h.rows().map((row) => [row.outcome, row.done_reason])).toEqual([
+        ['retried', 'length'],
+        ['ok', 'stop'],
+      ]);
+      expect(second).toBe(2 * MIN_EXTRACTION_REPLY_TOKENS);
+      expect(r.findings.map((f) => f.id)).toEqual(findings.map((f) => f.id));
+      expect(r.calls).toBe(1);
+    } finally {
+      await h.close();
+    }
+  });
+});
