@@ -118,7 +118,7 @@ function benchCorpusBatch(files: string[]): { summary: Record<string, string>[];
   const pairs = (pick: (figure: BatchFigure) => number) => median(ours.map((run, i) => pick(run) / pick(plain[i]!)));
   const summary: Record<string, string>[] = [
     {
-      run: 'ours: engine.analyze(files, rules-only)',
+      run: 'ours: engine.analyze(files, rules-only, OCR off)',
       pages: String(ours[0]!.pages),
       's (median)': fmt(median(ours.map((r) => r.seconds))),
       'CPU s (median)': fmt(median(ours.map((r) => r.cpuSeconds))),
@@ -128,7 +128,7 @@ function benchCorpusBatch(files: string[]): { summary: Record<string, string>[];
       'not ingested': ours[0]!.failed?.join(', ') || '-',
     },
     {
-      run: 'the built CLI: node scripts/analyze.mjs <files> --rules-only (process start to exit; plain loop likewise)',
+      run: 'the built CLI: node scripts/analyze.mjs <files> --rules-only --ocr off (process start to exit; plain loop likewise)',
       pages: String(ours[0]!.pages),
       's (median)': fmt(median(cli.map((r) => r.seconds))),
       'CPU s (median)': fmt(median(cli.map((r) => r.cpuSeconds))),
@@ -161,7 +161,7 @@ function runBuiltCli(files: string[], db: string): BatchFigure {
   const launcher = join(root, 'scripts/analyze.mjs');
   spawnSync(process.execPath, [launcher, '--help'], { cwd: root });
   const figures = join(work, 'cli-figures.json');
-  const args = ['--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--db', db, '--out', join(work, 'cli-batch.md')];
+  const args = ['--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--ocr', 'off', '--db', db, '--out', join(work, 'cli-batch.md')];
   const seconds = processSeconds(process.execPath, args, { ...process.env, BENCH_FIGURES_FILE: figures });
   const { cpuSeconds, maxRssMb } = JSON.parse(readFileSync(figures, 'utf8')) as { cpuSeconds: number; maxRssMb: number };
   return { seconds, cpuSeconds, maxRssMb, pages: 0 };
@@ -253,7 +253,7 @@ try {
       .map((name) => join(corpus, name));
     const batch = benchCorpusBatch(files);
     printTable(
-      `The ${files.length} PDFs of ../shared/corpus in one run (rules-only: ingest + chunk tree + ID mentions + store) against a plain single-thread pdf.js loop over the same files (targets: ratio <= 1.0x, peak RSS < 300 MB)`,
+      `The ${files.length} PDFs of ../shared/corpus in one run (rules-only: ingest + chunk tree + ID mentions + store; OCR off, as the plain loop reads no scanned page: OCR has its own section) against a plain single-thread pdf.js loop over the same files (targets: ratio <= 1.0x, peak RSS < 300 MB)`,
       batch.summary,
     );
     printTable('Where the time goes, same runs (median ms; open, text and fonts are summed over the PDF worker threads)', batch.stages);
