@@ -16,6 +16,12 @@ const root = resolve(import.meta.dirname, '../..');
 const corpus = resolve(root, '../shared/corpus/pdfs');
 const work = mkdtempSync(join(tmpdir(), 'audit-bench-'));
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
+/** The node options `npm run analyze` starts with (package.json), so the CLI is measured as users run it. */
+const ANALYZE_NODE_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { analyze: string } }).scripts.analyze
+  .split(' ')
+  .filter((token) => token.startsWith('--'));
+/** The engine measured through tsx gets the same V8 options as the CLI. */
+const ENGINE_ENV: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...ANALYZE_NODE_FLAGS].filter(Boolean).join(' ') };
 
 interface IngestFigure {
   seconds: number;
@@ -32,7 +38,7 @@ function ingestOnce(file: string, workers?: number, mode: 'ingest' | 'extract-on
     mode === 'ingest'
       ? ['tsx', join(root, 'test/bench/ingestOnce.ts'), file, db, ...(workers ? [String(workers)] : [])]
       : ['tsx', join(root, 'test/bench/extractOnce.ts'), file, ...(workers ? [String(workers)] : [])];
-  const result = spawnSync('npx', args, { cwd: root, encoding: 'utf8' });
+  const result = spawnSync('npx', args, { cwd: root, encoding: 'utf8', env: ENGINE_ENV });
   if (result.status !== 0) throw new Error(`ingestOnce failed for ${file}: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as IngestFigure;
 }
@@ -91,8 +97,8 @@ interface BatchFigure {
   stageMs?: Record<string, number>;
 }
 
-function runJson(command: string, args: string[]): BatchFigure {
-  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
+function runJson(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): BatchFigure {
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', env });
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as BatchFigure;
 }
@@ -110,7 +116,7 @@ function benchCorpusBatch(files: string[]): { summary: Record<string, string>[];
   const plainProcess: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const db = join(work, `batch-${i}.sqlite`);
-    ours.push(runJson('npx', ['tsx', join(root, 'test/bench/ingestBatchOnce.ts'), db, ...files]));
+    ours.push(runJson('npx', ['tsx', join(root, 'test/bench/ingestBatchOnce.ts'), db, ...files], ENGINE_ENV));
     plain.push(runJson(process.execPath, [join(root, 'test/bench/plainPdfjsOnce.mjs'), ...files]));
     cli.push(runBuiltCli(files, join(work, `cli-batch-${i}.sqlite`)));
     plainProcess.push(processSeconds(process.execPath, [join(root, 'test/bench/plainPdfjsOnce.mjs'), ...files]));
@@ -159,9 +165,9 @@ function processSeconds(command: string, args: string[], env: NodeJS.ProcessEnv 
 /** The built CLI on the batch, as `npm run analyze` runs it (the build is made first if needed, outside the timing). */
 function runBuiltCli(files: string[], db: string): BatchFigure {
   const launcher = join(root, 'scripts/analyze.mjs');
-  spawnSync(process.execPath, [launcher, '--help'], { cwd: root });
+  spawnSync(process.execPath, [...ANALYZE_NODE_FLAGS, launcher, '--help'], { cwd: root });
   const figures = join(work, 'cli-figures.json');
-  const args = ['--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--ocr', 'off', '--db', db, '--out', join(work, 'cli-batch.md')];
+  const args = [...ANALYZE_NODE_FLAGS, '--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--ocr', 'off', '--db', db, '--out', join(work, 'cli-batch.md')];
   const seconds = processSeconds(process.execPath, args, { ...process.env, BENCH_FIGURES_FILE: figures });
   const { cpuSeconds, maxRssMb } = JSON.parse(readFileSync(figures, 'utf8')) as { cpuSeconds: number; maxRssMb: number };
   return { seconds, cpuSeconds, maxRssMb, pages: 0 };
@@ -193,10 +199,10 @@ async function benchCliStart(): Promise<Record<string, string>[]> {
   // Each run gets a fresh store, so the file is really ingested (a known file would skip straight to the tree).
   const args = () => [text, '--rules-only', '--db', join(work, `cli-${Math.random().toString(36).slice(2)}.sqlite`), '--out', join(work, 'cli-report.md')];
   // Built once before measuring (as the first `npm run analyze` after a change does).
-  await firstLineMs(process.execPath, [join(root, 'scripts/analyze.mjs'), ...args()]);
+  await firstLineMs(process.execPath, [...ANALYZE_NODE_FLAGS, join(root, 'scripts/analyze.mjs'), ...args()]);
   const commands: [string, string, () => string[]][] = [
     ['npm run analyze (built CLI, through npm)', 'npm', () => ['run', '--silent', 'analyze', '--', ...args()]],
-    ['node scripts/analyze.mjs (built CLI, what npm runs)', process.execPath, () => [join(root, 'scripts/analyze.mjs'), ...args()]],
+    ['node scripts/analyze.mjs (built CLI, what npm runs)', process.execPath, () => [...ANALYZE_NODE_FLAGS, join(root, 'scripts/analyze.mjs'), ...args()]],
     ['tsx electron/cli/analyze.ts (before: transpiled at start)', join(root, 'node_modules/.bin/tsx'), () => [join(root, 'electron/cli/analyze.ts'), ...args()]],
     ['node -e 0 (floor)', process.execPath, () => ['-e', '0']],
   ];
