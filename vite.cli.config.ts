@@ -5,7 +5,8 @@
  * stay in node_modules (ssr build: every package is external). The PDF
  * worker is an entry of its own: extractorPool.ts starts it as
  * `new URL('./rawExtractor.mjs', import.meta.url)`, so it must sit next to
- * analyze.mjs under exactly that name.
+ * analyze.mjs under exactly that name, and so must the chunks (the engine is
+ * a chunk of its own: analyze.mjs loads it after its first line).
  * scripts/analyze.mjs rebuilds this when a source is newer than the build.
  */
 import { resolve } from 'node:path';
@@ -24,7 +25,7 @@ export default defineConfig({
         analyze: resolve(import.meta.dirname, 'electron/cli/analyze.ts'),
         rawExtractor: resolve(import.meta.dirname, 'electron/engine/pdf/rawExtractor.mjs'),
       },
-      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
   },
 });

@@ -20,6 +20,7 @@ import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
 import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
+import { REPORT_FORMATS } from './reportFormats';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -114,7 +115,7 @@ export const importFileSchema = z.union([
 ]);
 export type ImportFile = z.infer<typeof importFileSchema>;
 
-export const REPORT_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
+export { REPORT_FORMATS };
 export type ReportFormatName = (typeof REPORT_FORMATS)[number];
 
 const reviewText = (max: number) => z.string().max(max);

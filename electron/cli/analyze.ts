@@ -2,26 +2,30 @@
  * Headless entry point: the same engine as the desktop app, from a terminal.
  *   npm run analyze -- <files...> [--db file] [--out report.md|.html|.pdf|.csv|.json] [--format f] [--rules-only]
  *   npm run analyze -- --resume <run>
+ *
+ * It starts at once: the arguments are checked and the first progress line
+ * is printed with what this file imports statically (Node built-ins and
+ * shared lists), and only then is the engine loaded (SQLite, pdf.js's host
+ * side, the Ollama client, zod schemas, the logger: most of a second on a
+ * busy machine). Keep heavy imports behind `await import(...)` here.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { OCR_MODES, type OcrMode } from '../../shared/contract';
 import { toErrorInfo } from '../../shared/errors';
-import { DEFAULT_OCR_LANGUAGES, parseOcrLanguages } from '../../shared/ocr';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared/pipeline';
-import { extractionProfileSchema } from '../../shared/profileSchema';
-import { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type ReportFormat, type RunOutcome, type RunSettings } from '../engine';
-import { formatFromPath, isReportFormat, REPORT_FORMATS } from '../engine/report';
-import { setRunOllamaHost } from '../engine/store';
-import { openStoreOrSay } from './common';
-import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
+import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../shared/reportFormats';
+import type { OcrMode } from '../../shared/contract';
+import type { RunOutcome, RunSettings } from '../engine';
 import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
 
-const USAGE = `Usage: npm run analyze -- <file.pdf|.txt|.md ...> [options]
+/** The help text; it names defaults that live with the engine, so it is loaded with it (help is never in a hurry). */
+async function usage(): Promise<string> {
+  const [{ DEFAULT_RUN_LLM_SETTINGS, LOG_FILE }, { defaultDatabasePath, defaultLogPath }] = await Promise.all([import('../engine'), import('./paths')]);
+  return `Usage: npm run analyze -- <file.pdf|.txt|.md ...> [options]
 
 Runs the whole pipeline with a local Ollama: ingest, chunk tree, findings
 extraction for every chunk, grounding, merge, summary.
@@ -58,6 +62,7 @@ Options:
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
                           started with; only --host (where Ollama runs now), --db and --out apply
   -h, --help              This help`;
+}
 
 const STAGES = PIPELINE_STAGES;
 const STRATEGIES = STRATEGY_CHOICES;
@@ -95,12 +100,12 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`${(error as Error).message}\n\n${await usage()}\n`);
     return EXIT.usage;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${await usage()}\n`);
     return EXIT.ok;
   }
   if (values['print-profile']) {
@@ -109,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let profile: ExtractionProfile = DEFAULT_PROFILE;
   if (typeof values.profile === 'string') {
-    const loaded = readProfile(values.profile);
+    const loaded = await readProfile(values.profile);
     if (typeof loaded === 'string') {
       process.stderr.write(`${loaded}\n`);
       return EXIT.usage;
@@ -122,33 +127,13 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   if (positionals.length === 0 && resumeRunId === undefined) {
-    process.stderr.write(`No files given.\n\n${USAGE}\n`);
+    process.stderr.write(`No files given.\n\n${await usage()}\n`);
     return EXIT.usage;
   }
   const strategy = values.strategy ?? 'auto';
   if (!(STRATEGIES as readonly string[]).includes(strategy)) {
     process.stderr.write(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".\n`);
     return EXIT.usage;
-  }
-  const ocr = values.ocr ?? 'auto';
-  if (!(OCR_MODES as readonly string[]).includes(ocr)) {
-    process.stderr.write(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".\n`);
-    return EXIT.usage;
-  }
-  const ocrLanguages = parseOcrLanguages(values['ocr-lang'] ?? DEFAULT_OCR_LANGUAGES.join('+'));
-  if (!ocrLanguages) {
-    process.stderr.write(`--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".\n`);
-    return EXIT.usage;
-  }
-  if (ocr !== 'off') {
-    try {
-      // Checked before any file is read: a missing language would otherwise fail every scanned file one by one.
-      assertOcrLanguagesInstalled(ocrLanguages);
-    } catch (error) {
-      const info = toErrorInfo(error);
-      process.stderr.write(`${info.code}: ${info.message}\n`);
-      return EXIT.usage;
-    }
   }
   const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
   if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
@@ -170,6 +155,38 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".\n`);
     return EXIT.usage;
   }
+  // The arguments are right: say so at once, then load the engine (see the top of this file).
+  const progress = createProgressPrinter();
+  progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
+  const [
+    { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE },
+    { setRunOllamaHost },
+    { openStoreOrSay },
+    { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
+    { DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages },
+  ] = await Promise.all([import('../engine'), import('../engine/store'), import('./common'), import('./paths'), import('../../shared/ocr')]);
+  // The OCR options are checked with the engine loaded (their language list is a zod schema, and installed ones are looked up).
+  const ocr = values.ocr ?? 'auto';
+  if (!(OCR_MODES as readonly string[]).includes(ocr)) {
+    process.stderr.write(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".\n`);
+    return EXIT.usage;
+  }
+  const ocrLanguages = parseOcrLanguages(values['ocr-lang'] ?? DEFAULT_OCR_LANGUAGES.join('+'));
+  if (!ocrLanguages) {
+    process.stderr.write(`--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".\n`);
+    return EXIT.usage;
+  }
+  if (ocr !== 'off') {
+    try {
+      // Checked before any file is read: a missing language would otherwise fail every scanned file one by one.
+      assertOcrLanguagesInstalled(ocrLanguages);
+    } catch (error) {
+      const info = toErrorInfo(error);
+      process.stderr.write(`${info.code}: ${info.message}\n`);
+      return EXIT.usage;
+    }
+  }
+
   const models: Partial<Record<(typeof STAGES)[number] | 'default', string>> = {};
   if (values.model) models.default = values.model as string;
   for (const stage of STAGES) {
@@ -197,8 +214,10 @@ export async function main(argv: string[]): Promise<number> {
   };
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
+  /** How later commands name this store: nothing for the default one. */
+  const dbOption = dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`;
   mkdirSync(dirname(dbPath), { recursive: true });
-  const db = openStoreOrSay(dbPath);
+  const db = openStoreOrSay(dbPath, () => progress.done());
   if (!db) return EXIT.usage;
 
   // A store of its own (--db) keeps its log beside it; the default store's log is in the user-data folder.
@@ -212,7 +231,6 @@ export async function main(argv: string[]): Promise<number> {
     abort.abort();
   };
   process.on('SIGINT', onSigint);
-  const progress = createProgressPrinter();
   let outcome: RunOutcome;
   try {
     const prompt = terminalPrompt();
@@ -244,23 +262,24 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     db.close();
     await log.close();
-    const again = `npm run analyze -- --resume ${runId}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`} --out <file>`;
+    const again = `npm run analyze -- --resume ${runId}${dbOption} --out <file>`;
     process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error, logPath).message}\nThe results are stored; write the report again with: ${again}\n`);
     return EXIT.inputFailed;
   }
   db.close();
   await log.close();
-  return summarize(outcome, reportPath, dbPath, logPath);
+  return summarize(outcome, reportPath, dbPath, dbOption, logPath);
 }
 
 /** A profile from a JSON file, or a sentence saying what is wrong with it. */
-function readProfile(file: string): ExtractionProfile | string {
+async function readProfile(file: string): Promise<ExtractionProfile | string> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     return `Cannot read the profile ${file}: ${(error as Error).message}. Start from \`npm run analyze -- --print-profile\`.`;
   }
+  const { extractionProfileSchema } = await import('../../shared/profileSchema');
   const parsed = extractionProfileSchema.safeParse(raw);
   if (!parsed.success) {
     return `The profile ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.`;
@@ -268,7 +287,7 @@ function readProfile(file: string): ExtractionProfile | string {
   return parsed.data;
 }
 
-function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, logPath: string): number {
+function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOption: string, logPath: string): number {
   const lines: string[] = [`Run ${outcome.run.id}: ${outcome.run.status}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
@@ -276,7 +295,7 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, logP
     lines.push(`  ${input.filePath}: ${state}`);
     for (const warning of input.warnings) if (warning.message !== input.error?.message) lines.push(`    warning: ${warning.message}`);
   }
-  const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`}`;
+  const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbOption}`;
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') lines.push(`Stopped. Resume with: ${resumeHint}`);
   if (outcome.run.status === 'failed') lines.push(`Fix the problem above, then resume with: ${resumeHint}`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -52,11 +52,13 @@ export function abortOnCtrlC(message: string, quitCode: number): { signal: Abort
 /**
  * Opens the store, or says why it cannot (a database of a newer app version, a file that is not one) and
  * returns null: the caller exits with EXIT_USAGE, since the fix is another --db or another version.
+ * `beforeMessage` runs before the message is written (the analyze CLI ends its progress line there).
  */
-export function openStoreOrSay(dbPath: string): Database | null {
+export function openStoreOrSay(dbPath: string, beforeMessage?: () => void): Database | null {
   try {
     return openDatabase(dbPath);
   } catch (error) {
+    beforeMessage?.();
     process.stderr.write(`${toErrorInfo(error).message}\n`);
     return null;
   }

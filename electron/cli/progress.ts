@@ -1,14 +1,23 @@
+import type { RunPhase } from '../../shared/pipeline';
 import type { ProgressEvent } from '../../shared/types';
 
 /**
  * Progress for a terminal: one redrawn bar line on a TTY; on a pipe or in CI,
  * a plain line only when the phase or file changes, so logs stay readable.
  */
-export function createProgressPrinter(stream: NodeJS.WriteStream = process.stderr): { update(event: ProgressEvent): void; done(): void } {
+export function createProgressPrinter(stream: NodeJS.WriteStream = process.stderr): {
+  update(event: ProgressEvent): void;
+  /** A line of its own before the run has events (e.g. while the engine loads). */
+  note(phase: RunPhase, message: string): void;
+  done(): void;
+} {
   const isTty = stream.isTTY === true;
   let lastKey = '';
   let drawn = false;
   return {
+    note(phase, message) {
+      this.update({ runId: 0, phase, current: 0, total: 0, message });
+    },
     update(event) {
       if (isTty) {
         const width = 24;

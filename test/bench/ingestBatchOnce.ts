@@ -1,5 +1,5 @@
 /**
- * One measured rules-only run (ingest + chunk tree + ID mentions + store) of
+ * One measured rules-only run (ingest + chunk tree + ID mentions + store; OCR off) of
  * several files in one process, as `npm run analyze -- <files> --rules-only`
  * does it, with the time per stage. Prints one JSON line; used by run.ts.
  *   tsx test/bench/ingestBatchOnce.ts <db> <file...>
@@ -16,7 +16,7 @@ const db = openDatabase(dbPath);
 const engine = createEngine({ db, appVersion: 'bench', ingestFile });
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-const outcome = await engine.analyze(files, { mode: 'rules-only' });
+const outcome = await engine.analyze(files, { mode: 'rules-only', ocr: 'off' });
 const seconds = (performance.now() - started) / 1000;
 const pages = (db.prepare('SELECT COALESCE(SUM(page_count), 0) AS n FROM documents').get() as { n: number }).n;
 db.close();

@@ -28,6 +28,7 @@ import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageO
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
+import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
 
 export interface RunDeps {
@@ -113,10 +114,21 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
         data: { models: llm.plan.models, digests, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings },
       });
     }
-    for (const input of inputs) {
-      if (input.status === 'done' || input.status === 'failed') continue;
-      throwIfAborted(control.signal);
-      await runInput(deps, runId, input, inputs.length, settings, llm, recognizer, control, emit, log);
+    const pending = inputs.filter((input) => input.status !== 'done' && input.status !== 'failed');
+    // The next file is parsed while this one is analysed (readAhead.ts); whatever ends the run stops that parse.
+    const endOfRun = new AbortController();
+    const readAheadSignal = control.signal ? AbortSignal.any([control.signal, endOfRun.signal]) : endOfRun.signal;
+    let ahead: ReadAhead | undefined;
+    try {
+      for (const [index, input] of pending.entries()) {
+        throwIfAborted(control.signal);
+        const readAhead = ahead;
+        const next = pending[index + 1];
+        ahead = next ? startReadAhead(deps, next.filePath, readAheadSignal) : undefined;
+        await runInput(deps, runId, input, inputs.length, settings, llm, recognizer, control, emit, log, readAhead);
+      }
+    } finally {
+      endOfRun.abort();
     }
   } catch (error) {
     const info = toErrorInfo(error, log.path);
@@ -154,6 +166,7 @@ async function runInput(
   control: RunControl,
   emit: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void,
   runLog: Logger,
+  readAhead: ReadAhead | undefined,
 ): Promise<void> {
   const { db } = deps;
   const at = () => deps.now().toISOString();
@@ -165,7 +178,7 @@ async function runInput(
   let documentId: number | undefined;
   try {
     const ocr = { mode: recognizer ? (settings.ocr ?? 'auto') : 'off', recognizer } as const;
-    const ingested = await ingestInput(deps, input, control, ocr, (phase, done, total, message) => {
+    const ingested = await ingestInput(deps, input, control, ocr, readAhead, (phase, done, total, message) => {
       // OCR is a phase of its own on the input too, so a pause or a cancel during it says where it stopped.
       if (phase === 'ocr' && done === 0) updateRunInput(db, runId, input.ordinal, { phase: 'ocr' });
       emit(phase, done, total, `${label}: ${message}`, about);
@@ -226,6 +239,7 @@ async function ingestInput(
   input: RunInput,
   control: RunControl,
   ocr: { mode: OcrMode; recognizer: PageRecognizer | undefined },
+  readAhead: ReadAhead | undefined,
   report: (phase: 'ingest' | 'ocr', done: number, total: number, message: string) => void,
 ): Promise<{ documentId: number; doc: ExtractedDocument; warnings: ErrorInfo[] }> {
   const fileName = baseName(input.filePath);
@@ -237,9 +251,12 @@ async function ingestInput(
     return { documentId: known.id, doc, warnings: [...pageWarnings(doc.pages, fileName), ...ocrWarnings(doc.pages, fileName)].map(warningInfo) };
   }
   const signal = control.signal ? { signal: control.signal } : {};
-  const { value: result, password } = await withPassword({ filePath: input.filePath, fileName }, control.password, (password) =>
-    deps.ingestFile(input.filePath, { ...signal, onProgress: (done, total) => report('ingest', done, total, `reading page ${done} of ${total}`), ...(password === undefined ? {} : { password }) }),
-  );
+  const onProgress = (done: number, total: number) => report('ingest', done, total, `reading page ${done} of ${total}`);
+  const { value: result, password } = await withPassword({ filePath: input.filePath, fileName }, control.password, async (password) => {
+    // The first attempt (no password) may have been started ahead, while the previous file was analysed.
+    const early = password === undefined && readAhead?.filePath === input.filePath ? await readAhead.take(onProgress) : undefined;
+    return early ?? deps.ingestFile(input.filePath, { ...signal, onProgress, ...(password === undefined ? {} : { password }) });
+  });
   let doc = result.document;
   let warnings = result.warnings;
   let marks: PageOcrMark[] = [];

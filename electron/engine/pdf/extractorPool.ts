@@ -9,7 +9,13 @@
  * A lent worker belongs to one extraction until it is given back (after its
  * document was closed, so it holds nothing of it) or discarded (on any
  * error or cancellation: terminating is the only sure way to stop pdf.js).
+ *
+ * At most MAX_LENT workers are lent at once, over all documents being read:
+ * a run reads the next file while it analyses the current one (jobs/readAhead.ts),
+ * and that read waits for a free thread rather than overloading the cores and
+ * holding a third copy of pdf.js in memory.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** Must equal WORKER_ROLE in rawExtractor.mjs; duplicated so this module does not import pdf.js. */
@@ -19,11 +25,35 @@ const IDLE_MS = 5_000;
 /** Idle workers kept at most (more are only needed while several documents are read at once). */
 const MAX_IDLE = 2;
 
+/** Workers lent at once at most: one per core, and two even on one core (as a document alone may use two). */
+export const MAX_LENT = Math.max(2, availableParallelism());
+
 const idle: Worker[] = [];
 const idleTimers = new Map<Worker, NodeJS.Timeout>();
+const lent = new Set<Worker>();
+/** Borrowers waiting for a free thread, first come first served. */
+const waiting: ((worker: Worker) => void)[] = [];
+
+/** A worker as soon as one is free (see MAX_LENT). */
+export function borrowWorker(): Promise<Worker> {
+  const worker = tryBorrowWorker();
+  if (worker) return Promise.resolve(worker);
+  return new Promise((lend) => waiting.push(lend));
+}
+
+/** A worker if one is free now, else undefined (for the extra workers of a long document: welcome, not needed). */
+export function tryBorrowWorker(): Worker | undefined {
+  if (lent.size >= MAX_LENT || waiting.length > 0) return undefined;
+  return lend(takeWorker());
+}
+
+function lend(worker: Worker): Worker {
+  lent.add(worker);
+  return worker;
+}
 
 /** An idle worker, or a new one (whose 'error' event says when it cannot start). */
-export function borrowWorker(): Worker {
+function takeWorker(): Worker {
   const worker = idle.pop();
   if (worker) {
     clearTimeout(idleTimers.get(worker));
@@ -45,6 +75,10 @@ export function borrowWorker(): Worker {
 
 /** Gives back a worker whose document is closed and whose listeners were removed by the borrower. */
 export function returnWorker(worker: Worker): void {
+  lent.delete(worker);
+  const next = waiting.shift();
+  // Someone is waiting: the thread goes straight to them, warm.
+  if (next) return next(lend(worker));
   if (idle.length >= MAX_IDLE) {
     void worker.terminate();
     return;
@@ -63,7 +97,9 @@ export function returnWorker(worker: Worker): void {
 }
 
 export function discardWorker(worker: Worker): Promise<unknown> {
-  return worker.terminate();
+  const ended = worker.terminate();
+  if (lent.delete(worker)) waiting.shift()?.(lend(takeWorker()));
+  return ended;
 }
 
 function forget(worker: Worker): void {

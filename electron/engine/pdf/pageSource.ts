@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { addStageTime, cancelledError, throwIfAborted } from '../util';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
-import { borrowWorker, discardWorker, returnWorker } from './extractorPool';
+import { borrowWorker, discardWorker, returnWorker, tryBorrowWorker } from './extractorPool';
 import { noPagesError, openError, READ_CANCELLED } from './pdfErrors';
 
 export type PageSink = (page: RawPage) => void;
@@ -88,7 +88,18 @@ export interface WorkerPlan {
   minPagesForMore: number;
 }
 
-export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
+export async function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
+  throwIfAborted(context.signal, READ_CANCELLED);
+  // Waits while other documents use every thread the pool lends (a run reading ahead, see extractorPool.ts).
+  const first = await borrowWorker();
+  if (context.signal?.aborted) {
+    returnWorker(first);
+    throw cancelledError(context.signal, READ_CANCELLED);
+  }
+  return readWithWorkers(first, bytes, plan, sink, context);
+}
+
+function readWithWorkers(first: Worker, bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
   const workers: Worker[] = [];
   const finished = new Map<number, RawPage>();
   let pageCount = -1;
@@ -110,7 +121,6 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       void Promise.allSettled(released).then(() => (error === undefined ? resolve() : reject(error)));
     };
     const onAbort = (): void => finish(cancelledError(context.signal, READ_CANCELLED));
-    if (context.signal?.aborted) return finish(cancelledError(context.signal, READ_CANCELLED));
     context.signal?.addEventListener('abort', onAbort, { once: true });
 
     const requestMore = (worker: Worker, count: number): void => {
@@ -129,8 +139,7 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       if (pageCount === -1) {
         pageCount = info.pageCount;
         if (pageCount === 0) throw noPagesError(context.fileName);
-        const extra = pageCount >= plan.minPagesForMore ? plan.maxWorkers - workers.length : 0;
-        for (let i = 0; i < extra; i++) startWorker();
+        if (pageCount >= plan.minPagesForMore) startExtraWorkers();
       }
       if (withInfo) {
         context.onInfo(info);
@@ -161,8 +170,7 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
           return;
       }
     };
-    const startWorker = (): void => {
-      const worker = borrowWorker();
+    const startWorker = (worker: Worker): void => {
       workers.push(worker);
       worker.on('message', (message: WorkerMessage) => {
         if (settled) return;
@@ -182,10 +190,18 @@ export function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, sink: Pa
       // The first worker reads the document info; every worker opens its own copy of the bytes (postMessage copies).
       worker.postMessage({ type: 'open', data: bytes, readInfo: workers.length === 1, password: context.password });
     };
-    startWorker();
+    /** More workers up to the plan, as far as the pool has free threads now (another document may be using them). */
+    const startExtraWorkers = (): void => {
+      while (workers.length < plan.maxWorkers) {
+        const worker = tryBorrowWorker();
+        if (!worker) return;
+        startWorker(worker);
+      }
+    };
+    startWorker(first);
     // A large file is almost surely long: open it in every worker at once instead of after the first has counted pages
     // (each worker parses the file itself, which is a good part of its work).
-    if (bytes.length >= EAGER_WORKERS_MIN_BYTES) for (let i = 1; i < plan.maxWorkers; i++) startWorker();
+    if (bytes.length >= EAGER_WORKERS_MIN_BYTES) startExtraWorkers();
   });
 }
 
@@ -205,11 +221,13 @@ function closeAndReturn(worker: Worker): Promise<void> {
       worker.removeAllListeners('exit');
       done();
     };
-    worker.once('exit', stop);
-    worker.once('error', () => {
+    // A worker that ends or fails is not given back, but its place in the pool is (discardWorker).
+    const drop = (): void => {
       stop();
       void discardWorker(worker);
-    });
+    };
+    worker.once('exit', drop);
+    worker.once('error', drop);
     worker.on('message', (message: { type?: string }) => {
       if (message.type !== 'closed') return;
       stop();

@@ -6,8 +6,9 @@ import { renderMarkdown } from './markdown';
 import { renderPdfWithChromium } from './pdf';
 import { limitToConfirmed, type ReportData } from './reportData';
 
-export const REPORT_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import { REPORT_FORMATS, type ReportFormat } from '../../../shared/reportFormats';
+
+export { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../../shared/reportFormats';
 
 export interface ExportOptions {
   /** Depth of the chunk tree in the outline appendix (1 = top-level sections); default 2. */
@@ -20,18 +21,6 @@ export interface ExportOptions {
 
 /** Prints report HTML to PDF bytes: headless Chromium by default, Electron's printToPDF in the app. */
 export type PdfRenderer = (html: string, meta: { footerLabel: string }) => Promise<Buffer>;
-
-export function isReportFormat(value: string): value is ReportFormat {
-  return (REPORT_FORMATS as readonly string[]).includes(value);
-}
-
-/** The format a file name asks for (".md", ".markdown", ".htm" accepted), or undefined. */
-export function formatFromPath(filePath: string): ReportFormat | undefined {
-  const ext = /\.([a-z]+)$/i.exec(filePath)?.[1]?.toLowerCase();
-  if (ext === 'markdown') return 'md';
-  if (ext === 'htm') return 'html';
-  return ext !== undefined && isReportFormat(ext) ? ext : undefined;
-}
 
 export const defaultPdfRenderer: PdfRenderer = (html, meta) => renderPdfWithChromium(html, { footerLabel: meta.footerLabel });
 

@@ -2,10 +2,12 @@
  * PDF worker threads are kept between documents (extractorPool.ts): loading
  * pdf.js in a new thread costs more than reading a typical report. A worker
  * goes back to the pool only after a complete read; after a cancel it is
- * terminated, as it may be mid-page.
+ * terminated, as it may be mid-page. The pool lends a bounded number of
+ * threads over all reads (a run reads the next file ahead).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
 import { ingestFile } from '../../../electron/engine/pdf';
@@ -33,13 +35,33 @@ describe('PDF worker pool', () => {
   });
 
   it('gives back the same thread it was given', async () => {
-    const worker = pool.borrowWorker();
+    const worker = await pool.borrowWorker();
     pool.returnWorker(worker);
-    const again = pool.borrowWorker();
+    const again = await pool.borrowWorker();
     try {
       expect(again).toBe(worker);
     } finally {
       await pool.discardWorker(again);
+    }
+  });
+
+  it('lends at most MAX_LENT threads at once: one more borrower waits and gets the first thread given back', async () => {
+    const borrowed = await Promise.all(Array.from({ length: pool.MAX_LENT }, () => pool.borrowWorker()));
+    let waiter: Worker | undefined;
+    const waiting = pool.borrowWorker().then((worker) => (waiter = worker));
+    try {
+      expect(pool.tryBorrowWorker()).toBeUndefined();
+      await new Promise((tick) => setTimeout(tick, 20));
+      expect(waiter).toBeUndefined();
+      pool.returnWorker(borrowed[0]!);
+      expect(await waiting).toBe(borrowed[0]);
+      // A discarded thread frees its place too: the next borrower gets a (new) thread at once.
+      await pool.discardWorker(borrowed[1]!);
+      const next = pool.tryBorrowWorker();
+      expect(next).toBeDefined();
+      borrowed.push(next!);
+    } finally {
+      await Promise.all([...borrowed.slice(1), waiter!].map((worker) => pool.discardWorker(worker)));
     }
   });
 
