@@ -15,32 +15,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { plantedReport } from '../fixtures/plantedFindings';
 import { makeTextPdf, sampleReportSpec, truncate } from '../fixtures/pdfFactory';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, dropFiles, openApp, screenshot, seriousAxeViolations, type DroppedFile } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
 
-interface DropFile {
-  name: string;
-  type: string;
-  base64: string;
-}
-
-/** Dispatches a real drop event with File objects on the drop zone, as a user's drag and drop does. */
-async function dropFiles(page: Page, files: DropFile[]): Promise<void> {
-  await page.evaluate((list) => {
-    const transfer = new DataTransfer();
-    for (const f of list) {
-      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    const zone = document.querySelector('[data-testid="dropzone"]')!;
-    zone.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
-    zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
-  }, files);
-}
-
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-const pdf = (name: string, bytes: Uint8Array): DropFile => ({ name, type: 'application/pdf', base64: b64(bytes) });
+const pdf = (name: string, bytes: Uint8Array): DroppedFile => ({ name, bytes });
 
 /** The planted report with another title line: other text, so no cached LLM answer is reused. */
 function plantedVariant(title: string) {
@@ -114,7 +94,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await dropFiles(page, [
       pdf('planted-report.pdf', good),
       pdf('broken.pdf', truncate(good, 0.4)),
-      { name: 'notes.txt', type: 'text/plain', base64: b64(new TextEncoder().encode('not a pdf')) },
+      { name: 'notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('not a pdf') },
     ]);
     const rejected = page.getByRole('list', { name: 'Rejected files' });
     await expect.poll(() => rejected.textContent()).toContain('notes.txt');

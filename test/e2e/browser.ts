@@ -70,13 +70,21 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Drops PDF files (name and bytes) on the app's drop zone, as a user dragging them from the desktop would. */
-export async function dropPdfs(page: Page, files: readonly { name: string; bytes: Uint8Array }[]): Promise<void> {
-  const list = files.map((file) => ({ name: file.name, base64: Buffer.from(file.bytes).toString('base64') }));
+/** A file a test drops on the window: its name, bytes and type (a PDF unless said otherwise). */
+export interface DroppedFile {
+  name: string;
+  bytes: Uint8Array;
+  type?: string;
+}
+
+/** Dispatches a real drag-over and drop with File objects on the app's drop zone, as a user dragging files from the desktop does. */
+export async function dropFiles(page: Page, files: readonly DroppedFile[]): Promise<void> {
+  const list = files.map((file) => ({ name: file.name, type: file.type ?? 'application/pdf', base64: Buffer.from(file.bytes).toString('base64') }));
   await page.evaluate((dropped) => {
     const transfer = new DataTransfer();
-    for (const f of dropped) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }));
+    for (const f of dropped) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
     const zone = document.querySelector('[data-testid="dropzone"]')!;
+    zone.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
     zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
   }, list);
 }

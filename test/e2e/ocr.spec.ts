@@ -14,7 +14,7 @@ import type { OcrWordBox } from '../../shared/contract';
 import { makeScannedPdf } from '../fixtures/scanFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
-import { buildRenderer, dropPdfs, openApp, screenshot, seriousAxeViolations } from './browser';
+import { buildRenderer, dropFiles, openApp, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 const EVIDENCE = 'Nobody has restored a backup of the ledger database since 2021.';
@@ -52,7 +52,7 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
   });
 
   it('highlights the quote on the OCR words of a scanned page and shows the words tinted by confidence', { timeout: 180_000 }, async () => {
-    await dropPdfs(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
+    await dropFiles(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
     // While OCR reads the pages, the run card says so, page by page.
     const card = page.getByTestId('run-1');
     await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/Reading scanned pages \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s);
@@ -139,7 +139,7 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
   it('cancels a run while OCR reads a page, says it stopped in OCR, and resumes to the end', { timeout: 180_000 }, async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
     const pages = [1, 2, 3].map((n) => ({ lines: [`# ${n} Part ${n}`, `This scanned page number ${n} holds nothing but plain text for OCR.`] }));
-    await dropPdfs(page, [{ name: 'three-scanned-pages.pdf', bytes: await makeScannedPdf(pages) }]);
+    await dropFiles(page, [{ name: 'three-scanned-pages.pdf', bytes: await makeScannedPdf(pages) }]);
     const card = page.getByTestId('run-2');
     await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/OCR page [23] of 3: reading page [23]/);
     await card.getByRole('button', { name: 'Cancel' }).click();

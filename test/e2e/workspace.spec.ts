@@ -14,18 +14,8 @@ import { makeTextPdf, proseLines, truncate } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
-import { screenshot, seriousAxeViolations } from './browser';
+import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
-
-
-async function dropFiles(page: Page, files: { name: string; base64: string }[]): Promise<void> {
-  await page.evaluate((list) => {
-    const transfer = new DataTransfer();
-    for (const f of list) transfer.items.add(new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }));
-    const zone = document.querySelector('[data-testid="dropzone"]')!;
-    zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
-  }, files);
-}
 
 /** A report whose pages 2 and 3 have no text layer (scanned), with one finding on page 1. */
 async function partlyScannedPdf(): Promise<Uint8Array> {
@@ -191,8 +181,8 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await goTo('Library');
     const scanned = await partlyScannedPdf();
     await dropFiles(page, [
-      { name: 'partly-scanned.pdf', base64: Buffer.from(scanned).toString('base64') },
-      { name: 'broken.pdf', base64: Buffer.from(truncate(scanned, 0.4)).toString('base64') },
+      { name: 'partly-scanned.pdf', bytes: scanned },
+      { name: 'broken.pdf', bytes: truncate(scanned, 0.4) },
     ]);
     await page.waitForSelector('[data-testid="run-2"][data-status="done"]', { timeout: 30_000 });
     const run = page.getByTestId('run-2');
@@ -216,7 +206,7 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await server.host.invoke('settings.update', { strategy: 'pages' });
     extractDelayMs = 1200;
     await goTo('Library');
-    await dropFiles(page, [{ name: 'four-findings.pdf', base64: Buffer.from(await fourFindingsPdf()).toString('base64') }]);
+    await dropFiles(page, [{ name: 'four-findings.pdf', bytes: await fourFindingsPdf() }]);
     await page.waitForSelector('[data-testid="run-3"][data-status="running"]', { timeout: 10_000 });
     // The library counts what the run has found so far, not a stale 0.
     const soFar = page.getByTestId('library').locator('tr[data-document="four-findings.pdf"]').getByTestId('findings-so-far');
@@ -269,7 +259,7 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   it('answers a drop at once when Ollama is down, with what to do, and the status bar says so', async () => {
     await server.host.invoke('settings.update', { ollamaHost: 'http://127.0.0.1:9' });
     await goTo('Library');
-    await dropFiles(page, [{ name: 'later.pdf', base64: Buffer.from(await partlyScannedPdf()).toString('base64') }]);
+    await dropFiles(page, [{ name: 'later.pdf', bytes: await partlyScannedPdf() }]);
     const down = page.getByTestId('drop-ollama-down');
     await down.waitFor({ timeout: 10_000 });
     expect(await down.textContent()).toContain('ollama serve');
