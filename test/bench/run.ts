@@ -240,12 +240,31 @@ function printTable(title: string, rows: Record<string, string>[]): void {
   for (const row of rows) console.log(line(columns.map((c) => row[c] ?? '')));
 }
 
+/**
+ * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
+ * word of another section's title (ui in "build") must not run that section too. Unset: every section.
+ */
+const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'ui', 'ocr', 'completeness'];
+const chosenKeys = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((key) => key.trim().toLowerCase())
+  .filter((key) => key !== '');
+const unknownKeys = chosenKeys.filter((key) => !BENCH_KEYS.includes(key));
+if (unknownKeys.length > 0) {
+  console.error(`BENCH_ONLY: no section called ${unknownKeys.join(', ')}; the sections are ${BENCH_KEYS.join(', ')}.`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(2);
+}
+function selected(key: string): boolean {
+  return chosenKeys.length === 0 || chosenKeys.includes(key);
+}
+
 try {
   console.log(`Benchmark (median of ${repeats} runs each; set BENCH_REPEATS to change)`);
-  const onlyIngest = !process.env.BENCH_ONLY || 'ingest'.includes(process.env.BENCH_ONLY.toLowerCase());
+  const onlyIngest = selected('ingest');
   const large = join(work, 'large-1000.pdf');
-  writeFileSync(large, await generateLargeTextPdf(1000));
   if (onlyIngest) {
+    writeFileSync(large, await generateLargeTextPdf(1000));
     const ingestRows = [
       benchFile('generated 1000 pages', large),
       benchFile('generated 1000 pages, 1 worker', large, 1),
@@ -275,20 +294,19 @@ try {
   }
 
   // The LLM sections run against the Ollama simulator with a realistic rate model; the UI section drives Chromium.
-  const sections: [string, () => Promise<Record<string, number | string> | Record<string, string>[]>][] = [
-    ['LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
-    ['Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
-    ['Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
-    ['Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
-    ['Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)', async () => (await import('./modelTimeBench')).runModelTimeBench()],
-    ['Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
-    ['UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
-    ['OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
-    ['Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
+  const sections: [key: string, title: string, run: () => Promise<Record<string, number | string> | Record<string, string>[]>][] = [
+    ['llm', 'LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
+    ['tree', 'Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
+    ['extraction', 'Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
+    ['retrieval', 'Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
+    ['modeltime', 'Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)', async () => (await import('./modelTimeBench')).runModelTimeBench()],
+    ['modeltime', 'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
+    ['ui', 'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
+    ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
+    ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];
-  const only = process.env.BENCH_ONLY;
-  for (const [title, run] of sections) {
-    if (only && !title.toLowerCase().includes(only.toLowerCase())) continue;
+  for (const [key, title, run] of sections) {
+    if (!selected(key)) continue;
     try {
       const figures = await run();
       printTable(title, Array.isArray(figures) ? figures : Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
