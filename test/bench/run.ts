@@ -204,6 +204,8 @@ async function benchCliStart(): Promise<Record<string, string>[]> {
     ['npm run analyze (built CLI, through npm)', 'npm', () => ['run', '--silent', 'analyze', '--', ...args()]],
     ['node scripts/analyze.mjs (built CLI, what npm runs)', process.execPath, () => [...ANALYZE_NODE_FLAGS, join(root, 'scripts/analyze.mjs'), ...args()]],
     ['tsx electron/cli/analyze.ts (before: transpiled at start)', join(root, 'node_modules/.bin/tsx'), () => [join(root, 'electron/cli/analyze.ts'), ...args()]],
+    // npm's own start (a built-in script, no Node program of ours): what any `npm run` command pays before ours runs.
+    ['npm run env (npm alone: the floor of any npm run)', 'npm', () => ['run', '--silent', 'env']],
     ['node -e 0 (floor)', process.execPath, () => ['-e', '0']],
   ];
   const rows: Record<string, string>[] = [];
