@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared/pipeline';
+import { outcomeOf, problemsOf } from '../../shared/runOutcome';
 import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../shared/reportFormats';
 import type { OcrMode } from '../../shared/contract';
 import type { RunOutcome, RunSettings } from '../engine';
@@ -288,7 +289,10 @@ async function readProfile(file: string): Promise<ExtractionProfile | string> {
 }
 
 function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOption: string, logPath: string): number {
-  const lines: string[] = [`Run ${outcome.run.id}: ${outcome.run.status}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
+  // A finished run that left files or pages out says so, in the words the app uses ("done with problems: 1 file failed").
+  const { problems } = outcomeOf(outcome.run.status, problemsOf(outcome.inputs));
+  const runState = outcome.run.status === 'done' && problems ? `done with problems: ${problems}` : outcome.run.status;
+  const lines: string[] = [`Run ${outcome.run.id}: ${runState}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;

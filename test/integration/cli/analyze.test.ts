@@ -44,6 +44,8 @@ describe('npm run analyze (CLI, real child process)', () => {
     expect(statusOf(empty)).toMatch(/failed: FILE_EMPTY/);
     expect(statusOf(scanned)).toMatch(/failed: PDF_NO_TEXT_LAYER: .*OCR/);
     expect(statusOf(vanished)).toMatch(/failed: FILE_NOT_FOUND/);
+    // The run finished, but not with everything: it says so instead of a plain "done".
+    expect(stdout).toMatch(/^Run \d+: done with problems: 5 files failed, 3 pages without text\. Store: /m);
 
     const markdown = readFileSync(out, 'utf8');
     expect(markdown).toMatch(/\| TOB-ACME-001 \| 2 \| 1 \|/);
