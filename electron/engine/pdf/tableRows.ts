@@ -23,6 +23,8 @@ const MIN_COLUMNS = 3;
 const MIN_ROWS_WITH_CELLS = 2;
 /** Columns of prose are at least this many ems wide (see COLUMN_MIN_EMS in lineBuilder.ts); a table has at least one narrower column (an ID, a severity, a number). */
 const PROSE_COLUMN_EMS = 12;
+/** A table none of whose cells wraps has at least this many rows: two lines of justified prose in a box can look like cells. */
+const MIN_LINE_ROWS = 3;
 /** Baselines closer than this fraction of the font size are the same printed line (a cell set a little higher than its neighbours). */
 const SAME_LINE = 0.5;
 /** A gap between a column's lines counts as "between rows" when it exceeds the line pitch by this factor. */
@@ -210,8 +212,9 @@ interface Placed extends Fragment {
 function tableRows(fragments: readonly Fragment[][], columns: readonly Interval[]): { rows: TableRow[]; lines: number } | null {
   const placed: Placed[] = fragments.flatMap((lineFragments, line) => lineFragments.map((fragment) => ({ ...fragment, column: columnIndex(fragment, columns), line })));
   const threshold = wrapThreshold(placed, columns.length);
-  // No gap between rows wider than the line pitch: a cell's second line cannot be told from the next row.
-  if (threshold === null || !keyColumnHasRows(placed, threshold)) return null;
+  // No gap between rows wider than the line pitch (a cell's second line cannot be told from the next row): only a
+  // table whose every printed line is a full row is written as rows.
+  if (threshold === null || !keyColumnHasRows(placed, threshold)) return lineRows(placed, fragments.length);
   const groups = rowsByOverlap(placed, columns.length, threshold);
   let lineCount = fragments.length;
   while (groups.length > 0 && cellCount(groups.at(-1)!) < MIN_COLUMNS) {
@@ -268,6 +271,20 @@ function fragmentText(fragment: Fragment): string {
 
 function cellCount(group: readonly Placed[]): number {
   return new Set(group.map((fragment) => fragment.column)).size;
+}
+
+/**
+ * One row per printed line, when every line fills at least MIN_COLUMNS columns (lines with fewer are wrapped cells this
+ * pass could not place) and the table is not a table of contents (every row ending in a bare page number).
+ */
+function lineRows(placed: readonly Placed[], lineCount: number): { rows: TableRow[]; lines: number } | null {
+  const groups: Placed[][] = Array.from({ length: lineCount }, () => []);
+  for (const fragment of placed) groups[fragment.line]!.push(fragment);
+  if (groups.length < MIN_LINE_ROWS || groups.some((group) => cellCount(group) < MIN_COLUMNS)) return null;
+  const columnCount = Math.max(...placed.map((fragment) => fragment.column)) + 1;
+  const endsInPageNumber = (group: readonly Placed[]) => BARE_NUMBER.test(fragmentText(group.reduce((last, f) => (f.u1 > last.u1 ? f : last))));
+  if (groups.every(endsInPageNumber)) return null;
+  return { rows: groups.map((group) => ({ cells: cellsOf(group, columnCount) })), lines: lineCount };
 }
 
 /** Per column, its fragments top to bottom. */
