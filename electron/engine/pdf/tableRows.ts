@@ -224,10 +224,10 @@ function tableRows(fragments: readonly Fragment[][], columns: readonly Interval[
     groups.pop();
     lineCount = firstLine;
   }
-  if (groups.some(stacksNumbers)) return null;
   const wraps = groups.some((group) => new Set(group.map((fragment) => fragment.line)).size > 1);
   const fullRows = groups.filter((group) => cellCount(group) >= MIN_COLUMNS).length;
-  if (!wraps || fullRows < MIN_ROWS_WITH_CELLS) return null;
+  // Numbers do not wrap: stacked ones mean the "row gap" was a header's wider spacing, and every line is a row.
+  if (!wraps || fullRows < MIN_ROWS_WITH_CELLS || groups.some(stacksNumbers)) return lineRows(placed, fragments.length);
   return { rows: groups.map((group) => ({ cells: cellsOf(group, columns.length) })), lines: lineCount };
 }
 
