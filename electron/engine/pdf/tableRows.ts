@@ -9,10 +9,13 @@
  *
  * Conservative by construction: prose (a paragraph's lines overlap each other,
  * leaving no band empty), columns of prose (every column wide, see
- * PROSE_COLUMN_EMS) and anything under MIN_ROWS_WITH_CELLS rows of at least
- * MIN_COLUMNS cells stay as they were. Rows are only merged from several lines
- * when the table shows both a line pitch and a wider gap between rows; a dense
- * table without row padding keeps one row per line.
+ * PROSE_COLUMN_EMS), contents lists (dot leaders, a page number ending every
+ * row) and anything under MIN_ROWS_WITH_CELLS rows of at least MIN_COLUMNS
+ * cells stay as they were. Lines are only merged into one row when the table
+ * shows both a line pitch inside cells and a wider step between rows, and its
+ * key (first) column does not wrap more often than it starts rows; otherwise a
+ * table is written line by line, and only when every line is a full row.
+ * Pages where the column finder found columns of prose are not looked at.
  */
 import type { FrameItem, FrameLine } from './frame';
 
