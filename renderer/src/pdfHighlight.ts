@@ -21,6 +21,9 @@ export interface PdfBox {
   y1: number;
 }
 
+/** Between the cells of a table row in the canonical text (see electron/engine/pdf/lineBuilder.ts). */
+const CELL_SEPARATOR = /\s+\|\s+/g;
+
 const squash = (s: string) => s.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').toLowerCase();
 
 /** Boxes covering `quote` on the page, or [] when the page does not contain it. Tries shorter heads of the quote when the whole does not match (a hyphenated line break). */
@@ -38,7 +41,8 @@ export function quoteBoxes(items: readonly TextItemLike[], quote: string): PdfBo
       joined += ' ';
     }
   });
-  const wanted = squash(quote).trim();
+  // A table row's cell separators (" | ", written by ingestion between cells) are not printed on the page.
+  const wanted = squash(quote.replace(CELL_SEPARATOR, ' ')).trim();
   if (wanted.length === 0) return [];
   let at = -1;
   let length = wanted.length;

@@ -30,8 +30,11 @@ export interface StrictScore {
 
 const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 
-/** The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. */
-const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
+/**
+ * The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. The punctuation
+ * after the ID's number is not a decimal point: "Upgrade guava in hadoop-thirdparty to 31.1-jre" has no ID prefix.
+ */
+const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-](?!\d)\s*/i, ''));
 
 /** The grounded merged findings that carry a truth finding's title (or detailed heading's title): exactly one when it is found once. */
 export function carriersOf(t: TruthFindingSpec, findings: readonly MergedFinding[]): MergedFinding[] {

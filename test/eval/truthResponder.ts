@@ -348,7 +348,10 @@ function quoteOf(view: ChunkView, s: Sighting, modes: ReadonlySet<ModelMode>, n:
   const first = lineBounds(view.masked, s.start);
   let start = first.start;
   let end = Math.min(lineBounds(view.masked, Math.max(s.start, s.end - 1)).end, first.start + 320);
-  if (isDetail(view, s)) {
+  // A finding whose only description is its table row (a changelog; ingestion writes a row's cells as one line with
+  // " | " between them) is quoted by its row: the lines after it are the next findings' rows.
+  const tableRow = view.masked.slice(first.start, first.end).includes(' | ');
+  if (isDetail(view, s) && !tableRow) {
     // The description's first sentence, while it starts on the heading's page (else the heading line itself).
     const sentence = descriptionSentence(view, lineBounds(view.masked, s.end).end);
     if (sentence && pageAtOffset(view, sentence.start) === pageAtOffset(view, s.start)) ({ start, end } = sentence);

@@ -108,22 +108,31 @@ function titleMatchesLine(title: string, line: string): boolean {
 }
 
 /**
- * Places each outline entry at the first line of its page (at or after the
- * previous entry) that matches its title, else at the page start. Entries
- * without a page, or that would go backwards, are skipped with a note.
+ * Places each outline entry at the line that prints its title (at or after the previous entry): on the bookmark's page,
+ * else on a nearby page (bookmarks are often anchored a page early, at the foot of the previous page). Only when no
+ * such line is found is the bookmark trusted (its page start), with a note. Entries without a page, or that would go
+ * backwards, are skipped with a note.
  */
 function resolveOutline(doc: ExtractedDocument, notes: string[]): SectionMark[] {
   const marks: SectionMark[] = [];
   let previous = 0;
   doc.outline.forEach((entry, i) => {
-    const start = placeOutlineEntry(doc, entry, previous);
-    if (start === null) {
+    const placed = placeOutlineEntry(doc, entry, previous);
+    if (placed === null) {
       notes.push(`Outline entry ${i + 1} "${entry.title}" skipped: its destination page could not be resolved.`);
       return;
     }
+    const { start, headingPage } = placed;
     if (start < previous) {
       notes.push(`Outline entry ${i + 1} "${entry.title}" skipped: it points before the previous entry.`);
       return;
+    }
+    if (headingPage === null) {
+      notes.push(
+        `Outline entry ${i + 1} "${entry.title}": no line printing its title on page ${entry.page} or within ${HEADING_SEARCH_PAGES} pages of it; the section starts where the bookmark points (top of page ${entry.page}).`,
+      );
+    } else if (headingPage !== entry.page) {
+      notes.push(`Outline entry ${i + 1} "${entry.title}" points to page ${entry.page}, but its heading is printed on page ${headingPage}: the section starts there.`);
     }
     marks.push({ start, rawLevel: entry.level, title: entry.title.trim() || `(untitled ${i + 1})` });
     previous = start;
@@ -131,18 +140,63 @@ function resolveOutline(doc: ExtractedDocument, notes: string[]): SectionMark[] 
   return marks;
 }
 
-function placeOutlineEntry(doc: ExtractedDocument, entry: OutlineEntry, notBefore: number): number | null {
+/** What PDF ingestion writes between the cells of a table row (see CELL_SEPARATOR in pdf/lineBuilder.ts). */
+const TABLE_CELL_SEPARATOR = ' | ';
+/** How many pages either side of a bookmark's page are searched for the heading it names. */
+const HEADING_SEARCH_PAGES = 2;
+
+/** Pages to search for a bookmark's heading: its own, then the following ones (the usual error), then the preceding ones. */
+function searchOrder(page: number): number[] {
+  const order = [page];
+  for (let distance = 1; distance <= HEADING_SEARCH_PAGES; distance++) order.push(page + distance);
+  for (let distance = 1; distance <= HEADING_SEARCH_PAGES; distance++) order.push(page - distance);
+  return order;
+}
+
+function placeOutlineEntry(doc: ExtractedDocument, entry: OutlineEntry, notBefore: number): { start: number; headingPage: number | null } | null {
   const page = entry.page === null ? undefined : doc.pages.find((p) => p.pageNumber === entry.page);
   if (!page) return null;
   const title = normalizeTitle(entry.title);
   const bareTitle = normalizeTitle(withoutNumber(entry.title));
-  const match = doc.lines.find((line) => {
-    if (line.page !== page.pageNumber || line.start < notBefore) return false;
-    const raw = doc.text.slice(line.start, line.end);
-    // Bookmarks often drop the section number the heading line carries ("Rd format" for "2.1 Rd format"), or the reverse.
-    return titleMatchesLine(title, normalizeTitle(raw)) || titleMatchesLine(bareTitle, normalizeTitle(withoutNumber(raw)));
-  });
-  return match?.start ?? page.start;
+  const printsTitle = (raw: string): boolean =>
+    // Bookmarks often drop the section number or finding ID the heading line carries ("Rd format" for "2.1 Rd format",
+    // "Possible Market Manipulation" for "LID-02 Possible Market Manipulation"), or the reverse.
+    titleMatchesLine(title, normalizeTitle(raw)) || titleMatchesLine(bareTitle, normalizeTitle(withoutNumber(raw))) || titleMatchesLine(bareTitle, normalizeTitle(withoutLabel(raw)));
+  // On a preceding page only a line that is exactly the heading counts: a table-of-contents line ("Introduction 3") is not.
+  const isExactly = (raw: string): boolean => [normalizeTitle(raw), normalizeTitle(withoutNumber(raw)), normalizeTitle(withoutLabel(raw))].some((line) => line === title || line === bareTitle);
+  for (const pageNumber of searchOrder(page.pageNumber)) {
+    const accepts = pageNumber < page.pageNumber ? isExactly : printsTitle;
+    const match = doc.lines.find((line) => {
+      if (line.page !== pageNumber || line.start < notBefore) return false;
+      const raw = doc.text.slice(line.start, line.end);
+      // A heading is never a table row (a summary table lists the same titles, its cells set apart by " | ").
+      return !raw.includes(TABLE_CELL_SEPARATOR) && accepts(raw);
+    });
+    if (match) return { start: match.start, headingPage: pageNumber };
+  }
+  const sharedLine = laterOnSameLine(doc, entry.title, notBefore);
+  if (sharedLine !== null) return sharedLine;
+  return { start: page.start, headingPage: null };
+}
+
+/**
+ * A heading printed on the line of the previous one ("3. Detailed Findings 3.1. Lack of input validations"): the
+ * section starts at its label inside that line. Only the previous entry's own line is searched, so a title quoted in
+ * running text never moves a section.
+ */
+function laterOnSameLine(doc: ExtractedDocument, title: string, previousStart: number): { start: number; headingPage: number } | null {
+  const line = doc.lines.find((l) => l.start <= previousStart && previousStart < l.end);
+  const words = title.match(/[\p{L}\p{N}]+/gu);
+  if (!line || !words) return null;
+  const pattern = new RegExp(`(?:\\S*\\d\\S*\\s+)?${words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}`, 'iu');
+  const from = previousStart + 1;
+  const found = pattern.exec(doc.text.slice(from, line.end));
+  return found ? { start: from + found.index, headingPage: line.page } : null;
+}
+
+/** "LID-02 Possible Market Manipulation" -> "Possible Market Manipulation": a first word holding a digit is a label (finding ID, number). */
+function withoutLabel(s: string): string {
+  return s.trim().replace(/^[^\s\d]*\d\S*\s+(?:[-\u2013\u2014:|]\s+)?/u, '');
 }
 
 // ---------------------------------------------------------------- skeleton

@@ -31,7 +31,10 @@ const FINDINGS_HEADING =
 const FIRST_ENTRY_WITHIN = 6;
 /** Lines one entry may wrap onto (a long title in a narrow column). */
 const MAX_ENTRY_LINES = 5;
-const ENTRY_START = /^\s*(?:#\s*)?((?:\d{1,3}\.)*)(\d{1,3})(?:[.)](?!\d))?\s+(\S.*)$/;
+/** The number may sit in a cell of its own: a table row read as a table ("7 | Title | High", see pdf/lineBuilder.ts). */
+const ENTRY_START = /^\s*(?:#\s*)?((?:\d{1,3}\.)*)(\d{1,3})(?:[.)](?!\d))?\s+(?:\|\s+)?(\S.*)$/;
+/** Between the cells of such a row. */
+const CELL_SEPARATOR = /\s+\|(?:\s+|$)/g;
 /** A contents entry's page reference: "... 17", ". . . 17", "key48". */
 const TRAILING_PAGE = /[\s.·…]*\d{1,4}\s*$/;
 
@@ -138,11 +141,13 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
   const firstLine = oneLine(ownLines[0]!.text).replace(ENTRY_START, '$3');
   const onFirstLine = [...firstLine.matchAll(severityWord)].at(-1);
   // Columns right of the severity on the row's first line (status, likelihood) are not the title; wrapped title lines are.
-  const title = onFirstLine
-    ? oneLine(`${firstLine.slice(0, onFirstLine.index)} ${ownLines.slice(1).map((l) => l.text).join(' ')}`)
-    : severity
-      ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
-      : body;
+  const title = withoutCellSeparators(
+    onFirstLine
+      ? oneLine(`${firstLine.slice(0, onFirstLine.index)} ${ownLines.slice(1).map((l) => l.text).join(' ')}`)
+      : severity
+        ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
+        : body,
+  );
   const mention = mentions.find((m) => m.start >= place.start && m.start < place.end);
   return {
     start: place.start,
@@ -156,6 +161,11 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
     severityCanonical: severity ? rankSeverity(profile, severity).canonical : null,
     findingIds: [],
   };
+}
+
+/** "Title | " -> "Title": the separators of a table row are not part of its title. */
+function withoutCellSeparators(title: string): string {
+  return oneLine(title.replace(CELL_SEPARATOR, ' '));
 }
 
 /** Share of a finding title's content words an entry must contain (or of the entry's in the title). */

@@ -124,12 +124,13 @@ function findComparable(text: string, comparable: string): string | null {
   return re.exec(text)?.[0] ?? null;
 }
 
-const NUMBER_BEFORE = /(?:^|\n)[ \t]*(?:#|no\.?[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?[ \t]+$/i;
+/** A table row read as a table has its number in a cell of its own ("7 | Title | High", see pdf/lineBuilder.ts). */
+const NUMBER_BEFORE = /(?:^|\n)[ \t]*(?:#|no\.?[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?[ \t]+(?:\|[ \t]+)?$/i;
 
 /**
  * The number printed directly before the finding's title in [from, to): the
  * title's first words (normalised: case, invisible characters, ligatures,
- * line breaks) must follow "7", "7.", "3.2", "#7" or "No. 7" at a line start.
+ * line breaks) must follow "7", "7.", "3.2", "#7", "No. 7" or a table row's "7 | " at a line start.
  */
 export function printedNumberBefore(text: string, title: string, from: number, to: number): string | null {
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];

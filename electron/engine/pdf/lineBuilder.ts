@@ -7,6 +7,8 @@
  * text goes through exactly the same code as upright text.
  */
 import type { RawItem, RawPage } from './rawExtractor.mjs';
+import type { FrameItem, FrameLine } from './frame';
+import { rebuildTables, type TableRow } from './tableRows';
 import { cleanText, isHyphenatedBreak } from './textCleanup';
 
 /** A rebuilt line, before it gets offsets in the canonical text. */
@@ -16,26 +18,6 @@ export interface BuiltLine {
   fontSize: number;
   /** True when most of the line's characters are in a bold face. */
   bold: boolean;
-}
-
-/** An item in its reading frame. */
-interface FrameItem {
-  text: string;
-  /** Whitespace-only items carry a gap, not content: they never define columns or start lines. */
-  blank: boolean;
-  u: number;
-  v: number;
-  width: number;
-  size: number;
-  bold: boolean;
-  hasEOL: boolean;
-}
-
-interface FrameLine {
-  /** Baseline of the line's largest item. */
-  v: number;
-  size: number;
-  items: FrameItem[];
 }
 
 /** Two items share a line when their baselines differ by at most this fraction of the larger font size (tolerates super/subscripts). */
@@ -62,8 +44,11 @@ export function buildPageLines(page: RawPage): BuiltLine[] {
   const groups = groupByOrientation(page.items);
   const lines: WeightedLine[] = [];
   for (const items of groups) {
-    for (const frameLine of readingOrder(items)) {
-      const line = joinLineItems(frameLine.items);
+    const { lines: frameLines, columns } = readingOrder(items);
+    // Columns of prose were found: their lines are not table rows.
+    const pieces = columns ? frameLines.map((line) => ({ line })) : rebuildTables(frameLines);
+    for (const piece of pieces) {
+      const line = 'line' in piece ? joinLineItems(piece.line.items) : joinRow(piece.row);
       if (line.text.length > 0) lines.push(line);
     }
   }
@@ -147,10 +132,10 @@ interface Gutter {
  * bottom before the next; lines that cross a gutter (titles, running headers,
  * full-width figures) cut the page into bands that are read in turn.
  */
-function readingOrder(items: readonly FrameItem[]): FrameLine[] {
+function readingOrder(items: readonly FrameItem[]): { lines: FrameLine[]; columns: boolean } {
   const lines = groupIntoLines(items);
   const gutters = findGutters(lines);
-  if (gutters.length === 0) return lines;
+  if (gutters.length === 0) return { lines, columns: false };
 
   const ordered: FrameLine[] = [];
   let columns: FrameLine[][] = gutters.map(() => []).concat([[]]);
@@ -169,7 +154,7 @@ function readingOrder(items: readonly FrameItem[]): FrameLine[] {
     }
   }
   flushBand();
-  return ordered;
+  return { lines: ordered, columns: true };
 }
 
 function crossesAnyGutter(item: FrameItem, gutters: readonly Gutter[]): boolean {
@@ -299,6 +284,36 @@ interface WeightedLine extends BuiltLine {
   sizeWeights: Map<number, number>;
   boldChars: number;
   chars: number;
+  /** A rebuilt table row: its end is a cell's end, never half of a hyphenated word. */
+  tableRow?: boolean;
+}
+
+/** Written between the cells of a rebuilt table row, so the row reads as cells (for the model as for the auditor). */
+export const CELL_SEPARATOR = ' | ';
+/** A cell line ending in a hyphen after a letter or digit ("HADOOP-", "hadoop-", "CVE-") continues on the next line without a space. */
+const CELL_HYPHEN_END = /[\p{L}\p{N}]-$/u;
+
+/**
+ * A table row as one line: each cell's lines joined (a hyphen at a cell line's end is kept and joined without a space:
+ * in a narrow cell the break falls at the hyphen of an ID or a compound, not inside a word), cells in column order.
+ */
+function joinRow(row: TableRow): WeightedLine {
+  const sizeWeights = new Map<number, number>();
+  let boldChars = 0;
+  let chars = 0;
+  const cells = row.cells.map((fragments) => {
+    let cell = '';
+    for (const fragment of fragments) {
+      const line = joinLineItems(fragment);
+      for (const [size, weight] of line.sizeWeights) sizeWeights.set(size, (sizeWeights.get(size) ?? 0) + weight);
+      boldChars += line.boldChars;
+      chars += line.chars;
+      if (line.text.length === 0) continue;
+      cell = cell === '' ? line.text : CELL_HYPHEN_END.test(cell) ? cell + line.text : `${cell} ${line.text}`;
+    }
+    return cell;
+  });
+  return { ...finishLine(cells.filter((cell) => cell.length > 0).join(CELL_SEPARATOR), sizeWeights, boldChars, chars), tableRow: true };
 }
 
 /** Concatenates a line's items left to right, adding a space where the gap (or a content-stream line end) calls for one. */
@@ -350,7 +365,7 @@ function joinHyphenatedLines(lines: readonly WeightedLine[]): WeightedLine[] {
   const joined: WeightedLine[] = [];
   for (const line of lines) {
     const previous = joined.at(-1);
-    if (previous && isHyphenatedBreak(previous.text, line.text)) {
+    if (previous && !previous.tableRow && !line.tableRow && isHyphenatedBreak(previous.text, line.text)) {
       joined[joined.length - 1] = mergeLines(previous, line);
     } else {
       joined.push(line);

@@ -50,6 +50,19 @@ function titleMatches(nodeTitle: string, truthTitle: string): boolean {
   return new RegExp(`^${pattern}$`).test(want);
 }
 
+const normaliseQuotes = (s: string): string => normalise(s).replace(/[\u2018\u2019]/g, "'");
+
+function sameTitle(nodeTitle: string, truthTitle: string): boolean {
+  return titleMatches(normaliseQuotes(nodeTitle), normaliseQuotes(truthTitle));
+}
+
+/** Offset of the first line on `page` that starts with the title (after an optional number or ID label). */
+function headingOffset(doc: ExtractedDocument, title: string, page: number): number | null {
+  const want = normaliseQuotes(title);
+  const line = doc.lines.find((l) => l.page === page && normaliseQuotes(doc.text.slice(l.start, l.end)).replace(/^\S*\d\S*\s+/, '').startsWith(want.slice(0, 30)));
+  return line?.start ?? null;
+}
+
 interface Recall {
   found: number;
   total: number;
@@ -132,6 +145,44 @@ describeNeeding([CORPUS], 'chunk trees of the real corpus', () => {
       expect(headings.some((h) => h.title === 'HTTPS.')).toBe(false);
       expect(headings.filter((h) => h.page >= 2 && h.page <= 4 && /^\d+\. /.test(h.title))).toEqual([]);
     }
+  });
+
+  /** Audit reports with PDF bookmarks (sigp-lido's point a page early for 15 of its 18 findings). */
+  const OUTLINED_AUDITS = ['cyfrin-stakepet-2023', 'sigp-lido', 'spearbit-morpho-2024-12', 'zellic-babylon-2024', 'zellic-layerzero-core'] as const;
+
+  it.each(OUTLINED_AUDITS)('%s: every finding is in its own outline section (or a small one shares a leaf with its sibling), starting where its heading is printed', async (name) => {
+    const { doc, tree } = await load(name);
+    expect(tree.strategy).toBe('outline');
+    const truth = truthOf(name);
+    expect(truth.findings.length).toBeGreaterThan(0);
+    const misplaced: string[] = [];
+    const mergedWithSibling: string[] = [];
+    for (const finding of truth.findings) {
+      const title = finding.detail_title ?? finding.title;
+      // Section nodes (not the size-split parts of one) named after the finding; bookmarks write ' where the body prints ’.
+      const sections = tree.nodes.filter((n) => n.origin === 'outline' && sameTitle(n.title, title) && !/\(\d+\/\d+\)$/.test(n.title));
+      if (sections.length === 0) {
+        // A finding of a few lines may share a leaf with the sibling before it ("Title (+1)", the merger's minimum size):
+        // its heading must then be printed inside that leaf, on its truth page, and not in any other finding's section.
+        const at = headingOffset(doc, title, finding.page);
+        const holder = tree.nodes.find((n) => n.isLeaf && at !== null && n.start <= at && at < n.end);
+        if (!holder || !/\(\+\d+\)$/.test(holder.title)) misplaced.push(`"${title}": no section node${at === null ? ', heading not printed on its page' : ` (held by "${holder?.title}")`}`);
+        else mergedWithSibling.push(`"${title}" in "${holder.title}"`);
+        continue;
+      }
+      if (sections.length > 1) {
+        misplaced.push(`"${title}": ${sections.length} section nodes`);
+        continue;
+      }
+      const section = sections[0]!;
+      if (section.pageStart !== finding.page) misplaced.push(`"${title}": section starts on p${section.pageStart}, heading printed on p${finding.page}`);
+      // The heading's words are in the section's own text, at its start (not in the previous finding's section).
+      const head = normaliseQuotes(doc.text.slice(section.start, section.start + title.length + 40));
+      if (!head.includes(normaliseQuotes(title).slice(0, 20))) misplaced.push(`"${title}": section text starts with "${head.slice(0, 60)}"`);
+    }
+    if (mergedWithSibling.length > 0) console.log(`${name}: findings sharing a leaf with a sibling: ${mergedWithSibling.join('; ')}`);
+    expect(misplaced).toEqual([]);
+    expectValid(doc, tree.nodes);
   });
 
   it('hard-r-exts-manual: outline entries become outline section nodes', async () => {

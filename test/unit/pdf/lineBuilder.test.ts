@@ -57,6 +57,43 @@ describe('buildPageLines', () => {
     expect(texts(items)[0]).toBe('State 18,870 23,022 1');
   });
 
+  it('writes a table whose rows are full lines as rows with cell separators; wrapped prose with wide gaps stays prose', () => {
+    const items: RawItem[] = [];
+    ['Severity', 'Count', 'Status'].forEach((cell, col) => items.push(item(cell, 54 + col * 150, 100)));
+    for (let row = 0; row < 3; row++) ['High Risk', String(row), 'Fixed'].forEach((cell, col) => items.push(item(cell, 54 + col * 150, 114 + row * 12)));
+    // Two justified lines whose word gaps reach a cell gap: no table.
+    items.push(item('Command cmake is', 54, 200), item('not commonly', 160, 200), item('installed here', 260, 200));
+    items.push(item('and where it is,', 54, 212), item('it might not be', 160, 212), item('on the path now', 260, 212));
+    expect(texts(items)).toEqual([
+      'Severity | Count | Status',
+      'High Risk | 0 | Fixed',
+      'High Risk | 1 | Fixed',
+      'High Risk | 2 | Fixed',
+      'Command cmake is not commonly installed here',
+      'and where it is, it might not be on the path now',
+    ]);
+  });
+
+  it('joins a cell wrapped inside a padded table into its row, a hyphen at the cell line end kept', () => {
+    const items: RawItem[] = [];
+    const rows = [
+      ['ID', 'Title', 'Severity'],
+      ['TOB-', 'A title that wraps', 'High'],
+      ['ABC-', 'Short', 'Low'],
+    ];
+    let y = 100;
+    rows.forEach((cells, row) => {
+      cells.forEach((cell, col) => items.push(item(cell, 54 + col * 120, y)));
+      if (row > 0) {
+        items.push(item(`${row}2`, 54, y + 12));
+        if (row === 1) items.push(item('onto two lines', 174, y + 12));
+        y += 12;
+      }
+      y += 20;
+    });
+    expect(texts(items)).toEqual(['ID | Title | Severity', 'TOB-12 | A title that wraps onto two lines | High', 'ABC-22 | Short | Low']);
+  });
+
   it('reads text rotated by 90 degrees (baseline running down the viewport)', () => {
     const rotated = (str: string, x: number, y: number): RawItem => ({ ...item(str, x, y), dx: 0, dy: 1 });
     // Baselines run downwards; the next line is further left.
