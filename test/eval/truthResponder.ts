@@ -169,7 +169,8 @@ function titleOccurrences(view: ChunkView, title: string): { start: number; end:
       matched++;
     }
     if (matched < want.length) continue;
-    const start = view.tokens[i]!.start;
+    // A title that opens with punctuation ("++i costs less gas ...") starts at that punctuation.
+    const start = view.tokens[i]!.start - leadingPunctuation(view, view.tokens[i]!.start, title);
     if (!atLineStart(view, start)) continue;
     out.push({ start, end: view.tokens[j]!.end });
     i = j;
@@ -179,10 +180,21 @@ function titleOccurrences(view: ChunkView, title: string): { start: number; end:
 
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
 
-/** Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. */
+/** The title's own punctuation before its first word ("++" of "++i costs ..."), when printed right before `at`. */
+function leadingPunctuation(view: ChunkView, at: number, title: string): number {
+  const lead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
+  return lead.length > 0 && view.masked.slice(at - lead.length, at) === lead ? lead.length : 0;
+}
+
+/**
+ * Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. Or a section
+ * number of two levels or more right before it, after other words: a heading printed on its chapter title's line
+ * ("3. Detailed Findings 3.1. Lack of input validations"), which a reader sees as the heading it is.
+ */
 function atLineStart(view: ChunkView, start: number): boolean {
   const lineStart = view.masked.lastIndexOf('\n', start - 1) + 1;
   const before = view.masked.slice(lineStart, start).replace(INVISIBLE, '');
+  if (/(?:^|\s)\d+(?:\.\d+)+\.?\s+$/.test(before)) return true;
   return /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/.test(before);
 }
 
