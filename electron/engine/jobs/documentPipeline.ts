@@ -297,7 +297,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
 function mergeDocument(ctx: DocumentContext): void {
   ctx.report('merge', 0, 1, 'merging duplicate findings');
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
-  const result = mergeFindings(findings);
+  const result = mergeFindings(findings, { documentText: ctx.doc.text });
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

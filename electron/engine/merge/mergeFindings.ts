@@ -15,6 +15,13 @@
  *  4. similar-text: `compareFindings` says same (similarity.ts).
  * Two groups never join when the document gives them different IDs, or different numbers of the same
  * shape ("7" and "9"; "7" and "3.2" may be a table row and its section), or when they are a recorded conflict.
+ * Text (passes 3 and 4) never joins distinct titles the document prints: when every title of one group that the
+ * document prints and every printed title of the other differ in a distinguishing word ("Unused errors can be
+ * removed" and "Unused constants can be removed"; each has a word the other lacks), they are different findings
+ * however alike the rest is (siblings, or a table of contents whose lines a model describes alike). Checked
+ * group against group, so no chain of similar pairs carries one finding into another. Siblings kept apart that
+ * text alone would have joined are recorded as a 'title' conflict for the auditor: a duplicate costs a click, a
+ * wrong merge costs a finding. A title only the model wrote (reworded) does not keep anything apart.
  * The merged finding takes its title, description, type and main page from the main source: grounded in
  * its own chunk first, then the one with the most text (the detailed section rather than a table row);
  * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
@@ -22,13 +29,18 @@
 import type { FindingSource, MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
-import { compareFindings, contentWords, textSimilarity } from './similarity';
+import { compareFindings, contentWords, textSimilarity, words } from './similarity';
 
 export interface MergeOptions {
   /** Share of the shorter evidence span two spans must overlap to be the same text. Default 0.5. */
   overlapRatio?: number;
   /** Turn off the similar-text pass (IDs, numbers and overlaps only). Default true. */
   similarText?: boolean;
+  /**
+   * The document's canonical text: a finding's title printed in it is the document's own title, and two distinct
+   * printed titles keep sightings apart. Without it no title keeps findings apart (text alone decides).
+   */
+  documentText?: string;
 }
 
 export interface MergeResult {
@@ -52,7 +64,7 @@ interface GroupIdentity {
 }
 
 interface PendingConflict {
-  kind: 'id' | 'number';
+  kind: MergeConflictDraft['kind'];
   key: string;
   a: number;
   b: number;
@@ -64,6 +76,9 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
   const n = findings.length;
   const parent = findings.map((_, i) => i);
   const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
+  const isPrinted = printedTitleTest(options.documentText);
+  /** Per group root: the content words of each distinct title the document prints for its members. */
+  const titles: ContentTitle[][] = findings.map((f) => (isPrinted(f.title) ? [contentTitle(f.title)] : []));
   /** Pairs of group roots that must stay apart (recorded conflicts). */
   const apart: [number, number][] = [];
   const find = (i: number): number => {
@@ -82,13 +97,17 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     return !kept(ra, rb);
   };
   const edges: Edge[] = [];
+  /** Text may join two groups only when the titles the document prints for them are not all distinct. */
+  const textMayJoin = (ra: number, rb: number) => canJoin(ra, rb) && !titlesDistinct(titles[ra]!, titles[rb]!);
   const union = (a: number, b: number, reason: MergeReason, score: number): boolean => {
     const ra = find(a);
     const rb = find(b);
     if (ra === rb || !canJoin(ra, rb)) return false;
+    if ((reason === 'similar-text' || reason === 'boundary-overlap') && titlesDistinct(titles[ra]!, titles[rb]!)) return false;
     const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
     parent[child] = root;
     identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
+    titles[root] = uniqueTitles([...titles[ra]!, ...titles[rb]!]);
     edges.push({ a, b, reason, score });
     return true;
   };
@@ -133,7 +152,8 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
       const overlap = Math.min(a.end, b.end) - Math.max(a.start, b.start);
       if (overlap <= 0) continue;
       const ratio = overlap / Math.max(1, Math.min(a.end - a.start, b.end - b.start));
-      if (ratio >= overlapRatio) union(i, j, 'boundary-overlap', round(ratio));
+      if (ratio < overlapRatio) continue;
+      if (!union(i, j, 'boundary-overlap', round(ratio))) keptApartByTitle(i, j);
     }
   }
 
@@ -143,9 +163,19 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
       for (let j = i + 1; j < n; j++) {
         if (find(i) === find(j) || !canJoin(find(i), find(j))) continue;
         const s = compareFindings(findings[i]!, findings[j]!);
-        if (s.same) union(i, j, 'similar-text', s.score);
+        if (s.same && !union(i, j, 'similar-text', s.score)) keptApartByTitle(i, j);
       }
     }
+  }
+
+  /** Siblings text alone would have joined, kept apart by their printed titles: a conflict when the titles are near (not merely described alike). */
+  function keptApartByTitle(i: number, j: number): void {
+    const [ra, rb] = [find(i), find(j)];
+    if (ra === rb || !canJoin(ra, rb) || textMayJoin(ra, rb)) return;
+    const [ta, tb] = [contentTitle(findings[i]!.title), contentTitle(findings[j]!.title)];
+    if (sharedShare(ta, tb) < SIBLING_SHARE) return;
+    apart.push([ra, rb]);
+    conflicts.push({ kind: 'title', key: distinguishingWords(findings[i]!.title, findings[j]!.title), a: ra, b: rb, score: round(textSimilarity(findings[i]!.title, findings[j]!.title)) });
   }
 
   const groups = new Map<number, number[]>();
@@ -176,6 +206,70 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     mergeConflicts.push({ kind: c.kind, key: c.key, mergedIndexes: pair, score: c.score });
   }
   return { merged: drafts.map((d) => d.draft), decisions, conflicts: mergeConflicts };
+}
+
+/** A title's content words (similarity.ts: normalised, stemmed, stop words dropped). */
+interface ContentTitle {
+  words: ReadonlySet<string>;
+  key: string;
+}
+
+function contentTitle(title: string): ContentTitle {
+  const words = contentWords(title);
+  return { words, key: [...words].sort().join(' ') };
+}
+
+function uniqueTitles(list: readonly ContentTitle[]): ContentTitle[] {
+  const seen = new Map<string, ContentTitle>();
+  for (const t of list) if (!seen.has(t.key)) seen.set(t.key, t);
+  return [...seen.values()];
+}
+
+/** Two titles differ in a distinguishing word when each has a content word the other lacks (one inside the other is a shorter wording). */
+export function distinctTitles(a: ContentTitle, b: ContentTitle): boolean {
+  if (a.words.size === 0 || b.words.size === 0) return false;
+  const extra = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => !y.has(w));
+  return extra(a.words, b.words) && extra(b.words, a.words);
+}
+
+/** Every printed title of one group is distinct from every printed title of the other. */
+function titlesDistinct(a: readonly ContentTitle[], b: readonly ContentTitle[]): boolean {
+  return a.length > 0 && b.length > 0 && a.every((x) => b.every((y) => distinctTitles(x, y)));
+}
+
+/** Titles sharing at least this share of the shorter one's content words are siblings worth a conflict note. */
+const SIBLING_SHARE = 0.5;
+
+function sharedShare(a: ContentTitle, b: ContentTitle): number {
+  const shared = [...a.words].filter((w) => b.words.has(w)).length;
+  return shared / Math.max(1, Math.min(a.words.size, b.words.size));
+}
+
+/** "errors / constants": the words of each title the other lacks, for the conflict's key. */
+function distinguishingWords(a: string, b: string): string {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  const only = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].filter((w) => !y.has(w)).join(' ');
+  return `${only(wa, wb)} / ${only(wb, wa)}`;
+}
+
+/**
+ * Whether the document prints a title: its words, in order, in the document's words (case, punctuation, line
+ * breaks and invisible characters aside). Without the text, none does.
+ */
+function printedTitleTest(text: string | undefined): (title: string) => boolean {
+  if (text === undefined) return () => false;
+  const documentWords = ` ${words(text).join(' ')} `;
+  const cache = new Map<string, boolean>();
+  return (title) => {
+    let printed = cache.get(title);
+    if (printed === undefined) {
+      const titleWords = words(title);
+      printed = titleWords.length > 0 && documentWords.includes(` ${titleWords.join(' ')} `);
+      cache.set(title, printed);
+    }
+    return printed;
+  };
 }
 
 /** Indexes of the findings that carry each non-null key, in document order of first appearance. */
