@@ -38,6 +38,12 @@ export const MODEL_MODES = [
   'duplicates-in-reply',
   /** Severity words off the profile's scale ("Moderate", "Very High", "Info", "Blocker"). */
   'off-scale-severity',
+  /**
+   * Near-identical siblings (titles one or a few words apart, "Unused errors / constants can be removed"): the
+   * model describes both alike (one description for the pair), and gives the later sibling's summary-table and
+   * contents rows the earlier sibling's title (the same title); its detailed section keeps its own heading's title.
+   */
+  'siblings-same-title',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -253,6 +259,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
   }
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
+  const siblings = modes.has('siblings-same-title') ? siblingPairs(docs) : new Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }>();
 
   return (req: SimChatRequest): SimReply | Promise<SimReply> => {
     if (!isExtractionRequest(req)) return fallback(req);
@@ -271,12 +278,13 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       else if (idless === 'invented') id = `F-${++counter}`;
       else if (idless === 'number') id = numberBefore(view, s.start) ?? String(++counter);
       else id = null;
+      const sibling = siblings.get(s.finding);
       return {
         id,
         type: s.finding.type ?? 'vulnerability',
-        title: s.title,
+        title: sibling && sibling.first !== s.finding && !isDetail(view, s) ? sibling.first.title : s.title,
         severity: modes.has('off-scale-severity') ? (OFF_SCALE[s.finding.severity.toLowerCase()] ?? s.finding.severity) : s.finding.severity,
-        description: describe(view, s),
+        description: sibling?.description ?? describe(view, s),
         evidence: quoteOf(view, s, modes, chunkSeed + i),
         page: pageAtOffset(view, s.start),
       };
@@ -291,6 +299,31 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const summary = reported.length > 0 ? `This part covers ${[...new Set(reported.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
     return JSON.stringify(shapeLike(req.format, { findings, summary }));
   };
+}
+
+/**
+ * Sibling findings of each document: titles sharing at least 60% of the shorter one's words, not equal. Each
+ * sibling maps to the first of its group and to the one description the model gives them all.
+ */
+function siblingPairs(docs: readonly TruthDocument[]): Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }> {
+  const out = new Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }>();
+  for (const doc of docs) {
+    doc.findings.forEach((b, j) => {
+      const wb = new Set(titleTokens(b.title));
+      const a = doc.findings.slice(0, j).find((x) => {
+        const wa = new Set(titleTokens(x.title));
+        const shared = [...wa].filter((w) => wb.has(w)).length;
+        return x.title !== b.title && shared / Math.max(1, Math.min(wa.size, wb.size)) >= 0.6;
+      });
+      if (!a) return;
+      const first = out.get(a)?.first ?? a;
+      const common = titleTokens(first.title).filter((w) => wb.has(w)).join(' ');
+      const entry = { first, description: `The code has the issue named "${common}"; the same change fixes it in every place listed.` };
+      if (!out.has(first)) out.set(first, entry);
+      out.set(b, out.get(first)!);
+    });
+  }
+  return out;
 }
 
 function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sighting[] {

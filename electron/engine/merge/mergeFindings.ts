@@ -71,12 +71,14 @@ interface PendingConflict {
   score: number;
 }
 
-export function mergeFindings(findings: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
+export function mergeFindings(reported: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
+  let findings = reported;
   const overlapRatio = options.overlapRatio ?? 0.5;
   const n = findings.length;
   const parent = findings.map((_, i) => i);
   const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
   const isPrinted = printedTitleTest(options.documentText);
+  findings = ownRowTitles(findings, isPrinted);
   /** Per group root: the content words of each distinct title the document prints for its members. */
   const titles: ContentTitle[][] = findings.map((f) => (isPrinted(f.title) ? [contentTitle(f.title)] : []));
   /** Pairs of group roots that must stay apart (recorded conflicts). */
@@ -270,6 +272,32 @@ function printedTitleTest(text: string | undefined): (title: string) => boolean 
     }
     return printed;
   };
+}
+
+/**
+ * A sighting belongs to the finding of its own row or heading: when its quote opens with another reported title
+ * the document prints (after a number or ID: "7.5.10 Unused constants can be removed"), distinct from the title
+ * the model gave it, the document's row says which finding it is (a model that gave a sibling's row its
+ * neighbour's title). The quote is the document's words; the title only the model's.
+ */
+function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: string) => boolean): readonly StoredFinding[] {
+  const printed = [...new Set(findings.map((f) => f.title))].filter(isPrinted).map((title) => ({ title, words: words(title) }));
+  if (printed.length < 2) return findings;
+  // Longest first: a title that opens another ("Unused errors" / "Unused errors can be removed") loses to the longer.
+  printed.sort((a, b) => b.words.length - a.words.length);
+  return findings.map((f) => {
+    if (f.grounding.status !== 'grounded') return f;
+    const quote = words(f.evidence);
+    // Skip what may precede a title on its row: a number ("7.5.10" = 7 5 10) or an ID ("LID-05" = lid 05), at most four words.
+    const lead = quote.findIndex((w) => !/\d/.test(w) && !/^[a-z]{1,5}$/.test(w));
+    for (let at = 0; at <= Math.min(Math.max(lead, 0), 4); at++) {
+      const own = printed.find((t) => t.words.length > 0 && t.words.every((w, i) => quote[at + i] === w));
+      if (!own) continue;
+      if (own.title === f.title || !distinctTitles(contentTitle(own.title), contentTitle(f.title))) return f;
+      return { ...f, title: own.title };
+    }
+    return f;
+  });
 }
 
 /** Indexes of the findings that carry each non-null key, in document order of first appearance. */

@@ -126,6 +126,21 @@ describe('mergeFindings', () => {
       expect(mergeFindings([heading, boundary], { documentText: text }).merged).toHaveLength(1);
     });
 
+    it('a row the model gave its sibling\'s title belongs to the finding its row prints', () => {
+      const [one, other] = ['Unused errors can be removed', 'Unused constants can be removed'];
+      const text = `Summary\n7.5.3 ${one} Info\n7.5.10 ${other} Info\n\f${one}\nErrors are unused.\n\f${other}\nConstants are unused.\n`;
+      const rowA = f({ title: one, evidence: `7.5.3 ${one} Info`, grounding: at(8, 40, 1), nodeIndex: 1 });
+      // The model titled the second row like the first: its quote is the document's row of the other sibling.
+      const rowB = f({ title: one, evidence: `7.5.10 ${other} Info`, grounding: at(41, 80, 1), nodeIndex: 1 });
+      const detailA = f({ title: one, description: 'Errors are unused.', evidence: 'Errors are unused.', grounding: at(110, 128, 2), nodeIndex: 2 });
+      const detailB = f({ title: other, description: 'Constants are unused.', evidence: 'Constants are unused.', grounding: at(160, 181, 3), nodeIndex: 3 });
+      const r = mergeFindings([rowA, rowB, detailA, detailB], { documentText: text });
+      const holding = (title: string) => r.merged.find((m) => m.title === title)!.sources.map((s) => s.findingId).sort();
+      expect(r.merged).toHaveLength(2);
+      expect(holding(one)).toEqual([rowA.findingId, detailA.findingId].sort());
+      expect(holding(other)).toEqual([rowB.findingId, detailB.findingId].sort());
+    });
+
     it('no chain of similar pairs joins two findings: group against group, every printed title must be compatible', () => {
       // Contents lines a model describes alike: each pair is "similar" through the shared description, none is the same finding.
       const titles = ['Node Operator Rewards Unevenly Leaked', 'Possible Market Manipulation', 'Biased Node Operator Assignment', 'Submit Always Returns Zero'];
