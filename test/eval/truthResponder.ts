@@ -44,6 +44,12 @@ export const MODEL_MODES = [
    * contents rows the earlier sibling's title (the same title); its detailed section keeps its own heading's title.
    */
   'siblings-same-title',
+  /**
+   * Each finding reported once per request, at its first occurrence in the text shown: a finding printed as a
+   * summary-table row (or contents line) and as a detailed section in the same unit is reported once, quoting the
+   * row, with the row's page, never the detail page.
+   */
+  'once-per-unit-first-occurrence',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -267,7 +273,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const view = viewOf(chunk ?? '');
     const chunkSeed = hash(`${seed}:${view.raw}`);
     const sightings = findSightings(view, docs).filter((s) => !left(s.finding, s.doc));
-    const reported = sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
+    const reported = modes.has('once-per-unit-first-occurrence') ? firstOccurrences(sightings) : sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
 
     let counter = 0;
     const idless = idlessStyle(modes, chunkSeed);
@@ -346,6 +352,16 @@ function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sightin
     }
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** One sighting per finding: its first title sighting in the text shown (else its first ID reference), in text order. */
+function firstOccurrences(sightings: readonly Sighting[]): Sighting[] {
+  const first = new Map<TruthFindingSpec, Sighting>();
+  for (const s of sightings) {
+    const seen = first.get(s.finding);
+    if (!seen || (seen.kind === 'id' && s.kind === 'title')) first.set(s.finding, s);
+  }
+  return [...first.values()].sort((a, b) => a.start - b.start);
 }
 
 /** The detailed section: the heading on the finding's own page (the truth page only words the description). */

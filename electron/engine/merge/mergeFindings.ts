@@ -346,12 +346,26 @@ function position(d: MergedFindingDraft): number {
   return (d.mainPage ?? 1e9) * 1e9 + (main?.evidenceStart ?? 0);
 }
 
-/** How strongly a source speaks for its finding: grounded in its own chunk, then text length; table rows lose. */
+/**
+ * How strongly a source speaks for its finding: grounded in its own chunk, then the detailed section's heading
+ * (a line that prints the title and nothing else but its number or ID: not a table row with its cells, not a
+ * contents line with its page), then text length; table rows lose.
+ */
 function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
   const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
-  return grounded + tableLike + f.description.length + f.evidence.length;
+  const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
+  return grounded + tableLike + heading + f.description.length + f.evidence.length;
+}
+
+/** The quote is the title's heading line: the title's words, after a number or an ID at most. */
+function isHeadingLine(evidence: string, title: string): boolean {
+  const quote = words(evidence);
+  const own = words(title);
+  if (own.length === 0 || quote.length < own.length || quote.length > own.length + 4) return false;
+  const at = quote.length - own.length;
+  return quote.slice(0, at).every((w) => /\d/.test(w) || /^[a-z]{1,5}$/.test(w)) && own.every((w, i) => quote[at + i] === w);
 }
 
 function buildDraft(members: StoredFinding[], key: string | null): MergedFindingDraft {

@@ -148,6 +148,19 @@ describeNeeding(
     }
   });
 
+  it('each finding reported once per unit at its first occurrence (its table row): the unit\'s heading of it is recorded too, and is its main page', async () => {
+    const { rows, raw, merged } = await runModes(['once-per-unit-first-occurrence', 'invented-ids'], { generated: true });
+    passes(rows);
+    const report = rows.find((r) => r.name === 'sibling-report')!;
+    expect(report).toMatchObject({ gated: true, truth: 6, found: 6, detailPages: 6 });
+    // The model quoted only the table rows; the headings are the sightings the engine found in the same unit.
+    const ofReport = raw.filter((f) => f.documentId === report.documentId);
+    expect(ofReport.filter((f) => /Open$/.test(f.evidence.trim()))).toHaveLength(6);
+    expect(ofReport.filter((f) => f.evidence.trim() === f.title)).toHaveLength(6);
+    const siblings = merged.get('sibling-report')!.filter((m) => m.grounded);
+    expect(siblings.map((m) => m.mainPage)).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
   it('severity words off the scale: mapped onto the profile scale, the model word kept', async () => {
     const { rows, raw, merged } = await runModes(['off-scale-severity', 'summary-and-detail']);
     passes(rows);
