@@ -32,12 +32,14 @@ export interface StrictScore {
 const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 
 /** The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. */
-const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
+const stripId = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
+/** Whether a title is one of `titles` (normalised), as written or without an ID prefix; a title that merely opens like an ID ("Preparing for 1.3.0 development") keeps its words. */
+const hasTitle = (titles: ReadonlySet<string>, title: string) => titles.has(norm(title)) || titles.has(stripId(title));
 
 /** The grounded merged findings that carry a truth finding's title (or detailed heading's title): exactly one when it is found once. */
 export function carriersOf(t: TruthFindingSpec, findings: readonly MergedFinding[]): MergedFinding[] {
   const titles = new Set([t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map(norm));
-  return findings.filter((f) => f.grounded && titles.has(titleKey(f.title)));
+  return findings.filter((f) => f.grounded && hasTitle(titles, f.title));
 }
 
 export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readonly MergedFinding[]): StrictScore {
@@ -61,7 +63,7 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   const allTitles = new Set(truth.flatMap((t) => [...titlesOf(t)]));
   // A description quoting a cross-reference ("as documented in TOB-X-4: <title>") names another finding: the source's own title says which it is.
   // A quote that is a row or heading line (it opens with a truth title) speaks of that row's finding, whatever title the model gave it.
-  const about = (s: { title: string; evidence: string }) => rowTruth(truth, s.evidence) ?? truth.find((t) => titlesOf(t).has(titleKey(s.title))) ?? namedTruth(truth, s.evidence);
+  const about = (s: { title: string; evidence: string }) => rowTruth(truth, s.evidence) ?? truth.find((t) => hasTitle(titlesOf(t), s.title)) ?? namedTruth(truth, s.evidence);
   const wrongMerges = findings.filter((f) => new Set(f.sources.map(about).filter((t) => t !== null)).size > 1);
   for (const f of wrongMerges) problems.push(`wrong merge: "${f.title}" holds sources of ${[...new Set(f.sources.map((s) => about(s)?.title).filter(Boolean))].join(' | ')}`);
   return {
@@ -70,7 +72,7 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
     duplicates,
     detailPages,
     wrongMerges: wrongMerges.length,
-    extra: grounded.filter((f) => !allTitles.has(titleKey(f.title))).length,
+    extra: grounded.filter((f) => !hasTitle(allTitles, f.title)).length,
     ungrounded: findings.length - grounded.length,
     grounded: grounded.length,
     problems,
