@@ -277,8 +277,8 @@ function printedTitleTest(text: string | undefined): (title: string) => boolean 
 /**
  * A sighting belongs to the finding of its own row or heading: when its quote opens with another reported title
  * the document prints (after a number or ID: "7.5.10 Unused constants can be removed"), distinct from the title
- * the model gave it, the document's row says which finding it is (a model that gave a sibling's row its
- * neighbour's title). The quote is the document's words; the title only the model's.
+ * the model gave it, itself a printed title, the document's row says which finding it is (a model that gave a
+ * sibling's row its neighbour's title). The quote is the document's words; the title only the model's.
  */
 function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: string) => boolean): readonly StoredFinding[] {
   const printed = [...new Set(findings.map((f) => f.title))].filter(isPrinted).map((title) => ({ title, words: words(title) }));
@@ -286,7 +286,8 @@ function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: str
   // Longest first: a title that opens another ("Unused errors" / "Unused errors can be removed") loses to the longer.
   printed.sort((a, b) => b.words.length - a.words.length);
   return findings.map((f) => {
-    if (f.grounding.status !== 'grounded') return f;
+    // Only a title the document prints for another finding is a sibling mix-up; a claim the document never names stays the model's (and a conflict where it takes an ID).
+    if (f.grounding.status !== 'grounded' || !isPrinted(f.title)) return f;
     const quote = words(f.evidence);
     // Skip what may precede a title on its row: a number ("7.5.10" = 7 5 10) or an ID ("LID-05" = lid 05), at most four words.
     const lead = quote.findIndex((w) => !/\d/.test(w) && !/^[a-z]{1,5}$/.test(w));
