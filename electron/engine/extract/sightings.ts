@@ -47,8 +47,9 @@ export function titleLines(text: string, title: string, from: number, to: number
 
 /**
  * The unit's findings, plus one sighting for each place a reported (grounded) title is printed again in the unit
- * at a line start where no reported finding of the unit is grounded. Ungrounded findings add nothing: their title
- * is the model's word only.
+ * at a line start where no reported finding of the unit is grounded, when every quote the model gave for that
+ * title in the unit is a title line (a row, a contents line, a heading): a model that also quoted the finding's
+ * description saw its detailed section. Ungrounded findings add nothing: their title is the model's word only.
  */
 export function withEveryTitleSighting(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
@@ -59,11 +60,16 @@ export function withEveryTitleSighting(
   const out = [...findings];
   const taken = findings.filter((f) => f.grounding.status === 'grounded').map((f) => ({ start: f.grounding.start!, end: f.grounding.end! }));
   const done = new Set<string>();
+  const words = (text: string) => ` ${(normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
   for (const f of findings) {
     if (f.grounding.status !== 'grounded') continue;
     const key = normalizeForMatch(f.title).text;
     if (done.has(key)) continue;
     done.add(key);
+    // The model also quoted the finding's own text (its description): it saw the detailed section, nothing is missing.
+    const title = words(f.title);
+    const sameTitle = findings.filter((g) => g.grounding.status === 'grounded' && normalizeForMatch(g.title).text === key);
+    if (sameTitle.some((g) => !words(g.evidence).includes(title))) continue;
     for (const line of titleLines(doc.text, f.title, unit.start, unit.end)) {
       if (taken.some((t) => t.start < line.end && line.start < t.end)) continue;
       const { start, end } = line;

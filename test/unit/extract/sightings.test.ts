@@ -38,6 +38,13 @@ describe('every sighting of a finding in the unit', () => {
     expect(all.map((f) => f.printedNumber)).toEqual(['3.1', '3.1', '3.1']);
   });
 
+  it('adds nothing when the model also quoted the description (it saw the detailed section)', () => {
+    const row = reported('Lack of input validations', '3.1 Lack of input validations Low Open');
+    const described = reported('Lack of input validations', 'The code does not validate user inputs.');
+    expect(described.grounding).toMatchObject({ status: 'grounded', page: 3 });
+    expect(withEveryTitleSighting(doc, DEFAULT_PROFILE, [row, described], unit)).toHaveLength(2);
+  });
+
   it('adds nothing where a reported finding already stands, nothing for an ungrounded title, nothing outside the unit', () => {
     const row = reported('Lack of input validations', '3.1 Lack of input validations Low Open');
     const detail = reported('Lack of input validations', '3. Detailed Findings 3.1. Lack of input validations');
