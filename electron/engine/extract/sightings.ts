@@ -67,9 +67,10 @@ export function withEveryTitleSighting(
     if (done.has(key)) continue;
     done.add(key);
     // The model also quoted the finding's own text (its description): it saw the detailed section, nothing is missing.
-    const title = words(f.title);
+    // A title line holds the title's first words (a wrapped table row interleaves its other cells after them).
+    const lead = ` ${words(f.title).trim().split(' ').slice(0, 3).join(' ')} `;
     const sameTitle = findings.filter((g) => g.grounding.status === 'grounded' && normalizeForMatch(g.title).text === key);
-    if (sameTitle.some((g) => !words(g.evidence).includes(title))) continue;
+    if (sameTitle.some((g) => !words(g.evidence).includes(lead))) continue;
     for (const line of titleLines(doc.text, f.title, unit.start, unit.end)) {
       if (taken.some((t) => t.start < line.end && line.start < t.end)) continue;
       const { start, end } = line;
