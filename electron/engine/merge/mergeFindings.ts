@@ -76,9 +76,9 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
   const overlapRatio = options.overlapRatio ?? 0.5;
   const n = findings.length;
   const parent = findings.map((_, i) => i);
-  const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
   const isPrinted = printedTitleTest(options.documentText);
   findings = ownRowTitles(findings, isPrinted);
+  const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
   /** Per group root: the content words of each distinct title the document prints for its members. */
   const titles: ContentTitle[][] = findings.map((f) => (isPrinted(f.title) ? [contentTitle(f.title)] : []));
   /** Pairs of group roots that must stay apart (recorded conflicts). */
@@ -295,7 +295,8 @@ function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: str
       const own = printed.find((t) => t.words.length > 0 && t.words.every((w, i) => quote[at + i] === w));
       if (!own) continue;
       if (own.title === f.title || !distinctTitles(contentTitle(own.title), contentTitle(f.title))) return f;
-      return { ...f, title: own.title };
+      // The number found before the model's title belongs to that other row; the row's own is the one its quote opens with.
+      return { ...f, title: own.title, printedNumber: /^\s*(?:#|no\.?\s*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?\s/i.exec(f.evidence)?.[1] ?? null };
     }
     return f;
   });

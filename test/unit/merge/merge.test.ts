@@ -129,11 +129,12 @@ describe('mergeFindings', () => {
     it('a row the model gave its sibling\'s title belongs to the finding its row prints', () => {
       const [one, other] = ['Unused errors can be removed', 'Unused constants can be removed'];
       const text = `Summary\n7.5.3 ${one} Info\n7.5.10 ${other} Info\n\f${one}\nErrors are unused.\n\f${other}\nConstants are unused.\n`;
-      const rowA = f({ title: one, evidence: `7.5.3 ${one} Info`, grounding: at(8, 40, 1), nodeIndex: 1 });
+      const rowA = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.3 ${one} Info`, grounding: at(8, 40, 1), nodeIndex: 1 });
       // The model titled the second row like the first: its quote is the document's row of the other sibling.
-      const rowB = f({ title: one, evidence: `7.5.10 ${other} Info`, grounding: at(41, 80, 1), nodeIndex: 1 });
+      // Its number was read before the model's title, on the row above: the retitled row takes the one it opens with.
+      const rowB = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.10 ${other} Info`, grounding: at(41, 80, 1), nodeIndex: 1 });
       const detailA = f({ title: one, description: 'Errors are unused.', evidence: 'Errors are unused.', grounding: at(110, 128, 2), nodeIndex: 2 });
-      const detailB = f({ title: other, description: 'Constants are unused.', evidence: 'Constants are unused.', grounding: at(160, 181, 3), nodeIndex: 3 });
+      const detailB = f({ title: other, printedNumber: '7.5.10', description: 'Constants are unused.', evidence: 'Constants are unused.', grounding: at(160, 181, 3), nodeIndex: 3 });
       const r = mergeFindings([rowA, rowB, detailA, detailB], { documentText: text });
       const holding = (title: string) => r.merged.find((m) => m.title === title)!.sources.map((s) => s.findingId).sort();
       expect(r.merged).toHaveLength(2);
