@@ -81,7 +81,8 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
 
 /** The truth finding whose title a quote opens with (after a number or ID: a summary-table row, a heading line); the longest when several. */
 export function rowTruth(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
-  const quote = norm(evidence).replace(/^(?:(?:\d+|[a-z]{1,5}(?= \d))\s+)*/, '');
+  // Past a leading number ("7 5 10") or ID ("tob mosq cr 11"): short words then numbers.
+  const quote = norm(evidence).replace(/^(?:[a-z]{1,5} )*\d+(?: \d+)* /, '');
   const opening = truth
     .flatMap((t) => [t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map((title) => ({ t, title: norm(title) })))
     .filter((x) => x.title.length > 0 && (quote === x.title || quote.startsWith(`${x.title} `)))

@@ -41,7 +41,8 @@ export const MODEL_MODES = [
   /**
    * Near-identical siblings (titles one or a few words apart, "Unused errors / constants can be removed"): the
    * model describes both alike (one description for the pair), and gives the later sibling's summary-table and
-   * contents rows the earlier sibling's title (the same title); its detailed section keeps its own heading's title.
+   * contents rows the earlier sibling's title (the same title); its detailed section and the places that cite its
+   * ID keep its own title.
    */
   'siblings-same-title',
   /**
@@ -288,7 +289,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       return {
         id,
         type: s.finding.type ?? 'vulnerability',
-        title: sibling && sibling.first !== s.finding && !isDetail(view, s) ? sibling.first.title : s.title,
+        title: sibling && sibling.first !== s.finding && s.kind === 'title' && !isDetail(view, s) ? sibling.first.title : s.title,
         severity: modes.has('off-scale-severity') ? (OFF_SCALE[s.finding.severity.toLowerCase()] ?? s.finding.severity) : s.finding.severity,
         description: sibling?.description ?? describe(view, s),
         evidence: quoteOf(view, s, modes, chunkSeed + i),
