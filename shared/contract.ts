@@ -17,7 +17,7 @@ import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from 
 import type { CompletenessVerdict } from './completeness';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
-import type { IdOrigin } from './findings';
+import type { IdOrigin, MergeConflictDraft } from './findings';
 import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
@@ -452,7 +452,7 @@ export interface FindingView {
   /** Where that ID comes from: printed in the document, only the model's label, or none. */
   idOrigin: IdOrigin;
   /** Other findings the document gives the same ID or number, kept apart because they disagree: for the auditor to resolve. */
-  conflicts: { kind: 'id' | 'number'; key: string; otherFindingId: number; otherTitle: string }[];
+  conflicts: { kind: MergeConflictDraft['kind']; key: string; otherFindingId: number; otherTitle: string }[];
   title: string;
   severity: string;
   /** 0 = highest on the profile's scale. */
@@ -561,7 +561,7 @@ export interface EvidenceContext {
 
 /** Another finding the document gives the same ID or number; kept apart because they disagree. */
 export interface IdConflict {
-  kind: 'id' | 'number';
+  kind: 'id' | 'number' | 'title';
   key: string;
   otherTitle: string;
   /** The reviewed finding that holds the other one (issue 16: the triage detail opens it), when there is one. */

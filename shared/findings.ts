@@ -211,8 +211,9 @@ export interface MergedFindingDraft {
  * disagree: kept apart instead of silently joined, for the auditor to resolve.
  */
 export interface MergeConflictDraft {
-  kind: 'id' | 'number';
-  /** The shared ID or number. */
+  /** A shared printed ID or number whose titles disagree, or sibling titles (one or two words apart) that text alone would have joined. */
+  kind: 'id' | 'number' | 'title';
+  /** The shared ID or number; for 'title', the distinguishing words of each ("errors / constants"). */
   key: string;
   /** Indexes into the merge result's `merged`. */
   mergedIndexes: [number, number];

@@ -11,7 +11,7 @@
  * (--corpus) by the truth-driven responder (truthResponder.ts) in the given model modes (default: the faithful
  * ones, FAITHFUL_MODES). With --sim --corpus the command exits 1 unless the corpus passes the gate
  * (100% found once each, 0 duplicates, 0 wrong merges, 100% detail pages, no finding on the negative control,
- * every invented finding ungrounded): CI runs it.
+ * every invented finding ungrounded), and so must the generated sibling report (titles one word apart): CI runs it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,8 @@ export interface EvalRow extends StrictScore {
   status: string;
   /** Part of the corpus (gated) rather than the generated set. */
   corpus: boolean;
+  /** Held to the corpus gate: the corpus, and generated documents answered from their truth (the sibling report). */
+  gated: boolean;
   runId: number;
   documentId: number | null;
 }
@@ -73,6 +75,8 @@ interface EvalDocument {
   file: string;
   truth: TruthFindingSpec[];
   corpus: boolean;
+  /** A generated document held to the corpus gate (its truth is exact, like the corpus's). */
+  gated?: boolean;
   responder?: Responder;
 }
 
@@ -82,6 +86,12 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   const documents: EvalDocument[] = [];
   const planted = plantedReport();
   for (const g of options.generated === false ? [] : generatedSet(dir)) {
+    if (g.truthDocument) {
+      // Answered from its truth like the corpus, in the same model modes, and gated with it.
+      const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES });
+      documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder });
+      continue;
+    }
     documents.push({ name: g.name, file: g.file, corpus: false, truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })), responder: plantedResponder(planted) });
   }
   if (options.corpus && existsSync(join(corpusDir, 'pdfs'))) {
@@ -112,7 +122,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       const pages = input.documentId === null ? 0 : (db.prepare('SELECT page_count AS n FROM documents WHERE id = ?').get(input.documentId) as { n: number }).n;
       const findings = input.documentId === null ? [] : listMergedFindings(db, outcome.run.id, input.documentId);
       const status = outcome.run.status === 'done' ? input.status : `${outcome.run.status}: ${outcome.run.error?.message ?? ''}`;
-      rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, runId: outcome.run.id, documentId: input.documentId, ...scoreStrict(doc.truth, findings) });
+      rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, gated: doc.corpus || (doc.gated ?? false), runId: outcome.run.id, documentId: input.documentId, ...scoreStrict(doc.truth, findings) });
     }
     const sum = (key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra') => rows.reduce((a, r) => a + r[key], 0);
     const pages = rows.reduce((a, r) => a + r.pages, 0);
@@ -126,7 +136,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       recall: sum('truth') === 0 ? 1 : sum('found') / sum('truth'),
       secondsPerPage: pages === 0 ? 0 : rows.reduce((a, r) => a + r.seconds, 0) / pages,
     };
-    return { rows, totals, gate: corpusGate(rows.filter((r) => r.corpus)) };
+    return { rows, totals, gate: corpusGate(rows.filter((r) => r.gated)) };
   } finally {
     db.close();
     await sim?.close();

@@ -4,7 +4,8 @@
  *   heading's title) as its title; two or more such findings are a duplicate;
  * - detail page: the truth `page` (where the detailed section is) is among that finding's pages;
  * - wrong merge: a merged finding whose sources speak of two different truth findings (a source speaks of the
- *   truth finding whose title it carries, else of the one its quote names by title or printed ID, when only one);
+ *   truth finding whose row or heading its quote is, else of the one whose title it carries, else of the one its
+ *   quote names by title or printed ID, when only one);
  * - invented: a finding the model made up (its title matches no truth title) must be ungrounded, never a finding;
  * - extra: grounded findings that match no truth title (a negative control must have none).
  */
@@ -34,12 +35,14 @@ const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]
  * The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. The punctuation
  * after the ID's number is not a decimal point: "Upgrade guava in hadoop-thirdparty to 31.1-jre" has no ID prefix.
  */
-const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-](?!\d)\s*/i, ''));
+const stripId = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-](?!\d)\s*/i, ''));
+/** Whether a title is one of `titles` (normalised), as written or without an ID prefix; a title that merely opens like an ID ("Preparing for 1.3.0 development") keeps its words. */
+const hasTitle = (titles: ReadonlySet<string>, title: string) => titles.has(norm(title)) || titles.has(stripId(title));
 
 /** The grounded merged findings that carry a truth finding's title (or detailed heading's title): exactly one when it is found once. */
 export function carriersOf(t: TruthFindingSpec, findings: readonly MergedFinding[]): MergedFinding[] {
   const titles = new Set([t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map(norm));
-  return findings.filter((f) => f.grounded && titles.has(titleKey(f.title)));
+  return findings.filter((f) => f.grounded && hasTitle(titles, f.title));
 }
 
 export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readonly MergedFinding[]): StrictScore {
@@ -62,7 +65,8 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   }
   const allTitles = new Set(truth.flatMap((t) => [...titlesOf(t)]));
   // A description quoting a cross-reference ("as documented in TOB-X-4: <title>") names another finding: the source's own title says which it is.
-  const about = (s: { title: string; evidence: string }) => truth.find((t) => titlesOf(t).has(titleKey(s.title))) ?? namedTruth(truth, s.evidence);
+  // A quote that is a row or heading line (it opens with a truth title) speaks of that row's finding, whatever title the model gave it.
+  const about = (s: { title: string; evidence: string }) => rowTruth(truth, s.evidence) ?? truth.find((t) => hasTitle(titlesOf(t), s.title)) ?? namedTruth(truth, s.evidence);
   const wrongMerges = findings.filter((f) => new Set(f.sources.map(about).filter((t) => t !== null)).size > 1);
   for (const f of wrongMerges) problems.push(`wrong merge: "${f.title}" holds sources of ${[...new Set(f.sources.map((s) => about(s)?.title).filter(Boolean))].join(' | ')}`);
   return {
@@ -71,11 +75,22 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
     duplicates,
     detailPages,
     wrongMerges: wrongMerges.length,
-    extra: grounded.filter((f) => !allTitles.has(titleKey(f.title))).length,
+    extra: grounded.filter((f) => !hasTitle(allTitles, f.title)).length,
     ungrounded: findings.length - grounded.length,
     grounded: grounded.length,
     problems,
   };
+}
+
+/** The truth finding whose title a quote opens with (after a number or ID: a summary-table row, a heading line); the longest when several. */
+export function rowTruth(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
+  // Past a leading number ("7 5 10") or ID ("tob mosq cr 11"): short words then numbers.
+  const quote = norm(evidence).replace(/^(?:[a-z]{1,5} )*\d+(?: \d+)* /, '');
+  const opening = truth
+    .flatMap((t) => [t.title, ...(t.detailTitle ? [t.detailTitle] : [])].map((title) => ({ t, title: norm(title) })))
+    .filter((x) => x.title.length > 0 && (quote === x.title || quote.startsWith(`${x.title} `)))
+    .sort((a, b) => b.title.length - a.title.length);
+  return opening[0]?.t ?? null;
 }
 
 /** The one truth finding a quote names (by its title's words in order, or its printed ID), or null when none or several. */

@@ -38,6 +38,19 @@ export const MODEL_MODES = [
   'duplicates-in-reply',
   /** Severity words off the profile's scale ("Moderate", "Very High", "Info", "Blocker"). */
   'off-scale-severity',
+  /**
+   * Near-identical siblings (titles one or a few words apart, "Unused errors / constants can be removed"): the
+   * model describes both alike (one description for the pair), and gives the later sibling's summary-table and
+   * contents rows the earlier sibling's title (the same title); its detailed section and the places that cite its
+   * ID keep its own title.
+   */
+  'siblings-same-title',
+  /**
+   * Each finding reported once per request, at its first occurrence in the text shown: a finding printed as a
+   * summary-table row (or contents line) and as a detailed section in the same unit is reported once, quoting the
+   * row, with the row's page, never the detail page.
+   */
+  'once-per-unit-first-occurrence',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -169,7 +182,8 @@ function titleOccurrences(view: ChunkView, title: string): { start: number; end:
       matched++;
     }
     if (matched < want.length) continue;
-    const start = view.tokens[i]!.start;
+    // A title that opens with punctuation ("++i costs less gas ...") starts at that punctuation.
+    const start = view.tokens[i]!.start - leadingPunctuation(view, view.tokens[i]!.start, title);
     if (!atLineStart(view, start)) continue;
     out.push({ start, end: view.tokens[j]!.end });
     i = j;
@@ -179,10 +193,21 @@ function titleOccurrences(view: ChunkView, title: string): { start: number; end:
 
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
 
-/** Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. */
+/** The title's own punctuation before its first word ("++" of "++i costs ..."), when printed right before `at`. */
+function leadingPunctuation(view: ChunkView, at: number, title: string): number {
+  const lead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
+  return lead.length > 0 && view.masked.slice(at - lead.length, at) === lead ? lead.length : 0;
+}
+
+/**
+ * Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. Or a section
+ * number of two levels or more right before it, after other words: a heading printed on its chapter title's line
+ * ("3. Detailed Findings 3.1. Lack of input validations"), which a reader sees as the heading it is.
+ */
 function atLineStart(view: ChunkView, start: number): boolean {
   const lineStart = view.masked.lastIndexOf('\n', start - 1) + 1;
   const before = view.masked.slice(lineStart, start).replace(INVISIBLE, '');
+  if (/(?:^|\s)\d+(?:\.\d+)+\.?\s+$/.test(before)) return true;
   return /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/.test(before);
 }
 
@@ -241,6 +266,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
   }
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
+  const siblings = modes.has('siblings-same-title') ? siblingPairs(docs) : new Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }>();
 
   return (req: SimChatRequest): SimReply | Promise<SimReply> => {
     if (!isExtractionRequest(req)) return fallback(req);
@@ -248,7 +274,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const view = viewOf(chunk ?? '');
     const chunkSeed = hash(`${seed}:${view.raw}`);
     const sightings = findSightings(view, docs).filter((s) => !left(s.finding, s.doc));
-    const reported = sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
+    const reported = modes.has('once-per-unit-first-occurrence') ? firstOccurrences(sightings) : sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
 
     let counter = 0;
     const idless = idlessStyle(modes, chunkSeed);
@@ -259,12 +285,13 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       else if (idless === 'invented') id = `F-${++counter}`;
       else if (idless === 'number') id = numberBefore(view, s.start) ?? String(++counter);
       else id = null;
+      const sibling = siblings.get(s.finding);
       return {
         id,
         type: s.finding.type ?? 'vulnerability',
-        title: s.title,
+        title: sibling && sibling.first !== s.finding && s.kind === 'title' && !isDetail(view, s) ? sibling.first.title : s.title,
         severity: modes.has('off-scale-severity') ? (OFF_SCALE[s.finding.severity.toLowerCase()] ?? s.finding.severity) : s.finding.severity,
-        description: describe(view, s),
+        description: sibling?.description ?? describe(view, s),
         evidence: quoteOf(view, s, modes, chunkSeed + i),
         page: pageAtOffset(view, s.start),
       };
@@ -279,6 +306,31 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const summary = reported.length > 0 ? `This part covers ${[...new Set(reported.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
     return JSON.stringify(shapeLike(req.format, { findings, summary }));
   };
+}
+
+/**
+ * Sibling findings of each document: titles sharing at least 60% of the shorter one's words, not equal. Each
+ * sibling maps to the first of its group and to the one description the model gives them all.
+ */
+function siblingPairs(docs: readonly TruthDocument[]): Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }> {
+  const out = new Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }>();
+  for (const doc of docs) {
+    doc.findings.forEach((b, j) => {
+      const wb = new Set(titleTokens(b.title));
+      const a = doc.findings.slice(0, j).find((x) => {
+        const wa = new Set(titleTokens(x.title));
+        const shared = [...wa].filter((w) => wb.has(w)).length;
+        return x.title !== b.title && shared / Math.max(1, Math.min(wa.size, wb.size)) >= 0.6;
+      });
+      if (!a) return;
+      const first = out.get(a)?.first ?? a;
+      const common = titleTokens(first.title).filter((w) => wb.has(w)).join(' ');
+      const entry = { first, description: `The code has the issue named "${common}"; the same change fixes it in every place listed.` };
+      if (!out.has(first)) out.set(first, entry);
+      out.set(b, out.get(first)!);
+    });
+  }
+  return out;
 }
 
 function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sighting[] {
@@ -301,6 +353,16 @@ function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sightin
     }
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** One sighting per finding: its first title sighting in the text shown (else its first ID reference), in text order. */
+function firstOccurrences(sightings: readonly Sighting[]): Sighting[] {
+  const first = new Map<TruthFindingSpec, Sighting>();
+  for (const s of sightings) {
+    const seen = first.get(s.finding);
+    if (!seen || (seen.kind === 'id' && s.kind === 'title')) first.set(s.finding, s);
+  }
+  return [...first.values()].sort((a, b) => a.start - b.start);
 }
 
 /** The detailed section: the heading on the finding's own page (the truth page only words the description). */

@@ -76,11 +76,17 @@ export function identifyFinding(text: string, profile: ExtractionProfile, input:
 }
 
 /**
- * The model's ID is the document's for this finding when it is printed
- * - on the evidence's own line(s) (a table row "TOB-X-3 | Title", a quoted heading "TOB-X-3: Title"), or
- * - as the last ID of its kind printed before the evidence in the text shown (the heading block of the section the
- *   quote comes from: "Finding ID: TOB-X-3", then the description), or
- * - just after the evidence with no other ID of its kind between (a quoted heading followed by its ID line).
+ * The model's ID is the document's for this finding when it is printed on the sighting's own row or in its
+ * heading block, never on a neighbouring row:
+ * - on the evidence's own line(s) (a table row "TOB-X-3 | Title", a quoted heading "TOB-X-3: Title");
+ * - when the quote is the title's own line (a row, a heading, a contents line): on a line of its own right above
+ *   it ("LID-05" over the heading), or on the first line below it that prints an ID of that kind, when that line
+ *   labels it ("Finding ID: TOB-X-3") or holds nothing else: a next row's ID is neither;
+ * - when the quote comes from the description: the last ID of its kind printed before the quote, provided it sits
+ *   in the heading block of the title printed last before the quote (on the title's line, the line above, or
+ *   between the title and the quote). A neighbour row's ID lies before that title, or near another one.
+ * A title the text does not print (the model reworded it) leaves only the last ID of its kind before the quote,
+ * or the first right after it (a quoted heading followed by its ID line), as before.
  * An ungrounded finding has no place: its ID counts when printed anywhere in the text it was shown.
  */
 function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityInput, located: { start: number; end: number } | null): string | null {
@@ -110,11 +116,63 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
   const ofKind = printed.filter((m) => m.patternName === kind);
   // The evidence's own line names another ID of that kind (a table row of the next finding): not this ID.
   if (ofKind.some((m) => m.start >= lineStart && m.start < lineEnd)) return null;
+  const titleStarts = titleOccurrences(text, input.title, from, located.end);
+  if (titleStarts.some((t) => t >= lineStart && t < located.end)) {
+    // The quote is the title's own line: only an ID line of the heading block, right above or right below.
+    const above = lineAt(text, lineStart - 1);
+    const idAbove = ofKind.filter((m) => m.start >= above.start && m.start < above.end);
+    if (lineStart > from && idAbove.length === 1 && isWanted(idAbove[0]!) && idOnly(text, above, idAbove[0]!)) return idAbove[0]!.normalized;
+    const below = ofKind.find((m) => m.start >= lineEnd && m.start - lineEnd <= ID_WINDOW_CHARS);
+    if (below && isWanted(below)) {
+      const line = lineAt(text, below.start);
+      if (idOnly(text, line, below) || ID_LABEL.test(text.slice(line.start, below.start))) return below.normalized;
+    }
+    return null;
+  }
+  const titleBefore = titleStarts.filter((t) => t < located.start).at(-1);
+  if (titleBefore !== undefined) {
+    // A description quote: the ID of the heading block of the last title printed before it.
+    const titleLine = lineAt(text, titleBefore);
+    const blockStart = titleLine.start > from ? lineAt(text, titleLine.start - 1).start : titleLine.start;
+    const last = ofKind.filter((m) => m.end <= located.start).at(-1);
+    if (!last || !isWanted(last) || last.start < blockStart) return null;
+    // On the line above the title, the ID must stand alone (a previous table row prints its own title beside its ID).
+    if (last.start < titleLine.start && !idOnly(text, lineAt(text, last.start), last)) return null;
+    return last.normalized;
+  }
   const before = ofKind.filter((m) => m.end <= located.start).at(-1);
   if (before && isWanted(before)) return before.normalized;
   const after = ofKind.find((m) => m.start >= located.end);
   if (after && isWanted(after) && after.start - located.end <= ID_WINDOW_CHARS) return after.normalized;
   return null;
+}
+
+/** "Finding ID:", "Issue ID", "ID:", "Ref." right before an ID on its line: a heading block's metadata, never a table row. */
+const ID_LABEL = /\b(?:id|ref(?:erence)?|identifier)\b[\s.:#]*$/i;
+
+function lineAt(text: string, at: number): { start: number; end: number } {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const nl = text.indexOf('\n', at);
+  return { start, end: nl < 0 ? text.length : nl };
+}
+
+/** The line holds the ID and at most a label or a word or two ("LID-05", "Finding ID: TOB-X-3", "TOB-X-3 (High)"). */
+function idOnly(text: string, line: { start: number; end: number }, id: { start: number; end: number }): boolean {
+  const rest = (text.slice(line.start, id.start) + ' ' + text.slice(id.end, line.end)).match(/\p{L}{2,}/gu) ?? [];
+  return rest.length <= 2 || (rest.length <= 3 && ID_LABEL.test(text.slice(line.start, id.start)));
+}
+
+/**
+ * Where the finding's title is printed in [from, to): offsets of its first words (normalised as for quotes; at
+ * least two words, or one of six letters or more, so a short common word is no title).
+ */
+function titleOccurrences(text: string, title: string, from: number, to: number): number[] {
+  const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const lead = words.slice(0, Math.min(4, words.length));
+  if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return [];
+  const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
+  return [...view.text.matchAll(pattern)].map((m) => view.map[m.index]!);
 }
 
 /** An occurrence of an ID (in comparable form) printed in text with any separators, case or zero padding. */
@@ -126,6 +184,8 @@ function findComparable(text: string, comparable: string): string | null {
 
 /** A table row read as a table has its number in a cell of its own ("7 | Title | High", see pdf/lineBuilder.ts). */
 const NUMBER_BEFORE = /(?:^|\n)[ \t]*(?:#|no\.?[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?[ \t]+(?:\|[ \t]+)?$/i;
+/** A section number of two levels or more after other words: a heading printed on its chapter title's line ("3. Detailed Findings 3.1. Title"). */
+const SECTION_NUMBER_AFTER_WORDS = /(?<!\b(?:version|release|rev|v)\.?)[ \t](\d{1,3}(?:\.\d{1,3}){1,3})\.?[ \t]+$/i;
 
 /**
  * The number printed directly before the finding's title in [from, to): the
@@ -138,12 +198,15 @@ export function printedNumberBefore(text: string, title: string, from: number, t
   if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return null;
   const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
   const pattern = new RegExp(lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'gu');
+  // The title's own punctuation before its first word ("++i costs less gas ...") is part of the title, not of what precedes it.
+  const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
   for (const m of view.text.matchAll(pattern)) {
     const startInSource = view.map[m.index]!;
     // Look at the raw line before the title (normalisation folded line breaks into spaces).
     const lineStart = text.lastIndexOf('\n', startInSource - 1) + 1;
-    const before = text.slice(Math.max(lineStart - 1, 0), startInSource).replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g, '');
-    const number = NUMBER_BEFORE.exec(before.startsWith('\n') ? before : `\n${before}`)?.[1];
+    let before = text.slice(Math.max(lineStart - 1, 0), startInSource).replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g, '');
+    if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
+    const number = NUMBER_BEFORE.exec(before.startsWith('\n') ? before : `\n${before}`)?.[1] ?? SECTION_NUMBER_AFTER_WORDS.exec(before)?.[1];
     if (number) return number;
   }
   return null;

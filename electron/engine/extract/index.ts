@@ -44,3 +44,4 @@ export {
 export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, type ExtractionUnit } from './units';
+export { withEveryTitleSighting, titleLines } from './sightings';

@@ -15,6 +15,7 @@ import {
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
+  withEveryTitleSighting,
 } from '../extract';
 import { isRunWideLlmError, type LlmClient } from '../llm';
 import { mergeFindings, saveMergeResult } from '../merge';
@@ -245,12 +246,14 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         },
       );
+      // A finding quoted once (its table row) whose title the unit also prints as its heading: both places are its sightings.
+      const findings = withEveryTitleSighting(ctx.doc, ctx.settings.profile, result.findings, { start: first.start, end: unit.end });
       commitUnitResult(
         db,
         unit.leaves.map((leaf, i) => ({
           ...ref,
           nodeIndex: leaf.index,
-          findings: result.findings.filter((f) => leafOfFinding(unit, f) === leaf),
+          findings: findings.filter((f) => leafOfFinding(unit, f) === leaf),
           // The unit's summary, calls and pieces are recorded once, on its first leaf.
           summary: i === 0 ? result.summary : '',
           calls: i === 0 ? result.calls : 0,
@@ -258,7 +261,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           pieces: i === 0 ? result.pieces : 0,
         })),
       );
-      findingsSoFar += result.findings.length;
+      findingsSoFar += findings.length;
     } catch (error) {
       if (ctx.signal?.aborted) {
         // Back to the queue: the unit in flight is redone on resume, nothing half-written stays.
@@ -297,7 +300,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
 function mergeDocument(ctx: DocumentContext): void {
   ctx.report('merge', 0, 1, 'merging duplicate findings');
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
-  const result = mergeFindings(findings);
+  const result = mergeFindings(findings, { documentText: ctx.doc.text });
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

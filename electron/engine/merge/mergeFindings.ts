@@ -15,6 +15,13 @@
  *  4. similar-text: `compareFindings` says same (similarity.ts).
  * Two groups never join when the document gives them different IDs, or different numbers of the same
  * shape ("7" and "9"; "7" and "3.2" may be a table row and its section), or when they are a recorded conflict.
+ * Text (passes 3 and 4) never joins distinct titles the document prints: when every title of one group that the
+ * document prints and every printed title of the other differ in a distinguishing word ("Unused errors can be
+ * removed" and "Unused constants can be removed"; each has a word the other lacks), they are different findings
+ * however alike the rest is (siblings, or a table of contents whose lines a model describes alike). Checked
+ * group against group, so no chain of similar pairs carries one finding into another. Siblings kept apart that
+ * text alone would have joined are recorded as a 'title' conflict for the auditor: a duplicate costs a click, a
+ * wrong merge costs a finding. A title only the model wrote (reworded) does not keep anything apart.
  * The merged finding takes its title, description, type and main page from the main source: grounded in
  * its own chunk first, then the one with the most text (the detailed section rather than a table row);
  * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
@@ -22,13 +29,18 @@
 import type { FindingSource, MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
-import { compareFindings, contentWords, textSimilarity } from './similarity';
+import { compareFindings, contentWords, textSimilarity, words } from './similarity';
 
 export interface MergeOptions {
   /** Share of the shorter evidence span two spans must overlap to be the same text. Default 0.5. */
   overlapRatio?: number;
   /** Turn off the similar-text pass (IDs, numbers and overlaps only). Default true. */
   similarText?: boolean;
+  /**
+   * The document's canonical text: a finding's title printed in it is the document's own title, and two distinct
+   * printed titles keep sightings apart. Without it no title keeps findings apart (text alone decides).
+   */
+  documentText?: string;
 }
 
 export interface MergeResult {
@@ -52,18 +64,23 @@ interface GroupIdentity {
 }
 
 interface PendingConflict {
-  kind: 'id' | 'number';
+  kind: MergeConflictDraft['kind'];
   key: string;
   a: number;
   b: number;
   score: number;
 }
 
-export function mergeFindings(findings: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
+export function mergeFindings(reported: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
+  let findings = reported;
   const overlapRatio = options.overlapRatio ?? 0.5;
   const n = findings.length;
   const parent = findings.map((_, i) => i);
+  const isPrinted = printedTitleTest(options.documentText);
+  findings = ownRowTitles(findings, isPrinted);
   const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
+  /** Per group root: the content words of each distinct title the document prints for its members. */
+  const titles: ContentTitle[][] = findings.map((f) => (isPrinted(f.title) ? [contentTitle(f.title)] : []));
   /** Pairs of group roots that must stay apart (recorded conflicts). */
   const apart: [number, number][] = [];
   const find = (i: number): number => {
@@ -82,13 +99,17 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     return !kept(ra, rb);
   };
   const edges: Edge[] = [];
+  /** Text may join two groups only when the titles the document prints for them are not all distinct. */
+  const textMayJoin = (ra: number, rb: number) => canJoin(ra, rb) && !titlesDistinct(titles[ra]!, titles[rb]!);
   const union = (a: number, b: number, reason: MergeReason, score: number): boolean => {
     const ra = find(a);
     const rb = find(b);
     if (ra === rb || !canJoin(ra, rb)) return false;
+    if ((reason === 'similar-text' || reason === 'boundary-overlap') && titlesDistinct(titles[ra]!, titles[rb]!)) return false;
     const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
     parent[child] = root;
     identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
+    titles[root] = uniqueTitles([...titles[ra]!, ...titles[rb]!]);
     edges.push({ a, b, reason, score });
     return true;
   };
@@ -133,7 +154,8 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
       const overlap = Math.min(a.end, b.end) - Math.max(a.start, b.start);
       if (overlap <= 0) continue;
       const ratio = overlap / Math.max(1, Math.min(a.end - a.start, b.end - b.start));
-      if (ratio >= overlapRatio) union(i, j, 'boundary-overlap', round(ratio));
+      if (ratio < overlapRatio) continue;
+      if (!union(i, j, 'boundary-overlap', round(ratio))) keptApartByTitle(i, j);
     }
   }
 
@@ -143,9 +165,19 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
       for (let j = i + 1; j < n; j++) {
         if (find(i) === find(j) || !canJoin(find(i), find(j))) continue;
         const s = compareFindings(findings[i]!, findings[j]!);
-        if (s.same) union(i, j, 'similar-text', s.score);
+        if (s.same && !union(i, j, 'similar-text', s.score)) keptApartByTitle(i, j);
       }
     }
+  }
+
+  /** Siblings text alone would have joined, kept apart by their printed titles: a conflict when the titles are near (not merely described alike). */
+  function keptApartByTitle(i: number, j: number): void {
+    const [ra, rb] = [find(i), find(j)];
+    if (ra === rb || !canJoin(ra, rb) || textMayJoin(ra, rb)) return;
+    const [ta, tb] = [contentTitle(findings[i]!.title), contentTitle(findings[j]!.title)];
+    if (sharedShare(ta, tb) < SIBLING_SHARE) return;
+    apart.push([ra, rb]);
+    conflicts.push({ kind: 'title', key: distinguishingWords(findings[i]!.title, findings[j]!.title), a: ra, b: rb, score: round(textSimilarity(findings[i]!.title, findings[j]!.title)) });
   }
 
   const groups = new Map<number, number[]>();
@@ -176,6 +208,98 @@ export function mergeFindings(findings: readonly StoredFinding[], options: Merge
     mergeConflicts.push({ kind: c.kind, key: c.key, mergedIndexes: pair, score: c.score });
   }
   return { merged: drafts.map((d) => d.draft), decisions, conflicts: mergeConflicts };
+}
+
+/** A title's content words (similarity.ts: normalised, stemmed, stop words dropped). */
+interface ContentTitle {
+  words: ReadonlySet<string>;
+  key: string;
+}
+
+function contentTitle(title: string): ContentTitle {
+  const words = contentWords(title);
+  return { words, key: [...words].sort().join(' ') };
+}
+
+function uniqueTitles(list: readonly ContentTitle[]): ContentTitle[] {
+  const seen = new Map<string, ContentTitle>();
+  for (const t of list) if (!seen.has(t.key)) seen.set(t.key, t);
+  return [...seen.values()];
+}
+
+/** Two titles differ in a distinguishing word when each has a content word the other lacks (one inside the other is a shorter wording). */
+export function distinctTitles(a: ContentTitle, b: ContentTitle): boolean {
+  if (a.words.size === 0 || b.words.size === 0) return false;
+  const extra = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((w) => !y.has(w));
+  return extra(a.words, b.words) && extra(b.words, a.words);
+}
+
+/** Every printed title of one group is distinct from every printed title of the other. */
+function titlesDistinct(a: readonly ContentTitle[], b: readonly ContentTitle[]): boolean {
+  return a.length > 0 && b.length > 0 && a.every((x) => b.every((y) => distinctTitles(x, y)));
+}
+
+/** Titles sharing at least this share of the shorter one's content words are siblings worth a conflict note. */
+const SIBLING_SHARE = 0.5;
+
+function sharedShare(a: ContentTitle, b: ContentTitle): number {
+  const shared = [...a.words].filter((w) => b.words.has(w)).length;
+  return shared / Math.max(1, Math.min(a.words.size, b.words.size));
+}
+
+/** "errors / constants": the words of each title the other lacks, for the conflict's key. */
+function distinguishingWords(a: string, b: string): string {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  const only = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].filter((w) => !y.has(w)).join(' ');
+  return `${only(wa, wb)} / ${only(wb, wa)}`;
+}
+
+/**
+ * Whether the document prints a title: its words, in order, in the document's words (case, punctuation, line
+ * breaks and invisible characters aside). Without the text, none does.
+ */
+function printedTitleTest(text: string | undefined): (title: string) => boolean {
+  if (text === undefined) return () => false;
+  const documentWords = ` ${words(text).join(' ')} `;
+  const cache = new Map<string, boolean>();
+  return (title) => {
+    let printed = cache.get(title);
+    if (printed === undefined) {
+      const titleWords = words(title);
+      printed = titleWords.length > 0 && documentWords.includes(` ${titleWords.join(' ')} `);
+      cache.set(title, printed);
+    }
+    return printed;
+  };
+}
+
+/**
+ * A sighting belongs to the finding of its own row or heading: when its quote opens with another reported title
+ * the document prints (after a number or ID: "7.5.10 Unused constants can be removed"), distinct from the title
+ * the model gave it, itself a printed title, the document's row says which finding it is (a model that gave a
+ * sibling's row its neighbour's title). The quote is the document's words; the title only the model's.
+ */
+function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: string) => boolean): readonly StoredFinding[] {
+  const printed = [...new Set(findings.map((f) => f.title))].filter(isPrinted).map((title) => ({ title, words: words(title) }));
+  if (printed.length < 2) return findings;
+  // Longest first: a title that opens another ("Unused errors" / "Unused errors can be removed") loses to the longer.
+  printed.sort((a, b) => b.words.length - a.words.length);
+  return findings.map((f) => {
+    // Only a title the document prints for another finding is a sibling mix-up; a claim the document never names stays the model's (and a conflict where it takes an ID).
+    if (f.grounding.status !== 'grounded' || !isPrinted(f.title)) return f;
+    const quote = words(f.evidence);
+    // Skip what may precede a title on its row: a number ("7.5.10" = 7 5 10) or an ID ("LID-05" = lid 05), at most four words.
+    const lead = quote.findIndex((w) => !/\d/.test(w) && !/^[a-z]{1,5}$/.test(w));
+    for (let at = 0; at <= Math.min(Math.max(lead, 0), 4); at++) {
+      const own = printed.find((t) => t.words.length > 0 && t.words.every((w, i) => quote[at + i] === w));
+      if (!own) continue;
+      if (own.title === f.title || !distinctTitles(contentTitle(own.title), contentTitle(f.title))) return f;
+      // The number found before the model's title belongs to that other row; the row's own is the one its quote opens with.
+      return { ...f, title: own.title, printedNumber: /^\s*(?:#|no\.?\s*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?\s/i.exec(f.evidence)?.[1] ?? null };
+    }
+    return f;
+  });
 }
 
 /** Indexes of the findings that carry each non-null key, in document order of first appearance. */
@@ -224,12 +348,26 @@ function position(d: MergedFindingDraft): number {
   return (d.mainPage ?? 1e9) * 1e9 + (main?.evidenceStart ?? 0);
 }
 
-/** How strongly a source speaks for its finding: grounded in its own chunk, then text length; table rows lose. */
+/**
+ * How strongly a source speaks for its finding: grounded in its own chunk, then the detailed section's heading
+ * (a line that prints the title and nothing else but its number or ID: not a table row with its cells, not a
+ * contents line with its page), then text length; table rows lose.
+ */
 function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
   const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
-  return grounded + tableLike + f.description.length + f.evidence.length;
+  const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
+  return grounded + tableLike + heading + f.description.length + f.evidence.length;
+}
+
+/** The quote is the title's heading line: the title's words, after a number or an ID at most. */
+function isHeadingLine(evidence: string, title: string): boolean {
+  const quote = words(evidence);
+  const own = words(title);
+  if (own.length === 0 || quote.length < own.length || quote.length > own.length + 4) return false;
+  const at = quote.length - own.length;
+  return quote.slice(0, at).every((w) => /\d/.test(w) || /^[a-z]{1,5}$/.test(w)) && own.every((w, i) => quote[at + i] === w);
 }
 
 function buildDraft(members: StoredFinding[], key: string | null): MergedFindingDraft {

@@ -145,7 +145,7 @@ export function listMergeDecisions(db: Database, runId: number, documentId?: num
   }));
 }
 
-/** Findings kept apart although they share a printed ID or number (see mergeFindings), for the auditor to resolve. */
+/** Findings kept apart although they share a printed ID or number, or have sibling titles (see mergeFindings), for the auditor to resolve. */
 export function listMergeConflicts(db: Database, runId: number, documentId?: number): MergeConflict[] {
   const rows = db
     .prepare(`SELECT * FROM merge_conflicts WHERE run_id = ? ${documentId === undefined ? '' : 'AND document_id = ?'} ORDER BY id`)
@@ -153,7 +153,7 @@ export function listMergeConflicts(db: Database, runId: number, documentId?: num
     id: number;
     run_id: number;
     document_id: number;
-    kind: 'id' | 'number';
+    kind: MergeConflict['kind'];
     key: string;
     merged_a: number;
     merged_b: number;

@@ -49,8 +49,9 @@ export function idOriginText(f: Pick<MergedFinding, 'findingKey' | 'printedNumbe
 
 /** One sentence per merge conflict: the shared ID or number, the findings kept apart and their pages. */
 export function conflictText(c: ReportMergeConflict): string {
-  const what = c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`;
   const list = c.findings.map((f) => `“${f.title}” (page ${f.mainPage ?? 'unknown'})`).join(' and ');
+  if (c.kind === 'title') return `${list} are described alike, but the document prints titles with other words (${c.key}): kept apart; check whether they are one finding.`;
+  const what = c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`;
   return `The document gives ${what} to ${list}, whose titles and evidence disagree: kept apart; check which is right.`;
 }
 

@@ -114,7 +114,7 @@ export interface ReportJudge {
 
 /** Two merged findings sharing a printed ID or number that clearly disagree, with what the auditor needs to judge. */
 export interface ReportMergeConflict {
-  kind: 'id' | 'number';
+  kind: 'id' | 'number' | 'title';
   key: string;
   findings: { findingId: number; title: string; mainPage: number | null }[];
 }

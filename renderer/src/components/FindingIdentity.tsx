@@ -23,7 +23,9 @@ export function IdConflictsNote({ conflicts, onOpen }: { conflicts: readonly IdC
     <div role="note" className="warning" data-testid="merge-conflicts">
       {conflicts.map((c) => (
         <p key={`${c.kind}-${c.key}-${c.otherLabel ?? c.otherTitle}`}>
-          The document also gives {c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`} to “{c.otherTitle}”. Their titles and evidence disagree, so they are kept apart: check which is right.{' '}
+          {c.kind === 'title'
+            ? `“${c.otherTitle}” is described much like this finding, but the document prints a title with other words (${c.key}), so they are kept apart: check whether they are one finding.`
+            : `The document also gives ${c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`} to “${c.otherTitle}”. Their titles and evidence disagree, so they are kept apart: check which is right.`}{' '}
           {onOpen && c.otherReviewedId !== undefined ? (
             <button type="button" className="link" onClick={() => onOpen(c.otherReviewedId!)}>
               Open {c.otherLabel}

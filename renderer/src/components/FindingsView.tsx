@@ -99,7 +99,7 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
                 <code className={`id-origin id-origin--${f.idOrigin}`} title={ID_ORIGIN_TEXT[f.idOrigin]}>
                   {f.idLabel}
                 </code>
-                {f.conflicts.length > 0 ? <span className="conflict-mark" title="The document gives this ID or number to another finding too"> ⚠</span> : null}
+                {f.conflicts.length > 0 ? <span className="conflict-mark" title="Kept apart from another finding that shares its ID or number, or has a sibling title: check"> ⚠</span> : null}
               </div>
               <div role="gridcell" className="cell-title">
                 {f.title}

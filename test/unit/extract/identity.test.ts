@@ -56,6 +56,29 @@ describe('a model ID is a key only where the document prints it for the finding'
     expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', quotedTitle).idKey).toBeNull();
   });
 
+  it('a sighting belongs to its own row: a neighbouring row\'s ID, above or below, never ties it', () => {
+    const title = 'TOCTOU of gateway endpoint authentication';
+    // The row's ID cell wrapped away from its title: the rows above and below print their own IDs.
+    const table = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `${title} Low`, 'TOB-ETCD-006 Insecure ciphers are allowed by default High'].join('\n');
+    const row = at(table, `${title} Low`);
+    expect(identify(table, 'TOB-ETCD-004', title, row).idKey).toBeNull();
+    expect(identify(table, 'TOB-ETCD-006', title, row).idKey).toBeNull();
+    // Its heading block: an ID alone on the line above the heading, or a labelled ID line below it.
+    const above = `Findings\nLID-05\n${title}\nSeverity: Medium`;
+    expect(identify(above, 'LID-05', title, at(above, title)).idKey).toBe('LID-05');
+    const below = `5. ${title}\nSeverity: Low\nType: Data Validation Finding ID: TOB-ETCD-005\nDescription`;
+    expect(identify(below, 'TOB-ETCD-005', title, at(below, title)).idKey).toBe('TOB-ETCD-005');
+  });
+
+  it('a description quote takes the ID of its own heading block, never the table row printed above the heading', () => {
+    const title = 'TOCTOU of gateway endpoint authentication';
+    const text = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `5. ${title}`, 'Description', 'An attacker can race the check and the use of the endpoint.'].join('\n');
+    expect(identify(text, 'TOB-ETCD-004', title, at(text, 'An attacker can race')).idKey).toBeNull();
+    const headed = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `TOB-ETCD-005 ${title}`, 'Description', 'An attacker can race the check and the use of the endpoint.'].join('\n');
+    expect(identify(headed, 'TOB-ETCD-005', title, at(headed, 'An attacker can race')).idKey).toBe('TOB-ETCD-005');
+    expect(identify(headed, 'TOB-ETCD-004', title, at(headed, 'An attacker can race')).idKey).toBeNull();
+  });
+
   it('an ungrounded finding: only when the ID is printed in the text the model was shown', () => {
     expect(identify(detail, 'TOB-ETCD-005', 'TOCTOU', ungrounded).idKey).toBe('TOB-ETCD-005');
     expect(identify(detail, 'PBI-9999', 'Invented', ungrounded).idKey).toBeNull();
@@ -69,6 +92,15 @@ describe('printed numbers', () => {
     expect(printedNumberBefore(text, title, 0, text.length)).toBe('7');
     expect(printedNumberBefore('3.2 Compilation of wasm code is slow', 'Compilation of wasm code is slow', 0, 40)).toBe('3.2');
     expect(printedNumberBefore('#12 Compilation of wasm code is slow', 'Compilation of wasm code is slow', 0, 40)).toBe('12');
+  });
+
+  it('count a title that opens with punctuation, and a heading printed on its chapter title\'s line', () => {
+    const gas = "++i costs less gas than i++, especially when it's used in for-loops";
+    expect(printedNumberBefore(`Gas\n7.4.4 ${gas}\nFile: A.sol`, gas, 0, 200)).toBe('7.4.4');
+    expect(printedNumberBefore('3. Detailed Findings 3.1. Lack of input validations\nTarget', 'Lack of input validations', 0, 80)).toBe('3.1');
+    // A one-level number after words is a count or a version, never a section number.
+    expect(printedNumberBefore('We found 3 Lack of input validations', 'Lack of input validations', 0, 80)).toBeNull();
+    expect(printedNumberBefore('Upgrade to version 1.2 Lack of input validations', 'Lack of input validations', 0, 80)).toBeNull();
   });
 
   it('never digits that merely occur near the title', () => {

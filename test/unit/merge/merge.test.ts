@@ -86,6 +86,77 @@ describe('mergeFindings', () => {
     expect(merged[0]).toMatchObject({ findingKey: null, modelLabels: ['F-1', 'F-7'] });
   });
 
+  describe('siblings: printed titles one word apart are different findings, whatever text similarity says', () => {
+    // A document that prints both sibling titles, each in a summary row and as a detailed heading, no IDs or numbers.
+    const pairs = [
+      ['Unused errors can be removed', 'Unused constants can be removed'],
+      ['Missing implementation of ValidateGenesis method for authz module', 'Missing implementation of ValidateBasic method for GenericAuthorization'],
+      ['Queued transfers can become stuck when new Transceivers are added', 'Queued transfers can become stuck when instructions are encoded in the incorrect order'],
+    ] as const;
+    const described = 'The declarations are never used anywhere in the code base and can be deleted to reduce the size of the contract.';
+    for (const [one, other] of pairs) {
+      it(`"${one}" vs "${other}"`, () => {
+        const text = `Summary\n${one} Informational\n${other} Informational\n\f${one}\n${described}\n\f${other}\n${described}\n`;
+        // The model words both descriptions alike (siblings are): title + description similarity alone would join them.
+        const a = f({ title: one, description: described, grounding: at(8, 8 + one.length, 1), nodeIndex: 1 });
+        const b = f({ title: other, description: described, grounding: at(30, 30 + other.length, 1), nodeIndex: 1 });
+        const c = f({ title: one, description: described, grounding: at(100, 150, 2), nodeIndex: 2 });
+        const d = f({ title: other, description: described, grounding: at(200, 250, 3), nodeIndex: 3 });
+        expect(compareFindings(a, b).same).toBe(true);
+        expect(mergeFindings([a, b, c, d]).merged).toHaveLength(1);
+        const r = mergeFindings([a, b, c, d], { documentText: text });
+        expect(r.merged.map((m) => m.sources.map((s) => s.findingId))).toEqual([
+          [a.findingId, c.findingId],
+          [b.findingId, d.findingId],
+        ]);
+        // The auditor sees the pair kept apart, once.
+        expect(r.conflicts).toEqual([{ kind: 'title', key: expect.stringContaining(' / '), mergedIndexes: [0, 1], score: expect.any(Number) }]);
+      });
+    }
+
+    it('a title only the model wrote keeps nothing apart; a shorter printed wording is the same finding', () => {
+      const text = 'Insufficient logging Low\n\fInsufficient logging of administrative actions\nAdministrators act unseen.';
+      const row = f({ title: 'Insufficient logging', grounding: at(0, 20, 1), nodeIndex: 1 });
+      const heading = f({ title: 'Insufficient logging of administrative actions', grounding: at(30, 76, 2), nodeIndex: 2 });
+      const shorter = mergeFindings([row, heading], { documentText: text });
+      expect(shorter.merged).toHaveLength(1);
+      expect(shorter.conflicts).toEqual([]);
+      // The reworded title is not printed: the overlap of its quote with the heading's section joins it.
+      const boundary = f({ title: 'Administrative actions are not logged', grounding: at(30, 76, 2, true), nodeIndex: 3 });
+      expect(mergeFindings([heading, boundary], { documentText: text }).merged).toHaveLength(1);
+    });
+
+    it('a row the model gave its sibling\'s title belongs to the finding its row prints', () => {
+      const [one, other] = ['Unused errors can be removed', 'Unused constants can be removed'];
+      const text = `Summary\n7.5.3 ${one} Info\n7.5.10 ${other} Info\n\f${one}\nErrors are unused.\n\f${other}\nConstants are unused.\n`;
+      const rowA = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.3 ${one} Info`, grounding: at(8, 40, 1), nodeIndex: 1 });
+      // The model titled the second row like the first: its quote is the document's row of the other sibling.
+      // Its number was read before the model's title, on the row above: the retitled row takes the one it opens with.
+      const rowB = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.10 ${other} Info`, grounding: at(41, 80, 1), nodeIndex: 1 });
+      const detailA = f({ title: one, description: 'Errors are unused.', evidence: 'Errors are unused.', grounding: at(110, 128, 2), nodeIndex: 2 });
+      const detailB = f({ title: other, printedNumber: '7.5.10', description: 'Constants are unused.', evidence: 'Constants are unused.', grounding: at(160, 181, 3), nodeIndex: 3 });
+      const r = mergeFindings([rowA, rowB, detailA, detailB], { documentText: text });
+      const holding = (title: string) => r.merged.find((m) => m.title === title)!.sources.map((s) => s.findingId).sort();
+      expect(r.merged).toHaveLength(2);
+      expect(holding(one)).toEqual([rowA.findingId, detailA.findingId].sort());
+      expect(holding(other)).toEqual([rowB.findingId, detailB.findingId].sort());
+    });
+
+    it('no chain of similar pairs joins two findings: group against group, every printed title must be compatible', () => {
+      // Contents lines a model describes alike: each pair is "similar" through the shared description, none is the same finding.
+      const titles = ['Node Operator Rewards Unevenly Leaked', 'Possible Market Manipulation', 'Biased Node Operator Assignment', 'Submit Always Returns Zero'];
+      const text = titles.map((t) => `${t} . . . . . 7`).join('\n');
+      let at0 = 0;
+      const lines = titles.map((t) => {
+        const g = at(at0, at0 + t.length, 2);
+        at0 += t.length + 12;
+        return f({ title: t, description: 'Listed in the document\u2019s overview of findings.', evidence: `${t} . . . . . 7`, grounding: g, nodeIndex: 1 });
+      });
+      expect(mergeFindings(lines).merged.length).toBeLessThan(titles.length);
+      expect(mergeFindings(lines, { documentText: text }).merged).toHaveLength(titles.length);
+    });
+  });
+
   it('an ungrounded-only finding stays unverified', () => {
     const r = mergeFindings([f({ title: 'Invented' })]);
     expect(r.merged[0]!.grounded).toBe(false);

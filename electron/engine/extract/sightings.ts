@@ -1,0 +1,84 @@
+/**
+ * Every sighting of a finding in what the model was shown. A model often reports a finding once per unit and
+ * quotes its first occurrence, a summary-table row or a contents line, although the unit also holds the
+ * finding's detailed section: the finding would then never be on the page where it is described. So where a
+ * reported finding's title is printed again in the unit as a heading, a row or a contents line (at a line start,
+ * after a number, an ID or punctuation only: never a mention inside a sentence), that place is recorded as one
+ * more sighting of it: the same finding, quoting the printed line, grounded exactly there. The merge joins the
+ * sightings and takes the detailed heading as the main page.
+ */
+import { pageAt } from '../../../shared/canonical';
+import type { ExtractionProfile, GroundedFinding } from '../../../shared/findings';
+import type { ExtractedDocument } from '../../../shared/types';
+import { normalizeForMatch } from './grounding';
+import { identifyFinding } from './identity';
+
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
+
+/** Before a title on its line: numbers, IDs and punctuation only; or a section number after a chapter title ("3. Detailed Findings 3.1."). */
+const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
+const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
+
+/** Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. */
+export function titleLines(text: string, title: string, from: number, to: number): { start: number; end: number; titleStart: number }[] {
+  const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  // A title of one short word is too common to be a heading of its own.
+  if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return [];
+  const view = normalizeForMatch(text, from, to);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
+  const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
+  const out: { start: number; end: number; titleStart: number }[] = [];
+  for (const m of view.text.matchAll(pattern)) {
+    const titleStart = view.map[m.index]!;
+    const titleEnd = view.map[m.index + m[0].length - 1]! + 1;
+    const lineStart = text.lastIndexOf('\n', titleStart - 1) + 1;
+    let before = text.slice(Math.max(lineStart, from), titleStart).replace(INVISIBLE, '');
+    if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
+    if (!LINE_LEAD.test(before) && !SECTION_NUMBER_AFTER_WORDS.test(before)) continue;
+    const nl = text.indexOf('\n', titleEnd);
+    let start = Math.max(lineStart, from);
+    while (start < titleStart && /\s/.test(text[start]!)) start++;
+    let end = Math.min(nl < 0 ? text.length : nl, to);
+    while (end > titleEnd && /\s/.test(text[end - 1]!)) end--;
+    out.push({ start, end, titleStart });
+  }
+  return out;
+}
+
+/**
+ * The unit's findings, plus one sighting for each place a reported (grounded) title is printed again in the unit
+ * at a line start where no reported finding of the unit is grounded, when every quote the model gave for that
+ * title in the unit is a title line (a row, a contents line, a heading): a model that also quoted the finding's
+ * description saw its detailed section. Ungrounded findings add nothing: their title is the model's word only.
+ */
+export function withEveryTitleSighting(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  findings: readonly GroundedFinding[],
+  unit: { start: number; end: number },
+): GroundedFinding[] {
+  const out = [...findings];
+  const taken = findings.filter((f) => f.grounding.status === 'grounded').map((f) => ({ start: f.grounding.start!, end: f.grounding.end! }));
+  const done = new Set<string>();
+  const words = (text: string) => ` ${(normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
+  for (const f of findings) {
+    if (f.grounding.status !== 'grounded') continue;
+    const key = normalizeForMatch(f.title).text;
+    if (done.has(key)) continue;
+    done.add(key);
+    // The model also quoted the finding's own text (its description): it saw the detailed section, nothing is missing.
+    // A title line holds the title's first words (a wrapped table row interleaves its other cells after them).
+    const lead = ` ${words(f.title).trim().split(' ').slice(0, 3).join(' ')} `;
+    const sameTitle = findings.filter((g) => g.grounding.status === 'grounded' && normalizeForMatch(g.title).text === key);
+    if (sameTitle.some((g) => !words(g.evidence).includes(lead))) continue;
+    for (const line of titleLines(doc.text, f.title, unit.start, unit.end)) {
+      if (taken.some((t) => t.start < line.end && line.start < t.end)) continue;
+      const { start, end } = line;
+      const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start, end, page: pageAt(doc.pages, start), inContextOnly: false };
+      const identity = identifyFinding(doc.text, profile, { modelId: f.id, title: f.title, grounding, region: unit });
+      out.push({ ...f, evidence: doc.text.slice(start, end), page: grounding.page, grounding, findingKey: identity.idKey, printedNumber: identity.printedNumber });
+      taken.push({ start, end });
+    }
+  }
+  return out;
+}
