@@ -11,11 +11,12 @@ import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
-import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
+import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
-import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
+import { parsePartialExtractionReply, type ReplyFinding } from './partialReply';
+import { buildExtractionMessages, buildFollowUpMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -36,6 +37,11 @@ export interface ExtractChunkInput {
    */
   boundaries?: readonly number[];
   profile?: ExtractionProfile;
+  /**
+   * The document's ID mentions (rules). Those inside the chunk that no finding of its reply covers are asked for
+   * again in a focused follow-up call (askAgainForSkipped); without them, no follow-up is made.
+   */
+  mentions?: readonly IdMention[];
   model: string;
   numCtx: number;
   /**
@@ -47,6 +53,12 @@ export interface ExtractChunkInput {
   documentId?: number;
   cache?: boolean;
   signal?: AbortSignal;
+}
+
+/** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */
+interface ReplyContext {
+  text: string;
+  range: { start: number; end: number } | undefined;
 }
 
 export interface ExtractChunkResult {
@@ -63,6 +75,10 @@ export interface ExtractChunkResult {
 /** Errors that mean "this text is too much for one call": split and retry the halves. */
 const SPLIT_CODES = new Set<string>([ErrorCode.LLM_CONTEXT_OVERFLOW, ErrorCode.LLM_TRUNCATED_PROMPT, ErrorCode.LLM_REPLY_CUT]);
 const MAX_SPLIT_DEPTH = 6;
+/** A reply cut again and again on the same text is a model in a loop, not a dense unit: stop after this many. */
+const MAX_CONTINUATIONS = 40;
+/** IDs named in one follow-up call: below the 15-30 items after which small models end long lists early. */
+export const FOLLOW_UP_BATCH = 10;
 const MIN_SPLIT_CHARS = 200;
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
@@ -74,13 +90,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
   const tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
 
-  const run = async (
-    start: number,
-    end: number,
-    context: { text: string; range: { start: number; end: number } | undefined } | undefined,
-    ref: string,
-    depth: number,
-  ): Promise<ExtractChunkResult> => {
+  const call = async (start: number, end: number, context: ReplyContext | undefined, ref: string) => {
     const messages = buildExtractionMessages({
       profile,
       doc,
@@ -90,51 +100,105 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
     });
-    let reply: ExtractionReply;
-    let callId: string;
     const textTokens = deps.llm.estimator.estimateText(doc.text.slice(start, end), input.model);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
+    return deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+  };
+  const callOptions = (ref: string) => ({
+    purpose: 'extract' as const,
+    model: input.model,
+    numCtx: input.numCtx,
+    runId: input.runId ?? null,
+    documentId: input.documentId ?? null,
+    chunkRef: ref,
+    ...(input.cache !== undefined ? { cache: input.cache } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const ground = (reported: readonly ReplyFinding[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) =>
+    reported.map((f) => {
+      const finding = { ...f, id: f.id ?? null };
+      const grounded = groundFinding(doc, profile, finding, { chunk: range, ...(contextRange ? { context: contextRange } : {}) });
+      return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;
+    });
+
+  const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
+    const split = async (): Promise<ExtractChunkResult> => {
+      const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
+      const first = await run(start, mid, context, `${ref}.a`, depth + 1, continuation);
+      const second = await run(mid, end, contextBefore(mid, start), `${ref}.b`, depth + 1, continuation);
+      return combine(first, second);
+    };
+    const canSplit = depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS;
+    let r: Awaited<ReturnType<typeof call>>;
     try {
-      const r = await deps.llm.chatJson({
-        purpose: 'extract',
-        model: input.model,
-        schema: extractionReplySchema,
-        messages,
-        numCtx: input.numCtx,
-        numPredict,
-        runId: input.runId ?? null,
-        documentId: input.documentId ?? null,
-        chunkRef: ref,
-        ...(input.cache !== undefined ? { cache: input.cache } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      reply = r.value;
-      callId = r.call.callId;
+      r = await call(start, end, context, ref);
     } catch (error) {
-      if (error instanceof AppError && SPLIT_CODES.has(error.code) && depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS) {
-        const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
-        const first = await run(start, mid, context, `${ref}.a`, depth + 1);
-        const tailStart = Math.max(start, mid - tailChars);
-        const second = await run(mid, end, { text: doc.text.slice(tailStart, mid), range: { start: tailStart, end: mid } }, `${ref}.b`, depth + 1);
-        return {
-          findings: [...first.findings, ...second.findings],
-          summary: [first.summary, second.summary].filter(Boolean).join(' '),
-          calls: first.calls + second.calls,
-          callIds: [...first.callIds, ...second.callIds],
-          pieces: first.pieces + second.pieces,
-        };
-      }
+      // A client that cannot hand back a cut reply (or a prompt that does not fit): split as before.
+      if (error instanceof AppError && SPLIT_CODES.has(error.code) && canSplit) return split();
       throw error;
     }
-    const findings = reply.findings.map((f) => {
-      const reported = { ...f, id: f.id ?? null };
-      const grounded = groundFinding(doc, profile, reported, { chunk: { start, end }, ...(context?.range ? { context: context.range } : {}) });
-      return onStatedPage(doc, profile, reported, grounded, { start, end }) ?? grounded;
-    });
-    return { findings, summary: reply.summary.trim(), calls: 1, callIds: [callId], pieces: 1 };
+    const done: ExtractChunkResult = { findings: [], summary: '', calls: 1, callIds: [r.call.callId], pieces: 1 };
+    if (!r.cut) return { ...done, findings: ground(r.value.findings, { start, end }, context?.range), summary: r.value.summary.trim() };
+
+    // Cut at the limit: keep every finding written whole and continue the same text after the last one.
+    const partial = parsePartialExtractionReply(r.content);
+    const kept = ground(partial.findings, { start, end }, context?.range);
+    const resumeAt = resumePoint(kept, start, end);
+    if (resumeAt === undefined) {
+      // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.
+      // The cut call is logged and counted; it analysed no piece.
+      if (canSplit) return combine({ ...done, pieces: 0 }, await split());
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`, {
+        model: input.model,
+        chunkRef: ref,
+        reply: r.content.slice(0, 2000),
+      });
+    }
+    const mine: ExtractChunkResult = { ...done, findings: kept, summary: partial.summary?.trim() ?? '' };
+    if (!/\S/.test(doc.text.slice(resumeAt, end))) return mine;
+    if (continuation >= MAX_CONTINUATIONS) {
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, { model: input.model, chunkRef: ref });
+    }
+    const rest = await run(resumeAt, end, contextBefore(resumeAt, start), `${baseRef}+${continuation + 1}`, depth, continuation + 1);
+    return combine(mine, rest);
   };
 
-  return run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0);
+  /** Up to `tailChars` characters before `at`, shown as CONTEXT ONLY (a finding cut by the boundary stays understandable). */
+  const contextBefore = (at: number, floor: number): ReplyContext => {
+    const tailStart = Math.max(floor, at - tailChars);
+    return { text: doc.text.slice(tailStart, at), range: { start: tailStart, end: at } };
+  };
+
+  /**
+   * The ID mentions inside the unit's text that no finding of the unit covers (a model that ended its list early,
+   * or skipped a table row), asked for again in focused calls: the IDs named, the text around each shown. What
+   * stays uncovered is left to the completeness check's unreviewed list, as before.
+   */
+  const askAgainForSkipped = async (extracted: ExtractChunkResult): Promise<ExtractChunkResult> => {
+    const covered = new Set(extracted.findings.map((f) => f.findingKey).filter((k): k is string => Boolean(k)));
+    const skipped = new Map<string, IdMention>();
+    for (const m of input.mentions ?? []) {
+      if (m.start < chunk.start || m.end > chunk.end || covered.has(m.normalized) || skipped.has(m.normalized)) continue;
+      skipped.set(m.normalized, m);
+    }
+    let result = extracted;
+    const all = [...skipped.values()];
+    for (let b = 0; b < all.length; b += FOLLOW_UP_BATCH) {
+      const batch = all.slice(b, b + FOLLOW_UP_BATCH);
+      const excerpts = excerptsAround(doc, batch, { start: chunk.start, end: chunk.end });
+      const ref = `${baseRef}?${b / FOLLOW_UP_BATCH + 1}`;
+      const messages = buildFollowUpMessages({ profile, doc, ids: batch.map((m) => m.raw.replace(/\s+/g, '')), excerpts, chunkLabel: ref });
+      const textTokens = excerpts.reduce((n, e) => n + deps.llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
+      const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
+      const r = await deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+      const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
+      result = combine(result, { findings: ground(reported, { start: chunk.start, end: chunk.end }), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
+    }
+    return result;
+  };
+
+  const extracted = await run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0, 0);
+  return askAgainForSkipped(extracted);
 }
 
 /**
@@ -219,6 +283,59 @@ export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: re
   if (m) start += m.index + m[0].length;
   while (start < end && /\s/.test(doc.text[start]!)) start++;
   return doc.text.slice(start, end) || undefined;
+}
+
+/** Two consecutive parts of one unit's extraction as one result. */
+function combine(first: ExtractChunkResult, second: ExtractChunkResult): ExtractChunkResult {
+  return {
+    findings: [...first.findings, ...second.findings],
+    summary: [first.summary, second.summary].filter(Boolean).join(' '),
+    calls: first.calls + second.calls,
+    callIds: [...first.callIds, ...second.callIds],
+    pieces: first.pieces + second.pieces,
+  };
+}
+
+/**
+ * Where a reply cut at the limit continues: after the furthest evidence of the findings it wrote whole (models list
+ * findings in document order), within (start, end). Undefined when no kept finding is grounded inside the text.
+ */
+export function resumePoint(kept: readonly GroundedFinding[], start: number, end: number): number | undefined {
+  let at: number | undefined;
+  for (const f of kept) {
+    const e = f.grounding.end;
+    if (f.grounding.status !== 'grounded' || e === null || e === undefined || e <= start || e > end) continue;
+    if (at === undefined || e > at) at = e;
+  }
+  return at;
+}
+
+/** Lines shown around each mention in a follow-up call, at most this many characters on each side. */
+const EXCERPT_CHARS = 320;
+
+/**
+ * The text around each mention, within `range`: from the start of the line before it to the end of the line after
+ * it (at most EXCERPT_CHARS either side), overlapping excerpts joined, in document order.
+ */
+export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[], range: { start: number; end: number }): { start: number; end: number }[] {
+  const text = doc.text;
+  const spans = [...mentions]
+    .sort((a, b) => a.start - b.start)
+    .map((m) => {
+      const ownLine = text.lastIndexOf('\n', m.start - 1) + 1;
+      const lineBefore = ownLine > 0 ? text.lastIndexOf('\n', ownLine - 2) + 1 : 0;
+      const ownEnd = text.indexOf('\n', m.end);
+      const nextEnd = ownEnd < 0 ? text.length : text.indexOf('\n', ownEnd + 1);
+      const lineAfter = nextEnd < 0 ? text.length : nextEnd;
+      return { start: Math.max(range.start, lineBefore, m.start - EXCERPT_CHARS), end: Math.min(range.end, lineAfter, m.end + EXCERPT_CHARS) };
+    });
+  const out: { start: number; end: number }[] = [];
+  for (const s of spans) {
+    const last = out.at(-1);
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /** The boundary strictly inside (start, end) nearest its middle, if any. */

@@ -1,5 +1,5 @@
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ChunkNode, ExtractedDocument, ProgressEvent, RunPhase } from '../../../shared/types';
+import type { ChunkNode, ExtractedDocument, IdMention, ProgressEvent, RunPhase } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
   commitUnitResult,
@@ -59,7 +59,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   const tree = await chooseTree(ctx);
   if (!ctx.llm) return { error: null };
 
-  const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf));
+  const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
   throwIfAborted(ctx.signal);
   mergeDocument(ctx);
   await checkDocumentCompleteness(ctx);
@@ -203,7 +203,7 @@ interface FailedChunk {
  * visibly, and the run goes on. Cancel and pause stop before
  * the next unit; the unit in flight goes back to the queue.
  */
-async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[]): Promise<FailedChunk[]> {
+async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[], mentions: readonly IdMention[]): Promise<FailedChunk[]> {
   const { db, runId, documentId } = ctx;
   const { client, plan } = ctx.llm!;
   const ref = { runId, documentId, treeId };
@@ -236,6 +236,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           boundaries: unit.leaves.slice(1).map((leaf) => leaf.start),
           ...(previousTail ? { previousTail } : {}),
           profile: ctx.settings.profile,
+          // ID mentions no finding of the unit covers are asked for again (extractChunk's follow-up call).
+          mentions,
           model: plan.models.extract,
           numCtx: plan.numCtx,
           maxReplyTokens: plan.replyTokens,
