@@ -77,6 +77,11 @@ const SPLIT_CODES = new Set<string>([ErrorCode.LLM_CONTEXT_OVERFLOW, ErrorCode.L
 const MAX_SPLIT_DEPTH = 6;
 /** A reply cut again and again on the same text is a model in a loop, not a dense unit: stop after this many. */
 const MAX_CONTINUATIONS = 40;
+/**
+ * A reply that lists this many findings and ends normally is continued after its last one: small local models end
+ * long lists early (after 15-30 items) without saying so, and the text after the last finding costs little to ask.
+ */
+export const LONG_LIST = 15;
 /** IDs named in one follow-up call: below the 15-30 items after which small models end long lists early. */
 export const FOLLOW_UP_BATCH = 10;
 const MIN_SPLIT_CHARS = 200;
@@ -101,9 +106,11 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       chunkLabel: ref,
     });
     const textTokens = deps.llm.estimator.estimateText(doc.text.slice(start, end), input.model);
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
+    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
     return deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
   };
+  /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
+  const idsWithin = (start: number, end: number) => new Set((input.mentions ?? []).filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
   const callOptions = (ref: string) => ({
     purpose: 'extract' as const,
     model: input.model,
@@ -138,7 +145,14 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       throw error;
     }
     const done: ExtractChunkResult = { findings: [], summary: '', calls: 1, callIds: [r.call.callId], pieces: 1 };
-    if (!r.cut) return { ...done, findings: ground(r.value.findings, { start, end }, context?.range), summary: r.value.summary.trim() };
+    if (!r.cut) {
+      const findings = ground(r.value.findings, { start, end }, context?.range);
+      const whole = { ...done, findings, summary: r.value.summary.trim() };
+      // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
+      const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
+      if (resumeAt === undefined || !/\S/.test(doc.text.slice(resumeAt, end)) || continuation >= MAX_CONTINUATIONS) return whole;
+      return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), `${baseRef}+${continuation + 1}`, depth, continuation + 1));
+    }
 
     // Cut at the limit: keep every finding written whole and continue the same text after the last one.
     const partial = parsePartialExtractionReply(r.content);
@@ -178,21 +192,22 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     const covered = new Set(extracted.findings.map((f) => f.findingKey).filter((k): k is string => Boolean(k)));
     const skipped = new Map<string, IdMention>();
     for (const m of input.mentions ?? []) {
-      if (m.start < chunk.start || m.end > chunk.end || covered.has(m.normalized) || skipped.has(m.normalized)) continue;
+      if (m.start < chunk.start || m.start >= chunk.end || covered.has(m.normalized) || skipped.has(m.normalized)) continue;
       skipped.set(m.normalized, m);
     }
     let result = extracted;
     const all = [...skipped.values()];
     for (let b = 0; b < all.length; b += FOLLOW_UP_BATCH) {
       const batch = all.slice(b, b + FOLLOW_UP_BATCH);
-      const excerpts = excerptsAround(doc, batch, { start: chunk.start, end: chunk.end });
+      const excerpts = excerptsAround(doc, batch);
+      const shown = { start: Math.min(chunk.start, excerpts[0]!.start), end: Math.max(chunk.end, excerpts.at(-1)!.end) };
       const ref = `${baseRef}?${b / FOLLOW_UP_BATCH + 1}`;
       const messages = buildFollowUpMessages({ profile, doc, ids: batch.map((m) => m.raw.replace(/\s+/g, '')), excerpts, chunkLabel: ref });
       const textTokens = excerpts.reduce((n, e) => n + deps.llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
       const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
       const r = await deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
       const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
-      result = combine(result, { findings: ground(reported, { start: chunk.start, end: chunk.end }), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
+      result = combine(result, { findings: ground(reported, shown), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
     }
     return result;
   };
@@ -310,24 +325,29 @@ export function resumePoint(kept: readonly GroundedFinding[], start: number, end
   return at;
 }
 
-/** Lines shown around each mention in a follow-up call, at most this many characters on each side. */
+/** Text shown around each mention in a follow-up call, at most this many characters on each side. */
 const EXCERPT_CHARS = 320;
+/** A mention's line with fewer words than this (besides its ID) is shown with the lines before and after it. */
+const SHORT_LINE_WORDS = 4;
 
 /**
- * The text around each mention, within `range`: from the start of the line before it to the end of the line after
- * it (at most EXCERPT_CHARS either side), overlapping excerpts joined, in document order.
+ * The text around each mention: its line, with the lines before and after it when the line holds little else (at
+ * most EXCERPT_CHARS either side), overlapping excerpts joined, in document order. An excerpt may reach past the unit it
+ * was found in: a unit boundary can cut a table row after its ID, and the row's title is what shows the finding.
  */
-export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[], range: { start: number; end: number }): { start: number; end: number }[] {
+export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[]): { start: number; end: number }[] {
   const text = doc.text;
   const spans = [...mentions]
     .sort((a, b) => a.start - b.start)
     .map((m) => {
       const ownLine = text.lastIndexOf('\n', m.start - 1) + 1;
+      const ownEnd = text.indexOf('\n', m.end) < 0 ? text.length : text.indexOf('\n', m.end);
+      // A line that holds little besides the ID (a table cell wrapped around it): the lines before and after too.
+      const short = text.slice(ownLine, ownEnd).split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length < SHORT_LINE_WORDS;
       const lineBefore = ownLine > 0 ? text.lastIndexOf('\n', ownLine - 2) + 1 : 0;
-      const ownEnd = text.indexOf('\n', m.end);
-      const nextEnd = ownEnd < 0 ? text.length : text.indexOf('\n', ownEnd + 1);
+      const nextEnd = ownEnd >= text.length ? -1 : text.indexOf('\n', ownEnd + 1);
       const lineAfter = nextEnd < 0 ? text.length : nextEnd;
-      return { start: Math.max(range.start, lineBefore, m.start - EXCERPT_CHARS), end: Math.min(range.end, lineAfter, m.end + EXCERPT_CHARS) };
+      return { start: Math.max(short ? lineBefore : ownLine, m.start - EXCERPT_CHARS), end: Math.min(short ? lineAfter : ownEnd, m.end + EXCERPT_CHARS) };
     });
   const out: { start: number; end: number }[] = [];
   for (const s of spans) {

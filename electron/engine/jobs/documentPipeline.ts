@@ -12,6 +12,7 @@ import {
   markChunkFailed,
   markChunkRunning,
   packUnits,
+  expectedFindingsByLeaf,
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
@@ -211,7 +212,12 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const meter = createRateMeter(db, runId);
   const failed: FailedChunk[] = [];
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
-  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done');
+  // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
+  const expected = expectedFindingsByLeaf(leaves, mentions);
+  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
+    room: plan.replyTokens,
+    expected: (leaf) => expected.get(leaf.index) ?? 0,
+  });
   let findingsSoFar = listFindings(db, runId, documentId).length;
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
