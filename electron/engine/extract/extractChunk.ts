@@ -151,7 +151,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
       const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
       if (resumeAt === undefined || !/\S/.test(doc.text.slice(resumeAt, end)) || continuation >= MAX_CONTINUATIONS) return whole;
-      return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), `${baseRef}+${continuation + 1}`, depth, continuation + 1));
+      return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
     }
 
     // Cut at the limit: keep every finding written whole and continue the same text after the last one.
@@ -173,7 +173,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     if (continuation >= MAX_CONTINUATIONS) {
       throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, { model: input.model, chunkRef: ref });
     }
-    const rest = await run(resumeAt, end, contextBefore(resumeAt, start), `${baseRef}+${continuation + 1}`, depth, continuation + 1);
+    const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
     return combine(mine, rest);
   };
 
@@ -204,7 +204,8 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       const ref = `${baseRef}?${b / FOLLOW_UP_BATCH + 1}`;
       const messages = buildFollowUpMessages({ profile, doc, ids: batch.map((m) => m.raw.replace(/\s+/g, '')), excerpts, chunkLabel: ref });
       const textTokens = excerpts.reduce((n, e) => n + deps.llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
-      const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
+      // Room for every ID named (and the neighbours the excerpts show): the reply is expected to hold each.
+      const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end));
       const r = await deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
       const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
       result = combine(result, { findings: ground(reported, shown), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
@@ -300,6 +301,11 @@ export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: re
   return doc.text.slice(start, end) || undefined;
 }
 
+/** The call-log reference of continuation `n` of the piece `ref` ("1#4.a+2"): the piece's own reference, numbered. */
+function continuationRef(ref: string, n: number): string {
+  return `${ref.replace(/\+\d+$/, '')}+${n}`;
+}
+
 /** Two consecutive parts of one unit's extraction as one result. */
 function combine(first: ExtractChunkResult, second: ExtractChunkResult): ExtractChunkResult {
   return {
@@ -352,7 +358,8 @@ export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: r
   const out: { start: number; end: number }[] = [];
   for (const s of spans) {
     const last = out.at(-1);
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
+    if (last && (s.start <= last.end || !/\S/.test(text.slice(last.end, s.start)))) last.end = Math.max(last.end, s.end);
     else out.push({ ...s });
   }
   return out;
