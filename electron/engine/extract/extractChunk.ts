@@ -1,11 +1,11 @@
 /**
- * One leaf chunk -> its findings (grounded) and a short summary, in one LLM
- * call (the linear chunking-with-aggregation design: every chunk gets the
- * full instructions). A prompt that does not fit (or that Ollama cut, or a
- * reply cut even after the client's retry) splits the chunk in two at a
- * paragraph or sentence boundary and extracts both halves; text is never
- * truncated. Any other failure is thrown (AppError) for the pipeline to mark
- * the chunk failed.
+ * One leaf chunk (or extraction unit) -> its findings (grounded) and a short summary (the linear
+ * chunking-with-aggregation design: every call gets the full instructions). A reply cut at its length limit is never
+ * thrown away: its complete findings are kept and the same text is asked again from after the last one (a long list
+ * that ended normally is continued the same way); the IDs printed in the unit that no finding covers are then asked
+ * for in focused follow-up calls. A prompt that does not fit (or that Ollama cut, or a reply cut before its first
+ * finding was complete) splits the text in two at a leaf, paragraph or sentence boundary; text is never truncated.
+ * Any other failure is thrown (AppError) for the pipeline to mark the chunk failed.
  */
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
