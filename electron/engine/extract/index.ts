@@ -32,6 +32,7 @@ export {
   extractionReplySchema,
   extractionInstructions,
   buildExtractionMessages,
+  buildFollowUpMessages,
   renderWithPageMarkers,
   buildSummaryMessages,
   renderSummaryParts,
