@@ -51,6 +51,11 @@ export const MODEL_MODES = [
    * row, with the row's page, never the detail page.
    */
   'once-per-unit-first-occurrence',
+  // Dense documents (issue 25): replies as long as real models write them, lists ended early.
+  /** Pretty-printed JSON, quote and description at their word limits: about 100 output tokens a finding, cut on dense units. */
+  'verbose-replies',
+  /** Ends its list normally (done_reason "stop") after `stopAfter` findings (default 20) in one reply; IDs named in the request first. */
+  'stops-after-n',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -83,7 +88,12 @@ export interface TruthResponderOptions {
   /** Non-extraction requests (judge, summary, tree split...). Default: schema-shaped minimal replies. */
   fallback?: Responder;
   seed?: number;
+  /** stops-after-n: findings per reply before the model ends its list (default STOPS_AFTER). */
+  stopAfter?: number;
 }
+
+/** stops-after-n's default: small local models often end a long list after 15-30 items. */
+export const STOPS_AFTER = 20;
 
 /** Every document of ../shared/corpus with its truth (documents without findings get an empty list). */
 export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[] {
@@ -304,7 +314,9 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     if (modes.has('duplicates-in-reply') && findings.length > 0) findings.splice(1, 0, { ...findings[0]! });
 
     const summary = reported.length > 0 ? `This part covers ${[...new Set(reported.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
-    return JSON.stringify(shapeLike(req.format, { findings, summary }));
+    const listed = modes.has('stops-after-n') ? endsListEarly(req, findings, options.stopAfter ?? STOPS_AFTER) : findings;
+    if (modes.has('verbose-replies')) return verboseReply(req.format, shapeLike(req.format, { findings: listed, summary }));
+    return JSON.stringify(shapeLike(req.format, { findings: listed, summary }));
   };
 }
 
@@ -472,4 +484,46 @@ function shapeLike(format: unknown, reply: { findings: Record<string, unknown>[]
   if ('summary' in props) out.summary = reply.summary;
   for (const [key, schema] of Object.entries(props)) if (!(key in out)) out[key] = minimalInstance(schema, format);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dense documents: long replies and lists ended early (issue 25)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * stops-after-n: the first `n` findings of the reply, the rest left out with a normal end. A request that names IDs
+ * (a focused follow-up: "These IDs are printed ... : A, B") gets those first, as a model asked for them lists them.
+ */
+function endsListEarly(req: SimChatRequest, findings: Record<string, unknown>[], n: number): Record<string, unknown>[] {
+  const named = /These IDs are printed[^:]*:\s*([^\n]*?)\. The DOCUMENT/.exec(promptBlocks(req).user)?.[1];
+  if (!named) return findings.slice(0, n);
+  const asked = new Set(named.split(',').map((id) => comparableId(id.trim())));
+  const isAsked = (f: Record<string, unknown>) => typeof f.id === 'string' && asked.has(comparableId(f.id));
+  return [...findings.filter(isAsked), ...findings.filter((f) => !isAsked(f))].slice(0, n);
+}
+
+/** A word of filler a verbose model pads a field with (its own words, not the document's). */
+const PADDING = 'the issue affects the component described in this part of the report and should be fixed'.split(' ');
+
+/**
+ * verbose-replies: pretty-printed with two-space indentation, every "at most N words" field at N words (a quote cut
+ * to its first N words stays verbatim; a shorter description is padded in the model's own words), the summary too.
+ */
+function verboseReply(format: unknown, reply: Record<string, unknown>): string {
+  const props = (format as { properties?: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties ?? {};
+  const atLimit = (value: string, description: string | undefined, verbatim: boolean): string => {
+    const limit = /at most (\d+) words/.exec(description ?? '');
+    if (!limit) return value;
+    const n = Number(limit[1]);
+    const words = value.split(/\s+/).filter(Boolean);
+    if (words.length >= n || verbatim) return words.slice(0, n).join(' ');
+    while (words.length < n) words.push(PADDING[words.length % PADDING.length]!);
+    return words.join(' ');
+  };
+  const items = props.findings?.items?.properties ?? {};
+  const findings = (reply.findings as Record<string, unknown>[]).map((f) =>
+    Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' ? atLimit(v, items[k]?.description, k === 'evidence') : v])),
+  );
+  const summary = typeof reply.summary === 'string' ? atLimit(reply.summary, props.summary?.description, false) : reply.summary;
+  return JSON.stringify({ ...reply, findings, ...(summary !== undefined ? { summary } : {}) }, null, 2);
 }

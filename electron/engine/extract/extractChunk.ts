@@ -1,21 +1,22 @@
 /**
- * One leaf chunk -> its findings (grounded) and a short summary, in one LLM
- * call (the linear chunking-with-aggregation design: every chunk gets the
- * full instructions). A prompt that does not fit (or that Ollama cut, or a
- * reply cut even after the client's retry) splits the chunk in two at a
- * paragraph or sentence boundary and extracts both halves; text is never
- * truncated. Any other failure is thrown (AppError) for the pipeline to mark
- * the chunk failed.
+ * One leaf chunk (or extraction unit) -> its findings (grounded) and a short summary (the linear
+ * chunking-with-aggregation design: every call gets the full instructions). A reply cut at its length limit is never
+ * thrown away: its complete findings are kept and the same text is asked again from after the last one (a long list
+ * that ended normally is continued the same way); the IDs printed in the unit that no finding covers are then asked
+ * for in focused follow-up calls. A prompt that does not fit (or that Ollama cut, or a reply cut before its first
+ * finding was complete) splits the text in two at a leaf, paragraph or sentence boundary; text is never truncated.
+ * Any other failure is thrown (AppError) for the pipeline to mark the chunk failed.
  */
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
-import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
+import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
-import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
+import { parsePartialExtractionReply, type ReplyFinding } from './partialReply';
+import { buildExtractionMessages, buildFollowUpMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -36,6 +37,11 @@ export interface ExtractChunkInput {
    */
   boundaries?: readonly number[];
   profile?: ExtractionProfile;
+  /**
+   * The document's ID mentions (rules). Those inside the chunk that no finding of its reply covers are asked for
+   * again in a focused follow-up call (askAgainForSkipped); without them, no follow-up is made.
+   */
+  mentions?: readonly IdMention[];
   model: string;
   numCtx: number;
   /**
@@ -47,6 +53,12 @@ export interface ExtractChunkInput {
   documentId?: number;
   cache?: boolean;
   signal?: AbortSignal;
+}
+
+/** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */
+interface ReplyContext {
+  text: string;
+  range: { start: number; end: number } | undefined;
 }
 
 export interface ExtractChunkResult {
@@ -63,6 +75,15 @@ export interface ExtractChunkResult {
 /** Errors that mean "this text is too much for one call": split and retry the halves. */
 const SPLIT_CODES = new Set<string>([ErrorCode.LLM_CONTEXT_OVERFLOW, ErrorCode.LLM_TRUNCATED_PROMPT, ErrorCode.LLM_REPLY_CUT]);
 const MAX_SPLIT_DEPTH = 6;
+/** A reply cut again and again on the same text is a model in a loop, not a dense unit: stop after this many. */
+const MAX_CONTINUATIONS = 40;
+/**
+ * A reply that lists this many findings and ends normally is continued after its last one: small local models end
+ * long lists early (after 15-30 items) without saying so, and the text after the last finding costs little to ask.
+ */
+export const LONG_LIST = 15;
+/** IDs named in one follow-up call: below the 15-30 items after which small models end long lists early. */
+export const FOLLOW_UP_BATCH = 10;
 const MIN_SPLIT_CHARS = 200;
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
@@ -74,13 +95,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
   const tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
 
-  const run = async (
-    start: number,
-    end: number,
-    context: { text: string; range: { start: number; end: number } | undefined } | undefined,
-    ref: string,
-    depth: number,
-  ): Promise<ExtractChunkResult> => {
+  const call = async (start: number, end: number, context: ReplyContext | undefined, ref: string) => {
     const messages = buildExtractionMessages({
       profile,
       doc,
@@ -90,51 +105,116 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
     });
-    let reply: ExtractionReply;
-    let callId: string;
     const textTokens = deps.llm.estimator.estimateText(doc.text.slice(start, end), input.model);
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict);
+    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
+    return deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+  };
+  /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
+  const idsWithin = (start: number, end: number) => new Set((input.mentions ?? []).filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
+  const callOptions = (ref: string) => ({
+    purpose: 'extract' as const,
+    model: input.model,
+    numCtx: input.numCtx,
+    runId: input.runId ?? null,
+    documentId: input.documentId ?? null,
+    chunkRef: ref,
+    ...(input.cache !== undefined ? { cache: input.cache } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const ground = (reported: readonly ReplyFinding[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) =>
+    reported.map((f) => {
+      const finding = { ...f, id: f.id ?? null };
+      const grounded = groundFinding(doc, profile, finding, { chunk: range, ...(contextRange ? { context: contextRange } : {}) });
+      return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;
+    });
+
+  const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
+    const split = async (): Promise<ExtractChunkResult> => {
+      const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
+      const first = await run(start, mid, context, `${ref}.a`, depth + 1, continuation);
+      const second = await run(mid, end, contextBefore(mid, start), `${ref}.b`, depth + 1, continuation);
+      return combine(first, second);
+    };
+    const canSplit = depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS;
+    let r: Awaited<ReturnType<typeof call>>;
     try {
-      const r = await deps.llm.chatJson({
-        purpose: 'extract',
-        model: input.model,
-        schema: extractionReplySchema,
-        messages,
-        numCtx: input.numCtx,
-        numPredict,
-        runId: input.runId ?? null,
-        documentId: input.documentId ?? null,
-        chunkRef: ref,
-        ...(input.cache !== undefined ? { cache: input.cache } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      reply = r.value;
-      callId = r.call.callId;
+      r = await call(start, end, context, ref);
     } catch (error) {
-      if (error instanceof AppError && SPLIT_CODES.has(error.code) && depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS) {
-        const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
-        const first = await run(start, mid, context, `${ref}.a`, depth + 1);
-        const tailStart = Math.max(start, mid - tailChars);
-        const second = await run(mid, end, { text: doc.text.slice(tailStart, mid), range: { start: tailStart, end: mid } }, `${ref}.b`, depth + 1);
-        return {
-          findings: [...first.findings, ...second.findings],
-          summary: [first.summary, second.summary].filter(Boolean).join(' '),
-          calls: first.calls + second.calls,
-          callIds: [...first.callIds, ...second.callIds],
-          pieces: first.pieces + second.pieces,
-        };
-      }
+      // A client that cannot hand back a cut reply (or a prompt that does not fit): split as before.
+      if (error instanceof AppError && SPLIT_CODES.has(error.code) && canSplit) return split();
       throw error;
     }
-    const findings = reply.findings.map((f) => {
-      const reported = { ...f, id: f.id ?? null };
-      const grounded = groundFinding(doc, profile, reported, { chunk: { start, end }, ...(context?.range ? { context: context.range } : {}) });
-      return onStatedPage(doc, profile, reported, grounded, { start, end }) ?? grounded;
-    });
-    return { findings, summary: reply.summary.trim(), calls: 1, callIds: [callId], pieces: 1 };
+    const done: ExtractChunkResult = { findings: [], summary: '', calls: 1, callIds: [r.call.callId], pieces: 1 };
+    if (!r.cut) {
+      const findings = ground(r.value.findings, { start, end }, context?.range);
+      const whole = { ...done, findings, summary: r.value.summary.trim() };
+      // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
+      const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
+      if (resumeAt === undefined || !/\S/.test(doc.text.slice(resumeAt, end)) || continuation >= MAX_CONTINUATIONS) return whole;
+      return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
+    }
+
+    // Cut at the limit: keep every finding written whole and continue the same text after the last one.
+    const partial = parsePartialExtractionReply(r.content);
+    const kept = ground(partial.findings, { start, end }, context?.range);
+    const resumeAt = resumePoint(kept, start, end);
+    if (resumeAt === undefined) {
+      // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.
+      // The cut call is logged and counted; it analysed no piece.
+      if (canSplit) return combine({ ...done, pieces: 0 }, await split());
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`, {
+        model: input.model,
+        chunkRef: ref,
+        reply: r.content.slice(0, 2000),
+      });
+    }
+    const mine: ExtractChunkResult = { ...done, findings: kept, summary: partial.summary?.trim() ?? '' };
+    if (!/\S/.test(doc.text.slice(resumeAt, end))) return mine;
+    if (continuation >= MAX_CONTINUATIONS) {
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, { model: input.model, chunkRef: ref });
+    }
+    const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
+    return combine(mine, rest);
   };
 
-  return run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0);
+  /** Up to `tailChars` characters before `at`, shown as CONTEXT ONLY (a finding cut by the boundary stays understandable). */
+  const contextBefore = (at: number, floor: number): ReplyContext => {
+    const tailStart = Math.max(floor, at - tailChars);
+    return { text: doc.text.slice(tailStart, at), range: { start: tailStart, end: at } };
+  };
+
+  /**
+   * The ID mentions inside the unit's text that no finding of the unit covers (a model that ended its list early,
+   * or skipped a table row), asked for again in focused calls: the IDs named, the text around each shown. What
+   * stays uncovered is left to the completeness check's unreviewed list, as before.
+   */
+  const askAgainForSkipped = async (extracted: ExtractChunkResult): Promise<ExtractChunkResult> => {
+    const covered = new Set(extracted.findings.map((f) => f.findingKey).filter((k): k is string => Boolean(k)));
+    const skipped = new Map<string, IdMention>();
+    for (const m of input.mentions ?? []) {
+      if (m.start < chunk.start || m.start >= chunk.end || covered.has(m.normalized) || skipped.has(m.normalized)) continue;
+      skipped.set(m.normalized, m);
+    }
+    let result = extracted;
+    const all = [...skipped.values()];
+    for (let b = 0; b < all.length; b += FOLLOW_UP_BATCH) {
+      const batch = all.slice(b, b + FOLLOW_UP_BATCH);
+      const excerpts = excerptsAround(doc, batch);
+      const shown = { start: Math.min(chunk.start, excerpts[0]!.start), end: Math.max(chunk.end, excerpts.at(-1)!.end) };
+      const ref = `${baseRef}?${b / FOLLOW_UP_BATCH + 1}`;
+      const messages = buildFollowUpMessages({ profile, doc, ids: batch.map((m) => m.raw.replace(/\s+/g, '')), excerpts, chunkLabel: ref });
+      const textTokens = excerpts.reduce((n, e) => n + deps.llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
+      // Room for every ID named (and the neighbours the excerpts show): the reply is expected to hold each.
+      const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end));
+      const r = await deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+      const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
+      result = combine(result, { findings: ground(reported, shown), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
+    }
+    return result;
+  };
+
+  const extracted = await run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0, 0);
+  return askAgainForSkipped(extracted);
 }
 
 /**
@@ -219,6 +299,70 @@ export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: re
   if (m) start += m.index + m[0].length;
   while (start < end && /\s/.test(doc.text[start]!)) start++;
   return doc.text.slice(start, end) || undefined;
+}
+
+/** The call-log reference of continuation `n` of the piece `ref` ("1#4.a+2"): the piece's own reference, numbered. */
+function continuationRef(ref: string, n: number): string {
+  return `${ref.replace(/\+\d+$/, '')}+${n}`;
+}
+
+/** Two consecutive parts of one unit's extraction as one result. */
+function combine(first: ExtractChunkResult, second: ExtractChunkResult): ExtractChunkResult {
+  return {
+    findings: [...first.findings, ...second.findings],
+    summary: [first.summary, second.summary].filter(Boolean).join(' '),
+    calls: first.calls + second.calls,
+    callIds: [...first.callIds, ...second.callIds],
+    pieces: first.pieces + second.pieces,
+  };
+}
+
+/**
+ * Where a reply cut at the limit continues: after the furthest evidence of the findings it wrote whole (models list
+ * findings in document order), within (start, end). Undefined when no kept finding is grounded inside the text.
+ */
+export function resumePoint(kept: readonly GroundedFinding[], start: number, end: number): number | undefined {
+  let at: number | undefined;
+  for (const f of kept) {
+    const e = f.grounding.end;
+    if (f.grounding.status !== 'grounded' || e === null || e === undefined || e <= start || e > end) continue;
+    if (at === undefined || e > at) at = e;
+  }
+  return at;
+}
+
+/** Text shown around each mention in a follow-up call, at most this many characters on each side. */
+const EXCERPT_CHARS = 320;
+/** A mention's line with fewer words than this (besides its ID) is shown with the lines before and after it. */
+const SHORT_LINE_WORDS = 4;
+
+/**
+ * The text around each mention: its line, with the lines before and after it when the line holds little else (at
+ * most EXCERPT_CHARS either side), overlapping excerpts joined, in document order. An excerpt may reach past the unit it
+ * was found in: a unit boundary can cut a table row after its ID, and the row's title is what shows the finding.
+ */
+export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[]): { start: number; end: number }[] {
+  const text = doc.text;
+  const spans = [...mentions]
+    .sort((a, b) => a.start - b.start)
+    .map((m) => {
+      const ownLine = text.lastIndexOf('\n', m.start - 1) + 1;
+      const ownEnd = text.indexOf('\n', m.end) < 0 ? text.length : text.indexOf('\n', m.end);
+      // A line that holds little besides the ID (a table cell wrapped around it): the lines before and after too.
+      const short = text.slice(ownLine, ownEnd).split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length < SHORT_LINE_WORDS;
+      const lineBefore = ownLine > 0 ? text.lastIndexOf('\n', ownLine - 2) + 1 : 0;
+      const nextEnd = ownEnd >= text.length ? -1 : text.indexOf('\n', ownEnd + 1);
+      const lineAfter = nextEnd < 0 ? text.length : nextEnd;
+      return { start: Math.max(short ? lineBefore : ownLine, m.start - EXCERPT_CHARS), end: Math.min(short ? lineAfter : ownEnd, m.end + EXCERPT_CHARS) };
+    });
+  const out: { start: number; end: number }[] = [];
+  for (const s of spans) {
+    const last = out.at(-1);
+    // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
+    if (last && (s.start <= last.end || !/\S/.test(text.slice(last.end, s.start)))) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /** The boundary strictly inside (start, end) nearest its middle, if any. */

@@ -32,6 +32,7 @@ export {
   extractionReplySchema,
   extractionInstructions,
   buildExtractionMessages,
+  buildFollowUpMessages,
   renderWithPageMarkers,
   buildSummaryMessages,
   renderSummaryParts,
@@ -43,5 +44,5 @@ export {
 } from './prompts';
 export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
-export { packUnits, leafOfFinding, type ExtractionUnit } from './units';
+export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines } from './sightings';

@@ -9,7 +9,7 @@
  * the instructions.
  */
 import { z } from 'zod';
-import { PAGE_SEPARATOR } from '../../../shared/canonical';
+import { PAGE_SEPARATOR, pageAt } from '../../../shared/canonical';
 import type { ExtractionProfile } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { buildMessages, delimitDocument, jsonPromptMessages, promptText, type ChatMessage } from '../llm';
@@ -92,6 +92,36 @@ export function buildExtractionMessages(input: ExtractionPromptInput): ChatMessa
         }
       : {}),
     document: { id: input.chunkLabel, role: 'chunk', text: renderWithPageMarkers(input.doc, input.start, input.end, input.firstPage) },
+  });
+}
+
+export interface FollowUpPromptInput {
+  profile: ExtractionProfile;
+  doc: ExtractedDocument;
+  /** The IDs printed in the analysed text that no reported finding covers, as printed. */
+  ids: readonly string[];
+  /** Where the excerpts around them lie in the canonical text, in document order. */
+  excerpts: readonly { start: number; end: number }[];
+  chunkLabel: string;
+}
+
+/** Between two excerpts of a follow-up call: marks the text left out. */
+export const EXCERPT_GAP = '[...]';
+
+/**
+ * The follow-up call for what a reply skipped: the same instructions (their KV cache is reused) and the same reply
+ * shape; the IDs named before the document, the excerpts around them (with their page markers) as the document.
+ */
+export function buildFollowUpMessages(input: FollowUpPromptInput): ChatMessage[] {
+  const text = input.excerpts
+    .map((e) => renderWithPageMarkers(input.doc, e.start, e.end, pageAt(input.doc.pages, e.start)))
+    .join(`\n${EXCERPT_GAP}\n`);
+  return jsonPromptMessages({
+    instructions: extractionInstructions(input.profile),
+    schema: extractionReplySchema,
+    task: EXTRACTION_TASK,
+    context: `These IDs are printed in the part you analysed, but no finding was reported for them: ${input.ids.join(', ')}. The DOCUMENT block shows the text around each (excerpts separated by ${EXCERPT_GAP}). Report every finding among them, a summary-table row or list entry included; an ID that only refers to something that is not a finding (a standard, a CVE cited as background) is not a finding.`,
+    document: { id: input.chunkLabel, role: 'chunk', text },
   });
 }
 

@@ -27,11 +27,12 @@ export const MIN_EXTRACTION_REPLY_TOKENS = 512;
 
 /**
  * num_predict for an extraction call carrying `textTokens` tokens of document text: room for every finding the text
- * can hold at compact reply size, at least MIN_EXTRACTION_REPLY_TOKENS, at most `cap` (the reply room the run's
- * num_ctx was planned with).
+ * can hold at compact reply size, or for the findings the rules expect in it (the distinct IDs printed in it) when
+ * that is more, at least MIN_EXTRACTION_REPLY_TOKENS, at most `cap` (the reply room the run's num_ctx was planned
+ * with).
  */
-export function planExtractionReplyTokens(textTokens: number, cap: number): number {
-  const mostFindings = Math.ceil(Math.max(0, textTokens) / SOURCE_TOKENS_PER_FINDING);
+export function planExtractionReplyTokens(textTokens: number, cap: number, expectedFindings = 0): number {
+  const mostFindings = Math.max(Math.ceil(Math.max(0, textTokens) / SOURCE_TOKENS_PER_FINDING), expectedFindings);
   const upperBound = REPLY_FRAME_TOKENS + mostFindings * REPLY_TOKENS_PER_FINDING;
   return Math.max(Math.min(MIN_EXTRACTION_REPLY_TOKENS, cap), Math.min(upperBound, cap));
 }

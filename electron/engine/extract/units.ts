@@ -9,7 +9,8 @@
  * the highlighting and the per-leaf results stay as they were.
  */
 import type { GroundedFinding } from '../../../shared/findings';
-import type { ChunkNode } from '../../../shared/types';
+import type { ChunkNode, IdMention } from '../../../shared/types';
+import { REPLY_FRAME_TOKENS, REPLY_TOKENS_PER_FINDING } from './replyBudget';
 
 export interface ExtractionUnit {
   /** Consecutive leaves, in document order (at least one). */
@@ -17,6 +18,42 @@ export interface ExtractionUnit {
   start: number;
   end: number;
   tokens: number;
+  /** Findings the unit's text is expected to hold (see ReplyPlan); 0 when not planned. */
+  expectedFindings?: number;
+}
+
+/**
+ * The reply a unit will need, planned before it is sent: each leaf's expected findings (expectedFindingsByLeaf), and
+ * the reply room they must fit. A unit stops growing when its expected reply would not fit: a dense summary table
+ * gets a small unit, prose a large one, so a reply is rarely cut (a cut reply is continued, but every continuation
+ * sends the rest of the unit's text again).
+ */
+export interface ReplyPlan {
+  /** num_predict the run's num_ctx was planned with. */
+  room: number;
+  expected: (leaf: ChunkNode) => number;
+}
+
+/** The reply expected for `findings` findings at compact reply size, with its frame. */
+export function expectedReplyTokens(findings: number): number {
+  return REPLY_FRAME_TOKENS + findings * REPLY_TOKENS_PER_FINDING;
+}
+
+/**
+ * Expected findings per leaf: the distinct IDs the rules found in it (each summary-table row, contents line, list
+ * entry and detailed heading that prints an ID is one entry of the reply).
+ */
+export function expectedFindingsByLeaf(leaves: readonly ChunkNode[], mentions: readonly IdMention[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const sorted = [...mentions].sort((a, b) => a.start - b.start);
+  let m = 0;
+  for (const leaf of [...leaves].sort((a, b) => a.start - b.start)) {
+    while (m < sorted.length && sorted[m]!.start < leaf.start) m++;
+    const ids = new Set<string>();
+    for (let k = m; k < sorted.length && sorted[k]!.start < leaf.end; k++) ids.add(sorted[k]!.normalized);
+    out.set(leaf.index, ids.size);
+  }
+  return out;
 }
 
 /**
@@ -26,7 +63,7 @@ export interface ExtractionUnit {
  * were not committed. A new unit starts at a new parent once the current one
  * holds half the budget: sections stay whole where the budget allows.
  */
-export function packUnits(leaves: readonly ChunkNode[], budget: number, pending: (leaf: ChunkNode) => boolean = () => true): ExtractionUnit[] {
+export function packUnits(leaves: readonly ChunkNode[], budget: number, pending: (leaf: ChunkNode) => boolean = () => true, reply?: ReplyPlan): ExtractionUnit[] {
   const units: ExtractionUnit[] = [];
   let current: ExtractionUnit | null = null;
   let previousPending = false;
@@ -36,14 +73,17 @@ export function packUnits(leaves: readonly ChunkNode[], budget: number, pending:
       continue;
     }
     const last = current?.leaves.at(-1);
-    const fits = current !== null && current.tokens + leaf.tokenEstimate <= budget;
+    const expected = reply ? reply.expected(leaf) : 0;
+    const replyFits = !reply || current === null || expectedReplyTokens((current.expectedFindings ?? 0) + expected) <= reply.room;
+    const fits = current !== null && current.tokens + leaf.tokenEstimate <= budget && replyFits;
     const newSection = last !== undefined && last.parentIndex !== leaf.parentIndex && current!.tokens >= budget / 2;
     if (current && previousPending && fits && !newSection) {
       current.leaves.push(leaf);
       current.end = Math.max(current.end, leaf.end);
       current.tokens += leaf.tokenEstimate;
+      if (reply) current.expectedFindings = (current.expectedFindings ?? 0) + expected;
     } else {
-      current = { leaves: [leaf], start: leaf.start, end: leaf.end, tokens: leaf.tokenEstimate };
+      current = { leaves: [leaf], start: leaf.start, end: leaf.end, tokens: leaf.tokenEstimate, ...(reply ? { expectedFindings: expected } : {}) };
       units.push(current);
     }
     previousPending = true;

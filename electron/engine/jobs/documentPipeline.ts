@@ -1,5 +1,5 @@
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ChunkNode, ExtractedDocument, ProgressEvent, RunPhase } from '../../../shared/types';
+import type { ChunkNode, ExtractedDocument, IdMention, ProgressEvent, RunPhase } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
   commitUnitResult,
@@ -12,6 +12,7 @@ import {
   markChunkFailed,
   markChunkRunning,
   packUnits,
+  expectedFindingsByLeaf,
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
@@ -60,7 +61,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   const tree = await chooseTree(ctx);
   if (!ctx.llm) return { error: null };
 
-  const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf));
+  const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
   throwIfAborted(ctx.signal);
   mergeDocument(ctx);
   await checkDocumentCompleteness(ctx);
@@ -204,7 +205,7 @@ interface FailedChunk {
  * visibly, and the run goes on. Cancel and pause stop before
  * the next unit; the unit in flight goes back to the queue.
  */
-async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[]): Promise<FailedChunk[]> {
+async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[], mentions: readonly IdMention[]): Promise<FailedChunk[]> {
   const { db, runId, documentId } = ctx;
   const { client, plan } = ctx.llm!;
   const ref = { runId, documentId, treeId };
@@ -212,7 +213,12 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const meter = createRateMeter(db, runId);
   const failed: FailedChunk[] = [];
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
-  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done');
+  // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
+  const expected = expectedFindingsByLeaf(leaves, mentions);
+  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
+    room: plan.replyTokens,
+    expected: (leaf) => expected.get(leaf.index) ?? 0,
+  });
   let findingsSoFar = listFindings(db, runId, documentId).length;
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
@@ -237,6 +243,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           boundaries: unit.leaves.slice(1).map((leaf) => leaf.start),
           ...(previousTail ? { previousTail } : {}),
           profile: ctx.settings.profile,
+          // ID mentions no finding of the unit covers are asked for again (extractChunk's follow-up call).
+          mentions,
           model: plan.models.extract,
           numCtx: plan.numCtx,
           maxReplyTokens: plan.replyTokens,

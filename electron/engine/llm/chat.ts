@@ -34,6 +34,13 @@ export interface ChatRequestBase {
    * already had that larger limit once and now asks differently, e.g. the tree split's smaller windows).
    */
   retryCutReply?: boolean;
+  /**
+   * true: a reply cut at num_predict (done_reason "length") is returned as it is, with `cut: true` and no value,
+   * instead of being retried or failed: a caller that can use a partial reply (extraction keeps every complete
+   * finding and continues after the last one) so that no output is thrown away. The call is logged as ok with its
+   * done_reason "length"; it is never cached.
+   */
+  acceptCutReply?: boolean;
   signal?: AbortSignal;
   /** The reply so far, after each streamed frame (a retry starts again from empty; a cached reply is not streamed). */
   onContent?: (contentSoFar: string) => void;
@@ -46,6 +53,8 @@ export interface ChatJsonRequest<T> extends ChatRequestBase {
 export interface ChatResult {
   content: string;
   call: LlmCallRecord;
+  /** Set when the reply was cut at num_predict and accepted as it is (acceptCutReply): the content is a fragment. */
+  cut?: boolean;
 }
 
 /** Attempt-level failure already turned into the final AppError; skips reclassification. */
@@ -210,6 +219,10 @@ export async function chatCore<T>(
       const sample = calibrationSample({ promptEvalCount: pe, numCtx: req.numCtx, truncated: false, rawFullTokens: rawFull, rawUncachedTokens: rawUncached, currentFactor: factor });
       if (sample) estimator.observe(req.model, sample.raw, sample.observed);
 
+      if (done.done_reason === 'length' && req.acceptCutReply) {
+        const call = record({ options: described(options), outcome: 'ok', attempt, startedAt, done });
+        return { content: outcome.content, value: undefined, call, cut: true };
+      }
       let problem: { code: ErrorCodeT; message: string } | undefined;
       let value: T | undefined;
       if (done.done_reason === 'length') {

@@ -48,7 +48,8 @@ export interface LlmClient {
   readonly settings: LlmSettings;
   readonly estimator: TokenEstimator;
   probe(models: readonly string[], numCtx: number, signal?: AbortSignal): Promise<ProbeResult>;
-  chatJson<T>(req: ChatJsonRequest<T>): Promise<{ value: T; content: string; call: LlmCallRecord }>;
+  /** `cut`: the reply was cut at num_predict and accepted as a fragment (req.acceptCutReply); `value` is then undefined. */
+  chatJson<T>(req: ChatJsonRequest<T>): Promise<{ value: T; content: string; call: LlmCallRecord; cut?: boolean }>;
   chatText(req: ChatRequestBase): Promise<{ text: string; call: LlmCallRecord }>;
   embed(req: EmbedRequest): Promise<{ embeddings: number[][]; call: LlmCallRecord }>;
   listModels(signal?: AbortSignal): Promise<InstalledModel[]>;
@@ -89,7 +90,7 @@ export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
     probe: (models, numCtx, signal) => probe(ctx, models, numCtx, signal),
     async chatJson<T>(req: ChatJsonRequest<T>) {
       const r = await chatCore(ctx, prefixes, req, req.schema);
-      return { value: r.value as T, content: r.content, call: r.call };
+      return { value: r.value as T, content: r.content, call: r.call, ...(r.cut ? { cut: true } : {}) };
     },
     async chatText(req) {
       const r = await chatCore(ctx, prefixes, req, undefined);

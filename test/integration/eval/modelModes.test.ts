@@ -34,6 +34,25 @@ async function runModes(modes: ModelMode[], { generated = false } = {}) {
   }
 }
 
+/** The extraction calls of the rows' runs, as the call log holds them. */
+function extractCalls(rows: readonly EvalRow[]) {
+  const db = openDatabase(join(workDir, 'eval.sqlite'));
+  try {
+    const runs = rows.map((r) => r.runId);
+    return (
+      db.prepare("SELECT run_id AS runId, outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref FROM llm_calls WHERE purpose = 'extract'").all() as {
+        runId: number;
+        outcome: string;
+        doneReason: string | null;
+        errorCode: string | null;
+        ref: string;
+      }[]
+    ).filter((c) => runs.includes(c.runId));
+  } finally {
+    db.close();
+  }
+}
+
 const truths = loadCorpusTruth().filter((t) => REPORTS.includes(t.name));
 const passes = (rows: EvalRow[]) => expect(corpusGate(rows.filter((r) => r.gated))).toEqual([]);
 const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
@@ -172,6 +191,21 @@ describeNeeding(
         expect(m!.severityCanonical, `${doc.name}: ${t.title}`).toBe(rankSeverity(DEFAULT_PROFILE, t.severity).canonical);
       }
     }
+  });
+
+  // Dense documents (issue 25): replies as long as real models write them, and lists ended early.
+  it('replies as long as a real model writes them (pretty-printed, fields at their word limits): cut replies are continued, never regenerated', async () => {
+    const { rows } = await runModes(['verbose-replies', 'summary-and-detail', 'null-ids']);
+    passes(rows);
+    const calls = extractCalls(rows);
+    expect(calls.filter((c) => c.doneReason === 'length' && c.outcome === 'ok').length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.errorCode === 'LLM_REPLY_CUT')).toEqual([]);
+  });
+
+  it('a model that ends its list after 20 findings: what it skipped is asked for again, nothing lost', async () => {
+    const { rows } = await runModes(['stops-after-n', 'summary-and-detail', 'null-ids']);
+    passes(rows);
+    expect(extractCalls(rows).filter((c) => /[+?]\d+$/.test(c.ref)).length).toBeGreaterThan(0);
   });
   },
   { timeout: 300_000 },

@@ -8,6 +8,7 @@ import type { ChunkNode } from '../../../shared/types';
 import { extractChunk, MIN_EXTRACTION_REPLY_TOKENS, planExtractionReplyTokens } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 import { harness } from '../llm/helpers';
+import { promptBlocks } from '../../fixtures/plantedFindings';
 
 const MODEL = 'qwen3:8b';
 const CAP = 2048;
@@ -44,31 +45,41 @@ describe('extraction num_predict planned from the text of the call', () => {
     }
   });
 
-  it('a reply longer than the plan is cut by the server at the planned limit and recovered with a larger one', async () => {
+  it('a reply longer than the plan is cut by the server at the planned limit; its complete findings are kept and the text after them is asked next', async () => {
     const text = 'Findings table\nF-1 Weak passwords. F-2 Stale accounts. F-3 No backups. F-4 Open ports. F-5 Old TLS. F-6 No logging. F-7 Shared admin. F-8 No MFA.';
-    const findings = Array.from({ length: 8 }, (_, i) => ({
-      id: `F-${i + 1}`,
+    const finding = (n: number) => ({
+      id: `F-${n}`,
       type: 'control weakness',
-      title: `Finding number ${i + 1} of the findings table in this report`,
+      title: `Finding number ${n} of the findings table in this report`,
       severity: 'High',
       description: 'A control weakness listed in the findings table of the report.',
-      evidence: `F-${i + 1}`,
+      evidence: `F-${n}`,
       page: 1,
-    }));
-    const h = await harness({ responder: () => JSON.stringify({ findings, summary: 'A table of eight findings.' }) });
+    });
+    // A faithful model: every finding whose label is in the DOCUMENT block (never the CONTEXT block).
+    const h = await harness({
+      responder: (req) => {
+        const chunk = promptBlocks(req).chunk ?? '';
+        const shown = Array.from({ length: 8 }, (_, i) => i + 1).filter((n) => chunk.includes(`F-${n} `));
+        return JSON.stringify({ findings: shown.map(finding), summary: 'A table of findings.' });
+      },
+    });
     try {
       const { doc, chunk } = wholeDocument([text]);
       const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: CAP, cache: false });
-      const [first, second] = h.sim.requests.map(numPredictOf);
+      const sent = h.sim.requests.map(numPredictOf);
       // The plan for this short text is the floor; the reply (8 findings) is longer, so the server cut it there.
-      expect(first).toBe(MIN_EXTRACTION_REPLY_TOKENS);
-      expect(h.rows().map((row) => [row.outcome, row.done_reason])).toEqual([
-        ['retried', 'length'],
-        ['ok', 'stop'],
-      ]);
-      expect(second).toBe(2 * MIN_EXTRACTION_REPLY_TOKENS);
-      expect(r.findings.map((f) => f.id)).toEqual(findings.map((f) => f.id));
-      expect(r.calls).toBe(1);
+      expect(sent[0]).toBe(MIN_EXTRACTION_REPLY_TOKENS);
+      const rows = h.rows().map((row) => [row.outcome, row.done_reason]);
+      // Every call is logged as what it was: cut replies used as they are, the last one ended by the model itself.
+      expect(rows.at(-1)).toEqual(['ok', 'stop']);
+      expect(rows.slice(0, -1).every(([outcome, reason]) => outcome === 'ok' && reason === 'length')).toBe(true);
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      // Never the same text twice: each continuation starts where the last complete finding's evidence ended.
+      const second = promptBlocks(h.sim.requests[1]!).chunk!;
+      expect(second.includes('F-1 ')).toBe(false);
+      expect(r.findings.map((f) => f.id)).toEqual(Array.from({ length: 8 }, (_, i) => `F-${i + 1}`));
+      expect(r.calls).toBe(rows.length);
     } finally {
       await h.close();
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { leafOfFinding, packUnits } from '../../../electron/engine/extract';
+import { expectedFindingsByLeaf, expectedReplyTokens, leafOfFinding, packUnits } from '../../../electron/engine/extract';
+import type { IdMention } from '../../../shared/types';
 import type { GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode } from '../../../shared/types';
 
@@ -58,5 +59,30 @@ describe('leafOfFinding', () => {
     expect(leafOfFinding(unit!, finding(null, 3)).index).toBe(3);
     expect(leafOfFinding(unit!, finding(null, 42)).index).toBe(1);
     expect(leafOfFinding(unit!, finding(null, null)).index).toBe(1);
+  });
+});
+
+describe('units planned by the reply they need', () => {
+  const mention = (normalized: string, start: number): IdMention => ({ patternName: 'PBI', raw: normalized, normalized, start, end: start + normalized.length, page: 1 });
+
+  it('counts the distinct IDs printed in each leaf', () => {
+    const ls = leaves([100, 100, 100]);
+    const byLeaf = expectedFindingsByLeaf(ls, [mention('PBI-1', 10), mention('PBI-2', 20), mention('PBI-1', 50), mention('PBI-3', 150), mention('PBI-4', 290)]);
+    expect([...byLeaf.entries()]).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 1],
+    ]);
+  });
+
+  it('a dense leaf stops the unit where its expected reply would overflow the room; prose leaves pack to the token budget', () => {
+    const ls = leaves([300, 300, 300, 300, 300, 300]);
+    const expected = new Map([[1, 0], [2, 10], [3, 10], [4, 0], [5, 0], [6, 0]]);
+    const room = expectedReplyTokens(12);
+    const units = packUnits(ls, 4000, () => true, { room, expected: (leaf) => expected.get(leaf.index)! });
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [3, 4, 5, 6]]);
+    expect(units.map((u) => u.expectedFindings)).toEqual([10, 10]);
+    // Without a reply plan, the same leaves are one unit.
+    expect(packUnits(ls, 4000)).toHaveLength(1);
   });
 });

@@ -1,0 +1,132 @@
+/**
+ * Dense documents (issue 25): audit reports from ../shared/corpus and a generated release note with 360 issue IDs
+ * (test/fixtures/releaseNotes.ts), through the whole pipeline against the simulator at the model-time bench's rates,
+ * answered from their truth by a model that writes replies as long as real models do (verbose-replies: pretty-printed
+ * JSON, fields at their word limits) and reports every sighting (summary-and-detail), once as it is and once ending
+ * its lists after 20 findings (stops-after-n).
+ *
+ * Per document set and mode: truth findings found once, model time against the floor (the source read once plus each
+ * truth finding's compact JSON written once), output tokens thrown away (written by the model in a reply the engine
+ * did not use: retried or failed calls), reply entries (raw findings) per truth finding, cut replies, continuations
+ * and follow-up calls.
+ *
+ * Run alone: BENCH_ONLY=dense npx tsx test/bench/run.ts
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../../electron/engine';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
+import { listMergedFindings } from '../../electron/engine/merge';
+import { openDatabase } from '../../electron/engine/store';
+import { defaultTokenize, startOllamaSim } from '../ollama-sim/index';
+import { scoreStrict } from '../eval/strictScore';
+import { loadCorpusTruth, truthResponder, type ModelMode, type TruthDocument } from '../eval/truthResponder';
+import { releaseNotes } from '../fixtures/releaseNotes';
+import { CORPUS } from './treesplitCorpusBench';
+import { floorOutputTokens, RATES } from './modelTimeBench';
+
+const MODEL = 'qwen3:8b';
+
+interface Case {
+  label: string;
+  docs: { truth: TruthDocument; file: string }[];
+}
+
+interface Figures {
+  truth: number;
+  found: number;
+  seconds: number;
+  floor: number;
+  output: number;
+  thrownAway: number;
+  entries: number;
+  extractCalls: number;
+  cut: number;
+  continuations: number;
+  followUps: number;
+}
+
+async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figures> {
+  const sim = await startOllamaSim({ rates: RATES, timeScale: 0, responder: truthResponder(c.docs.map((d) => d.truth), { modes }) });
+  const db = openDatabase(join(dir, `${c.label}-${modes.join('+')}.sqlite`.replace(/[^\w.+-]/g, '_')));
+  const f: Figures = { truth: 0, found: 0, seconds: 0, floor: 0, output: 0, thrownAway: 0, entries: 0, extractCalls: 0, cut: 0, continuations: 0, followUps: 0 };
+  try {
+    const engine = createEngine({ db, appVersion: 'bench' });
+    for (const doc of c.docs) {
+      sim.resetCounters();
+      const outcome = await engine.analyze([doc.file], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: MODEL }, cache: false } });
+      const documentId = outcome.inputs[0]!.documentId!;
+      const runId = outcome.run.id;
+      const text = (db.prepare('SELECT canonical_text AS t FROM documents WHERE id = ?').get(documentId) as { t: string }).t;
+      f.truth += doc.truth.findings.length;
+      f.found += scoreStrict(doc.truth.findings, listMergedFindings(db, runId, documentId)).found;
+      f.seconds += sim.counters.simulatedSeconds;
+      f.floor += defaultTokenize(text).length / RATES.prefillTokensPerSec + floorOutputTokens(doc.truth) / RATES.decodeTokensPerSec;
+      const calls = db.prepare('SELECT purpose, outcome, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?').all(runId) as {
+        purpose: string;
+        outcome: string;
+        out: number | null;
+        reason: string | null;
+        ref: string | null;
+      }[];
+      for (const call of calls) {
+        f.output += call.out ?? 0;
+        if (call.outcome === 'retried' || call.outcome === 'failed') f.thrownAway += call.out ?? 0;
+        if (call.purpose !== 'extract') continue;
+        f.extractCalls++;
+        if (call.reason === 'length') f.cut++;
+        if (/\+\d+$/.test(call.ref ?? '')) f.continuations++;
+        if (/\?\d+$/.test(call.ref ?? '')) f.followUps++;
+      }
+      f.entries += (db.prepare('SELECT COUNT(*) AS n FROM findings WHERE run_id = ?').get(runId) as { n: number }).n;
+    }
+  } finally {
+    db.close();
+    await sim.close();
+  }
+  return f;
+}
+
+export async function runDenseBench(): Promise<Record<string, string>[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'dense-bench-'));
+  try {
+    const notes = releaseNotes();
+    const notesFile = join(dir, `${notes.name}.pdf`);
+    writeFileSync(notesFile, await notes.pdf());
+    const reports = loadCorpusTruth(CORPUS).filter((t) => t.findings.length > 0);
+    const cases: Case[] = [
+      { label: `audit reports (${reports.length}, ../shared/corpus)`, docs: reports.map((truth) => ({ truth, file: join(CORPUS, 'pdfs', `${truth.name}.pdf`) })) },
+      { label: `release note (${notes.truth.findings.length} IDs, generated)`, docs: [{ truth: notes.truth, file: notesFile }] },
+    ];
+    const modeSets: ModelMode[][] = [
+      ['verbose-replies', 'summary-and-detail', 'null-ids'],
+      ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'],
+    ];
+    const rows: Record<string, string>[] = [];
+    for (const c of cases) {
+      for (const modes of modeSets) {
+        const f = await measure(c, modes, dir);
+        rows.push({
+          documents: c.label,
+          model: modes.includes('stops-after-n') ? 'verbose, stops after 20' : 'verbose',
+          'found once': `${f.found}/${f.truth}`,
+          'model s': f.seconds.toFixed(0),
+          'floor s': f.floor.toFixed(0),
+          'ratio (<= 1.5 reports, 1.1 notes)': `${(f.seconds / f.floor).toFixed(2)}x`,
+          'output thrown away (0%)': `${((100 * f.thrownAway) / Math.max(1, f.output)).toFixed(1)}%`,
+          'entries / truth finding (<= 1.2)': (f.entries / Math.max(1, f.truth)).toFixed(2),
+          'extract calls': String(f.extractCalls),
+          'cut / continued / follow-up': `${f.cut}/${f.continuations}/${f.followUps}`,
+        });
+      }
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  console.table(await runDenseBench());
+}

@@ -1,0 +1,60 @@
+/**
+ * What a reply skipped is asked for again (extractChunk's follow-up): the IDs printed in the unit that no finding
+ * covers are named in one focused call showing their lines; what the model reports there is kept, grounded.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ChunkNode, IdMention } from '../../../shared/types';
+import { extractChunk } from '../../../electron/engine/extract';
+import { findIdMentions } from '../../../electron/engine/rules';
+import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
+import { documentFromPages } from '../../helpers/documents';
+import { promptBlocks } from '../../fixtures/plantedFindings';
+import { harness } from '../llm/helpers';
+
+const MODEL = 'qwen3:8b';
+const rows = Array.from({ length: 30 }, (_, i) => `PBI-${500 + i} Export of batch ${i} fails at month end`);
+const doc = documentFromPages([`Resolved issues\n${rows.join('\n')}\nEnd of the list.`], 'issues.txt');
+const unit: ChunkNode = {
+  index: 1, parentIndex: 0, title: 'page 1', section: { level: 1, path: [] },
+  start: 0, end: doc.text.length, pageStart: 1, pageEnd: 1, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+};
+const mentions: IdMention[] = findIdMentions(doc.text, doc.pages, DEFAULT_ID_PATTERNS);
+const finding = (row: string) => ({ id: row.split(' ')[0]!, type: 'defect', title: row.slice(row.indexOf(' ') + 1), severity: 'Medium', description: 'Export fails.', evidence: row, page: 1 });
+
+describe('IDs a reply skipped are asked for again', () => {
+  it('a model that lists only the first 12 rows: the other 18 IDs are named in follow-ups and found', async () => {
+    const asked: string[] = [];
+    const h = await harness({
+      responder: (req) => {
+        const { chunk, user } = promptBlocks(req);
+        const shown = rows.filter((r) => (chunk ?? '').includes(r));
+        if (user.includes('These IDs are printed')) asked.push(user);
+        // Twelve at most per reply, ended normally: below the long-list continuation, so only the follow-up finds the rest.
+        return JSON.stringify({ findings: shown.slice(0, 12).map(finding), summary: 'Resolved issues.' });
+      },
+    });
+    try {
+      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
+      expect(new Set(r.findings.map((f) => f.id))).toEqual(new Set(rows.map((row) => row.split(' ')[0])));
+      expect(r.findings.every((f) => f.grounding.status === 'grounded')).toBe(true);
+      // 18 skipped IDs, at most 10 named per call: two follow-ups, the first naming PBI-512 to PBI-521.
+      expect(asked).toHaveLength(2);
+      expect(asked[0]).toContain('PBI-512, PBI-513');
+      expect(asked[0]).not.toContain('PBI-511,');
+      expect(r.calls).toBe(3);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('without mentions no follow-up is made', async () => {
+    const h = await harness({ responder: () => JSON.stringify({ findings: [finding(rows[0]!)], summary: 'Resolved issues.' }) });
+    try {
+      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192, cache: false });
+      expect(r.calls).toBe(1);
+      expect(h.sim.requests).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+});

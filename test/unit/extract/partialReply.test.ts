@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parsePartialExtractionReply } from '../../../electron/engine/extract/partialReply';
+
+const finding = (n: number, extra: Record<string, unknown> = {}) => ({
+  id: `PBI-${n}`,
+  type: 'defect',
+  title: `Item ${n} with "quotes", braces {} and [brackets]`,
+  severity: 'High',
+  description: 'A line with a backslash \\ and a brace }.',
+  evidence: `PBI-${n} fixed`,
+  page: 1,
+  ...extra,
+});
+
+describe('a reply cut at the length limit', () => {
+  const whole = JSON.stringify({ findings: [finding(1), finding(2), finding(3)], summary: 'Three items.' }, null, 2);
+
+  it('keeps every finding written whole, wherever the reply was cut, and never the one being written', () => {
+    const ends = [whole.indexOf('"PBI-2"'), whole.indexOf('"PBI-3"'), whole.indexOf('"summary"')];
+    for (const [i, at] of ends.entries()) {
+      const r = parsePartialExtractionReply(whole.slice(0, at));
+      expect(r.findings.map((f) => f.id)).toEqual(['PBI-1', 'PBI-2', 'PBI-3'].slice(0, i + 1));
+      expect(r.summary).toBeNull();
+    }
+    // Cut inside a string that holds a closing brace: the open object is not complete.
+    const inString = whole.indexOf('brace }', whole.indexOf('"PBI-2"')) + 'brace }'.length;
+    expect(parsePartialExtractionReply(whole.slice(0, inString)).findings.map((f) => f.id)).toEqual(['PBI-1']);
+  });
+
+  it('reads a whole reply, its summary, a code fence and a summary written before the list', () => {
+    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)], invalid: 0, summary: 'Three items.' });
+    const first = `\`\`\`json\n{"summary": "Before.", "findings": [${JSON.stringify(finding(4))}, {"id": "PBI-5", "ti`;
+    expect(parsePartialExtractionReply(first)).toMatchObject({ findings: [{ id: 'PBI-4' }], summary: 'Before.' });
+  });
+
+  it('counts a complete object that is not a finding, and does not pass it on', () => {
+    const r = parsePartialExtractionReply(`{"findings": [${JSON.stringify(finding(1))}, {"title": "no other field"}, ${JSON.stringify(finding(2))}, {"id"`);
+    expect(r.findings.map((f) => f.id)).toEqual(['PBI-1', 'PBI-2']);
+    expect(r.invalid).toBe(1);
+  });
+
+  it('finds nothing in a reply cut before its list', () => {
+    expect(parsePartialExtractionReply('{"findings": [')).toEqual({ findings: [], invalid: 0, summary: null });
+    expect(parsePartialExtractionReply('{"find')).toEqual({ findings: [], invalid: 0, summary: null });
+  });
+});
