@@ -3,7 +3,7 @@
  * One client per engine (createLlmClient); the pipeline plans one num_ctx per
  * run (planContext), probes before the run, then calls chatJson/chatText/embed.
  */
-export { createLlmClient, type LlmClient, type LlmClientDeps, type EmbedRequest } from './client';
+export { createLlmClient, type LlmClient, type LlmClientDeps, type LlmEndpoint, type EmbedRequest } from './client';
 export type { ChatJsonRequest, ChatRequestBase } from './chat';
 export type { ProbeResult } from './probe';
 export { planContext, fitsContext, type PlanContextInput, type ContextPlan } from './budget';
