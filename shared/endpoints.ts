@@ -32,6 +32,63 @@ export interface EndpointSettings {
   label?: string;
 }
 
+/** Smallest context an endpoint may be given: below it the instructions and a reply leave no room for text. */
+export const MIN_ENDPOINT_CONTEXT_TOKENS = 2048;
+
+/**
+ * One `--endpoint` value of the CLI: `kind=openai,url=http://host:8000/v1,concurrency=4,context=32768,key-env=MY_KEY`
+ * (also `label=…`); `kind=ollama,url=http://host:11434` for an Ollama host. Returns the endpoint, or a sentence
+ * saying what is wrong with the value.
+ */
+export function parseEndpointSpec(spec: string): EndpointSettings | string {
+  const fields = new Map<string, string>();
+  for (const part of spec.split(',')) {
+    if (part.trim() === '') continue;
+    const eq = part.indexOf('=');
+    if (eq <= 0) return `"${part}" is not key=value (in --endpoint ${spec}).`;
+    const key = part.slice(0, eq).trim().toLowerCase();
+    if (fields.has(key)) return `${key} is given twice (in --endpoint ${spec}).`;
+    fields.set(key, part.slice(eq + 1).trim());
+  }
+  const known = new Set(['kind', 'url', 'concurrency', 'context', 'key-env', 'label']);
+  const unknown = [...fields.keys()].filter((k) => !known.has(k));
+  if (unknown.length > 0) return `Unknown --endpoint field ${unknown.join(', ')}: use kind, url, concurrency, context, key-env, label.`;
+  const kind = fields.get('kind');
+  if (!kind || !(ENDPOINT_KINDS as readonly string[]).includes(kind)) return `--endpoint needs kind=ollama or kind=openai; got ${kind ? `"${kind}"` : 'none'}.`;
+  const url = fields.get('url');
+  if (!url) return `--endpoint needs url=… (e.g. ${kind === 'ollama' ? 'http://host:11434' : 'http://host:8000/v1'}).`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not a URL: write it with its scheme, e.g. http://host:8000/v1.`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `"${url}" must start with http:// or https://.`;
+  if (parsed.username || parsed.password) return `Put no user or password in the URL ${parsed.host}: give the key with key-env=VARIABLE, so it never shows in a process list or a log.`;
+  const endpoint: EndpointSettings = { kind: kind as EndpointKind, url: url.replace(/\/+$/, ''), concurrency: 1 };
+  const concurrency = fields.get('concurrency');
+  if (concurrency !== undefined) {
+    const n = Number(concurrency);
+    if (!Number.isInteger(n) || n < 1 || n > 256) return `concurrency must be a whole number from 1 to 256; got "${concurrency}".`;
+    endpoint.concurrency = n;
+  }
+  const context = fields.get('context');
+  if (context !== undefined) {
+    if (kind === 'ollama') return 'context= is for OpenAI-compatible endpoints; an Ollama endpoint gets the run\'s num_ctx (--num-ctx to fix it).';
+    const n = Number(context);
+    if (!Number.isInteger(n) || n < MIN_ENDPOINT_CONTEXT_TOKENS) return `context must be a whole number of tokens of at least ${MIN_ENDPOINT_CONTEXT_TOKENS}; got "${context}".`;
+    endpoint.contextTokens = n;
+  }
+  const keyEnv = fields.get('key-env');
+  if (keyEnv !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) return `key-env takes the name of an environment variable (letters, digits, _), not the key itself.`;
+    endpoint.keyRef = keyEnv;
+  }
+  const label = fields.get('label');
+  if (label) endpoint.label = label;
+  return endpoint;
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0.0.0.0']);
 
 /** Whether a URL points at this machine (loopback): only then may document text travel over plain http. */

@@ -30,13 +30,14 @@ import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
 import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
+import { plainHttpWarning, type EndpointSettings } from '../../../shared/endpoints';
 
 export interface RunDeps {
   db: Database;
   ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; password?: string }) => Promise<IngestResult>;
   now: () => Date;
-  /** Creates the LLM client for a full-mode run (host and settings come from the run). */
-  createLlm: (settings: RunSettings) => LlmClient;
+  /** Creates the LLM client for a full-mode run (host and settings come from the run), or for one endpoint of its pool. */
+  createLlm: (settings: RunSettings, endpoint?: EndpointSettings) => LlmClient;
   /** Where runs, inputs, stages and errors (with their stacks) are logged; default: nowhere. */
   log?: Logger;
   /**
@@ -103,6 +104,8 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     if (settings.mode === 'full') {
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');
       const client = deps.createLlm(settings);
+      const unencrypted = plainHttpWarning(client.host);
+      if (unencrypted) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
       llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
       // Model digests with the names: a report must say exactly which weights produced it.
       const digests = Object.fromEntries(Object.values(llm.plan.models).map((name) => [name, findInstalled(name, llm!.plan.probe.installed)?.digest ?? null]));
@@ -110,7 +113,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
         at: at(),
         level: 'info',
         phase: 'ingest',
-        message: `Ollama ${llm.plan.probe.version} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
+        message: `${client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server'} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
         data: { models: llm.plan.models, digests, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings },
       });
     }

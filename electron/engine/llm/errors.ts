@@ -151,9 +151,11 @@ function openAiAppError(c: Classified, ctx: { host: string; model: string; numCt
     case ErrorCode.ENDPOINT_UNREACHABLE:
       return new AppError(ErrorCode.ENDPOINT_UNREACHABLE, `${server} does not answer (${c.detail}). Start it, or check the endpoint's URL (an OpenAI-compatible one usually ends in /v1).`, details, opts);
     case ErrorCode.LLM_BAD_REQUEST:
-      if (c.status !== 403) return new AppError(c.code, `${server} refused the request for ${ctx.model} (${c.detail}). Check the endpoint's settings; this is likely a bug if it persists.`, details, opts);
-    // falls through: a 403 from an OpenAI-compatible server is a key without the right to this model or API
     case ErrorCode.LLM_UNAUTHORIZED:
+      // A 403 from an OpenAI-compatible server is a key without the right to this model or API.
+      if (c.code === ErrorCode.LLM_BAD_REQUEST && c.status !== 403) {
+        return new AppError(c.code, `${server} refused the request for ${ctx.model} (${c.detail}). Check the endpoint's settings; this is likely a bug if it persists.`, details, opts);
+      }
       return new AppError(ErrorCode.LLM_UNAUTHORIZED, `${server} refused the API key (HTTP ${c.status ?? 401}: ${c.detail}). Check the key given for this endpoint (the environment variable named by key-env on the command line, Settings › Inference in the app).`, details, opts);
     case ErrorCode.MODEL_NOT_FOUND:
       return new AppError(c.code, `${server} does not serve the model ${ctx.model} (${c.detail}). Choose one of the models it lists at /v1/models, or start the server with that model.`, details, opts);

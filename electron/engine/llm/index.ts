@@ -6,6 +6,7 @@
 export { createLlmClient, type LlmClient, type LlmClientDeps, type LlmEndpoint, type EmbedRequest } from './client';
 export type { ChatJsonRequest, ChatRequestBase } from './chat';
 export type { ProbeResult } from './probe';
+export { resolveEndpoint, type KeySource } from './endpoint';
 export { planContext, fitsContext, type PlanContextInput, type ContextPlan } from './budget';
 export { buildMessages, delimitDocument, escapeDelimiters, DATA_NOTICE, type BuildMessagesInput } from './prompt';
 export { chatJsonPrompt, jsonPromptMessages, promptText, type JsonCallOptions, type JsonPrompt } from './jsonPrompt';
