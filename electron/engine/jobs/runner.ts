@@ -24,6 +24,7 @@ import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { runPool, usesPool } from './pool';
 import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
@@ -101,9 +102,10 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
   const recognizer = deps.createRecognizer?.(settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
   try {
-    if (settings.mode === 'full') {
+    const pool = usesPool(settings);
+    if (settings.mode === 'full' && !pool) {
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');
-      const client = deps.createLlm(settings);
+      const client = deps.createLlm(settings, settings.llm.endpoints?.[0]);
       const unencrypted = plainHttpWarning(client.host);
       if (unencrypted) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
       llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
@@ -123,7 +125,21 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     const readAheadSignal = control.signal ? AbortSignal.any([control.signal, endOfRun.signal]) : endOfRun.signal;
     let ahead: ReadAhead | undefined;
     try {
-      for (const [index, input] of pending.entries()) {
+      // Several endpoints, or one taking several files at once: the pool spreads the files (pool.ts).
+      if (pool) {
+        await runPool({
+          deps,
+          runId,
+          settings,
+          pending,
+          control,
+          emit,
+          log,
+          at,
+          analyze: (input, poolLlm, emitFor, signal) => runInput(deps, runId, input, inputs.length, settings, poolLlm, recognizer, { ...control, signal }, emitFor, log, undefined),
+        });
+      }
+      for (const [index, input] of (pool ? [] : pending).entries()) {
         throwIfAborted(control.signal);
         const readAhead = ahead;
         const next = pending[index + 1];
