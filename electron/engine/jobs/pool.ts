@@ -53,7 +53,7 @@ export interface PoolRun {
 }
 
 export async function runPool(run: PoolRun): Promise<void> {
-  const { deps, runId, settings, control, emit, log, at } = run;
+  const { deps, runId, settings, emit, log, at } = run;
   const members: Member[] = settings.llm.endpoints!.map((endpoint) => ({ endpoint, label: endpointLabel(endpoint) }));
   const leaveOut = (member: Member, error: unknown, what: string) => {
     const info = toErrorInfo(error, log.path);
