@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,29 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
     const resumed = await runCli(['--resume', '1', '--db', db, '--endpoint', endpoint], dir, { AUDIT_TEST_KEY: 'right-key' });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/Run 1: done/);
+  });
+
+  it('a pool from repeated --endpoint: files spread, each progress line names its endpoint, a refused key leaves one out', async () => {
+    // Real (short) generation time, so the two files' calls overlap on the server.
+    const good = await startOpenAiSim({ responder: plantedResponder(report), contextLength: 16384, slots: 2, timeScale: 1, rates: { prefillTokensPerSec: 1e5, decodeTokensPerSec: 1000, loadSeconds: 0 } });
+    const keyed = await startOpenAiSim({ responder: plantedResponder(report), apiKey: 'right' });
+    sims.push(good, keyed);
+    const dir = tempDir();
+    const first = writePlantedReport(dir, report);
+    const second = join(dir, 'second.txt');
+    writeFileSync(second, `${readFileSync(first, 'utf8')}\nA second copy.`);
+    const db = join(dir, 'store.sqlite');
+    const { code, stdout, stderr } = await runCli(
+      [first, second, ...common, '--db', db, '--endpoint', `kind=openai,url=${keyed.baseUrl},key-env=AUDIT_TEST_KEY,label=keyed`, '--endpoint', `kind=openai,url=${good.baseUrl},concurrency=2,label=good`],
+      dir,
+      { AUDIT_TEST_KEY: 'wrong' },
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/Run 1: done\./);
+    expect(stderr).toMatch(/keyed left out: The inference server at .* refused the API key/);
+    expect(stderr).toMatch(/extract: .* \[good\]/);
+    expect(good.counters.maxInFlight).toBe(2);
+    expect(keyed.counters.completed).toBe(0);
   });
 
   it('refuses a malformed --endpoint, --host beside --endpoint, and an unset key-env before reading any file (exit 2)', async () => {
