@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { endpointLabel, type EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ProgressEvent, RunPhase } from '../../../shared/types';
@@ -139,7 +140,9 @@ async function preparePool(run: PoolRun, members: Member[], leaveOut: (m: Member
  */
 async function spreadFiles(run: PoolRun, members: Member[], leaveOut: (m: Member, e: unknown, what: string) => void): Promise<void> {
   const { deps, runId, control, emit } = run;
-  const queue = [...run.pending];
+  // Largest files first: the batch then ends with small files filling the gaps, instead of waiting on one big
+  // file started last on one endpoint while the others are idle. Each file's own work is the same in any order.
+  const queue = [...run.pending].sort((a, b) => fileSize(b.filePath) - fileSize(a.filePath));
   let inFlight = 0;
   // The same file content twice in one batch is one document: never analysed on two endpoints at once (the second
   // waits and then finds its work committed, as in a one-at-a-time run).
@@ -233,6 +236,14 @@ function lastError(members: readonly Member[]): AppError {
     `No inference endpoint of the run can be used (${summary}). ${last?.message ?? ''} Fix one, then resume the run.`.trim(),
     { endpoints: members.map((m) => ({ url: m.endpoint.url, error: m.out ?? null })) },
   );
+}
+
+function fileSize(filePath: string): number {
+  try {
+    return statSync(filePath).size;
+  } catch {
+    return 0;
+  }
 }
 
 function baseName(filePath: string): string {
