@@ -305,7 +305,7 @@ try {
     ['modeltime', 'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
     ['ui', 'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
-    ['pool', 'Inference endpoints (pool): the corpus reports as one batch on 1 endpoint vs 3, simulator time x POOL_TIME_SCALE (target: >= 2.5x faster on 3, identical findings)', async () => (await import('./poolBench')).runPoolBench()],
+    ['pool', 'Inference endpoints (pool): the corpus reports as one batch on 1 endpoint vs 3, simulator time x POOL_TIME_SCALE (default 0.1; target: >= 2.5x faster on 3, identical findings)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];
   for (const [key, title, run] of sections) {
