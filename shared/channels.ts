@@ -8,6 +8,8 @@ export const COMMAND_NAMES = [
   'settings.get',
   'settings.update',
   'ollama.check',
+  'endpoints.check',
+  'endpoints.setKey',
   'documents.import',
   'documents.list',
   'runs.start',

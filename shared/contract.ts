@@ -21,6 +21,8 @@ import type { IdOrigin, MergeConflictDraft } from './findings';
 import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
+import { endpointSettingsSchema } from './runSettings';
+import type { EndpointKind } from './endpoints';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -96,6 +98,11 @@ export const settingsSchema = z
     ocrLanguages: ocrLanguagesSchema,
     /** Ask the documents: relevance threshold, the retrieval judge and its rounds (the embedding model is models.embed). */
     retrieval: retrievalSettingsSchema,
+    /**
+     * Inference endpoints (Settings › Inference, issue 29): empty = the one Ollama of `ollamaHost`. Keys are kept by
+     * the operating system's keychain (safeStorage) under each endpoint's `keyRef`, never in these settings.
+     */
+    endpoints: z.array(endpointSettingsSchema).max(16),
   })
   .strict();
 
@@ -132,6 +139,10 @@ export const commands = {
   'settings.update': { input: settingsSchema.partial().strict() },
   /** Is Ollama reachable at `host` (default: the saved host), which version, which models; with guidance when something is missing. */
   'ollama.check': { input: z.object({ host: z.string().max(500).optional() }).strict() },
+  /** Settings › Inference: does this endpoint answer (with its key), which models, what context; a warning for plain http to another machine. */
+  'endpoints.check': { input: z.object({ endpoint: endpointSettingsSchema }).strict() },
+  /** Keeps an endpoint's API key with the operating system's keychain (Electron safeStorage) under `keyRef`; an empty key removes it. */
+  'endpoints.setKey': { input: z.object({ keyRef: z.string().min(1).max(100), key: z.string().max(4096) }).strict() },
   /**
    * Checks files (non-PDF and unreadable ones are rejected with the reason),
    * stores uploaded bytes under the data folder, and starts one run over the
@@ -313,6 +324,19 @@ export interface OllamaStatus {
   error: ErrorInfo | null;
   /** What "Automatic" picks per stage on this server (the first installed recommended model); null when none is installed. */
   automatic?: Partial<Record<ModelStage, string | null>>;
+}
+
+export interface EndpointStatus {
+  url: string;
+  kind: EndpointKind;
+  reachable: boolean;
+  /** What the server serves (Ollama: installed models; OpenAI-compatible: /v1/models). */
+  models: string[];
+  /** OpenAI-compatible: the context the run will plan within (the setting, else the server's max_model_len, else the default). */
+  contextTokens: number | null;
+  /** Document text would leave the machine unencrypted (plain http to another machine); null otherwise. */
+  warning: string | null;
+  error: ErrorInfo | null;
 }
 
 export interface ImportResult {
@@ -589,6 +613,8 @@ export interface CommandOutputs {
   'settings.get': AppSettings;
   'settings.update': AppSettings;
   'ollama.check': OllamaStatus;
+  'endpoints.check': EndpointStatus;
+  'endpoints.setKey': { keyRef: string; stored: boolean };
   'documents.import': ImportResult;
   'documents.list': DocumentSummary[];
   'runs.start': RunRef;

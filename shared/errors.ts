@@ -32,6 +32,13 @@ export const ErrorCode = {
   LLM_TIMEOUT: 'LLM_TIMEOUT',
   LLM_TRANSIENT: 'LLM_TRANSIENT',
   LLM_BAD_REQUEST: 'LLM_BAD_REQUEST',
+  // Inference endpoints (issue 29): an OpenAI-compatible server, or one endpoint of a pool
+  /** The server refused the API key (HTTP 401/403): the sentence names the endpoint and where its key comes from. */
+  LLM_UNAUTHORIZED: 'LLM_UNAUTHORIZED',
+  /** An OpenAI-compatible endpoint does not answer at its URL. */
+  ENDPOINT_UNREACHABLE: 'ENDPOINT_UNREACHABLE',
+  /** An endpoint setting is malformed (`--endpoint` value, a URL, a concurrency, a missing key variable). */
+  ENDPOINT_INVALID: 'ENDPOINT_INVALID',
   // Reports
   PDF_RENDERER_MISSING: 'PDF_RENDERER_MISSING',
   // Review

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CHUNK_STRATEGIES, LLM_STAGES, RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { OCR_MODES, ocrLanguagesSchema } from './ocr';
+import { ENDPOINT_KINDS } from './endpoints';
 import { extractionProfileSchema } from './profileSchema';
 
 const positiveInt = z.number().int().positive();
@@ -28,6 +29,16 @@ const chunkingSchema = z.object({
   headingFontRatio: size.optional(),
 });
 
+/** An inference endpoint as stored with a run (issue 29): its key only by reference (shared/endpoints.ts). */
+export const endpointSettingsSchema = z.object({
+  kind: z.enum(ENDPOINT_KINDS),
+  url: z.string().min(1),
+  concurrency: positiveInt,
+  contextTokens: positiveInt.optional(),
+  keyRef: z.string().min(1).optional(),
+  label: z.string().min(1).optional(),
+});
+
 const runLlmSettingsSchema = z.object({
   host: z.string().optional(),
   models: z.partialRecord(z.enum([...LLM_STAGES, 'default']), z.string().min(1)),
@@ -39,6 +50,8 @@ const runLlmSettingsSchema = z.object({
   numCtx: positiveInt.optional(),
   /** Extraction unit size in tokens; absent in runs stored before units (they resume one leaf per call). */
   unitTokens: positiveInt.optional(),
+  /** Inference endpoints of the run (issue 29); absent: one Ollama at `host`. */
+  endpoints: z.array(endpointSettingsSchema).min(1).optional(),
 });
 
 /** Loose at the top: a host may store its own context with the run (the app's `app` block), kept for the report. */

@@ -124,6 +124,8 @@ export interface ProgressEvent {
   tokensPerSecond?: number;
   /** Remaining time for this run's extraction, from measured seconds per chunk. */
   etaSeconds?: number;
+  /** The inference endpoint the input is analysed on, when the run has a pool of them (its label). */
+  endpoint?: string;
 }
 
 /**

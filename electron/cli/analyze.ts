@@ -18,6 +18,7 @@ import { PIPELINE_STAGES, STRATEGY_CHOICES, TREE_STRATEGIES } from '../../shared
 import { outcomeOf, problemsOf } from '../../shared/runOutcome';
 import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../shared/reportFormats';
 import type { OcrMode } from '../../shared/contract';
+import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettings } from '../../shared/endpoints';
 import type { RunOutcome, RunSettings } from '../engine';
 import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
@@ -33,6 +34,12 @@ extraction for every chunk, grounding, merge, summary.
 
 Options:
   --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
+  --endpoint <spec>       An inference endpoint instead of --host; repeat it for a pool (files are spread over them):
+                            kind=ollama,url=http://gpu1:11434[,concurrency=1]
+                            kind=openai,url=http://host:8000/v1,concurrency=4,context=32768,key-env=MY_KEY
+                          openai = llama-server, vLLM, LM Studio, LocalAI; context = the server's context size
+                          (default: its /v1/models max_model_len, else 8192); key-env = the environment variable
+                          holding the API key (the key itself is never on the command line nor logged)
   --model <name>          Model for every stage (default: the first installed of qwen3:8b, llama3.1:8b, gemma3:12b...)
   --model-<stage> <name>  Per stage: ${PIPELINE_STAGES.join(', ')}
   --model-summary-map <name>  A faster model for the map step of long summaries
@@ -61,7 +68,7 @@ Options:
   --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
                           data package installed (npm install @tesseract.js-data/<code>); nothing is downloaded
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
-                          started with; only --host (where Ollama runs now), --db and --out apply
+                          started with; only --host or --endpoint (where the models run now), --db and --out apply
   -h, --help              This help`;
 }
 
@@ -82,6 +89,7 @@ export async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         format: { type: 'string' },
         host: { type: 'string' },
+        endpoint: { type: 'string', multiple: true },
         model: { type: 'string' },
         ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
         'model-summary-map': { type: 'string' },
@@ -156,12 +164,22 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".\n`);
     return EXIT.usage;
   }
+  const endpoints = checkEndpoints(values.endpoint ?? [], values.host as string | undefined);
+  if (typeof endpoints === 'string') {
+    process.stderr.write(`${endpoints}\n`);
+    return EXIT.usage;
+  }
+  // Where the documents go is always said: plain http to another machine is readable on the way.
+  for (const endpoint of endpoints) {
+    const unencrypted = plainHttpWarning(endpoint.url);
+    if (unencrypted) process.stderr.write(`Warning (${endpointLabel(endpoint)}): ${unencrypted}\n`);
+  }
   // The arguments are right: say so at once, then load the engine (see the top of this file).
   const progress = createProgressPrinter();
   progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
   const [
     { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE },
-    { setRunOllamaHost },
+    { setRunOllamaHost, setRunEndpoints },
     { openStoreOrSay },
     { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
     { DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages },
@@ -208,6 +226,7 @@ export async function main(argv: string[]): Promise<number> {
       models,
       cache: !values['no-cache'],
       ...(values.host ? { host: values.host as string } : {}),
+      ...(endpoints.length > 0 ? { endpoints } : {}),
       ...(numCtx !== undefined ? { numCtx } : {}),
       ...(unitTokens !== undefined ? { unitTokens } : {}),
       ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
@@ -224,7 +243,8 @@ export async function main(argv: string[]): Promise<number> {
   // A store of its own (--db) keeps its log beside it; the default store's log is in the user-data folder.
   const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
   const log = createFileLogger(logPath);
-  const engine = createEngine({ db, appVersion: appVersion(), log });
+  // Endpoint keys are read from the environment variables their key-env names, when a client is made; never stored.
+  const engine = createEngine({ db, appVersion: appVersion(), log, keys: (name) => process.env[name] });
   const abort = new AbortController();
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(EXIT.cancelled);
@@ -241,6 +261,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(values.password as string | undefined, askBelowProgress) };
     if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
+    if (resumeRunId !== undefined && endpoints.length > 0) setRunEndpoints(db, resumeRunId, endpoints);
     outcome =
       resumeRunId !== undefined
         ? await engine.resume(resumeRunId, control)
@@ -270,6 +291,24 @@ export async function main(argv: string[]): Promise<number> {
   db.close();
   await log.close();
   return summarize(outcome, reportPath, dbPath, dbOption, logPath);
+}
+
+/**
+ * The `--endpoint` values as endpoints, or a sentence saying what is wrong: a malformed value, --host beside
+ * --endpoint, or a key-env variable that is not set (checked now, not after the first file was read).
+ */
+function checkEndpoints(specs: readonly string[], host: string | undefined): EndpointSettings[] | string {
+  if (specs.length > 0 && host) return '--host is the shorthand for one Ollama; with --endpoint, write that Ollama as --endpoint kind=ollama,url=<its URL>.';
+  const endpoints: EndpointSettings[] = [];
+  for (const spec of specs) {
+    const endpoint = parseEndpointSpec(spec);
+    if (typeof endpoint === 'string') return endpoint;
+    if (endpoint.keyRef && !process.env[endpoint.keyRef]) {
+      return `The environment variable ${endpoint.keyRef} (key-env of ${endpointLabel(endpoint)}) is not set: export it with the API key, e.g. export ${endpoint.keyRef}=…`;
+    }
+    endpoints.push(endpoint);
+  }
+  return endpoints;
 }
 
 /** A profile from a JSON file, or a sentence saying what is wrong with it. */

@@ -6,7 +6,8 @@
 import { collectReportData, defaultPdfRenderer, renderJson, renderMarkdown, renderReport, type ExportOptions, type MarkdownOptions, type PdfRenderer, type ReportFormat } from './report';
 import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutcome, type RunSettings } from './jobs';
 import type { Logger } from './log';
-import { createLlmClient, type LlmClient } from './llm';
+import { createLlmClient, resolveEndpoint, type KeySource, type LlmClient } from './llm';
+import type { EndpointSettings } from '../../shared/endpoints';
 import { ingestFile } from './pdf';
 import { createTesseractRecognizer, type PageRecognizer } from './ocr';
 import { listDocuments, listRunInputs, listRuns, type Database } from './store';
@@ -17,8 +18,10 @@ export interface EngineDeps {
   now?: () => Date;
   /** Replaceable for tests; defaults to the pdf.js ingestion. */
   ingestFile?: typeof ingestFile;
-  /** Replaceable for tests; defaults to an Ollama client for the run's host and settings. */
-  createLlm?: (settings: RunSettings) => LlmClient;
+  /** Replaceable for tests; defaults to a client for the given endpoint (else the run's first, else Ollama at the run's host). */
+  createLlm?: (settings: RunSettings, endpoint?: EndpointSettings) => LlmClient;
+  /** API keys of endpoints, by their `keyRef` (the CLI: environment variables; the app: safeStorage). */
+  keys?: KeySource;
   /** Prints report HTML to PDF; defaults to headless Chromium (the desktop app passes Electron's printToPDF). */
   renderPdf?: PdfRenderer;
   /** The app's log (runs, stages, errors with stacks); default: nothing is logged. */
@@ -51,11 +54,12 @@ export function createEngine(deps: EngineDeps): Engine {
   const now = deps.now ?? (() => new Date());
   const createLlm =
     deps.createLlm ??
-    ((settings: RunSettings) =>
+    ((settings: RunSettings, endpoint: EndpointSettings | undefined = settings.llm.endpoints?.[0]) =>
       createLlmClient({
         db: deps.db,
-        ...(settings.llm.host ? { host: settings.llm.host } : {}),
-        settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache },
+        ...(endpoint ? { endpoint: resolveEndpoint(endpoint, deps.keys) } : settings.llm.host ? { host: settings.llm.host } : {}),
+        // An endpoint takes as many requests at once as files are sent to it (one in flight per file).
+        settings: { maxInFlight: endpoint ? endpoint.concurrency : settings.llm.maxInFlight, cache: settings.llm.cache },
       }));
   const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, createRecognizer: deps.createRecognizer ?? ((languages: readonly string[]) => createTesseractRecognizer(languages)), ...(deps.log ? { log: deps.log } : {}) };
   return {

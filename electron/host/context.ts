@@ -1,4 +1,5 @@
 import type { HostEvent } from '../../shared/contract';
+import type { HostKeyStore } from './endpointKeys';
 import type { Engine, EngineDeps, Logger } from '../engine';
 import type { Database } from '../engine/store';
 import type { HostProviders, ReadModels } from './readModels';
@@ -17,6 +18,8 @@ export interface HostContext {
   logPath: string | null;
   log: Logger;
   env: Record<string, string | undefined>;
+  /** API keys of inference endpoints, by keyRef (memory only; see endpointKeys.ts). */
+  keys: HostKeyStore;
   runs: RunControl;
   views: ReadModels;
   providers: HostProviders;

@@ -14,6 +14,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands, isCommandName, type HostEvent } from '../../shared/contract';
 import { AppError, ErrorCode, fail, ok, type Result } from '../../shared/errors';
+import { createMemoryKeyStore, type HostKeyStore } from './endpointKeys';
+import { endpointHandlers } from './endpointHandlers';
 import { createEngine, createFileLogger, LOG_FILE, silentLogger, type EngineDeps, type FileLogger, type Logger } from '../engine';
 import { openDatabase, type Database } from '../engine/store';
 import { appHandlers } from './appHandlers';
@@ -48,6 +50,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => completenessHandlers(ctx.db),
   (ctx) => workspaceHandlers(ctx.db),
   askExtractionHandlers,
+  endpointHandlers,
 ];
 
 export interface EngineHostOptions {
@@ -69,6 +72,8 @@ export interface EngineHostOptions {
   renderPdf?: EngineDeps['renderPdf'];
   /** The log file; default `<dataDir>/logs/audit.log`; null logs nothing. */
   logFile?: string | null;
+  /** API keys of inference endpoints (the desktop app fills it from safeStorage through main); default: memory only. */
+  keys?: HostKeyStore;
 }
 
 export interface EngineHost {
@@ -99,11 +104,13 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const log: Logger = fileLog ?? silentLogger;
   const db: Database = openDatabase(dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const now = options.now ?? (() => new Date());
+  const keys = options.keys ?? createMemoryKeyStore();
   const engine = createEngine({
     db,
     appVersion: options.appVersion,
     now,
     log,
+    keys: (keyRef) => keys.get(keyRef),
     ...(options.ingestFile ? { ingestFile: options.ingestFile } : {}),
     ...(options.renderPdf ? { renderPdf: options.renderPdf } : {}),
   });
@@ -143,6 +150,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     logPath: log.path,
     log,
     env: options.env ?? process.env,
+    keys,
     runs,
     views,
     providers,

@@ -5,6 +5,8 @@ import type { ErrorInfo, Result } from '../../shared/errors';
 export type MainToHost =
   | { type: 'invoke'; id: number; command: string; input: unknown }
   | { type: 'shutdown' }
+  /** Endpoint API keys by keyRef, decrypted by main from safeStorage: kept in the host's memory only. */
+  | { type: 'keys'; keys: Record<string, string> }
   /** The answer to a `print-pdf` request: the PDF's bytes (base64) or why printing failed. */
   | { type: 'pdf-result'; id: number; ok: true; base64: string }
   | { type: 'pdf-result'; id: number; ok: false; error: ErrorInfo };

@@ -10,7 +10,7 @@ import { AppError, ErrorCode } from '../../shared/errors';
 import { DEFAULT_PROFILE } from '../../shared/findings';
 import type { ProgressEvent } from '../../shared/types';
 import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, StopRequest, type Engine, type RunControl as EngineRunControl, type Logger, type RunSettings, type StopKind } from '../engine';
-import { createRun, getRun, runSettingsOf, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
+import { createRun, getRun, runSettingsOf, setRunEndpoints, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
 import type { LiveRun, ReadModels } from './readModels';
 import { readSettings } from './settings';
 import { createThrottle } from './throttle';
@@ -131,8 +131,10 @@ export function createRunControl(deps: {
     if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
     // Refused here, with the store's sentence, rather than failing silently in the background.
     runSettingsOf(run);
-    // Resumes against the host the settings name now (the user may have just fixed it).
-    setRunOllamaHost(db, runId, readSettings(db).ollamaHost.trim());
+    // Resumes against the host (or the endpoints) the settings name now (the user may have just fixed them).
+    const current = readSettings(db);
+    setRunOllamaHost(db, runId, current.ollamaHost.trim());
+    if (current.endpoints.length > 0) setRunEndpoints(db, runId, current.endpoints);
     execute(runId, control);
     return { runId, status: 'running' };
   }
@@ -180,6 +182,7 @@ export function runSettingsFrom(settings: AppSettings, mode: RunMode, unitTokens
         ...(unitTokens === undefined ? {} : { unitTokens }),
         models,
         ...(host ? { host } : {}),
+        ...(settings.endpoints.length > 0 ? { endpoints: settings.endpoints } : {}),
         ...(settings.contextPolicy.mode === 'fixed' ? { numCtx: settings.contextPolicy.numCtx } : {}),
       },
     }),

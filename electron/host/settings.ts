@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   ocrMode: 'auto',
   ocrLanguages: ['eng'],
   retrieval: DEFAULT_RETRIEVAL_SETTINGS,
+  endpoints: [],
 };
 
 type Key = keyof AppSettings;

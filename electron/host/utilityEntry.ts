@@ -9,6 +9,7 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors';
 import { createEngineHost } from './engineHost';
+import { createMemoryKeyStore } from './endpointKeys';
 import type { HostToMain, MainToHost } from './messages';
 
 interface ParentPort {
@@ -36,7 +37,9 @@ function printInMain(html: string, meta: { footerLabel: string }): Promise<Buffe
 }
 
 const config = JSON.parse(process.env.OFFLINE_AUDIT_HOST_CONFIG ?? '{}') as { dataDir: string; appVersion: string; nativeBinding?: string };
+const keys = createMemoryKeyStore();
 const host = createEngineHost({
+  keys,
   dataDir: config.dataDir,
   appVersion: config.appVersion,
   ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
@@ -54,6 +57,8 @@ port.on('message', ({ data }) => {
     clearTimeout(job.timer);
     if (data.ok) job.resolve(Buffer.from(data.base64, 'base64'));
     else job.reject(new AppError(data.error.code, data.error.message, data.error.details));
+  } else if (data.type === 'keys') {
+    keys.replace(data.keys);
   } else if (data.type === 'shutdown') {
     void host.close().then(() => process.exit(0));
   }

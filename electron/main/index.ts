@@ -9,11 +9,12 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type ExportResult, type HostEvent } from '../../shared/contract';
-import { AppError, ErrorCode, fail, toErrorInfo, type Result } from '../../shared/errors';
+import { AppError, ErrorCode, fail, ok, toErrorInfo, type Result } from '../../shared/errors';
 import type { HostToMain, MainToHost } from '../host/messages';
 import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 import { createRevealer } from './revealReports';
+import { createEndpointKeyFile, type EndpointKeyFile } from './endpointKeys';
 
 const revealer = createRevealer();
 
@@ -42,11 +43,30 @@ function hostConfig() {
   return { dataDir: app.getPath('userData'), appVersion: app.getVersion(), ...(existsSync(nativeBinding) ? { nativeBinding } : {}) };
 }
 
+let keyFile: EndpointKeyFile | undefined;
+/** Endpoint keys live with main (safeStorage); the engine host gets them decrypted over its private port, never on disk. */
+function endpointKeys(): EndpointKeyFile {
+  keyFile ??= createEndpointKeyFile(app.getPath('userData'));
+  return keyFile;
+}
+
+/** `endpoints.setKey`: encrypted and stored here, then the host's in-memory copy replaced. */
+function setEndpointKey(input: { keyRef: string; key: string }): Result<unknown> {
+  try {
+    const keys = endpointKeys().set(input.keyRef, input.key);
+    send({ type: 'keys', keys });
+    return ok({ keyRef: input.keyRef, stored: input.key !== '' });
+  } catch (error) {
+    return fail(error);
+  }
+}
+
 function startHost(): UtilityProcess {
   const child = utilityProcess.fork(join(import.meta.dirname, 'host.js'), [], {
     serviceName: 'Offline Audit engine',
     env: { ...process.env, OFFLINE_AUDIT_HOST_CONFIG: JSON.stringify(hostConfig()) },
   });
+  child.postMessage({ type: 'keys', keys: endpointKeys().load() } satisfies MainToHost);
   child.on('message', (message: HostToMain) => {
     if (message.type === 'result') {
       pending.get(message.id)?.(message.result);
@@ -92,6 +112,7 @@ function registerHandlers(): void {
       const parsed = commands[command].input.safeParse(input ?? {});
       if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${parsed.error.message}`));
       if (command === 'reports.reveal') return reveal(parsed.data as { path: string; action: 'open' | 'show' });
+      if (command === 'endpoints.setKey') return setEndpointKey(parsed.data as { keyRef: string; key: string });
       const forwarded = new Promise<Result<unknown>>((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);

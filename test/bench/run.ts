@@ -246,7 +246,7 @@ function printTable(title: string, rows: Record<string, string>[]): void {
  * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
  * word of another section's title (ui in "build") must not run that section too. Unset: every section.
  */
-const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness'];
+const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool'];
 const chosenKeys = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((key) => key.trim().toLowerCase())
@@ -306,6 +306,7 @@ try {
     ['dense', 'Dense documents (dense): audit reports and a 360-ID release note, long replies, a model that stops at 20 (targets: 0% output thrown away, nothing lost, <= 1.2 entries per truth finding, <= 1.5x / 1.1x the floor)', async () => (await import('./denseBench')).runDenseBench()],
     ['ui', 'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
+    ['pool', 'Inference endpoints (pool): the corpus reports as one batch on 1 endpoint vs 3, simulator time x POOL_TIME_SCALE (default 0.1; target: >= 2.5x faster on 3, identical findings)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];
   for (const [key, title, run] of sections) {

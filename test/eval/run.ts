@@ -4,6 +4,10 @@
  *
  *   npm run eval -- --sim [--corpus] [--modes invented-ids,null-ids,...]   the Ollama simulator answers
  *   npm run eval -- --host <url> --model <name> [--corpus]                 a real Ollama answers
+ *   ... --openai                                                            the same through the OpenAI-compatible API:
+ *                                                                           with --sim its simulator (test/ollama-sim/openai.ts),
+ *                                                                           with --host a llama-server/vLLM base URL (.../v1;
+ *                                                                           --key-env NAME for its key)
  *   ... --unit-tokens 2000,4000,8000                                        the same documents at each extraction unit
  *                                                                           size, recall side by side (see docs/model-time.md)
  *
@@ -23,6 +27,7 @@ import { listMergedFindings } from '../../electron/engine/merge';
 import { openDatabase } from '../../electron/engine/store';
 import { plantedReport, plantedResponder } from '../fixtures/plantedFindings';
 import { startOllamaSim, type Responder } from '../ollama-sim/index';
+import { startOpenAiSim } from '../ollama-sim/openai';
 import { generatedSet } from './labelledSet';
 import { scoreStrict, type StrictScore } from './strictScore';
 import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, MODEL_MODES, truthResponder, type ModelMode, type TruthFindingSpec } from './truthResponder';
@@ -44,7 +49,14 @@ export interface EvalOptions {
   workDir?: string;
   /** Extraction unit size (RunLlmSettings.unitTokens); default the app's. */
   unitTokens?: number;
+  /** Through the OpenAI-compatible API: its simulator with `sim`, else `host` is the server's base URL (.../v1). */
+  openai?: boolean;
+  /** With `openai` and a real server: the environment variable holding its API key. */
+  keyEnv?: string;
 }
+
+/** The OpenAI simulator's context: what a vLLM server started with --max-model-len 32768 lists, the Ollama path's cap. */
+const OPENAI_SIM_CONTEXT = 32768;
 
 export interface EvalRow extends StrictScore {
   name: string;
@@ -100,10 +112,12 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
     for (const t of truths) documents.push({ name: t.name, file: join(corpusDir, 'pdfs', `${t.name}.pdf`), truth: t.findings, corpus: true, responder });
   }
 
-  const sim = options.sim ? await startOllamaSim({ timeScale: 0 }) : undefined;
+  const sim = !options.sim ? undefined : options.openai ? await startOpenAiSim({ timeScale: 0, contextLength: OPENAI_SIM_CONTEXT }) : await startOllamaSim({ timeScale: 0 });
+  const openAiUrl = options.openai ? (sim && 'baseUrl' in sim ? sim.baseUrl : options.host) : undefined;
+  if (options.openai && !openAiUrl) throw new Error('--openai needs --sim, or --host with the server\'s base URL (e.g. http://127.0.0.1:8080/v1).');
   const db = openDatabase(join(dir, 'eval.sqlite'));
   try {
-    const engine = createEngine({ db, appVersion: 'eval' });
+    const engine = createEngine({ db, appVersion: 'eval', keys: (name) => process.env[name] });
     const rows: EvalRow[] = [];
     for (const doc of documents) {
       if (sim && doc.responder) sim.setResponder(doc.responder);
@@ -113,7 +127,13 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
           ...DEFAULT_RUN_LLM_SETTINGS,
           cache: false,
           models: options.model ? { default: options.model } : {},
-          ...(sim ? { host: sim.url } : options.host ? { host: options.host } : {}),
+          ...(openAiUrl
+            ? { endpoints: [{ kind: 'openai' as const, url: openAiUrl, concurrency: 1, ...(options.keyEnv ? { keyRef: options.keyEnv } : {}) }] }
+            : sim
+              ? { host: sim.url }
+              : options.host
+                ? { host: options.host }
+                : {}),
           ...(options.unitTokens !== undefined ? { unitTokens: options.unitTokens } : {}),
         },
       });
@@ -248,6 +268,8 @@ async function main(): Promise<void> {
       modes: { type: 'string' },
       only: { type: 'string' },
       'unit-tokens': { type: 'string' },
+      openai: { type: 'boolean', default: false },
+      'key-env': { type: 'string' },
     },
   });
   const modes = values.modes?.split(',').map((m) => m.trim()).filter(Boolean);
@@ -270,6 +292,8 @@ async function main(): Promise<void> {
     corpus: values.corpus,
     ...(modes ? { modes: modes as ModelMode[] } : {}),
     ...(values.only ? { only: values.only.split(',') } : {}),
+    ...(values.openai ? { openai: true } : {}),
+    ...(values['key-env'] ? { keyEnv: values['key-env'] } : {}),
   };
   if (sizes && sizes.length > 1) {
     const results = await runEvalByUnitSize(options, sizes);

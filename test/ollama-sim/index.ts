@@ -360,7 +360,7 @@ function normalizeOptions(raw: unknown): { opts: Record<string, unknown> } | { e
   return { opts };
 }
 
-function renderPrompt(msgs: { role: string; content: string }[]): string {
+export function renderPrompt(msgs: { role: string; content: string }[]): string {
   return msgs.map((m) => `<|${m.role}|>\n${m.content}\n`).join('') + '<|assistant|>\n';
 }
 

@@ -24,19 +24,21 @@ import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { runPool, usesPool } from './pool';
 import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
 import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
+import { plainHttpWarning, type EndpointSettings } from '../../../shared/endpoints';
 
 export interface RunDeps {
   db: Database;
   ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; password?: string }) => Promise<IngestResult>;
   now: () => Date;
-  /** Creates the LLM client for a full-mode run (host and settings come from the run). */
-  createLlm: (settings: RunSettings) => LlmClient;
+  /** Creates the LLM client for a full-mode run (host and settings come from the run), or for one endpoint of its pool. */
+  createLlm: (settings: RunSettings, endpoint?: EndpointSettings) => LlmClient;
   /** Where runs, inputs, stages and errors (with their stacks) are logged; default: nowhere. */
   log?: Logger;
   /**
@@ -100,9 +102,12 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
   const recognizer = deps.createRecognizer?.(settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
   try {
-    if (settings.mode === 'full') {
+    const pool = usesPool(settings);
+    if (settings.mode === 'full' && !pool) {
       emit('ingest', 0, inputs.length, 'checking Ollama and the models');
-      const client = deps.createLlm(settings);
+      const client = deps.createLlm(settings, settings.llm.endpoints?.[0]);
+      const unencrypted = plainHttpWarning(client.host);
+      if (unencrypted) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
       llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
       // Model digests with the names: a report must say exactly which weights produced it.
       const digests = Object.fromEntries(Object.values(llm.plan.models).map((name) => [name, findInstalled(name, llm!.plan.probe.installed)?.digest ?? null]));
@@ -110,7 +115,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
         at: at(),
         level: 'info',
         phase: 'ingest',
-        message: `Ollama ${llm.plan.probe.version} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
+        message: `${client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server'} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
         data: { models: llm.plan.models, digests, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings },
       });
     }
@@ -120,7 +125,21 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     const readAheadSignal = control.signal ? AbortSignal.any([control.signal, endOfRun.signal]) : endOfRun.signal;
     let ahead: ReadAhead | undefined;
     try {
-      for (const [index, input] of pending.entries()) {
+      // Several endpoints, or one taking several files at once: the pool spreads the files (pool.ts).
+      if (pool) {
+        await runPool({
+          deps,
+          runId,
+          settings,
+          pending,
+          control,
+          emit,
+          log,
+          at,
+          analyze: (input, poolLlm, emitFor, signal) => runInput(deps, runId, input, inputs.length, settings, poolLlm, recognizer, { ...control, signal }, emitFor, log, undefined),
+        });
+      }
+      for (const [index, input] of (pool ? [] : pending).entries()) {
         throwIfAborted(control.signal);
         const readAhead = ahead;
         const next = pending[index + 1];

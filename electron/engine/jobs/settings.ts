@@ -3,6 +3,7 @@ import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/finding
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import type { LlmStage, RunMode, StrategyChoice } from '../../../shared/pipeline';
 import type { StoredRunSettings } from '../../../shared/runSettings';
+import type { EndpointSettings } from '../../../shared/endpoints';
 import type { ChunkingOptions } from '../chunking';
 import { DEFAULT_ID_PATTERNS, type IdPattern } from '../rules';
 
@@ -37,6 +38,11 @@ export interface RunLlmSettings {
    * plans it from the models and the chunk size. Either way it is one num_ctx for the whole run, and chunks fit it.
    */
   numCtx?: number;
+  /**
+   * Where the model calls go (issue 29): one endpoint, or a pool whose files are spread over its endpoints. Absent:
+   * one Ollama at `host`, one file at a time, as before endpoints existed. Keys are stored only by reference.
+   */
+  endpoints?: EndpointSettings[];
 }
 
 /** What a run is asked to do. Stored with the run so a resume and a report use exactly the same settings. */

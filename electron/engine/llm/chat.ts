@@ -64,11 +64,6 @@ class FinalError extends Error {
   }
 }
 
-interface StreamOutcome {
-  content: string;
-  done: Record<string, unknown>;
-}
-
 /** The previous rendered prompt per model: what Ollama's prefix cache may still hold. */
 export type PrefixTracker = Map<string, string>;
 
@@ -147,7 +142,9 @@ export async function chatCore<T>(
   });
 
   const useCache = Boolean(ctx.db) && (req.cache ?? settings.cache);
-  const key = useCache ? cacheKey({ model: req.model, options: baseOptions, format, think, messagesJson }) : '';
+  // An OpenAI-compatible server's replies are keyed apart: the same model name there may be other weights.
+  const keyOptions = ctx.kind === 'ollama' ? baseOptions : { ...baseOptions, api: ctx.kind };
+  const key = useCache ? cacheKey({ model: req.model, options: keyOptions, format, think, messagesJson }) : '';
   if (useCache && ctx.db) {
     const started = ctx.now();
     const hit = getCached(ctx.db, key, started);
@@ -176,17 +173,26 @@ export async function chatCore<T>(
       const outcome = await ctx.queue.run(async () => {
         const previous = prefixes.get(req.model);
         prefixes.set(req.model, rendered);
-        const request: Record<string, unknown> = {
-          model: req.model,
-          messages: sendMessages,
-          stream: true,
-          options,
-          keep_alive: settings.keepAlive,
-          ...(format ? { format } : {}),
-          ...(think !== undefined ? { think } : {}),
-          ...(truncate !== undefined ? { truncate } : {}),
-        };
-        const result = await streamChat(ctx, request, attemptSignal, wd, req.onContent);
+        let soFar = '';
+        const result = await ctx.transport.chat(
+          {
+            model: req.model,
+            messages: sendMessages,
+            options,
+            keepAlive: settings.keepAlive,
+            estimatedPromptTokens: sendMessages === messages ? estimate : estimator.estimateMessages(sendMessages, req.model),
+            ...(format ? { format } : {}),
+            ...(think !== undefined ? { think } : {}),
+            ...(truncate !== undefined ? { truncate } : {}),
+          },
+          attemptSignal,
+          (piece) => {
+            wd.frame();
+            if (!piece || !req.onContent) return;
+            soFar += piece;
+            req.onContent(soFar);
+          },
+        );
         return { ...result, previous };
       }, signal);
       done = outcome.done;
@@ -198,7 +204,7 @@ export async function chatCore<T>(
         outcome.previous === undefined ? undefined : estimator.rawText(rendered.slice(commonPrefixLength(outcome.previous, rendered)));
       const factor = estimator.factor(req.model);
       const truncated =
-        !server.supportsTruncate &&
+        !server.refusesOverflow &&
         looksTruncated({
           promptEvalCount: pe,
           numCtx: req.numCtx,
@@ -288,34 +294,11 @@ export async function chatCore<T>(
         }
         continue;
       }
-      const err = toAppError(c, { host: ctx.host, model: req.model, numCtx: req.numCtx }, error);
+      const err = toAppError(c, { host: ctx.host, kind: ctx.kind, model: req.model, numCtx: req.numCtx }, error);
       record({ options: described(options), outcome: 'failed', attempt, startedAt, errorCode: err.code, errorMessage: err.message });
       throw err;
     }
   }
-}
-
-async function streamChat(ctx: ClientContext, request: Record<string, unknown>, signal: AbortSignal, wd: { frame(): void }, onContent?: (contentSoFar: string) => void): Promise<StreamOutcome> {
-  const ollama = ctx.ollama(signal);
-  // `truncate` is not in the client's ChatRequest type; the client forwards the body as is.
-  const stream = await ollama.chat(request as unknown as Parameters<typeof ollama.chat>[0] & { stream: true });
-  let content = '';
-  let done: Record<string, unknown> | undefined;
-  try {
-    for await (const frame of stream) {
-      wd.frame();
-      // Newer servers may put the last piece of content in the done frame: always append it.
-      const piece = frame.message?.content ?? '';
-      content += piece;
-      if (piece && onContent) onContent(content);
-      if (frame.done) done = frame as unknown as Record<string, unknown>;
-    }
-  } finally {
-    // Stop Ollama generating if we leave early for any reason.
-    if (!done) stream.abort();
-  }
-  if (!done) throw new Error('Did not receive done or success response in stream.');
-  return { content, done };
 }
 
 function metrics(done: Record<string, unknown>) {

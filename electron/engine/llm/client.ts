@@ -16,10 +16,25 @@ import { realSleep } from './retry';
 import { mergeSettings, type LlmLogger, type LlmSettings, type Sleep } from './types';
 import { startWatchdog } from './watchdog';
 import { createOllamaAgent } from './fetch';
+import { createOllamaTransport } from './ollamaTransport';
+import { createOpenAiTransport } from './openaiTransport';
+import type { EndpointKind } from '../../../shared/endpoints';
+
+/** Where the client's calls go when it is not the default Ollama: the endpoint's kind, URL and (resolved) key. */
+export interface LlmEndpoint {
+  kind: EndpointKind;
+  url: string;
+  /** The key itself, resolved by the caller from where it is kept; only ever sent in the Authorization header. */
+  apiKey?: string;
+  /** OpenAI-compatible: the server's context size (see openaiTransport.ts). */
+  contextTokens?: number;
+}
 
 export interface LlmClientDeps {
   /** Overrides settings.host and OLLAMA_HOST. */
   host?: string;
+  /** An endpoint of either kind; absent: Ollama at `host` (settings.host, OLLAMA_HOST, the default). */
+  endpoint?: LlmEndpoint;
   db?: Database;
   settings?: Partial<LlmSettings>;
   /** Base fetch (tests); the client still merges its AbortSignal into every request. Default: Node http without timeouts (fetch.ts). */
@@ -45,6 +60,7 @@ export interface EmbedRequest {
 
 export interface LlmClient {
   readonly host: string;
+  readonly kind: EndpointKind;
   readonly settings: LlmSettings;
   readonly estimator: TokenEstimator;
   probe(models: readonly string[], numCtx: number, signal?: AbortSignal): Promise<ProbeResult>;
@@ -63,13 +79,24 @@ export interface LlmClient {
 
 export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
   const settings = mergeSettings(deps.settings);
-  const host = resolveHost(deps.host ?? settings.host, deps.env ?? process.env);
+  const endpoint = deps.endpoint;
+  const host = endpoint?.kind === 'openai' ? endpoint.url.replace(/\/+$/, '') : resolveHost(endpoint?.url ?? deps.host ?? settings.host, deps.env ?? process.env);
   const now = deps.now ?? Date.now;
   const estimator = createEstimator({ ...(deps.db ? { db: deps.db } : {}), now });
   const queue = createQueue(settings.maxInFlight);
   const agent = createOllamaAgent();
+  const transport =
+    endpoint?.kind === 'openai'
+      ? createOpenAiTransport({
+          baseUrl: host,
+          agent,
+          ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          ...(endpoint.contextTokens ? { contextTokens: endpoint.contextTokens } : {}),
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        })
+      : createOllamaTransport({ host, agent, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   const ctx = createContext({
-    agent,
+    transport,
     host,
     settings,
     ...(deps.db ? { db: deps.db } : {}),
@@ -79,12 +106,12 @@ export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
     logger: deps.logger ?? {},
     queue,
     estimator,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   const prefixes: PrefixTracker = new Map();
 
   return {
     host,
+    kind: transport.kind,
     settings,
     estimator,
     probe: (models, numCtx, signal) => probe(ctx, models, numCtx, signal),
@@ -151,7 +178,7 @@ async function embed(ctx: ReturnType<typeof createContext>, req: EmbedRequest): 
         const signal = req.signal ? AbortSignal.any([req.signal, wd.signal]) : wd.signal;
         try {
           return await ctx.queue.run(
-            () => ctx.ollama(signal).embed({ model: req.model, input: inputs, options, truncate: false, keep_alive: ctx.settings.keepAlive }),
+            () => ctx.transport.embed({ model: req.model, input: inputs, numCtx: req.numCtx, keepAlive: ctx.settings.keepAlive }, signal),
             req.signal,
           );
         } catch (error) {

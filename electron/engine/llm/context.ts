@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import { Ollama } from 'ollama';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { insertLlmCall, type LlmCallRecord } from './callLog';
 import { classifyError, toAppError, type Classified } from './errors';
 import type { TokenEstimator } from './estimator';
-import { createOllamaFetch, type FetchLike, type OllamaAgent } from './fetch';
-import { parseShow, TRUNCATE_MIN_VERSION, versionAtLeast, type ModelInfo } from './models';
+import type { EndpointKind } from '../../../shared/endpoints';
+import type { ModelInfo } from './models';
 import type { RequestQueue } from './queue';
 import { backoffDelay } from './retry';
+import type { LlmTransport, ServerInfo } from './transport';
 import type { LlmLogger, LlmSettings, Sleep } from './types';
 
+export type { ServerInfo } from './transport';
+
 /** What the client's modules share: configuration, clock, store, and the per-client caches. */
-export interface ServerInfo {
-  version: string;
-  supportsTruncate: boolean;
-}
 
 export interface ClientContext {
   host: string;
+  kind: EndpointKind;
   settings: LlmSettings;
   db: Database | undefined;
   now: () => number;
@@ -27,8 +26,8 @@ export interface ClientContext {
   logger: LlmLogger;
   queue: RequestQueue;
   estimator: TokenEstimator;
-  /** An ollama client whose every request carries `signal`. */
-  ollama(signal?: AbortSignal): Ollama;
+  /** The endpoint's API (Ollama native or OpenAI-compatible); every request carries the signal it is given. */
+  transport: LlmTransport;
   serverInfo(signal?: AbortSignal): Promise<ServerInfo>;
   modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo>;
   record(r: LlmCallRecord): LlmCallRecord;
@@ -38,10 +37,8 @@ export interface ClientContext {
 }
 
 /** The context's plain dependencies, as the context holds them; the rest of it is built here. */
-type ContextInit = Pick<ClientContext, 'host' | 'settings' | 'now' | 'sleep' | 'random' | 'logger' | 'queue' | 'estimator'> & {
+type ContextInit = Pick<ClientContext, 'host' | 'settings' | 'now' | 'sleep' | 'random' | 'logger' | 'queue' | 'estimator' | 'transport'> & {
   db?: Database;
-  fetch?: FetchLike;
-  agent: OllamaAgent;
 };
 
 export function createContext(init: ContextInit): ClientContext {
@@ -50,6 +47,7 @@ export function createContext(init: ContextInit): ClientContext {
 
   const ctx: ClientContext = {
     host: init.host,
+    kind: init.transport.kind,
     settings: init.settings,
     db: init.db,
     now: init.now,
@@ -58,20 +56,16 @@ export function createContext(init: ContextInit): ClientContext {
     logger: init.logger,
     queue: init.queue,
     estimator: init.estimator,
-    ollama(signal) {
-      return new Ollama({ host: init.host, fetch: createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }) });
-    },
+    transport: init.transport,
     serverInfo(signal) {
-      server ??= ctx
-        .retrying({}, () => ctx.ollama(signal).version(), signal)
-        .then((v) => ({ version: v.version, supportsTruncate: versionAtLeast(v.version, TRUNCATE_MIN_VERSION) }));
+      server ??= ctx.retrying({}, () => init.transport.serverInfo(signal), signal);
       server.catch(() => (server = undefined));
       return server;
     },
     modelInfo(model, signal) {
       let p = models.get(model);
       if (!p) {
-        p = ctx.retrying({ model }, () => ctx.ollama(signal).show({ model }), signal).then((show) => parseShow(model, show));
+        p = ctx.retrying({ model }, () => init.transport.show(model, signal), signal);
         models.set(model, p);
         p.catch(() => models.delete(model));
       }
@@ -90,9 +84,9 @@ export function createContext(init: ContextInit): ClientContext {
           return await fn(attempt);
         } catch (error) {
           const c = classifyError(error, signal);
-          if (c.kind === 'cancelled') throw toAppError({ ...c, code: ErrorCode.CANCELLED }, { host: init.host, ...what }, error);
+          if (c.kind === 'cancelled') throw toAppError({ ...c, code: ErrorCode.CANCELLED }, { host: init.host, kind: init.transport.kind, ...what }, error);
           if (c.kind !== 'transient' || attempt >= max) {
-            throw error instanceof AppError && error.code === c.code ? error : toAppError(c, { host: init.host, ...what }, error);
+            throw error instanceof AppError && error.code === c.code ? error : toAppError(c, { host: init.host, kind: init.transport.kind, ...what }, error);
           }
           onRetry?.(c, attempt, error);
           init.logger.warn?.('llm: transient failure, retrying', { ...what, attempt, code: c.code, detail: c.detail });

@@ -1,3 +1,4 @@
+import type { EndpointKind } from '../../../shared/endpoints';
 import { AppError, ErrorCode } from '../../../shared/errors';
 
 /**
@@ -22,7 +23,8 @@ export interface Classified {
 }
 
 const OOM = /requires more system memory|out of memory|cudaMalloc failed|insufficient memory|not enough memory|unable to allocate|failed to allocate|memory layout cannot be allocated|cannot allocate memory/i;
-const CONTEXT = /input length exceeds the context length|prompt is longer than the context length|exceeds the context|context length exceeded/i;
+// Ollama's two wordings, vLLM's "maximum context length is N tokens", llama-server's "exceeds the available context size".
+const CONTEXT = /input length exceeds the context length|prompt is longer than the context length|exceeds the context|context length exceeded|maximum context length|exceeds the available context size|exceed_context_size/i;
 const RUNNER_DOWN = /runner has unexpectedly stopped|runner process has terminated|runner process no longer running|error was encountered while running the model|unexpected EOF|server busy|try again|timed out waiting for llama runner|connection reset|broken pipe/i;
 const NOT_FOUND = /model ['"]?[^'"]*['"]? not found|not found, try pulling|file does not exist/i;
 const BAD_SCHEMA = /invalid JSON schema|failed to load model vocabulary|grammar/i;
@@ -72,6 +74,8 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
     const status = err.status_code;
     const found = byMessage(message);
     if (status === 404) return { kind: 'permanent', code: ErrorCode.MODEL_NOT_FOUND, detail: message, status };
+    // A wrong or missing API key (an OpenAI-compatible server, or Ollama behind an authenticating proxy): no retry helps.
+    if (status === 401) return { kind: 'permanent', code: ErrorCode.LLM_UNAUTHORIZED, detail: message, status };
     if (status === 429 || status === 503) return { kind: 'transient', code: ErrorCode.LLM_TRANSIENT, detail: message, status };
     if (status === 400) {
       if (found?.kind === 'context') return { ...found, status };
@@ -101,12 +105,18 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   return { kind: 'permanent', code: ErrorCode.INTERNAL, detail: message };
 }
 
-/** A user-facing AppError for a classified failure: says what happened and what to do. */
-export function toAppError(c: Classified, ctx: { host: string; model?: string; numCtx?: number }, cause?: unknown): AppError {
+/** A user-facing AppError for a classified failure: says what happened and what to do, for the endpoint's kind. */
+export function toAppError(c: Classified, ctx: { host: string; kind?: EndpointKind; model?: string; numCtx?: number }, cause?: unknown): AppError {
   const model = ctx.model ?? 'the model';
   const details = { host: ctx.host, model: ctx.model, status: c.status, detail: c.detail };
   const opts = cause === undefined ? undefined : { cause };
+  if (ctx.kind === 'openai') {
+    const openai = openAiAppError(c, { ...ctx, model }, details, opts);
+    if (openai) return openai;
+  }
   switch (c.code) {
+    case ErrorCode.LLM_UNAUTHORIZED:
+      return new AppError(c.code, `Ollama at ${ctx.host} refused the request as unauthorised (${c.detail}). Check the key or the proxy in front of it.`, details, opts);
     case ErrorCode.OLLAMA_UNREACHABLE:
       return new AppError(c.code, `Ollama is not reachable. Start Ollama: run \`ollama serve\` or open the Ollama app. Tried ${ctx.host}.`, details, opts);
     case ErrorCode.MODEL_NOT_FOUND:
@@ -133,12 +143,51 @@ export function toAppError(c: Classified, ctx: { host: string; model?: string; n
   }
 }
 
+/** The sentences that differ for an OpenAI-compatible server (no `ollama pull`, no `ollama serve`); undefined: the shared one. */
+function openAiAppError(c: Classified, ctx: { host: string; model: string; numCtx?: number }, details: Record<string, unknown>, opts: { cause: unknown } | undefined): AppError | undefined {
+  const server = `The inference server at ${ctx.host}`;
+  switch (c.code) {
+    case ErrorCode.OLLAMA_UNREACHABLE:
+    case ErrorCode.ENDPOINT_UNREACHABLE:
+      return new AppError(ErrorCode.ENDPOINT_UNREACHABLE, `${server} does not answer (${c.detail}). Start it, or check the endpoint's URL (an OpenAI-compatible one usually ends in /v1).`, details, opts);
+    case ErrorCode.LLM_BAD_REQUEST:
+    case ErrorCode.LLM_UNAUTHORIZED:
+      // A 403 from an OpenAI-compatible server is a key without the right to this model or API.
+      if (c.code === ErrorCode.LLM_BAD_REQUEST && c.status !== 403) {
+        return new AppError(c.code, `${server} refused the request for ${ctx.model} (${c.detail}). Check the endpoint's settings; this is likely a bug if it persists.`, details, opts);
+      }
+      return new AppError(ErrorCode.LLM_UNAUTHORIZED, `${server} refused the API key (HTTP ${c.status ?? 401}: ${c.detail}). Check the key given for this endpoint (the environment variable named by key-env on the command line, Settings › Inference in the app).`, details, opts);
+    case ErrorCode.MODEL_NOT_FOUND:
+      return new AppError(c.code, `${server} does not serve the model ${ctx.model} (${c.detail}). Choose one of the models it lists at /v1/models, or start the server with that model.`, details, opts);
+    case ErrorCode.LLM_CONTEXT_OVERFLOW:
+      return new AppError(
+        c.code,
+        `The prompt is longer than the server's context${ctx.numCtx ? ` (planned for ${ctx.numCtx} tokens)` : ''}: split the chunk. If this repeats, set the endpoint's context to what the server was started with (context=… on the command line). (${c.detail})`,
+        details,
+        opts,
+      );
+    case ErrorCode.LLM_TRANSIENT:
+      return new AppError(c.code, `${server} failed temporarily and kept failing after retries (${c.detail}). Check that it is running and not overloaded, then try again.`, details, opts);
+    case ErrorCode.LLM_OUT_OF_MEMORY:
+      return new AppError(c.code, `${server} ran out of memory with ${ctx.model} (${c.detail}). Give it fewer parallel requests (concurrency) or a smaller model.`, details, opts);
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Errors about Ollama itself rather than one prompt: every further call would
  * fail the same way, so a run stops (resumable once fixed) instead of marking
  * each chunk failed in turn or falling back silently.
  */
-const RUN_WIDE_CODES = new Set<string>([ErrorCode.OLLAMA_UNREACHABLE, ErrorCode.MODEL_NOT_FOUND, ErrorCode.NO_MODEL_INSTALLED, ErrorCode.LLM_OUT_OF_MEMORY]);
+const RUN_WIDE_CODES = new Set<string>([
+  ErrorCode.OLLAMA_UNREACHABLE,
+  ErrorCode.ENDPOINT_UNREACHABLE,
+  ErrorCode.LLM_UNAUTHORIZED,
+  ErrorCode.MODEL_NOT_FOUND,
+  ErrorCode.NO_MODEL_INSTALLED,
+  ErrorCode.LLM_OUT_OF_MEMORY,
+]);
 
 export function isRunWideLlmError(code: string): boolean {
   return RUN_WIDE_CODES.has(code);

@@ -3,9 +3,10 @@
  * One client per engine (createLlmClient); the pipeline plans one num_ctx per
  * run (planContext), probes before the run, then calls chatJson/chatText/embed.
  */
-export { createLlmClient, type LlmClient, type LlmClientDeps, type EmbedRequest } from './client';
+export { createLlmClient, type LlmClient, type LlmClientDeps, type LlmEndpoint, type EmbedRequest } from './client';
 export type { ChatJsonRequest, ChatRequestBase } from './chat';
 export type { ProbeResult } from './probe';
+export { resolveEndpoint, type KeySource } from './endpoint';
 export { planContext, fitsContext, type PlanContextInput, type ContextPlan } from './budget';
 export { buildMessages, delimitDocument, escapeDelimiters, DATA_NOTICE, type BuildMessagesInput } from './prompt';
 export { chatJsonPrompt, jsonPromptMessages, promptText, type JsonCallOptions, type JsonPrompt } from './jsonPrompt';

@@ -15,19 +15,12 @@ export interface ProbeResult {
   warnings: string[];
 }
 
-export async function listInstalled(ctx: ClientContext, signal?: AbortSignal): Promise<InstalledModel[]> {
-  const tags = await ctx.ollama(signal).list();
-  return (tags.models ?? []).map((m) => ({
-    name: m.name ?? m.model,
-    ...(m.details?.parameter_size ? { parameterSize: m.details.parameter_size } : {}),
-    ...(m.details?.quantization_level ? { quantization: m.details.quantization_level } : {}),
-    ...(typeof m.size === 'number' ? { sizeBytes: m.size } : {}),
-    ...(m.digest ? { digest: m.digest } : {}),
-  }));
+export function listInstalled(ctx: ClientContext, signal?: AbortSignal): Promise<InstalledModel[]> {
+  return ctx.transport.listModels(signal);
 }
 
 /**
- * Before a run: is Ollama there, are the models installed, what can they do,
+ * Before a run: is the server there (for an OpenAI-compatible one, its model list, which also checks the key), are the models installed, what can they do,
  * and does each load with the run's num_ctx? The load-only request
  * (`messages: []`) surfaces out-of-memory and missing models before the
  * first chunk, and leaves the runner loaded with exactly the options the
@@ -38,25 +31,31 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
     if (error instanceof AppError) throw error;
     const c = classifyError(error, signal);
     if (c.kind === 'cancelled') throw cancelledError(signal);
-    throw toAppError(c, { host: ctx.host, numCtx, ...(model ? { model } : {}) }, error);
+    throw toAppError(c, { host: ctx.host, kind: ctx.kind, numCtx, ...(model ? { model } : {}) }, error);
   };
 
-  let version: string;
+  let server: Awaited<ReturnType<ClientContext['serverInfo']>>;
   try {
-    ({ version } = await ctx.ollama(signal).version());
+    server = await ctx.transport.serverInfo(signal);
   } catch (error) {
     const c = classifyError(error, signal);
     if (c.kind === 'cancelled') throw cancelledError(signal);
-    throw toAppError({ ...c, code: ErrorCode.OLLAMA_UNREACHABLE }, { host: ctx.host }, error);
+    // A refused key is the answer of a live server: say that, not "unreachable".
+    if (c.code === ErrorCode.LLM_UNAUTHORIZED) throw toAppError(c, { host: ctx.host, kind: ctx.kind }, error);
+    if (ctx.kind === 'openai' && c.status === 404) {
+      throw new AppError(ErrorCode.ENDPOINT_INVALID, `${ctx.host} answers, but not with an OpenAI-compatible API (no /models there, HTTP 404). The URL usually ends in /v1, e.g. http://host:8000/v1.`, { host: ctx.host });
+    }
+    throw toAppError({ ...c, code: ErrorCode.OLLAMA_UNREACHABLE }, { host: ctx.host, kind: ctx.kind }, error);
   }
-  const server = await ctx.serverInfo(signal).catch(fail);
+  const version = server.version;
   const installed = await listInstalled(ctx, signal).catch(fail);
 
   const models: Record<string, ModelInfo> = {};
   const warnings: string[] = [];
   for (const name of new Set(modelNames)) {
     if (!findInstalled(name, installed)) {
-      throw toAppError({ kind: 'permanent', code: ErrorCode.MODEL_NOT_FOUND, detail: `${name} is not in /api/tags` }, { host: ctx.host, model: name });
+      const where = ctx.kind === 'ollama' ? '/api/tags' : '/v1/models';
+      throw toAppError({ kind: 'permanent', code: ErrorCode.MODEL_NOT_FOUND, detail: `${name} is not in ${where}` }, { host: ctx.host, kind: ctx.kind, model: name });
     }
     const info = await ctx.modelInfo(name, signal).catch((e) => fail(e, name));
     models[name] = info;
@@ -89,15 +88,9 @@ async function loadModel(ctx: ClientContext, info: ModelInfo, numCtx: number, si
     startedAt: iso(startedAt),
   };
   try {
-    const res = await ctx.queue.run(async () => {
-      const ollama = ctx.ollama(signal);
-      if (info.embedding) {
-        const r = await ollama.embed({ model: info.name, input: 'load', options, keep_alive: ctx.settings.keepAlive });
-        return { total_duration: r.total_duration, load_duration: r.load_duration, prompt_eval_count: r.prompt_eval_count, done_reason: 'load' };
-      }
-      const r = await ollama.chat({ model: info.name, messages: [], options, keep_alive: ctx.settings.keepAlive, stream: false });
-      return r as unknown as Record<string, unknown>;
-    }, signal);
+    const res = await ctx.queue.run(() => ctx.transport.load(info, numCtx, ctx.settings.keepAlive, signal), signal);
+    // Nothing to load on request (an OpenAI-compatible server loads its model at start): no call, nothing logged.
+    if (res === null) return;
     ctx.record({
       ...base,
       promptEvalCount: typeof res.prompt_eval_count === 'number' ? res.prompt_eval_count : null,

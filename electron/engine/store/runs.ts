@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
 import { runSettingsSchema, type StoredRunSettings } from '../../../shared/runSettings';
 import type { RunPhase, RunStatus } from '../../../shared/types';
+import type { EndpointSettings } from '../../../shared/endpoints';
 
 export interface StoredRun {
   id: number;
@@ -151,6 +152,18 @@ export function setRunOllamaHost(db: Database, runId: number, host: string): boo
   if (host) llm.host = host;
   else delete llm.host;
   db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...stored, llm }), runId);
+  return true;
+}
+
+/**
+ * Where a resumed run's model calls go now (`--endpoint` on resume): the run keeps its models and plan, only the
+ * servers change. Keys stay references. Returns false for a rules-only or unknown run.
+ */
+export function setRunEndpoints(db: Database, runId: number, endpoints: readonly EndpointSettings[]): boolean {
+  const run = getRun(db, runId);
+  if (!run || run.mode !== 'full') return false;
+  const stored = runSettingsOf(run);
+  db.prepare('UPDATE runs SET settings_json = ? WHERE id = ?').run(JSON.stringify({ ...stored, llm: { ...stored.llm, endpoints } }), runId);
   return true;
 }
 

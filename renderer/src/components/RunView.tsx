@@ -78,7 +78,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
         {running && (event || current) ? (
           <>
             <span>
-              {current ? `${current.fileName}: ` : ''}
+              {current ? `${current.fileName}${event?.endpoint ? ` (on ${event.endpoint})` : ''}: ` : ''}
               {phase ? (PHASES[phase] ?? phase) : 'Starting'}
             </span>
             {event && event.phase === 'extract' && event.total > 0 ? (

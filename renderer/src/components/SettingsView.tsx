@@ -5,6 +5,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
 import { useProfileEditorStore } from '../stores/useProfileEditorStore';
 import { isDirty, useSettingsStore } from '../stores/useSettingsStore';
+import { InferenceSettings } from './InferenceSettings';
 import { OcrSettings } from './OcrSettings';
 import { ProfileEditor } from './ProfileEditor';
 import { RetrievalSettingsSection } from './RetrievalSettingsSection';
@@ -121,6 +122,8 @@ export function SettingsView() {
           Check again
         </button>
       </section>
+
+      <InferenceSettings />
 
       <section className="panel">
         <h2>Models</h2>

@@ -63,6 +63,7 @@ export function StatusBar() {
               Run #{active.id}
             </button>
             {running ? ` · ${running.fileName}` : ''}
+            {running && payload?.event.endpoint ? ` on ${payload.event.endpoint}` : ''}
             {payload ? ` · ${Math.round(payload.overall * 100)}%` : ''}
             {findings !== undefined ? ` · ${plural(findings, 'finding')} so far` : ''}
             {started ? ` · ${formatDuration((now - started) / 1000)} elapsed` : ''}

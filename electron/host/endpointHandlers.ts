@@ -1,0 +1,39 @@
+/** Settings › Inference: the live check of one endpoint, and its API key. */
+import { DEFAULT_OPENAI_CONTEXT_TOKENS, plainHttpWarning } from '../../shared/endpoints';
+import type { EndpointStatus } from '../../shared/contract';
+import { toErrorInfo } from '../../shared/errors';
+import { createLlmClient, resolveEndpoint } from '../engine/llm';
+import type { HostContext } from './context';
+import type { HandlerModule } from './handlerMap';
+
+const CHECK_TIMEOUT_MS = 3000;
+
+export function endpointHandlers(ctx: HostContext): HandlerModule {
+  return {
+    'endpoints.check': async ({ endpoint }) => {
+      const base: EndpointStatus = { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, warning: plainHttpWarning(endpoint.url), error: null };
+      let client;
+      try {
+        // No retries: the user is looking at the page; one quick answer or why not.
+        client = createLlmClient({ endpoint: resolveEndpoint(endpoint, (ref) => ctx.keys.get(ref)), settings: { retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 0 } } });
+      } catch (error) {
+        return { ...base, error: toErrorInfo(error) };
+      }
+      try {
+        const signal = AbortSignal.timeout(CHECK_TIMEOUT_MS);
+        await client.probe([], 0, signal);
+        const models = (await client.listModels(signal)).map((m) => m.name);
+        const contextTokens = endpoint.kind === 'openai' && models[0] ? ((await client.modelInfo(models[0], signal)).contextLength ?? DEFAULT_OPENAI_CONTEXT_TOKENS) : null;
+        return { ...base, reachable: true, models, contextTokens };
+      } catch (error) {
+        return { ...base, error: toErrorInfo(error) };
+      } finally {
+        await client.close().catch(() => undefined);
+      }
+    },
+    'endpoints.setKey': ({ keyRef, key }) => {
+      ctx.keys.set(keyRef, key);
+      return { keyRef, stored: key !== '' };
+    },
+  };
+}

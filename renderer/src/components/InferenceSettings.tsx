@@ -1,0 +1,161 @@
+/**
+ * Settings › Inference (issue 29): the endpoints a run sends its model calls to, each with a live check. Empty
+ * list: the one Ollama of the section above. An OpenAI-compatible server (llama-server, vLLM, LM Studio, LocalAI)
+ * gets its context size and an API key; the key goes to the operating system's keychain (Electron safeStorage)
+ * at once and is never shown again nor kept in the settings. Plain http to another machine is flagged: document
+ * text would travel unencrypted.
+ */
+import { useEffect, useId, useState } from 'react';
+import type { EndpointStatus } from '../../../shared/contract';
+import { ENDPOINT_KINDS, endpointLabel, plainHttpWarning, type EndpointKind, type EndpointSettings } from '../../../shared/endpoints';
+import { invoke } from '../api';
+import { useSettingsStore } from '../stores/useSettingsStore';
+
+const KIND_LABELS: Record<EndpointKind, string> = { ollama: 'Ollama (native API)', openai: 'OpenAI-compatible (llama-server, vLLM, LM Studio, LocalAI)' };
+
+function newKeyRef(): string {
+  return `endpoint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSettings; index: number; update: (patch: Partial<EndpointSettings>) => void; remove: () => void }) {
+  const id = useId();
+  const [status, setStatus] = useState<EndpointStatus | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [key, setKey] = useState('');
+  const [keyNote, setKeyNote] = useState<string | null>(null);
+  const check = async () => {
+    setChecking(true);
+    const result = await invoke('endpoints.check', { endpoint });
+    setChecking(false);
+    setStatus(result.ok ? result.data : { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, warning: null, error: result.error });
+  };
+  // The live check: whenever what it depends on changes (and once on opening).
+  useEffect(() => {
+    const timer = setTimeout(() => void check(), 400);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [endpoint.url, endpoint.kind, endpoint.keyRef, endpoint.contextTokens]);
+  const saveKey = async () => {
+    const keyRef = endpoint.keyRef ?? newKeyRef();
+    const result = await invoke('endpoints.setKey', { keyRef, key });
+    if (!result.ok) {
+      setKeyNote(result.error.message);
+      return;
+    }
+    setKey('');
+    setKeyNote(result.data.stored ? 'Key stored in the system keychain.' : 'Key removed.');
+    update(result.data.stored ? { keyRef } : { keyRef: undefined });
+  };
+  const warning = plainHttpWarning(endpoint.url);
+  return (
+    <li className="panel endpoint" data-testid="endpoint">
+      <div className="field">
+        <label htmlFor={`${id}-kind`}>Endpoint {index + 1}</label>
+        <select id={`${id}-kind`} value={endpoint.kind} onChange={(event) => update({ kind: event.currentTarget.value as EndpointKind, ...(event.currentTarget.value === 'ollama' ? { contextTokens: undefined } : {}) })}>
+          {ENDPOINT_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {KIND_LABELS[kind]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-url`}>URL</label>
+        <input id={`${id}-url`} type="url" value={endpoint.url} placeholder={endpoint.kind === 'ollama' ? 'http://127.0.0.1:11434' : 'http://127.0.0.1:8080/v1'} onChange={(event) => update({ url: event.currentTarget.value.trim() })} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-concurrency`}>Files at once</label>
+        <input id={`${id}-concurrency`} type="number" min={1} max={256} value={endpoint.concurrency} onChange={(event) => update({ concurrency: Math.max(1, Math.min(256, Math.floor(Number(event.currentTarget.value) || 1))) })} />
+        <p className="hint">1 for a workstation; the server’s slot count for llama-server (-np); more for vLLM.</p>
+      </div>
+      {endpoint.kind === 'openai' ? (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-context`}>Context size (tokens)</label>
+            <input
+              id={`${id}-context`}
+              type="number"
+              min={2048}
+              placeholder="from the server, else 8192"
+              value={endpoint.contextTokens ?? ''}
+              onChange={(event) => {
+                const n = Math.floor(Number(event.currentTarget.value));
+                update({ contextTokens: Number.isFinite(n) && n >= 2048 ? n : undefined });
+              }}
+            />
+            <p className="hint">What the server was started with (llama-server -c, vLLM --max-model-len). Every prompt is planned to fit it.</p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-key`}>API key {endpoint.keyRef ? <span className="muted">(one is stored)</span> : null}</label>
+            <input id={`${id}-key`} type="password" autoComplete="off" value={key} placeholder={endpoint.keyRef ? 'enter a new key to replace it' : 'none'} onChange={(event) => setKey(event.currentTarget.value)} />
+            <button type="button" className="button button--small" onClick={() => void saveKey()} disabled={key === '' && !endpoint.keyRef}>
+              {key === '' && endpoint.keyRef ? 'Remove the key' : 'Store the key'}
+            </button>
+            {keyNote ? <p className="hint" role="status">{keyNote}</p> : null}
+          </div>
+        </>
+      ) : null}
+      {warning ? (
+        <p className="field-error" role="alert" data-testid="endpoint-warning">
+          {warning}
+        </p>
+      ) : null}
+      <div className="endpoint__status" data-testid="endpoint-status" aria-live="polite">
+        {checking ? <span className="muted">Checking {endpointLabel(endpoint)}…</span> : null}
+        {!checking && status?.reachable ? (
+          <span>
+            Answers: {status.models.length} {status.models.length === 1 ? 'model' : 'models'}
+            {status.models.length > 0 ? ` (${status.models.slice(0, 5).join(', ')}${status.models.length > 5 ? ', …' : ''})` : ''}
+            {status.contextTokens ? `; context ${status.contextTokens} tokens` : ''}.
+          </span>
+        ) : null}
+        {!checking && status?.error ? (
+          <span className="field-error" role="alert">
+            {status.error.code}: {status.error.message}
+          </span>
+        ) : null}
+      </div>
+      <button type="button" className="button button--small" onClick={() => void check()}>
+        Check again
+      </button>
+      <button type="button" className="link" onClick={remove}>
+        Remove endpoint {index + 1}
+      </button>
+    </li>
+  );
+}
+
+export function InferenceSettings() {
+  const draft = useSettingsStore((s) => s.draft);
+  const edit = useSettingsStore((s) => s.edit);
+  if (!draft) return null;
+  const endpoints = draft.endpoints;
+  const set = (next: EndpointSettings[]) => edit({ endpoints: next });
+  return (
+    <section className="panel" data-testid="inference-settings">
+      <h2>Inference</h2>
+      <p className="hint">
+        Where the model calls go. With no endpoint listed, the Ollama above is used, one file at a time. With several, a batch’s files are spread over them;
+        an endpoint that stops answering hands its files to the others.
+      </p>
+      <ul className="endpoints">
+        {endpoints.map((endpoint, index) => (
+          <EndpointRow
+            key={index}
+            endpoint={endpoint}
+            index={index}
+            update={(patch) => {
+              const next = { ...endpoint, ...patch };
+              for (const [k, v] of Object.entries(patch)) if (v === undefined) delete (next as Record<string, unknown>)[k];
+              set(endpoints.map((e, i) => (i === index ? next : e)));
+            }}
+            remove={() => set(endpoints.filter((_, i) => i !== index))}
+          />
+        ))}
+      </ul>
+      <button type="button" className="button button--small" onClick={() => set([...endpoints, { kind: 'openai', url: 'http://127.0.0.1:8080/v1', concurrency: 1 }])} disabled={endpoints.length >= 16}>
+        Add an endpoint
+      </button>
+    </section>
+  );
+}
