@@ -15,6 +15,7 @@ import { migration0100Completeness } from './0100-completeness';
 import { migration0130Ocr } from './0130-ocr';
 import { migration0140Retrieval } from './0140-retrieval';
 import { migration0150ReviewUndo } from './0150-review-undo';
+import { migration0220Compare } from './0220-compare';
 
 export const migrations: readonly Migration[] = [
   migration0010Init,
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   migration0130Ocr,
   migration0140Retrieval,
   migration0150ReviewUndo,
+  migration0220Compare,
 ];
