@@ -22,8 +22,8 @@ import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
 import { listMergedFindings, words } from '../merge';
 import { getDocument, loadExtractedDocument, loadMentions } from '../store';
-import { pairFindings, type PairingItem } from './pairing';
-import { readStatedStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
+import { agreeEnough, pairFindings, type PairingItem } from './pairing';
+import { readStatedStatus, withoutTrailingStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
 import { latestFinishedRun, latestMergedRun, listDecisions, notesOnFindings } from './store';
 
 export interface CompareInput {
@@ -106,7 +106,7 @@ function itemFromMerged(m: MergedFinding): Item | null {
 
 /** The words of an ID's line that can serve as its title: the line without the ID, separators and a trailing status. */
 function titleFromLine(line: string, raw: string): string {
-  return line
+  return withoutTrailingStatus(line)
     .replace(raw, ' ')
     .replace(/^[\s\d.:|–—-]+/, '')
     .replace(/[\s|:–—-]+$/, '')
@@ -135,8 +135,8 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
     return {
       id: first.normalized,
       number: null,
-      // Pairing compares titles only between findings; a line is not a finding's title, so it is left out there.
-      title: '',
+      // The words printed beside the ID: enough to tell an ID reused for another finding after a renumbering.
+      title: titled ?? '',
       description: '',
       evidence: '',
       side: {
@@ -232,6 +232,7 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
     );
     for (const extra of itemsFromMentions(later.text, later.mentions, wanted)) {
       const e = earlier.items.findIndex((item, i) => !pairedEarlier.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
+      if (!agreeEnough(earlier.items[e]!, extra)) continue;
       later.items.push(extra);
       const l = later.items.length - 1;
       const match = { earlier: e, later: l, rule: 'printed-id' as const, score: 1 };

@@ -75,8 +75,8 @@ function sameById(a: PairingItem, b: PairingItem): boolean {
 }
 
 /** Whether two sides sharing an ID still talk about the same thing (a renumbering reuses IDs for other findings). */
-function agreeEnough(a: PairingItem, b: PairingItem): boolean {
-  // A side read from a bare ID mention has no real title or evidence to disagree with.
+export function agreeEnough(a: PairingItem, b: PairingItem): boolean {
+  // A side read from a bare ID mention without words beside it has no title to disagree with.
   if (a.title === '' || b.title === '') return true;
   if (compareFindings(asComparable(a), asComparable(b)).same) return true;
   return textSimilarity(a.title, b.title) >= CANDIDATE_SCORE || (a.evidence !== '' && textSimilarity(a.evidence, b.evidence) >= CANDIDATE_SCORE);

@@ -52,6 +52,11 @@ const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation|(?:client|team|devel
 /** Any short label followed at once by a status word ("Client: Acknowledged."). */
 const ANY_LABEL_RE = /^[ \t]*[\p{L}][\p{L} .'’-]{0,30}:[ \t]*(.*)$/gimu;
 
+/** A line's words without the status a table row ends with ("Oracle price can be stale  Resolved" -> "Oracle price can be stale"). */
+export function withoutTrailingStatus(text: string): string {
+  return text.replace(STATUS_AT_END_RE, '').trimEnd();
+}
+
 export function statusCategory(text: string): StatusCategory {
   const t = text.toLowerCase().replace(/\s+/g, ' ');
   if (t.startsWith('partially')) return 'partial';
@@ -138,8 +143,11 @@ function tableRowStatus(view: StatusTextView, anchor: number, titleEnd: number |
   return statusFrom(view, after + w.index, word, line.start, line.end, 'table-row');
 }
 
-/** How far before a finding's ID a "Status:" line of its header block may stand (a header prints it above the ID). */
-export const HEADER_CHARS = 1500;
+/**
+ * How far above a finding's ID a "Status:" line of its header block may stand. Only for an ID printed as a
+ * header field ("Finding ID: TOB-X-1"): a header block prints the status a few lines above it.
+ */
+export const HEADER_CHARS = 800;
 
 /**
  * The status the later document states for one finding, or null. `boundaries` are the anchors of every
@@ -160,7 +168,8 @@ export function readStatedStatus(view: StatusTextView, anchors: FindingAnchors, 
     const headerStart = Math.max(previous === undefined ? 0 : lineAround(view.text, previous).end, line.start - HEADER_CHARS);
     const below = labelledStatuses(view, line.start, sectionEnd, STRONG_LABEL_RE, false)[0];
     consider(0, below ? below.start - start : 0, below);
-    const above = labelledStatuses(view, headerStart, line.start, STRONG_LABEL_RE, false).at(-1);
+    const isHeaderField = /:\s*$/.test(view.text.slice(line.start, start));
+    const above = isHeaderField ? labelledStatuses(view, headerStart, line.start, STRONG_LABEL_RE, false).at(-1) : undefined;
     consider(0, above ? start - above.start : 0, above);
     const worded = labelledStatuses(view, line.start, sectionEnd, WEAK_LABEL_RE, false)[0] ?? labelledStatuses(view, line.start, sectionEnd, ANY_LABEL_RE, true)[0];
     consider(1, worded ? worded.start - start : 0, worded);
