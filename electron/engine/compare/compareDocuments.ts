@@ -115,46 +115,84 @@ function titleFromLine(line: string, raw: string): string {
     .slice(0, 200);
 }
 
-/** One item per printed ID (rules-only): its pages, the line of its first mention as the quote, the fullest line as its title. */
+/** Glued to what precedes it ("Fertilizer.sol#L35-55"): a reference into code or a path, not a finding's ID. */
+function isGlued(text: string, m: IdMention): boolean {
+  return m.start > 0 && /[\p{L}\p{N}#/._@-]/u.test(text[m.start - 1]!);
+}
+
+/**
+ * Where an ID announces a finding rather than refers to one: at the start of its line after nothing but
+ * numbering and punctuation (a heading, a table row), or as a labelled field ("Finding ID: TOB-X-1").
+ */
+function announces(text: string, m: IdMention): boolean {
+  return /^[\s\d.)(|#*\-–—]*$/.test(text.slice(lineAt(text, m.start).start, m.start)) || isHeaderField(text, m);
+}
+
+/** Printed after a label on its line ("Finding ID: TOB-X-1"). */
+function isHeaderField(text: string, m: IdMention): boolean {
+  return /:\s*$/.test(text.slice(lineAt(text, m.start).start, m.start));
+}
+
+/** The numbered heading just above an ID printed as a header field ("6. Solidity compiler ... / Finding ID: TOB-X-6"). */
+function headingAbove(text: string, m: IdMention): string | null {
+  const window = text.slice(Math.max(0, m.start - HEADING_WINDOW), lineAt(text, m.start).start);
+  const headings = [...window.matchAll(/^[ \t]*\d+(?:\.\d+)*\.?[ \t]+(\p{L}[^\n]*)$/gmu)];
+  return headings.at(-1)?.[1]?.trim() ?? null;
+}
+/** How far above a header field its heading may stand. */
+const HEADING_WINDOW = 600;
+
+/**
+ * One item per printed finding ID (rules-only): its pages, the line of its first announcing mention as the
+ * quote, the words printed beside it (or the heading above its header field) as its title. IDs that are
+ * only referred to in prose, and code references glued to a path, are not findings.
+ */
 function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: ReadonlySet<string>): Item[] {
   const byId = new Map<string, IdMention[]>();
   for (const m of mentions) {
     const key = comparableId(m.normalized);
-    if (only && !only.has(key)) continue;
+    if ((only && !only.has(key)) || isGlued(text, m)) continue;
     byId.set(key, [...(byId.get(key) ?? []), m]);
   }
-  return [...byId.values()].map((group) => {
-    const first = group[0]!;
-    // The fullest line naming the ID, leaving out labelled ones ("Finding ID: TOB-X-1"), whose words are the label.
-    const titled = group
-      .map((m) => ({ line: lineAt(text, m.start), m }))
-      .filter(({ line, m }) => !/:$/.test(text.slice(line.start, m.start).trim()))
-      .map(({ line, m }) => titleFromLine(line.text, m.raw))
-      .sort((a, b) => words(b).length - words(a).length)[0];
-    const line = lineAt(text, first.start);
-    return {
-      id: first.normalized,
-      number: null,
-      // The words printed beside the ID: enough to tell an ID reused for another finding after a renumbering.
-      title: titled ?? '',
-      description: '',
-      evidence: '',
-      side: {
+  return [...byId.entries()]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([, group]) => group)
+    .filter((group) => group.some((m) => announces(text, m)))
+    .map((group) => {
+      // Titles come from where the ID announces the finding; a header field's heading is the finding's own words.
+      const announcing = group.filter((m) => announces(text, m));
+      const headed = announcing.map((m) => (isHeaderField(text, m) ? headingAbove(text, m) : null)).find((h) => h);
+      const beside = announcing
+        .filter((m) => !isHeaderField(text, m))
+        .map((m) => titleFromLine(lineAt(text, m.start).text, m.raw))
+        .sort((a, b) => words(b).length - words(a).length)[0];
+      const title = headed ?? beside ?? '';
+      // The quote is where the finding is announced most fully: its header field, else its fullest line.
+      const first = announcing.find((m) => isHeaderField(text, m)) ?? announcing.find((m) => titleFromLine(lineAt(text, m.start).text, m.raw) === beside) ?? announcing[0]!;
+      const line = lineAt(text, first.start);
+      return {
         id: first.normalized,
         number: null,
-        title: titled ?? '',
-        severity: null,
-        pages: [...new Set(group.map((m) => m.page))],
-        quote: line.text.trim(),
-        page: first.page,
-        mergedId: null,
-        start: line.start,
-        end: line.end,
-      },
-      findingIds: [],
-      anchors: group.map((m) => m.start),
-    };
-  });
+        // The words printed beside the ID: enough to tell an ID reused for another finding after a renumbering.
+        title,
+        description: '',
+        evidence: '',
+        side: {
+          id: first.normalized,
+          number: null,
+          title,
+          severity: null,
+          pages: [...new Set([first.page, ...group.map((m) => m.page)])],
+          quote: line.text.trim(),
+          page: first.page,
+          mergedId: null,
+          start: line.start,
+          end: line.end,
+        },
+        findingIds: [],
+        anchors: group.map((m) => m.start),
+      };
+    });
 }
 
 function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
