@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { makeTextPdf, writeFixture } from '../../fixtures/pdfFactory';
 import { fixReviewPair, headingResponder, secondRoundPair, versionSpec, type ReportVersion } from '../../fixtures/reportPairs';
@@ -55,7 +56,14 @@ interface JsonComparison {
   candidates: { earlierPair: number; laterPair: number; reason: string }[];
 }
 
-const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as JsonComparison;
+const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(join(root, 'docs/compare.schema.json'), 'utf8')) as object);
+
+/** The JSON the CLI wrote, checked against its documented schema. */
+function readJson(file: string): JsonComparison {
+  const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  expect(validate(value) ? [] : validate.errors).toEqual([]);
+  return value as JsonComparison;
+}
 const pairOf = (c: JsonComparison, title: string) => c.pairs.find((p) => p.earlier?.title === title || (p.earlier === null && p.later?.title === title));
 
 describe('npm run compare (CLI, real child process)', () => {
