@@ -104,6 +104,9 @@ export interface ComparePair {
 export interface CompareCandidate {
   earlierIndex: number;
   laterIndex: number;
+  /** What identifies each side across re-runs (its printed ID, else its title): the auditor's answer is kept under these. */
+  earlierKey: string;
+  laterKey: string;
   /** Why it is unsure, in one sentence. */
   reason: string;
   score: number;

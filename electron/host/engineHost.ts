@@ -29,6 +29,7 @@ import { ocrHandlers } from './ocrHandlers';
 import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
 import { completenessHandlers } from './completenessHandlers';
+import { compareHandlers } from './compareHandlers';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
 import { workspaceHandlers } from './workspaceHandlers';
@@ -48,6 +49,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => completenessHandlers(ctx.db),
   (ctx) => workspaceHandlers(ctx.db),
   askExtractionHandlers,
+  (ctx) => compareHandlers(ctx.db, ctx.now),
 ];
 
 export interface EngineHostOptions {

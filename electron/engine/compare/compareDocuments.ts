@@ -285,11 +285,13 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
   const candidates: CompareCandidate[] = [];
   const confirmed: { earlier: number; later: number; score: number }[] = [];
   for (const c of found) {
-    const decision = decisions.get(`${findingKeyOf(earlier.items[c.earlier]!.side)}|${findingKeyOf(later.items[c.later]!.side)}`) ?? null;
+    const earlierKey = findingKeyOf(earlier.items[c.earlier]!.side);
+    const laterKey = findingKeyOf(later.items[c.later]!.side);
+    const decision = decisions.get(`${earlierKey}|${laterKey}`) ?? null;
     if (decision === 'confirmed' && !pairedEarlier.has(c.earlier) && !pairedLater.has(c.later) && !confirmed.some((x) => x.earlier === c.earlier || x.later === c.later)) {
       confirmed.push(c);
     }
-    candidates.push({ earlierIndex: c.earlier, laterIndex: c.later, reason: c.reason, score: c.score, decision });
+    candidates.push({ earlierIndex: c.earlier, laterIndex: c.later, earlierKey, laterKey, reason: c.reason, score: c.score, decision });
   }
 
   const boundariesFor = (item: Item): number[] => {
