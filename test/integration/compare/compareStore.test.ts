@@ -6,21 +6,23 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareDocuments, comparisonCsv, comparisonHtml, comparisonMarkdown, findingKeyOf, getComparison, saveComparison, saveDecision } from '../../../electron/engine/compare';
+import { compareDocuments, renderComparison, comparisonCsv, comparisonHtml, comparisonMarkdown, findingKeyOf, getComparison, saveComparison, saveDecision } from '../../../electron/engine/compare';
 import { createEngine, DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine';
 import { addNote, syncReview } from '../../../electron/engine/review';
 import { openDatabase } from '../../../electron/engine/store';
 import { makeTextPdf, writeFixture } from '../../fixtures/pdfFactory';
 import { headingResponder, secondRoundPair, versionSpec } from '../../fixtures/reportPairs';
 import { useSims } from '../../helpers/sim';
+import { CHROMIUM, itNeeding } from '../../helpers/requirements';
+import type { Responder } from '../../ollama-sim/index';
 import { useTempDir } from '../../helpers/tempDir';
 
 const tempDir = useTempDir('audit-compare-store-');
 const startSim = useSims();
 
-async function analysedPair() {
+async function analysedPair(responder: Responder = headingResponder) {
   const dir = tempDir();
-  const { sim } = await startSim({ responder: headingResponder });
+  const { sim } = await startSim({ responder });
   const pair = secondRoundPair();
   // A title that would be markup if an export forgot to escape it.
   pair.later.findings[6]!.title = 'Front-running of <script>alert(1)</script> price updates';
@@ -97,4 +99,29 @@ describe('comparison store, notes, candidates and exports', () => {
     expect(comparisonCsv(hostile)).toContain(`"'=HYPERLINK(""http://x"")"`);
     db.close();
   }, 120_000);
+
+  it('an earlier finding the model missed in the later report is still paired where the later report prints its ID, with its status', async () => {
+    // The model never reports ACME-02 in the later report (its heading says "Round Two" on that page's footer).
+    const missing: Responder = async (req) => {
+      const reply = await headingResponder(req);
+      if (typeof reply !== 'string' || !/Round Two/.test(JSON.stringify(req.messages))) return reply;
+      const parsed = JSON.parse(reply) as { findings: { id: string | null }[]; summary: string };
+      return JSON.stringify({ ...parsed, findings: parsed.findings.filter((f) => f.id !== 'ACME-02') });
+    };
+    const { db, earlierId, laterId } = await analysedPair(missing);
+    const c = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
+    expect(c.later.mode).toBe('full');
+    const pair = c.pairs.find((p) => p.earlier?.id === 'ACME-02')!;
+    expect(pair).toMatchObject({ label: 'still_present', rule: 'printed-id', later: { id: 'ACME-02', mergedId: null, title: 'Missing rate limiting on login', page: 3 }, statedStatus: { text: 'Acknowledged' } });
+    db.close();
+  }, 120_000);
+
+  itNeeding([CHROMIUM], 'prints the comparison to PDF with headless Chromium', async () => {
+    const { db, earlierId, laterId } = await analysedPair();
+    const pdf = await renderComparison(compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId }), 'pdf');
+    expect(Buffer.isBuffer(pdf)).toBe(true);
+    expect((pdf as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((pdf as Buffer).length).toBeGreaterThan(5000);
+    db.close();
+  });
 });
