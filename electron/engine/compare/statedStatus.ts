@@ -52,6 +52,12 @@ const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation|(?:client|team|devel
 /** Any short label followed at once by a status word ("Client: Acknowledged."). */
 const ANY_LABEL_RE = /^[ \t]*[\p{L}][\p{L} .'’-]{0,30}:[ \t]*(.*)$/gimu;
 
+/** The first status word in a text, as printed, and where it stands; null when there is none. */
+export function statusWordIn(text: string): { text: string; index: number } | null {
+  const m = STATUS_RE.exec(text);
+  return m ? { text: asPrinted(m[0]), index: m.index } : null;
+}
+
 /** A line's words without the status a table row ends with ("Oracle price can be stale  Resolved" -> "Oracle price can be stale"). */
 export function withoutTrailingStatus(text: string): string {
   return text.replace(STATUS_AT_END_RE, '').trimEnd();
