@@ -57,6 +57,9 @@ export const COMMAND_NAMES = [
   'review.unmerge',
   // Ask the documents (issue 17)
   'ask.extractAll',
+  // Re-audit comparison (issue 30)
+  'compare.run',
+  'compare.decide',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -23,6 +23,7 @@ import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
+import type { Comparison } from './compare';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -285,6 +286,28 @@ export const commands = {
    * documents, or on every document of the library when none is given. Answers at once with the run.
    */
   'ask.extractAll': { input: z.object({ documentIds: z.array(id).max(500).optional() }).strict() },
+  /**
+   * Compares the stored analyses of an earlier and a later version of a report (issue 30): findings paired and
+   * labelled, the later one's stated statuses, candidates for the auditor. Stored, and answered with the result.
+   * `rules-only` pairs by printed IDs even when a model analysis exists.
+   */
+  'compare.run': { input: z.object({ earlierDocumentId: id, laterDocumentId: id, mode: z.enum(['auto', 'rules-only']).optional() }).strict() },
+  /**
+   * The auditor's answer to a candidate pair (null takes it back), recorded with the reviewer name from the
+   * settings; answers with the comparison computed again.
+   */
+  'compare.decide': {
+    input: z
+      .object({
+        earlierDocumentId: id,
+        laterDocumentId: id,
+        earlierKey: z.string().min(1).max(1000),
+        laterKey: z.string().min(1).max(1000),
+        decision: z.enum(['confirmed', 'rejected']).nullable(),
+        mode: z.enum(['auto', 'rules-only']).optional(),
+      })
+      .strict(),
+  },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -609,6 +632,8 @@ export interface ReviewViewResult extends ReviewView {
 }
 
 export interface CommandOutputs {
+  'compare.run': Comparison;
+  'compare.decide': Comparison;
   'app.info': AppInfo;
   'settings.get': AppSettings;
   'settings.update': AppSettings;

@@ -66,6 +66,12 @@ export const ErrorCode = {
   OCR_LANGUAGE_MISSING: 'OCR_LANGUAGE_MISSING',
   // Workspace (issue 16): the source page beside a finding
   SOURCE_FILE_CHANGED: 'SOURCE_FILE_CHANGED',
+  // Re-audit comparison (issue 30)
+  /** The earlier and the later document of a comparison are the same content. */
+  COMPARE_SAME_DOCUMENT: 'COMPARE_SAME_DOCUMENT',
+  /** A document to compare has no finished analysis (it failed, or was never analysed). */
+  COMPARE_NOT_ANALYSED: 'COMPARE_NOT_ANALYSED',
+  COMPARISON_NOT_FOUND: 'COMPARISON_NOT_FOUND',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -31,6 +31,7 @@ import { ocrHandlers } from './ocrHandlers';
 import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
 import { completenessHandlers } from './completenessHandlers';
+import { compareHandlers } from './compareHandlers';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
 import { workspaceHandlers } from './workspaceHandlers';
@@ -51,6 +52,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => workspaceHandlers(ctx.db),
   askExtractionHandlers,
   endpointHandlers,
+  (ctx) => compareHandlers(ctx.db, ctx.now),
 ];
 
 export interface EngineHostOptions {

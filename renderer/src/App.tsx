@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { transportName } from './api';
 import { AskPanel } from './components/AskPanel';
+import { CompareView } from './components/compare/CompareView';
 import { PasswordDialog } from './components/PasswordDialog';
 import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
@@ -21,6 +22,7 @@ const PLACES: { view: View; label: string; icon: string }[] = [
   { view: 'document', label: 'Document', icon: '☰' },
   { view: 'findings', label: 'Findings', icon: '⚑' },
   { view: 'ask', label: 'Ask', icon: '?' },
+  { view: 'compare', label: 'Compare', icon: '⇄' },
   { view: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
@@ -83,6 +85,7 @@ export function App() {
         {view === 'document' ? <DocumentView /> : null}
         {view === 'findings' ? <TriageView /> : null}
         {view === 'ask' ? <AskPanel /> : null}
+        {view === 'compare' ? <CompareView /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
       <StatusBar />

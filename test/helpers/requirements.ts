@@ -46,6 +46,16 @@ export const CORPUS = requirement('corpus', () =>
     : 'the real-PDF corpus ../shared/corpus (pdfs/ and truth/) is not next to this checkout',
 );
 
+/**
+ * The earlier report of the corpus's real audit / fix-review pair (Trail of Bits' Beanstalk review, proposed in
+ * docs/corpus-proposals/): its fix review is in the corpus, the review itself is added there separately.
+ */
+export const BEANSTALK_PAIR = requirement('beanstalk-pair', () =>
+  existsSync(join(root, '../shared/corpus/pdfs/tob-beanstalk-securityreview-2022.pdf')) && existsSync(join(root, '../shared/corpus/pdfs/tob-beanstalk-fixreview-2022.pdf'))
+    ? null
+    : 'the earlier report of the Beanstalk pair is not in ../shared/corpus/pdfs: add reviews/2022-07-beanstalk-securityreview.pdf of trailofbits/publications as tob-beanstalk-securityreview-2022.pdf (see docs/corpus-proposals/)',
+);
+
 export const QPDF = requirement('qpdf', () => {
   try {
     execFileSync('qpdf', ['--version'], { stdio: 'ignore' });

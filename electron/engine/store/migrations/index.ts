@@ -16,6 +16,7 @@ import { migration0130Ocr } from './0130-ocr';
 import { migration0140Retrieval } from './0140-retrieval';
 import { migration0150ReviewUndo } from './0150-review-undo';
 import { migration0170TitleConflicts } from './0170-title-conflicts';
+import { migration0220Compare } from './0220-compare';
 
 export const migrations: readonly Migration[] = [
   migration0010Init,
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   migration0140Retrieval,
   migration0150ReviewUndo,
   migration0170TitleConflicts,
+  migration0220Compare,
 ];

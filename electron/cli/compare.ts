@@ -1,0 +1,269 @@
+/**
+ * Re-audit comparison from a terminal: two versions of a report (an audit and
+ * its fix review, two rounds), each analysed (or its stored analysis reused),
+ * their findings paired and labelled, with the status the later one states.
+ *   npm run compare -- <earlier> <later> [--json out.json] [--out report.md|.html|.pdf|.csv|.json] [analyze's model options] [--rules-only]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { COMPARE_LABEL_TEXT, type Comparison } from '../../shared/compare';
+import { toErrorInfo } from '../../shared/errors';
+import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
+import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
+import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
+import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, type CompareFormat } from '../engine/compare';
+import { createLlmClient } from '../engine/llm';
+import { getRunModels } from '../engine/review';
+import { findDocumentBySha, type Database } from '../engine/store';
+import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
+import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
+import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
+import { createProgressPrinter } from './progress';
+import { appVersion } from './version';
+
+const FORMATS: readonly CompareFormat[] = ['md', 'html', 'pdf', 'csv', 'json'];
+
+const USAGE = `Usage: npm run compare -- <earlier.pdf> <later.pdf> [options]
+
+Compares two versions of a report (an audit and its fix review, two rounds of
+a report, last year's and this year's audit): each is analysed like
+\`npm run analyze\` does (or its stored analysis is reused), their findings are
+paired (by printed ID; else printed number and title; else title and evidence,
+never between sibling findings), labelled (still present, no longer present,
+new, severity changed, title changed) with each side's quote and page, and the
+status the later document states for each ("Status: Resolved", a fix-review
+table...) is shown in its own words. Unsure pairs are listed as candidates.
+
+Options:
+  --json <file>           Write the comparison as JSON (schema: docs/compare.schema.json)
+  --out <file>            Write the comparison report; its extension gives the format: .md, .html, .pdf, .csv, .json
+  --rules-only            No model: pair by the IDs the documents print, read statuses by the rules
+  --reanalyze             Analyse both files again instead of reusing a stored analysis
+  --db <file>             SQLite store (default: ${defaultDatabasePath()})
+  --log <file>            Log file (default: ${defaultLogPath()}, or logs/${LOG_FILE} beside the --db file)
+  --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
+  --model <name>          Model for every stage; --model-<stage> <name> per stage: ${PIPELINE_STAGES.join(', ')}
+  --strategy <s>          Chunk tree: ${STRATEGY_CHOICES.join(', ')} (default auto)
+  --no-judge              With --strategy auto: decide from the document's structure without asking the model
+  --num-ctx <n>           A fixed context size for every call
+  --unit-tokens <n>       Text per extraction call (default ${DEFAULT_RUN_LLM_SETTINGS.unitTokens})
+  --no-cache              Do not reuse stored LLM replies
+  --profile <file.json>   Extraction profile (see npm run analyze -- --print-profile)
+  --password <pw>         User password for encrypted PDFs
+  -h, --help              This help
+
+Exit codes: 0 compared; 1 a file could not be analysed or a report not written; 2 usage errors; 130 stopped.`;
+
+const OPTIONS = {
+  json: { type: 'string' },
+  out: { type: 'string' },
+  'rules-only': { type: 'boolean', default: false },
+  reanalyze: { type: 'boolean', default: false },
+  db: { type: 'string' },
+  log: { type: 'string' },
+  host: { type: 'string' },
+  model: { type: 'string' },
+  ...Object.fromEntries(PIPELINE_STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
+  strategy: { type: 'string' },
+  'no-judge': { type: 'boolean', default: false },
+  'num-ctx': { type: 'string' },
+  'unit-tokens': { type: 'string' },
+  'no-cache': { type: 'boolean', default: false },
+  profile: { type: 'string' },
+  password: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+function usageError(message: string): number {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  return EXIT.usage;
+}
+
+function formatOf(file: string): CompareFormat | undefined {
+  const ext = file.toLowerCase().split('.').pop();
+  return FORMATS.find((f) => f === (ext === 'markdown' ? 'md' : ext));
+}
+
+function positiveInteger(value: string | undefined, min: number): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min ? n : null;
+}
+
+/** The document stored for this file's bytes with an analysis fit for the mode, or undefined. */
+function storedAnalysis(db: Database, file: string, rulesOnly: boolean): number | undefined {
+  const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+  const doc = findDocumentBySha(db, sha);
+  if (!doc) return undefined;
+  const query = rulesOnly
+    ? "SELECT 1 FROM run_inputs WHERE document_id = ? AND status = 'done' LIMIT 1"
+    : 'SELECT 1 FROM merged_findings WHERE document_id = ? LIMIT 1';
+  return db.prepare(query).get(doc.id) === undefined ? undefined : doc.id;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseCommandLine(argv, OPTIONS, USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 2) return usageError(`Give exactly two files, the earlier version first; got ${positionals.length}.`);
+  const files = positionals.map((file) => resolve(file));
+  for (const file of files) if (!existsSync(file)) return usageError(`FILE_NOT_FOUND: ${file} does not exist. Check the path.`);
+  if (files[0] === files[1]) return usageError('COMPARE_SAME_DOCUMENT: the earlier and the later file are the same file: give two versions of a report.');
+  const outputs: { file: string; format: CompareFormat }[] = [];
+  if (values.json !== undefined) outputs.push({ file: resolve(values.json), format: 'json' });
+  if (values.out !== undefined) {
+    const format = formatOf(values.out);
+    if (!format) return usageError(`--out must end in ${FORMATS.map((f) => `.${f}`).join(', ')}; got "${values.out}".`);
+    outputs.push({ file: resolve(values.out), format });
+  }
+  const strategy = values.strategy ?? 'auto';
+  if (!(STRATEGY_CHOICES as readonly string[]).includes(strategy)) return usageError(`--strategy must be one of ${STRATEGY_CHOICES.join(', ')}; got "${strategy}".`);
+  const numCtx = positiveInteger(values['num-ctx'], 512);
+  if (numCtx === null) return usageError(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
+  const unitTokens = positiveInteger(values['unit-tokens'], 1);
+  if (unitTokens === null) return usageError(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
+  let profile: ExtractionProfile = DEFAULT_PROFILE;
+  if (values.profile !== undefined) {
+    const { extractionProfileSchema } = await import('../../shared/profileSchema');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(values.profile, 'utf8'));
+    } catch (error) {
+      return usageError(`Cannot read the profile ${values.profile}: ${(error as Error).message}.`);
+    }
+    const checked = extractionProfileSchema.safeParse(raw);
+    if (!checked.success) return usageError(`The profile ${values.profile} is not valid: ${checked.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.`);
+    profile = checked.data;
+  }
+  const rulesOnly = values['rules-only'];
+  const models: Record<string, string> = {};
+  if (values.model) models.default = values.model;
+  for (const stage of PIPELINE_STAGES) {
+    const value = (values as Record<string, unknown>)[`model-${stage}`];
+    if (typeof value === 'string') models[stage] = value;
+  }
+  const settings: Partial<RunSettings> = {
+    mode: rulesOnly ? 'rules-only' : 'full',
+    strategy: strategy as RunSettings['strategy'],
+    profile,
+    idPatterns: profile.idPatterns,
+    judge: !values['no-judge'],
+    llm: {
+      ...DEFAULT_RUN_LLM_SETTINGS,
+      models,
+      cache: !values['no-cache'],
+      ...(values.host ? { host: values.host } : {}),
+      ...(numCtx !== undefined ? { numCtx } : {}),
+      ...(unitTokens !== undefined ? { unitTokens } : {}),
+    },
+  };
+
+  const dbPath = resolve(values.db ?? defaultDatabasePath());
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const progress = createProgressPrinter();
+  const db = openStoreOrSay(dbPath);
+  if (!db) return EXIT.usage;
+  const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
+  const log = createFileLogger(logPath);
+  const engine = createEngine({ db, appVersion: appVersion(), log });
+  const stop = abortOnCtrlC('Stopping after the current step (press Ctrl-C again to quit at once)...', EXIT.cancelled);
+  try {
+    const documentIds: number[] = [];
+    for (const [i, file] of files.entries()) {
+      const role = i === 0 ? 'earlier' : 'later';
+      const reused = values.reanalyze ? undefined : storedAnalysis(db, file, rulesOnly);
+      if (reused !== undefined) {
+        process.stderr.write(`${role}: reusing the stored analysis of ${file}\n`);
+        documentIds.push(reused);
+        continue;
+      }
+      progress.note('ingest', `${role}: analysing ${file}`);
+      const outcome = await engine.analyze([file], settings, { signal: stop.signal, onProgress: progress.update, password: cliPasswordSource(values.password, terminalPrompt()) });
+      progress.done();
+      if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') {
+        process.stderr.write(`Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.\n`);
+        return EXIT.cancelled;
+      }
+      const input = outcome.inputs[0];
+      if (!input || input.status !== 'done' || input.documentId === null || outcome.run.status === 'failed') {
+        const error = input?.error ?? outcome.run.error;
+        process.stderr.write(`The ${role} file ${file} could not be analysed${error ? `: ${error.code}: ${error.message}` : '.'}\n`);
+        return EXIT.failed;
+      }
+      documentIds.push(input.documentId);
+    }
+    let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
+    if (!rulesOnly && comparison.later.mode === 'full' && comparison.pairs.some((p) => p.later?.mergedId !== null && p.later !== null && p.statedStatus === null)) {
+      comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal: stop.signal });
+    }
+    comparison.id = saveComparison(db, comparison);
+    for (const output of outputs) {
+      try {
+        writeFileSync(output.file, await renderComparison(comparison, output.format));
+      } catch (error) {
+        const info = toErrorInfo(error, logPath);
+        process.stderr.write(`The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}\n`);
+        return EXIT.failed;
+      }
+    }
+    process.stdout.write(summaryText(comparison, outputs.map((o) => o.file)));
+    return EXIT.ok;
+  } catch (error) {
+    progress.done();
+    const info = toErrorInfo(error, logPath);
+    process.stderr.write(`${info.code}: ${info.message}\n`);
+    return EXIT.failed;
+  } finally {
+    stop.release();
+    db.close();
+    await log.close();
+  }
+}
+
+/**
+ * The statuses the rules did not read, by one grounded model call with the model that analysed the later
+ * document (or --model); a failed call is said and the comparison kept as the rules read it.
+ */
+async function statusesByModel(
+  db: Database,
+  comparison: Comparison,
+  options: { host: string | undefined; model: string | undefined; numCtx: number | undefined; cache: boolean; signal: AbortSignal },
+): Promise<Comparison> {
+  const runModels = getRunModels(db, comparison.later.runId);
+  const model = options.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
+  if (!model) {
+    process.stderr.write('Statuses the rules could not read are left unread: name a model with --model to read them.\n');
+    return comparison;
+  }
+  const llm = createLlmClient({ db, ...(options.host ? { host: options.host } : {}), settings: { cache: options.cache } });
+  try {
+    const result = await readStatusesWithModel(db, comparison, { llm, model, numCtx: options.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX, cache: options.cache, signal: options.signal });
+    if (result.problem) process.stderr.write(`Statuses the rules could not read are left unread: ${result.problem}\n`);
+    else if (result.read + result.dropped > 0) process.stderr.write(`${result.read} status(es) read by the model (each quote found in its finding's section)${result.dropped > 0 ? `, ${result.dropped} quote(s) not found and dropped` : ''}.\n`);
+    return result.comparison;
+  } finally {
+    await llm.close();
+  }
+}
+
+/** Context for the status call when neither --num-ctx nor the later run's plan gives one. */
+const MODEL_STATUS_NUM_CTX = 8192;
+
+function summaryText(c: Comparison, written: string[]): string {
+  const s = c.summary;
+  const lines = [
+    `Comparison ${c.id}: ${c.earlier.file} (earlier) -> ${c.later.file} (later)`,
+    `  resolved ${s.resolved}, still open ${s.stillOpen}, no longer present ${s.noLongerPresent}, new ${s.new}, severity changed ${s.severityChanged}, candidates ${s.candidates}`,
+  ];
+  for (const p of c.pairs) {
+    const name = (side: typeof p.earlier) => (side ? [side.id, side.title].filter(Boolean).join(' ') : '-');
+    lines.push(`  ${COMPARE_LABEL_TEXT[p.label].padEnd(18)} ${name(p.earlier)} -> ${name(p.later)}${p.statedStatus ? `  [${p.statedStatus.text}]` : ''}`);
+  }
+  for (const file of written) lines.push(`Written: ${file}`);
+  return `${lines.join('\n')}\n`;
+}
+
+runIfEntryPoint(import.meta.filename, main);

@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { COMPARE_LABEL_TEXT, COMPARE_LABELS, type CompareCandidate, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
+import { useCompareStore } from '../../stores/useCompareStore';
+import { useDocumentsStore } from '../../stores/useDocumentsStore';
+import { DocumentPicker } from '../DocumentPicker';
+import { PdfPage } from '../source/PdfPage';
+
+const SOURCE_WIDTH = 520;
+
+/** One side of a pair: ID, title, severity, quote, and its page one click away (drawn below with the quote highlighted). */
+function SideCell({ side, documentId, notes }: { side: CompareSide | null; documentId: number; notes?: ComparePair['notes'] }) {
+  const [open, setOpen] = useState(false);
+  if (!side) return <td className="compare__none">—</td>;
+  return (
+    <td>
+      <strong>
+        {side.id ? `${side.id} ` : side.number ? `${side.number}. ` : ''}
+        {side.title}
+      </strong>
+      {side.severity ? <span className="compare__severity"> ({side.severity})</span> : null}
+      <blockquote className="compare__quote">{side.quote}</blockquote>
+      {side.page !== null ? (
+        <button type="button" className="button button--small" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Hide' : 'Show'} page {side.page}
+        </button>
+      ) : null}
+      {side.pages.length > 1 ? <span className="compare__pages"> also on pages {side.pages.filter((p) => p !== side.page).join(', ')}</span> : null}
+      {notes && notes.length > 0 ? (
+        <ul className="compare__notes" aria-label="Auditor notes">
+          {notes.map((n, i) => (
+            <li key={i}>
+              {n.reviewer}: {n.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {open && side.page !== null ? (
+        <PdfPage documentId={documentId} page={side.page} quote={side.quote} {...(side.start !== null && side.end !== null ? { range: { start: side.start, end: side.end } } : {})} width={SOURCE_WIDTH} />
+      ) : null}
+    </td>
+  );
+}
+
+function PairRow({ pair, comparison }: { pair: ComparePair; comparison: Comparison }) {
+  return (
+    <tr data-label={pair.label}>
+      <td>{COMPARE_LABEL_TEXT[pair.label]}</td>
+      <td>
+        {pair.statedStatus ? (
+          <>
+            <span className="compare__status" title="The later document's own words">
+              “{pair.statedStatus.text}”
+            </span>
+            <br />
+            <small>
+              p. {pair.statedStatus.page}: {pair.statedStatus.quote}
+            </small>
+          </>
+        ) : null}
+      </td>
+      <SideCell side={pair.earlier} documentId={comparison.earlier.documentId} notes={pair.notes} />
+      <SideCell side={pair.later} documentId={comparison.later.documentId} />
+    </tr>
+  );
+}
+
+function CandidateItem({ candidate, comparison }: { candidate: CompareCandidate; comparison: Comparison }) {
+  const earlier = comparison.pairs[candidate.earlierIndex]?.earlier;
+  const later = comparison.pairs[candidate.laterIndex]?.later;
+  const busy = useCompareStore((s) => s.busy);
+  const decide = (decision: 'confirmed' | 'rejected' | null) => void useCompareStore.getState().decide(candidate, decision);
+  return (
+    <li className="compare__candidate">
+      <p>
+        <strong>{earlier?.title ?? '?'}</strong> ↔ <strong>{later?.title ?? '?'}</strong> ({Math.round(candidate.score * 100)}%): {candidate.reason}
+      </p>
+      {candidate.decision ? (
+        <p>
+          {candidate.decision === 'confirmed' ? 'Confirmed: shown as one pair.' : 'Rejected: kept apart.'}{' '}
+          <button type="button" className="button button--small" disabled={busy} onClick={() => decide(null)}>
+            Undo
+          </button>
+        </p>
+      ) : (
+        <p>
+          <button type="button" className="button button--small" disabled={busy} onClick={() => decide('confirmed')}>
+            Confirm pair
+          </button>{' '}
+          <button type="button" className="button button--small" disabled={busy} onClick={() => decide('rejected')}>
+            Reject
+          </button>
+        </p>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Re-audit comparison (issue 30): an earlier and a later version of a report side by side, each pair labelled,
+ * the later document's stated status in its own words, the candidates the auditor confirms or rejects.
+ */
+export function CompareView() {
+  const documents = useDocumentsStore((s) => s.documents);
+  const { earlierId, laterId, mode, comparison, busy, error, labels } = useCompareStore();
+  const store = useCompareStore.getState();
+  const shown = comparison ? comparison.pairs.filter((p) => labels.length === 0 || labels.includes(p.label)) : [];
+  return (
+    <section className="compare" aria-label="Compare versions">
+      <h2>Compare two versions of a report</h2>
+      <div className="filters">
+        <DocumentPicker documents={documents} value={earlierId} label="Earlier" onChoose={(id) => store.choose('earlier', id)} />
+        <DocumentPicker documents={documents} value={laterId} label="Later" onChoose={(id) => store.choose('later', id)} />
+        <label className="inline-field">
+          <input type="checkbox" checked={mode === 'rules-only'} onChange={(e) => store.setMode(e.currentTarget.checked ? 'rules-only' : 'auto')} />
+          <span>Printed IDs only (no model findings)</span>
+        </label>
+        <button type="button" className="button" disabled={busy || earlierId === null || laterId === null} onClick={() => void store.run()}>
+          {busy ? 'Comparing…' : 'Compare'}
+        </button>
+      </div>
+      {error ? <p role="alert">{error}</p> : null}
+      {comparison ? (
+        <>
+          <p className="compare__summary" aria-label="Summary">
+            Resolved (as the later document states): {comparison.summary.resolved} · Still open: {comparison.summary.stillOpen} · No longer present: {comparison.summary.noLongerPresent} · New: {comparison.summary.new} · Severity changed: {comparison.summary.severityChanged}
+            {comparison.summary.candidates > 0 ? ` · Candidates to confirm: ${comparison.summary.candidates}` : ''}
+          </p>
+          <ul className="chips" aria-label="Filter by label">
+            {COMPARE_LABELS.map((label) => (
+              <li key={label}>
+                <button type="button" className="chip" aria-pressed={labels.includes(label)} onClick={() => store.toggleLabel(label)}>
+                  {COMPARE_LABEL_TEXT[label]} ({comparison.pairs.filter((p) => p.label === label).length})
+                </button>
+              </li>
+            ))}
+          </ul>
+          <table className="compare__pairs">
+            <thead>
+              <tr>
+                <th>Label</th>
+                <th>Stated status</th>
+                <th>Earlier: {comparison.earlier.file}</th>
+                <th>Later: {comparison.later.file}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((pair) => (
+                <PairRow key={pair.index} pair={pair} comparison={comparison} />
+              ))}
+            </tbody>
+          </table>
+          {comparison.candidates.length > 0 ? (
+            <section aria-label="Candidate pairs">
+              <h3>Candidate pairs: unsure, never paired without you</h3>
+              <ul>
+                {comparison.candidates.map((c) => (
+                  <CandidateItem key={`${c.earlierKey}|${c.laterKey}`} candidate={c} comparison={comparison} />
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The comparison view in the desktop UI through the WebSocket bridge: two versions of a generated report
+ * analysed by the full pipeline (simulator), compared side by side, filtered by label, a side's source page
+ * drawn with one click, and the sibling candidate confirmed by the auditor.
+ */
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeTextPdf } from '../fixtures/pdfFactory';
+import { headingResponder, secondRoundPair, versionSpec } from '../fixtures/reportPairs';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+
+describeNeeding([CHROMIUM], 'comparison view', () => {
+  let app: AppUnderTest;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startApp({ ollamaSim: { responder: headingResponder } }, async ({ host }) => {
+      await host.invoke('settings.update', { strategy: 'pages', useJudge: false, reviewerName: 'Ada' });
+      const pair = secondRoundPair();
+      for (const [name, version, seed] of [['round-one.pdf', pair.earlier, 1], ['round-two.pdf', pair.later, 2]] as const) {
+        const pdf = await makeTextPdf(versionSpec(version, seed));
+        await host.invoke('documents.import', { files: [{ name, bytes: Buffer.from(pdf).toString('base64') }] });
+        await host.idle();
+      }
+    });
+    page = app.page;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows both versions side by side with labels, stated statuses, filters, source pages and the candidate to confirm', async () => {
+    await page.getByRole('button', { name: 'Compare' }).first().click();
+    const view = page.getByRole('region', { name: 'Compare versions' });
+    await view.getByLabel('Earlier').selectOption({ label: 'round-one.pdf' });
+    await view.getByLabel('Later').selectOption({ label: 'round-two.pdf' });
+    await view.getByRole('button', { name: 'Compare', exact: true }).click();
+    const summary = view.getByLabel('Summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toContain('Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1');
+
+    const rows = view.locator('table.compare__pairs tbody tr');
+    expect(await rows.count()).toBe(9);
+    const reentrancy = rows.filter({ hasText: 'ACME-01 Reentrancy in withdraw' });
+    expect(await reentrancy.locator('td').nth(1).textContent()).toContain('“Fixed”p. 2: Status: Fixed');
+
+    // Filter by label: only the re-rated finding.
+    await view.getByRole('button', { name: /^Severity changed/ }).click();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('ACME-05 Unchecked return value of token transfer (Medium)');
+    expect(await rows.first().textContent()).toContain('ACME-04 Unchecked return value of token transfer (High)');
+    // The later side's source page, one click away, drawn with pdf.js.
+    await rows.first().locator('td').nth(3).getByRole('button', { name: /Show page/ }).click();
+    await rows.first().locator('td').nth(3).locator('canvas').waitFor();
+    await view.getByRole('button', { name: /^Severity changed/ }).click();
+    expect(await rows.count()).toBe(9);
+
+    // The sibling candidate: confirmed, it becomes one pair.
+    const candidates = view.getByRole('region', { name: 'Candidate pairs' });
+    expect(await candidates.textContent()).toContain('Missing input validation in deposit ↔ Missing input validation in withdraw');
+    await candidates.getByRole('button', { name: 'Confirm pair' }).click();
+    await expect.poll(() => rows.count()).toBe(8);
+    expect(await candidates.textContent()).toContain('Confirmed: shown as one pair.');
+    expect(await rows.filter({ hasText: 'Missing input validation in deposit' }).textContent()).toContain('Missing input validation in withdraw');
+    await screenshot(page, 'compare');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});
