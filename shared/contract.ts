@@ -15,6 +15,7 @@ import type { CommandName } from './channels';
 import { OCR_MODES, ocrLanguagesSchema } from './ocr';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import type { CompletenessVerdict } from './completeness';
+import type { VerdictSummary } from './runOutcome';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
@@ -343,6 +344,8 @@ export interface DocumentSummary {
   findingsCount: number | null;
   lastRun: LastRun | null;
   error: ErrorInfo | null;
+  /** Its latest completeness verdict in brief (the badge follows it); null before a full run has checked it. */
+  verdict?: VerdictSummary | null;
 }
 
 /** Live progress of one input (file) of a run. */
@@ -365,6 +368,8 @@ export interface RunInputView {
   error: ErrorInfo | null;
   warnings: ErrorInfo[];
   progress: InputProgress | null;
+  /** The completeness verdict this run gave the document, in brief (null until it was checked). */
+  verdict?: VerdictSummary | null;
 }
 
 export interface RunView {
@@ -697,7 +702,10 @@ export interface DocumentFile {
 /** What was lost from a document's analysis (the document view's "Done with problems"). */
 export interface DocumentHealth {
   documentId: number;
+  /** Pages with no text to read: scanned and not read by OCR. */
   pagesWithoutText: number[];
+  /** Pages OCR read and found no words on (a picture-only cover, a blank page): noted quietly, nothing was lost. */
+  picturePages?: number[];
   unreadablePages: number[];
   failedChunks: number;
 }
@@ -713,6 +721,13 @@ export interface RunProgressPayload {
   etaSeconds: number | null;
   tokensPerSecond: number | null;
   inputs: RunInputView[];
+  /**
+   * Working seconds of this execution (since it started or was resumed); null when the run is not executing.
+   * Time spent paused or cancelled is never in it. The one elapsed figure every view shows.
+   */
+  elapsedSeconds?: number | null;
+  /** This execution continues a paused or cancelled run (it started part-way). */
+  resumed?: boolean;
 }
 
 /** What the host pushes. `run.progress` is throttled (about 10 per second per run, the last always delivered). */

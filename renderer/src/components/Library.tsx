@@ -1,5 +1,5 @@
 import type { DocumentSummary, RunProgressPayload, RunView } from '../../../shared/contract';
-import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
+import { outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
 import { formatWhen } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
@@ -18,10 +18,11 @@ function findingsSoFar(documentId: number, progress: Record<number, RunProgressP
   return null;
 }
 
-/** The document's outcome in its last run, with what that run left out of it (pages without text...). */
+/** The document's outcome in its last run, with what that run left out of it (pages without text...) and what its completeness verdict asks to check. */
 function documentOutcome(d: DocumentSummary, runs: readonly RunView[]) {
   const input = runs.find((r) => r.id === d.lastRun?.runId)?.inputs.find((i) => i.documentId === d.id);
-  return outcomeOf(d.status, problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]));
+  const problems = problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]);
+  return { ...outcomeOf(d.status, problems, d.verdict), pictures: d.status === 'done' ? picturePagesNote(problems.picturePages) : null };
 }
 
 /** Every stored document: pages, status in its last run, findings, last run. */
@@ -60,6 +61,7 @@ export function Library() {
                   <td>
                     <StatusBadge status={d.status} outcome={outcome} />
                     {outcome.problems ? <div className="cell-note">{outcome.problems}</div> : null}
+                    {outcome.pictures ? <div className="cell-note muted">{outcome.pictures}</div> : null}
                   </td>
                   <td>
                     {findingsSoFar(d.id, progress) !== null ? (

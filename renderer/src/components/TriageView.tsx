@@ -1,5 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { VIRTUALIZE } from '../api';
+import type { DocumentSummary } from '../../../shared/contract';
 import type { ReviewedFinding } from '../../../shared/review';
 import { REVIEW_STATES } from '../../../shared/review';
 import { plural } from '../format';
@@ -157,6 +158,23 @@ function MentionDetail({ documentId, id, onBack }: { documentId: number; id: str
 }
 
 /** Findings and review in one triage queue: the queue on the left, the finding with its source page on the right. */
+/**
+ * Why the list is empty, by where the document stands: "yet" only while a run may still add findings; once it
+ * ended, what it found against what the document states.
+ */
+function emptyFindingsText(doc: DocumentSummary | undefined): string {
+  const byHand = 'You can also select text in the document to add one by hand.';
+  if (doc && (doc.status === 'running' || doc.status === 'queued')) return `No findings in this document yet. They appear here as the analysis finishes each part. ${byHand}`;
+  if (doc?.status === 'paused' || doc?.status === 'cancelled') return `No findings so far: the analysis stopped before any part gave one. Resume it from the Runs tab. ${byHand}`;
+  if (doc?.status === 'done') {
+    const stated = doc.verdict?.statedTotal ?? null;
+    return stated !== null && stated > 0
+      ? `The analysis found no findings, but the document states ${plural(stated, 'finding')}: see its completeness check in the Document tab. ${byHand}`
+      : `The analysis found no findings in this document. ${byHand}`;
+  }
+  return `No findings: this document has not been analysed in full. ${byHand}`;
+}
+
 export function TriageView() {
   const documents = useDocumentsStore((s) => s.documents);
   const { documentId, view, error, activeId, loading, filter, undo } = useReviewStore();
@@ -298,7 +316,7 @@ export function TriageView() {
       <ArrivingList />
       {view && view.findings.length === 0 ? (
         <p className="empty" data-testid="findings-empty">
-          No findings in this document yet. They appear here as the analysis finishes each part; you can also select text in the document to add one by hand.
+          {emptyFindingsText(documents.find((d) => d.id === documentId))}
         </p>
       ) : null}
       {view && view.findings.length > 0 ? (

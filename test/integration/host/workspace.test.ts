@@ -113,7 +113,7 @@ describe('workspace read models', () => {
     writeFileSync(path, await makeTextPdf({ title: 'S', pages: [text, { blocks: [] }, { blocks: [] }, text] }));
     await call('runs.start', { files: [path], mode: 'rules-only' });
     await host.idle();
-    expect(await call('documents.health', { documentId: 1 })).toEqual({ documentId: 1, pagesWithoutText: [2, 3], unreadablePages: [], failedChunks: 0 });
+    expect(await call('documents.health', { documentId: 1 })).toEqual({ documentId: 1, pagesWithoutText: [2, 3], picturePages: [], unreadablePages: [], failedChunks: 0 });
   });
 
   it('names the model "Automatic" picks on this server and marks embedding models', async () => {
