@@ -5,6 +5,7 @@
  * left out. The run card, the library and the document view all say it the
  * same way, from the statuses and warnings the host reports.
  */
+import { formatPageRanges } from './canonical';
 import type { CompletenessStatus, CompletenessVerdict } from './completeness';
 import type { ErrorInfo } from './errors';
 import type { RunStatus } from './types';
@@ -59,7 +60,7 @@ export function picturePagesOf(warnings: readonly ErrorInfo[] | undefined): numb
 /** The one sentence every view uses for picture-only pages: "Page 38 has only pictures or nothing on it (OCR found no words)." */
 export function picturePagesNote(pages: readonly number[]): string | null {
   if (pages.length === 0) return null;
-  const list = pages.length === 1 ? `Page ${pages[0]} has` : `Pages ${pages.join(', ')} have`;
+  const list = pages.length === 1 ? `Page ${pages[0]} has` : `Pages ${formatPageRanges(pages)} have`;
   return `${list} only pictures or nothing on ${pages.length === 1 ? 'it' : 'them'} (OCR found no words).`;
 }
 
