@@ -19,7 +19,7 @@ import type { VerdictSummary } from './runOutcome';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin } from './findings';
-import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
+import { MAX_QUESTION_CHARS, retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
 
@@ -222,7 +222,7 @@ export const commands = {
   'ask.start': {
     input: z
       .object({
-        question: z.string().trim().min(1).max(4000),
+        question: z.string().trim().min(1).max(MAX_QUESTION_CHARS, `A question takes at most ${MAX_QUESTION_CHARS} characters: ask one thing at a time, quoting only the words you need.`),
         documentIds: z.array(id).max(500).optional(),
         conversationId: id.optional(),
         /** false: answer from the search ranking without the retrieval judge. */
