@@ -41,7 +41,8 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
         await host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false });
         const sample = await host.invoke('documents.sample', {});
         if (!sample.ok) throw new Error(sample.error.message);
-        await host.invoke('documents.import', { files: [{ name: sample.data.name, bytes: sample.data.bytes }] });
+        const { name, bytes } = sample.data as { name: string; bytes: string };
+        await host.invoke('documents.import', { files: [{ name, bytes }] });
         await host.idle();
       },
     );
