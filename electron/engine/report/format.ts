@@ -101,16 +101,40 @@ export const SECTION_TEXT = {
 
 /** What a review state is called in a report. */
 export const REVIEW_STATE_LABEL: Record<ReviewState, string> = {
-  new: 'open (not reviewed yet)',
+  new: 'not reviewed yet',
   confirmed: 'confirmed',
   rejected: 'rejected',
   needs_follow_up: 'needs follow-up',
 };
 
-/** "3 confirmed, 1 rejected, 0 need follow-up, 5 open (of 9)". */
-export function reviewCountsText(counts: ReviewSummary['counts']): string {
-  const base = `${counts.confirmed} confirmed, ${counts.rejected} rejected, ${counts.needsFollowUp} need follow-up, ${counts.open} open (of ${counts.total})`;
+export type ReviewCountsOf = ReviewSummary['counts'];
+
+/** The review counts of several documents added up (the executive summary's), from the same per-document counts. */
+export function sumReviewCounts(list: readonly ReviewCountsOf[]): ReviewCountsOf {
+  const sum = (pick: (c: ReviewCountsOf) => number) => list.reduce((total, c) => total + pick(c), 0);
+  return {
+    total: sum((c) => c.total),
+    confirmed: sum((c) => c.confirmed),
+    rejected: sum((c) => c.rejected),
+    needsFollowUp: sum((c) => c.needsFollowUp),
+    notReviewed: sum((c) => c.notReviewed),
+    open: sum((c) => c.open),
+    vanished: sum((c) => c.vanished),
+  };
+}
+
+/**
+ * "3 confirmed, 1 rejected, 0 need follow-up, 5 not reviewed yet (9 in all)": the four states, which add up to
+ * the total. Every review count of every format is this sentence (or its short form), from one set of counts.
+ */
+export function reviewCountsText(counts: ReviewCountsOf): string {
+  const base = `${counts.confirmed} confirmed, ${counts.rejected} rejected, ${counts.needsFollowUp} need follow-up, ${counts.notReviewed} not reviewed yet (${counts.total} in all)`;
   return counts.vanished > 0 ? `${base}; ${counts.vanished} no longer reported by the latest run` : base;
+}
+
+/** The contents entry's short form: "2 confirmed, 16 not reviewed yet" (the same counts as reviewCountsText). */
+export function reviewCountsShort(counts: ReviewCountsOf): string {
+  return `${counts.confirmed} confirmed, ${counts.notReviewed} not reviewed yet`;
 }
 
 /** The auditor's last change: "A. Auditor, 2025-01-02T10:00:00.000Z", or null when only the engine touched it. */

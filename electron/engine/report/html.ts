@@ -22,7 +22,9 @@ import {
   pagesOf,
   profileOf,
   REVIEW_STATE_LABEL,
+  reviewCountsShort,
   reviewCountsText,
+  sumReviewCounts,
   reviewedBy,
   RULES_ONLY_NOTE,
   SECTION_TEXT,
@@ -172,9 +174,6 @@ function renderExecutiveSummary(data: ReportData, docs: readonly ReportDocument[
   for (const f of findings) bySeverity.set(f.severityCanonical ?? f.severity, (bySeverity.get(f.severityCanonical ?? f.severity) ?? 0) + 1);
   const order = [...profile.severities, ...[...bySeverity.keys()].filter((s) => !profile.severities.includes(s))].filter((s) => bySeverity.has(s));
   const reviews = docs.flatMap((d) => (d.review ? [d.review.counts] : []));
-  const sum = (pick: (c: ReportReview['counts']) => number) => reviews.reduce((total, c) => total + pick(c), 0);
-  const reviewed = { total: sum((c) => c.total), confirmed: sum((c) => c.confirmed), rejected: sum((c) => c.rejected), followUp: sum((c) => c.needsFollowUp) };
-  const notYet = reviewed.total - reviewed.confirmed - reviewed.rejected - reviewed.followUp;
   const unreviewedIds = docs.reduce((total, d) => total + d.unreviewedMentions.length, 0);
   const share = findings.length === 0 ? '' : ` (${Math.round((grounded / findings.length) * 100)}%)`;
   return html`<section id="summary" class="report-section executive-summary" data-section="executive-summary">
@@ -187,7 +186,7 @@ ${
 }
 ${
   reviews.length > 0
-    ? html`<p data-summary="review">Review: ${reviewed.confirmed} confirmed, ${reviewed.rejected} rejected, ${reviewed.followUp} need follow-up, ${notYet} not reviewed yet (${reviewed.total} in all).</p>`
+    ? html`<p data-summary="review">Review: ${reviewCountsText(sumReviewCounts(reviews))}.</p>`
     : null
 }
 ${unreviewedIds > 0 ? html`<p>${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).</p>` : null}
@@ -208,7 +207,7 @@ ${docs.map(
 <ol>
 ${doc.completeness ? html`<li><a href="#doc-${n}-completeness">Completeness: ${doc.completeness.headline}</a></li>\n` : null}${full
   ? html`<li><a href="#doc-${n}-summary">Summary</a></li>
-${doc.review ? html`<li><a href="#doc-${n}-review">Review (${doc.review.counts.confirmed} confirmed, ${doc.review.counts.open} open)</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
+${doc.review ? html`<li><a href="#doc-${n}-review">Review (${reviewCountsShort(doc.review.counts)})</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
 <li><a href="#doc-${n}-ungrounded">Ungrounded findings (${ungrounded(doc).length})</a></li>
 <li><a href="#doc-${n}-unreviewed">Unreviewed ID mentions (${doc.unreviewedMentions.length})</a></li>
 `
@@ -415,7 +414,7 @@ function renderReview(review: ReportReview, n: number): SafeHtml {
   const c = review.counts;
   return html`<section id="doc-${n}-review" class="report-section" data-section="review">
 <h3>Review</h3>
-<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-open="${c.open}" data-total="${c.total}">${reviewCountsText(c)}.</p>
+<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-not-reviewed="${c.notReviewed}" data-total="${c.total}">${reviewCountsText(c)}.</p>
 ${review.confirmedOnly ? html`<p class="section-note">Only confirmed findings are listed; the counts cover every finding.</p>` : null}
 ${review.findings.length === 0
   ? html`<p class="none">${review.confirmedOnly ? 'No finding was confirmed.' : 'No finding to review.'}</p>`

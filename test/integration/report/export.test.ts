@@ -332,7 +332,7 @@ describe('report exports carry the review', () => {
 
   itNeeding([CHROMIUM], 'Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
     const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
-    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ open \(of \d+\)\)/);
+    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ not reviewed yet \(\d+ in all\)\)/);
     expect(md).toContain(`Review R-`);
     expect(md).toContain('rejected: Duplicate of an older ticket');
     expect(md).toContain(`last change by ${reviewer}, ${when}`);
@@ -362,6 +362,45 @@ describe('report exports carry the review', () => {
     } finally {
       await page.context().close();
     }
+  });
+
+  it('every review count in every format comes from one set of numbers, and the states add up to the total', async () => {
+    // A finding needing follow-up too, so every state is represented (the trial's "17 open (of 18)" counted it twice).
+    const documentId = docIds[0]!;
+    const view = getReviewView(f.h.db, documentId);
+    const fresh = view.findings.find((x) => x.state === 'new' && x.origin === 'model')!;
+    setState(f.h.db, { reviewedId: fresh.id, reviewer, state: 'needs_follow_up', now: when });
+    const after = getReviewView(f.h.db, documentId).counters;
+    const expected = { confirmed: after.confirmed, rejected: after.rejected, followUp: after.needsFollowUp, notReviewed: after.new, total: after.total };
+    expect(expected.confirmed + expected.rejected + expected.followUp + expected.notReviewed).toBe(expected.total);
+    expect(expected.followUp).toBe(1);
+    const sentence = (c: typeof expected) => `${c.confirmed} confirmed, ${c.rejected} rejected, ${c.followUp} need follow-up, ${c.notReviewed} not reviewed yet (${c.total} in all)`;
+
+    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json')) as string) as { inputs: { document: { id: number; review: { counts: Record<string, number> } } | null }[] };
+    const counts = json.inputs.find((i) => i.document?.id === documentId)!.document!.review.counts;
+    expect(counts).toMatchObject({ confirmed: expected.confirmed, rejected: expected.rejected, needsFollowUp: expected.followUp, notReviewed: expected.notReviewed, total: expected.total });
+    expect(counts.confirmed! + counts.rejected! + counts.needsFollowUp! + counts.notReviewed!).toBe(counts.total);
+    expect(counts.open).toBe(counts.notReviewed! + counts.needsFollowUp!);
+
+    const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
+    expect(md).toContain(`### Review (${sentence(expected)})`);
+    // No other review sentence in the Markdown disagrees with it.
+    expect(md).not.toMatch(/open \(of \d+\)/);
+
+    const html = (await f.h.engine.exportReport(f.runId, 'html')) as string;
+    const text = html.replace(/<[^>]+>/g, '');
+    expect(text).toContain(`${sentence(expected)}.`);
+    expect(text).toContain(`Review (${expected.confirmed} confirmed, ${expected.notReviewed} not reviewed yet)`);
+    // The executive summary adds up the same per-document counts; every "Review:" sentence adds up.
+    for (const m of text.matchAll(/(\d+) confirmed, (\d+) rejected, (\d+) need follow-up, (\d+) not reviewed yet \((\d+) in all\)/g)) {
+      expect(Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4])).toBe(Number(m[5]));
+    }
+    const summary = /<p data-summary="review">Review: ([^<]+)\.<\/p>/.exec(html)?.[1];
+    const all = json.inputs.flatMap((i) => (i.document ? [i.document.review.counts] : []));
+    const add = (k: string) => all.reduce((n, c) => n + c[k]!, 0);
+    expect(summary).toBe(sentence({ confirmed: add('confirmed'), rejected: add('rejected'), followUp: add('needsFollowUp'), notReviewed: add('notReviewed'), total: add('total') }));
+
+    setState(f.h.db, { reviewedId: fresh.id, reviewer, state: 'new', now: when });
   });
 
   it('CSV: review columns per row, the edited title with the original in `edits`, the manual finding as its own row', async () => {
