@@ -2,6 +2,7 @@
  * Small formatting helpers every exporter shares, so Markdown, HTML, CSV and
  * JSON say the same thing in the same words.
  */
+import { realJustification, STRATEGY_SOURCES, strategyName } from '../../../shared/plainWords';
 import { formatPageRanges } from '../../../shared/canonical';
 import { DEFAULT_PROFILE, idLabel, idOriginOf, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { FieldEdit, ReviewExportFinding, ReviewState, ReviewSummary, RunModel } from '../../../shared/review';
@@ -137,9 +138,25 @@ export function reviewCountsShort(counts: ReviewCountsOf): string {
   return `${counts.confirmed} confirmed, ${counts.notReviewed} not reviewed yet`;
 }
 
-/** The auditor's last change: "A. Auditor, 2025-01-02T10:00:00.000Z", or null when only the engine touched it. */
+/** "23 November 2026, 22:45 UTC": a report is read anywhere, so the time says its zone (never a raw ISO stamp). */
+export function readableTime(iso: string | null | undefined, missing = 'time unknown'): string {
+  if (!iso) return missing;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}
+
+/** The auditor's last change: "A. Auditor, 2 January 2025, 10:00 UTC", or null when only the engine touched it. */
 export function reviewedBy(r: Pick<ReviewExportFinding, 'lastReviewer' | 'lastChangedAt'>): string | null {
-  return r.lastReviewer ? `${r.lastReviewer}, ${r.lastChangedAt ?? 'time unknown'}` : null;
+  return r.lastReviewer ? `${r.lastReviewer}, ${readableTime(r.lastChangedAt)}` : null;
+}
+
+/** How the document was cut into chunks, in plain words: "PDF outline (bookmarks), chosen by the language model: <why>". */
+export function chunkingText(strategy: string | null, judge: { strategy: string; source: string; cached: boolean; justification: string; fallbackReason: string | null } | null): string {
+  if (!judge) return strategyName(strategy);
+  const source = judge.cached && judge.source === 'llm' ? STRATEGY_SOURCES.cached! : (STRATEGY_SOURCES[judge.source] ?? judge.source);
+  const why = realJustification(judge.source === 'llm' ? judge.justification : judge.justification);
+  return `${strategyName(judge.strategy)}, ${source}${why ? `: ${why}` : ''}`;
 }
 
 /** One edit as a line: `title: "model value" -> "auditor value"`. */

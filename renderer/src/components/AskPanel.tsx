@@ -7,6 +7,7 @@
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { citationMarkers, MAX_QUESTION_CHARS, UNVERIFIED_TEXT, type AskAnswer, type AskCitation, type ConversationMessage } from '../../../shared/retrieval';
+import { realJustification } from '../../../shared/plainWords';
 import { useAppStore } from '../stores/useAppStore';
 import { useAskStore } from '../stores/useAskStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
@@ -133,9 +134,10 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
           <ol>
             {answer.steps.map((s) => (
               <li key={s.round}>
-                Searched for <q>{s.query}</q>: {s.candidates} passage{s.candidates === 1 ? "" : "s"}; judge: {s.source}
-                {s.kept.length > 0 ? `, kept: ${s.kept.join('; ')}` : ', kept none'}
-                {s.needsMore && s.refinedQuery ? `; asked for more with “${s.refinedQuery}”` : ''}. {s.justification}
+                Searched for <q>{s.query}</q>: {s.candidates} passage{s.candidates === 1 ? '' : 's'} found
+                {s.source === 'disabled' ? '' : s.source === 'fallback' ? '; the judge could not decide, so the search order was used' : '; the judge'}
+                {s.source === 'fallback' || s.source === 'disabled' ? '' : s.kept.length > 0 ? ` kept ${s.kept.join('; ')}` : ' found none of them useful'}
+                {s.needsMore && s.refinedQuery ? `; it asked for more with “${s.refinedQuery}”` : ''}. {realJustification(s.justification) ?? ''}
                 {s.fallbackReason ? <span className="muted"> ({s.fallbackReason})</span> : null}
               </li>
             ))}

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MergedFinding } from '../../../shared/findings';
 import { listMergedFindings } from '../../../electron/engine/merge';
 import { CHROMIUM_ARGS, CSV_COLUMNS, findChromium, REPORT_JSON_VERSION } from '../../../electron/engine/report';
+import { readableTime } from '../../../electron/engine/report/format';
 import { addManualFinding, addNote, editField, getReviewView, setState } from '../../../electron/engine/review';
 import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { settings as runSettings, FORMULA_TITLE, IMG, PDF_TITLE, runReportFixture, SCRIPT, XSS_TITLE, type ReportFixture } from './fixture';
@@ -123,7 +124,13 @@ describe('report exports read back', () => {
       expect(settingsText).toMatch(/num_ctx\s*\d+/);
       expect(settingsText).toContain(runSettings.llm.models.default);
       expect(settingsText).toMatch(/LLM usage\s*\d+ calls/);
-      expect(await planted.locator('dl.meta').textContent()).toMatch(/Judge.*pages \(override\)/);
+      // Chunking said in plain words, never 'pages (override)'; no internal path in the body.
+      expect(await planted.locator('dl.meta').textContent()).toContain('Chunkingone chunk per page, chosen in the settings');
+      expect(await planted.locator('dl.meta').textContent()).not.toMatch(/[\\/]imports?[\\/]|\(override\)/);
+      // Internals (models, digests, times) are in the appendix, after the documents; times in words, never ISO stamps.
+      expect(await page.locator('main > section').last().getAttribute('id')).not.toBe('settings');
+      expect(await page.locator('#settings h2').textContent()).toBe('Appendix: how this analysis was made');
+      expect(body.replace(/datetime="[^"]*"/g, '')).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
       // Table of contents: every anchor lands on an element; outline appendix present.
       const anchors = await page.locator('nav.toc a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       expect(anchors.length).toBeGreaterThan(10);
@@ -228,7 +235,7 @@ describe('report exports read back', () => {
     const md = (await f.h.engine.exportReport(f.runId, 'md', { outlineDepth: 1 })) as string;
     expect(md).not.toContain(SCRIPT);
     expect(md).not.toContain('<img');
-    expect(md).toContain('&lt;script\\>alert\\(1\\)&lt;/script\\>');
+    expect(md).toContain('&lt;script\\>alert(1)&lt;/script\\>');
     for (const heading of ['### Summary', '### Findings (9', '### Ungrounded findings (2)', '### Unreviewed ID mentions (2)', '### Pages without a text layer (1)', '### Chunks that failed analysis (1)', '## Appendix: document outlines']) {
       expect(md).toContain(heading);
     }
@@ -335,9 +342,10 @@ describe('report exports carry the review', () => {
     expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ not reviewed yet \(\d+ in all\)\)/);
     expect(md).toContain(`Review R-`);
     expect(md).toContain('rejected: Duplicate of an older ticket');
-    expect(md).toContain(`last change by ${reviewer}, ${when}`);
+    expect(md).toContain(`last change by ${reviewer}, ${readableTime(when)}`);
+    expect(md).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(md).toContain('Checked against the ticket &lt;b\\>log&lt;/b\\>.');
-    expect(md).toMatch(/Edited title: model “[^”]+” → auditor “[^”]+\\\(confirmed by audit\\\)”/);
+    expect(md).toMatch(/Edited title: model “[^”]+” → auditor “[^”]+\(confirmed by audit\)”/);
     expect(md).toContain('Model digests');
 
     const { page, dialogs } = await openHtml((await f.h.engine.exportReport(f.runId, 'html')) as string);
@@ -352,7 +360,8 @@ describe('report exports carry the review', () => {
       const review = article.locator('.review');
       expect(await review.getAttribute('data-state')).toBe('confirmed');
       expect(await review.locator('.reviewer').first().textContent()).toBe(reviewer);
-      expect(await review.locator('time').first().textContent()).toBe(when);
+      expect(await review.locator('time').first().textContent()).toBe(readableTime(when));
+      expect(await review.locator('time').first().getAttribute('datetime')).toBe(when);
       expect(await review.locator('tr.edit[data-field="title"] .original').textContent()).toBe(ids.originalTitle);
       expect(await review.locator('tr.edit[data-field="title"] .effective').textContent()).toBe(ids.editedTitle);
       expect(await review.locator('.note').textContent()).toContain('Checked against the ticket <b>log</b>.');
