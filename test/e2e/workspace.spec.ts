@@ -79,6 +79,11 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     axe.firstRun = await seriousAxeViolations(page);
 
     await onboarding.getByRole('button', { name: 'Try a sample document' }).click();
+    // The sample ends on its first finding, beside its source page, as the welcome promises.
+    await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 30_000 }).toContain('SAMPLE-001');
+    expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    await screenshot(page, 'workspace-sample-first-finding-1440');
+    await goTo('Library');
     const run = page.getByTestId('run-1');
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
     expect(await run.locator('.badge').first().textContent()).toContain('Done');
