@@ -28,7 +28,7 @@ export function AnalysisPanel() {
               <strong>{strategyName(analysis.judge.strategy)}</strong> <span className="muted">({STRATEGY_SOURCES[analysis.judge.source] ?? analysis.judge.source})</span>
             </dd>
             <dt>Why</dt>
-            <dd>{realJustification(analysis.judge.justification) ?? 'No reason was given.'}</dd>
+            <dd>{analysis.judge.source === 'override' ? 'You chose it in Settings (Structure strategy).' : (realJustification(analysis.judge.justification) ?? 'No reason was given.')}</dd>
             {analysis.judge.fallbackReason ? (
               <>
                 <dt>Fallback</dt>
@@ -42,7 +42,7 @@ export function AnalysisPanel() {
             ) : null}
             <dt>Chunk size</dt>
             <dd>
-              the judge aimed at ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens a chunk (within the budget set in Settings), overlap {analysis.judge.overlapChars.toLocaleString()} characters
+              target ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens a chunk for this document (the budget in Settings is the most a chunk may hold), overlap {analysis.judge.overlapChars.toLocaleString()} characters
             </dd>
           </dl>
         </div>

@@ -23,7 +23,7 @@ import { VirtualList } from './VirtualList';
 import { Sentence } from './Sentence';
 
 const GROUP_ROW_HEIGHT = 28;
-const ITEM_ROW_HEIGHT = 62;
+const ITEM_ROW_HEIGHT = 84;
 
 type QueueGroupKey = 'grounded' | 'ungrounded';
 const GROUP_TITLE: Record<QueueGroupKey, string> = { grounded: 'Grounded', ungrounded: 'Not grounded: the quote was not found in the document' };
