@@ -15,6 +15,7 @@ import type { CommandName } from './channels';
 import { OCR_MODES, ocrLanguagesSchema } from './ocr';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import type { CompletenessVerdict } from './completeness';
+import type { ReviewState } from './review';
 import type { VerdictSummary } from './runOutcome';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
@@ -467,6 +468,8 @@ export interface FindingView {
   pages: number[];
   grounded: boolean;
   sources: FindingSourceView[];
+  /** The auditor's review state of the finding this merged finding belongs to (null when no review holds it). */
+  reviewState?: ReviewState | null;
 }
 
 export interface SplitChapterView {

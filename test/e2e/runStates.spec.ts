@@ -7,6 +7,7 @@
  * - while paused, the status bar says the run is paused, the card says "Paused by you" and offers Cancel;
  *   after resuming, elapsed counts this execution's working time only.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf, proseLines } from '../fixtures/pdfFactory';
@@ -104,6 +105,39 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     await shortfall.getByRole('button', { name: 'Findings of shortfall.pdf' }).click();
     await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
     expect(await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').count()).toBe(1);
+  });
+
+  it('shows the review state in the table of all findings (sortable, filterable), and the exported counts add up', async () => {
+    // Confirm the shortfall document's one finding, from the keyboard.
+    const queue = page.getByRole('listbox', { name: 'Findings to review' });
+    await queue.focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => queue.locator('[role="option"][data-state="confirmed"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Table of all findings' }).click();
+    const table = page.getByTestId('findings-table').first();
+    const stateCell = table.locator('[role="row"] [data-state]').first();
+    await expect.poll(() => stateCell.textContent()).toBe('Confirmed');
+    expect(await table.getByRole('columnheader', { name: /State/ }).count()).toBe(1);
+    await table.getByRole('columnheader', { name: /State/ }).getByRole('button').click();
+    expect(await table.getByRole('columnheader', { name: /State/ }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByLabel('State').selectOption('new');
+    await expect.poll(() => table.locator('[role="row"] [data-state]').count()).toBe(0);
+    await page.getByLabel('State').selectOption('');
+    await screenshot(page, 'run-states-findings-table-state-1440');
+
+    // The run's report: every review sentence adds up, and says 1 confirmed of the 2 findings.
+    await goTo('Library');
+    const exporter = page.getByTestId('run-1').getByTestId('export-run');
+    await exporter.getByLabel('Format').selectOption('md');
+    await exporter.getByRole('button', { name: 'Export run #1' }).click();
+    const result = exporter.getByTestId('export-result');
+    await expect.poll(() => result.getAttribute('data-path'), { timeout: 20_000 }).toMatch(/\.md$/);
+    const md = readFileSync((await result.getAttribute('data-path'))!, 'utf8');
+    const sentences = [...md.matchAll(/(\d+) confirmed, (\d+) rejected, (\d+) need follow-up, (\d+) not reviewed yet \((\d+) in all\)/g)];
+    expect(sentences.length).toBe(2);
+    for (const m of sentences) expect(Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4])).toBe(Number(m[5]));
+    expect(sentences.map((m) => m[0])).toContain('1 confirmed, 0 rejected, 0 need follow-up, 0 not reviewed yet (1 in all)');
+    expect(md).not.toMatch(/open \(of \d+\)/);
   });
 
   it('shows one time-left figure, the same on the run card and in the status bar, and "estimating" until it has a rate', async () => {
