@@ -15,10 +15,12 @@ import type { CommandName } from './channels';
 import { OCR_MODES, ocrLanguagesSchema } from './ocr';
 import type { ChunkNode, ChunkOrigin, ProgressEvent, RunPhase, RunStatus } from './types';
 import type { CompletenessVerdict } from './completeness';
+import type { ReviewState } from './review';
+import type { VerdictSummary } from './runOutcome';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, type TrailEntry } from './review';
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin, MergeConflictDraft } from './findings';
-import { retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
+import { MAX_QUESTION_CHARS, retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
 import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
@@ -233,7 +235,7 @@ export const commands = {
   'ask.start': {
     input: z
       .object({
-        question: z.string().trim().min(1).max(4000),
+        question: z.string().trim().min(1).max(MAX_QUESTION_CHARS, `A question takes at most ${MAX_QUESTION_CHARS} characters: ask one thing at a time, quoting only the words you need.`),
         documentIds: z.array(id).max(500).optional(),
         conversationId: id.optional(),
         /** false: answer from the search ranking without the retrieval judge. */
@@ -390,6 +392,8 @@ export interface DocumentSummary {
   findingsCount: number | null;
   lastRun: LastRun | null;
   error: ErrorInfo | null;
+  /** Its latest completeness verdict in brief (the badge follows it); null before a full run has checked it. */
+  verdict?: VerdictSummary | null;
 }
 
 /** Live progress of one input (file) of a run. */
@@ -412,6 +416,8 @@ export interface RunInputView {
   error: ErrorInfo | null;
   warnings: ErrorInfo[];
   progress: InputProgress | null;
+  /** The completeness verdict this run gave the document, in brief (null until it was checked). */
+  verdict?: VerdictSummary | null;
 }
 
 export interface RunView {
@@ -509,6 +515,8 @@ export interface FindingView {
   pages: number[];
   grounded: boolean;
   sources: FindingSourceView[];
+  /** The auditor's review state of the finding this merged finding belongs to (null when no review holds it). */
+  reviewState?: ReviewState | null;
 }
 
 export interface SplitChapterView {
@@ -748,7 +756,10 @@ export interface DocumentFile {
 /** What was lost from a document's analysis (the document view's "Done with problems"). */
 export interface DocumentHealth {
   documentId: number;
+  /** Pages with no text to read: scanned and not read by OCR. */
   pagesWithoutText: number[];
+  /** Pages OCR read and found no words on (a picture-only cover, a blank page): noted quietly, nothing was lost. */
+  picturePages?: number[];
   unreadablePages: number[];
   failedChunks: number;
 }
@@ -764,6 +775,13 @@ export interface RunProgressPayload {
   etaSeconds: number | null;
   tokensPerSecond: number | null;
   inputs: RunInputView[];
+  /**
+   * Working seconds of this execution (since it started or was resumed); null when the run is not executing.
+   * Time spent paused or cancelled is never in it. The one elapsed figure every view shows.
+   */
+  elapsedSeconds?: number | null;
+  /** This execution continues a paused or cancelled run (it started part-way). */
+  resumed?: boolean;
 }
 
 /** What the host pushes. `run.progress` is throttled (about 10 per second per run, the last always delivered). */

@@ -66,6 +66,26 @@ export interface AskJudgeStep {
   needsMore: boolean;
   justification: string;
   fallbackReason: string | null;
+  /** The passages this round kept, best first, with where they are and how the search scored them. */
+  passages?: AskPassage[];
+}
+
+/** A passage a round kept: which document and pages, its index ID, and its search scores. */
+export interface AskPassage {
+  /** The passage's ID in the search index. */
+  unitId: number;
+  kind: 'chunk' | 'finding';
+  documentId: number;
+  documentName: string;
+  pageStart: number;
+  pageEnd: number;
+  title: string;
+  /** The merged finding a finding passage stands for. */
+  mergedFindingId: number | null;
+  /** Fused rank score of the search (reciprocal rank fusion). */
+  score: number;
+  /** 0..1: the larger of vector similarity and the share of the question's words present. */
+  relevance: number;
 }
 
 export interface AskAnswer {
@@ -78,6 +98,11 @@ export interface AskAnswer {
   dropped: DroppedCitation[];
   /** Some citation was dropped: the answer must be read with care. */
   marked: boolean;
+  /**
+   * An answer (not "not in the documents") with no citation left after the checks: nothing in it could be found
+   * in the documents, so it is shown as unverified, never like a grounded answer.
+   */
+  unverified?: boolean;
   /** For "find all ..." questions: retrieval is not exhaustive; run an extraction profile over every chunk instead. */
   exhaustiveNote: string | null;
   steps: AskJudgeStep[];
@@ -116,4 +141,44 @@ export interface ConversationMessage {
 export interface StoredConversation {
   summary: ConversationSummary;
   messages: ConversationMessage[];
+}
+
+/** Longest question Ask takes (the app's form, the CLI and the engine): longer ones are refused with what to do. */
+export const MAX_QUESTION_CHARS = 4000;
+
+/** The sentence shown with an answer that has no verified citation (app, CLI, exported conversations). */
+export const UNVERIFIED_TEXT = 'Unverified: none of the places this answer cites could be found in the documents, so read it as the model’s words, not the documents’.';
+
+/**
+ * The [n] citation markers of an answer, with where they stand, skipping any inside code (`msg[0]`) or inside
+ * a quotation ("…", “…”): there brackets are the document's own text, not a reference to a passage.
+ */
+export function citationMarkers(text: string): { n: number; index: number; length: number }[] {
+  const markers: { n: number; index: number; length: number }[] = [];
+  let inCode = false;
+  let inQuote: string | null = null;
+  const closing: Record<string, string> = { '"': '"', '“': '”', '«': '»' };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '`') {
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode) continue;
+    if (inQuote !== null) {
+      if (ch === inQuote) inQuote = null;
+      continue;
+    }
+    if (closing[ch]) {
+      // A quotation opens only where a closing mark follows; a stray mark leaves the rest of the answer readable.
+      if (text.indexOf(closing[ch]!, i + 1) > 0) inQuote = closing[ch]!;
+      continue;
+    }
+    if (ch !== '[') continue;
+    const m = /^\[(\d{1,3})\]/.exec(text.slice(i));
+    if (!m) continue;
+    markers.push({ n: Number(m[1]), index: i, length: m[0].length });
+    i += m[0].length - 1;
+  }
+  return markers;
 }

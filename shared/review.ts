@@ -193,7 +193,8 @@ export interface ReviewExportFinding {
 export interface ReviewSummary {
   documentId: number;
   runId: number | null;
-  counts: { total: number; confirmed: number; rejected: number; needsFollowUp: number; open: number; vanished: number };
+  /** confirmed + rejected + needsFollowUp + notReviewed = total; open = notReviewed + needsFollowUp (not a state of its own). */
+  counts: { total: number; confirmed: number; rejected: number; needsFollowUp: number; notReviewed: number; open: number; vanished: number };
   /** All findings, or only confirmed ones when asked. */
   findings: ReviewExportFinding[];
   confirmedOnly: boolean;

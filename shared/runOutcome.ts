@@ -5,6 +5,8 @@
  * left out. The run card, the library and the document view all say it the
  * same way, from the statuses and warnings the host reports.
  */
+import { formatPageRanges } from './canonical';
+import type { CompletenessStatus, CompletenessVerdict } from './completeness';
 import type { ErrorInfo } from './errors';
 import type { RunStatus } from './types';
 
@@ -15,8 +17,13 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 
 export interface Problems {
   failedFiles: number;
-  /** Pages with no text layer (scanned) across the inputs. */
+  /** Pages with no text to read (scanned, and not read by OCR) across the inputs. */
   pagesWithoutText: number;
+  /**
+   * Pages OCR read and found no words on: a picture-only cover or back page, a blank page. Nothing on them was
+   * lost, so they are noted quietly (see picturePagesNote), never a problem of the audit.
+   */
+  picturePages: number[];
   /** Pages pdf.js could not read. */
   unreadablePages: number;
   /** Chunks whose analysis failed (only known for a document's analysis). */
@@ -29,20 +36,39 @@ interface InputLike {
   error?: ErrorInfo | null;
 }
 
+/** A warning about pages OCR read and found no words on (the OCR step marks it `picturesOnly`). */
+function isPicturePages(w: ErrorInfo): boolean {
+  return w.code === 'PDF_NO_TEXT_LAYER' && w.details?.picturesOnly === true;
+}
+
 function warnedPages(warnings: readonly ErrorInfo[] | undefined, code: string): number {
   let pages = 0;
   for (const w of warnings ?? []) {
-    if (w.code !== code) continue;
+    if (w.code !== code || isPicturePages(w)) continue;
     const listed = w.details?.pages;
     pages += Array.isArray(listed) ? listed.length : 1;
   }
   return pages;
 }
 
+/** Pages OCR found no words on, from an input's warnings. */
+export function picturePagesOf(warnings: readonly ErrorInfo[] | undefined): number[] {
+  const pages = (warnings ?? []).filter(isPicturePages).flatMap((w) => (Array.isArray(w.details?.pages) ? (w.details.pages as number[]) : []));
+  return [...new Set(pages)].sort((a, b) => a - b);
+}
+
+/** The one sentence every view uses for picture-only pages: "Page 38 has only pictures or nothing on it (OCR found no words)." */
+export function picturePagesNote(pages: readonly number[]): string | null {
+  if (pages.length === 0) return null;
+  const list = pages.length === 1 ? `Page ${pages[0]} has` : `Pages ${formatPageRanges(pages)} have`;
+  return `${list} only pictures or nothing on ${pages.length === 1 ? 'it' : 'them'} (OCR found no words).`;
+}
+
 export function problemsOf(inputs: readonly InputLike[], failedChunks = 0): Problems {
   return {
     failedFiles: inputs.filter((i) => i.status === 'failed').length,
     pagesWithoutText: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_NO_TEXT_LAYER'), 0),
+    picturePages: inputs.length === 1 ? picturePagesOf(inputs[0]!.warnings) : [],
     unreadablePages: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_PAGE_UNREADABLE'), 0),
     failedChunks,
   };
@@ -73,15 +99,65 @@ const LABELS: Record<RunStatus | 'stored', { label: string; tone: OutcomeTone }>
   queued: { label: 'Queued', tone: 'idle' },
   running: { label: 'Running', tone: 'busy' },
   paused: { label: 'Paused', tone: 'warn' },
-  cancelled: { label: 'Stopped', tone: 'warn' },
+  cancelled: { label: 'Cancelled', tone: 'warn' },
   failed: { label: 'Failed', tone: 'bad' },
   done: { label: 'Done', tone: 'ok' },
   stored: { label: 'Not analysed', tone: 'idle' },
 };
 
-/** The outcome of something with a status (a run, a file, a document) and the problems of its inputs. */
-export function outcomeOf(status: RunStatus | 'stored', problems: Problems): Outcome {
+/**
+ * What a document's completeness verdict says, in the few numbers a badge needs (the host builds it from the
+ * stored verdict and the input's warnings, so the library and the run card read the same thing).
+ */
+export interface VerdictSummary {
+  status: CompletenessStatus;
+  /** Places to check, not counting pages that hold only pictures (nothing was lost there). */
+  placesToCheck: number;
+  statedTotal: number | null;
+  foundTotal: number;
+}
+
+export function summarizeVerdict(verdict: CompletenessVerdict, picturePages: readonly number[]): VerdictSummary {
+  const pictures = new Set(picturePages);
+  const unseenPages = verdict.pagesWithoutText.filter((page) => !pictures.has(page));
+  const otherPlaces = verdict.places.filter((place) => place.kind !== 'pages-without-text').length;
+  const unseenPlaces = unseenPages.length === 0 ? 0 : verdict.places.filter((place) => place.kind === 'pages-without-text' && (place.page === null || !pictures.has(place.page))).length || 1;
+  const placesToCheck = otherPlaces + unseenPlaces;
+  const status = verdict.status === 'check' && placesToCheck === 0 ? (verdict.stated.length > 0 ? 'complete' : 'no-stated-totals') : verdict.status;
+  return { status, placesToCheck, statedTotal: verdict.statedTotal, foundTotal: verdict.foundTotal };
+}
+
+/** The verdicts of a run's documents as one: "check" when any of them says so, places and totals added up. */
+export function combineVerdicts(verdicts: readonly (VerdictSummary | null | undefined)[]): VerdictSummary | null {
+  const known = verdicts.filter((v): v is VerdictSummary => v !== null && v !== undefined);
+  if (known.length === 0) return null;
+  const check = known.filter((v) => v.status === 'check');
+  const stated = known.filter((v) => v.statedTotal !== null);
+  return {
+    status: check.length > 0 ? 'check' : known.every((v) => v.status === 'complete') ? 'complete' : 'no-stated-totals',
+    placesToCheck: known.reduce((n, v) => n + v.placesToCheck, 0),
+    // A total only when every document stated one, so "0 of 3" never mixes a stated total with a silent document.
+    statedTotal: stated.length === known.length ? stated.reduce((n, v) => n + v.statedTotal!, 0) : null,
+    foundTotal: known.reduce((n, v) => n + v.foundTotal, 0),
+  };
+}
+
+/** "0 of 3 stated findings found", when the document states more than was found. */
+export function shortfallText(v: VerdictSummary): string | null {
+  return v.statedTotal !== null && v.foundTotal < v.statedTotal ? `${v.foundTotal.toLocaleString()} of ${plural(v.statedTotal, 'stated finding')} found` : null;
+}
+
+/**
+ * The outcome of something with a status (a run, a file, a document) and the problems of its inputs; for a
+ * finished document, its completeness verdict too: "Done" (green) only when nothing was lost AND the verdict
+ * has nothing to check. A run that found 0 of the 3 findings its document states is never a green "Done".
+ */
+export function outcomeOf(status: RunStatus | 'stored', problems: Problems, verdict?: VerdictSummary | null): Outcome {
   const text = describeProblems(problems);
+  if (status === 'done' && verdict && verdict.status === 'check') {
+    const parts = [shortfallText(verdict), `${plural(verdict.placesToCheck, 'place')} to check`, text].filter((part): part is string => part !== null);
+    return { label: 'Done: check the result', tone: 'warn', problems: parts.join(', ') };
+  }
   if (status === 'done' && text) return { label: 'Done with problems', tone: 'warn', problems: text };
   return { ...LABELS[status], problems: text };
 }

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { settingsSchema } from '../../shared/contract';
-import { DEFAULT_RETRIEVAL_SETTINGS, retrievalSettingsSchema, type AskAnswer, type RetrievalSettings } from '../../shared/retrieval';
+import { DEFAULT_RETRIEVAL_SETTINGS, retrievalSettingsSchema, UNVERIFIED_TEXT, type AskAnswer, type RetrievalSettings } from '../../shared/retrieval';
 import { createLlmClient } from '../engine/llm';
 import {
   askInConversation,
@@ -31,7 +31,9 @@ source. Says so when the documents do not hold the answer.
 
 Options:
   --doc <file-or-id>      Ask only these documents (repeat it); default: every stored document
-  --json                  Print the answer as JSON (citations with offsets, the judge's steps)
+  --json                  Print the answer as JSON: the citations with their pages and offsets, each round's
+                          kept passages (document, pages, ID, score), and the model calls and tokens spent
+  --text-only             Search the text index only (no embeddings), whatever the settings say
   --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
   --model <name>          Chat model for the judge and the answer (default: the first installed recommended model)
@@ -49,6 +51,7 @@ Options:
 const OPTIONS = {
   doc: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  'text-only': { type: 'boolean', default: false },
   host: { type: 'string' },
   db: { type: 'string' },
   model: { type: 'string' },
@@ -103,7 +106,8 @@ export async function main(argv: string[]): Promise<number> {
       const saved = savedRetrievalSettings(db);
       const embedModel = values['embed-model'] ?? saved.embedModel;
       const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(embedModel ? { embedModel } : {}) }, abort.signal);
-      if (models.embedMissing) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
+      if (models.embedMissing && !values['text-only']) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
+      const callsBefore = lastCallRow(db);
       const { answer, conversationId: stored } = await askInConversation(
         { db, llm },
         {
@@ -111,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
           documentIds,
           settings: askSettings({
             model: models.model,
-            embedModel: models.embedModel,
+            embedModel: values['text-only'] ? null : models.embedModel,
             judge: values['no-judge'] ? false : saved.retrieval.judge,
             maxRounds: rounds ?? saved.retrieval.maxRounds,
             threshold: threshold ?? saved.retrieval.threshold,
@@ -124,7 +128,9 @@ export async function main(argv: string[]): Promise<number> {
       // "Find all ...": the exact command that reads every chunk of the documents asked about instead.
       const extractAll = answer.exhaustiveNote ? exhaustiveCommand(exhaustiveTargets(db, documentIds).map((t) => t.filePath), values.db === undefined ? undefined : dbPath) : null;
       process.stdout.write(
-        values.json ? `${JSON.stringify({ conversationId: stored, ...answer, ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n` : formatAnswer(answer, stored, extractAll),
+        values.json
+          ? `${JSON.stringify({ conversationId: stored, ...answer, usage: callsSince(db, callsBefore), ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n`
+          : formatAnswer(answer, stored, extractAll),
       );
       return EXIT.ok;
     } catch (error) {
@@ -139,6 +145,23 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     db.close();
   }
+}
+
+/** The id of the last model call logged, so the calls of this question are the ones after it. */
+function lastCallRow(db: Database): number {
+  return (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number }).id;
+}
+
+/** What answering spent: model calls (each logical call once, embeddings apart) and their tokens, by purpose. */
+export function callsSince(db: Database, afterRow: number): { calls: number; embedCalls: number; promptTokens: number; evalTokens: number } {
+  const row = db
+    .prepare(
+      `SELECT COUNT(DISTINCT CASE WHEN purpose <> 'embed' THEN call_id END) AS calls, COUNT(DISTINCT CASE WHEN purpose = 'embed' THEN call_id END) AS embedCalls,
+              COALESCE(SUM(prompt_eval_count), 0) AS promptTokens, COALESCE(SUM(eval_count), 0) AS evalTokens
+         FROM llm_calls WHERE id > ?`,
+    )
+    .get(afterRow) as { calls: number; embedCalls: number; promptTokens: number; evalTokens: number };
+  return row;
 }
 
 /**
@@ -177,7 +200,8 @@ function exportConversation(db: Database, idText: string, out: string | undefine
 /** The answer for a terminal: text, marks and notes, then the sources. */
 export function formatAnswer(answer: AskAnswer, conversationId: number, extractAllCommand: string | null = null): string {
   const lines = [answer.text, ''];
-  if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
+  if (answer.unverified) lines.push(UNVERIFIED_TEXT, '');
+  else if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
   if (answer.exhaustiveNote) lines.push(`Note: ${answer.exhaustiveNote}`, '');
   if (extractAllCommand) lines.push('To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):', `  ${extractAllCommand}`, '');
   if (answer.citations.length > 0) {

@@ -59,14 +59,28 @@ export interface EtaInput {
   currentInputSeconds?: number;
   /** Share of the whole run (0..1) the current input still has to do. */
   currentInputLeft: number;
+  /**
+   * The phase the current input is in. Outside extraction (reading pages, OCR, building the tree...) nothing
+   * measures a rate for it: the run's past pace says nothing about how long OCR of the next page takes.
+   */
+  currentPhase?: RunPhase;
 }
+
+/**
+ * Phases whose length the run's past pace does not predict: the estimate waits ("estimating") until the engine
+ * measures one (seconds per chunk, once extraction has finished a chunk).
+ */
+const PHASES_WITHOUT_RATE: readonly RunPhase[] = ['ingest', 'ocr', 'judge', 'tree', 'rules', 'extract'];
 
 /**
  * Seconds left for the WHOLE run: the engine's chunk-based estimate for the current input plus the inputs after
  * it at the pace this execution has kept so far; with no engine estimate, the remaining share at that pace.
- * Null while there is too little to go on.
+ * Null ("estimating") while there is too little to go on, or while the current input is in a phase with no
+ * measured rate (OCR above all: its pace is not the run's). Elapsed time is this execution's working time only,
+ * so the time a run sat paused or cancelled never slows the pace.
  */
 export function wholeRunEta(e: EtaInput): number | null {
+  if (e.currentPhase && PHASES_WITHOUT_RATE.includes(e.currentPhase) && e.currentInputSeconds === undefined) return null;
   const gained = e.overall - e.startOverall;
   const secondsPerShare = gained > 0.02 && e.elapsedSeconds > 0.5 ? e.elapsedSeconds / gained : null;
   const othersLeft = Math.max(0, 1 - e.overall - e.currentInputLeft);

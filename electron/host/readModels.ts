@@ -21,6 +21,8 @@ import type {
 import { AppError, ErrorCode, type ErrorInfo } from '../../shared/errors';
 import type { ProgressEvent, RunStatus } from '../../shared/types';
 import type { Engine } from '../engine';
+import { picturePagesOf, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
+import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
 import { inputFraction, isFinished, overallFraction, wholeRunEta } from './progress';
@@ -80,7 +82,13 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       error: input.error,
       warnings: input.warnings,
       progress,
+      verdict: input.status === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
     };
+  }
+
+  /** The verdict as the badges read it: pages that hold only pictures are no place to check. */
+  function verdictOf(verdict: ReturnType<typeof getCompleteness>, warnings: readonly ErrorInfo[]): VerdictSummary | null {
+    return verdict ? summarizeVerdict(verdict, picturePagesOf(warnings)) : null;
   }
 
   const runView = (run: StoredRun): RunView => {
@@ -99,24 +107,36 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
     const overall = overallFraction(fractions);
     const event = live?.lastEvent ?? { runId, phase: 'done', current: 0, total: 0, message: '' };
     let etaSeconds: number | null = null;
+    let elapsedSeconds: number | null = null;
     if (live) {
       live.startOverall ??= overall;
       const current = inputs.find((i) => i.status === 'running');
       const currentLeft = current ? (1 - (current.progress?.fraction ?? 0)) / inputs.length : 0;
       const engineEstimate = typeof event.etaSeconds === 'number' && event.ordinal === current?.ordinal ? event.etaSeconds : undefined;
+      elapsedSeconds = (nowMs() - live.startedAt) / 1000;
       etaSeconds = wholeRunEta({
         overall,
         startOverall: live.startOverall,
-        elapsedSeconds: (nowMs() - live.startedAt) / 1000,
+        elapsedSeconds,
         currentInputLeft: currentLeft,
+        ...(current?.progress?.phase ? { currentPhase: current.progress.phase } : {}),
         ...(engineEstimate === undefined ? {} : { currentInputSeconds: engineEstimate }),
       });
     }
-    return { runId, event, overall, etaSeconds, tokensPerSecond: typeof event.tokensPerSecond === 'number' ? event.tokensPerSecond : null, inputs };
+    return {
+      runId,
+      event,
+      overall,
+      etaSeconds,
+      tokensPerSecond: typeof event.tokensPerSecond === 'number' ? event.tokensPerSecond : null,
+      inputs,
+      elapsedSeconds,
+      resumed: live ? (live.startOverall ?? 0) > 0 : false,
+    };
   }
 
   function documentSummaries(): DocumentSummary[] {
-    const last = new Map<number, { run: LastRun; status: RunStatus; error: ErrorInfo | null }>();
+    const last = new Map<number, { run: LastRun; status: RunStatus; error: ErrorInfo | null; warnings: ErrorInfo[] }>();
     for (const run of engine.listRuns().reverse()) {
       for (const input of listRunInputs(db, run.id)) {
         if (input.documentId === null || last.has(input.documentId)) continue;
@@ -124,6 +144,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
           run: { runId: run.id, status: run.status, at: run.finishedAt ?? run.startedAt ?? run.createdAt },
           status: input.status,
           error: input.error,
+          warnings: input.warnings,
         });
       }
     }
@@ -140,6 +161,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         findingsCount: findings && (findings.length > 0 || latestRunWithLlmResults(db, d.id) !== null) ? findings.length : null,
         lastRun: l?.run ?? null,
         error: l?.error ?? null,
+        verdict: verdictOf(latestCompleteness(db, d.id).verdict, l?.warnings ?? []),
       };
     });
   }

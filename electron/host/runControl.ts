@@ -121,6 +121,8 @@ export function createRunControl(deps: {
       if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
       // A run left 'running' by a crash is not executing: no runner owns it any more, so it is marked here to be resumable.
       if (run.status === 'running' || run.status === 'queued') setRunStatus(db, runId, how === 'pause' ? 'paused' : 'cancelled', now().toISOString());
+      // A paused run can be cancelled (given up for now); it keeps what it did and stays resumable.
+      else if (run.status === 'paused' && how === 'cancel') setRunStatus(db, runId, 'cancelled', now().toISOString());
     }
     return { runId, status: getRun(db, runId)!.status };
   }

@@ -10,6 +10,7 @@ import type { ArrivingFindings, DocumentFile, DocumentHealth, ParsedInput } from
 import { AppError, ErrorCode } from '../../shared/errors';
 import { getDocument, listRunInputs, listRuns, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
 import { listFindings } from '../engine/extract';
+import { listOcrPages } from '../engine/ocr';
 import { analysisView } from './findingViews';
 import { samplePdf } from './samplePdf';
 
@@ -67,9 +68,13 @@ export function workspaceHandlers(db: Database) {
     async 'documents.health'({ documentId }: ParsedInput<'documents.health'>): Promise<DocumentHealth> {
       storedDocument(db, documentId);
       const analysis = analysisView(db, documentId, undefined, () => []);
+      // Pages OCR read and found no words on hold only pictures (or nothing): noted, not a loss.
+      const picturePages = new Set(listOcrPages(db, documentId).filter((p) => p.confidence === null).map((p) => p.page));
+      const withoutText = pagesWithoutTextLayer(db, documentId);
       return {
         documentId,
-        pagesWithoutText: pagesWithoutTextLayer(db, documentId),
+        pagesWithoutText: withoutText.filter((page) => !picturePages.has(page)),
+        picturePages: withoutText.filter((page) => picturePages.has(page)),
         unreadablePages: unreadablePages(db, documentId).map((p) => p.page),
         failedChunks: analysis.counts.failed,
       };

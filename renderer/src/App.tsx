@@ -49,7 +49,7 @@ export function App() {
           <ul className="places">
             {PLACES.map((p) => (
               <li key={p.view}>
-                <button type="button" className="place" aria-current={view === p.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(p.view)}>
+                <button type="button" className="place" title={p.label} aria-current={view === p.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(p.view)}>
                   <span aria-hidden="true" className="place__icon">
                     {p.icon}
                   </span>

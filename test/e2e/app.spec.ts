@@ -142,7 +142,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
 
     const analysis = page.getByTestId('analysis');
     await analysis.getByTestId('judge-decision').waitFor();
-    expect(await analysis.getByTestId('judge-decision').textContent()).toContain('llm-tree');
+    expect(await analysis.getByTestId('judge-decision').textContent()).toContain('LLM tree split');
     expect(await analysis.getByTestId('chunk-counts').textContent()).toMatch(/Chunks: \d+ done, 0 failed/);
     expect(await analysis.getByTestId('document-summary').textContent()).toMatch(/Summary/);
     await screenshot(page, 'chunk-tree');

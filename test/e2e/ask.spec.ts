@@ -58,7 +58,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     const sources = answer.getByRole('list', { name: 'Sources' });
     expect(await sources.textContent()).toMatch(/handbook\.md, page 3, Backup policy/);
     await answer.getByText(/How the answer was found/).click();
-    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/judge: llm, kept: Backup policy/);
+    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/the judge kept Backup policy/);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'ask-answer');
 
@@ -111,7 +111,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     expect(await page.locator('form.ask-form').getByLabel('Relevance threshold').inputValue()).toBe('0.25');
     const answer = await ask('Who reviews the incident log?');
     await answer.getByText(/How the answer was found/).click();
-    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/judge: disabled/);
+    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/passages? found\. Judge turned off: the search ranking is used\./);
     await server.host.invoke('settings.update', { retrieval: { judge: true, threshold: 0.3, maxRounds: 2 } });
   });
 

@@ -114,7 +114,7 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
   it('lists the pages read by OCR in the document view', { timeout: 60_000 }, async () => {
     await page.getByTestId('review-detail').getByRole('button', { name: 'Open this place in the document' }).click();
     const note = page.getByTestId('ocr-pages');
-    await expect.poll(() => note.textContent(), { timeout: 20_000 }).toContain('Read by OCR: pages 1-2 (scanned).');
+    await expect.poll(() => note.textContent(), { timeout: 20_000 }).toContain('Read by OCR: pages 1-2 (no usable text layer).');
     expect(await note.getAttribute('data-low')).toBe('');
   });
 

@@ -56,18 +56,30 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await app?.close();
   });
 
-  it('refuses a review change until a reviewer name is set, and says where to set it', async () => {
+  it('asks for the reviewer name where the first review key is pressed, then applies the action', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Findings', exact: true }).click();
     await list().getByRole('option').first().waitFor();
     await list().focus();
+    await page.keyboard.press('Home');
+    const first = await activeTitle();
     await page.keyboard.press('c');
-    const error = page.getByTestId('review-error');
-    await error.waitFor();
-    expect(await error.textContent()).toMatch(/reviewer name in Settings/);
-    expect(await error.getByRole('button', { name: 'Open the settings' }).count()).toBe(1);
-    await error.getByRole('button', { name: 'Dismiss' }).click();
+    const prompt = page.getByTestId('reviewer-name-prompt');
+    await prompt.waitFor();
+    // Nothing changed yet, and no far-away red line: the question is beside the finding.
     expect(await list().locator('[data-state="confirmed"]').count()).toBe(0);
-    await server.host.invoke('settings.update', { reviewerName: 'A. Auditor' });
+    expect(await page.getByTestId('review-error').count()).toBe(0);
+    const name = prompt.getByLabel('Your name');
+    // The field has the focus: the user types the name at once.
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('A. Auditor');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('confirmed');
+    expect(await prompt.count()).toBe(0);
+    expect(await server.host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { reviewerName: 'A. Auditor' } });
+    // Back to new, so the next test starts from the same queue.
+    await list().focus();
+    await page.keyboard.press('u');
+    await expect.poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('new');
   });
 
   it('reviews three findings with the keyboard: confirm, reject with a reason, edit a title; counters follow', async () => {
@@ -138,6 +150,10 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await page.keyboard.press('Control+z');
     await expect.poll(() => notes.textContent()).not.toContain('Typed on the wrong finding.');
     expect(await notes.textContent()).toContain('Checked with the ticket owner.');
+    // Every undo says what it took back; the changes before it can still be taken back, one at a time.
+    expect(await page.getByTestId('undone').textContent()).toMatch(/^Undone: Note added to R-\d+$/);
+    // (the step before: the note of the test above, "Checked with the ticket owner.")
+    expect(await page.getByTestId('undo-bar').textContent()).toMatch(/^Note added to R-\d+\.Undo$/);
 
     // Split one of its two sources out, then undo: one finding again, with both sources.
     const tools = detail.locator('details.review-tools');

@@ -308,8 +308,9 @@ async function ingestInput(
   return { documentId: document.id, doc, warnings: warnings.map(warningInfo) };
 }
 
-function warningInfo({ code, message, pages }: IngestWarning): ErrorInfo {
-  return pages ? { code, message, details: { pages } } : { code, message };
+function warningInfo({ code, message, pages, picturesOnly }: IngestWarning): ErrorInfo {
+  if (!pages) return { code, message };
+  return { code, message, details: picturesOnly ? { pages, picturesOnly } : { pages } };
 }
 
 /** A document where no page has text cannot be analysed at all: that input fails, with what to do. */

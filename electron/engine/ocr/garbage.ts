@@ -13,6 +13,9 @@
  * - a number: digits with separators, currency or percent signs ("1,200.50", "$40", "12%");
  * - an identifier as code prints it: "main()", "foo::bar(x,", "items[0];";
  * - a single letter or digit, or a lone dash, bullet or similar list mark;
+ * - layout, not text: dot leaders of a contents page (". . . .", "……") and
+ *   table rules ("-----", "_____", "=====") are left out of the count, so a
+ *   born-digital contents page keeps its clean text layer;
  * - junk: anything else (lone symbols such as | \ +, letters glued to
  *   brackets "vote{note", mixed symbol soup, unmapped glyphs).
  *
@@ -43,9 +46,11 @@ const NUMBER = new RegExp(String.raw`^${OPEN}[$€£¥+−-]?\p{N}[\p{N}.,:/-]*(
 const CODE = new RegExp(String.raw`^${OPEN}[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|->)[\p{L}_$][\p{L}\p{N}_$]*)*!?[([][^\s]*$`, 'u');
 const SINGLE = new RegExp(String.raw`^${OPEN}[\p{L}\p{N}]${CLOSE}$|^[-–—•·*▪◦►✓]$`, 'u');
 const BAD_CHAR = /[\uFFFD\uE000-\uF8FF\u0000-\u0008\u000E-\u001F]/gu;
+/** Dot leaders and rule lines: layout drawn with characters, neither words nor junk. */
+const LAYOUT = /^(?:[.·…]+|[-–—_=~]{2,})$/u;
 
 export function judgeTextLayer(text: string): GarbageVerdict {
-  const tokens = text.split(/\s+/u).filter((token) => token.length > 0);
+  const tokens = text.split(/\s+/u).filter((token) => token.length > 0 && !LAYOUT.test(token));
   const visible = tokens.reduce((sum, token) => sum + [...token].length, 0);
   const badChars = text.match(BAD_CHAR)?.length ?? 0;
   const junk = tokens.filter((token) => ![WORD, NUMBER, CODE, SINGLE].some((shape) => shape.test(token))).length;

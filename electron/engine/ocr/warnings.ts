@@ -25,8 +25,9 @@ export function ocrWarnings(pages: readonly PageSpan[], fileName: string): Inges
   if (empty.length > 0) {
     warnings.push({
       code: ErrorCode.PDF_NO_TEXT_LAYER,
-      message: `OCR found no text on ${empty.length === 1 ? 'page' : 'pages'} ${formatPageRanges(empty)} of "${fileName}" (blank, or pictures without words).`,
+      message: `${empty.length === 1 ? `Page ${empty[0]} has` : `Pages ${formatPageRanges(empty)} have`} only pictures or nothing on ${empty.length === 1 ? 'it' : 'them'} (OCR found no words).`,
       pages: empty,
+      picturesOnly: true,
     });
   }
   return warnings;

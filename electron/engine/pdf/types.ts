@@ -19,6 +19,8 @@ export interface IngestWarning {
   code: ErrorCode;
   message: string;
   pages?: number[];
+  /** OCR read these pages and found no words (a picture-only cover, a blank page): nothing on them was lost. */
+  picturesOnly?: true;
 }
 
 export interface IngestResult {

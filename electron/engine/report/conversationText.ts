@@ -3,7 +3,7 @@
  * run report's "Questions and answers" and a conversation exported on its
  * own), so Markdown and HTML say the same thing.
  */
-import type { AskAnswer, AskCitation, StoredConversation } from '../../../shared/retrieval';
+import { UNVERIFIED_TEXT, type AskAnswer, type AskCitation, type StoredConversation } from '../../../shared/retrieval';
 import type { ReportData } from './reportData';
 
 export const CONVERSATIONS_NOTE =
@@ -20,6 +20,7 @@ export function citationLine(c: AskCitation): string {
 }
 
 export function markedNote(a: AskAnswer): string {
+  if (a.unverified) return UNVERIFIED_TEXT;
   return `Marked: ${a.dropped.length} citation(s) could not be verified in the source and were removed.`;
 }
 

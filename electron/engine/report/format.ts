@@ -2,6 +2,7 @@
  * Small formatting helpers every exporter shares, so Markdown, HTML, CSV and
  * JSON say the same thing in the same words.
  */
+import { realJustification, STRATEGY_SOURCES, strategyName } from '../../../shared/plainWords';
 import { formatPageRanges } from '../../../shared/canonical';
 import { DEFAULT_PROFILE, idLabel, idOriginOf, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { FieldEdit, ReviewExportFinding, ReviewState, ReviewSummary, RunModel } from '../../../shared/review';
@@ -102,21 +103,61 @@ export const SECTION_TEXT = {
 
 /** What a review state is called in a report. */
 export const REVIEW_STATE_LABEL: Record<ReviewState, string> = {
-  new: 'open (not reviewed yet)',
+  new: 'not reviewed yet',
   confirmed: 'confirmed',
   rejected: 'rejected',
   needs_follow_up: 'needs follow-up',
 };
 
-/** "3 confirmed, 1 rejected, 0 need follow-up, 5 open (of 9)". */
-export function reviewCountsText(counts: ReviewSummary['counts']): string {
-  const base = `${counts.confirmed} confirmed, ${counts.rejected} rejected, ${counts.needsFollowUp} need follow-up, ${counts.open} open (of ${counts.total})`;
+export type ReviewCountsOf = ReviewSummary['counts'];
+
+/** The review counts of several documents added up (the executive summary's), from the same per-document counts. */
+export function sumReviewCounts(list: readonly ReviewCountsOf[]): ReviewCountsOf {
+  const sum = (pick: (c: ReviewCountsOf) => number) => list.reduce((total, c) => total + pick(c), 0);
+  return {
+    total: sum((c) => c.total),
+    confirmed: sum((c) => c.confirmed),
+    rejected: sum((c) => c.rejected),
+    needsFollowUp: sum((c) => c.needsFollowUp),
+    notReviewed: sum((c) => c.notReviewed),
+    open: sum((c) => c.open),
+    vanished: sum((c) => c.vanished),
+  };
+}
+
+/**
+ * "3 confirmed, 1 rejected, 0 need follow-up, 5 not reviewed yet (9 in all)": the four states, which add up to
+ * the total. Every review count of every format is this sentence (or its short form), from one set of counts.
+ */
+export function reviewCountsText(counts: ReviewCountsOf): string {
+  const base = `${counts.confirmed} confirmed, ${counts.rejected} rejected, ${counts.needsFollowUp} need follow-up, ${counts.notReviewed} not reviewed yet (${counts.total} in all)`;
   return counts.vanished > 0 ? `${base}; ${counts.vanished} no longer reported by the latest run` : base;
 }
 
-/** The auditor's last change: "A. Auditor, 2025-01-02T10:00:00.000Z", or null when only the engine touched it. */
+/** The contents entry's short form: "2 confirmed, 16 not reviewed yet" (the same counts as reviewCountsText). */
+export function reviewCountsShort(counts: ReviewCountsOf): string {
+  return `${counts.confirmed} confirmed, ${counts.notReviewed} not reviewed yet`;
+}
+
+/** "23 November 2026, 22:45 UTC": a report is read anywhere, so the time says its zone (never a raw ISO stamp). */
+export function readableTime(iso: string | null | undefined, missing = 'time unknown'): string {
+  if (!iso) return missing;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}
+
+/** The auditor's last change: "A. Auditor, 2 January 2025, 10:00 UTC", or null when only the engine touched it. */
 export function reviewedBy(r: Pick<ReviewExportFinding, 'lastReviewer' | 'lastChangedAt'>): string | null {
-  return r.lastReviewer ? `${r.lastReviewer}, ${r.lastChangedAt ?? 'time unknown'}` : null;
+  return r.lastReviewer ? `${r.lastReviewer}, ${readableTime(r.lastChangedAt)}` : null;
+}
+
+/** How the document was cut into chunks, in plain words: "PDF outline (bookmarks), chosen by the language model: <why>". */
+export function chunkingText(strategy: string | null, judge: { strategy: string; source: string; cached: boolean; justification: string; fallbackReason: string | null } | null): string {
+  if (!judge) return strategyName(strategy);
+  const source = judge.cached && judge.source === 'llm' ? STRATEGY_SOURCES.cached! : (STRATEGY_SOURCES[judge.source] ?? judge.source);
+  const why = realJustification(judge.source === 'llm' ? judge.justification : judge.justification);
+  return `${strategyName(judge.strategy)}, ${source}${why ? `: ${why}` : ''}`;
 }
 
 /** One edit as a line: `title: "model value" -> "auditor value"`. */

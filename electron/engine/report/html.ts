@@ -22,7 +22,11 @@ import {
   pagesOf,
   profileOf,
   REVIEW_STATE_LABEL,
+  chunkingText,
+  readableTime,
+  reviewCountsShort,
   reviewCountsText,
+  sumReviewCounts,
   reviewedBy,
   RULES_ONLY_NOTE,
   SECTION_TEXT,
@@ -126,7 +130,6 @@ ${data.confirmedOnly ? html`<p class="notice confirmed-only" data-section="confi
 ${full ? renderExecutiveSummary(data, docs.map((d) => d.doc), problems) : null}
 ${renderToc(docs, problems.length > 0, full, data.conversations.length > 0)}
 <main>
-${renderSettings(data)}
 <section id="inputs" class="report-section" data-section="inputs">
 <h2>Inputs</h2>
 <table class="inputs">
@@ -142,6 +145,7 @@ ${data.inputs.map((input, i) => {
 ${problems.length > 0 ? renderProblems(problems) : null}
 ${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full, profileOf(data)))}
 ${conversationsHtmlSection(data.conversations, documentNames(data))}
+${renderSettings(data)}
 ${renderOutlineAppendix(docs, depth)}
 </main>
 <footer class="report-footer">${title}. Generated ${readableTime(data.generatedAt)} by Offline Audit ${data.appVersion}.</footer>
@@ -151,12 +155,7 @@ ${renderOutlineAppendix(docs, depth)}
   return page.value;
 }
 
-/** "23 November 2026, 22:45 UTC": a report is read anywhere, so the time says its zone. */
-export function readableTime(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
-}
+export { readableTime };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -172,9 +171,6 @@ function renderExecutiveSummary(data: ReportData, docs: readonly ReportDocument[
   for (const f of findings) bySeverity.set(f.severityCanonical ?? f.severity, (bySeverity.get(f.severityCanonical ?? f.severity) ?? 0) + 1);
   const order = [...profile.severities, ...[...bySeverity.keys()].filter((s) => !profile.severities.includes(s))].filter((s) => bySeverity.has(s));
   const reviews = docs.flatMap((d) => (d.review ? [d.review.counts] : []));
-  const sum = (pick: (c: ReportReview['counts']) => number) => reviews.reduce((total, c) => total + pick(c), 0);
-  const reviewed = { total: sum((c) => c.total), confirmed: sum((c) => c.confirmed), rejected: sum((c) => c.rejected), followUp: sum((c) => c.needsFollowUp) };
-  const notYet = reviewed.total - reviewed.confirmed - reviewed.rejected - reviewed.followUp;
   const unreviewedIds = docs.reduce((total, d) => total + d.unreviewedMentions.length, 0);
   const share = findings.length === 0 ? '' : ` (${Math.round((grounded / findings.length) * 100)}%)`;
   return html`<section id="summary" class="report-section executive-summary" data-section="executive-summary">
@@ -187,7 +183,7 @@ ${
 }
 ${
   reviews.length > 0
-    ? html`<p data-summary="review">Review: ${reviewed.confirmed} confirmed, ${reviewed.rejected} rejected, ${reviewed.followUp} need follow-up, ${notYet} not reviewed yet (${reviewed.total} in all).</p>`
+    ? html`<p data-summary="review">Review: ${reviewCountsText(sumReviewCounts(reviews))}.</p>`
     : null
 }
 ${unreviewedIds > 0 ? html`<p>${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).</p>` : null}
@@ -200,7 +196,6 @@ function renderToc(docs: { doc: ReportDocument; n: number }[], hasProblems: bool
   return html`<nav class="toc" id="toc" aria-label="Contents">
 <h2>Contents</h2>
 <ol>
-<li><a href="#settings">How this analysis was made</a></li>
 <li><a href="#inputs">Inputs</a></li>
 ${hasProblems ? html`<li><a href="#problems">Problems</a></li>` : null}
 ${docs.map(
@@ -208,7 +203,7 @@ ${docs.map(
 <ol>
 ${doc.completeness ? html`<li><a href="#doc-${n}-completeness">Completeness: ${doc.completeness.headline}</a></li>\n` : null}${full
   ? html`<li><a href="#doc-${n}-summary">Summary</a></li>
-${doc.review ? html`<li><a href="#doc-${n}-review">Review (${doc.review.counts.confirmed} confirmed, ${doc.review.counts.open} open)</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
+${doc.review ? html`<li><a href="#doc-${n}-review">Review (${reviewCountsShort(doc.review.counts)})</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
 <li><a href="#doc-${n}-ungrounded">Ungrounded findings (${ungrounded(doc).length})</a></li>
 <li><a href="#doc-${n}-unreviewed">Unreviewed ID mentions (${doc.unreviewedMentions.length})</a></li>
 `
@@ -217,7 +212,8 @@ ${doc.unreadablePages.length > 0 ? html`<li><a href="#doc-${n}-unreadable">Unrea
 </ol></li>
 `,
 )}
-${hasConversations ? html`<li><a href="#conversations">Questions and answers</a></li>\n` : null}<li><a href="#appendix-outline">Appendix: document outlines</a></li>
+${hasConversations ? html`<li><a href="#conversations">Questions and answers</a></li>\n` : null}<li><a href="#settings">Appendix: how this analysis was made</a></li>
+<li><a href="#appendix-outline">Appendix: document outlines</a></li>
 </ol>
 </nav>`;
 }
@@ -231,7 +227,7 @@ function renderSettings(data: ReportData): SafeHtml {
         : 'auto: chosen from the document structure, no judge'
       : `${info.strategyChoice} (set by the user)`;
   return html`<section id="settings" class="report-section" data-section="settings">
-<h2>How this analysis was made</h2>
+<h2>Appendix: how this analysis was made</h2>
 <dl class="meta">
 <dt>Profile</dt><dd>${info.profileName ?? 'default'}</dd>
 <dt>Chunking</dt><dd>${chunking}</dd>
@@ -245,7 +241,7 @@ ${info.llm
 ${info.models.length > 0
   ? html`<dt>Model digests</dt><dd><ul class="models">${info.models.map((m) => html`<li data-model="${m.name}">${m.stage}: <code>${m.name}</code> <span class="digest">${m.digest ? html`<code class="hash">${m.digest}</code>` : 'digest not recorded'}</span></li>`)}</ul></dd>`
   : null}
-<dt>Run duration</dt><dd>${formatDuration(info.durationMs)} (started ${data.run.startedAt ?? 'never'}, finished ${data.run.finishedAt ?? 'not yet'})</dd>
+<dt>Run duration</dt><dd>${formatDuration(info.durationMs)} (started ${readableTime(data.run.startedAt, 'never')}, finished ${readableTime(data.run.finishedAt, 'not yet')})</dd>
 <dt>LLM usage</dt><dd>${formatUsage(info.usage)}</dd>
 </dl>
 ${info.usage.byModel.length > 0
@@ -274,14 +270,11 @@ function renderDocument(input: ReportInput, doc: ReportDocument, n: number, full
   return html`<section class="document" id="doc-${n}" data-document-id="${doc.document.id}">
 <h2>${doc.document.fileName}</h2>
 <dl class="meta">
-<dt>File</dt><dd>${input.filePath}</dd>
+<dt>File</dt><dd>${baseName(input.filePath)}</dd>
 <dt>sha256</dt><dd class="hash">${doc.document.sha256}</dd>
 <dt>Pages</dt><dd>${doc.document.pageCount}</dd>
 <dt>Status</dt><dd>${input.status}</dd>
-<dt>Chunk tree</dt><dd>${doc.strategy ?? 'none'} (${leaves} chunks)</dd>
-${judge
-  ? html`<dt>Judge</dt><dd>${judge.strategy} (${judge.source}${judge.cached ? ', reused' : ''}): ${judge.source === 'llm' ? judge.justification : (judge.fallbackReason ?? judge.justification)}</dd>`
-  : null}
+<dt>Chunking</dt><dd>${chunkingText(doc.strategy, judge)} (${leaves} chunks)</dd>
 ${full ? html`<dt>LLM usage</dt><dd>${formatUsage(doc.usage)}</dd>` : null}
 </dl>
 ${doc.completeness ? renderCompleteness(doc.completeness, n) : null}
@@ -400,12 +393,12 @@ function stateBadge(r: Pick<ReviewExportFinding, 'state' | 'label'>): SafeHtml {
 function reviewBlock(r: ReviewExportFinding): SafeHtml {
   const by = reviewedBy(r);
   return html`<div class="review" data-review-id="${r.reviewId}" data-state="${r.state}">
-<p class="review-state">Review: ${stateBadge(r)}${r.state === 'rejected' && r.rejectReason ? html` <span class="reject-reason">Reason: ${r.rejectReason}</span>` : null} · ${by ? html`last change by <span class="reviewer">${r.lastReviewer}</span>, <time>${r.lastChangedAt}</time>` : 'no auditor change yet'}</p>
+<p class="review-state">Review: ${stateBadge(r)}${r.state === 'rejected' && r.rejectReason ? html` <span class="reject-reason">Reason: ${r.rejectReason}</span>` : null} · ${by ? html`last change by <span class="reviewer">${r.lastReviewer}</span>, <time datetime="${r.lastChangedAt ?? ''}">${readableTime(r.lastChangedAt)}</time>` : 'no auditor change yet'}</p>
 ${r.edits.length > 0
   ? html`<table class="edits"><thead><tr><th>Field</th><th>Model's value</th><th>Auditor's value</th></tr></thead><tbody>
 ${r.edits.map((e) => html`<tr class="edit" data-field="${e.field}"><td>${e.field}</td><td class="original"><del>${e.original}</del></td><td class="effective"><ins>${e.effective}</ins></td></tr>\n`)}</tbody></table>`
   : null}
-${r.notes.length > 0 ? html`<ul class="notes">${r.notes.map((note) => html`<li class="note"><span class="reviewer">${note.reviewer}</span>, <time>${note.at}</time>: ${note.text}</li>`)}</ul>` : null}
+${r.notes.length > 0 ? html`<ul class="notes">${r.notes.map((note) => html`<li class="note"><span class="reviewer">${note.reviewer}</span>, <time datetime="${note.at}">${readableTime(note.at)}</time>: ${note.text}</li>`)}</ul>` : null}
 ${r.changedFields.length > 0 ? html`<p class="warning">The latest run reports other values for: ${r.changedFields.join(', ')} (not yet acknowledged).</p>` : null}
 ${r.vanished ? html`<p class="warning">The latest run no longer reports this finding.</p>` : null}
 </div>`;
@@ -415,7 +408,7 @@ function renderReview(review: ReportReview, n: number): SafeHtml {
   const c = review.counts;
   return html`<section id="doc-${n}-review" class="report-section" data-section="review">
 <h3>Review</h3>
-<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-open="${c.open}" data-total="${c.total}">${reviewCountsText(c)}.</p>
+<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-not-reviewed="${c.notReviewed}" data-total="${c.total}">${reviewCountsText(c)}.</p>
 ${review.confirmedOnly ? html`<p class="section-note">Only confirmed findings are listed; the counts cover every finding.</p>` : null}
 ${review.findings.length === 0
   ? html`<p class="none">${review.confirmedOnly ? 'No finding was confirmed.' : 'No finding to review.'}</p>`
@@ -492,7 +485,7 @@ export function conversationsHtmlSection(conversations: readonly StoredConversat
 ${conversations.map(
   (c) => html`<article class="conversation" data-conversation="${c.summary.id}">
 <h3>${c.summary.title}</h3>
-<p class="conversation-meta">Conversation ${c.summary.id}, ${conversationScopeText(c, documentNames)}, last updated ${c.summary.updatedAt}.</p>
+<p class="conversation-meta">Conversation ${c.summary.id}, ${conversationScopeText(c, documentNames)}, last updated ${readableTime(c.summary.updatedAt)}.</p>
 ${conversationHtmlItems(c, 'h4')}
 </article>
 `,
@@ -534,9 +527,12 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .15em 1em;
 dl.meta dt { font-weight: 600; color: var(--muted); }
 dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: .6em 0 1em; font-size: .93em; }
-th, td { border: 1px solid var(--rule); padding: .3em .45em; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border: 1px solid var(--rule); padding: .3em .45em; text-align: left; vertical-align: top; overflow-wrap: break-word; hyphens: none; }
 thead th { background: #eef0f4; overflow-wrap: normal; white-space: nowrap; }
 table.findings-table td:first-child, table.findings-table td:nth-child(5), table.findings-table td:nth-child(6) { white-space: nowrap; overflow-wrap: normal; }
+/* IDs, types and states are never cut mid-word ("LID / -01", "findi / ng"); the title takes the width left. */
+table.findings-table td:nth-child(4), table.review-table td:first-child, table.review-table td:nth-child(2), table.review-table td:nth-child(5) { white-space: nowrap; }
+table.findings-table td:nth-child(2), table.review-table td:nth-child(3) { width: 45%; }
 tr { break-inside: avoid; }
 .executive-summary { border: 1px solid #c9ced6; border-radius: 6px; padding: .4em 1em 1em; margin: 1em 0; }
 .summary-counts { border-collapse: collapse; margin: .4em 0; }

@@ -2,6 +2,8 @@ import { formatPageRanges } from '../../../shared/canonical';
 import type { ChunkNode } from '../../../shared/types';
 import {
   baseName,
+  chunkingText,
+  readableTime,
   findingPages,
   formatDuration,
   formatUsage,
@@ -41,7 +43,8 @@ import type { StoredConversation } from '../../../shared/retrieval';
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
-    .replace(/[\\`*_{}[\]()#+!|~>]/g, (ch) => `\\${ch}`)
+    // Brackets are escaped, so a parenthesis can never start a link target: "(no reason)" stays as written.
+    .replace(/[\\`*_{}[\]#+!|~>]/g, (ch) => `\\${ch}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/\s*\n\s*/g, ' ');
@@ -60,10 +63,9 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
   const out: string[] = [];
   out.push('# Audit report', '');
   out.push(`- Run: ${data.run.id} (${data.run.mode}), status ${data.run.status}`);
-  out.push(`- Generated: ${data.generatedAt} by Offline Audit ${escapeMarkdown(data.appVersion)}`);
+  out.push(`- Generated: ${readableTime(data.generatedAt)} by Offline Audit ${escapeMarkdown(data.appVersion)}`);
   if (!full) out.push(`- ${RULES_ONLY_NOTE}`);
   if (data.confirmedOnly) out.push(`- ${CONFIRMED_ONLY_NOTE}`);
-  out.push(...renderSettings(data));
   out.push('', '## Inputs', '', '| # | File | Status | Pages | sha256 |', '|---|---|---|---|---|');
   data.inputs.forEach((input, i) => {
     const doc = input.document?.document;
@@ -80,6 +82,7 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
   const profile = profileOf(data);
   for (const input of data.inputs) if (input.document) out.push(...renderDocument(input, input.document, full, profile));
   out.push(...renderConversations(data));
+  out.push(...renderSettings(data));
   out.push('', '## Appendix: document outlines', '', `Sections of each document's chunk tree, to depth ${depth}.`, '');
   for (const input of data.inputs) if (input.document) out.push(...renderOutline(input.document, depth));
   return `${out.join('\n')}\n`;
@@ -120,7 +123,7 @@ export function conversationMarkdownLines(conversation: StoredConversation, head
 
 function renderSettings(data: ReportData): string[] {
   const info = data.runInfo;
-  const out = ['', '## How this analysis was made', ''];
+  const out = ['', '## Appendix: how this analysis was made', ''];
   out.push(`- Profile: ${escapeMarkdown(info.profileName ?? 'default')}`);
   out.push(`- Chunking: ${escapeMarkdown(info.strategyChoice)}${info.strategyChoice === 'auto' ? (info.judgeEnabled ? ' (the LLM judge chooses per document)' : ' (chosen from the document structure, no judge)') : ' (set by the user)'}`);
   if (info.llm) {
@@ -135,7 +138,7 @@ function renderSettings(data: ReportData): string[] {
     out.push('- Model digests (as Ollama listed them for this run):');
     for (const m of info.models) out.push(`  - ${escapeMarkdown(modelText(m))}`);
   }
-  out.push(`- Run duration: ${formatDuration(info.durationMs)} (started ${data.run.startedAt ?? 'never'}, finished ${data.run.finishedAt ?? 'not yet'})`);
+  out.push(`- Run duration: ${formatDuration(info.durationMs)} (started ${readableTime(data.run.startedAt, 'never')}, finished ${readableTime(data.run.finishedAt, 'not yet')})`);
   out.push(`- LLM usage: ${formatUsage(info.usage)}`);
   for (const m of info.usage.byModel) out.push(`  - ${escapeMarkdown(m.model)}: ${m.calls} calls, ${m.promptTokens} prompt tokens, ${m.evalTokens} generated tokens, ${formatDuration(m.llmMs)}`);
   return out;
@@ -144,13 +147,10 @@ function renderSettings(data: ReportData): string[] {
 function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boolean, profile: ExtractionProfile): string[] {
   const out = ['', `## ${escapeMarkdown(doc.document.fileName)}`, ''];
   const leaves = doc.nodes.filter((n) => n.isLeaf).length;
-  out.push(`- File: ${escapeMarkdown(input.filePath)}`);
+  out.push(`- File: ${escapeMarkdown(baseName(input.filePath))}`);
   out.push(`- sha256: \`${doc.document.sha256}\``);
-  out.push(`- Pages: ${doc.document.pageCount}; chunk tree: ${escapeMarkdown(doc.strategy ?? 'none')} (${leaves} chunks)`);
-  if (doc.judge) {
-    const why = doc.judge.source === 'llm' ? doc.judge.justification : doc.judge.fallbackReason ?? doc.judge.justification;
-    out.push(`- Judge: ${escapeMarkdown(doc.judge.strategy)} (${doc.judge.source}${doc.judge.cached ? ', reused' : ''}): ${escapeMarkdown(why)}`);
-  }
+  out.push(`- Pages: ${doc.document.pageCount}`);
+  out.push(`- Chunking: ${escapeMarkdown(chunkingText(doc.strategy, doc.judge))} (${leaves} chunks)`);
   if (fullMode) out.push(`- LLM usage: ${formatUsage(doc.usage)}`);
   if (doc.completeness) out.push(...renderCompleteness(doc.completeness));
   if (fullMode) out.push(...renderReview(doc.review));
@@ -249,7 +249,7 @@ function findingTable(findings: readonly ReportFinding[], profile: ExtractionPro
 function reviewLines(r: ReviewExportFinding, indent = ''): string[] {
   const out = [`${indent}- Review ${r.label}: ${escapeMarkdown(stateText(r))}${reviewedBy(r) ? `; last change by ${escapeMarkdown(reviewedBy(r)!)}` : '; no auditor change yet'}`];
   for (const e of r.edits) out.push(`${indent}  - Edited ${e.field}: model “${escapeMarkdown(e.original)}” → auditor “${escapeMarkdown(e.effective)}”`);
-  for (const n of r.notes) out.push(`${indent}  - Note by ${escapeMarkdown(n.reviewer)}, ${n.at}: ${escapeMarkdown(n.text)}`);
+  for (const n of r.notes) out.push(`${indent}  - Note by ${escapeMarkdown(n.reviewer)}, ${readableTime(n.at)}: ${escapeMarkdown(n.text)}`);
   if (r.changedFields.length > 0) out.push(`${indent}  - The latest run reports other values for: ${r.changedFields.join(', ')} (not yet acknowledged)`);
   if (r.vanished) out.push(`${indent}  - The latest run no longer reports this finding`);
   return out;

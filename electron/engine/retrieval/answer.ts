@@ -7,7 +7,7 @@
  * removed, and the answer marked.
  */
 import { z } from 'zod';
-import type { AskCitation, DroppedCitation } from '../../../shared/retrieval';
+import { citationMarkers, type AskCitation, type DroppedCitation } from '../../../shared/retrieval';
 import { groundEvidence } from '../extract';
 import { promptText } from '../llm';
 import type { ContextEntry, DocumentSource } from './context';
@@ -42,6 +42,8 @@ export interface CheckedAnswer {
   notFound: boolean;
   citations: AskCitation[];
   dropped: DroppedCitation[];
+  /** An answer with no citation left: nothing in it was found in the documents. */
+  unverified: boolean;
 }
 
 /** Grounds every citation in its passage, drops the rest, and removes markers that no kept citation backs. */
@@ -78,15 +80,20 @@ export function checkAnswer(reply: AnswerReply, entries: readonly ContextEntry[]
     });
   }
   const kept = new Set(citations.map((c) => c.n));
-  // Markers without a verified citation behind them go, including ones the model never gave a quote for.
-  let text = reply.answer.replace(/\s?\[(\d+)\]/g, (marker, n: string) => {
-    if (kept.has(Number(n))) return marker;
-    if (!dropped.some((d) => d.n === Number(n))) dropped.push({ n: Number(n), quote: '', reason: byN.has(Number(n)) ? 'quote-not-found' : 'not-in-context' });
-    return '';
-  });
-  text = text.trim();
+  // Markers without a verified citation behind them go, including ones the model never gave a quote for. Only
+  // markers the answer uses count: brackets inside quoted code (`msg[0]`) or a quotation are the document's text.
+  let text = '';
+  let at = 0;
+  for (const marker of citationMarkers(reply.answer)) {
+    if (kept.has(marker.n)) continue;
+    if (!dropped.some((d) => d.n === marker.n)) dropped.push({ n: marker.n, quote: '', reason: byN.has(marker.n) ? 'quote-not-found' : 'not-in-context' });
+    const before = reply.answer.slice(at, marker.index);
+    text += before.endsWith(' ') ? before.slice(0, -1) : before;
+    at = marker.index + marker.length;
+  }
+  text = (text + reply.answer.slice(at)).trim();
   const notFound = reply.notFound || (citations.length === 0 && text === '');
-  return { text: notFound ? NOT_FOUND_TEXT : text, notFound, citations, dropped };
+  return { text: notFound ? NOT_FOUND_TEXT : text, notFound, citations, dropped, unverified: !notFound && citations.length === 0 };
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { DEFAULT_RETRIEVAL_SETTINGS, type AskAnswer, type AskJudgeStep } from '../../../shared/retrieval';
+import { DEFAULT_RETRIEVAL_SETTINGS, MAX_QUESTION_CHARS, type AskAnswer, type AskJudgeStep, type AskPassage } from '../../../shared/retrieval';
 import { chatJsonPrompt, type LlmClient } from '../llm';
 import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
@@ -88,6 +88,12 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
   const s = input.settings;
   const question = input.question.trim();
   if (question === '') throw new AppError(ErrorCode.ASK_EMPTY_QUESTION, 'The question is empty. Type what you want to know about the documents.');
+  if (question.length > MAX_QUESTION_CHARS) {
+    throw new AppError(
+      ErrorCode.INVALID_INPUT,
+      `The question is ${question.length.toLocaleString('en-US')} characters long; Ask takes at most ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask one thing at a time, in a sentence or two, and quote only the words you need.`,
+    );
+  }
   const documentIds = input.documentIds && input.documentIds.length > 0 ? [...input.documentIds] : undefined;
   checkAskScope(db, documentIds ?? []);
   const signal = input.signal;
@@ -131,9 +137,26 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
   for (let round = 1; round <= rounds; round++) {
     step({ phase: 'retrieve', message: round === 1 ? 'Searching the documents' : `Searching again: ${query}` });
     const hits = await retrieve(query);
+    const passagesOf = (units: readonly StoredUnit[]): AskPassage[] =>
+      units.flatMap((u) => {
+        const hit = hits.find((h) => h.unit.id === u.id);
+        if (!hit) return [];
+        return [{ unitId: u.id, kind: u.kind, documentId: u.documentId, documentName: sources(u.documentId).name, pageStart: u.pageStart, pageEnd: u.pageEnd, title: u.title, mergedFindingId: u.mergedFindingId, score: hit.score, relevance: hit.relevance }];
+      });
     if (!s.judge) {
       keep(hits.map((h) => h.unit));
-      steps.push({ round, query, candidates: hits.length, source: 'disabled', refinedQuery: null, kept: hits.map((h) => h.unit.title), needsMore: false, justification: 'Judge turned off: the search ranking is used.', fallbackReason: null });
+      steps.push({
+        round,
+        query,
+        candidates: hits.length,
+        source: 'disabled',
+        refinedQuery: null,
+        kept: hits.map((h) => h.unit.title),
+        needsMore: false,
+        justification: 'Judge turned off: the search ranking is used.',
+        fallbackReason: null,
+        passages: passagesOf(hits.map((h) => h.unit)),
+      });
       break;
     }
     if (hits.length === 0) {
@@ -159,6 +182,7 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
       needsMore: decision.needsMore,
       justification: decision.justification,
       fallbackReason: decision.fallbackReason,
+      passages: passagesOf(keptNow),
     };
     steps.push(judgeStep);
     step({ phase: 'judge', message: decision.justification, step: judgeStep });
@@ -196,7 +220,7 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
   };
   if (kept.length === 0) {
     // Nothing relevant was found: say so without asking the model to guess.
-    return { ...base, text: NOT_FOUND_TEXT, notFound: true, citations: [], dropped: [], marked: false, contextSize: 0 };
+    return { ...base, text: NOT_FOUND_TEXT, notFound: true, citations: [], dropped: [], marked: false, unverified: false, contextSize: 0 };
   }
 
   const entries = buildContext(db, kept, {
@@ -222,5 +246,5 @@ export async function ask(deps: { db: Database; llm: LlmClient }, input: AskInpu
     ...(input.onPartial ? { onContent: streamAnswer(input.onPartial) } : {}),
   });
   const checked = checkAnswer(r.value, entries, sources);
-  return { ...base, ...checked, marked: checked.dropped.length > 0, contextSize: entries.length };
+  return { ...base, ...checked, marked: checked.dropped.length > 0 || checked.unverified, contextSize: entries.length };
 }

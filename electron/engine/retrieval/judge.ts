@@ -66,6 +66,11 @@ export interface RetrievalJudgeInput {
   now?: () => string;
 }
 
+/** Tokens the judge may write: room for ids and a justification, plus a refined query as long as the question. */
+export function judgeReplyTokens(question: string): number {
+  return 512 + Math.ceil(question.length / 3);
+}
+
 export function judgeCacheKey(input: Pick<RetrievalJudgeInput, 'question' | 'query' | 'candidates' | 'model'>): string {
   return sha256(
     stableStringify({
@@ -152,7 +157,8 @@ export async function judgeRetrieval(deps: { db: Database; llm: LlmClient }, inp
       purpose: 'qa',
       model: input.model,
       numCtx: input.numCtx,
-      numPredict: 512,
+      // The refined query may restate a long question: the reply's room grows with it (about 3 characters a token).
+      numPredict: judgeReplyTokens(input.question),
       chunkRef: `retrieval-judge:${input.round}`,
       ...(input.signal ? { signal: input.signal } : {}),
     });

@@ -124,7 +124,7 @@ export function desiredUnits(db: Database, documentId: number): UnitSource[] {
 function findingUnits(db: Database, documentId: number): UnitSource[] {
   const rows = db
     .prepare(
-      `SELECT m.id, m.title, m.description, m.main_page, f.evidence, f.tree_id, f.node_index, c.start_offset, c.end_offset, c.page_start, c.page_end, c.path_json
+      `SELECT m.id, m.title, m.finding_key, m.severity, m.description, m.main_page, f.evidence, f.tree_id, f.node_index, c.start_offset, c.end_offset, c.page_start, c.page_end, c.path_json
          FROM merged_findings m
          JOIN findings f ON f.id = m.main_finding_id
          JOIN chunks c ON c.tree_id = f.tree_id AND c.node_index = f.node_index
@@ -134,6 +134,8 @@ function findingUnits(db: Database, documentId: number): UnitSource[] {
     .all(documentId, documentId) as {
     id: number;
     title: string;
+    finding_key: string | null;
+    severity: string;
     description: string;
     main_page: number | null;
     evidence: string;
@@ -146,7 +148,8 @@ function findingUnits(db: Database, documentId: number): UnitSource[] {
     path_json: string;
   }[];
   return rows.map((r) => {
-    const body = `${r.description}\nEvidence: ${r.evidence}`;
+    // The finding's ID and severity belong to what it says: "what severity is LID-01?" is answered from here.
+    const body = `${r.finding_key ? `ID: ${r.finding_key}\n` : ''}Severity: ${r.severity}\n${r.description}\nEvidence: ${r.evidence}`;
     return {
       kind: 'finding' as const,
       sourceKey: `merged:${r.id}`,

@@ -174,7 +174,7 @@ export function getReviewSummary(db: Database, documentId: number, options: Revi
   return {
     documentId,
     runId: view.runId,
-    counts: { total: c.total, confirmed: c.confirmed, rejected: c.rejected, needsFollowUp: c.needsFollowUp, open: c.open, vanished: c.vanished },
+    counts: { total: c.total, confirmed: c.confirmed, rejected: c.rejected, needsFollowUp: c.needsFollowUp, notReviewed: c.new, open: c.open, vanished: c.vanished },
     findings,
     confirmedOnly: options.confirmedOnly === true,
   };

@@ -1,15 +1,9 @@
+import { realJustification, STRATEGY_SOURCES, strategyName } from '../../../shared/plainWords';
 import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { plural } from '../format';
 import { useTreeStore } from '../stores/useTreeStore';
 import { ErrorNote } from './ErrorNote';
 import { Details } from './Details';
-
-const SOURCES: Record<string, string> = {
-  llm: 'chosen by the LLM judge',
-  fallback: 'deterministic fallback (the judge failed)',
-  override: 'chosen in the settings',
-  disabled: 'judge turned off: deterministic rules',
-};
 
 const pages = (a: number | null, b: number | null) => (a === null ? '' : a === b || b === null ? `p. ${a}` : `pp. ${a}–${b}`);
 
@@ -31,10 +25,10 @@ export function AnalysisPanel() {
           <dl className="facts">
             <dt>Strategy</dt>
             <dd>
-              <strong>{analysis.judge.strategy}</strong> <span className="muted">({SOURCES[analysis.judge.source] ?? analysis.judge.source})</span>
+              <strong>{strategyName(analysis.judge.strategy)}</strong> <span className="muted">({STRATEGY_SOURCES[analysis.judge.source] ?? analysis.judge.source})</span>
             </dd>
             <dt>Why</dt>
-            <dd>{analysis.judge.justification || '—'}</dd>
+            <dd>{analysis.judge.source === 'override' ? 'You chose it in Settings (Structure strategy).' : (realJustification(analysis.judge.justification) ?? 'No reason was given.')}</dd>
             {analysis.judge.fallbackReason ? (
               <>
                 <dt>Fallback</dt>
@@ -48,7 +42,7 @@ export function AnalysisPanel() {
             ) : null}
             <dt>Chunk size</dt>
             <dd>
-              ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens, overlap {analysis.judge.overlapChars.toLocaleString()} characters
+              target ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens a chunk for this document (the budget in Settings is the most a chunk may hold), overlap {analysis.judge.overlapChars.toLocaleString()} characters
             </dd>
           </dl>
         </div>

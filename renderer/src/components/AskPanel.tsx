@@ -6,16 +6,31 @@
  * should open (by default the chunk view with the quoted words highlighted).
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import type { AskAnswer, AskCitation, ConversationMessage } from '../../../shared/retrieval';
+import { citationMarkers, MAX_QUESTION_CHARS, UNVERIFIED_TEXT, type AskAnswer, type AskCitation, type ConversationMessage } from '../../../shared/retrieval';
+import { realJustification } from '../../../shared/plainWords';
 import { useAppStore } from '../stores/useAppStore';
 import { useAskStore } from '../stores/useAskStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useReviewStore } from '../stores/useReviewStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { DocumentPicker } from './DocumentPicker';
 import { ErrorNote } from './ErrorNote';
 
-/** Opens the cited chunk in the chunk view with the quoted words marked (the page viewer will take this over). */
+/** Opens a cited finding in the Findings view, selected, beside its source page. */
+async function openCitedFinding(c: AskCitation & { mergedFindingId: number }): Promise<void> {
+  const review = useReviewStore.getState();
+  if (review.documentId !== c.documentId || !review.view) await review.load(c.documentId);
+  const finding = useReviewStore.getState().view?.findings.find((f) => f.mergedIds.includes(c.mergedFindingId));
+  if (finding) useReviewStore.getState().setActive(finding.id);
+  useAppStore.getState().setView('findings');
+}
+
+/**
+ * Opens what a citation points at: a cited finding in the Findings view; a cited chunk in the chunk view with
+ * the quoted words marked.
+ */
 export async function openCitationInChunkView(c: AskCitation): Promise<void> {
+  if (c.kind === 'finding' && c.mergedFindingId !== null) return openCitedFinding({ ...c, mergedFindingId: c.mergedFindingId });
   if (c.nodeIndex === null) return;
   useAppStore.getState().setView('document');
   const tree = useTreeStore.getState();
@@ -37,8 +52,9 @@ function citationLabel(c: AskCitation): string {
 function AnswerText({ answer, onOpen }: { answer: AskAnswer; onOpen: (c: AskCitation) => void }) {
   const parts: ReactNode[] = [];
   let at = 0;
-  for (const m of answer.text.matchAll(/\[(\d+)\]/g)) {
-    const citation = answer.citations.find((c) => c.n === Number(m[1]));
+  // The same markers the engine checked: brackets inside quoted code (`msg[0]`) stay text.
+  for (const m of citationMarkers(answer.text)) {
+    const citation = answer.citations.find((c) => c.n === m.n);
     if (!citation) continue;
     parts.push(answer.text.slice(at, m.index));
     parts.push(
@@ -46,7 +62,7 @@ function AnswerText({ answer, onOpen }: { answer: AskAnswer; onOpen: (c: AskCita
         [{citation.n}]
       </button>,
     );
-    at = m.index + m[0].length;
+    at = m.index + m.length;
   }
   parts.push(answer.text.slice(at));
   return <p className="ask-answer__text">{parts}</p>;
@@ -90,9 +106,13 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
   return (
     <div className={`ask-answer${answer.notFound ? ' ask-answer--not-found' : ''}`} data-testid="ask-answer" data-not-found={answer.notFound ? 'true' : 'false'}>
       <AnswerText answer={answer} onOpen={onOpen} />
-      {answer.marked ? (
+      {answer.unverified ? (
+        <p className="warning" role="note" data-testid="ask-unverified">
+          {UNVERIFIED_TEXT}
+        </p>
+      ) : answer.marked ? (
         <p className="warning" role="note">
-          Marked: {answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.
+          Marked: {answer.dropped.length === 1 ? '1 citation was' : `${answer.dropped.length} citations were`} removed because their quoted words were not found in the source.
         </p>
       ) : null}
       {answer.exhaustiveNote ? <ExtractAllOffer note={answer.exhaustiveNote} /> : null}
@@ -114,9 +134,10 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
           <ol>
             {answer.steps.map((s) => (
               <li key={s.round}>
-                Searched for <q>{s.query}</q>: {s.candidates} passage{s.candidates === 1 ? "" : "s"}; judge: {s.source}
-                {s.kept.length > 0 ? `, kept: ${s.kept.join('; ')}` : ', kept none'}
-                {s.needsMore && s.refinedQuery ? `; asked for more with “${s.refinedQuery}”` : ''}. {s.justification}
+                Searched for <q>{s.query}</q>: {s.candidates} passage{s.candidates === 1 ? '' : 's'} found
+                {s.source === 'disabled' ? '' : s.source === 'fallback' ? '; the judge could not decide, so the search order was used' : '; the judge'}
+                {s.source === 'fallback' || s.source === 'disabled' ? '' : s.kept.length > 0 ? ` kept ${s.kept.join('; ')}` : ' found none of them useful'}
+                {s.needsMore && s.refinedQuery ? `; it asked for more with “${s.refinedQuery}”` : ''}. {realJustification(s.justification) ?? ''}
                 {s.fallbackReason ? <span className="muted"> ({s.fallbackReason})</span> : null}
               </li>
             ))}
@@ -201,7 +222,7 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitatio
       <form className="ask-form" onSubmit={submit}>
         <label className="field">
           Question
-          <textarea value={question} rows={2} maxLength={4000} onChange={(e) => setQuestion(e.currentTarget.value)} onKeyDown={(e) => (e.key === 'Enter' && !e.shiftKey ? submit(e) : undefined)} />
+          <textarea value={question} rows={2} maxLength={MAX_QUESTION_CHARS} onChange={(e) => setQuestion(e.currentTarget.value)} onKeyDown={(e) => (e.key === 'Enter' && !e.shiftKey ? submit(e) : undefined)} />
         </label>
         <div className="filters">
           <button type="submit" className="button button--primary" disabled={state.pending !== null || question.trim() === ''}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DocumentHealth } from '../../../shared/contract';
-import { describeProblems } from '../../../shared/runOutcome';
+import { describeProblems, picturePagesNote } from '../../../shared/runOutcome';
 import { formatPageList } from '../format';
 import { invoke } from '../api';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
@@ -20,14 +20,23 @@ export function DocumentHealthNote({ documentId }: { documentId: number }) {
   const problems = describeProblems({
     failedFiles: doc?.status === 'failed' ? 1 : 0,
     pagesWithoutText: health.pagesWithoutText.length,
+    picturePages: health.picturePages ?? [],
     unreadablePages: health.unreadablePages.length,
     failedChunks: health.failedChunks,
   });
-  if (!problems) return null;
+  const pictures = picturePagesNote(health.picturePages ?? []);
+  if (!problems) {
+    return pictures ? (
+      <p className="muted" role="note" data-testid="picture-pages">
+        {pictures}
+      </p>
+    ) : null;
+  }
   return (
     <div className="warning" role="note" data-testid="document-problems">
       <strong>{doc?.status === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
-      {health.pagesWithoutText.length > 0 ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there can only come from OCR.` : ''}
+      {health.pagesWithoutText.length > 0 ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there cannot be seen until OCR reads them.` : ''}
+      {pictures ? ` ${pictures}` : ''}
       {health.failedChunks > 0 ? ' Resume or re-run the analysis to finish the parts that failed.' : ''}
     </div>
   );

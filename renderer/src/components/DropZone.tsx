@@ -1,9 +1,10 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import type { OllamaStatus } from '../../../shared/contract';
+import type { ImportResult, OllamaStatus } from '../../../shared/contract';
 import { plural } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
+import { useRunsStore } from '../stores/useRunsStore';
 import { useSettingsStore } from '../stores/useSettingsStore';
 import { ErrorNote } from './ErrorNote';
 
@@ -11,10 +12,11 @@ import { ErrorNote } from './ErrorNote';
  * Files go in whatever Ollama's state (the rules-only part and the stored text need no model), but a full
  * analysis with Ollama down is answered at once with what to do instead of a run that fails later.
  */
-export async function importAndCheck(files: readonly File[], setDown: (status: OllamaStatus | null) => void): Promise<void> {
+export async function importAndCheck(files: readonly File[], setDown: (status: OllamaStatus | null) => void): Promise<ImportResult | null> {
   const [result, status] = await Promise.all([useDocumentsStore.getState().importFiles(files), useOllamaStore.getState().check()]);
   const full = (useSettingsStore.getState().settings?.analysisMode ?? 'full') === 'full';
   setDown(result && result.accepted.length > 0 && full && status && !status.reachable ? status : null);
+  return result;
 }
 
 /** Drop one or many PDFs, or pick them; bad files are listed with the reason and the others are analysed. */
@@ -24,6 +26,11 @@ export function DropZone() {
   const [over, setOver] = useState(false);
   const importing = useDocumentsStore((s) => s.importing);
   const lastImport = useDocumentsStore((s) => s.lastImport);
+  // "Analysing…" while the run of the last drop works; once it ended, the run card and the library say how it went.
+  const importRunActive = useRunsStore((s) => {
+    const run = s.runs.find((r) => r.id === lastImport?.runId);
+    return run === undefined ? lastImport?.runId !== null : run.active || run.status === 'running' || run.status === 'queued';
+  });
   const [down, setDown] = useState<OllamaStatus | null>(null);
   const importFiles = (files: readonly File[]) => importAndCheck(files, setDown);
 
@@ -79,7 +86,7 @@ export function DropZone() {
         {importing ? 'Reading files…' : null}
         {lastImport && !importing ? (
           <>
-            {lastImport.accepted.length > 0 ? (
+            {lastImport.accepted.length > 0 && importRunActive ? (
               <p>
                 Analysing {plural(lastImport.accepted.length, 'file')}
                 {lastImport.runId !== null ? ` (run #${lastImport.runId})` : ''}: {lastImport.accepted.join(', ')}

@@ -1,3 +1,5 @@
+import { REVIEW_STATES } from '../../../shared/review';
+import { STATE_LABEL } from '../stores/useReviewStore';
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { FindingView } from '../../../shared/contract';
 import { VIRTUALIZE } from '../api';
@@ -19,6 +21,7 @@ const COLUMNS: { key: FindingSortKey; label: string }[] = [
   { key: 'pages', label: 'Pages' },
   { key: 'grounded', label: 'Grounded' },
   { key: 'sources', label: 'Sources' },
+  { key: 'state', label: 'State' },
 ];
 
 function openChunk(documentId: number, nodeIndex: number) {
@@ -111,6 +114,9 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
               <div role="gridcell">{f.pages.join(', ') || '—'}</div>
               <div role="gridcell">{f.grounded ? 'Yes' : <strong className="ungrounded">No</strong>}</div>
               <div role="gridcell">{f.sources.length}</div>
+              <div role="gridcell" data-state={f.reviewState ?? 'new'}>
+                {STATE_LABEL[f.reviewState ?? 'new']}
+              </div>
             </div>
           );
         }}
@@ -212,6 +218,17 @@ export function FindingsView() {
                   <option value="">All</option>
                   {severities.map((s) => (
                     <option key={s}>{s}</option>
+                  ))}
+                </select>
+              </label>
+              <label className="inline-field">
+                <span>State</span>
+                <select value={state.state} onChange={(e) => state.setFilter({ state: e.currentTarget.value })}>
+                  <option value="">All</option>
+                  {REVIEW_STATES.map((s) => (
+                    <option key={s} value={s}>
+                      {STATE_LABEL[s]}
+                    </option>
                   ))}
                 </select>
               </label>

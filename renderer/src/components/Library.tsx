@@ -1,5 +1,5 @@
 import type { DocumentSummary, RunProgressPayload, RunView } from '../../../shared/contract';
-import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
+import { outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
 import { formatWhen } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
@@ -18,10 +18,11 @@ function findingsSoFar(documentId: number, progress: Record<number, RunProgressP
   return null;
 }
 
-/** The document's outcome in its last run, with what that run left out of it (pages without text...). */
+/** The document's outcome in its last run, with what that run left out of it (pages without text...) and what its completeness verdict asks to check. */
 function documentOutcome(d: DocumentSummary, runs: readonly RunView[]) {
   const input = runs.find((r) => r.id === d.lastRun?.runId)?.inputs.find((i) => i.documentId === d.id);
-  return outcomeOf(d.status, problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]));
+  const problems = problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]);
+  return { ...outcomeOf(d.status, problems, d.verdict), pictures: d.status === 'done' ? picturePagesNote(problems.picturePages) : null };
 }
 
 /** Every stored document: pages, status in its last run, findings, last run. */
@@ -31,6 +32,13 @@ export function Library() {
   const error = useDocumentsStore((s) => s.error);
   const runs = useRunsStore((s) => s.runs);
   const progress = useRunsStore((s) => s.progress);
+  const importing = useDocumentsStore((s) => s.importing);
+  // Files a run is still reading: listed at once with their state, before they become documents.
+  const pending = runs.flatMap((r) =>
+    r.status === 'running' || r.status === 'queued' || r.active
+      ? r.inputs.filter((i) => (i.status === 'running' || i.status === 'queued') && (i.documentId === null || !documents.some((d) => d.id === i.documentId))).map((i) => ({ run: r.id, input: i }))
+      : [],
+  );
   const open = (id: number) => {
     void useTreeStore.getState().open(id);
     useAppStore.getState().openDocument('library');
@@ -43,12 +51,29 @@ export function Library() {
     <section aria-labelledby="library-title" className="panel">
       <h2 id="library-title">Document library</h2>
       {error ? <p role="alert">{error}</p> : null}
-      {loaded && documents.length === 0 ? (
+      {loaded && documents.length === 0 && pending.length === 0 && !importing ? (
         <p className="empty">No documents yet. Drop PDFs above to analyse them.</p>
       ) : (
         <table className="table" data-testid="library">
           <TableHead columns={['Document', 'Pages', 'Status', 'Findings', 'Last run', { hidden: 'Actions' }]} />
           <tbody>
+            {pending.map(({ run, input }) => (
+              <tr key={`pending-${run}-${input.ordinal}`} data-document={input.fileName} data-pending="true">
+                <th scope="row" className="cell-name">
+                  {input.fileName}
+                </th>
+                <td>—</td>
+                <td>
+                  <span className="badge badge--busy" data-status={input.status}>
+                    <span aria-hidden="true">↻ </span>
+                    {input.status === 'queued' ? 'Waiting its turn' : input.progress?.phase === 'ocr' ? 'Reading scanned pages (OCR)' : 'Reading pages'}
+                  </span>
+                </td>
+                <td>—</td>
+                <td>#{run}, now</td>
+                <td />
+              </tr>
+            ))}
             {documents.map((d) => {
               const outcome = documentOutcome(d, runs);
               return (
@@ -60,6 +85,7 @@ export function Library() {
                   <td>
                     <StatusBadge status={d.status} outcome={outcome} />
                     {outcome.problems ? <div className="cell-note">{outcome.problems}</div> : null}
+                    {outcome.pictures ? <div className="cell-note muted">{outcome.pictures}</div> : null}
                   </td>
                   <td>
                     {findingsSoFar(d.id, progress) !== null ? (

@@ -20,13 +20,14 @@ export function OcrPagesNote({ documentId }: { documentId: number }) {
     };
   }, [documentId, status]);
   const pages = fetched?.documentId === documentId ? fetched.pages : [];
+  // Pages OCR found no words on are the picture-only ones: DocumentHealthNote notes them in its one sentence.
   const read = pages.filter((page) => page.confidence !== null);
   if (read.length === 0) return null;
   const low = read.filter((page) => page.low);
   const lowest = low.length > 0 ? Math.round(Math.min(...low.map((page) => page.confidence!))) : null;
   return (
     <div className={low.length > 0 ? 'warning' : 'muted'} role="note" data-testid="ocr-pages" data-low={low.map((page) => page.page).join(',')}>
-      Read by OCR: {formatPageList(read.map((page) => page.page))} (scanned).
+      Read by OCR: {formatPageList(read.map((page) => page.page))} (no usable text layer).
       {low.length > 0
         ? ` Low confidence on ${formatPageList(low.map((page) => page.page))} (${lowest}% at worst, below ${LOW_OCR_CONFIDENCE}%): words may be misread, so check findings quoting ${low.length === 1 ? 'it' : 'them'} against the page image.`
         : ''}

@@ -1,7 +1,6 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
-import { outcomeOf, problemsOf } from '../../../shared/runOutcome';
-import { formatDuration, formatWhen, plural } from '../format';
-import { wholeRunEta } from '../runPace';
+import { combineVerdicts, outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
+import { formatWhen, plural, timeLeftText } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { ErrorNote } from './ErrorNote';
@@ -28,7 +27,6 @@ const PHASES: Record<string, string> = {
 
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
   const control = useRunsStore((s) => s.control);
-  const firstSeen = useRunsStore((s) => s.firstSeen[run.id]);
   const running = run.active || run.status === 'running';
   const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
   // Between events (a paused or stopped run) the bar is what the inputs report: finished ones whole, the others by the progress they kept.
@@ -40,8 +38,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
   const event = progress?.event && progress.event.ordinal === current?.ordinal ? progress.event : undefined;
   const phase = current?.progress?.phase ?? current?.phase ?? event?.phase;
   const titleId = `run-${run.id}-title`;
-  const outcome = outcomeOf(run.status, problemsOf(run.inputs));
-  const eta = progress ? (wholeRunEta(firstSeen, { at: Date.now(), overall: progress.overall }) ?? progress.etaSeconds) : null;
+  const outcome = outcomeOf(run.status, problemsOf(run.inputs), combineVerdicts(run.inputs.map((i) => i.verdict)));
   return (
     <article className="run" aria-labelledby={titleId} data-testid={`run-${run.id}`} data-status={run.status}>
       <header className="run__header">
@@ -60,6 +57,12 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
               </button>
             </>
           ) : null}
+          {run.status === 'paused' && !run.active ? (
+            // A paused run can be given up too: cancelling keeps what it did, and it stays resumable.
+            <button type="button" className="button button--small button--danger" onClick={() => void control(run.id, 'cancel')}>
+              Cancel
+            </button>
+          ) : null}
           {resumable ? (
             <button type="button" className="button button--small button--primary" onClick={() => void control(run.id, 'resume')}>
               Resume
@@ -68,9 +71,15 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
         </div>
       </header>
       <ProgressBar value={overall} label={`Run #${run.id} overall progress`} />
+      {run.status === 'paused' && !run.active && !run.error ? (
+        <p data-testid="run-paused-note">
+          <strong>Paused by you.</strong> Resume continues where it stopped.
+        </p>
+      ) : null}
       {outcome.problems ? (
         <p className="warning" data-testid="run-problems">
-          <strong>{outcome.label}:</strong> {outcome.problems}.
+          {/* Only a finished run is "Done with problems"; before that they are what it has met so far, not why it stopped. */}
+          <strong>{run.status === 'done' ? outcome.label : 'So far'}:</strong> {outcome.problems}.
         </p>
       ) : null}
       {run.status === 'done' ? <ExportControl runId={run.id} label={`Export run #${run.id}`} /> : null}
@@ -88,7 +97,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
               </span>
             ) : null}
             {event?.findings !== undefined ? <span>{plural(event.findings, 'finding')} so far</span> : null}
-            {eta !== null && eta !== undefined ? <span>about {formatDuration(eta)} left in the run</span> : null}
+            {progress && progress.overall < 1 ? <span data-testid="run-eta">{timeLeftText(progress.etaSeconds)}</span> : null}
             {progress?.tokensPerSecond ? <span>{progress.tokensPerSecond.toFixed(1)} tokens/s</span> : null}
           </>
         ) : (
@@ -127,16 +136,23 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
             <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
               <div className="run-input__head">
                 <span className="run-input__name">{input.fileName}</span>
-                <StatusBadge status={input.status} outcome={outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]))} />
+                <StatusBadge status={input.status} outcome={outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]), input.verdict)} />
                 <span className="muted">{input.status === 'running' ? (p ? p.message : 'Starting…') : input.phase && input.status !== 'done' && input.status !== 'queued' ? `at: ${PHASES[input.phase] ?? input.phase}` : ''}</span>
               </div>
               <ProgressBar small value={value} label={`${input.fileName} progress`} />
               {input.error ? <ErrorNote error={input.error} context={input.fileName} /> : null}
-              {input.warnings.map((w, i) => (
-                <p key={i} className="warning" data-code={w.code}>
-                  <Sentence text={w.message} />
-                </p>
-              ))}
+              {input.warnings.map((w, i) =>
+                w.details?.picturesOnly === true ? (
+                  // Nothing was lost on a picture-only page: the one quiet sentence, not a warning.
+                  <p key={i} className="muted" data-code={w.code}>
+                    {picturePagesNote(Array.isArray(w.details.pages) ? (w.details.pages as number[]) : [])}
+                  </p>
+                ) : (
+                  <p key={i} className="warning" data-code={w.code}>
+                    <Sentence text={w.message} />
+                  </p>
+                ),
+              )}
             </li>
           );
         })}

@@ -4,7 +4,7 @@ const LABELS: Record<string, string> = {
   queued: 'Queued',
   running: 'Running',
   paused: 'Paused',
-  cancelled: 'Stopped',
+  cancelled: 'Cancelled',
   failed: 'Failed',
   done: 'Done',
   stored: 'Not analysed',

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatDuration, plural } from '../format';
-import { wholeRunEta } from '../runPace';
+import { formatDuration, plural, timeLeftText } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
 import { useRunsStore } from '../stores/useRunsStore';
@@ -20,7 +19,7 @@ export function StatusBar() {
   const settings = useSettingsStore((s) => s.settings);
   const runs = useRunsStore((s) => s.runs);
   const progress = useRunsStore((s) => s.progress);
-  const firstSeen = useRunsStore((s) => s.firstSeen);
+  const receivedAt = useRunsStore((s) => s.receivedAt);
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
@@ -35,9 +34,11 @@ export function StatusBar() {
   }, []);
 
   const active = runs.find((r) => r.active || r.status === 'running');
+  // A paused run is not in progress, but it is not gone either: the bar says so until it is resumed or cancelled.
+  const paused = active ? undefined : runs.find((r) => r.status === 'paused');
   const payload = active ? progress[active.id] : undefined;
-  const started = active?.startedAt ? Date.parse(active.startedAt) : null;
-  const eta = active && payload ? (wholeRunEta(firstSeen[active.id], { at: now, overall: payload.overall }) ?? payload.etaSeconds) : null;
+  // Working time of this execution only (the host's figure, ticking between its events): a pause is never counted.
+  const elapsed = payload?.elapsedSeconds != null ? payload.elapsedSeconds + Math.max(0, now - (receivedAt[payload.runId] ?? now)) / 1000 : null;
   const running = active?.inputs.find((i) => i.status === 'running');
   const findings = payload?.event.findings;
 
@@ -66,8 +67,15 @@ export function StatusBar() {
             {running && payload?.event.endpoint ? ` on ${payload.event.endpoint}` : ''}
             {payload ? ` · ${Math.round(payload.overall * 100)}%` : ''}
             {findings !== undefined ? ` · ${plural(findings, 'finding')} so far` : ''}
-            {started ? ` · ${formatDuration((now - started) / 1000)} elapsed` : ''}
-            {eta !== null && eta !== undefined ? ` · about ${formatDuration(eta)} left` : ''}
+            {elapsed !== null ? ` · ${formatDuration(elapsed)} elapsed${payload?.resumed ? ' since resuming' : ''}` : ''}
+            {payload && payload.overall < 1 ? ` · ${timeLeftText(payload.etaSeconds)}` : ''}
+          </>
+        ) : paused ? (
+          <>
+            <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
+              Run #{paused.id}
+            </button>
+            {' paused'}
           </>
         ) : (
           'No run in progress'

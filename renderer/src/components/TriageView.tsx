@@ -1,5 +1,6 @@
-import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { VIRTUALIZE } from '../api';
+import type { DocumentSummary } from '../../../shared/contract';
 import type { ReviewedFinding } from '../../../shared/review';
 import { REVIEW_STATES } from '../../../shared/review';
 import { plural } from '../format';
@@ -8,6 +9,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useMentionsStore } from '../stores/useMentionsStore';
 import { queueOf, STATE_LABEL, useReviewStore } from '../stores/useReviewStore';
+import { useSettingsStore } from '../stores/useSettingsStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { DocumentPicker } from './DocumentPicker';
 import { DocumentHealthNote } from './DocumentHealthNote';
@@ -21,7 +23,7 @@ import { VirtualList } from './VirtualList';
 import { Sentence } from './Sentence';
 
 const GROUP_ROW_HEIGHT = 28;
-const ITEM_ROW_HEIGHT = 62;
+const ITEM_ROW_HEIGHT = 84;
 
 type QueueGroupKey = 'grounded' | 'ungrounded';
 const GROUP_TITLE: Record<QueueGroupKey, string> = { grounded: 'Grounded', ungrounded: 'Not grounded: the quote was not found in the document' };
@@ -157,9 +159,58 @@ function MentionDetail({ documentId, id, onBack }: { documentId: number; id: str
 }
 
 /** Findings and review in one triage queue: the queue on the left, the finding with its source page on the right. */
+/**
+ * Why the list is empty, by where the document stands: "yet" only while a run may still add findings; once it
+ * ended, what it found against what the document states.
+ */
+function emptyFindingsText(doc: DocumentSummary | undefined): string {
+  const byHand = 'You can also select text in the document to add one by hand.';
+  if (doc && (doc.status === 'running' || doc.status === 'queued')) return `No findings in this document yet. They appear here as the analysis finishes each part. ${byHand}`;
+  if (doc?.status === 'paused' || doc?.status === 'cancelled') return `No findings so far: the analysis stopped before any part gave one. Resume it from the Runs tab. ${byHand}`;
+  if (doc?.status === 'done') {
+    const stated = doc.verdict?.statedTotal ?? null;
+    return stated !== null && stated > 0
+      ? `The analysis found no findings, but the document states ${plural(stated, 'finding')}: see its completeness check in the Document tab. ${byHand}`
+      : `The analysis found no findings in this document. ${byHand}`;
+  }
+  return `No findings: this document has not been analysed in full. ${byHand}`;
+}
+
+/**
+ * Asked where the action happened, the first time a review change needs a reviewer name: the name is saved
+ * (Settings shows it) and the action the user took is applied, instead of a silent refusal.
+ */
+function ReviewerNamePrompt() {
+  const [name, setName] = useState('');
+  const [saving, setSaving] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') return;
+    setSaving(true);
+    await useReviewStore.getState().giveNameAndRetry(name);
+    void useSettingsStore.getState().load();
+    setSaving(false);
+  };
+  return (
+    <form className="name-prompt" aria-label="Your reviewer name" data-testid="reviewer-name-prompt" onSubmit={(e) => void submit(e)}>
+      <p>Review changes are signed with your name (it goes in the trail and the reports). Give it once and your change is applied.</p>
+      <label className="inline-field">
+        <span>Your name</span>
+        <input type="text" value={name} autoFocus onChange={(e) => setName(e.currentTarget.value)} />
+      </label>{' '}
+      <button type="submit" className="button button--small button--primary" disabled={saving || name.trim() === ''}>
+        Save and apply
+      </button>{' '}
+      <button type="button" className="link" onClick={() => useReviewStore.setState({ retry: null, error: null })}>
+        Not now
+      </button>
+    </form>
+  );
+}
+
 export function TriageView() {
   const documents = useDocumentsStore((s) => s.documents);
-  const { documentId, view, error, activeId, loading, filter, undo } = useReviewStore();
+  const { documentId, view, error, activeId, loading, filter, undo, undone, retry } = useReviewStore();
   const [form, setForm] = useState<Form>(null);
   const [mode, setMode] = useState<'queue' | 'table'>('queue');
   const [mentionId, setMentionId] = useState<string | null>(null);
@@ -280,7 +331,7 @@ export function TriageView() {
           </label>
         </div>
       </div>
-      {error ? (
+      {error && !retry ? (
         <div role="alert" className="error-text" data-testid="review-error">
           <Sentence text={error.message} />{' '}
           {error.details?.setting === 'reviewerName' ? (
@@ -298,7 +349,7 @@ export function TriageView() {
       <ArrivingList />
       {view && view.findings.length === 0 ? (
         <p className="empty" data-testid="findings-empty">
-          No findings in this document yet. They appear here as the analysis finishes each part; you can also select text in the document to add one by hand.
+          {emptyFindingsText(documents.find((d) => d.id === documentId))}
         </p>
       ) : null}
       {view && view.findings.length > 0 ? (
@@ -370,6 +421,12 @@ export function TriageView() {
 
   const detail = (
     <>
+      {retry ? <ReviewerNamePrompt /> : null}
+      {undone ? (
+        <p className="undone" role="status" data-testid="undone">
+          {undone}
+        </p>
+      ) : null}
       {undo ? (
         <div className="undo-bar" role="status" data-testid="undo-bar">
           <span>{undo.message}.</span>

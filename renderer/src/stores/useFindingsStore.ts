@@ -2,7 +2,10 @@ import { create } from 'zustand';
 import type { FindingView } from '../../../shared/contract';
 import { invoke } from '../api';
 
-export type FindingSortKey = 'id' | 'title' | 'severity' | 'type' | 'pages' | 'grounded' | 'sources';
+export type FindingSortKey = 'id' | 'title' | 'severity' | 'type' | 'pages' | 'grounded' | 'sources' | 'state';
+
+/** Review states in triage order: what still needs the auditor first. */
+const STATE_ORDER: Record<string, number> = { new: 0, needs_follow_up: 1, confirmed: 2, rejected: 3 };
 
 interface FindingsState {
   findings: FindingView[];
@@ -12,13 +15,15 @@ interface FindingsState {
   search: string;
   severity: string;
   grounded: 'all' | 'grounded' | 'ungrounded';
+  /** Review state shown ('' = all). */
+  state: string;
   selectedId: number | null;
   /** The document shown; null = all documents. */
   documentId: number | null;
   load(): Promise<void>;
   setDocument(documentId: number | null): void;
   setSort(key: FindingSortKey): void;
-  setFilter(patch: Partial<Pick<FindingsState, 'search' | 'severity' | 'grounded'>>): void;
+  setFilter(patch: Partial<Pick<FindingsState, 'search' | 'severity' | 'grounded' | 'state'>>): void;
   select(id: number | null): void;
 }
 
@@ -30,6 +35,7 @@ export const useFindingsStore = create<FindingsState>()((set, get) => ({
   search: '',
   severity: '',
   grounded: 'all',
+  state: '',
   selectedId: null,
   documentId: null,
   async load() {
@@ -67,16 +73,19 @@ const compare = (a: FindingView, b: FindingView, key: FindingSortKey): number =>
       return Number(b.grounded) - Number(a.grounded);
     case 'sources':
       return a.sources.length - b.sources.length;
+    case 'state':
+      return (STATE_ORDER[a.reviewState ?? ''] ?? 9) - (STATE_ORDER[b.reviewState ?? ''] ?? 9);
   }
 };
 
 /** Filtered and sorted rows; stable (ties keep the store's order). */
-export function visibleFindings(state: Pick<FindingsState, 'findings' | 'sort' | 'search' | 'severity' | 'grounded'>): FindingView[] {
+export function visibleFindings(state: Pick<FindingsState, 'findings' | 'sort' | 'search' | 'severity' | 'grounded' | 'state'>): FindingView[] {
   const needle = state.search.trim().toLowerCase();
   const rows = state.findings.filter(
     (f) =>
       (state.severity === '' || f.severity === state.severity) &&
       (state.grounded === 'all' || f.grounded === (state.grounded === 'grounded')) &&
+      (state.state === '' || (f.reviewState ?? 'new') === state.state) &&
       (needle === '' || `${f.findingKey ?? ''} ${f.title} ${f.type} ${f.description}`.toLowerCase().includes(needle)),
   );
   const sign = state.sort.ascending ? 1 : -1;

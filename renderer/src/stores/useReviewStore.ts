@@ -19,6 +19,11 @@ export interface UndoStep {
   focusId: number;
 }
 
+/** How many changes Ctrl+Z can take back, newest first. */
+const UNDO_DEPTH = 20;
+
+const isNameMissing = (error: ErrorInfo | null) => error?.details?.setting === 'reviewerName';
+
 const undoStep = <C extends UndoCommand>(message: string, command: C, input: CommandInput<C>, focusId: number): UndoStep => ({ message, command, input, focusId });
 
 export interface QueueFilter {
@@ -49,7 +54,14 @@ interface ReviewStoreState {
   filter: QueueFilter;
   /** An ungrounded finding whose confirmation waits for "Confirm anyway" (asked once). */
   pendingConfirm: number | null;
+  /** The latest change that can be taken back (the top of `undoStack`). */
   undo: UndoStep | null;
+  /** Changes that can be taken back, oldest first: Ctrl+Z goes back one at a time. */
+  undoStack: UndoStep[];
+  /** What the last undo took back ("Undone: R-2 marked confirmed"), shown until the next change. */
+  undone: string | null;
+  /** A review action refused for want of a reviewer name: applied once the name is given. */
+  retry: (() => Promise<boolean>) | null;
   /** Reviewed finding id -> its trail, once asked for. */
   trails: Record<number, TrailEntry[]>;
   /** Findings of a run still working on the document, before they are merged (and reviewable). */
@@ -72,11 +84,23 @@ interface ReviewStoreState {
   /** Merges `absorbId` into the finding, keeping the way back (taking it out again). */
   merge(keep: ReviewedFinding, absorbId: number): Promise<boolean>;
   undoLast(): Promise<boolean>;
+  /** Saves the reviewer name asked for where the action happened, then applies the refused action. */
+  giveNameAndRetry(name: string): Promise<boolean>;
   loadTrail(reviewedId: number): Promise<void>;
   clearError(): void;
 }
 
 export const useReviewStore = create<ReviewStoreState>()((set, get) => {
+  /** Keeps the way back of a change just made (and forgets what the last undo said). */
+  function pushUndo(step: UndoStep): void {
+    const undoStack = [...get().undoStack, step].slice(-UNDO_DEPTH);
+    set({ undo: step, undoStack, undone: null });
+  }
+  /** A refused action waits for the reviewer name when that is what it lacked. */
+  function rememberIfNameMissing(done: boolean, again: () => Promise<boolean>): boolean {
+    if (!done && isNameMissing(get().error)) set({ retry: again });
+    return done;
+  }
   /** Runs a review command and shows the fresh view it answers with; null (error set) when refused. */
   async function change<C extends ReviewCommand | UndoCommand>(command: C, input: CommandInput<C>): Promise<(ReviewViewResult & { createdId?: number; noteId?: number }) | null> {
     const result = await invoke(command, input);
@@ -103,11 +127,14 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
   filter: { search: '', severity: '', state: '' },
   pendingConfirm: null,
   undo: null,
+  undoStack: [],
+  undone: null,
+  retry: null,
   trails: {},
   arriving: null,
   async load(documentId) {
     const switching = documentId !== get().documentId;
-    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, pendingConfirm: null, arriving: null } : {}) });
+    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, undoStack: [], undone: null, retry: null, pendingConfirm: null, arriving: null } : {}) });
     const [result, arriving] = await Promise.all([invoke('review.get', { documentId }), invoke('findings.arriving', { documentId })]);
     if (get().documentId !== documentId) return;
     set({ arriving: arriving.ok ? arriving.data : null });
@@ -152,8 +179,8 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
       finding.id,
     );
     const done = await get().act('review.setState', { reviewedId: finding.id, state, ...(reason !== undefined ? { reason } : {}) });
-    if (done) set({ undo: back });
-    return done;
+    if (done) pushUndo(back);
+    return rememberIfNameMissing(done, () => get().setState(finding, state, reason));
   },
   cancelConfirm: () => set({ pendingConfirm: null }),
   async edit(finding, values) {
@@ -163,34 +190,51 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
     // Taking an edit back restores the earlier edit, or removes it (null) when the field had none.
     const previous = Object.fromEntries(fields.map((f) => [f, finding.edited.includes(f) ? finding.effective[f] : null]));
     const done = await get().act('review.edit', { reviewedId: finding.id, values: changed });
-    if (done) set({ undo: undoStep(`${finding.label} edited (${fields.join(', ')})`, 'review.edit', { reviewedId: finding.id, values: previous }, finding.id) });
-    return done;
+    if (done) pushUndo(undoStep(`${finding.label} edited (${fields.join(', ')})`, 'review.edit', { reviewedId: finding.id, values: previous }, finding.id));
+    return rememberIfNameMissing(done, () => get().edit(finding, values));
   },
   async note(finding, text) {
     const view = await change('review.note', { reviewedId: finding.id, text });
-    if (view?.noteId !== undefined) set({ undo: undoStep(`Note added to ${finding.label}`, 'review.removeNote', { noteId: view.noteId }, finding.id) });
-    return view !== null;
+    if (view?.noteId !== undefined) pushUndo(undoStep(`Note added to ${finding.label}`, 'review.removeNote', { noteId: view.noteId }, finding.id));
+    return rememberIfNameMissing(view !== null, () => get().note(finding, text));
   },
   async split(finding, findingIds) {
     const view = await change('review.split', { reviewedId: finding.id, findingIds });
     const created = view?.findings.find((f) => f.id === view.createdId);
     if (view?.createdId !== undefined) {
-      set({ undo: undoStep(`${created?.label ?? 'A new finding'} split out of ${finding.label}`, 'review.undoSplit', { reviewedId: view.createdId }, finding.id) });
+      pushUndo(undoStep(`${created?.label ?? 'A new finding'} split out of ${finding.label}`, 'review.undoSplit', { reviewedId: view.createdId }, finding.id));
     }
     return view !== null;
   },
   async merge(keep, absorbId) {
     const absorbed = get().view?.findings.find((f) => f.id === absorbId);
     const view = await change('review.merge', { keepId: keep.id, absorbId });
-    if (view) set({ undo: undoStep(`${absorbed?.label ?? 'A finding'} merged into ${keep.label}`, 'review.unmerge', { absorbId }, absorbId) });
+    if (view) pushUndo(undoStep(`${absorbed?.label ?? 'A finding'} merged into ${keep.label}`, 'review.unmerge', { absorbId }, absorbId));
     return view !== null;
   },
   async undoLast() {
-    const step = get().undo;
-    if (!step) return false;
+    const stack = get().undoStack;
+    const step = stack.at(-1);
+    if (!step) {
+      set({ undone: 'Nothing to undo.' });
+      return false;
+    }
     const view = await change(step.command, step.input as never);
-    if (view) set({ undo: null, activeId: view.findings.some((f) => f.id === step.focusId) ? step.focusId : get().activeId });
+    if (view) {
+      const rest = stack.slice(0, -1);
+      set({ undoStack: rest, undo: rest.at(-1) ?? null, undone: `Undone: ${step.message}`, activeId: view.findings.some((f) => f.id === step.focusId) ? step.focusId : get().activeId });
+    }
     return view !== null;
+  },
+  async giveNameAndRetry(name) {
+    const saved = await invoke('settings.update', { reviewerName: name.trim() });
+    if (!saved.ok) {
+      set({ error: saved.error });
+      return false;
+    }
+    const again = get().retry;
+    set({ retry: null, error: null });
+    return again ? again() : true;
   },
   async loadTrail(reviewedId) {
     const result = await invoke('review.trail', { reviewedId });

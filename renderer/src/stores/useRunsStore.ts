@@ -1,14 +1,13 @@
 import { create } from 'zustand';
 import type { RunProgressPayload, RunView } from '../../../shared/contract';
 import { invoke } from '../api';
-import type { PaceSample } from '../runPace';
 
 interface RunsState {
   runs: RunView[];
   /** Latest forwarded progress per run. */
   progress: Record<number, RunProgressPayload>;
-  /** Per run: when the window first saw it progress this time it ran, and how far it was (for the whole-run ETA). */
-  firstSeen: Record<number, PaceSample>;
+  /** Per run: when the latest progress arrived (Date.now()), so the elapsed time ticks between events. */
+  receivedAt: Record<number, number>;
   actionError: string | null;
   load(): Promise<void>;
   applyProgress(payload: RunProgressPayload): void;
@@ -19,7 +18,7 @@ interface RunsState {
 export const useRunsStore = create<RunsState>()((set, get) => ({
   runs: [],
   progress: {},
-  firstSeen: {},
+  receivedAt: {},
   actionError: null,
   async load() {
     const result = await invoke('runs.list', {});
@@ -28,9 +27,8 @@ export const useRunsStore = create<RunsState>()((set, get) => ({
   applyProgress(payload) {
     const { runs } = get();
     const known = runs.some((r) => r.id === payload.runId);
-    const firstSeen = get().firstSeen[payload.runId] ? get().firstSeen : { ...get().firstSeen, [payload.runId]: { at: Date.now(), overall: payload.overall } };
     set({
-      firstSeen,
+      receivedAt: { ...get().receivedAt, [payload.runId]: Date.now() },
       progress: { ...get().progress, [payload.runId]: payload },
       runs: runs.map((r) => (r.id === payload.runId ? { ...r, status: r.status === 'queued' ? 'running' : r.status, active: true, inputs: payload.inputs } : r)),
     });
@@ -39,9 +37,9 @@ export const useRunsStore = create<RunsState>()((set, get) => ({
   },
   applyFinished(run) {
     const { [run.id]: _done, ...progress } = get().progress;
-    const { [run.id]: _seen, ...firstSeen } = get().firstSeen;
+    const { [run.id]: _seen, ...receivedAt } = get().receivedAt;
     const exists = get().runs.some((r) => r.id === run.id);
-    set({ progress, firstSeen, runs: exists ? get().runs.map((r) => (r.id === run.id ? run : r)) : [run, ...get().runs] });
+    set({ progress, receivedAt, runs: exists ? get().runs.map((r) => (r.id === run.id ? run : r)) : [run, ...get().runs] });
   },
   async control(runId, action) {
     const result = await invoke(`runs.${action}`, { runId });

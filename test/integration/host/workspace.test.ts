@@ -106,14 +106,22 @@ describe('workspace read models', () => {
     expect(await host.invoke('documents.file', { documentId: 99 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 
-  it('reports the pages without text of a partly scanned document', async () => {
+  it('tells pages OCR found no words on (blank, pictures only) from pages left without text', async () => {
     host = createEngineHost({ dataDir: tempDir(), appVersion: 'test' });
     const path = join(tempDir(), 'scanned.pdf');
     const text = { blocks: [{ kind: 'body' as const, lines: ['A page with a text layer, as most are.'] }] };
     writeFileSync(path, await makeTextPdf({ title: 'S', pages: [text, { blocks: [] }, { blocks: [] }, text] }));
     await call('runs.start', { files: [path], mode: 'rules-only' });
     await host.idle();
-    expect(await call('documents.health', { documentId: 1 })).toEqual({ documentId: 1, pagesWithoutText: [2, 3], unreadablePages: [], failedChunks: 0 });
+    // OCR (automatic) read the two empty pages and found no words: nothing on them was lost.
+    expect(await call('documents.health', { documentId: 1 })).toEqual({ documentId: 1, pagesWithoutText: [], picturePages: [2, 3], unreadablePages: [], failedChunks: 0 });
+    // With OCR off they are pages without text, which the analysis could not see.
+    await call('settings.update', { ocrMode: 'off' });
+    const other = join(tempDir(), 'scanned-again.pdf');
+    writeFileSync(other, await makeTextPdf({ title: 'S2', pages: [text, { blocks: [] }, { blocks: [] }, text] }));
+    await call('runs.start', { files: [other], mode: 'rules-only' });
+    await host.idle();
+    expect(await call('documents.health', { documentId: 2 })).toEqual({ documentId: 2, pagesWithoutText: [2, 3], picturePages: [], unreadablePages: [], failedChunks: 0 });
   });
 
   it('names the model "Automatic" picks on this server and marks embedding models', async () => {

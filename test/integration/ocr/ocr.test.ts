@@ -73,7 +73,7 @@ describe('OCR of scanned pages (tesseract.js, offline)', () => {
     // The blank page was looked at (no words), not sent to the recognizer, and is listed as having no text.
     expect(doc.pages[2]).toMatchObject({ hasTextLayer: false, textSource: 'ocr' });
     expect(doc.pages[2]!.ocrConfidence).toBeUndefined();
-    expect(outcome.inputs[0]!.warnings).toContainEqual(expect.objectContaining({ code: ErrorCode.PDF_NO_TEXT_LAYER, message: expect.stringContaining('OCR found no text on page 3') }));
+    expect(outcome.inputs[0]!.warnings).toContainEqual(expect.objectContaining({ code: ErrorCode.PDF_NO_TEXT_LAYER, message: expect.stringContaining('Page 3 has only pictures or nothing on it (OCR found no words)'), details: { pages: [3], picturesOnly: true } }));
 
     const mentions = loadMentions(db, documentId).map((m) => [m.normalized, m.page]);
     expect(mentions).toEqual(expect.arrayContaining([['TOB-ACME-007', 1], ['TOB-ACME-008', 2]]));

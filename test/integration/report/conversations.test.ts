@@ -59,7 +59,7 @@ describe('conversations in the run report', () => {
     const md = String(await renderReport(data, 'md'));
     const section = md.slice(md.indexOf('## Questions and answers'));
     expect(md.indexOf('## Questions and answers')).toBeGreaterThan(md.indexOf('## handbook.md'));
-    expect(section).toContain('#### Q: How long are database backups kept? &lt;script\\>alert\\(1\\)&lt;/script\\> \\*\\*bold\\*\\*');
+    expect(section).toContain('#### Q: How long are database backups kept? &lt;script\\>alert(1)&lt;/script\\> \\*\\*bold\\*\\*');
     expect(section).toContain('asked about handbook.md');
     const citation = s.own.answer.citations[0]!;
     expect(section).toContain(`- [${citation.n}] handbook.md, page ${citation.page}, section Backup policy:`);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MergedFinding } from '../../../shared/findings';
 import { listMergedFindings } from '../../../electron/engine/merge';
 import { CHROMIUM_ARGS, CSV_COLUMNS, findChromium, REPORT_JSON_VERSION } from '../../../electron/engine/report';
+import { readableTime } from '../../../electron/engine/report/format';
 import { addManualFinding, addNote, editField, getReviewView, setState } from '../../../electron/engine/review';
 import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { settings as runSettings, FORMULA_TITLE, IMG, PDF_TITLE, runReportFixture, SCRIPT, XSS_TITLE, type ReportFixture } from './fixture';
@@ -123,7 +124,13 @@ describe('report exports read back', () => {
       expect(settingsText).toMatch(/num_ctx\s*\d+/);
       expect(settingsText).toContain(runSettings.llm.models.default);
       expect(settingsText).toMatch(/LLM usage\s*\d+ calls/);
-      expect(await planted.locator('dl.meta').textContent()).toMatch(/Judge.*pages \(override\)/);
+      // Chunking said in plain words, never 'pages (override)'; no internal path in the body.
+      expect(await planted.locator('dl.meta').textContent()).toContain('Chunkingone chunk per page, chosen in the settings');
+      expect(await planted.locator('dl.meta').textContent()).not.toMatch(/[\\/]imports?[\\/]|\(override\)/);
+      // Internals (models, digests, times) are in the appendix, after the documents; times in words, never ISO stamps.
+      expect(await page.locator('main > section').last().getAttribute('id')).not.toBe('settings');
+      expect(await page.locator('#settings h2').textContent()).toBe('Appendix: how this analysis was made');
+      expect(body.replace(/datetime="[^"]*"/g, '')).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
       // Table of contents: every anchor lands on an element; outline appendix present.
       const anchors = await page.locator('nav.toc a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       expect(anchors.length).toBeGreaterThan(10);
@@ -228,7 +235,7 @@ describe('report exports read back', () => {
     const md = (await f.h.engine.exportReport(f.runId, 'md', { outlineDepth: 1 })) as string;
     expect(md).not.toContain(SCRIPT);
     expect(md).not.toContain('<img');
-    expect(md).toContain('&lt;script\\>alert\\(1\\)&lt;/script\\>');
+    expect(md).toContain('&lt;script\\>alert(1)&lt;/script\\>');
     for (const heading of ['### Summary', '### Findings (9', '### Ungrounded findings (2)', '### Unreviewed ID mentions (2)', '### Pages without a text layer (1)', '### Chunks that failed analysis (1)', '## Appendix: document outlines']) {
       expect(md).toContain(heading);
     }
@@ -332,12 +339,13 @@ describe('report exports carry the review', () => {
 
   itNeeding([CHROMIUM], 'Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
     const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
-    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ open \(of \d+\)\)/);
+    expect(md).toMatch(/### Review \(2 confirmed, 1 rejected, 0 need follow-up, \d+ not reviewed yet \(\d+ in all\)\)/);
     expect(md).toContain(`Review R-`);
     expect(md).toContain('rejected: Duplicate of an older ticket');
-    expect(md).toContain(`last change by ${reviewer}, ${when}`);
+    expect(md).toContain(`last change by ${reviewer}, ${readableTime(when)}`);
+    expect(md).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(md).toContain('Checked against the ticket &lt;b\\>log&lt;/b\\>.');
-    expect(md).toMatch(/Edited title: model “[^”]+” → auditor “[^”]+\\\(confirmed by audit\\\)”/);
+    expect(md).toMatch(/Edited title: model “[^”]+” → auditor “[^”]+\(confirmed by audit\)”/);
     expect(md).toContain('Model digests');
 
     const { page, dialogs } = await openHtml((await f.h.engine.exportReport(f.runId, 'html')) as string);
@@ -352,7 +360,8 @@ describe('report exports carry the review', () => {
       const review = article.locator('.review');
       expect(await review.getAttribute('data-state')).toBe('confirmed');
       expect(await review.locator('.reviewer').first().textContent()).toBe(reviewer);
-      expect(await review.locator('time').first().textContent()).toBe(when);
+      expect(await review.locator('time').first().textContent()).toBe(readableTime(when));
+      expect(await review.locator('time').first().getAttribute('datetime')).toBe(when);
       expect(await review.locator('tr.edit[data-field="title"] .original').textContent()).toBe(ids.originalTitle);
       expect(await review.locator('tr.edit[data-field="title"] .effective').textContent()).toBe(ids.editedTitle);
       expect(await review.locator('.note').textContent()).toContain('Checked against the ticket <b>log</b>.');
@@ -362,6 +371,45 @@ describe('report exports carry the review', () => {
     } finally {
       await page.context().close();
     }
+  });
+
+  it('every review count in every format comes from one set of numbers, and the states add up to the total', async () => {
+    // A finding needing follow-up too, so every state is represented (the trial's "17 open (of 18)" counted it twice).
+    const documentId = docIds[0]!;
+    const view = getReviewView(f.h.db, documentId);
+    const fresh = view.findings.find((x) => x.state === 'new' && x.origin === 'model')!;
+    setState(f.h.db, { reviewedId: fresh.id, reviewer, state: 'needs_follow_up', now: when });
+    const after = getReviewView(f.h.db, documentId).counters;
+    const expected = { confirmed: after.confirmed, rejected: after.rejected, followUp: after.needsFollowUp, notReviewed: after.new, total: after.total };
+    expect(expected.confirmed + expected.rejected + expected.followUp + expected.notReviewed).toBe(expected.total);
+    expect(expected.followUp).toBe(1);
+    const sentence = (c: typeof expected) => `${c.confirmed} confirmed, ${c.rejected} rejected, ${c.followUp} need follow-up, ${c.notReviewed} not reviewed yet (${c.total} in all)`;
+
+    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json')) as string) as { inputs: { document: { id: number; review: { counts: Record<string, number> } } | null }[] };
+    const counts = json.inputs.find((i) => i.document?.id === documentId)!.document!.review.counts;
+    expect(counts).toMatchObject({ confirmed: expected.confirmed, rejected: expected.rejected, needsFollowUp: expected.followUp, notReviewed: expected.notReviewed, total: expected.total });
+    expect(counts.confirmed! + counts.rejected! + counts.needsFollowUp! + counts.notReviewed!).toBe(counts.total);
+    expect(counts.open).toBe(counts.notReviewed! + counts.needsFollowUp!);
+
+    const md = (await f.h.engine.exportReport(f.runId, 'md')) as string;
+    expect(md).toContain(`### Review (${sentence(expected)})`);
+    // No other review sentence in the Markdown disagrees with it.
+    expect(md).not.toMatch(/open \(of \d+\)/);
+
+    const html = (await f.h.engine.exportReport(f.runId, 'html')) as string;
+    const text = html.replace(/<[^>]+>/g, '');
+    expect(text).toContain(`${sentence(expected)}.`);
+    expect(text).toContain(`Review (${expected.confirmed} confirmed, ${expected.notReviewed} not reviewed yet)`);
+    // The executive summary adds up the same per-document counts; every "Review:" sentence adds up.
+    for (const m of text.matchAll(/(\d+) confirmed, (\d+) rejected, (\d+) need follow-up, (\d+) not reviewed yet \((\d+) in all\)/g)) {
+      expect(Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4])).toBe(Number(m[5]));
+    }
+    const summary = /<p data-summary="review">Review: ([^<]+)\.<\/p>/.exec(html)?.[1];
+    const all = json.inputs.flatMap((i) => (i.document ? [i.document.review.counts] : []));
+    const add = (k: string) => all.reduce((n, c) => n + c[k]!, 0);
+    expect(summary).toBe(sentence({ confirmed: add('confirmed'), rejected: add('rejected'), followUp: add('needsFollowUp'), notReviewed: add('notReviewed'), total: add('total') }));
+
+    setState(f.h.db, { reviewedId: fresh.id, reviewer, state: 'new', now: when });
   });
 
   it('CSV: review columns per row, the edited title with the original in `edits`, the manual finding as its own row', async () => {

@@ -45,10 +45,10 @@ describe('ID provenance and merge conflicts in the store and every report', () =
     const data = collectReportData(h.db, runId, { appVersion: 'test', now: new Date('2026-01-01T00:00:00Z') });
     const md = String(await renderReport(data, 'md'));
     // Markdown escapes the parentheses; they render as written.
-    expect(md).toContain("F-1 \\(model's label\\)");
+    expect(md).toContain("F-1 (model's label)");
     expect(md).toContain('given by the model only, not printed in the document');
     expect(md).toMatch(/### Merge conflicts \(1\)/);
-    expect(md).toContain('The document gives ID PBI-1201 to “Cleartext passwords in the deployment archive” \\(page 2\\) and “SQL injection in report export” \\(page 2\\), whose titles and evidence disagree');
+    expect(md).toContain('The document gives ID PBI-1201 to “Cleartext passwords in the deployment archive” (page 2) and “SQL injection in report export” (page 2), whose titles and evidence disagree');
     const html = String(await renderReport(data, 'html'));
     expect(html).toContain('data-section="conflicts"');
     expect(html).toContain('data-id-origin="model"');

@@ -131,7 +131,21 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
     expect(answer.dropped.length).toBeGreaterThan(0);
     expect(answer.dropped[0]!.reason).toBe('quote-not-found');
     expect(answer.marked).toBe(true);
+    // Nothing of it was found in the documents: it is shown as unverified, not like a grounded answer.
+    expect(answer.unverified).toBe(true);
     expect(answer.text).not.toMatch(/\[\d+\]/);
+    db.close();
+  });
+
+  it('refuses an over-long question with what to do, before any search or model call', async () => {
+    const { db, llm, sim, transcript } = await setup();
+    const before = sim.counters.embedRequests;
+    await expect(ask({ db, llm }, { question: `How long are backups kept? ${'Please consider every detail. '.repeat(170)}`, settings: settingsFor() })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^The question is 5,\d{3} characters long; Ask takes at most 4,000\. Ask one thing at a time/),
+    });
+    expect(sim.counters.embedRequests).toBe(before);
+    expect(transcript.answers).toHaveLength(0);
     db.close();
   });
 

@@ -49,9 +49,33 @@ describe('npm run ask (CLI, real child process, simulator over HTTP)', () => {
     const answer = JSON.parse(json.stdout) as { citations: { page: number; documentName: string }[]; notFound: boolean; conversationId: number };
     expect(answer.notFound).toBe(false);
     expect(answer.citations[0]).toMatchObject({ page: 5, documentName: 'handbook.md' });
+    // Each kept passage with its document, pages, index ID and score; the calls and tokens the answer spent.
+    const detail = JSON.parse(json.stdout) as {
+      steps: { passages: { unitId: number; documentName: string; pageStart: number; pageEnd: number; score: number; relevance: number }[] }[];
+      usage: { calls: number; embedCalls: number; promptTokens: number; evalTokens: number };
+    };
+    const passages = detail.steps.flatMap((s) => s.passages);
+    expect(passages.length).toBeGreaterThan(0);
+    for (const p of passages) {
+      expect(p).toMatchObject({ documentName: 'handbook.md', unitId: expect.any(Number) });
+      expect(p.pageStart).toBeGreaterThanOrEqual(1);
+      expect(p.pageEnd).toBeGreaterThanOrEqual(p.pageStart);
+      expect(p.score).toBeGreaterThan(0);
+    }
+    expect(passages.some((p) => p.pageStart <= 5 && p.pageEnd >= 5)).toBe(true);
+    // The judge and the answer: two calls at least, with their tokens counted.
+    expect(detail.usage.calls).toBeGreaterThanOrEqual(2);
+    expect(detail.usage.promptTokens).toBeGreaterThan(0);
+    expect(detail.usage.evalTokens).toBeGreaterThan(0);
+
+    // --text-only: no embedding call at all, and still an answer from the text index.
+    const textOnly = await runAsk(['Who reviews the incident log?', '--db', db, '--host', sim.url, '--json', '--doc', '1', '--text-only'], dir);
+    expect(textOnly.code).toBe(0);
+    const lexical = JSON.parse(textOnly.stdout) as { embedModel: string | null; notFound: boolean; usage: { embedCalls: number } };
+    expect(lexical).toMatchObject({ embedModel: null, notFound: false, usage: { embedCalls: 0 } });
 
     const list = await runAsk(['--list', '--db', db], dir);
-    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+    expect(list.stdout.trim().split('\n')).toHaveLength(3);
   });
 
   it('uses the retrieval settings saved by the app, and a flag overrides them', async () => {

@@ -32,3 +32,15 @@ describe('progress arithmetic', () => {
     expect(wholeRunEta({ overall: 0.01, startOverall: 0, elapsedSeconds: 3, currentInputLeft: 0.49, currentInputSeconds: 30 })).toBeNull();
   });
 });
+
+describe('one ETA, honest about what it does not know', () => {
+  it('says nothing (estimating) while the current file is in a phase with no measured rate, OCR included', () => {
+    // 8 s of OCR on one page: the run's pace would say minutes; there is no rate for OCR, so no estimate.
+    expect(wholeRunEta({ overall: 0.04, startOverall: 0, elapsedSeconds: 8, currentInputLeft: 0.96, currentPhase: 'ocr' })).toBeNull();
+    expect(wholeRunEta({ overall: 0.3, startOverall: 0, elapsedSeconds: 8, currentInputLeft: 0.7, currentPhase: 'extract' })).toBeNull();
+    // Once extraction has measured its seconds per chunk, the estimate is that.
+    expect(wholeRunEta({ overall: 0.5, startOverall: 0, elapsedSeconds: 8, currentInputLeft: 0.5, currentPhase: 'extract', currentInputSeconds: 12 })).toBe(12);
+    // Merging and summarising are short and follow the run's pace.
+    expect(wholeRunEta({ overall: 0.9, startOverall: 0, elapsedSeconds: 9, currentInputLeft: 0.1, currentPhase: 'merge' })).toBe(1);
+  });
+});

@@ -10,6 +10,10 @@ describe('garbage text layers', () => {
     ['prose with IDs, abbreviations and versions', 'The auditors found that access control (see PBI-1234) was not enforced; e.g. the admin API accepted tokens from v1.2 clients. Severity: High.'],
     ['a table of figures', 'Item Q1 Q2 Q3\nRevenue 1,200.50 $40 12%\nCost (300) 4.5 - 7\n2024-01-03 3rd 10:30'],
     ['a bulleted list', '• First item here\n• Second item — done\n- Third: pending'],
+    [
+      'a contents page with dot leaders and a table rule',
+      'Contents\n1 About Cyfrin 2\n7 Findings 4\n7.1 High Risk . . . . . . . . . . . . . . . . . . . . . . . . . . 4\n7.1.1 Attackers can use a malicious yield token to steal funds . . . . . . . . . . 4\n7.2 Medium Risk . . . . . . . . . . . . . . . . . . . . . . . . 5\n7.3 Low Risk ……………… 5\n---------------------\nSeverity Count\n_______________\nHigh 2',
+    ],
     ['other scripts', 'Die Prüfung ergab Mängel bei der Zugriffskontrolle. Контроль доступа не выполнялся.'],
   ])('keeps %s', (_name, text) => {
     expect(judgeTextLayer(text).garbage).toBe(false);

@@ -53,6 +53,23 @@ describe('answer checks', () => {
       [2, 'quote-not-found'],
     ]);
     expect(checked.text).toBe('Kept 35 days and reviewed, see also and.');
+    // Every citation dropped: the answer is not presented as grounded.
+    expect(checked.unverified).toBe(true);
+  });
+
+  it('reads markers only where the answer uses them: brackets in quoted code or a quotation are text', () => {
+    const checked = checkAnswer(
+      {
+        answer: 'The log check reads `msg[0]` before the loop [2], and the report says "use items[1] first" [2].',
+        notFound: false,
+        citations: [{ n: 2, quote: 'The CISO reviews the incident log monthly.' }],
+      },
+      entries,
+      () => source,
+    );
+    expect(checked.text).toBe('The log check reads `msg[0]` before the loop [2], and the report says "use items[1] first" [2].');
+    expect(checked.dropped).toEqual([]);
+    expect(checked.unverified).toBe(false);
   });
 
   it('turns a "not found" reply into the fixed sentence', () => {

@@ -36,7 +36,7 @@ export function Badges({ f }: { f: ReviewedFinding }) {
 
 const ACTION_LABEL: Record<string, string> = {
   create: 'Created',
-  state: 'Review state',
+  state: 'State changed',
   edit: 'Edited',
   note: 'Note',
   split: 'Split',
@@ -74,7 +74,8 @@ function Trail({ finding }: { finding: ReviewedFinding }) {
                 <td>{t.reviewer}</td>
                 <td>
                   {ACTION_LABEL[t.action] ?? t.action}
-                  {t.field ? `: ${FIELD_LABEL[t.field as keyof typeof FIELD_LABEL] ?? t.field}` : ''}
+                  {/* Only an edit names its field: "State changed: state" and "Note: notes" said the same thing twice. */}
+                  {t.field && t.action === 'edit' ? `: ${FIELD_LABEL[t.field as keyof typeof FIELD_LABEL] ?? t.field}` : ''}
                   {t.detail ? <span className="muted"> ({t.detail})</span> : null}
                 </td>
                 <td>{trailValue(t, t.from)}</td>
@@ -226,7 +227,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
       ) : (
         <p className="warning">Not grounded: the model’s quote was not found in the document. Read the place by hand before relying on it.</p>
       )}
-      <h3>Model values and the auditor’s</h3>
+      <h3>Model values and the auditor’s edits</h3>
       <table className="values-table" data-testid="review-values">
         <TableHead columns={['Field', 'Model (original)', 'Auditor (effective)']} />
         <tbody>

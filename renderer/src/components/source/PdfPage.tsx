@@ -87,7 +87,7 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
         data-ocr={ocrPage ? 'true' : 'false'}
         style={drawn ? { width: drawn.width, height: drawn.height } : undefined}
       >
-        <canvas ref={canvas} role="img" aria-label={`Page ${page} of the document${ocrPage ? ' (scanned, read by OCR)' : ''}${boxes.length > 0 ? ', with the quote highlighted' : ''}`} />
+        <canvas ref={canvas} role="img" aria-label={`Page ${page} of the document${ocrPage ? ' (read by OCR)' : ''}${boxes.length > 0 ? ', with the quote highlighted' : ''}`} />
         {drawn && ocrPage && showOcrWords ? <OcrWordLayer words={ocrWords} width={drawn.width} height={drawn.height} /> : null}
         {boxes.map((b, i) => (
           <span key={i} className="pdf-page__highlight" data-testid="pdf-highlight" style={{ left: b.left, top: b.top, width: b.width, height: b.height }} />

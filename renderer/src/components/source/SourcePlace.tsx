@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ChunkNode } from '../../../../shared/types';
 import { useAppStore } from '../../stores/useAppStore';
 import { useTreeStore } from '../../stores/useTreeStore';
-import { nodeText, placeOf, sectionName, treeOf } from '../../sourceCache';
+import { nodeText, placeOf, printedLabelOf, sectionName, treeOf } from '../../sourceCache';
 import { PdfPage } from './PdfPage';
 
 export interface Place {
@@ -75,11 +75,26 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
   }, [documentId, place.start, place.end]);
 
   const page = place.page ?? resolved?.leaf?.pageStart ?? null;
+  const [printed, setPrinted] = useState<{ page: number; label: string | null } | null>(null);
+  useEffect(() => {
+    if (page === null) return;
+    let cancelled = false;
+    void printedLabelOf(documentId, page).then((label) => !cancelled && setPrinted({ page, label }));
+    return () => {
+      cancelled = true;
+    };
+  }, [documentId, page]);
+  const printedLabel = printed?.page === page ? printed.label : null;
   return (
     <section className="source-place" aria-label="Source" data-testid="source-place" data-place={at}>
       <div className="source-place__head">
         <h3>
           {page !== null ? `Page ${page}` : 'Page unknown'}
+          {printedLabel ? (
+            <span data-testid="printed-label" title="The PDF's page counted from its first page, then the number the document prints on it">
+              , printed {printedLabel}
+            </span>
+          ) : null}
           {resolved?.section ? <span className="source-place__section"> · {resolved.section}</span> : null}
         </h3>
         {places.length > 1 ? (

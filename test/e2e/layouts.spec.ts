@@ -1,0 +1,94 @@
+/**
+ * Every width (issue 27): the library, the findings queue with a finding open and the document view with its
+ * chunk tree, at 1024x700 and 800x600, in Chromium through the WebSocket bridge with the demo model. Nothing
+ * scrolls sideways (the page or any panel inside it), every row's actions are on screen, the sidebar folds to
+ * icons at 800, and chunk titles get the width. Screenshots go to test-results/screenshots/layout-*.png.
+ */
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { demoResponder } from '../ollama-sim/demoResponder';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+
+/** Elements that scroll sideways (content wider than the box, and the box lets it scroll), the page included. */
+async function sidewaysScrollers(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const el of [document.documentElement, ...document.querySelectorAll<HTMLElement>('body *')]) {
+      const style = getComputedStyle(el);
+      const scrolls = el === document.documentElement || style.overflowX === 'auto' || style.overflowX === 'scroll';
+      if (scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) found.push(`${el.tagName.toLowerCase()}.${el.className || el.getAttribute('data-testid') || ''} (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+    return found;
+  });
+}
+
+/** Elements whose right edge is past the window (cut off). */
+async function pastTheRightEdge(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).length);
+}
+
+describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
+  let app: AppUnderTest;
+  let page: Page;
+  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+
+  beforeAll(async () => {
+    app = await startApp({ ollamaSim: { responder: demoResponder } }, async ({ host }) => {
+      await host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false });
+      const sample = await host.invoke('documents.sample', {});
+      if (!sample.ok) throw new Error(sample.error.message);
+      const { bytes } = sample.data as { bytes: string };
+      // A long file name, as real ones are, next to the sample.
+      await host.invoke('documents.import', { files: [{ name: 'sample-audit-report.pdf', bytes }, { name: 'quarterly-security-assessment-of-the-document-portal-2025.pdf', bytes }] });
+      await host.idle();
+    });
+    page = app.page;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  for (const [width, height] of [
+    [1024, 700],
+    [800, 600],
+  ] as const) {
+    it(`reflows at ${width}x${height}: no sideways scrolling, actions on screen, titles with room`, async () => {
+      await page.setViewportSize({ width, height });
+      await goTo('Library');
+      await page.getByTestId('library').locator('tr[data-document]').first().waitFor();
+      await page.waitForTimeout(200);
+      expect(await sidewaysScrollers(page)).toEqual([]);
+      expect(await pastTheRightEdge(page, '[data-testid="library"] button')).toBe(0);
+      const sidebar = await page.locator('.sidebar').boundingBox();
+      if (width <= 800) expect(sidebar!.width).toBeLessThanOrEqual(72);
+      await screenshot(page, `layout-library-${width}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      await goTo('Findings');
+      await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
+      await page.getByTestId('review-detail').waitFor();
+      await page.waitForTimeout(300);
+      expect(await sidewaysScrollers(page)).toEqual([]);
+      // The queue's titles are not cut to a word or two.
+      const title = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().locator('.review-row__title');
+      if ((await title.count()) > 0) expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await screenshot(page, `layout-findings-${width}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+
+      await goTo('Library');
+      await page.getByRole('button', { name: 'Open sample-audit-report.pdf' }).first().click();
+      const tree = page.getByRole('tree');
+      await tree.getByRole('treeitem').first().waitFor();
+      await page.waitForTimeout(200);
+      expect(await sidewaysScrollers(page)).toEqual([]);
+      // Chunk titles get most of the row: at least half of it.
+      const [row, name] = await Promise.all([tree.locator('.tree-row').nth(1).boundingBox(), tree.locator('.tree-row').nth(1).locator('.tree-row__title').boundingBox()]);
+      if (row && name) expect(name.width).toBeGreaterThanOrEqual(row.width * 0.5);
+      await screenshot(page, `layout-document-${width}`);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,204 @@
+/**
+ * States and numbers that agree (issue 27), in Chromium through the WebSocket bridge with the demo model:
+ * - the library badge and the run card follow the completeness verdict: a report that states 3 findings and
+ *   yields 1 is never a green "Done", and its Findings message does not say "yet" once the run has ended;
+ * - one time-left figure: the status bar and the run card show the same one, "estimating" until the host has a
+ *   rate for what the run is doing;
+ * - while paused, the status bar says the run is paused, the card says "Paused by you" and offers Cancel;
+ *   after resuming, elapsed counts this execution's working time only.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeTextPdf, proseLines } from '../fixtures/pdfFactory';
+import { demoResponder } from '../ollama-sim/demoResponder';
+import type { BridgeServer } from './bridgeServer';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { dropFiles, screenshot, seriousAxeViolations } from './browser';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+
+const body = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
+
+/** States High 2 and Medium 1 on its first page; details only one finding, so 1 of 3 is found. */
+async function shortfallReportPdf(): Promise<Uint8Array> {
+  return makeTextPdf({
+    title: 'Shortfall',
+    pages: [
+      body(['1 Summary', 'Total High-Severity Issues 2', 'Total Medium-Severity Issues 1', ...proseLines(3, 7)]),
+      body(['3.1 SHF-001 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.', ...proseLines(3, 8)]),
+    ],
+  });
+}
+
+/** States Medium 1 and details exactly that one finding: complete. */
+async function completeReportPdf(): Promise<Uint8Array> {
+  return makeTextPdf({
+    title: 'Complete',
+    pages: [
+      body(['1 Summary', 'Total Medium-Severity Issues 1', ...proseLines(3, 9)]),
+      body(['3.1 CMP-001 Audit log can be deleted by operators', 'Severity: Medium', 'Operators can delete the audit log table without a second approval.', ...proseLines(3, 10)]),
+    ],
+  });
+}
+
+/** Six pages, one finding each, so a run with slow replies can be watched, paused and resumed. */
+async function slowReportPdf(): Promise<Uint8Array> {
+  return makeTextPdf({
+    title: 'Slow',
+    pages: [1, 2, 3, 4, 5, 6].map((n) => body([`3.${n} SLW-00${n} Control number ${n} is not tested`, 'Severity: Low', `Control number ${n} was not tested during the period under review at all.`, ...proseLines(4, n)])),
+  });
+}
+
+describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
+  let server: BridgeServer;
+  let app: AppUnderTest;
+  let page: Page;
+  let extractDelayMs = 0;
+  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const libraryRow = (name: string) => page.getByTestId('library').locator(`tr[data-document="${name}"]`);
+
+  beforeAll(async () => {
+    app = await startApp(
+      {
+        unitTokens: 1,
+        ollamaSim: {
+          responder: async (req) => {
+            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
+            return demoResponder(req);
+          },
+        },
+      },
+      ({ host }) => host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'pages', useJudge: false }).then(() => undefined),
+    );
+    ({ server, page } = app);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('never shows a green "Done" for a document whose verdict asks to check it, in the library and on the run card', async () => {
+    await dropFiles(page, [
+      { name: 'shortfall.pdf', bytes: await shortfallReportPdf() },
+      { name: 'complete.pdf', bytes: await completeReportPdf() },
+    ]);
+    await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
+    const shortfall = libraryRow('shortfall.pdf');
+    await expect.poll(() => shortfall.locator('.badge').textContent()).toContain('Done: check the result');
+    expect(await shortfall.locator('.badge').getAttribute('class')).toContain('badge--warn');
+    expect(await shortfall.locator('td').nth(1).textContent()).toContain('1 of 3 stated findings found');
+    expect(await shortfall.locator('td').nth(2).textContent()).toBe('1');
+    // The control: a document whose stated totals match what was found is plainly done.
+    const complete = libraryRow('complete.pdf');
+    expect(await complete.locator('.badge').textContent()).toContain('Done');
+    expect(await complete.locator('.badge').getAttribute('class')).toContain('badge--ok');
+    // The run card says what its documents' verdicts say.
+    const run = page.getByTestId('run-1');
+    expect(await run.locator('.run__header .badge').textContent()).toContain('Done: check the result');
+    expect(await run.getByTestId('run-problems').textContent()).toBe('Done: check the result: 2 of 4 stated findings found, 2 places to check.');
+    const inputBadge = run.locator('li[data-file="complete.pdf"] .badge');
+    expect(await inputBadge.getAttribute('class')).toContain('badge--ok');
+    await screenshot(page, 'run-states-verdict-badges-1440');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The findings view of the finished shortfall document does not promise more "as the analysis finishes".
+    await shortfall.getByRole('button', { name: 'Findings of shortfall.pdf' }).click();
+    await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
+    expect(await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').count()).toBe(1);
+  });
+
+  it('shows the review state in the table of all findings (sortable, filterable), and the exported counts add up', async () => {
+    // Confirm the shortfall document's one finding, from the keyboard.
+    const queue = page.getByRole('listbox', { name: 'Findings to review' });
+    await queue.focus();
+    await page.keyboard.press('c');
+    await expect.poll(() => queue.locator('[role="option"][data-state="confirmed"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Table of all findings' }).click();
+    const table = page.getByTestId('findings-table').first();
+    const stateCell = table.locator('[role="row"] [data-state]').first();
+    await expect.poll(() => stateCell.textContent()).toBe('Confirmed');
+    expect(await table.getByRole('columnheader', { name: /State/ }).count()).toBe(1);
+    await table.getByRole('columnheader', { name: /State/ }).getByRole('button').click();
+    expect(await table.getByRole('columnheader', { name: /State/ }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByLabel('State').selectOption('new');
+    await expect.poll(() => table.locator('[role="row"] [data-state]').count()).toBe(0);
+    await page.getByLabel('State').selectOption('');
+    await screenshot(page, 'run-states-findings-table-state-1440');
+
+    // The run's report: every review sentence adds up, and says 1 confirmed of the 2 findings.
+    await goTo('Library');
+    const exporter = page.getByTestId('run-1').getByTestId('export-run');
+    await exporter.getByLabel('Format').selectOption('md');
+    await exporter.getByRole('button', { name: 'Export run #1' }).click();
+    const result = exporter.getByTestId('export-result');
+    await expect.poll(() => result.getAttribute('data-path'), { timeout: 20_000 }).toMatch(/\.md$/);
+    const md = readFileSync((await result.getAttribute('data-path'))!, 'utf8');
+    const sentences = [...md.matchAll(/(\d+) confirmed, (\d+) rejected, (\d+) need follow-up, (\d+) not reviewed yet \((\d+) in all\)/g)];
+    expect(sentences.length).toBe(2);
+    for (const m of sentences) expect(Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4])).toBe(Number(m[5]));
+    expect(sentences.map((m) => m[0])).toContain('1 confirmed, 0 rejected, 0 need follow-up, 0 not reviewed yet (1 in all)');
+    expect(md).not.toMatch(/open \(of \d+\)/);
+  });
+
+  it('shows one time-left figure, the same on the run card and in the status bar, and "estimating" until it has a rate', async () => {
+    extractDelayMs = 900;
+    await goTo('Library');
+    await dropFiles(page, [{ name: 'slow.pdf', bytes: await slowReportPdf() }]);
+    await page.waitForSelector('[data-testid="run-2"][data-status="running"]', { timeout: 10_000 });
+    const readBoth = () =>
+      page.evaluate(() => ({
+        bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '',
+        card: document.querySelector('[data-testid="run-2"] [data-testid="run-eta"]')?.textContent ?? null,
+      }));
+    const seen: { bar: string; card: string | null }[] = [];
+    await expect
+      .poll(
+        async () => {
+          const both = await readBoth();
+          seen.push(both);
+          return /about \d+ s left/.test(both.card ?? '');
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
+    // Before extraction measured its pace, both said "estimating"; never a number made up from OCR or reading time.
+    expect(seen.some((s) => s.card === 'estimating time left' && s.bar.endsWith('estimating time left'))).toBe(true);
+    // Every moment seen: the card's figure is exactly the status bar's.
+    for (const s of seen.filter((x) => x.card !== null)) expect(s.bar.endsWith(s.card!)).toBe(true);
+    await screenshot(page, 'run-states-one-eta-1440');
+  });
+
+  it('says "paused" in the status bar while a run is paused, offers Cancel, and never counts the pause as elapsed', async () => {
+    const run = page.getByTestId('run-2');
+    await run.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForSelector('[data-testid="run-2"][data-status="paused"]', { timeout: 10_000 });
+    const status = page.getByTestId('status-run');
+    await expect.poll(() => status.textContent()).toBe('Run #2 paused');
+    expect(await run.getByTestId('run-paused-note').textContent()).toBe('Paused by you. Resume continues where it stopped.');
+    // Problems met so far are not given as the reason for the pause.
+    expect(await run.getByTestId('run-problems').count()).toBe(0);
+    expect(await run.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
+    expect(await run.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+    await screenshot(page, 'run-states-paused-1440');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Sit paused for 4 s: the elapsed time after resuming must not include it.
+    await page.waitForTimeout(4000);
+    extractDelayMs = 600;
+    await run.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/elapsed since resuming/);
+    const elapsed = Number(/(\d+) s elapsed since resuming/.exec((await status.textContent()) ?? '')?.[1]);
+    expect(elapsed).toBeLessThan(4);
+
+    // Cancel while running, then cancel is offered and the state reads "Cancelled", the same word as the action.
+    await run.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForSelector('[data-testid="run-2"][data-status="paused"]', { timeout: 10_000 });
+    await run.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForSelector('[data-testid="run-2"][data-status="cancelled"]', { timeout: 10_000 });
+    expect(await run.locator('.run__header .badge').textContent()).toContain('Cancelled');
+    expect(await run.getByRole('button', { name: 'Resume' }).count()).toBe(1);
+    await expect.poll(() => status.textContent()).toBe('No run in progress');
+    extractDelayMs = 0;
+    expect(await server.host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: 2, status: 'cancelled' }, {}] });
+  });
+});
