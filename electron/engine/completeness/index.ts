@@ -10,6 +10,7 @@ import type { ExtractionProfile, MergedFinding } from '../../../shared/findings'
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
+import { ownIdFamilies, splitMentions } from './idFamily';
 import { findListings, matchEntries } from './listedEntries';
 import { statedTotalsByLlm } from './llmTotals';
 import { findStatedTotals } from './statedTotals';
@@ -21,6 +22,7 @@ export { findStatedTotals, severityLabels } from './statedTotals';
 export { findListings, matchEntries, ENTRY_MATCH_THRESHOLD, type Listing } from './listedEntries';
 export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
 export { textLines, type TextLine } from './textLines';
+export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict } from './verdict';
 
 export interface CompletenessInput {
@@ -52,12 +54,14 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     if (byLlm.problem) notes.push(byLlm.problem);
   }
   const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), input.findings);
+  // Standards, licences and advisories (EIP-4844, AGPL-3, CVE-...) have the shape of finding IDs: only the document's own family counts.
+  const families = ownIdFamilies(input.findings.map((f) => f.findingKey), listings.flatMap((l) => l.entries));
   const verdict = composeVerdict({
     profile: input.profile,
     stated,
     listings,
     findings: input.findings,
-    unreviewedMentions: input.unreviewedMentions,
+    unreviewedMentions: splitMentions(input.unreviewedMentions, families).findingIds,
     failedChunks: input.failedChunks,
     pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
     usedLlm,

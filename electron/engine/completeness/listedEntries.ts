@@ -175,11 +175,14 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
   const place = placeOf(lines, row.from, row.to);
   const text = oneLine(ownLines.map((l) => l.text).join(' '));
   const body = entryBody(text);
-  const severities = [...body.matchAll(severityWord)];
-  // The severity column comes after the title: the last severity word of the row.
-  const severity = severities.at(-1)?.[0] ?? null;
+  // A severity cell is capitalised ("Minor", "HIGH"); "gas" in "add externally used gas" is part of a title.
+  const severityCells = (t: string) => [...t.matchAll(severityWord)].filter((m) => /^\p{Lu}/u.test(m[0]));
+  const severities = severityCells(body);
   const firstLine = entryBody(oneLine(ownLines[0]!.text));
-  const onFirstLine = [...firstLine.matchAll(severityWord)].at(-1);
+  const onFirstLine = severityCells(firstLine).at(-1);
+  // The severity column comes after the title: the last severity word of the row's first line (a wrapped title continues
+  // below it), else of the row.
+  const severity = onFirstLine?.[0] ?? severities.at(-1)?.[0] ?? null;
   // Columns right of the severity on the row's first line (status, likelihood) are not the title; wrapped title lines are.
   const title = onFirstLine
     ? oneLine(`${firstLine.slice(0, onFirstLine.index)} ${ownLines.slice(1).map((l) => l.text).join(' ')}`)
