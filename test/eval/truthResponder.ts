@@ -34,6 +34,8 @@ export const MODEL_MODES = [
   'invented-finding',
   /** One finding per document is never reported. */
   'missed-finding',
+  /** About 15% of each document's findings are never reported, as small models skip findings in long replies. */
+  'skips-findings',
   /** The first finding of a reply is repeated in the same reply. */
   'duplicates-in-reply',
   /** Severity words off the profile's scale ("Moderate", "Very High", "Info", "Blocker"). */
@@ -61,7 +63,12 @@ export interface TruthDocument {
   findings: TruthFindingSpec[];
   /** Totals the document prints about its own findings, when it does. */
   statedCounts?: Record<string, number> | null;
+  /** What the PDF itself prints where it differs from the report's source (`pdf_stated_counts`): the check must read this. */
+  pdfStatedCounts?: Record<string, number> | null;
 }
+
+/** Share of a document's findings (in percent) the skips-findings mode never reports. */
+export const SKIPPED_PERCENT = 15;
 
 export interface TruthResponderOptions {
   modes?: readonly ModelMode[];
@@ -83,6 +90,7 @@ export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[]
       const raw = JSON.parse(readFileSync(join(truthDir, f), 'utf8')) as {
         findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
         stated_counts?: Record<string, number> | null;
+        pdf_stated_counts?: Record<string, number> | null;
       };
       return {
         name: f.replace(/\.json$/, ''),
@@ -95,6 +103,7 @@ export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[]
           ...(t.type ? { type: t.type } : {}),
         })),
         statedCounts: raw.stated_counts ?? null,
+        pdfStatedCounts: raw.pdf_stated_counts ?? null,
       };
     });
 }
@@ -239,6 +248,9 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
   const missed = new Set<TruthFindingSpec>();
   if (modes.has('missed-finding')) {
     for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
+  }
+  if (modes.has('skips-findings')) {
+    for (const doc of docs) for (const f of doc.findings) if (hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT) missed.add(f);
   }
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
 

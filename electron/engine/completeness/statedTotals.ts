@@ -71,8 +71,8 @@ export function findStatedTotals(lines: readonly TextLine[], profile: Extraction
     // No counts per severity: a total alone ("our review identified 12 issues"), where summaries are: the first third.
     const lastPage = lines.at(-1)?.page ?? 1;
     const front = lines.filter((l) => l.page <= Math.max(1, Math.ceil(lastPage / 3)));
-    const total = front.length > 0 ? totalNear(front, 0, front.length - 1, true) : null;
-    return total ? [total] : [];
+    const alone = front.length > 0 ? totalNear(front, 0, front.length - 1, true) : null;
+    return alone ? [alone.total] : [];
   }
   const counts: StatedCount[] = block.counts.map((c) => ({
     label: titleCase(c.label),
@@ -137,21 +137,24 @@ interface CountBlock {
 
 /** Runs of counts close together that are a statement: two different severities at least. */
 function candidateBlocks(candidates: readonly LabelledCount[], lines: readonly TextLine[]): CountBlock[] {
+  // A label seen again starts another statement (the table after the sentence that names two of its rows).
   const runs: LabelledCount[][] = [];
   for (const c of candidates) {
     const run = runs.at(-1);
     const last = run?.at(-1);
-    if (run && last && textLinesBetween(lines, last.lineIndex, c.lineIndex) <= MAX_BLOCK_GAP) run.push(c);
+    if (run && last && textLinesBetween(lines, last.lineIndex, c.lineIndex) <= MAX_BLOCK_GAP && !run.some((k) => sameLabel(k.label, c.label))) run.push(c);
     else runs.push([c]);
   }
   const blocks: CountBlock[] = [];
-  for (const run of runs) {
-    const counts: LabelledCount[] = [];
-    for (const c of run) if (!counts.some((k) => sameLabel(k.label, c.label))) counts.push(c);
+  for (const counts of runs) {
     if (counts.length < 2) continue;
-    const total = totalNear(lines, run[0]!.lineIndex - TOTAL_WINDOW, run.at(-1)!.lineIndex + TOTAL_WINDOW);
+    const near = totalNear(lines, counts[0]!.lineIndex - TOTAL_WINDOW, counts.at(-1)!.lineIndex + TOTAL_WINDOW);
     const sum = counts.reduce((n, c) => n + c.count, 0);
-    blocks.push({ counts, total, adds: total !== null && total.count === sum, first: run[0]!.lineIndex });
+    const adds = near !== null && near.total.count === sum;
+    // A total row of the table that disagrees with its rows is the document disagreeing with itself; a sentence nearby
+    // ("discovered 3 findings") that does not add up may speak of something else: in doubt, not read.
+    const total = near && (adds || near.form === 'row') ? near.total : null;
+    blocks.push({ counts, total, adds, first: counts[0]!.lineIndex });
   }
   return blocks;
 }
@@ -188,14 +191,16 @@ const TOTAL_LINE = /^\s*\|?\s*(total(?:\s+(?:number\s+of\s+)?(?:issues|findings|
 const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`, 'i');
 
 /** "Total 17" on its own line, or "identified 17 issues", near a block of counts (or, alone, only the sentence). */
-function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): StatedCount | null {
+function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): { total: StatedCount; form: 'row' | 'prose' } | null {
   for (let i = Math.max(0, from); i <= Math.min(lines.length - 1, to); i++) {
     const line = lines[i]!;
     if (line.running) continue;
-    const m = (proseOnly ? null : TOTAL_LINE.exec(line.text)) ?? TOTAL_PROSE.exec(line.text);
+    const row = proseOnly ? null : TOTAL_LINE.exec(line.text);
+    const m = row ?? TOTAL_PROSE.exec(line.text);
     if (!m) continue;
     const start = line.start + m.index + m[0].indexOf(m[1]!);
-    return { label: 'Total', severity: null, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };
+    const total: StatedCount = { label: 'Total', severity: null, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };
+    return { total, form: row ? 'row' : 'prose' };
   }
   return null;
 }
