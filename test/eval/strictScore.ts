@@ -31,7 +31,8 @@ export interface StrictScore {
 const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 
 /** The title as a model may prefix it with the ID ("TOB-X-3: Title") compares without that prefix. */
-const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:[-\s][A-Z0-9]+)*[-\s]\d+\s*[:.)-]\s*/i, ''));
+// The ID is one token ("TOB-X-3", "F-1"): a title of words and a version ("Upgrade guava in hadoop-thirdparty to 31.1-jre") has no ID prefix.
+const titleKey = (title: string) => norm(title.replace(/^\s*[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+\s*[:.)-]\s*/i, ''));
 
 /** The grounded merged findings that carry a truth finding's title (or detailed heading's title): exactly one when it is found once. */
 export function carriersOf(t: TruthFindingSpec, findings: readonly MergedFinding[]): MergedFinding[] {

@@ -5,10 +5,16 @@
  * listing them as "mentioned but no finding covers it" buries the real gaps.
  * An ID counts when it is of the document's own family: the prefix its
  * findings' IDs use, or the IDs printed in its lists of findings. Without
- * any such family (no finding has an ID), every ID that is not a known
- * reference still counts.
+ * any such family (no finding has an ID, no list prints one), only an ID of
+ * one of the profile's own patterns (PBI-12, CR-7) counts: the generic
+ * finding-ID shape alone (FAA-2020, IEEE-754, MAX-8) says nothing.
  */
 import type { ListedEntry } from '../../../shared/completeness';
+import type { IdPattern } from '../../../shared/idPatterns';
+import { normalizeId } from '../rules';
+
+/** The profile pattern for any finding-ID shape (PREFIX-12): matches too much to count without a family. */
+const GENERIC_PATTERN_NAME = 'finding';
 
 /** Prefixes of standards, proposals, licences, advisories and weakness catalogues: references, not findings. */
 const REFERENCE_PREFIXES = new Set([
@@ -37,12 +43,13 @@ export function isReferenceId(id: string): boolean {
   return REFERENCE_PREFIXES.has(idFamily(id));
 }
 
-/** The mentions that are finding IDs of this document, and the ones that are references (or of another family). */
-export function splitMentions<T extends { id: string }>(mentions: readonly T[], families: ReadonlySet<string>): { findingIds: T[]; references: T[] } {
+/** The mentions that are finding IDs of this document, and the ones that are references (or of another family, or of no known one). */
+export function splitMentions<T extends { id: string }>(mentions: readonly T[], families: ReadonlySet<string>, idPatterns: readonly IdPattern[]): { findingIds: T[]; references: T[] } {
+  const specific = idPatterns.filter((p) => p.name !== GENERIC_PATTERN_NAME).map((p) => new RegExp(`^(?:${p.source})$`, p.caseSensitive ? '' : 'i'));
   const findingIds: T[] = [];
   const references: T[] = [];
   for (const m of mentions) {
-    const own = families.size > 0 ? families.has(idFamily(m.id)) : !isReferenceId(m.id);
+    const own = families.size > 0 ? families.has(idFamily(m.id)) : !isReferenceId(m.id) && specific.some((re) => re.test(normalizeId(m.id)));
     (own ? findingIds : references).push(m);
   }
   return { findingIds, references };

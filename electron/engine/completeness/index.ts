@@ -61,7 +61,7 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     stated,
     listings,
     findings: input.findings,
-    unreviewedMentions: splitMentions(input.unreviewedMentions, families).findingIds,
+    unreviewedMentions: splitMentions(input.unreviewedMentions, families, input.idPatterns).findingIds,
     failedChunks: input.failedChunks,
     pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
     usedLlm,

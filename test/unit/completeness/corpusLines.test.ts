@@ -259,13 +259,13 @@ describe('ID mentions that are finding IDs', () => {
   it('only the family of the document\'s own finding IDs counts; standards, licences and advisories are references', () => {
     const families = ownIdFamilies(['TOB-BEANS-1', null, '7.1.1'], []);
     expect([...families]).toEqual(['TOB']);
-    const { findingIds, references } = splitMentions(mentions, families);
+    const { findingIds, references } = splitMentions(mentions, families, DEFAULT_PROFILE.idPatterns);
     expect(findingIds.map((m) => m.id)).toEqual(['TOB-BEANS-7', 'TOB-BEANS-12']);
     expect(references).toHaveLength(9);
   });
 
-  it('with no ID family known (no finding has an ID), every ID but the known references counts', () => {
-    const { findingIds } = splitMentions([...mentions, { id: 'ACME-3', pages: [4] }], ownIdFamilies([null], []));
-    expect(findingIds.map((m) => m.id)).toEqual(['TOB-BEANS-7', 'TOB-BEANS-12', 'ACME-3']);
+  it('with no ID family known (no finding has an ID), only IDs of the profile\'s own patterns count, not the generic shape', () => {
+    const { findingIds } = splitMentions([...mentions, { id: 'PBI-12', pages: [4] }, { id: 'FAA-2020', pages: [1] }, { id: 'IEEE-754', pages: [5] }], ownIdFamilies([null], []), DEFAULT_PROFILE.idPatterns);
+    expect(findingIds.map((m) => m.id)).toEqual(['PBI-12']);
   });
 });
