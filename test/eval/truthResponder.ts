@@ -67,6 +67,8 @@ export interface TruthDocument {
   pdfStatedCounts?: Record<string, number> | null;
 }
 
+const DEFAULT_SEED = 7;
+
 /** Share of a document's findings (in percent) the skips-findings mode never reports. */
 export const SKIPPED_PERCENT = 15;
 
@@ -241,17 +243,20 @@ const OFF_SCALE: Record<string, string> = {
   undetermined: 'Unknown',
 };
 
+/** The findings of a document the skips-findings mode never reports (the same ones on every run with the same seed). */
+export function skippedFindings(doc: TruthDocument, seed = DEFAULT_SEED): TruthFindingSpec[] {
+  return doc.findings.filter((f) => hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT);
+}
+
 export function truthResponder(docs: readonly TruthDocument[], options: TruthResponderOptions = {}): Responder {
   const modes = new Set(options.modes ?? []);
   const fallback = options.fallback ?? schemaResponder;
-  const seed = options.seed ?? 7;
+  const seed = options.seed ?? DEFAULT_SEED;
   const missed = new Set<TruthFindingSpec>();
   if (modes.has('missed-finding')) {
     for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
   }
-  if (modes.has('skips-findings')) {
-    for (const doc of docs) for (const f of doc.findings) if (hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT) missed.add(f);
-  }
+  if (modes.has('skips-findings')) for (const doc of docs) for (const f of skippedFindings(doc, seed)) missed.add(f);
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
 
   return (req: SimChatRequest): SimReply | Promise<SimReply> => {
