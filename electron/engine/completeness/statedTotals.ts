@@ -8,12 +8,15 @@
  *   we identified two high-severity and 5 low-severity issues   (prose, number first)
  *   Total 17 / identified 17 issues       (a total)
  *
+ *   Critical Risk 0 / ... / Gas Optimizations 6 / Total Issues 12   (rows, a total row)
+ *   Five (5) are classified as medium risk                  (prose, digits in brackets)
+ *
  * A lone "High 3" line is too weak on its own (a code listing, a risk
- * matrix), so counts are taken from the first *block* of them: at least two
- * different severities close together, or one on a line that says what is
- * counted ("issues", "findings", "severity"). Executive summaries come first,
- * so the first block is the document's own statement; later blocks (fix
- * reviews, appendices) are left alone.
+ * matrix), so counts come in *blocks*: at least two different severities
+ * close together, a severity seen again starting the next block. Of the
+ * blocks, the one whose own total matches its sum is read, else the one
+ * naming most severities, else the first (executive summaries come first;
+ * later blocks of fix reviews and appendices are left alone).
  */
 import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { StatedCount } from '../../../shared/completeness';
@@ -132,7 +135,6 @@ interface CountBlock {
   total: StatedCount | null;
   /** Its own total equals the sum of its counts. */
   adds: boolean;
-  first: number;
 }
 
 /** Runs of counts close together that are a statement: two different severities at least. */
@@ -154,7 +156,7 @@ function candidateBlocks(candidates: readonly LabelledCount[], lines: readonly T
     // A total row of the table that disagrees with its rows is the document disagreeing with itself; a sentence nearby
     // ("discovered 3 findings") that does not add up may speak of something else: in doubt, not read.
     const total = near && (adds || near.form === 'row') ? near.total : null;
-    blocks.push({ counts, total, adds, first: counts[0]!.lineIndex });
+    blocks.push({ counts, total, adds });
   }
   return blocks;
 }
