@@ -69,6 +69,7 @@ export function totalsRead(truth: TruthDocument, verdict: CompletenessVerdict, p
   return 'exact';
 }
 
+const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 const words = (text: string) => contentWords(text.replace(/(\p{Ll})-\s+(\p{Ll})/gu, '$1$2'));
 
 /** A listed entry stands for a truth finding: the same ID, the same printed number, or most of its title's words. */
@@ -76,9 +77,10 @@ export function entryIsOf(entry: Pick<ListedEntry, 'id' | 'number' | 'text'>, t:
   if (entry.id && isIdString(t.id) && comparableId(entry.id) === comparableId(t.id)) return true;
   if (t.id !== null && !isIdString(t.id) && entry.number === t.id) return true;
   const text = words(entry.text);
+  const squashed = squash(entry.text);
   return [t.title, ...(t.detailTitle ? [t.detailTitle] : [])].some((title) => {
     const w = [...words(title)];
-    return w.length > 0 && w.filter((x) => text.has(x)).length / w.length >= 0.7;
+    return squashed.includes(squash(title)) || (w.length > 0 && w.filter((x) => text.has(x)).length / w.length >= 0.7);
   });
 }
 

@@ -140,14 +140,26 @@ export function entriesAfter(lines: readonly TextLine[], headingIndex: number): 
   return rows.filter((r) => !rows.some((c) => c.prefix.startsWith(`${r.prefix}${r.number}.`)));
 }
 
-/** The next entry of a list: the last one's next sibling, its first child (5.1 then 5.1.1), or the next of an enclosing group (5.1.2 then 5.2). */
+/**
+ * The next entry of a list: the last one's next sibling (5.1.1 then 5.1.2), its first child (5.1 then 5.1.1), or
+ * the first entry of the next group at any level below the chapter's (5.1.2 then 5.2, or 5.2.1 when the group's own
+ * line "5.2 Medium Risk" is missing or unreadable, as in a scan). ID-led rows (LID-01, LID-02) count up under one prefix.
+ */
 function followsOn(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 'to'>): boolean {
   const last = rows.at(-1)!;
   if (next.prefix === last.prefix) return next.number === last.number + 1;
-  if (next.prefix === `${last.prefix}${last.number}.`) return next.number === 1;
-  if (!/^(?:\d+\.)+$/.test(last.prefix) || !last.prefix.startsWith(next.prefix)) return false;
-  const group = [...rows].reverse().find((r) => r.prefix === next.prefix);
-  return group !== undefined && next.number === group.number + 1;
+  const numbered = /^(?:\d+\.)*$/;
+  if (!numbered.test(last.prefix) || !numbered.test(next.prefix)) return false;
+  const path = (e: Pick<EntryLines, 'prefix' | 'number'>) => [...e.prefix.split('.').filter(Boolean).map(Number), e.number];
+  const from = path(last);
+  const to = path(next);
+  // The first part where the two differ: the next entry's part is one more (a next group), or it is one part deeper (a child).
+  let i = 0;
+  while (i < from.length && i < to.length && from[i] === to[i]) i++;
+  if (i === from.length) return to.slice(i).every((n) => n === 1);
+  // The top-level number is the findings chapter's ("5 Findings"): "6 Appendix" after 5.2.2 ends the list.
+  if (i === to.length || i === 0) return false;
+  return to[i] === from[i]! + 1 && to.slice(i + 1).every((n) => n === 1);
 }
 
 /** Skipped (running or blank) lines between two line indexes. */
@@ -218,12 +230,16 @@ export function matchEntries(listings: readonly Listing[], findings: readonly Me
   return listings.map((listing) => {
     const entries = listing.entries.map((e) => ({ ...e, findingIds: [] as number[] }));
     const entryWords = entries.map((e) => titleVariants(e.title).map((t) => contentWords(t)));
+    const squashedEntries = entries.map((e) => squash(e.title));
     for (const finding of findings) {
       const titles = [finding.title, ...finding.sources.map((s) => s.title)].map((t) => contentWords(t));
       let best = -1;
       let bestScore = 0;
+      const squashedTitles = [finding.title, ...finding.sources.map((s) => s.title)].map(squash);
       entries.forEach((entry, i) => {
-        const byTitle = Math.max(...titles.flatMap((t) => entryWords[i]!.map((w) => overlap(t, w))));
+        // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split.
+        const glued = squashedTitles.some((t) => t.length >= MIN_SQUASHED_CHARS && squashedEntries[i]!.includes(t)) ? 1 : 0;
+        const byTitle = Math.max(glued, ...titles.flatMap((t) => entryWords[i]!.map((w) => overlap(t, w))));
         const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + numberScore(finding.printedNumber, entry.number, byTitle));
         if (score > bestScore) {
           best = i;
@@ -245,6 +261,14 @@ function numberScore(printed: string | null, number: string, byTitle: number): n
   if (printed === null || printed !== number) return 0;
   if (/^\d+(?:\.\d+)+$/.test(number)) return 1;
   return byTitle > 0 ? NUMBER_BONUS : 0;
+}
+
+/** Titles shorter than this, squashed, are too common to match inside an entry by their letters alone. */
+const MIN_SQUASHED_CHARS = 16;
+
+/** Lower-case letters and digits only. */
+function squash(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** A title as printed and with words hyphenated at a line end joined again ("would re- vert" is "would revert"). */

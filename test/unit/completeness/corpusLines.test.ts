@@ -187,6 +187,50 @@ describe('listed entries on corpus lines', () => {
     expect(short.places[0]!.message).toBe('Contents entry 5.2.2 on page 1, "Calls to the adapter with a zero amount would re- vert instead of doing nothing", matches no finding.');
   });
 
+  it('Cyfrin contents as OCR reads it: group lines garbled ("74 HighRisk", "72 MediumRisk"), words glued, page numbers misread', async () => {
+    // The contents page of cyfrin-stakepet-2023 as the pipeline's OCR gives it.
+    const ocr = [
+      '7 Findings 4',
+      '74 HighRisk . o.oo eee... 4',
+      '7.1.1 Attackers can use a malicious yield token to steal funds fromusers . . . . ........... 4',
+      '7.1.2 Inflation attack can cause early users to lose theirdeposit . . . . ................ 4',
+      '72 MediumRisk . . .. eee ees... b',
+      '7.2.1 A malicious user can grief a StakePet contract by creating massive number ofpets ..... 5',
+      '7.3 LowRIisk . . . ee ieee. B',
+      '7.3.1 Closedown condition is inconsistent with the stated documentation of majority agreement . . 5',
+      '7.3.2 Exit fees implementation is inconsistent with documentation. . . . . .............. 6',
+      '7.4 GasOptimizations . . . . . .. ei ies... B',
+      '7.4.1 Using bools for storage incursoverhead . . . . .......................... 6',
+      '7.4.2 Cache array length outside ofloop . . . .............................. 6b',
+      "7.4.3 Don'tinitialize variables with defaultvalue . . . . ......................... 7",
+      "7.4.4 ++i costs less gas than i++, especially when it's used in for-loops (--i/i--too) . ...... 8",
+      '7.4.5 Use shift Right/Left instead of division/multiplication if possible . . . .............. 8',
+      '7.4.6 Use |=0 instead of > 0 for unsigned integer comparison . . . .................. 9',
+      '1',
+    ].join('\n');
+    const doc = documentFromPages([ocr, 'Details']);
+    const titles = [
+      'Attackers can use a malicious yield token to steal funds from users',
+      'Inflation attack can cause early users to lose their deposit',
+      'A malicious user can grief a StakePet contract by creating massive number of pets',
+      'Closedown condition is inconsistent with the stated documentation of majority agreement',
+      'Exit fees implementation is inconsistent with documentation',
+      'Using bools for storage incurs overhead',
+      'Cache array length outside of loop',
+      "Don't initialize variables with default value",
+      "++i costs less gas than i++, especially when it's used in for-loops (--i/i-- too)",
+      'Use shift Right/Left instead of division/multiplication if possible',
+      'Use != 0 instead of > 0 for unsigned integer comparison',
+    ];
+    const findings = titles.map((t, i) => finding(i + 1, t, 'Low'));
+    const { verdict } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] });
+    // 7.1.1 opens the list although "7.1" is unreadable; 7.2.1 follows 7.1.2 as the next group's first entry.
+    expect(verdict.listed.map((e) => e.number)).toEqual(['7.1.1', '7.1.2', '7.2.1', '7.3.1', '7.3.2', '7.4.1', '7.4.2', '7.4.3', '7.4.4', '7.4.5', '7.4.6']);
+    // Glued words ("incursoverhead", "Don'tinitialize") and "|=" for "!=" still match their findings.
+    expect(verdict.listed.map((e) => e.findingIds)).toEqual(titles.map((_, i) => [i + 1]));
+    expect(verdict.places).toEqual([]);
+  });
+
   it('a finding is listed by its printed section number alone when it has several parts (5.2.1), whatever its title', async () => {
     const doc = documentFromPages(['5 Findings 4\n5.1 Low Risk . . . . . . . . 4\n5.1.1 Lack of checks . . . . . . 4\n5.1.2 Unused variable . . . . . 5\n6 Appendix 9', 'Details']);
     const findings = [finding(1, 'Missing validation of the amount', 'Low', { printedNumber: '5.1.1' }), finding(2, 'Unused variable', 'Low')];
