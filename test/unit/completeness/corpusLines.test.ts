@@ -312,4 +312,15 @@ describe('ID mentions that are finding IDs', () => {
     const { findingIds } = splitMentions([...mentions, { id: 'PBI-12', pages: [4] }, { id: 'FAA-2020', pages: [1] }, { id: 'IEEE-754', pages: [5] }], ownIdFamilies([null], []), DEFAULT_PROFILE.idPatterns);
     expect(findingIds.map((m) => m.id)).toEqual(['PBI-12']);
   });
+
+  it('an ID a found finding names in its title, or printed in a listed row a finding was matched to, is accounted for', async () => {
+    const doc = documentFromPages(['Summary of Findings\nID Description Severity Status\nACM-01 Vault drained by a malicious token High Open\nACM-02 Oracle price read without staleness check Medium Open', 'ACM-03 port ACM-77 fix to the bridge']);
+    const rank = rankSeverity(DEFAULT_PROFILE, 'High');
+    const found = (id: number, title: string, findingKey: string | null): MergedFinding => ({ id, runId: 1, documentId: 1, findingKey, printedNumber: null, modelLabels: [], title, type: 'vulnerability', severity: 'High', severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: 2, mainFindingId: id, grounded: true, sources: [], absorbedFindingIds: [] });
+    // ACM-01 is found without its key (the model left the ID out); ACM-03 is found and names ACM-77; ACM-02 is missed.
+    const findings = [found(1, 'Vault drained by a malicious token', null), found(3, 'port ACM-77 fix to the bridge', 'ACM-03')];
+    const unreviewedMentions = ['ACM-01', 'ACM-02', 'ACM-77'].map((id) => ({ id, pages: [1] }));
+    const { verdict } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions, failedChunks: [] });
+    expect(verdict.unreviewedMentions.map((m) => m.id)).toEqual(['ACM-02']);
+  });
 });
