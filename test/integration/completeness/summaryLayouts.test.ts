@@ -41,10 +41,12 @@ function merged(planted: readonly Planted[]): MergedFinding[] {
   });
 }
 
-const detailPages: Block[][] = [
-  [{ kind: 'heading', text: '5 Findings' }, ...PLANTED.slice(0, 3).flatMap((p): Block[] => [{ kind: 'heading', text: `${p.number} ${p.title}`, size: 12.5 }, { kind: 'body', lines: [`Severity: ${p.severity}`, 'The description of the problem and its fix.'] }])],
-  PLANTED.slice(3).flatMap((p): Block[] => [{ kind: 'heading', text: `${p.number} ${p.title}`, size: 12.5 }, { kind: 'body', lines: [`Severity: ${p.severity}`, 'The description of the problem and its fix.'] }]),
+/** A detailed section: its heading and a description of several lines (sections are never a list of findings). */
+const detail = (p: Planted): Block[] => [
+  { kind: 'heading', text: `${p.number} ${p.title}`, size: 12.5 },
+  { kind: 'body', lines: [`Severity: ${p.severity}`, 'The contract accepts the input as given.', 'An attacker can use this to move funds.', 'The tests do not cover this path.', 'Validate the input before use.', 'The team fixed it in the second commit.'] },
 ];
+const detailPages: Block[][] = [[{ kind: 'heading', text: '5 Findings' }, ...PLANTED.slice(0, 3).flatMap(detail)], PLANTED.slice(3).flatMap(detail)];
 
 async function verdictOf(name: string, summaryPages: Block[][], planted: readonly Planted[] = PLANTED) {
   const file = writeFixture(join(dir, `${name}.pdf`), await makeTextPdf({ title: name, footer: 'Acme Vault Review | Page', pages: [...summaryPages, ...detailPages].map((blocks) => ({ blocks })) }));
