@@ -98,7 +98,7 @@ function contentsTitle(text: string): string {
  * 5.2, 5.2.1): an entry with entries under it is a group ("High Risk"), and
  * only the innermost entries are kept.
  */
-export function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLines[] {
+function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLines[] {
   const rows: EntryLines[] = [];
   let seen = 0;
   let i = headingIndex + 1;
@@ -170,7 +170,7 @@ function countSkipped(lines: readonly TextLine[], from: number, to: number): num
 }
 
 /** The number or ID an entry starts with, or null when the line starts no entry. */
-export function entryStart(text: string): { prefix: string; number: number; printed: string } | null {
+function entryStart(text: string): { prefix: string; number: number; printed: string } | null {
   const m = NUMBERED_START.exec(text) ?? ID_START.exec(text);
   if (!m) return null;
   return { prefix: m[1]!, number: Number.parseInt(m[2]!, 10), printed: `${m[1]!}${m[2]!}` };
