@@ -231,14 +231,16 @@ export function matchEntries(listings: readonly Listing[], findings: readonly Me
     const entries = listing.entries.map((e) => ({ ...e, findingIds: [] as number[] }));
     const entryWords = entries.map((e) => titleVariants(e.title).map((t) => contentWords(t)));
     const squashedEntries = entries.map((e) => squash(e.title));
+    const entryTrigrams = squashedEntries.map(trigrams);
     for (const finding of findings) {
       const titles = [finding.title, ...finding.sources.map((s) => s.title)].map((t) => contentWords(t));
       let best = -1;
       let bestScore = 0;
-      const squashedTitles = [finding.title, ...finding.sources.map((s) => s.title)].map(squash);
+      const squashedTitles = [finding.title, ...finding.sources.map((s) => s.title)].map(squash).filter((t) => t.length >= MIN_SQUASHED_CHARS);
       entries.forEach((entry, i) => {
-        // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split.
-        const glued = squashedTitles.some((t) => t.length >= MIN_SQUASHED_CHARS && squashedEntries[i]!.includes(t)) ? 1 : 0;
+        // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split,
+        // or whose letters it misread here and there ("Adapterl" for "Adapter1").
+        const glued = Math.max(0, ...squashedTitles.map((t) => (squashedEntries[i]!.includes(t) ? 1 : trigramCover(t, entryTrigrams[i]!))));
         const byTitle = Math.max(glued, ...titles.flatMap((t) => entryWords[i]!.map((w) => overlap(t, w))));
         const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + numberScore(finding.printedNumber, entry.number, byTitle));
         if (score > bestScore) {
@@ -265,6 +267,24 @@ function numberScore(printed: string | null, number: string, byTitle: number): n
 
 /** Titles shorter than this, squashed, are too common to match inside an entry by their letters alone. */
 const MIN_SQUASHED_CHARS = 16;
+
+/** Share of a squashed title's letter trigrams an entry must hold to match on letters alone. */
+const TRIGRAM_COVER = 0.85;
+
+function trigrams(squashed: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= squashed.length; i++) out.add(squashed.slice(i, i + 3));
+  return out;
+}
+
+/** The share of the title's trigrams in the entry, when it reaches TRIGRAM_COVER; else 0. */
+function trigramCover(squashedTitle: string, entry: ReadonlySet<string>): number {
+  const own = trigrams(squashedTitle);
+  let shared = 0;
+  for (const t of own) if (entry.has(t)) shared++;
+  const cover = own.size === 0 ? 0 : shared / own.size;
+  return cover >= TRIGRAM_COVER ? cover : 0;
+}
 
 /** Lower-case letters and digits only. */
 function squash(text: string): string {

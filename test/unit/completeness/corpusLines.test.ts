@@ -231,6 +231,19 @@ describe('listed entries on corpus lines', () => {
     expect(verdict.places).toEqual([]);
   });
 
+  it('Spearbit contents as OCR reads it: a digit misread as a letter ("Adapterl"), words glued ("Lido\'s1-2weicornercase")', async () => {
+    const doc = documentFromPages(["5 Findings 4\n5.2 Low Risk . . . . . . . . 4\n5.2.1 Lack of onlyBundler modifier inside functions of ParaswapAdapter adapter allows stealing funds . . . 4\n5.2.2 EthereumGeneralAdapterl.wrapStEth() leaves dust amounts of stETH behind due to\nLido's1-2weicornercase ui\n6 Appendix 9", 'Details']);
+    const findings = [finding(1, 'Lack of onlyBundler modifier inside functions of ParaswapAdapter adapter allows stealing funds', 'Low'), finding(2, "EthereumGeneralAdapter1.wrapStEth() leaves dust amounts of stETH behind due to Lido's 1-2 wei corner case", 'Low')];
+    const { verdict } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] });
+    expect(verdict.listed.map((e) => [e.number, e.findingIds])).toEqual([
+      ['5.2.1', [1]],
+      ['5.2.2', [2]],
+    ]);
+    // A different finding with a few words in common is not taken for the entry.
+    const { verdict: other } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: [findings[0]!, finding(3, 'EthereumGeneralAdapter1.unwrapStEth() reverts on zero amounts', 'Low')], unreviewedMentions: [], failedChunks: [] });
+    expect(other.listed.map((e) => e.findingIds)).toEqual([[1], []]);
+  });
+
   it('a finding is listed by its printed section number alone when it has several parts (5.2.1), whatever its title', async () => {
     const doc = documentFromPages(['5 Findings 4\n5.1 Low Risk . . . . . . . . 4\n5.1.1 Lack of checks . . . . . . 4\n5.1.2 Unused variable . . . . . 5\n6 Appendix 9', 'Details']);
     const findings = [finding(1, 'Missing validation of the amount', 'Low', { printedNumber: '5.1.1' }), finding(2, 'Unused variable', 'Low')];
