@@ -59,6 +59,8 @@ export interface SeverityTally {
 export type CheckPlaceKind =
   | 'stated-vs-found'
   | 'document-disagrees'
+  /** A summary-table row whose severity differs from the finding found for it. */
+  | 'severity-differs'
   | 'entry-without-finding'
   | 'finding-without-entry'
   | 'unreviewed-id'

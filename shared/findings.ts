@@ -50,6 +50,8 @@ export const DEFAULT_PROFILE: ExtractionProfile = {
     informative: 'Informational',
     note: 'Informational',
     'best practice': 'Informational',
+    // Gas optimizations (Cyfrin, Spearbit) are counted in their own row; ranked with the informational ones.
+    gas: 'Informational',
     none: 'Informational',
   },
   idPatterns: [...DEFAULT_ID_PATTERNS],

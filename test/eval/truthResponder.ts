@@ -34,6 +34,8 @@ export const MODEL_MODES = [
   'invented-finding',
   /** One finding per document is never reported. */
   'missed-finding',
+  /** About 15% of each document's findings are never reported, as small models skip findings in long replies. */
+  'skips-findings',
   /** The first finding of a reply is repeated in the same reply. */
   'duplicates-in-reply',
   /** Severity words off the profile's scale ("Moderate", "Very High", "Info", "Blocker"). */
@@ -79,7 +81,14 @@ export interface TruthDocument {
   findings: TruthFindingSpec[];
   /** Totals the document prints about its own findings, when it does. */
   statedCounts?: Record<string, number> | null;
+  /** What the PDF itself prints where it differs from the report's source (`pdf_stated_counts`): the check must read this. */
+  pdfStatedCounts?: Record<string, number> | null;
 }
+
+const DEFAULT_SEED = 7;
+
+/** Share of a document's findings (in percent) the skips-findings mode never reports. */
+export const SKIPPED_PERCENT = 15;
 
 export interface TruthResponderOptions {
   modes?: readonly ModelMode[];
@@ -106,6 +115,7 @@ export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[]
       const raw = JSON.parse(readFileSync(join(truthDir, f), 'utf8')) as {
         findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
         stated_counts?: Record<string, number> | null;
+        pdf_stated_counts?: Record<string, number> | null;
       };
       return {
         name: f.replace(/\.json$/, ''),
@@ -118,6 +128,7 @@ export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[]
           ...(t.type ? { type: t.type } : {}),
         })),
         statedCounts: raw.stated_counts ?? null,
+        pdfStatedCounts: raw.pdf_stated_counts ?? null,
       };
     });
 }
@@ -267,14 +278,20 @@ const OFF_SCALE: Record<string, string> = {
   undetermined: 'Unknown',
 };
 
+/** The findings of a document the skips-findings mode never reports (the same ones on every run with the same seed). */
+export function skippedFindings(doc: TruthDocument, seed = DEFAULT_SEED): TruthFindingSpec[] {
+  return doc.findings.filter((f) => hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT);
+}
+
 export function truthResponder(docs: readonly TruthDocument[], options: TruthResponderOptions = {}): Responder {
   const modes = new Set(options.modes ?? []);
   const fallback = options.fallback ?? schemaResponder;
-  const seed = options.seed ?? 7;
+  const seed = options.seed ?? DEFAULT_SEED;
   const missed = new Set<TruthFindingSpec>();
   if (modes.has('missed-finding')) {
     for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
   }
+  if (modes.has('skips-findings')) for (const doc of docs) for (const f of skippedFindings(doc, seed)) missed.add(f);
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);
   const siblings = modes.has('siblings-same-title') ? siblingPairs(docs) : new Map<TruthFindingSpec, { first: TruthFindingSpec; description: string }>();
 

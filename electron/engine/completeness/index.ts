@@ -10,6 +10,7 @@ import type { ExtractionProfile, MergedFinding } from '../../../shared/findings'
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
+import { ownIdFamilies, splitMentions } from './idFamily';
 import { findListings, matchEntries } from './listedEntries';
 import { statedTotalsByLlm } from './llmTotals';
 import { findStatedTotals } from './statedTotals';
@@ -21,6 +22,7 @@ export { findStatedTotals, severityLabels } from './statedTotals';
 export { findListings, matchEntries, ENTRY_MATCH_THRESHOLD, type Listing } from './listedEntries';
 export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
 export { textLines, type TextLine } from './textLines';
+export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict } from './verdict';
 
 export interface CompletenessInput {
@@ -52,12 +54,19 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     if (byLlm.problem) notes.push(byLlm.problem);
   }
   const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), input.findings);
+  // Standards, licences and advisories (EIP-4844, AGPL-3, CVE-...) have the shape of finding IDs: only the document's own family counts.
+  const families = ownIdFamilies(input.findings.map((f) => f.findingKey), listings.flatMap((l) => l.entries));
+  // An ID a found finding names in its title ("port HADOOP-16754 to thirdparty"), or printed in a listed entry that a
+  // finding was matched to, is accounted for even when no finding carries it as its own key.
+  const named = new Set(input.findings.flatMap((f) => [f.title, ...f.sources.map((s) => s.title)]).flatMap((t) => t.toUpperCase().match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []));
+  const listedAndFound = new Set(listings.flatMap((l) => l.entries.filter((e) => e.id !== null && e.findingIds.length > 0).map((e) => e.id!)));
+  const accounted = (id: string) => named.has(id.toUpperCase()) || listedAndFound.has(id);
   const verdict = composeVerdict({
     profile: input.profile,
     stated,
     listings,
     findings: input.findings,
-    unreviewedMentions: input.unreviewedMentions,
+    unreviewedMentions: splitMentions(input.unreviewedMentions, families, input.idPatterns).findingIds.filter((m) => !accounted(m.id)),
     failedChunks: input.failedChunks,
     pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
     usedLlm,

@@ -31,12 +31,19 @@ const FINDINGS_HEADING =
 const FIRST_ENTRY_WITHIN = 6;
 /** Lines one entry may wrap onto (a long title in a narrow column). */
 const MAX_ENTRY_LINES = 5;
-/** The number may sit in a cell of its own: a table row read as a table ("7 | Title | High", see pdf/lineBuilder.ts). */
-const ENTRY_START = /^\s*(?:#\s*)?((?:\d{1,3}\.)*)(\d{1,3})(?:[.)](?!\d))?\s+(?:\|\s+)?(\S.*)$/;
-/** Between the cells of such a row. */
+/**
+ * The start of an entry: a number ("7", "7.", "5.1.6", "# 3") or a finding ID
+ * ("LID-01", "TOB-X-12"), then the rest of the row; table cells may be
+ * separated by " | " (a leading "|" too).
+ */
+const NUMBERED_START = /^\s*\|?\s*(?:#\s*)?((?:\d{1,3}\.)*)(\d{1,3})(?:[.)](?!\d))?\s*\|?\s+(\S.*)$/;
+const ID_START = /^\s*\|?\s*([A-Z][A-Z0-9]{0,9}(?:-[A-Z][A-Z0-9]{0,9})*-)(\d{1,4})\b[:.]?\s*\|?\s+(\S.*)$/;
+/** Between the cells of a row read as a table ("7 | Title | High", see pdf/lineBuilder.ts). */
 const CELL_SEPARATOR = /\s+\|(?:\s+|$)/g;
 /** A contents entry's page reference: "... 17", ". . . 17", "key48". */
 const TRAILING_PAGE = /[\s.·…]*\d{1,4}\s*$/;
+/** Dot leaders inside a wrapped contents entry, with the page number after them. */
+const LEADERS = /(?:\s*[.·…]){3,}\s*\d{0,4}/g;
 
 export interface Listing {
   kind: ListingKind;
@@ -44,8 +51,11 @@ export interface Listing {
 }
 
 interface EntryLines {
+  /** What comes before the counting number: "" , "5.1." or "LID-". */
   prefix: string;
   number: number;
+  /** The number or ID as printed ("5.1.6", "LID-01"). */
+  printed: string;
   from: number;
   to: number;
 }
@@ -54,7 +64,10 @@ interface EntryLines {
 export function findListings(lines: readonly TextLine[], text: string, profile: ExtractionProfile, idPatterns: readonly IdPattern[]): Listing[] {
   const listings: Listing[] = [];
   const usedStarts = new Set<number>();
-  const severityWord = new RegExp(`\\b${wordsSource(severityLabels(profile))}\\b`, 'gi');
+  const labels = wordsSource(severityLabels(profile));
+  const severityWord = new RegExp(`\\b${labels}\\b`, 'gi');
+  // A grouping line of a contents list ("7.2 Medium Risk", "5.3 Informational") that no finding stands under.
+  const categoryOnly = new RegExp(`^(?:${labels})(?:[\\s-]*(?:severity|risk|optimi[sz]ations?|findings?|issues?))*$`, 'i');
   for (const heading of lines) {
     if (heading.running || !FINDINGS_HEADING.test(heading.text)) continue;
     const rows = entriesAfter(lines, heading.index);
@@ -64,17 +77,29 @@ export function findListings(lines: readonly TextLine[], text: string, profile: 
     const from = lines[rows[0]!.from]!.start;
     const span = text.slice(from, lines[rows.at(-1)!.to]!.end);
     const mentions = findIdMentions(span, [{ pageNumber: 1, start: 0, end: span.length, hasTextLayer: true }], idPatterns).map((m) => ({ ...m, start: m.start + from }));
-    const entries = rows.map((row) => toEntry(lines, row, severityWord, profile, mentions));
+    const entries = rows.map((row) => toEntry(lines, row, severityWord, profile, mentions)).filter((e) => !categoryOnly.test(contentsTitle(e.text)));
+    if (entries.length < 2) continue;
     // Rows that carry a severity are a summary table; a plain list of titles is a contents list.
     const withSeverity = entries.filter((e) => e.severity !== null).length;
     const kind: ListingKind = withSeverity * 2 >= entries.length ? 'summary-table' : 'contents';
     // A contents line has no severity column: a severity word in it is part of its title ("High gas usage in loop").
-    const asContents = (e: (typeof entries)[number]) => ({ ...e, title: e.text.replace(ENTRY_START, '$3').replace(TRAILING_PAGE, ''), severity: null, severityCanonical: null });
+    const asContents = (e: (typeof entries)[number]) => ({ ...e, title: contentsTitle(e.text), severity: null, severityCanonical: null });
     listings.push({ kind, entries: entries.map((e) => ({ ...(kind === 'contents' ? asContents(e) : e), kind })) });
   }
   return listings;
 }
 
+/** A contents line's title: without its number, leaders and page number. */
+function contentsTitle(text: string): string {
+  return oneLine(entryBody(text).replace(LEADERS, ' ').replace(TRAILING_PAGE, '').replace(/\s\|\s/g, ' '));
+}
+
+/**
+ * The entries after a heading: entry 1 within a few lines, then each next
+ * entry within a few lines of the last. Numbers may nest (5.1, 5.1.1, 5.1.2,
+ * 5.2, 5.2.1): an entry with entries under it is a group ("High Risk"), and
+ * only the innermost entries are kept.
+ */
 function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLines[] {
   const rows: EntryLines[] = [];
   let seen = 0;
@@ -86,7 +111,7 @@ function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLi
     if (line.running || line.text.trim() === '') continue;
     const start = entryStart(line.text);
     if (start && start.number === 1) {
-      rows.push({ prefix: start.prefix, number: 1, from: i, to: i });
+      rows.push({ ...start, from: i, to: i });
       break;
     }
     columnHeader = line.text.trim();
@@ -99,10 +124,10 @@ function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLi
     if (line.running || line.text.trim() === '' || line.text.trim() === columnHeader) continue;
     const last = rows.at(-1)!;
     const start = entryStart(line.text);
-    if (start && start.prefix === last.prefix && start.number === last.number + 1) {
+    if (start && followsOn(rows, start)) {
       if (pending.length > 0) last.to = pending.at(-1)!;
       pending = [];
-      rows.push({ prefix: start.prefix, number: start.number, from: i, to: i });
+      rows.push({ ...start, from: i, to: i });
       continue;
     }
     pending.push(i);
@@ -114,7 +139,29 @@ function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLi
     if (!/^\s*[a-z_(]/.test(lines[p]!.text) || p !== last.to + 1 + countSkipped(lines, last.to, p)) break;
     last.to = p;
   }
-  return rows;
+  return rows.filter((r) => !rows.some((c) => c.prefix.startsWith(`${r.prefix}${r.number}.`)));
+}
+
+/**
+ * The next entry of a list: the last one's next sibling (5.1.1 then 5.1.2), its first child (5.1 then 5.1.1), or
+ * the first entry of the next group at any level below the chapter's (5.1.2 then 5.2, or 5.2.1 when the group's own
+ * line "5.2 Medium Risk" is missing or unreadable, as in a scan). ID-led rows (LID-01, LID-02) count up under one prefix.
+ */
+function followsOn(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 'to'>): boolean {
+  const last = rows.at(-1)!;
+  if (next.prefix === last.prefix) return next.number === last.number + 1;
+  const numbered = /^(?:\d+\.)*$/;
+  if (!numbered.test(last.prefix) || !numbered.test(next.prefix)) return false;
+  const path = (e: Pick<EntryLines, 'prefix' | 'number'>) => [...e.prefix.split('.').filter(Boolean).map(Number), e.number];
+  const from = path(last);
+  const to = path(next);
+  // The first part where the two differ: the next entry's part is one more (a next group), or it is one part deeper (a child).
+  let i = 0;
+  while (i < from.length && i < to.length && from[i] === to[i]) i++;
+  if (i === from.length) return to.slice(i).every((n) => n === 1);
+  // The top-level number is the findings chapter's ("5 Findings"): "6 Appendix" after 5.2.2 ends the list.
+  if (i === to.length || i === 0) return false;
+  return to[i] === from[i]! + 1 && to.slice(i + 1).every((n) => n === 1);
 }
 
 /** Skipped (running or blank) lines between two line indexes. */
@@ -124,22 +171,32 @@ function countSkipped(lines: readonly TextLine[], from: number, to: number): num
   return n;
 }
 
-function entryStart(text: string): { prefix: string; number: number } | null {
-  const m = ENTRY_START.exec(text);
+/** The number or ID an entry starts with, or null when the line starts no entry. */
+function entryStart(text: string): { prefix: string; number: number; printed: string } | null {
+  const m = NUMBERED_START.exec(text) ?? ID_START.exec(text);
   if (!m) return null;
-  return { prefix: m[1]!, number: Number.parseInt(m[2]!, 10) };
+  return { prefix: m[1]!, number: Number.parseInt(m[2]!, 10), printed: `${m[1]!}${m[2]!}` };
+}
+
+/** The row's text after its number or ID. */
+function entryBody(text: string): string {
+  const m = NUMBERED_START.exec(text) ?? ID_START.exec(text);
+  return m ? m[3]! : text;
 }
 
 function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegExp, profile: ExtractionProfile, mentions: readonly IdMention[]): Omit<ListedEntry, 'kind'> {
   const ownLines = lines.slice(row.from, row.to + 1).filter((l) => !l.running);
   const place = placeOf(lines, row.from, row.to);
   const text = oneLine(ownLines.map((l) => l.text).join(' '));
-  const body = text.replace(ENTRY_START, '$3');
-  const severities = [...body.matchAll(severityWord)];
-  // The severity column comes after the title: the last severity word of the row.
-  const severity = severities.at(-1)?.[0] ?? null;
-  const firstLine = oneLine(ownLines[0]!.text).replace(ENTRY_START, '$3');
-  const onFirstLine = [...firstLine.matchAll(severityWord)].at(-1);
+  const body = entryBody(text);
+  // A severity cell is capitalised ("Minor", "HIGH"); "gas" in "add externally used gas" is part of a title.
+  const severityCells = (t: string) => [...t.matchAll(severityWord)].filter((m) => /^\p{Lu}/u.test(m[0]));
+  const severities = severityCells(body);
+  const firstLine = entryBody(oneLine(ownLines[0]!.text));
+  const onFirstLine = severityCells(firstLine).at(-1);
+  // The severity column comes after the title: the last severity word of the row's first line (a wrapped title continues
+  // below it), else of the row.
+  const severity = onFirstLine?.[0] ?? severities.at(-1)?.[0] ?? null;
   // Columns right of the severity on the row's first line (status, likelihood) are not the title; wrapped title lines are.
   const title = withoutCellSeparators(
     onFirstLine
@@ -154,9 +211,9 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
     end: place.end,
     page: place.page,
     text,
-    number: `${row.prefix}${row.number}`,
+    number: row.printed,
     id: mention?.normalized ?? null,
-    title,
+    title: oneLine(title.replace(/(?:^|\s)\|(?=\s|$)/g, ' ')),
     severity,
     severityCanonical: severity ? rankSeverity(profile, severity).canonical : null,
     findingIds: [],
@@ -181,17 +238,20 @@ const NUMBER_BONUS = 0.25;
 export function matchEntries(listings: readonly Listing[], findings: readonly MergedFinding[]): Listing[] {
   return listings.map((listing) => {
     const entries = listing.entries.map((e) => ({ ...e, findingIds: [] as number[] }));
-    const entryWords = entries.map((e) => contentWords(e.title));
+    const entryWords = entries.map((e) => titleVariants(e.title).map((t) => contentWords(t)));
+    const squashedEntries = entries.map((e) => squash(e.title));
+    const entryTrigrams = squashedEntries.map(trigrams);
     for (const finding of findings) {
       const titles = [finding.title, ...finding.sources.map((s) => s.title)].map((t) => contentWords(t));
       let best = -1;
       let bestScore = 0;
+      const squashedTitles = [finding.title, ...finding.sources.map((s) => s.title)].map(squash).filter((t) => t.length >= MIN_SQUASHED_CHARS);
       entries.forEach((entry, i) => {
-        const byTitle = Math.max(...titles.map((t) => overlap(t, entryWords[i]!)));
-        // The number the document prints before the finding's title backs a title match; alone it proves nothing
-        // (a contents list and the detailed sections may number differently).
-        const sameNumber = finding.printedNumber !== null && finding.printedNumber === entry.number && byTitle > 0 ? NUMBER_BONUS : 0;
-        const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + sameNumber);
+        // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split,
+        // or whose letters it misread here and there ("Adapterl" for "Adapter1").
+        const glued = Math.max(0, ...squashedTitles.map((t) => (squashedEntries[i]!.includes(t) ? 1 : trigramCover(t, entryTrigrams[i]!))));
+        const byTitle = Math.max(glued, ...titles.flatMap((t) => entryWords[i]!.map((w) => overlap(t, w))));
+        const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + numberScore(finding.printedNumber, entry.number, byTitle));
         if (score > bestScore) {
           best = i;
           bestScore = score;
@@ -201,6 +261,49 @@ export function matchEntries(listings: readonly Listing[], findings: readonly Me
     }
     return { ...listing, entries };
   });
+}
+
+/**
+ * What the printed number adds. A section number of several parts ("5.1.6")
+ * names one finding on its own; a plain "7" only backs a title match (a
+ * contents list and the detailed sections may number differently).
+ */
+function numberScore(printed: string | null, number: string, byTitle: number): number {
+  if (printed === null || printed !== number) return 0;
+  if (/^\d+(?:\.\d+)+$/.test(number)) return 1;
+  return byTitle > 0 ? NUMBER_BONUS : 0;
+}
+
+/** Titles shorter than this, squashed, are too common to match inside an entry by their letters alone. */
+const MIN_SQUASHED_CHARS = 16;
+
+/** Share of a squashed title's letter trigrams an entry must hold to match on letters alone. */
+const TRIGRAM_COVER = 0.85;
+
+function trigrams(squashed: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= squashed.length; i++) out.add(squashed.slice(i, i + 3));
+  return out;
+}
+
+/** The share of the title's trigrams in the entry, when it reaches TRIGRAM_COVER; else 0. */
+function trigramCover(squashedTitle: string, entry: ReadonlySet<string>): number {
+  const own = trigrams(squashedTitle);
+  let shared = 0;
+  for (const t of own) if (entry.has(t)) shared++;
+  const cover = own.size === 0 ? 0 : shared / own.size;
+  return cover >= TRIGRAM_COVER ? cover : 0;
+}
+
+/** Lower-case letters and digits only. */
+function squash(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** A title as printed and with words hyphenated at a line end joined again ("would re- vert" is "would revert"). */
+function titleVariants(title: string): string[] {
+  const joined = title.replace(/(\p{Ll})-\s+(\p{Ll})/gu, '$1$2');
+  return joined === title ? [title] : [title, joined];
 }
 
 function overlap(title: ReadonlySet<string>, entry: ReadonlySet<string>): number {

@@ -8,12 +8,15 @@
  *   we identified two high-severity and 5 low-severity issues   (prose, number first)
  *   Total 17 / identified 17 issues       (a total)
  *
+ *   Critical Risk 0 / ... / Gas Optimizations 6 / Total Issues 12   (rows, a total row)
+ *   Five (5) are classified as medium risk                  (prose, digits in brackets)
+ *
  * A lone "High 3" line is too weak on its own (a code listing, a risk
- * matrix), so counts are taken from the first *block* of them: at least two
- * different severities close together, or one on a line that says what is
- * counted ("issues", "findings", "severity"). Executive summaries come first,
- * so the first block is the document's own statement; later blocks (fix
- * reviews, appendices) are left alone.
+ * matrix), so counts come in *blocks*: at least two different severities
+ * close together, a severity seen again starting the next block. Of the
+ * blocks, the one whose own total matches its sum is read, else the one
+ * naming most severities, else the first (executive summaries come first;
+ * later blocks of fix reviews and appendices are left alone).
  */
 import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { StatedCount } from '../../../shared/completeness';
@@ -28,10 +31,15 @@ const TOTAL_WINDOW = 3;
 const AMBIGUOUS_LABELS = new Set(['none', 'note', 'unknown']);
 
 const WHAT_IS_COUNTED = /\b(issues?|findings?|vulnerabilit(y|ies)|weakness(es)?|bugs?|severity|severities|risks?)\b/i;
-const QUALIFIER = String.raw`(?:[\s-]*(?:severity|risk|priority|impact))?`;
+/** Words after a severity label that belong to it: "High Risk", "Gas Optimizations", "Medium-severity". */
+const QUALIFIER = String.raw`(?:[\s-]*(?:severity|risk|priority|impact|optimi[sz]ations?))?`;
 const COUNTED = String.raw`(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?`;
 /** Not a count: a decimal, a percentage, a date or a ratio. */
 const NOT_A_COUNT_AFTER = String.raw`(?!\d|[.,]\d|\s*%|\s*/|:\d)`;
+/** "Five (5)": a number word with its digits in brackets reads as one count. */
+const BRACKETED_DIGITS = String.raw`(?:\s*\((\d{1,3})\))?`;
+/** A contents line ("7.1 High Risk . . . . 4"): its numbers are section and page numbers, never counts. */
+const CONTENTS_LINE = /(?:\.\s?){4,}\s*\d{0,4}\s*$|…\s*\d{1,4}\s*$/;
 
 export interface LabelledCount {
   label: string;
@@ -51,67 +59,127 @@ export function severityLabels(profile: ExtractionProfile): string[] {
   return [...profile.severities, ...Object.keys(profile.severityAliases)].filter((w) => !AMBIGUOUS_LABELS.has(w.toLowerCase()));
 }
 
+/**
+ * The counts per severity (and the total) a document prints about its own
+ * findings, or nothing. Every run of counts close together is a candidate;
+ * the one read is the block whose own total matches its sum, else the one
+ * with the most severities, else the first (executive summaries come first).
+ * A wrong number is worse than none: contents lines, section numbers
+ * ("7.1 High Risk") and single counts in passing are never read.
+ */
 export function findStatedTotals(lines: readonly TextLine[], profile: ExtractionProfile): StatedCount[] {
+  const candidates = countCandidates(lines, profile);
+  const block = bestBlock(candidateBlocks(candidates, lines));
+  if (block === null) {
+    // No counts per severity: a total alone ("our review identified 12 issues"), where summaries are: the first third.
+    const lastPage = lines.at(-1)?.page ?? 1;
+    const front = lines.filter((l) => l.page <= Math.max(1, Math.ceil(lastPage / 3)));
+    const alone = front.length > 0 ? totalNear(front, 0, front.length - 1, true) : null;
+    return alone ? [alone.total] : [];
+  }
+  const counts: StatedCount[] = block.counts.map((c) => ({
+    label: titleCase(c.label),
+    severity: rankSeverity(profile, c.label).canonical,
+    count: c.count,
+    start: c.start,
+    end: c.end,
+    page: c.page,
+    text: textAt(lines, c),
+    source: 'rules',
+  }));
+  if (block.total) counts.push(block.total);
+  return counts;
+}
+
+/** Every severity label beside a count, on lines that may state counts of findings. */
+function countCandidates(lines: readonly TextLine[], profile: ExtractionProfile): LabelledCount[] {
   const sev = wordsSource(severityLabels(profile));
-  const labelFirst = new RegExp(String.raw`(^|[\s|•●▪◼■\-–:;,(])((?:total\s+(?:number\s+of\s+)?)?(${sev})${QUALIFIER}${COUNTED}\s*[:=\-–]?\s*(\d{1,4}))${NOT_A_COUNT_AFTER}`, 'gi');
-  const numberFirst = new RegExp(String.raw`\b((${COUNT_SOURCE})\s+(${sev})${QUALIFIER}(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?)(?=\s*(?:$|[,;.)]|and\b|or\b|\(|issues?|findings?|vulnerabilit))`, 'gi');
-  // Most lines name no severity at all: one plain test skips them before the two heavier patterns.
+  const labelFirst = new RegExp(String.raw`(^|[\s|•●▪◼■\-–:;,(])((?:total\s+(?:number\s+of\s+)?)?(${sev})${QUALIFIER}${COUNTED}\s*[:=\-–|]?\s*(\d{1,3}))${NOT_A_COUNT_AFTER}`, 'gi');
+  // The number must not end a section number ("7.1 High Risk") or an ID.
+  const numberFirst = new RegExp(String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(${sev})${QUALIFIER}(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?)(?=\s*(?:$|[,;.)]|and\b|or\b|\(|issues?|findings?|vulnerabilit))`, 'gi');
+  // "Five (5) are classified as medium risk", "1 was of high severity".
+  const classified = new RegExp(String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:are|is|were|was)\s+(?:(?:classified|rated|considered|marked|deemed|categori[sz]ed)\s+as\s+|of\s+)(${sev})${QUALIFIER})`, 'gi');
+  // Most lines name no severity at all: one plain test skips them before the heavier patterns.
   const namesSeverity = new RegExp(`\\b${sev}\\b`, 'i');
   const candidates: LabelledCount[] = [];
   for (const line of lines) {
-    if (line.running || !namesSeverity.test(line.text)) continue;
-    const found: (LabelledCount & { leading: boolean })[] = [];
+    if (line.running || !namesSeverity.test(line.text) || CONTENTS_LINE.test(line.text)) continue;
+    const found: (LabelledCount & { strong: boolean })[] = [];
+    const overlaps = (start: number, end: number) => found.some((f) => f.start < end && start < f.end);
     for (const m of line.text.matchAll(labelFirst)) {
       const whole = m[2]!;
       const at = m.index + m[1]!.length;
-      found.push({ label: m[3]!, count: Number.parseInt(m[4]!, 10), start: line.start + at, end: line.start + at + whole.length, page: line.page, lineIndex: line.index, leading: line.text.slice(0, at).replace(/[\s|•●▪◼■\-–]/g, '') === '' });
+      const leading = line.text.slice(0, at).replace(/[\s|•●▪◼■\-–]/g, '') === '';
+      found.push({ label: m[3]!, count: Number.parseInt(m[4]!, 10), start: line.start + at, end: line.start + at + whole.length, page: line.page, lineIndex: line.index, strong: leading });
     }
-    for (const m of line.text.matchAll(numberFirst)) {
-      const whole = m[1]!;
-      if (found.some((f) => f.start < line.start + m.index + whole.length && line.start + m.index < f.end)) continue;
-      found.push({ label: m[3]!, count: parseCount(m[2]!), start: line.start + m.index, end: line.start + m.index + whole.length, page: line.page, lineIndex: line.index, leading: false });
+    for (const [pattern, strong] of [[classified, true], [numberFirst, false]] as const) {
+      for (const m of line.text.matchAll(pattern)) {
+        const whole = m[1]!;
+        const start = line.start + m.index + m[0].indexOf(whole);
+        if (overlaps(start, start + whole.length)) continue;
+        found.push({ label: m[4]!, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + whole.length, page: line.page, lineIndex: line.index, strong });
+      }
     }
     const countedHere = WHAT_IS_COUNTED.test(line.text);
     for (const f of found) {
       // One pair in the middle of a sentence about something else is not a statement about findings.
-      if (f.leading || found.length >= 2 || countedHere) candidates.push(f);
+      if (f.strong || found.length >= 2 || countedHere) candidates.push({ label: f.label, count: f.count, start: f.start, end: f.end, page: f.page, lineIndex: f.lineIndex });
     }
   }
-  const block = firstBlock(candidates, lines);
-  if (block.length === 0) {
-    // No counts per severity: a total alone ("our review identified 12 issues"), where summaries are: the first third.
-    const lastPage = lines.at(-1)?.page ?? 1;
-    const front = lines.filter((l) => l.page <= Math.max(1, Math.ceil(lastPage / 3)));
-    const total = front.length > 0 ? totalNear(front, 0, front.length - 1, true) : null;
-    return total ? [total] : [];
-  }
-  const counts: StatedCount[] = [];
-  const seen = new Set<string>();
-  for (const c of block) {
-    const key = c.label.toLowerCase().replace(/\s+/g, ' ');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    counts.push({ label: titleCase(c.label), severity: rankSeverity(profile, c.label).canonical, count: c.count, start: c.start, end: c.end, page: c.page, text: textAt(lines, c), source: 'rules' });
-  }
-  const total = totalNear(lines, block[0]!.lineIndex - TOTAL_WINDOW, block.at(-1)!.lineIndex + TOTAL_WINDOW);
-  if (total) counts.push(total);
-  return counts;
+  return candidates;
 }
 
-/** The first run of counts close together that is a statement about findings. */
-function firstBlock(candidates: readonly LabelledCount[], lines: readonly TextLine[]): LabelledCount[] {
-  let block: LabelledCount[] = [];
-  const isStatement = (b: readonly LabelledCount[]): boolean =>
-    new Set(b.map((c) => c.label.toLowerCase())).size >= 2 || b.some((c) => WHAT_IS_COUNTED.test(lines[c.lineIndex]!.text));
+interface CountBlock {
+  /** One count per label, in the document's order. */
+  counts: LabelledCount[];
+  total: StatedCount | null;
+  /** Its own total equals the sum of its counts. */
+  adds: boolean;
+}
+
+/** Runs of counts close together that are a statement: two different severities at least. */
+function candidateBlocks(candidates: readonly LabelledCount[], lines: readonly TextLine[]): CountBlock[] {
+  // A label seen again starts another statement (the table after the sentence that names two of its rows).
+  const runs: LabelledCount[][] = [];
   for (const c of candidates) {
-    const last = block.at(-1);
-    if (last && textLinesBetween(lines, last.lineIndex, c.lineIndex) > MAX_BLOCK_GAP) {
-      if (isStatement(block)) return block;
-      block = [];
-    }
-    block.push(c);
+    const run = runs.at(-1);
+    const last = run?.at(-1);
+    if (run && last && textLinesBetween(lines, last.lineIndex, c.lineIndex) <= MAX_BLOCK_GAP && !run.some((k) => sameLabel(k.label, c.label))) run.push(c);
+    else runs.push([c]);
   }
-  return isStatement(block) ? block : [];
+  const blocks: CountBlock[] = [];
+  for (const counts of runs) {
+    if (counts.length < 2) continue;
+    const near = totalNear(lines, counts[0]!.lineIndex - TOTAL_WINDOW, counts.at(-1)!.lineIndex + TOTAL_WINDOW);
+    const sum = counts.reduce((n, c) => n + c.count, 0);
+    const adds = near !== null && near.total.count === sum;
+    // A total row of the table that disagrees with its rows is the document disagreeing with itself; a sentence nearby
+    // ("discovered 3 findings") that does not add up may speak of something else: in doubt, not read.
+    const total = near && (adds || near.form === 'row') ? near.total : null;
+    blocks.push({ counts, total, adds });
+  }
+  return blocks;
+}
+
+/**
+ * The block that states the document's totals: one whose own total matches
+ * its sum beats one that does not; then more severities (a full table beats
+ * a sentence naming two); then the first (the executive summary).
+ */
+function bestBlock(blocks: readonly CountBlock[]): CountBlock | null {
+  let best: CountBlock | null = null;
+  for (const b of blocks) {
+    if (best === null || rankOf(b) > rankOf(best)) best = b;
+  }
+  return best;
+}
+
+function rankOf(b: CountBlock): number {
+  return (b.adds ? 100 : 0) + b.counts.length;
+}
+
+function sameLabel(a: string, b: string): boolean {
+  return a.toLowerCase().replace(/\s+/g, ' ') === b.toLowerCase().replace(/\s+/g, ' ');
 }
 
 function textLinesBetween(lines: readonly TextLine[], from: number, to: number): number {
@@ -120,18 +188,21 @@ function textLinesBetween(lines: readonly TextLine[], from: number, to: number):
   return n;
 }
 
-const TOTAL_LINE = /^\s*(total(?:\s+(?:number\s+of\s+)?(?:issues|findings|vulnerabilities))?\s*[:=]?\s*(\d{1,4}))\s*$/i;
-const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`, 'i');
+/** "Total 17", "Total Issues 92", "Total | 7 | 6 | 1" (a table's total row: the first number is the count column). */
+const TOTAL_LINE = /^\s*\|?\s*(total(?:\s+(?:number\s+of\s+)?(?:issues|findings|vulnerabilities))?\s*[:=|]?\s*(\d{1,3}))(?:\s*\|?\s*\d{1,3})*\s*\|?\s*$/i;
+const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`, 'i');
 
 /** "Total 17" on its own line, or "identified 17 issues", near a block of counts (or, alone, only the sentence). */
-function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): StatedCount | null {
+function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): { total: StatedCount; form: 'row' | 'prose' } | null {
   for (let i = Math.max(0, from); i <= Math.min(lines.length - 1, to); i++) {
     const line = lines[i]!;
     if (line.running) continue;
-    const m = (proseOnly ? null : TOTAL_LINE.exec(line.text)) ?? TOTAL_PROSE.exec(line.text);
+    const row = proseOnly ? null : TOTAL_LINE.exec(line.text);
+    const m = row ?? TOTAL_PROSE.exec(line.text);
     if (!m) continue;
     const start = line.start + m.index + m[0].indexOf(m[1]!);
-    return { label: 'Total', severity: null, count: parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };
+    const total: StatedCount = { label: 'Total', severity: null, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };
+    return { total, form: row ? 'row' : 'prose' };
   }
   return null;
 }

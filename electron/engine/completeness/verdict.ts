@@ -28,10 +28,15 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   const perSeverity = stated.filter((c) => c.severity !== null);
   const total = stated.find((c) => c.severity === null) ?? null;
   const places: CheckPlace[] = [];
+  // "States no High count" only holds against a full breakdown: a table of three severities or more, or counts that add up to
+  // the document's own total. A sentence naming two severities says nothing about the others.
+  const statedSum = perSeverity.reduce((n, c) => n + c.count, 0);
+  const fullBreakdown = perSeverity.length >= 3 || (total !== null && total.count === statedSum);
 
   for (const tally of tallies) {
     if (tally.severity === null || perSeverity.length === 0) continue;
     const counts = perSeverity.filter((c) => c.severity === tally.severity);
+    if (counts.length === 0 && !fullBreakdown) continue;
     const statedCount = tally.stated ?? 0;
     const where = counts[0] ?? perSeverity[0]!;
     const said = counts.length === 0 ? `states no ${tally.severity} count (${describeCounts(perSeverity)}, page ${where.page})` : `states ${describeCounts(counts)} on page ${where.page}`;
@@ -55,6 +60,8 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     }
   }
 
+  for (const place of severityDifferences(input.listings, findings)) places.push(place);
+
   const matchedIds = new Set(input.listings.flatMap((l) => l.entries.flatMap((e) => e.findingIds)));
   for (const group of unmatchedEntryGroups(input.listings)) places.push(entryPlace(group));
   const findingsWithoutEntry =
@@ -75,11 +82,14 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     places.push({ kind: 'pages-without-text', page: range[0], message: `${range[0] === range[1] ? `Page ${range[0]} has` : `Pages ${range[0]}-${range[1]} have`} no text to read (a scan or an image): findings there cannot be seen.` });
   }
 
-  const status = places.length > 0 ? 'check' : stated.length > 0 ? 'complete' : 'no-stated-totals';
+  // A list of the document's findings is a statement too: every entry found, and nothing else disagreeing, is complete.
+  const states = stated.length > 0 || input.listings.some((l) => l.entries.length > 0);
+  const status = places.length > 0 ? 'check' : states ? 'complete' : 'no-stated-totals';
+  const ranked = rankPlaces(places);
   return {
     status,
     headline: status === 'check' ? (places.length === 1 ? 'Check this place' : `Check these ${places.length} places`) : status === 'complete' ? 'Complete' : 'No stated totals to check against',
-    places,
+    places: ranked,
     stated: [...stated],
     tallies,
     statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
@@ -91,6 +101,51 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     pagesWithoutText: [...input.pagesWithoutText],
     usedLlm: input.usedLlm,
   };
+}
+
+/**
+ * The places that matter first come first: what the document lists or
+ * states and the run did not find (each names a missing finding and its
+ * page), then parts the run could not read, then IDs without a finding, then
+ * the rest (disagreements, findings the lists do not hold).
+ */
+const PLACE_ORDER: readonly CheckPlace['kind'][] = [
+  'entry-without-finding',
+  'stated-vs-found',
+  'failed-chunk',
+  'unreviewed-id',
+  'pages-without-text',
+  'severity-differs',
+  'document-disagrees',
+  'finding-without-entry',
+];
+
+function rankPlaces(places: readonly CheckPlace[]): CheckPlace[] {
+  // Stable: within one kind the document's order stays.
+  return places.map((p, i) => ({ p, i })).sort((a, b) => PLACE_ORDER.indexOf(a.p.kind) - PLACE_ORDER.indexOf(b.p.kind) || a.i - b.i).map((x) => x.p);
+}
+
+/** A summary-table row whose severity is not the severity of the finding found for it. */
+function severityDifferences(listings: readonly Listing[], findings: readonly MergedFinding[]): CheckPlace[] {
+  const byId = new Map(findings.map((f) => [f.id, f]));
+  const places: CheckPlace[] = [];
+  for (const listing of listings) {
+    if (listing.kind !== 'summary-table') continue;
+    for (const entry of listing.entries) {
+      if (entry.severityCanonical === null) continue;
+      for (const id of entry.findingIds) {
+        const f = byId.get(id);
+        if (!f || f.severityCanonical === null || f.severityCanonical === entry.severityCanonical) continue;
+        places.push({
+          kind: 'severity-differs',
+          page: entry.page,
+          severity: entry.severityCanonical,
+          message: `Finding "${f.title}" was found as ${f.severity}, but summary table row ${entry.number} on page ${entry.page} lists it as ${entry.severity}.`,
+        });
+      }
+    }
+  }
+  return places;
 }
 
 function tallyBySeverity(profile: ExtractionProfile, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[]): SeverityTally[] {

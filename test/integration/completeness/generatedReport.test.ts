@@ -85,11 +85,12 @@ describe('completeness on generated reports', () => {
     const spec = reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'], { lowTitle });
     const { runId, verdict } = await analyse(spec, undefined, FINDINGS.filter((f) => f.severity !== 'Low'));
     expect(verdict.headline).toBe('Check these 2 places');
+    // The row that names the missed finding comes first, then the count it leaves short.
     expect(verdict.places.map((p) => [p.kind, p.severity, p.page])).toEqual([
-      ['stated-vs-found', 'Low', 1],
       ['entry-without-finding', 'Low', 2],
+      ['stated-vs-found', 'Low', 1],
     ]);
-    expect(verdict.places[1]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding.`);
+    expect(verdict.places[0]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding.`);
     const html = (await h!.engine.exportReport(runId, 'html')) as string;
     expect(html).toContain('Summary table row 3 on page 2, &quot;Weak password policy for &lt;b onmouseover=&quot;x()&quot;&gt;operators&lt;/b&gt;&quot; (Low)');
     expect(html).not.toContain('<b onmouseover');
@@ -124,11 +125,13 @@ describe('completeness on generated reports', () => {
     expect(calls.map((c) => c.documentId)).toEqual([documentId]);
   });
 
-  it('a report that states nothing, and a model that invents counts, get the neutral verdict', async () => {
+  it('a report that states no totals, and a model that invents counts: no count kept; its summary table, all found, makes it complete', async () => {
     const { verdict } = await analyse(reportSpec(['The team was responsive.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
     expect(verdict.stated).toEqual([]);
-    expect(verdict.status).toBe('no-stated-totals');
-    expect(verdict.headline).toBe('No stated totals to check against');
+    expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
+    expect(verdict.places).toEqual([]);
+    expect(verdict.status).toBe('complete');
+    expect(verdict.headline).toBe('Complete');
     expect(h!.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
   });
 });

@@ -117,9 +117,10 @@ describe('completeness verdict', () => {
     const verdict = await verdictOf(reportPages(), allFindings().filter((f) => f.id !== 12));
     expect(verdict.status).toBe('check');
     expect(verdict.headline).toBe('Check these 2 places');
-    expect(verdict.places[0]).toMatchObject({ kind: 'stated-vs-found', severity: 'Medium', page: 2, message: 'The document states Medium 1 on page 2; 0 Medium findings found.' });
-    expect(verdict.places[1]).toMatchObject({ kind: 'entry-without-finding', severity: 'Medium', page: 3 });
-    expect(verdict.places[1]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding. Also listed in the contents on page 1.');
+    // The entry names the missing finding and its page: it comes first, before the count it leaves short.
+    expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', severity: 'Medium', page: 3 });
+    expect(verdict.places[0]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding. Also listed in the contents on page 1.');
+    expect(verdict.places[1]).toMatchObject({ kind: 'stated-vs-found', severity: 'Medium', page: 2, message: 'The document states Medium 1 on page 2; 0 Medium findings found.' });
   });
 
   it('says the document disagrees with itself when its summary says Medium 2 but it lists one Medium finding', async () => {
@@ -133,12 +134,13 @@ describe('completeness verdict', () => {
   it('names a finding the document lists nowhere, and pages without text', async () => {
     const verdict = await verdictOf(reportPages(), [...allFindings(), finding(14, 'Invented cross-site scripting in search', 'High', 5)], { pagesWithoutText: true });
     const kinds = verdict.places.map((p) => [p.kind, p.page]);
+    // A page that cannot be read may hide findings: it ranks before a finding the lists do not hold.
     expect(kinds).toEqual([
       ['stated-vs-found', 2],
-      ['finding-without-entry', 5],
       ['pages-without-text', 6],
+      ['finding-without-entry', 5],
     ]);
-    expect(verdict.places[1]!.message).toContain('"Invented cross-site scripting in search" (High, page 5)');
+    expect(verdict.places[2]!.message).toContain('"Invented cross-site scripting in search" (High, page 5)');
   });
 
   it('matches a reworded finding to its row when the document prints the same number before its title, and not on words alone', async () => {
