@@ -16,7 +16,7 @@ import { LOW_OCR_CONFIDENCE } from '../../../shared/ocr';
 import type { ExtractedDocument, PageSpan } from '../../../shared/types';
 import { assemblePages, MIN_TEXT_LAYER_CHARS, type AssembledPage, type PageLine } from '../pdf';
 import { throwIfAborted } from '../util';
-import { visibleCharCount } from '../pdf';
+import { CELL_SEPARATOR, visibleCharCount } from '../pdf';
 import type { Database } from '../store';
 import { judgeTextLayer } from './garbage';
 import { openForRendering } from './render';
@@ -32,6 +32,14 @@ export interface OcrCandidate {
   reason: 'no-text' | 'garbage' | 'forced';
 }
 
+/**
+ * The page's text without the separators ingestion writes between the cells of a table row: they are the engine's
+ * own layout, and counted as lone symbols they made a dense born-digital table look like a garbled layer (and OCR it).
+ */
+function withoutCellSeparators(text: string): string {
+  return text.split(CELL_SEPARATOR).join('  ');
+}
+
 export function pagesNeedingOcr(doc: ExtractedDocument, mode: OcrMode): OcrCandidate[] {
   if (mode === 'off' || doc.kind !== 'pdf') return [];
   const candidates: OcrCandidate[] = [];
@@ -39,7 +47,7 @@ export function pagesNeedingOcr(doc: ExtractedDocument, mode: OcrMode): OcrCandi
     if (page.readError !== undefined || page.textSource === 'ocr') continue;
     if (mode === 'force') candidates.push({ pageNumber: page.pageNumber, reason: 'forced' });
     else if (!page.hasTextLayer) candidates.push({ pageNumber: page.pageNumber, reason: 'no-text' });
-    else if (judgeTextLayer(doc.text.slice(page.start, page.end)).garbage) candidates.push({ pageNumber: page.pageNumber, reason: 'garbage' });
+    else if (judgeTextLayer(withoutCellSeparators(doc.text.slice(page.start, page.end))).garbage) candidates.push({ pageNumber: page.pageNumber, reason: 'garbage' });
   }
   return candidates;
 }

@@ -5,7 +5,7 @@
  */
 export { ingestFile } from './ingest';
 export type { IngestOptions, IngestResult, IngestWarning } from './types';
-export { buildPageLines, type BuiltLine } from './lineBuilder';
+export { buildPageLines, CELL_SEPARATOR, type BuiltLine } from './lineBuilder';
 export type { RawItem, RawPage } from './rawExtractor.mjs';
 export { cleanText, stripInvisible, expandLigatures, visibleCharCount } from './textCleanup';
 export { markdownHeadingLevels } from './textDocument';

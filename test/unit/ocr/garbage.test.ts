@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTextLayer } from '../../../electron/engine/ocr';
+import { judgeTextLayer, pagesNeedingOcr } from '../../../electron/engine/ocr';
+import { CELL_SEPARATOR } from '../../../electron/engine/pdf';
+import { documentFromPages } from '../../helpers/documents';
 import { JUNK_TOKEN_SHARE } from '../../../electron/engine/ocr/garbage';
 
 /** The text layer of page 4 of the corpus scan (hard-scanned-no-text.pdf): a scanner's bad OCR of a chart. */
@@ -33,5 +35,20 @@ describe('garbage text layers', () => {
     const verdict = judgeTextLayer(CORPUS_P4_LAYER);
     expect(verdict.tokens).toBe(14);
     expect(verdict.junkTokenShare).toBeGreaterThanOrEqual(JUNK_TOKEN_SHARE);
+  });
+});
+
+describe('pages needing OCR', () => {
+  // A dense born-digital table as ingestion writes it: each row one line, its cells joined by " | ".
+  const rows = Array.from({ length: 40 }, (_, i) => [`State ${i + 1}`, `${(i * 37) % 900}`, `${(i * 11) % 90}`, '0', `${i % 7}`, `${(i * 3) % 50}`, '1', '0'].join(CELL_SEPARATOR));
+  const tablePage = ['NICS firearm checks: month/year by state', ...rows].join('\n');
+  const doc = documentFromPages([tablePage], 'table.pdf');
+  const asPdf = { ...doc, kind: 'pdf' as const, pages: doc.pages.map((p) => ({ ...p, hasTextLayer: true })) };
+
+  it('keeps the text layer of a dense table: the cell separators are layout, not junk', () => {
+    expect(pagesNeedingOcr(asPdf, 'auto')).toEqual([]);
+    // The same page's lone symbols count as junk when they are not ingestion's separators.
+    const garbled = tablePage.split(CELL_SEPARATOR).join(' ¦ ');
+    expect(judgeTextLayer(garbled).garbage).toBe(true);
   });
 });
