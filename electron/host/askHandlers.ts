@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandOutputs, HostEvent, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
-import { createLlmClient } from '../engine/llm';
+import { createLlmClient, resolveEndpoint, type KeySource } from '../engine/llm';
 import { askInConversation, askSettings, checkAskScope, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
 import { conversationHtml, conversationMarkdown } from '../engine/report';
 import type { Database } from '../engine/store';
@@ -29,7 +29,7 @@ export interface AskHost {
   close(): Promise<void>;
 }
 
-export function createAskHost(options: { db: Database; dataDir: string; emit: (event: HostEvent) => void; env?: Record<string, string | undefined>; now: () => Date }): AskHost {
+export function createAskHost(options: { db: Database; dataDir: string; emit: (event: HostEvent) => void; env?: Record<string, string | undefined>; keys?: KeySource; now: () => Date }): AskHost {
   const { db, emit } = options;
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let counter = 0;
@@ -45,7 +45,19 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
 
   const run = async (askId: string, input: ParsedInput<'ask.start'>, signal: AbortSignal): Promise<void> => {
     const settings = readSettings(db);
-    const llm = createLlmClient({ db, ...(settings.ollamaHost ? { host: settings.ollamaHost } : {}), ...(options.env ? { env: options.env } : {}) });
+    // Questions go where runs go: the first endpoint of Settings › Inference, else the Ollama host.
+    const endpoint = settings.endpoints[0];
+    let llm: ReturnType<typeof createLlmClient>;
+    try {
+      llm = createLlmClient({
+        db,
+        ...(endpoint ? { endpoint: resolveEndpoint(endpoint, options.keys) } : settings.ollamaHost ? { host: settings.ollamaHost } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      });
+    } catch (error) {
+      emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
+      return;
+    }
     try {
       const models = await resolveAskModels(llm, { ...(settings.models.extract ? { model: settings.models.extract } : {}), ...(settings.models.embed ? { embedModel: settings.models.embed } : {}) }, signal);
       if (models.embedMissing) emit({ type: 'ask.event', data: { askId, type: 'step', phase: 'retrieve', message: `${models.embedMissing} Searching the text index only.` } });

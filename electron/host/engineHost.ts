@@ -140,7 +140,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const runs = createRunControl({ db, engine, now, log, views: () => views, emit, ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }), ...(options.unitTokens === undefined ? {} : { unitTokens: options.unitTokens }) });
 
   // Asking the documents keeps its own question in flight (idle and close wait for it).
-  const askHost = createAskHost({ db, dataDir, emit, now, ...(options.env ? { env: options.env } : {}) });
+  const askHost = createAskHost({ db, dataDir, emit, now, keys: (keyRef) => keys.get(keyRef), ...(options.env ? { env: options.env } : {}) });
 
   const ctx: HostContext = {
     db,

@@ -66,6 +66,18 @@ describe('engine host: Settings › Inference', () => {
     expect(sim.counters.completed).toBeGreaterThan(0);
     const events = await call<Array<{ message: string }>>(host, 'runs.events', { runId });
     expect(events.some((e) => /planted\.pdf\) on vLLM box/.test(e.message))).toBe(true);
+
+    // A question goes where runs go: the same endpoint, with the same stored key (no Ollama runs here to answer it).
+    const asked: Array<{ type: string; error?: { code: string } }> = [];
+    const stop = host.onEvent((event) => {
+      if (event.type === 'ask.event') asked.push(event.data as { type: string; error?: { code: string } });
+    });
+    const chatsBefore = sim.counters.chatRequests;
+    await call(host, 'ask.start', { question: 'Which findings concern backups?' });
+    await host.idle();
+    stop();
+    expect(sim.counters.chatRequests).toBeGreaterThan(chatsBefore);
+    expect(asked.filter((e) => e.type === 'failed').map((e) => e.error?.code)).not.toContain('OLLAMA_UNREACHABLE');
     await host.close();
     host = undefined;
     const files = (function walk(dir: string): string[] {
