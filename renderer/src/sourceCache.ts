@@ -7,6 +7,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import type { ChunkNode } from '../../shared/types';
 import { invoke } from './api';
+import { printedLabelOf as printedLabelFrom } from '../../shared/printedPages';
 
 export type PdfDocument = PDFDocumentProxy;
 
@@ -95,34 +96,13 @@ export function pdfOf(documentId: number): Promise<PdfDocument> {
 
 const printedLabels = new Map<string, Promise<string | null>>();
 
-/** A page number as printed in a page's header or footer: "7", "Page 7", "Page | 7", "7 of 38", "7/38". */
-const PRINTED_NUMBER = /^(?:page\s*[|:.]?\s*)?(\d{1,4})(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
-
-/**
- * The label the document prints on a PDF page, when it differs from the page's position: the PDF's own page
- * labels (pdf.js) when it has them, else the page number printed at the top or bottom of the page ("Page | 7").
- * Null when they agree or nothing is printed, so "page 8" is only ever shown with "printed 7" when it matters.
- */
+/** The label the document prints on a PDF page when it differs from its position (shared/printedPages.ts), cached. */
 export function printedLabelOf(documentId: number, page: number): Promise<string | null> {
   const key = `${documentId}:${page}`;
   let label = printedLabels.get(key);
   if (!label) {
     label = pdfOf(documentId)
-      .then(async (pdf) => {
-        const labels = await pdf.getPageLabels();
-        const own = labels?.[page - 1]?.trim();
-        if (own) return own === String(page) ? null : own;
-        const content = await (await pdf.getPage(page)).getTextContent();
-        const lines = content.items
-          .flatMap((item) => ('str' in item && item.str.trim() !== '' ? [{ text: item.str.trim(), y: item.transform[5] as number }] : []))
-          .sort((a, b) => a.y - b.y);
-        // The lowest and the highest lines of the page: where footers and headers print the number.
-        for (const line of [...lines.slice(0, 2), ...lines.slice(-2)]) {
-          const m = PRINTED_NUMBER.exec(line.text);
-          if (m) return m[1] === String(page) ? null : m[1]!;
-        }
-        return null;
-      })
+      .then((pdf) => printedLabelFrom(pdf, page))
       .catch(() => null);
     printedLabels.set(key, label);
   }

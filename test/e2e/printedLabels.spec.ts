@@ -2,7 +2,7 @@
  * Printed page labels beside PDF pages (issue 27): the app counts pages from the PDF's first page, a report
  * prints its own numbers. The finding's source heading says both ("Page 3, printed 2"): from the PDF's page
  * labels when it has them (pdf.js), else from the number printed in the page's footer. Chromium through the
- * WebSocket bridge with the demo model.
+ * WebSocket bridge with the demo model. The queue rows cite pages the same way ("p. 3, printed 2").
  */
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { Page } from 'playwright';
@@ -69,6 +69,9 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
     await page.getByRole('button', { name: 'Findings of footers.pdf' }).click();
     await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
     await expect.poll(() => heading().textContent(), { timeout: 10_000 }).toMatch(/^Page 3, printed 2 · /);
+    // The queue row cites the page the same way.
+    const queueRow = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').filter({ hasText: 'FTR-001' });
+    await expect.poll(() => queueRow.getByTestId('queue-page').textContent(), { timeout: 10_000 }).toBe('p. 3, printed 2');
     await screenshot(page, 'printed-label-footer-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });

@@ -13,7 +13,7 @@
  * the finding itself (its summary-table row, its contents entry), and the
  * document's verdict, so a filter on either finds what to look at.
  */
-import { baseName, editText, findingPages, ocrNote, profileOf, severityLabel, shownValues } from './format';
+import { baseName, editText, findingPages, mainPagePrinted, ocrNote, profileOf, severityLabel, shownValues, sourcePage } from './format';
 import type { ExtractionProfile } from '../../../shared/findings';
 import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
@@ -34,6 +34,7 @@ export const CSV_COLUMNS = [
   'grounded',
   'pages',
   'main_page',
+  'main_page_printed',
   'description',
   'source_count',
   'sources',
@@ -74,7 +75,7 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function describeSource(s: ReportSource): string {
-  const where = s.page === null ? 'page unknown' : `page ${s.page}`;
+  const where = sourcePage(s);
   const state = s.grounded ? `found (${s.match ?? 'exact'})` : 'NOT found in the text';
   // A quote from a page read by OCR says so here too: a spreadsheet reader must know its words may be misread.
   return `${where}${s.isMain ? ' (main)' : ''}${s.ocr ? ` (${ocrNote(s.ocr)})` : ''}, ${state}: "${s.evidence}"`;
@@ -115,6 +116,7 @@ export function csvRow(data: ReportData, fileName: string, sha256: string, f: Re
     f.grounded ? 'yes' : 'no',
     findingPages(f),
     f.mainPage,
+    mainPagePrinted(f),
     v.description,
     f.sources.length,
     f.sources.map(describeSource).join(SOURCE_SEPARATOR),
@@ -153,6 +155,7 @@ export function manualCsvRow(data: ReportData, fileName: string, sha256: string,
     'yes',
     String(e.page),
     e.page,
+    null,
     r.effective.description,
     1,
     `page ${e.page} (main), selected by the auditor: "${e.text}"`,

@@ -4,6 +4,7 @@ import { renderHtml } from './html';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
 import { renderPdfWithChromium } from './pdf';
+import { withPrintedLabels } from './printedLabels';
 import { limitToConfirmed, type ReportData } from './reportData';
 
 import { REPORT_FORMATS, type ReportFormat } from '../../../shared/reportFormats';
@@ -32,6 +33,8 @@ export async function renderReport(data: ReportData, format: ReportFormat, optio
   }
   const depth = outlineDepth === undefined ? {} : { outlineDepth };
   if (options.confirmedOnly) data = limitToConfirmed(data);
+  // Pages are cited as the app shows them: "page 8, printed 7" where the document numbers its pages otherwise.
+  data = await withPrintedLabels(data);
   switch (format) {
     case 'md':
       return renderMarkdown(data, depth);

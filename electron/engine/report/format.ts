@@ -17,6 +17,23 @@ export function findingPages(f: MergedFinding): string {
   return formatPageRanges(f.sources.map((s) => s.page).filter((p): p is number => p !== null));
 }
 
+/** "page 8", or "page 8, printed 7" where the document prints another number on it; "page unknown" without a page. */
+export function sourcePage(s: { page: number | null; printed?: string | null }): string {
+  return s.page === null ? 'page unknown' : `page ${s.page}${s.printed ? `, printed ${s.printed}` : ''}`;
+}
+
+/** The label the document prints on a finding's main page when it differs from the PDF page (from its main page's source), or null. */
+export function mainPagePrinted(f: ReportFinding): string | null {
+  return f.sources.find((s) => s.page !== null && s.page === f.mainPage && s.printed)?.printed ?? null;
+}
+
+/** "8" or "8, printed 7": a finding's main page as the report cites it; "unknown" without one. */
+export function mainPageText(f: ReportFinding): string {
+  if (f.mainPage === null) return 'unknown';
+  const printed = mainPagePrinted(f);
+  return printed ? `${f.mainPage}, printed ${printed}` : String(f.mainPage);
+}
+
 export function formatDuration(ms: number | null): string {
   if (ms === null) return 'unfinished';
   if (ms < 1000) return `${Math.round(ms)} ms`;

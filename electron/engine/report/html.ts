@@ -40,6 +40,8 @@ import {
   idOriginText,
   ocrNote,
   ocrPageList,
+  mainPageText,
+  sourcePage,
 } from './format';
 import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
@@ -447,13 +449,13 @@ function findingDetailOf(f: ReportFinding, profile: ExtractionProfile): SafeHtml
   const v = shownValues(f, profile);
   return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${severityClass(v)}" id="finding-${f.id}" data-finding-id="${f.id}" data-grounded="${f.grounded}">
 <h4>${idOriginOf(f) === 'document' ? html`<code class="finding-key">${idLabel(f)}</code> ` : null}<span class="finding-title">${v.title}</span></h4>
-<p class="facts">ID <code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code> (${idOriginText(f)}) · ${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${f.mainPage ?? 'unknown'} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
+<p class="facts">ID <code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code> (${idOriginText(f)}) · ${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${mainPageText(f)} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
 ${f.review.map(reviewBlock)}
 <p class="description">${v.description}</p>
 <ol class="sources">
 ${f.sources.map(
   (s) => html`<li class="source ${s.grounded ? 'found' : 'not-found'}" data-page="${s.page ?? ''}">
-<p class="where">${s.page === null ? 'page unknown' : `page ${s.page}`}${s.isMain ? ' (main)' : ''}${s.ocr ? html` <span class="ocr${s.ocr.low ? ' low' : ''}">(${ocrNote(s.ocr)})</span>` : null}, ${s.grounded ? `found (${s.match ?? 'exact'})` : html`<strong>not found in the text</strong>`}, chunk ${s.nodeIndex}</p>
+<p class="where">${sourcePage(s)}${s.isMain ? ' (main)' : ''}${s.ocr ? html` <span class="ocr${s.ocr.low ? ' low' : ''}">(${ocrNote(s.ocr)})</span>` : null}, ${s.grounded ? `found (${s.match ?? 'exact'})` : html`<strong>not found in the text</strong>`}, chunk ${s.nodeIndex}</p>
 <blockquote class="evidence">${s.evidence}</blockquote>
 ${s.documentText !== null
   ? html`<p class="context">In the document: …${s.contextBefore ?? ''}<mark>${s.documentText}</mark>${s.contextAfter ?? ''}…</p>`

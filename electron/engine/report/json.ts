@@ -1,6 +1,7 @@
 import { idOriginOf } from '../../../shared/findings';
 import type { StoredConversation } from '../../../shared/retrieval';
 import type { ReviewExportFinding } from '../../../shared/review';
+import { mainPagePrinted } from './format';
 import type { ReportData, ReportFinding, ReportReview } from './reportData';
 
 /**
@@ -21,8 +22,10 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *      own lists of findings matched to findings, and the verdict with its places to check.
  *   7: `conversations`: the questions asked about the run's documents (Ask), each answer with
  *      its grounded citations (document, page, section, quote, offsets) and whether it was marked.
+ *   8: the page numbers the document prints where they differ from the PDF page: `mainPagePrinted`
+ *      per finding, `printedPage` per source ("7" on PDF page 8).
  */
-export const REPORT_JSON_VERSION = 7;
+export const REPORT_JSON_VERSION = 8;
 
 /**
  * The merged findings with their sources, per document, plus everything an
@@ -184,10 +187,12 @@ function findingJson(f: ReportFinding) {
     severityRank: f.severityRank,
     description: f.description,
     mainPage: f.mainPage,
+    mainPagePrinted: mainPagePrinted(f),
     pages: [...new Set(f.sources.map((s) => s.page).filter((p): p is number => p !== null))].sort((a, b) => a - b),
     grounded: f.grounded,
     sources: f.sources.map((s) => ({
       page: s.page,
+      printedPage: s.printed ?? null,
       evidence: s.evidence,
       evidenceStart: s.evidenceStart,
       evidenceEnd: s.evidenceEnd,

@@ -26,6 +26,8 @@ import {
   idOriginText,
   ocrNote,
   ocrPageList,
+  mainPageText,
+  sourcePage,
 } from './format';
 import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
 import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
@@ -284,7 +286,7 @@ function findingDetail(f: ReportFinding, profile: ExtractionProfile): string[] {
   const out = ['', `#### ${documentId ? `${escapeMarkdown(documentId)}: ` : ''}${escapeMarkdown(v.title)}`, ''];
   out.push(`- ID: ${escapeMarkdown(idLabel(f))} (${idOriginText(f)})`);
   out.push(
-    `- Severity: ${escapeMarkdown(severityLabel(v))}; type: ${escapeMarkdown(v.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${f.mainPage ?? 'unknown'}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
+    `- Severity: ${escapeMarkdown(severityLabel(v))}; type: ${escapeMarkdown(v.type)}; pages: ${findingPages(f) || 'unknown'}; main page: ${mainPageText(f)}; grounded: ${f.grounded ? 'yes' : 'NO'}`,
   );
   for (const r of f.review) out.push(...reviewLines(r));
   out.push(
@@ -295,7 +297,7 @@ function findingDetail(f: ReportFinding, profile: ExtractionProfile): string[] {
     '',
   );
   f.sources.forEach((source, i) => {
-    const where = source.page === null ? 'page unknown' : `page ${source.page}`;
+    const where = sourcePage(source);
     const state = source.grounded ? `found (${source.match ?? 'exact'})` : 'NOT found in the text';
     const ocr = source.ocr ? ` (${ocrNote(source.ocr)})` : '';
     out.push(`${i + 1}. ${where}${source.isMain ? ' (main)' : ''}${ocr}, ${state}, chunk ${source.nodeIndex}: “${escapeMarkdown(source.evidence)}”`);

@@ -59,6 +59,11 @@ export interface ReportSource extends FindingSource {
   documentText: string | null;
   /** Set when the evidence's page was read by OCR: its words may be misread (low: below LOW_OCR_CONFIDENCE). */
   ocr: OcrPageInfo | null;
+  /**
+   * The page number the document prints on this source's page when it differs from the PDF page ("7" on PDF
+   * page 8); set by withPrintedLabels (printedLabels.ts) before a report is rendered, absent otherwise.
+   */
+  printed?: string | null;
 }
 
 /** A page whose text was read by OCR, with its mean confidence (null when OCR read no words). */

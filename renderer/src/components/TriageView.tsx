@@ -18,6 +18,7 @@ import { FindingsView } from './FindingsView';
 import { Badges, ReviewDetail, StateBadge, type Form } from './review/ReviewDetail';
 import { Severity } from './Severity';
 import { SourcePlace } from './source/SourcePlace';
+import { usePrintedLabel } from './source/usePrintedLabel';
 import { SplitPane } from './SplitPane';
 import { VirtualList } from './VirtualList';
 import { Sentence } from './Sentence';
@@ -45,6 +46,18 @@ function rowsOf(queue: readonly ReviewedFinding[]): QueueRow[] {
 
 const rowHeightOf = (rows: readonly QueueRow[]) => (i: number) => (rows[i]!.kind === 'group' ? GROUP_ROW_HEIGHT : ITEM_ROW_HEIGHT);
 
+/** "p. 8", or "p. 8, printed 7" where the document numbers its pages otherwise (as the source heading and the reports). */
+function QueuePage({ documentId, page }: { documentId: number; page: number | null }) {
+  const printed = usePrintedLabel(documentId, page);
+  if (page === null) return <>page ?</>;
+  return (
+    <span data-testid="queue-page">
+      p. {page}
+      {printed ? `, printed ${printed}` : ''}
+    </span>
+  );
+}
+
 function QueueItem({ f, active, position, size, style, onPick }: { f: ReviewedFinding; active: boolean; position: number; size: number; style: CSSProperties; onPick(): void }) {
   return (
     <div
@@ -62,7 +75,7 @@ function QueueItem({ f, active, position, size, style, onPick }: { f: ReviewedFi
       <div className="review-item__line">
         <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} /> <Badges f={f} />
         <span className="review-item__where muted">
-          {f.label} · {f.mainPage !== null ? `p. ${f.mainPage}` : 'page ?'}
+          {f.label} · <QueuePage documentId={f.documentId} page={f.mainPage} />
         </span>
       </div>
       <div className="review-item__title" title={f.effective.title}>

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { ChunkNode } from '../../../../shared/types';
 import { useAppStore } from '../../stores/useAppStore';
 import { useTreeStore } from '../../stores/useTreeStore';
-import { nodeText, placeOf, printedLabelOf, sectionName, treeOf } from '../../sourceCache';
+import { nodeText, placeOf, sectionName, treeOf } from '../../sourceCache';
+import { usePrintedLabel } from './usePrintedLabel';
 import { PdfPage } from './PdfPage';
 
 export interface Place {
@@ -75,16 +76,7 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
   }, [documentId, place.start, place.end]);
 
   const page = place.page ?? resolved?.leaf?.pageStart ?? null;
-  const [printed, setPrinted] = useState<{ page: number; label: string | null } | null>(null);
-  useEffect(() => {
-    if (page === null) return;
-    let cancelled = false;
-    void printedLabelOf(documentId, page).then((label) => !cancelled && setPrinted({ page, label }));
-    return () => {
-      cancelled = true;
-    };
-  }, [documentId, page]);
-  const printedLabel = printed?.page === page ? printed.label : null;
+  const printedLabel = usePrintedLabel(documentId, page);
   return (
     <section className="source-place" aria-label="Source" data-testid="source-place" data-place={at}>
       <div className="source-place__head">
