@@ -3,6 +3,7 @@ import { mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } fro
 import { basename, extname, join } from 'node:path';
 import type { ImportFile } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../shared/errors';
+import { documentKindOf, SUPPORTED_FILES } from '../../shared/fileKinds';
 
 const PDF_MAGIC = '%PDF-';
 
@@ -19,13 +20,19 @@ function hasPdfHeader(head: Buffer): boolean {
   return head.subarray(0, 1024).includes(PDF_MAGIC, 0, 'latin1');
 }
 
-function checkPdf(name: string, size: number, head: Buffer): ErrorInfo | null {
+/** Why a file cannot be analysed, or null: a PDF by its header, plain text and Markdown by their extension. */
+function checkFile(name: string, size: number, head: Buffer): ErrorInfo | null {
   if (size === 0) return { code: ErrorCode.FILE_EMPTY, message: `${name} is empty (0 bytes). Choose the complete file.` };
+  const kind = documentKindOf(name);
+  if (kind === 'txt' || kind === 'md') {
+    // A NUL byte never occurs in text: this is a binary file given a text name (its encoding is checked when it is read).
+    return head.includes(0) ? { code: ErrorCode.FILE_UNSUPPORTED, message: `${name} is named ${extname(name)} but is not a text file. Save it as plain text or export it as PDF.` } : null;
+  }
   if (hasPdfHeader(head)) return null;
   if (extname(name).toLowerCase() === '.pdf') {
     return { code: ErrorCode.PDF_NOT_A_PDF, message: `${name} is named .pdf but is not a PDF (no %PDF header). Export it again as PDF.` };
   }
-  return { code: ErrorCode.FILE_UNSUPPORTED, message: `${name} is not a PDF. Only PDF files can be analysed; print or export it as PDF first.` };
+  return { code: ErrorCode.FILE_UNSUPPORTED, message: `${name} is not a type the app reads: it reads ${SUPPORTED_FILES}. Print or export it as PDF first.` };
 }
 
 function readHead(path: string): { size: number; head: Buffer } {
@@ -65,13 +72,13 @@ export function checkImports(files: readonly ImportFile[], importDir: string): C
           if (error instanceof AppError) throw error;
           throw new AppError(ErrorCode.FILE_NOT_FOUND, `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that it exists and that you may read it.`);
         }
-        const problem = checkPdf(name, head.size, head.head);
+        const problem = checkFile(name, head.size, head.head);
         if (problem) out.rejected.push({ name, error: problem });
         else out.accepted.push({ name, path: file.path });
         continue;
       }
       const bytes = Buffer.from(file.bytes, 'base64');
-      const problem = checkPdf(name, bytes.length, bytes.subarray(0, 1024));
+      const problem = checkFile(name, bytes.length, bytes.subarray(0, 1024));
       if (problem) {
         out.rejected.push({ name, error: problem });
         continue;

@@ -94,10 +94,10 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await dropFiles(page, [
       pdf('planted-report.pdf', good),
       pdf('broken.pdf', truncate(good, 0.4)),
-      { name: 'notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('not a pdf') },
+      { name: 'notes.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: new TextEncoder().encode('not a pdf') },
     ]);
     const rejected = page.getByRole('list', { name: 'Rejected files' });
-    await expect.poll(() => rejected.textContent()).toContain('notes.txt');
+    await expect.poll(() => rejected.textContent()).toContain('notes.docx');
     expect(await rejected.textContent()).toContain('FILE_UNSUPPORTED');
 
     const run = page.getByTestId('run-1');

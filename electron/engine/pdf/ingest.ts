@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { DocumentKind, ExtractedDocument } from '../../../shared/types';
+import { documentKindOf, SUPPORTED_FILES } from '../../../shared/fileKinds';
+import type { ExtractedDocument } from '../../../shared/types';
 import type { AssembledText } from './assemble';
 import { throwIfAborted } from '../util';
 import { notAPdfError, READ_CANCELLED } from './pdfErrors';
@@ -11,15 +12,13 @@ import { readPdf } from './pdfDocument';
 import { assembleText, decodeUtf8 } from './textDocument';
 import type { IngestOptions, IngestResult, IngestWarning } from './types';
 
-const KIND_BY_EXTENSION: Readonly<Record<string, DocumentKind>> = { '.pdf': 'pdf', '.txt': 'txt', '.md': 'md', '.markdown': 'md' };
-const SUPPORTED = 'PDF (.pdf), plain text (.txt) and Markdown (.md)';
 
 export async function ingestFile(filePath: string, options: IngestOptions = {}): Promise<IngestResult> {
   throwIfAborted(options.signal, READ_CANCELLED);
   const fileName = path.basename(filePath);
-  const kind = KIND_BY_EXTENSION[path.extname(filePath).toLowerCase()];
+  const kind = documentKindOf(fileName);
   if (!kind) {
-    throw new AppError(ErrorCode.FILE_UNSUPPORTED, `"${fileName}" is not a supported file type. Supported types are ${SUPPORTED}.`, { fileName });
+    throw new AppError(ErrorCode.FILE_UNSUPPORTED, `"${fileName}" is not a supported file type. Supported types are ${SUPPORTED_FILES}.`, { fileName });
   }
   const bytes = await readBytes(filePath, fileName);
   if (bytes.byteLength === 0) throw emptyFileError(fileName);
@@ -68,7 +67,7 @@ async function readBytes(filePath: string, fileName: string): Promise<Uint8Array
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') {
-      throw new AppError(ErrorCode.FILE_UNSUPPORTED, `"${fileName}" is a folder, not a file. Add the files inside it instead (${SUPPORTED}).`, { filePath }, { cause: error });
+      throw new AppError(ErrorCode.FILE_UNSUPPORTED, `"${fileName}" is a folder, not a file. Add the files inside it instead (${SUPPORTED_FILES}).`, { filePath }, { cause: error });
     }
     const reason = code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : 'was not found (moved, renamed or deleted?)';
     throw new AppError(ErrorCode.FILE_NOT_FOUND, `"${fileName}" ${reason}. Check the file and add it again.`, { filePath, code }, { cause: error });

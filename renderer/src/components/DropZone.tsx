@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import type { ImportResult, OllamaStatus } from '../../../shared/contract';
+import { FILE_PICKER_ACCEPT } from '../../../shared/fileKinds';
 import { plural } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
@@ -19,7 +20,7 @@ export async function importAndCheck(files: readonly File[], setDown: (status: O
   return result;
 }
 
-/** Drop one or many PDFs, or pick them; bad files are listed with the reason and the others are analysed. */
+/** Drop one or many PDFs (or .txt / .md files), or pick them; bad files are listed with the reason and the others are analysed. */
 export function DropZone() {
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -53,17 +54,17 @@ export function DropZone() {
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
-        <p className="dropzone__text">Drop PDF files here</p>
+        <p className="dropzone__text">Drop PDF, text or Markdown files here</p>
         <p className="dropzone__or">or</p>
         <label htmlFor={inputId} className="button">
-          Choose PDF files…
+          Choose files…
         </label>
         <input
           ref={input}
           id={inputId}
           className="visually-hidden"
           type="file"
-          accept=".pdf,application/pdf"
+          accept={FILE_PICKER_ACCEPT}
           multiple
           data-testid="file-picker"
           onChange={(event) => {
