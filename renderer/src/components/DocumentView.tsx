@@ -25,6 +25,13 @@ export function DocumentView() {
   const doc = documents.find((d) => d.id === documentId);
   const backTo = useAppStore((s) => s.backTo);
 
+  // Shown again after Findings (or the library's Findings button): open the document chosen there last, so
+  // the tree and the panels beside it are about the same document.
+  useEffect(() => {
+    const last = useAppStore.getState().lastDocumentId;
+    if (last !== null && last !== useTreeStore.getState().documentId) void useTreeStore.getState().open(last);
+  }, []);
+
   useEffect(() => {
     if (documentId === null) return;
     void useMentionsStore.getState().load(documentId);

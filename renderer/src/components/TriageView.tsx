@@ -223,7 +223,7 @@ function ReviewerNamePrompt() {
 
 export function TriageView() {
   const documents = useDocumentsStore((s) => s.documents);
-  const { documentId, view, error, activeId, loading, filter, undo, undone, retry } = useReviewStore();
+  const { documentId, view, error, activeId, loading, filter, undo, undone, retry, autoAdvance } = useReviewStore();
   const [form, setForm] = useState<Form>(null);
   const [mode, setMode] = useState<'queue' | 'table'>('queue');
   const [mentionId, setMentionId] = useState<string | null>(null);
@@ -231,7 +231,7 @@ export function TriageView() {
   const openDoc = useTreeStore((s) => s.documentId);
 
   useEffect(() => {
-    const start = useReviewStore.getState().documentId ?? openDoc ?? documents.find((d) => (d.findingsCount ?? 0) > 0)?.id ?? documents[0]?.id ?? null;
+    const start = useAppStore.getState().lastDocumentId ?? useReviewStore.getState().documentId ?? openDoc ?? documents.find((d) => (d.findingsCount ?? 0) > 0)?.id ?? documents[0]?.id ?? null;
     if (start !== null) void useReviewStore.getState().load(start);
   }, [documents.length > 0]);
   useEffect(() => {
@@ -341,6 +341,10 @@ export function TriageView() {
                 </option>
               ))}
             </select>
+          </label>
+          <label className="inline-field auto-advance">
+            <input type="checkbox" checked={autoAdvance} onChange={(e) => useReviewStore.getState().setAutoAdvance(e.currentTarget.checked)} />
+            <span>Next new finding after confirm or reject</span>
           </label>
         </div>
       </div>

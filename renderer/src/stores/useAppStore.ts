@@ -20,6 +20,9 @@ interface AppState {
   detailWidth: number;
   /** Where "Back" in the document view returns to, when the user came from a finding or a run. */
   backTo: View | null;
+  /** The document the user chose last, in the Document view or in Findings: either view opens it when shown. */
+  lastDocumentId: number | null;
+  noteDocument(documentId: number): void;
   setView(view: View): void;
   /** Shows the document view, remembering the place to go back to. */
   openDocument(from: View): void;
@@ -34,6 +37,8 @@ export const useAppStore = create<AppState>()((set) => ({
   error: null,
   detailWidth: storedWidth(),
   backTo: null,
+  lastDocumentId: null,
+  noteDocument: (documentId) => set({ lastDocumentId: documentId }),
   setView: (view) => set({ view, backTo: null }),
   openDocument: (from) => set({ view: 'document', backTo: from === 'document' ? null : from }),
   goBack: () => set((s) => ({ view: s.backTo ?? 'library', backTo: null })),

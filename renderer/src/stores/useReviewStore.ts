@@ -3,6 +3,7 @@ import type { ArrivingFindings, CommandInput, ReviewViewResult } from '../../../
 import type { ErrorInfo } from '../../../shared/errors';
 import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../shared/review';
 import { invoke } from '../api';
+import { useAppStore } from './useAppStore';
 
 type ReviewCommand = 'review.setState' | 'review.edit' | 'review.note' | 'review.acknowledge' | 'review.split' | 'review.merge' | 'review.addManual';
 
@@ -44,6 +45,8 @@ export function queueOf(findings: readonly ReviewedFinding[], filter: QueueFilte
   return [...shown.filter((f) => f.grounded), ...shown.filter((f) => !f.grounded)];
 }
 
+const AUTO_ADVANCE_KEY = 'audit.autoAdvance';
+
 interface ReviewStoreState {
   documentId: number | null;
   view: ReviewViewResult | null;
@@ -54,6 +57,9 @@ interface ReviewStoreState {
   filter: QueueFilter;
   /** An ungrounded finding whose confirmation waits for "Confirm anyway" (asked once). */
   pendingConfirm: number | null;
+  /** After a confirm or a reject, go on to the next finding still "New" (the auditor's choice, kept between sessions). */
+  autoAdvance: boolean;
+  setAutoAdvance(on: boolean): void;
   /** The latest change that can be taken back (the top of `undoStack`). */
   undo: UndoStep | null;
   /** Changes that can be taken back, oldest first: Ctrl+Z goes back one at a time. */
@@ -126,6 +132,11 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
   activeId: null,
   filter: { search: '', severity: '', state: '' },
   pendingConfirm: null,
+  autoAdvance: globalThis.localStorage?.getItem(AUTO_ADVANCE_KEY) === 'on',
+  setAutoAdvance(on) {
+    globalThis.localStorage?.setItem(AUTO_ADVANCE_KEY, on ? 'on' : 'off');
+    set({ autoAdvance: on });
+  },
   undo: null,
   undoStack: [],
   undone: null,
@@ -134,6 +145,8 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
   arriving: null,
   async load(documentId) {
     const switching = documentId !== get().documentId;
+    // A reload of the same document (a run ended, a citation) is not a choice; switching to another one is.
+    if (switching) useAppStore.getState().noteDocument(documentId);
     set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, undoStack: [], undone: null, retry: null, pendingConfirm: null, arriving: null } : {}) });
     const [result, arriving] = await Promise.all([invoke('review.get', { documentId }), invoke('findings.arriving', { documentId })]);
     if (get().documentId !== documentId) return;
@@ -178,8 +191,16 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
       { reviewedId: finding.id, state: finding.state, ...(finding.state === 'rejected' && finding.rejectReason ? { reason: finding.rejectReason } : {}) },
       finding.id,
     );
+    // The next finding still to decide, in queue order after this one (else the first before it), chosen before
+    // the change: a filter on "New" takes the decided finding out of the queue.
+    const queue = queueOf(get().view?.findings ?? [], get().filter);
+    const at = queue.findIndex((f) => f.id === finding.id);
+    const nextNew = [...queue.slice(at + 1), ...queue.slice(0, Math.max(0, at))].find((f) => f.state === 'new' && f.id !== finding.id);
     const done = await get().act('review.setState', { reviewedId: finding.id, state, ...(reason !== undefined ? { reason } : {}) });
     if (done) pushUndo(back);
+    if (done && get().autoAdvance && (state === 'confirmed' || state === 'rejected') && nextNew && get().view?.findings.some((f) => f.id === nextNew.id)) {
+      set({ activeId: nextNew.id });
+    }
     return rememberIfNameMissing(done, () => get().setState(finding, state, reason));
   },
   cancelConfirm: () => set({ pendingConfirm: null }),

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ChunkText, TreeView } from '../../../shared/contract';
 import type { ChunkNode } from '../../../shared/types';
 import { invoke } from '../api';
+import { useAppStore } from './useAppStore';
 
 /** Per-node facts the tree needs for ARIA and keyboard moves, computed once per tree. */
 export interface NodeMeta {
@@ -74,6 +75,7 @@ export const useTreeStore = create<TreeState>()((set, get) => ({
   text: null,
   textError: null,
   async open(documentId) {
+    useAppStore.getState().noteDocument(documentId);
     if (get().documentId === documentId && get().tree) return;
     set({ documentId, tree: null, meta: [], loading: true, error: null, collapsed: new Set(), activeIndex: null, selectedIndex: null, text: null });
     await get().reload();
