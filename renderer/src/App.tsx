@@ -15,6 +15,7 @@ import { subscribeToHostEvents } from './events';
 import { useAppStore, type View } from './stores/useAppStore';
 import { useDocumentsStore } from './stores/useDocumentsStore';
 import { useRunsStore } from './stores/useRunsStore';
+import { isDirty, useSettingsStore } from './stores/useSettingsStore';
 
 const PLACES: { view: View; label: string; icon: string }[] = [
   { view: 'library', label: 'Library', icon: '▤' },
@@ -32,6 +33,8 @@ export function App() {
   const info = useAppStore((s) => s.info);
   const error = useAppStore((s) => s.error);
   const activeRuns = useRunsStore((s) => s.runs.filter((r) => r.active || r.status === 'running').length);
+  // Edits in Settings are kept while the user looks elsewhere: the place says so, so they are not forgotten.
+  const settingsUnsaved = useSettingsStore(isDirty);
 
   useEffect(() => {
     const unsubscribe = subscribeToHostEvents();
@@ -55,6 +58,12 @@ export function App() {
                   </span>
                   {p.label}
                   {p.view === 'runs' && activeRuns > 0 ? <span className="place__count"> ({activeRuns} active)</span> : null}
+                  {p.view === 'settings' && settingsUnsaved && view !== 'settings' ? (
+                    <span className="place__unsaved" data-testid="settings-unsaved" aria-hidden="true" title="Unsaved changes">
+                      {' '}
+                      • unsaved
+                    </span>
+                  ) : null}
                 </button>
               </li>
             ))}

@@ -27,9 +27,9 @@ export function OcrSettings() {
       <div className="field">
         <label htmlFor={`${id}-ocr`}>Scanned pages (OCR)</label>
         <select id={`${id}-ocr`} value={draft.ocrMode} aria-describedby={`${id}-ocr-hint`} onChange={(event) => edit({ ocrMode: event.currentTarget.value as OcrMode })}>
-          <option value="auto">Automatic: read pages without usable text with OCR</option>
+          <option value="auto">Automatic: OCR pages without text</option>
           <option value="off">Never: leave scanned pages out</option>
-          <option value="force">Always: read every page with OCR</option>
+          <option value="force">Always: OCR every page</option>
         </select>
         <p className="hint" id={`${id}-ocr-hint`}>
           OCR runs on this computer. Pages read by OCR are marked, and low-confidence ones flagged.

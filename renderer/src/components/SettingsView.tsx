@@ -20,7 +20,7 @@ const STAGE_LABELS: Record<ModelStage, string> = {
 };
 
 const STRATEGY_LABELS: Record<StrategyChoiceSetting, string> = {
-  auto: 'Automatic (the judge or the document decides)',
+  auto: 'Automatic (judge or document decides)',
   outline: 'PDF outline (bookmarks)',
   headings: 'Detected headings',
   pages: 'One chunk per page',
@@ -212,7 +212,7 @@ export function SettingsView() {
           <div className="field">
             <label htmlFor={`${id}-ctx-mode`}>Context window</label>
             <select id={`${id}-ctx-mode`} value={draft.contextPolicy.mode} onChange={(event) => edit({ contextPolicy: { ...draft.contextPolicy, mode: event.currentTarget.value as 'auto' | 'fixed' } })}>
-              <option value="auto">Automatic (plan from the models and the chunks)</option>
+              <option value="auto">Automatic (from models and chunks)</option>
               <option value="fixed">Fixed size</option>
             </select>
           </div>

@@ -21,6 +21,10 @@ interface SettingsState {
 
 let checkSeq = 0;
 
+const SAVED = 'Settings saved.';
+const SAVED_SHOWN_MS = 5000;
+let savedTimer: ReturnType<typeof setTimeout> | undefined;
+
 /** The draft differs from what is saved. */
 export function isDirty(state: Pick<SettingsState, 'settings' | 'draft'>): boolean {
   return state.draft !== null && state.settings !== null && JSON.stringify(state.draft) !== JSON.stringify(state.settings);
@@ -40,6 +44,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     else set({ error: result.error.message });
   },
   async open() {
+    // "Settings saved." belongs to the save that just happened, not to a later visit.
+    set({ message: null });
     if (!isDirty(get())) await get().load();
   },
   discard() {
@@ -63,8 +69,14 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     if (!draft) return false;
     set({ saving: true });
     const result = await invoke('settings.update', draft);
-    if (result.ok) set({ settings: result.data, draft: structuredClone(result.data), saving: false, message: 'Settings saved.', error: null });
-    else set({ saving: false, error: result.error.message, message: null });
+    if (result.ok) {
+      set({ settings: result.data, draft: structuredClone(result.data), saving: false, message: SAVED, error: null });
+      // The confirmation fades: a message still there minutes later says nothing about the settings shown.
+      clearTimeout(savedTimer);
+      savedTimer = setTimeout(() => {
+        if (get().message === SAVED) set({ message: null });
+      }, SAVED_SHOWN_MS);
+    } else set({ saving: false, error: result.error.message, message: null });
     return result.ok;
   },
 }));
