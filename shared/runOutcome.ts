@@ -118,13 +118,31 @@ export interface VerdictSummary {
 }
 
 export function summarizeVerdict(verdict: CompletenessVerdict, picturePages: readonly number[]): VerdictSummary {
-  const pictures = new Set(picturePages);
-  const unseenPages = verdict.pagesWithoutText.filter((page) => !pictures.has(page));
-  const otherPlaces = verdict.places.filter((place) => place.kind !== 'pages-without-text').length;
-  const unseenPlaces = unseenPages.length === 0 ? 0 : verdict.places.filter((place) => place.kind === 'pages-without-text' && (place.page === null || !pictures.has(place.page))).length || 1;
-  const placesToCheck = otherPlaces + unseenPlaces;
+  const placesToCheck = placesToCheckOf(verdict, picturePages).length;
   const status = verdict.status === 'check' && placesToCheck === 0 ? (verdict.stated.length > 0 ? 'complete' : 'no-stated-totals') : verdict.status;
   return { status, placesToCheck, statedTotal: verdict.statedTotal, foundTotal: verdict.foundTotal };
+}
+
+/**
+ * The verdict's places an auditor has to look at: a "pages without text" place is left out when every page of
+ * it holds only pictures (OCR found no words: nothing was lost there, picturePagesNote says so quietly).
+ */
+export function placesToCheckOf(verdict: CompletenessVerdict, picturePages: readonly number[]): CompletenessVerdict['places'] {
+  const pictures = new Set(picturePages);
+  const withoutText = new Set(verdict.pagesWithoutText);
+  return verdict.places.filter((place) => {
+    if (place.kind !== 'pages-without-text' || place.page === null) return true;
+    // The place names a run of consecutive pages without text, from its first page.
+    for (let page = place.page; withoutText.has(page) || page === place.page; page += 1) if (!pictures.has(page)) return true;
+    return false;
+  });
+}
+
+/** The headline of a verdict whose places were counted by placesToCheckOf. */
+export function verdictHeadline(summary: Pick<VerdictSummary, 'status' | 'placesToCheck'>): string {
+  if (summary.status === 'complete') return 'Complete';
+  if (summary.status === 'no-stated-totals') return 'No stated totals to check against';
+  return summary.placesToCheck === 1 ? 'Check this place' : `Check these ${summary.placesToCheck} places`;
 }
 
 /** The verdicts of a run's documents as one: "check" when any of them says so, places and totals added up. */

@@ -206,6 +206,11 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     const note = page.getByTestId('picture-pages');
     await expect.poll(() => note.textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     expect(await page.getByTestId('document-problems').count()).toBe(0);
+    // The Completeness panel says it in the same quiet sentence, and never lists those pages as a place to check.
+    const completeness = page.getByTestId('completeness');
+    await expect.poll(() => completeness.getByTestId('completeness-pictures').textContent(), { timeout: 10_000 }).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    expect(await completeness.locator('li[data-kind="pages-without-text"]').count()).toBe(0);
+    expect(await completeness.getByTestId('completeness-headline').textContent()).not.toMatch(/^Check/);
     await screenshot(page, 'workspace-document-1440');
     axe.document = await seriousAxeViolations(page);
   });

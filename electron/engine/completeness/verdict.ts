@@ -4,6 +4,7 @@
  * that states nothing gets the neutral "no stated totals to check against";
  * anything that disagrees becomes a place to check, with its page.
  */
+import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
 import type { CheckPlace, CompletenessVerdict, ListedEntry, SeverityTally, StatedCount } from '../../../shared/completeness';
 import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
@@ -88,7 +89,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   const ranked = rankPlaces(places);
   return {
     status,
-    headline: status === 'check' ? (places.length === 1 ? 'Check this place' : `Check these ${places.length} places`) : status === 'complete' ? 'Complete' : 'No stated totals to check against',
+    headline: verdictHeadline({ status, placesToCheck: places.length }),
     places: ranked,
     stated: [...stated],
     tallies,

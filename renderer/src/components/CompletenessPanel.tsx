@@ -1,5 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { CheckPlace, CompletenessVerdict } from '../../../shared/completeness';
+import { picturePagesNote, placesToCheckOf, summarizeVerdict, verdictHeadline } from '../../../shared/runOutcome';
+import { invoke } from '../api';
 import { useAppStore } from '../stores/useAppStore';
 import { useCompletenessStore } from '../stores/useCompletenessStore';
 import { useTreeStore } from '../stores/useTreeStore';
@@ -56,16 +58,30 @@ export function CompletenessPanel({ documentId: given }: { documentId?: number |
   useEffect(() => {
     if (documentId !== null) void useCompletenessStore.getState().load(documentId);
   }, [documentId]);
+  // Pages OCR found no words on hold only pictures: noted in the one quiet sentence, never a place to check.
+  const [pictures, setPictures] = useState<{ documentId: number; pages: number[] } | null>(null);
+  useEffect(() => {
+    if (documentId === null) return;
+    let current = true;
+    void invoke('documents.health', { documentId }).then((r) => current && r.ok && setPictures({ documentId, pages: r.data.picturePages ?? [] }));
+    return () => {
+      current = false;
+    };
+  }, [documentId, view?.runId]);
 
   if (documentId === null) return null;
   const verdict = view?.verdict ?? null;
+  const picturePages = pictures?.documentId === documentId ? pictures.pages : [];
+  const summary = verdict ? summarizeVerdict(verdict, picturePages) : null;
+  const places = verdict ? placesToCheckOf(verdict, picturePages) : [];
+  const picturesNote = verdict ? picturePagesNote(picturePages.filter((page) => verdict.pagesWithoutText.includes(page))) : null;
   return (
-    <section aria-labelledby="completeness-title" className="panel completeness" data-testid="completeness" data-status={verdict?.status ?? 'none'}>
+    <section aria-labelledby="completeness-title" className="panel completeness" data-testid="completeness" data-status={summary?.status ?? 'none'}>
       <h2 id="completeness-title">
         Completeness{view?.runId ? ` (run #${view.runId})` : ''}{' '}
-        {verdict ? (
-          <span className={STATUS_BADGE[verdict.status]} data-testid="completeness-headline">
-            {verdict.headline}
+        {summary ? (
+          <span className={STATUS_BADGE[summary.status]} data-testid="completeness-headline">
+            {verdictHeadline(summary)}
           </span>
         ) : null}
       </h2>
@@ -93,15 +109,20 @@ export function CompletenessPanel({ documentId: given }: { documentId?: number |
               {verdict.usedLlm ? ' (read by the language model; each quote found in the document)' : ''}
             </p>
           ) : null}
-          {verdict.places.length > 0 ? (
+          {places.length > 0 ? (
             <ol className="completeness__places" data-testid="completeness-places">
-              {verdict.places.map((place: CheckPlace, i) => (
+              {places.map((place: CheckPlace, i) => (
                 <li key={i} data-kind={place.kind}>
                   <PageLink documentId={documentId} page={place.page} />
                   {place.message}
                 </li>
               ))}
             </ol>
+          ) : null}
+          {picturesNote ? (
+            <p className="muted" data-testid="completeness-pictures">
+              {picturesNote}
+            </p>
           ) : null}
         </>
       ) : null}
