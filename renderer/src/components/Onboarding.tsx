@@ -127,8 +127,8 @@ export function Onboarding() {
           <span aria-hidden="true" className="step__mark">
             3
           </span>
-          <div>
-            <strong>Try it.</strong> Drop your own PDF below, or{' '}
+          <div className="step__action" data-testid="onboarding-try">
+            <strong>Try it.</strong> Drop your own PDF, text or Markdown file below, or{' '}
             <button type="button" className="button button--small button--primary" disabled={busy} onClick={() => void trySample()}>
               {busy ? 'Adding the sample…' : 'Try a sample document'}
             </button>

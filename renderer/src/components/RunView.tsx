@@ -170,7 +170,15 @@ export function RunList({ limit = 20, title = 'Runs' }: { limit?: number; title?
     <section aria-labelledby="runs-title" className="panel runs">
       <h2 id="runs-title">{title}</h2>
       {actionError ? <p role="alert">{actionError}</p> : null}
-      {runs.length === 0 ? <p className="empty">No runs yet. Add documents in the Library to start one.</p> : null}
+      {runs.length === 0 ? (
+        <>
+          <p className="empty">No runs yet. Add documents in the Library to start one.</p>
+          <p className="hint" data-testid="runs-next-step">
+            When a run ends, Findings lists what it found beside each finding's source page, ready for review (<kbd>c</kbd> confirm, <kbd>r</kbd> reject), and Ask answers
+            questions about your documents with citations you can open.
+          </p>
+        </>
+      ) : null}
       {runs.slice(0, limit).map((run) => (
         <RunCard key={run.id} run={run} progress={progress[run.id]} />
       ))}
