@@ -31,3 +31,19 @@ export function realJustification(text: string | null | undefined): string | nul
   const t = text?.trim() ?? '';
   return t === '' || /^\(?no justification given\)?\.?$/i.test(t) ? null : t;
 }
+
+/**
+ * What the tree split's validator told the model (the same words go back to it as feedback, so they stay as
+ * they are), said to the user: the instruction to the model is left out, the problem is kept.
+ */
+const SPLIT_PROBLEM_WORDING: readonly [RegExp, string][] = [
+  [/^(.*)the split makes no progress: one chapter covers the whole text; propose at least two chapters at natural boundaries$/, '$1the split made no progress: one chapter covered the whole text'],
+  [/^(.*): start lines must strictly increase$/, '$1'],
+  [/^the prompt did not fit the context: the text is shown in smaller parts$/, 'the text did not fit the model’s context, so it was shown in smaller parts'],
+];
+
+export function plainSplitProblem(problem: string): string {
+  let out = problem;
+  for (const [pattern, wording] of SPLIT_PROBLEM_WORDING) out = out.replace(pattern, wording);
+  return out.charAt(0).toUpperCase() + out.slice(1) + (/[.!?]$/.test(out) ? '' : '.');
+}

@@ -151,6 +151,8 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     const failed = split.getByRole('article', { name: /Attempt 1: Validation failed/ });
     await failed.waitFor();
     expect(await failed.locator('.validation-errors').textContent()).toMatch(/starts at line 6, not after the previous chapter's line 12/);
+    // The problem in plain words: the instruction the model was given with it stays internal.
+    expect(await failed.locator('.validation-errors').textContent()).not.toContain('must strictly increase');
     expect(await split.getByRole('article', { name: /Accepted/ }).count()).toBeGreaterThan(0);
     await failed.scrollIntoViewIfNeeded();
     await screenshot(page, 'split-attempts');

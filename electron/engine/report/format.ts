@@ -173,7 +173,8 @@ export function reviewedBy(r: Pick<ReviewExportFinding, 'lastReviewer' | 'lastCh
 export function chunkingText(strategy: string | null, judge: { strategy: string; source: string; cached: boolean; justification: string; fallbackReason: string | null } | null): string {
   if (!judge) return strategyName(strategy);
   const source = judge.cached && judge.source === 'llm' ? STRATEGY_SOURCES.cached! : (STRATEGY_SOURCES[judge.source] ?? judge.source);
-  const why = realJustification(judge.source === 'llm' ? judge.justification : judge.justification);
+  // A strategy set in the settings needs no reason beside "chosen in the settings" (the stored one names its id).
+  const why = judge.source === 'override' ? null : realJustification(judge.justification);
   return `${strategyName(judge.strategy)}, ${source}${why ? `: ${why}` : ''}`;
 }
 

@@ -1,4 +1,5 @@
 import type { SplitAttemptView } from '../../../shared/contract';
+import { plainSplitProblem } from '../../../shared/plainWords';
 import { useSplitStore } from '../stores/useSplitStore';
 
 const OUTCOMES: Record<SplitAttemptView['outcome'], string> = {
@@ -60,7 +61,7 @@ export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
       {errors.length > 0 ? (
         <ul className="validation-errors" aria-label="Validation errors">
           {errors.map((e, i) => (
-            <li key={i}>{e}</li>
+            <li key={i}>{plainSplitProblem(e)}</li>
           ))}
         </ul>
       ) : null}
