@@ -19,6 +19,8 @@ async function loadPdfJs() {
 }
 
 const trees = new Map<number, Promise<ChunkNode[]>>();
+/** Documents that are text or Markdown: they print no page labels, and their file is not fetched again for one. */
+const notPdf = new Set<number>();
 const files = new Map<number, Promise<PdfDocument>>();
 const texts = new Map<string, Promise<string>>();
 
@@ -82,7 +84,10 @@ export function pdfOf(documentId: number): Promise<PdfDocument> {
   if (!doc) {
     doc = invoke('documents.file', { documentId }).then(async (r) => {
       if (!r.ok) throw new Error(r.error.message);
-      if (r.data.kind !== 'pdf') throw new Error(`${r.data.fileName} is not a PDF: its text is shown above.`);
+      if (r.data.kind !== 'pdf') {
+        notPdf.add(documentId);
+        throw new Error(`${r.data.fileName} is not a PDF: its text is shown above.`);
+      }
       const bytes = Uint8Array.from(atob(r.data.bytes), (c) => c.charCodeAt(0));
       const pdfjs = await loadPdfJs();
       return pdfjs.getDocument({ data: bytes, isEvalSupported: false }).promise;
@@ -98,6 +103,7 @@ const printedLabels = new Map<string, Promise<string | null>>();
 
 /** The label the document prints on a PDF page when it differs from its position (shared/printedPages.ts), cached. */
 export function printedLabelOf(documentId: number, page: number): Promise<string | null> {
+  if (notPdf.has(documentId)) return Promise.resolve(null);
   const key = `${documentId}:${page}`;
   let label = printedLabels.get(key);
   if (!label) {
