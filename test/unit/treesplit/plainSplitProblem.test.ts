@@ -14,6 +14,7 @@ const nt = nodeText(text, 0, text.length);
 describe('tree-split problems said to the user', () => {
   it('keeps the problem and leaves out the instruction to the model, on the validator’s real words', () => {
     const whole = validateChapters(nt, chapters([1]), { minChapterChars: 10 });
+    if (whole.ok) throw new Error('one chapter covering the whole text must be refused');
     expect(whole.errors[0]).toContain('propose at least two chapters');
     expect(plainSplitProblem(whole.errors[0]!)).toBe('The split made no progress: one chapter covered the whole text.');
 
