@@ -211,7 +211,7 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
   }
   const fullMode = settings.mode === 'full';
   // The review of every document the run analysed (carried over to this run first when it is older).
-  const review = fullMode ? getRunReview(db, runId, { now: meta.now.toISOString() }) : null;
+  const review = fullMode ? getRunReview(db, runId) : null;
   const inputs = runInputs.map((input): ReportInput => {
     const document = input.documentId === null ? undefined : getDocument(db, input.documentId);
     return {
