@@ -17,6 +17,7 @@ import type { StoredConversation } from '../../../shared/retrieval';
 import type { StoredRunSettings } from '../../../shared/runSettings';
 import { stableHash } from '../util';
 import {
+  documentText,
   getCurrentTree,
   getDocument,
   getRun,
@@ -404,8 +405,7 @@ function judgeForRun(db: Database, run: StoredRun, documentId: number): ReportJu
 }
 
 function canonicalText(db: Database, documentId: number): string {
-  const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string } | undefined;
-  return row?.canonical_text ?? '';
+  return documentText(db, documentId) ?? '';
 }
 
 const CONTEXT_WORDS = 8;

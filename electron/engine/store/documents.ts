@@ -110,7 +110,7 @@ interface PageRow {
 export function loadExtractedDocument(db: Database, id: number): ExtractedDocument | undefined {
   const stored = getDocument(db, id);
   if (!stored) return undefined;
-  const { canonical_text: text } = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string };
+  const text = documentText(db, id)!;
   const pages = (
     db
       .prepare(
