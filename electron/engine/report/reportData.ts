@@ -27,6 +27,7 @@ import {
   loadMentions,
   pagesWithoutTextLayer,
   runSettingsOf,
+  treeStrategy,
   unreadablePages,
   type Database,
   type StoredDocument,
@@ -329,7 +330,7 @@ function collectDocument(
   const results = fullMode ? listChunkResults(db, run.id, document.id) : [];
   const treeId = results[0]?.treeId ?? getCurrentTree(db, document.id)?.id;
   const nodes = treeId === undefined ? [] : loadChunks(db, treeId);
-  const strategy = treeId === undefined ? null : (db.prepare('SELECT strategy FROM chunk_trees WHERE id = ?').get(treeId) as { strategy: string }).strategy;
+  const strategy = treeId === undefined ? null : treeStrategy(db, treeId)!;
   const mentions = loadMentions(db, document.id, rulesHash);
   const merged = fullMode ? listMergedFindings(db, run.id, document.id) : [];
   const text = merged.length > 0 ? canonicalText(db, document.id) : '';

@@ -9,7 +9,8 @@ import type { AskAnswer } from '../../../shared/retrieval';
 import type { LlmClient } from '../llm';
 import { ask, checkAskScope, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 import { appendExchange, createConversation, type ConversationScope } from './conversations';
-import { documentExists, findDocumentByPathOrName, listDocumentFiles } from './store';
+import { documentExists } from '../store';
+import { findDocumentByPathOrName, listDocumentFiles } from './store';
 
 export { ask, checkAskScope, retrieveContext, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 export { updateIndex, EMBED_NUM_CTX, type IndexOptions, type IndexStats } from './indexer';

@@ -15,10 +15,6 @@ export function countDocuments(db: Database): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
 }
 
-export function documentExists(db: Database, documentId: number): boolean {
-  return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(documentId) !== undefined;
-}
-
 /** The newest document stored under this path or file name. */
 export function findDocumentByPathOrName(db: Database, path: string, fileName: string): number | undefined {
   return (db.prepare('SELECT id FROM documents WHERE file_path = ? OR file_name = ? ORDER BY id DESC LIMIT 1').get(path, fileName) as { id: number } | undefined)?.id;

@@ -179,6 +179,10 @@ export function unreadablePages(db: Database, documentId: number): { page: numbe
   ).map((row) => ({ page: row.page_number, reason: row.read_error }));
 }
 
+export function documentExists(db: Database, id: number): boolean {
+  return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
+}
+
 /** A document's canonical text alone (without its pages and lines), or undefined when there is no such document. */
 export function documentText(db: Database, id: number): string | undefined {
   const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string } | undefined;
