@@ -18,9 +18,12 @@ import type {
 } from '../../../shared/review';
 import { carryOverReview, latestAnalyzedRun, type CarryOverResult } from './carryOver';
 import {
+  absorbedByDocument,
+  absorbedInto,
   changedFields,
   editedFields,
   effectiveValues,
+  findReviewed,
   getReviewDocument,
   label,
   lastHumanChange,
@@ -29,6 +32,8 @@ import {
   listReviewedRows,
   loadSources,
   originalValues,
+  reviewIdsByMergedId,
+  runDocumentIds,
   type ReviewedRow,
 } from './store';
 
@@ -66,7 +71,7 @@ function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile, 
   const main = sources.find((s) => s.isMain) ?? sources.find((s) => s.grounded) ?? sources[0];
   const rank = rankSeverity(profile, effective.severity);
   const last = lastHumanChange(db, row.id);
-  const absorbed = absorbedIds ?? (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(row.id) as { id: number }[]).map((r) => r.id);
+  const absorbed = absorbedIds ?? absorbedInto(db, row.id);
   return {
     id: row.id,
     documentId: row.document_id,
@@ -127,11 +132,7 @@ export function countReview(findings: readonly ReviewedFinding[]): ReviewCounter
 export function getReviewView(db: Database, documentId: number, options: ReviewReadOptions = {}): ReviewView {
   const runId = getReviewDocument(db, documentId)?.run_id ?? null;
   const profile = options.profile ?? DEFAULT_PROFILE;
-  // Which findings were merged into which, in one query: asked per finding, each question scans the document's rows.
-  const absorbed = new Map<number, number[]>();
-  for (const r of db.prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq').all(documentId) as { id: number; merged_into: number }[]) {
-    absorbed.set(r.merged_into, [...(absorbed.get(r.merged_into) ?? []), r.id]);
-  }
+  const absorbed = absorbedByDocument(db, documentId);
   const findings = listReviewedRows(db, documentId)
     .map((row) => toReviewed(db, row, profile, absorbed.get(row.id) ?? []))
     .sort((a, b) => position(a) - position(b) || a.seq - b.seq);
@@ -140,7 +141,7 @@ export function getReviewView(db: Database, documentId: number, options: ReviewR
 
 /** One reviewed finding (merged ones included: merged_into shows in the trail). */
 export function getReviewedFinding(db: Database, reviewedId: number, options: { profile?: ExtractionProfile } = {}): ReviewedFinding | undefined {
-  const row = db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(reviewedId) as ReviewedRow | undefined;
+  const row = findReviewed(db, reviewedId);
   return row && toReviewed(db, row, options.profile ?? DEFAULT_PROFILE);
 }
 
@@ -202,9 +203,7 @@ export interface RunReview {
  * and is reported as it is. A read: exporting a report writes nothing.
  */
 export function getRunReview(db: Database, runId: number, options: ReviewSummaryOptions = {}): RunReview {
-  const documentIds = (
-    db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as { document_id: number }[]
-  ).map((r) => r.document_id);
+  const documentIds = runDocumentIds(db, runId);
   const documents: ReviewSummary[] = [];
   const byReviewId = new Map<number, ReviewExportFinding>();
   for (const documentId of documentIds) {
@@ -213,15 +212,6 @@ export function getRunReview(db: Database, runId: number, options: ReviewSummary
     // Index every finding, also when the report lists confirmed ones only.
     for (const f of getReviewView(db, documentId, options).findings) byReviewId.set(f.id, toExportFinding(f));
   }
-  const byMergedId = new Map<number, number[]>();
-  const rows = db
-    .prepare(
-      `SELECT DISTINCT mfs.merged_id, rs.reviewed_id FROM review_sources rs
-       JOIN merged_finding_sources mfs ON mfs.finding_id = rs.finding_id
-       JOIN merged_findings mf ON mf.id = mfs.merged_id AND mf.run_id = rs.run_id
-       WHERE rs.run_id = ? ORDER BY mfs.merged_id, rs.reviewed_id`,
-    )
-    .all(runId) as { merged_id: number; reviewed_id: number }[];
-  for (const r of rows) byMergedId.set(r.merged_id, [...(byMergedId.get(r.merged_id) ?? []), r.reviewed_id]);
+  const byMergedId = reviewIdsByMergedId(db, runId);
   return { runId, documents, byMergedId, byReviewId };
 }
