@@ -79,6 +79,34 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in store modules (README, Layout): store/ and each module's store.ts. A statement anywhere else fails here.
+    files: ['electron/**/*.ts'],
+    ignores: [
+      'electron/engine/store/**',
+      'electron/engine/*/store.ts',
+      // The llm module's own stores, named for the table they keep: the call log (llm_calls) and the token calibration.
+      'electron/engine/llm/callLog.ts',
+      'electron/engine/llm/estimator.ts',
+      // Still to move into review/store.ts (issue 28): the review's operations and carry-over.
+      'electron/engine/review/operations.ts',
+      'electron/engine/review/carryOver.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='prepare']", message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.' },
+        {
+          selector: "CallExpression[callee.property.name='exec'][callee.object.name=/^(db|database|store)$/]",
+          message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='exec'][callee.object.property.name='db']",
+          message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.',
+        },
+      ],
+    },
+  },
+  {
     files: ['electron/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(['**/engine/**', '**/main/**', '**/renderer/**', '**/cli/**', 'node:*'], 'preload exposes exactly the contract from shared/, nothing else.'),

@@ -21,7 +21,7 @@ import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type ReviewView, ty
 import { extractionProfileSchema } from './profileSchema';
 import type { IdOrigin, MergeConflictDraft } from './findings';
 import { MAX_QUESTION_CHARS, retrievalSettingsSchema, type AskEvent, type ConversationMessage, type ConversationSummary } from './retrieval';
-import { RUN_MODES, STRATEGY_CHOICES } from './pipeline';
+import { MODEL_STAGES, RUN_MODES, STRATEGY_CHOICES, type ModelStage } from './pipeline';
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
@@ -30,9 +30,8 @@ import type { Comparison } from './compare';
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
 
-/** Stages that may each use their own model. */
-export const MODEL_STAGES = ['judge', 'split', 'extract', 'summary', 'embed'] as const;
-export type ModelStage = (typeof MODEL_STAGES)[number];
+// The stages that may each use their own model are pipeline.ts's MODEL_STAGES (one stage list); re-exported for the contract's users.
+export { MODEL_STAGES, type ModelStage } from './pipeline';
 
 export const idPatternSchema = z
   .object({

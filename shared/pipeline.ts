@@ -36,6 +36,15 @@ export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 export const LLM_STAGES = [...PIPELINE_STAGES, 'qa', 'embed'] as const;
 export type LlmStage = (typeof LLM_STAGES)[number];
 
+/**
+ * The stages Settings picks a model for: one list, a subset of LLM_STAGES
+ * (the compiler checks it). Not 'review': the tree split's reviewer works on
+ * the splitter's text and takes the split model (host runSettingsFrom); not
+ * 'qa': Ask resolves its chat model itself (retrieval resolveAskModels).
+ */
+export const MODEL_STAGES = ['judge', 'split', 'extract', 'summary', 'embed'] as const satisfies readonly LlmStage[];
+export type ModelStage = (typeof MODEL_STAGES)[number];
+
 /** Why an LLM call was made (the call log's `purpose`): a stage, or the load-only probe before a run. */
 export const LLM_PURPOSES = [...LLM_STAGES, 'probe'] as const;
 export type LlmPurpose = (typeof LLM_PURPOSES)[number];

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { settingsSchema } from '../../shared/contract';
 import { DEFAULT_RETRIEVAL_SETTINGS, retrievalSettingsSchema, UNVERIFIED_TEXT, type AskAnswer, type RetrievalSettings } from '../../shared/retrieval';
-import { createLlmClient } from '../engine/llm';
+import { createLlmClient, lastLlmCallRowId, llmUsageSince } from '../engine/llm';
 import {
   askInConversation,
   askSettings,
@@ -107,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
       const embedModel = values['embed-model'] ?? saved.embedModel;
       const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(embedModel ? { embedModel } : {}) }, abort.signal);
       if (models.embedMissing && !values['text-only']) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
-      const callsBefore = lastCallRow(db);
+      const callsBefore = lastLlmCallRowId(db);
       const { answer, conversationId: stored } = await askInConversation(
         { db, llm },
         {
@@ -129,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
       const extractAll = answer.exhaustiveNote ? exhaustiveCommand(exhaustiveTargets(db, documentIds).map((t) => t.filePath), values.db === undefined ? undefined : dbPath) : null;
       process.stdout.write(
         values.json
-          ? `${JSON.stringify({ conversationId: stored, ...answer, usage: callsSince(db, callsBefore), ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n`
+          ? `${JSON.stringify({ conversationId: stored, ...answer, usage: llmUsageSince(db, callsBefore), ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n`
           : formatAnswer(answer, stored, extractAll),
       );
       return EXIT.ok;
@@ -147,22 +147,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The id of the last model call logged, so the calls of this question are the ones after it. */
-function lastCallRow(db: Database): number {
-  return (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number }).id;
-}
-
-/** What answering spent: model calls (each logical call once, embeddings apart) and their tokens, by purpose. */
-export function callsSince(db: Database, afterRow: number): { calls: number; embedCalls: number; promptTokens: number; evalTokens: number } {
-  const row = db
-    .prepare(
-      `SELECT COUNT(DISTINCT CASE WHEN purpose <> 'embed' THEN call_id END) AS calls, COUNT(DISTINCT CASE WHEN purpose = 'embed' THEN call_id END) AS embedCalls,
-              COALESCE(SUM(prompt_eval_count), 0) AS promptTokens, COALESCE(SUM(eval_count), 0) AS evalTokens
-         FROM llm_calls WHERE id > ?`,
-    )
-    .get(afterRow) as { calls: number; embedCalls: number; promptTokens: number; evalTokens: number };
-  return row;
-}
 
 /**
  * The retrieval settings saved in the store by the app (Settings > Ask the documents), so a question asked

@@ -14,8 +14,9 @@ import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
 import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
+import { documentHasMergedFindings } from '../engine/merge';
 import { getRunModels } from '../engine/review';
-import { findDocumentBySha, type Database } from '../engine/store';
+import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
@@ -98,10 +99,8 @@ function storedAnalysis(db: Database, file: string, rulesOnly: boolean): number 
   const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
   const doc = findDocumentBySha(db, sha);
   if (!doc) return undefined;
-  const query = rulesOnly
-    ? "SELECT 1 FROM run_inputs WHERE document_id = ? AND status = 'done' LIMIT 1"
-    : 'SELECT 1 FROM merged_findings WHERE document_id = ? LIMIT 1';
-  return db.prepare(query).get(doc.id) === undefined ? undefined : doc.id;
+  const analysed = rulesOnly ? documentHasFinishedInput(db, doc.id) : documentHasMergedFindings(db, doc.id);
+  return analysed ? doc.id : undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,12 +5,12 @@
 import type { CompletenessView, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
-import type { Database } from '../engine/store';
+import { documentExists, type Database } from '../engine/store';
 
 export function completenessHandlers(db: Database) {
   return {
     'completeness.get': async ({ documentId, runId }: ParsedInput<'completeness.get'>): Promise<CompletenessView> => {
-      if (!db.prepare('SELECT 1 FROM documents WHERE id = ?').get(documentId)) {
+      if (!documentExists(db, documentId)) {
         throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
       }
       if (runId === undefined) return { documentId, ...latestCompleteness(db, documentId) };

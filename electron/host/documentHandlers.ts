@@ -13,7 +13,7 @@ import { checkImports } from './importFiles';
 function withReviewStates(ctx: HostContext, findings: FindingView[]): FindingView[] {
   const states = new Map<number, ReviewState>();
   for (const documentId of new Set(findings.map((f) => f.documentId))) {
-    for (const reviewed of getReviewView(ctx.db, documentId, { sync: false }).findings) for (const merged of reviewed.mergedIds) states.set(merged, reviewed.state);
+    for (const reviewed of getReviewView(ctx.db, documentId).findings) for (const merged of reviewed.mergedIds) states.set(merged, reviewed.state);
   }
   return findings.map((f) => ({ ...f, reviewState: states.get(f.id) ?? null }));
 }

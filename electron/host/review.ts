@@ -18,6 +18,7 @@ import {
   editFields,
   getReviewedFinding,
   getReviewView,
+  syncReview,
   listTrail,
   mergeReviewed,
   removeNote,
@@ -89,7 +90,10 @@ function identitiesOf(db: Database, documentId: number, findings: readonly Revie
 export function reviewView(db: Database, documentId: number, now: string): ReviewViewResult {
   const text = documentText(db, documentId);
   if (text === undefined) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
-  const view = getReviewView(db, documentId, { now });
+  // The host is a writer: a review still on an older run (a store whose runs finished before the runner carried reviews
+  // over itself) catches up here, explicitly, before the pure read.
+  syncReview(db, documentId, now);
+  const view = getReviewView(db, documentId);
   const context: Record<number, EvidenceContext | null> = {};
   for (const f of view.findings) context[f.id] = contextOf(f, text);
   return { ...view, context, identity: identitiesOf(db, documentId, view.findings) };

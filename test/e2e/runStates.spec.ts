@@ -30,12 +30,12 @@ async function shortfallReportPdf(): Promise<Uint8Array> {
   });
 }
 
-/** States Medium 1 and details exactly that one finding: complete. */
+/** States High 0 and Medium 1 (a count alone is never read as the document's totals) and details exactly that one finding: complete. */
 async function completeReportPdf(): Promise<Uint8Array> {
   return makeTextPdf({
     title: 'Complete',
     pages: [
-      body(['1 Summary', 'Total Medium-Severity Issues 1', ...proseLines(3, 9)]),
+      body(['1 Summary', 'Total High-Severity Issues 0', 'Total Medium-Severity Issues 1', ...proseLines(3, 9)]),
       body(['3.1 CMP-001 Audit log can be deleted by operators', 'Severity: Medium', 'Operators can delete the audit log table without a second approval.', ...proseLines(3, 10)]),
     ],
   });

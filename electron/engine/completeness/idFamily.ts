@@ -3,11 +3,11 @@
  * licences and advisories in the same shape as its finding IDs (EIP-4844,
  * ERC-20, BIP-0332, AGPL-3, CVE-2021-22569): those are references, and
  * listing them as "mentioned but no finding covers it" buries the real gaps.
- * An ID counts when it is of the document's own family: the prefix its
- * findings' IDs use, or the IDs printed in its lists of findings. Without
- * any such family (no finding has an ID, no list prints one), only an ID of
- * one of the profile's own patterns (PBI-12, CR-7) counts: the generic
- * finding-ID shape alone (FAA-2020, IEEE-754, MAX-8) says nothing.
+ * An ID counts when it is of the document's own family (the prefix its
+ * findings' IDs use, or the IDs printed in its lists of findings), or of one
+ * of the profile's own patterns (PBI-12, CR-7: what the user asked to track).
+ * The generic finding-ID shape alone (FAA-2020, IEEE-754, MAX-8) outside the
+ * document's family says nothing.
  */
 import type { ListedEntry } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
@@ -49,7 +49,9 @@ export function splitMentions<T extends { id: string }>(mentions: readonly T[], 
   const findingIds: T[] = [];
   const references: T[] = [];
   for (const m of mentions) {
-    const own = families.size > 0 ? families.has(idFamily(m.id)) : !isReferenceId(m.id) && specific.some((re) => re.test(normalizeId(m.id)));
+    // The user's own patterns (PBI-12, CR-7: what the profile says to track) always count; the generic shape only
+    // within the document's family.
+    const own = families.has(idFamily(m.id)) || (!isReferenceId(m.id) && specific.some((re) => re.test(normalizeId(m.id))));
     (own ? findingIds : references).push(m);
   }
   return { findingIds, references };

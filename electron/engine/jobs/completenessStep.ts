@@ -9,7 +9,7 @@ import { listChunkResults } from '../extract';
 import { listMergedFindings, unreviewedMentions } from '../merge';
 import { loadChunks, loadMentions } from '../store';
 import { stableHash } from '../util';
-import type { DocumentContext } from './documentPipeline';
+import type { DocumentContext } from './documentContext';
 
 /** Places named in the progress message; the document view and the reports list all of them. */
 const PLACES_IN_MESSAGE = 3;

@@ -1,5 +1,5 @@
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { ChunkNode, ExtractedDocument, IdMention, ProgressEvent, RunPhase } from '../../../shared/types';
+import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
   commitUnitResult,
@@ -18,34 +18,18 @@ import {
   requeueRunningChunks,
   withEveryTitleSighting,
 } from '../extract';
-import { isRunWideLlmError, type LlmClient } from '../llm';
+import { isRunWideLlmError } from '../llm';
 import { mergeFindings, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
-import { loadChunks, saveChunkTree, saveMentions, type Database } from '../store';
+import { loadChunks, saveChunkTree, saveMentions } from '../store';
 import { splitTreeWithLlm } from '../treesplit';
 import { saveSummary, summarizeDocument } from '../summary';
-import type { Logger } from '../log';
 import { stableHash, throwIfAborted, timeStage } from '../util';
-import type { LlmRunPlan } from './llmPlan';
 import { checkDocumentCompleteness } from './completenessStep';
+import type { DocumentContext } from './documentContext';
 import { createRateMeter } from './progress';
-import type { RunSettings, StrategyChoice } from './settings';
-
-export interface DocumentContext {
-  db: Database;
-  runId: number;
-  documentId: number;
-  doc: ExtractedDocument;
-  settings: RunSettings;
-  now: () => Date;
-  /** The run's log (bound to the run and the input). */
-  log: Logger;
-  signal?: AbortSignal;
-  report: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void;
-  /** Present in full mode. */
-  llm?: { client: LlmClient; plan: LlmRunPlan };
-}
+import type { StrategyChoice } from './settings';
 
 export interface DocumentOutcome {
   /** Set when the document could not be fully analysed (some chunks failed); the rest is kept. */

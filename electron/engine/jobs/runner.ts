@@ -5,6 +5,7 @@ import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } 
 import { requeueRunningChunks } from '../extract';
 import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
 import { pageWarnings, type IngestResult, type IngestWarning } from '../pdf';
+import { carryOverToLatest, type CarryOverResult } from '../review';
 import {
   addRunEvent,
   createRun,
@@ -233,7 +234,13 @@ async function runInput(
         emit(phase, current, total, `${label}: ${message}`, { ...about, documentId: documentId!, ...extra });
       },
     });
-    updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
+    // The document's review follows it to this run in the same transaction as the input's end, so a kill cannot leave a
+    // finished document with its review on an older run: reads (the findings view, report export) then never write.
+    db.transaction(() => {
+      updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
+      const carried = carryOverToLatest(db, ingested.documentId, at());
+      if (carried) addRunEvent(db, runId, { at: at(), level: 'info', phase: 'done', documentId: ingested.documentId, message: carryOverMessage(carried), data: carried });
+    })();
     if (outcome.error) {
       addRunEvent(db, runId, { at: at(), level: 'error', phase: 'extract', documentId, message: outcome.error.message, data: outcome.error });
       log.warn({ stage: 'extract', documentId, code: outcome.error.code, failedChunks: outcome.error.details?.failedChunks }, 'input finished with failed chunks');
@@ -332,4 +339,10 @@ function unreadableDocument(pages: readonly PageSpan[]): ErrorInfo | null {
 
 function baseName(filePath: string): string {
   return filePath.split(/[\\/]/).pop() ?? filePath;
+}
+
+/** The run log's line for a review carried over to this run: what a reviewer finds changed when they open the document. */
+function carryOverMessage(c: CarryOverResult): string {
+  if (c.fromRunId === null) return `Review started: ${c.created.length} finding${c.created.length === 1 ? '' : 's'} to review.`;
+  return `Review carried over from run ${c.fromRunId}: ${c.matched.length} kept, ${c.changed.length} changed by the model, ${c.vanished.length} no longer reported, ${c.reappeared.length} back, ${c.created.length} new.`;
 }

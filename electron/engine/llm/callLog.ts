@@ -184,6 +184,18 @@ export function llmCallIdsAfter(db: Database, afterId: number, filter: { documen
   return rows.map((r) => r.call_id);
 }
 
+/** What the calls logged after a row spent: model calls (each logical call once, embeddings apart) and their tokens. */
+export function llmUsageSince(db: Database, afterRow: number): { calls: number; embedCalls: number; promptTokens: number; evalTokens: number } {
+  return db
+    .prepare(
+      `SELECT COUNT(DISTINCT CASE WHEN purpose <> 'embed' THEN call_id END) AS calls, COUNT(DISTINCT CASE WHEN purpose = 'embed' THEN call_id END) AS embedCalls,
+              COALESCE(SUM(prompt_eval_count), 0) AS promptTokens, COALESCE(SUM(eval_count), 0) AS evalTokens
+         FROM llm_calls WHERE id > ?`,
+    )
+    .get(afterRow) as { calls: number; embedCalls: number; promptTokens: number; evalTokens: number };
+}
+
+/** The id of the last model call logged, so the calls of what follows are the ones after it. */
 export function lastLlmCallRowId(db: Database): number {
   const row = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number };
   return row.id;

@@ -171,3 +171,8 @@ export function latestMergedRuns(db: Database, documentId?: number): { documentI
   ) as { document_id: number; run_id: number }[];
   return rows.map((r) => ({ documentId: r.document_id, runId: r.run_id }));
 }
+
+/** True when some run merged findings for this document. */
+export function documentHasMergedFindings(db: Database, documentId: number): boolean {
+  return db.prepare('SELECT 1 FROM merged_findings WHERE document_id = ? LIMIT 1').get(documentId) !== undefined;
+}

@@ -17,6 +17,7 @@ import type { StoredConversation } from '../../../shared/retrieval';
 import type { StoredRunSettings } from '../../../shared/runSettings';
 import { stableHash } from '../util';
 import {
+  documentText,
   getCurrentTree,
   getDocument,
   getRun,
@@ -26,6 +27,7 @@ import {
   loadMentions,
   pagesWithoutTextLayer,
   runSettingsOf,
+  treeStrategy,
   unreadablePages,
   type Database,
   type StoredDocument,
@@ -216,7 +218,7 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
   }
   const fullMode = settings.mode === 'full';
   // The review of every document the run analysed (carried over to this run first when it is older).
-  const review = fullMode ? getRunReview(db, runId, { now: meta.now.toISOString() }) : null;
+  const review = fullMode ? getRunReview(db, runId) : null;
   const inputs = runInputs.map((input): ReportInput => {
     const document = input.documentId === null ? undefined : getDocument(db, input.documentId);
     return {
@@ -333,7 +335,7 @@ function collectDocument(
   const results = fullMode ? listChunkResults(db, run.id, document.id) : [];
   const treeId = results[0]?.treeId ?? getCurrentTree(db, document.id)?.id;
   const nodes = treeId === undefined ? [] : loadChunks(db, treeId);
-  const strategy = treeId === undefined ? null : (db.prepare('SELECT strategy FROM chunk_trees WHERE id = ?').get(treeId) as { strategy: string }).strategy;
+  const strategy = treeId === undefined ? null : treeStrategy(db, treeId)!;
   const mentions = loadMentions(db, document.id, rulesHash);
   const merged = fullMode ? listMergedFindings(db, run.id, document.id) : [];
   const text = merged.length > 0 ? canonicalText(db, document.id) : '';
@@ -409,8 +411,7 @@ function judgeForRun(db: Database, run: StoredRun, documentId: number): ReportJu
 }
 
 function canonicalText(db: Database, documentId: number): string {
-  const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string } | undefined;
-  return row?.canonical_text ?? '';
+  return documentText(db, documentId) ?? '';
 }
 
 const CONTEXT_WORDS = 8;

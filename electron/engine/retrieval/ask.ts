@@ -21,6 +21,8 @@ import { buildContext, createDocumentSources, unitText } from './context';
 import { embedContext, updateIndex } from './indexer';
 import { judgeRetrieval, type JudgeCandidate } from './judge';
 import { search, type SearchHit } from './search';
+import { documentExists } from '../store';
+import { countDocuments } from './store';
 import type { StoredUnit } from './units';
 import { findVectorSpace } from './vectors';
 import { throwIfAborted } from '../util';
@@ -65,10 +67,8 @@ export interface AskInput {
 
 /** The library has documents, and every document asked about exists. */
 export function checkAskScope(db: Database, documentIds: readonly number[]): void {
-  const available = (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
-  if (available === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
-  const exists = db.prepare('SELECT 1 FROM documents WHERE id = ?');
-  const missing = documentIds.filter((id) => !exists.get(id));
+  if (countDocuments(db) === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
+  const missing = documentIds.filter((id) => !documentExists(db, id));
   if (missing.length > 0) {
     throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `Document ${missing.join(', ')} is not in the library (any more). Refresh the library and choose again.`, { documentIds: missing });
   }

@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { PageSpan } from '../../../shared/types';
+import { documentFileName, documentPageSpans, unitIndexedText } from './store';
 import { canonicalText, neighbourUnits, type StoredUnit } from './units';
 
 export interface ContextEntry {
@@ -31,16 +32,8 @@ export function createDocumentSources(db: Database): (documentId: number) => Doc
   return (documentId) => {
     let source = cache.get(documentId);
     if (!source) {
-      const name = (db.prepare('SELECT file_name FROM documents WHERE id = ?').get(documentId) as { file_name: string } | undefined)?.file_name ?? `document ${documentId}`;
-      const pages = (
-        db.prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number').all(documentId) as {
-          page_number: number;
-          start_offset: number;
-          end_offset: number;
-          has_text_layer: number;
-        }[]
-      ).map((p) => ({ pageNumber: p.page_number, start: p.start_offset, end: p.end_offset, hasTextLayer: p.has_text_layer === 1 }));
-      source = { name, text: canonicalText(db, documentId), pages };
+      const name = documentFileName(db, documentId) ?? `document ${documentId}`;
+      source = { name, text: canonicalText(db, documentId), pages: documentPageSpans(db, documentId) };
       cache.set(documentId, source);
     }
     return source;
@@ -50,8 +43,7 @@ export function createDocumentSources(db: Database): (documentId: number) => Doc
 /** The words a unit shows the model: a chunk's own text; a finding's title, description and evidence. */
 export function unitText(db: Database, unit: StoredUnit, source: DocumentSource): string {
   if (unit.kind === 'chunk') return source.text.slice(unit.start, unit.end);
-  const row = db.prepare('SELECT body FROM retrieval_fts WHERE rowid = ?').get(BigInt(unit.id)) as { body: string } | undefined;
-  return `${unit.title}\n${row?.body ?? ''}`;
+  return `${unit.title}\n${unitIndexedText(db)(unit.id)?.body ?? ''}`;
 }
 
 export function buildContext(

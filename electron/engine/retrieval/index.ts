@@ -9,6 +9,8 @@ import type { AskAnswer } from '../../../shared/retrieval';
 import type { LlmClient } from '../llm';
 import { ask, checkAskScope, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 import { appendExchange, createConversation, type ConversationScope } from './conversations';
+import { documentExists } from '../store';
+import { findDocumentByPathOrName, listDocumentFiles } from './store';
 
 export { ask, checkAskScope, retrieveContext, DEFAULT_ASK_SETTINGS, type AskInput, type AskSettings } from './ask';
 export { updateIndex, EMBED_NUM_CTX, type IndexOptions, type IndexStats } from './indexer';
@@ -44,12 +46,10 @@ export async function resolveAskModels(
 export function resolveDocumentRefs(db: Database, refs: readonly string[]): number[] {
   return refs.map((ref) => {
     const trimmed = ref.trim();
-    const byId = /^\d+$/.test(trimmed) ? (db.prepare('SELECT id FROM documents WHERE id = ?').get(Number(trimmed)) as { id: number } | undefined) : undefined;
-    const row =
-      byId ??
-      (db.prepare('SELECT id FROM documents WHERE file_path = ? OR file_name = ? ORDER BY id DESC LIMIT 1').get(trimmed, trimmed.split(/[\\/]/).pop() ?? trimmed) as { id: number } | undefined);
-    if (!row) throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `No stored document matches "${ref}". Analyse it first (npm run analyze -- <file>), or give its id or file name as stored.`, { ref });
-    return row.id;
+    const byId = /^\d+$/.test(trimmed) && documentExists(db, Number(trimmed)) ? Number(trimmed) : undefined;
+    const id = byId ?? findDocumentByPathOrName(db, trimmed, trimmed.split(/[\\/]/).pop() ?? trimmed);
+    if (id === undefined) throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `No stored document matches "${ref}". Analyse it first (npm run analyze -- <file>), or give its id or file name as stored.`, { ref });
+    return id;
   });
 }
 
@@ -82,10 +82,10 @@ export function askSettings(partial: Partial<AskSettings> & Pick<AskSettings, 'm
  */
 export function exhaustiveTargets(db: Database, documentIds: readonly number[] = []): { documentId: number; fileName: string; filePath: string }[] {
   if (documentIds.length > 0) checkAskScope(db, documentIds);
-  const rows = db.prepare('SELECT id, file_name, file_path FROM documents ORDER BY id').all() as { id: number; file_name: string; file_path: string }[];
+  const rows = listDocumentFiles(db);
   if (rows.length === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to analyse yet. Add documents first.');
   const wanted = new Set(documentIds);
-  return rows.filter((r) => wanted.size === 0 || wanted.has(r.id)).map((r) => ({ documentId: r.id, fileName: r.file_name, filePath: r.file_path }));
+  return rows.filter((r) => wanted.size === 0 || wanted.has(r.documentId));
 }
 
 /** The exact command that runs an extraction profile over every chunk of these files, for a terminal. */

@@ -13,6 +13,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
 import { sha256, stableStringify, throwIfAborted } from '../util';
+import { cachedModelDecision, insertJudgeDecision } from './store';
 import type { StoredUnit } from './units';
 
 export const RETRIEVAL_JUDGE_PROMPT_VERSION = 1;
@@ -109,40 +110,34 @@ export async function judgeRetrieval(deps: { db: Database; llm: LlmClient }, inp
   const now = input.now ?? (() => new Date().toISOString());
   const cacheKey = judgeCacheKey(input);
   const record = (o: JudgeOutcome): JudgeOutcome => {
-    db.prepare(
-      `INSERT INTO retrieval_judge_decisions (cache_key, question, round, query, source, refined_query, relevant_json, ranked_json, needs_more, justification, fallback_reason, call_id, model, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    insertJudgeDecision(db, {
       cacheKey,
-      input.question,
-      input.round,
-      input.query,
-      o.source,
-      o.refinedQuery,
-      JSON.stringify(o.keptUnitIds),
-      JSON.stringify(o.keptUnitIds),
-      o.needsMore ? 1 : 0,
-      o.justification,
-      o.fallbackReason,
-      o.callId,
-      input.model,
-      now(),
-    );
+      question: input.question,
+      round: input.round,
+      query: input.query,
+      source: o.source,
+      refinedQuery: o.refinedQuery,
+      keptUnitIds: o.keptUnitIds,
+      needsMore: o.needsMore,
+      justification: o.justification,
+      fallbackReason: o.fallbackReason,
+      callId: o.callId,
+      model: input.model,
+      at: now(),
+    });
     return o;
   };
 
-  const cached = db
-    .prepare("SELECT refined_query, ranked_json, needs_more, justification, call_id FROM retrieval_judge_decisions WHERE cache_key = ? AND source = 'llm' ORDER BY id DESC LIMIT 1")
-    .get(cacheKey) as { refined_query: string | null; ranked_json: string; needs_more: number; justification: string; call_id: string | null } | undefined;
+  const cached = cachedModelDecision(db, cacheKey);
   if (cached) {
     return record({
       source: 'cached',
-      keptUnitIds: JSON.parse(cached.ranked_json) as number[],
-      refinedQuery: cached.refined_query,
-      needsMore: cached.needs_more === 1,
+      keptUnitIds: cached.keptUnitIds,
+      refinedQuery: cached.refinedQuery,
+      needsMore: cached.needsMore,
       justification: cached.justification,
       fallbackReason: null,
-      callId: cached.call_id,
+      callId: cached.callId,
     });
   }
 

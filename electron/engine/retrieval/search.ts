@@ -8,6 +8,7 @@
  * documents" is a better answer than a guess from unrelated text.
  */
 import type { Database } from 'better-sqlite3';
+import { bm25Matches, unitIndexedText } from './store';
 import { loadUnits, type StoredUnit } from './units';
 import { nearestUnits, nearestUnitsIn, type VectorSpace } from './vectors';
 
@@ -64,16 +65,7 @@ export function ftsExpression(terms: readonly string[]): string {
 
 export function lexicalSearch(db: Database, terms: readonly string[], depth: number, documentIds?: readonly number[]): { unitId: number; bm25: number }[] {
   if (terms.length === 0) return [];
-  const scoped = documentIds !== undefined;
-  const rows = db
-    .prepare(
-      `SELECT f.rowid AS unitId, bm25(retrieval_fts, 2.0, 1.0) AS bm25
-         FROM retrieval_fts f ${scoped ? 'JOIN retrieval_units u ON u.id = f.rowid' : ''}
-        WHERE retrieval_fts MATCH ? ${scoped ? 'AND u.document_id IN (SELECT value FROM json_each(?))' : ''}
-        ORDER BY bm25 LIMIT ?`,
-    )
-    .all(...(scoped ? [ftsExpression(terms), JSON.stringify(documentIds), depth] : [ftsExpression(terms), depth])) as { unitId: number; bm25: number }[];
-  return rows.map((r) => ({ unitId: Number(r.unitId), bm25: r.bm25 }));
+  return bm25Matches(db, ftsExpression(terms), depth, documentIds);
 }
 
 /** Share of the terms that occur in the text (as words or word starts, so "overflow" counts in "overflows"). */
@@ -130,13 +122,13 @@ export function search(db: Database, options: SearchOptions): SearchHit[] {
   });
 
   const units = loadUnits(db, [...fused.keys()]);
-  const bodies = db.prepare('SELECT title, body FROM retrieval_fts WHERE rowid = ?');
+  const indexedText = unitIndexedText(db);
   const coverageOf = coverageMatcher(terms);
   const hits: SearchHit[] = [];
   for (const [id, e] of fused) {
     const unit = units.get(id);
     if (!unit) continue;
-    const row = bodies.get(BigInt(id)) as { title: string; body: string } | undefined;
+    const row = indexedText(id);
     const coverage = coverageOf(`${row?.title ?? ''}\n${row?.body ?? ''}`);
     const relevance = Math.max(e.similarity ?? 0, coverage);
     if (relevance < threshold) continue;

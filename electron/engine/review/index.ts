@@ -25,6 +25,7 @@ export {
   getReviewSummary,
   getRunReview,
   syncReview,
+  carryOverToLatest,
   countReview,
   toExportFinding,
   type ReviewReadOptions,

@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type FindingValues, type ReviewState } from '../../../shared/review';
 import type { PageSpan } from '../../../shared/types';
+import { documentText } from '../store';
 import {
   appendTrail,
   changedFields,
@@ -360,9 +361,8 @@ export function addManualFinding(db: Database, input: ManualFindingInput): { rev
   if (!title) throw invalid('A finding needs a title.');
   const now = input.now ?? nowIso();
   return db.transaction(() => {
-    const doc = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(input.documentId) as { canonical_text: string } | undefined;
-    if (!doc) throw invalid(`There is no document ${input.documentId}.`, { documentId: input.documentId });
-    const text = doc.canonical_text;
+    const text = documentText(db, input.documentId);
+    if (text === undefined) throw invalid(`There is no document ${input.documentId}.`, { documentId: input.documentId });
     if (!Number.isInteger(input.start) || !Number.isInteger(input.end) || input.start < 0 || input.end > text.length || input.end <= input.start) {
       throw invalid(`The selection ${input.start}-${input.end} is not inside the document (0-${text.length}).`);
     }

@@ -11,6 +11,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { RunModel } from '../../../shared/review';
+import { runCalledModels, runInfoEventData } from './store';
 
 export interface RunModels {
   runId: number;
@@ -44,10 +45,8 @@ function digestIn(data: Record<string, unknown>, name: string): string | null {
 }
 
 export function getRunModels(db: Database, runId: number): RunModels {
-  const events = db.prepare("SELECT data_json FROM run_events WHERE run_id = ? AND level = 'info' AND data_json IS NOT NULL ORDER BY id").all(runId) as { data_json: string }[];
   let plan: Record<string, unknown> | undefined;
-  for (const e of events) {
-    const data = JSON.parse(e.data_json) as unknown;
+  for (const data of runInfoEventData(db, runId)) {
     if (data && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>)['models'] && typeof (data as Record<string, unknown>)['models'] === 'object') {
       plan = data as Record<string, unknown>;
     }
@@ -58,8 +57,7 @@ export function getRunModels(db: Database, runId: number): RunModels {
       if (typeof name === 'string') models.push({ stage, name, digest: digestIn(plan, name) });
     }
   }
-  const called = db.prepare("SELECT DISTINCT purpose, model FROM llm_calls WHERE run_id = ? AND purpose <> 'probe' ORDER BY purpose, model").all(runId) as { purpose: string; model: string }[];
-  for (const c of called) {
+  for (const c of runCalledModels(db, runId)) {
     if (!models.some((m) => sameModel(m.name, c.model))) models.push({ stage: c.purpose, name: c.model, digest: plan ? digestIn(plan, c.model) : null });
   }
   const numCtx = plan && typeof plan['numCtx'] === 'number' ? (plan['numCtx'] as number) : null;

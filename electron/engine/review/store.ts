@@ -68,8 +68,12 @@ export function checkReviewer(reviewer: string | undefined): string {
   return name;
 }
 
+export function findReviewed(db: Database, id: number): ReviewedRow | undefined {
+  return db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(id) as ReviewedRow | undefined;
+}
+
 export function getReviewed(db: Database, id: number): ReviewedRow {
-  const row = db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(id) as ReviewedRow | undefined;
+  const row = findReviewed(db, id);
   if (!row) throw invalid(`There is no reviewed finding ${id}.`, { reviewedId: id });
   return row;
 }
@@ -376,4 +380,50 @@ export function modelValuesOf(db: Database, runId: number, findingIds: readonly 
       .get(...findingIds) as ValueRow | undefined);
   if (!raw) return undefined;
   return { values: { title: raw.title, severity: raw.severity, type: raw.type, description: raw.description }, findingKey: raw.finding_key };
+}
+
+/** The reviewed findings merged into this one, in order. */
+export function absorbedInto(db: Database, reviewedId: number): number[] {
+  return (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(reviewedId) as { id: number }[]).map((r) => r.id);
+}
+
+/** For a whole document at once: reviewed finding -> the ones merged into it (asked per finding, each question scans the document's rows). */
+export function absorbedByDocument(db: Database, documentId: number): Map<number, number[]> {
+  const absorbed = new Map<number, number[]>();
+  for (const r of db.prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq').all(documentId) as { id: number; merged_into: number }[]) {
+    absorbed.set(r.merged_into, [...(absorbed.get(r.merged_into) ?? []), r.id]);
+  }
+  return absorbed;
+}
+
+/** The documents a run took as inputs, in input order. */
+export function runDocumentIds(db: Database, runId: number): number[] {
+  return (db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as { document_id: number }[]).map((r) => r.document_id);
+}
+
+/** Merged finding (of this run) -> the review ids that stand for it. */
+export function reviewIdsByMergedId(db: Database, runId: number): Map<number, number[]> {
+  const byMergedId = new Map<number, number[]>();
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT mfs.merged_id, rs.reviewed_id FROM review_sources rs
+       JOIN merged_finding_sources mfs ON mfs.finding_id = rs.finding_id
+       JOIN merged_findings mf ON mf.id = mfs.merged_id AND mf.run_id = rs.run_id
+       WHERE rs.run_id = ? ORDER BY mfs.merged_id, rs.reviewed_id`,
+    )
+    .all(runId) as { merged_id: number; reviewed_id: number }[];
+  for (const r of rows) byMergedId.set(r.merged_id, [...(byMergedId.get(r.merged_id) ?? []), r.reviewed_id]);
+  return byMergedId;
+}
+
+/** The data of a run's info events, oldest first (the model plan is among them). */
+export function runInfoEventData(db: Database, runId: number): unknown[] {
+  return (db.prepare("SELECT data_json FROM run_events WHERE run_id = ? AND level = 'info' AND data_json IS NOT NULL ORDER BY id").all(runId) as { data_json: string }[]).map(
+    (e) => JSON.parse(e.data_json) as unknown,
+  );
+}
+
+/** Every (purpose, model) a run called, the load probe aside. */
+export function runCalledModels(db: Database, runId: number): { purpose: string; model: string }[] {
+  return db.prepare("SELECT DISTINCT purpose, model FROM llm_calls WHERE run_id = ? AND purpose <> 'probe' ORDER BY purpose, model").all(runId) as { purpose: string; model: string }[];
 }

@@ -1,8 +1,10 @@
 /**
  * Reading a document's review: what the findings view shows and what the
- * reports export. `getReviewView` first carries the review over to the
- * newest run that analysed the document (unless `sync: false`), so opening a
- * document after a re-run shows the re-run's findings with the review kept.
+ * reports export. These functions only read: they work on a store opened
+ * read-only and never change a row. Carrying the review over to a re-run is
+ * the explicit write step `syncReview`, called by the runner when a document
+ * finishes and by the host before it shows a review (a store whose runs
+ * predate that step catches up there).
  */
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile } from '../../../shared/findings';
@@ -14,11 +16,14 @@ import type {
   ReviewSummary,
   ReviewView,
 } from '../../../shared/review';
-import { carryOverReview, latestAnalyzedRun } from './carryOver';
+import { carryOverReview, latestAnalyzedRun, type CarryOverResult } from './carryOver';
 import {
+  absorbedByDocument,
+  absorbedInto,
   changedFields,
   editedFields,
   effectiveValues,
+  findReviewed,
   getReviewDocument,
   label,
   lastHumanChange,
@@ -27,26 +32,32 @@ import {
   listReviewedRows,
   loadSources,
   originalValues,
+  reviewIdsByMergedId,
+  runDocumentIds,
   type ReviewedRow,
 } from './store';
 
 export interface ReviewReadOptions {
-  /** Carry the review over to the newest analysed run first (default true). */
-  sync?: boolean;
   /** Profile for ranking edited severities (default DEFAULT_PROFILE). */
   profile?: ExtractionProfile;
-  now?: string;
 }
 
-/** Carries the review over to the newest run that analysed the document, if it is newer than the review's run. Returns the review's run. */
-export function syncReview(db: Database, documentId: number, now?: string): number | null {
+/**
+ * The write step of the review: carries it over to the newest run that
+ * analysed the document, if that run is newer than the review's run.
+ * Returns what the carry-over did, or undefined when the review was current
+ * (so callers may call it freely).
+ */
+export function carryOverToLatest(db: Database, documentId: number, now?: string): CarryOverResult | undefined {
   const latest = latestAnalyzedRun(db, documentId);
   const current = getReviewDocument(db, documentId)?.run_id ?? null;
-  if (latest !== undefined && (current === null || latest > current)) {
-    carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
-    return latest;
-  }
-  return current;
+  if (latest === undefined || (current !== null && latest <= current)) return undefined;
+  return carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
+}
+
+/** `carryOverToLatest`, returning the review's run afterwards. */
+export function syncReview(db: Database, documentId: number, now?: string): number | null {
+  return carryOverToLatest(db, documentId, now)?.runId ?? getReviewDocument(db, documentId)?.run_id ?? null;
 }
 
 /** `absorbedIds`: the findings merged into this one, when the caller read them for the whole document at once. */
@@ -60,7 +71,7 @@ function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile, 
   const main = sources.find((s) => s.isMain) ?? sources.find((s) => s.grounded) ?? sources[0];
   const rank = rankSeverity(profile, effective.severity);
   const last = lastHumanChange(db, row.id);
-  const absorbed = absorbedIds ?? (db.prepare('SELECT id FROM reviewed_findings WHERE merged_into = ? ORDER BY seq').all(row.id) as { id: number }[]).map((r) => r.id);
+  const absorbed = absorbedIds ?? absorbedInto(db, row.id);
   return {
     id: row.id,
     documentId: row.document_id,
@@ -119,13 +130,9 @@ export function countReview(findings: readonly ReviewedFinding[]): ReviewCounter
 
 /** The document's reviewed findings in document order, with counters. */
 export function getReviewView(db: Database, documentId: number, options: ReviewReadOptions = {}): ReviewView {
-  const runId = options.sync === false ? (getReviewDocument(db, documentId)?.run_id ?? null) : syncReview(db, documentId, options.now);
+  const runId = getReviewDocument(db, documentId)?.run_id ?? null;
   const profile = options.profile ?? DEFAULT_PROFILE;
-  // Which findings were merged into which, in one query: asked per finding, each question scans the document's rows.
-  const absorbed = new Map<number, number[]>();
-  for (const r of db.prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq').all(documentId) as { id: number; merged_into: number }[]) {
-    absorbed.set(r.merged_into, [...(absorbed.get(r.merged_into) ?? []), r.id]);
-  }
+  const absorbed = absorbedByDocument(db, documentId);
   const findings = listReviewedRows(db, documentId)
     .map((row) => toReviewed(db, row, profile, absorbed.get(row.id) ?? []))
     .sort((a, b) => position(a) - position(b) || a.seq - b.seq);
@@ -134,7 +141,7 @@ export function getReviewView(db: Database, documentId: number, options: ReviewR
 
 /** One reviewed finding (merged ones included: merged_into shows in the trail). */
 export function getReviewedFinding(db: Database, reviewedId: number, options: { profile?: ExtractionProfile } = {}): ReviewedFinding | undefined {
-  const row = db.prepare('SELECT * FROM reviewed_findings WHERE id = ?').get(reviewedId) as ReviewedRow | undefined;
+  const row = findReviewed(db, reviewedId);
   return row && toReviewed(db, row, options.profile ?? DEFAULT_PROFILE);
 }
 
@@ -190,37 +197,21 @@ export interface RunReview {
 }
 
 /**
- * The review of every document a run analysed, for a report of that run. With
- * `sync` (default true) a document whose review is older than this run (or
- * has none) is carried over to this run first; a review already linked to a
- * newer run is left there and reported as it is.
+ * The review of every document a run analysed, for a report of that run, as
+ * stored: the runner carried each document's review over when the document
+ * finished, so a review is linked to this run or (after a re-run) a newer one,
+ * and is reported as it is. A read: exporting a report writes nothing.
  */
 export function getRunReview(db: Database, runId: number, options: ReviewSummaryOptions = {}): RunReview {
-  const documentIds = (
-    db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as { document_id: number }[]
-  ).map((r) => r.document_id);
+  const documentIds = runDocumentIds(db, runId);
   const documents: ReviewSummary[] = [];
   const byReviewId = new Map<number, ReviewExportFinding>();
   for (const documentId of documentIds) {
-    if (options.sync !== false) {
-      const current = getReviewDocument(db, documentId)?.run_id ?? null;
-      const analysed = db.prepare("SELECT 1 FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' LIMIT 1").get(runId, documentId) !== undefined;
-      if (analysed && (current === null || current < runId)) carryOverReview(db, { documentId, toRunId: runId, ...(options.now ? { now: options.now } : {}) });
-    }
-    const summary = getReviewSummary(db, documentId, { ...options, sync: false });
+    const summary = getReviewSummary(db, documentId, options);
     documents.push(summary);
     // Index every finding, also when the report lists confirmed ones only.
-    for (const f of getReviewView(db, documentId, { ...options, sync: false }).findings) byReviewId.set(f.id, toExportFinding(f));
+    for (const f of getReviewView(db, documentId, options).findings) byReviewId.set(f.id, toExportFinding(f));
   }
-  const byMergedId = new Map<number, number[]>();
-  const rows = db
-    .prepare(
-      `SELECT DISTINCT mfs.merged_id, rs.reviewed_id FROM review_sources rs
-       JOIN merged_finding_sources mfs ON mfs.finding_id = rs.finding_id
-       JOIN merged_findings mf ON mf.id = mfs.merged_id AND mf.run_id = rs.run_id
-       WHERE rs.run_id = ? ORDER BY mfs.merged_id, rs.reviewed_id`,
-    )
-    .all(runId) as { merged_id: number; reviewed_id: number }[];
-  for (const r of rows) byMergedId.set(r.merged_id, [...(byMergedId.get(r.merged_id) ?? []), r.reviewed_id]);
+  const byMergedId = reviewIdsByMergedId(db, runId);
   return { runId, documents, byMergedId, byReviewId };
 }

@@ -92,6 +92,11 @@ export function saveChunkTree(
   })();
 }
 
+/** The strategy a stored tree was built with. */
+export function treeStrategy(db: Database, treeId: number): string | undefined {
+  return (db.prepare('SELECT strategy FROM chunk_trees WHERE id = ?').get(treeId) as { strategy: string } | undefined)?.strategy;
+}
+
 export function getCurrentTree(db: Database, documentId: number): StoredTree | undefined {
   const row = db
     .prepare('SELECT id, document_id, strategy, params_json, created_at FROM chunk_trees WHERE document_id = ? AND is_current = 1')

@@ -110,7 +110,7 @@ interface PageRow {
 export function loadExtractedDocument(db: Database, id: number): ExtractedDocument | undefined {
   const stored = getDocument(db, id);
   if (!stored) return undefined;
-  const { canonical_text: text } = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string };
+  const text = documentText(db, id)!;
   const pages = (
     db
       .prepare(
@@ -177,6 +177,10 @@ export function unreadablePages(db: Database, documentId: number): { page: numbe
       read_error: string;
     }[]
   ).map((row) => ({ page: row.page_number, reason: row.read_error }));
+}
+
+export function documentExists(db: Database, id: number): boolean {
+  return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
 }
 
 /** A document's canonical text alone (without its pages and lines), or undefined when there is no such document. */

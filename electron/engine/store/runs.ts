@@ -266,3 +266,8 @@ export function latestRunWithLlmResults(db: Database, documentId: number): numbe
     .get(documentId, documentId, documentId) as { run_id: number | null } | undefined;
   return row?.run_id ?? null;
 }
+
+/** True when some run finished this document (its input done). */
+export function documentHasFinishedInput(db: Database, documentId: number): boolean {
+  return db.prepare("SELECT 1 FROM run_inputs WHERE document_id = ? AND status = 'done' LIMIT 1").get(documentId) !== undefined;
+}

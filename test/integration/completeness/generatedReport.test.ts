@@ -66,7 +66,7 @@ describe('completeness on generated reports', () => {
     // In every report format.
     const markdown = h!.engine.markdownReport(runId);
     expect(markdown).toContain('### Completeness: Check this place');
-    expect(markdown).toContain('| Medium | Medium 2 \\(p. 1\\) | 1 | 1 (differs) |');
+    expect(markdown).toContain('| Medium | Medium 2 (p. 1) | 1 | 1 (differs) |');
     expect(markdown).toContain(`- Page 1: ${escapeMarkdown(verdict.places[0]!.message)}`);
     const html = (await h!.engine.exportReport(runId, 'html')) as string;
     expect(html).toContain('<h3>Completeness: Check this place</h3>');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { acknowledgeChanges, addNote, carryOverReview, editField, getReviewView, listTrail, setState } from '../../../electron/engine/review';
 import { plantedReport, plantedResponder, type PlantedReport } from '../../fixtures/plantedFindings';
-import { byKey, byTitle, merged, reviewHarness, variant, type ReviewHarness } from './helpers';
+import { byKey, byTitle, carriedOver, merged, reviewHarness, variant, type ReviewHarness } from './helpers';
 
 let h: ReviewHarness | undefined;
 afterEach(async () => {
@@ -32,7 +32,7 @@ describe('carrying a review over to a re-run', () => {
     h = await reviewHarness(report);
     const first = await h.run();
     const docId = first.documentId;
-    const v1 = getReviewView(h.db, docId, { now: '2025-01-01T00:00:00.000Z' });
+    const v1 = getReviewView(h.db, docId);
     const sqli = byKey(v1, 'PBI-1201');
     const audit = byKey(v1, 'PBI-1305');
     const crash = byKey(v1, 'INC-0042');
@@ -51,7 +51,8 @@ describe('carrying a review over to a re-run', () => {
     expect(second.documentId).toBe(docId);
     expect(second.runId).not.toBe(first.runId);
 
-    const result = carryOverReview(h.db, { documentId: docId, toRunId: second.runId, now: '2025-02-01T00:00:00.000Z' });
+    // The runner carried the review over when the re-run finished the document.
+    const result = carriedOver(h, second.runId, docId);
     expect(result.fromRunId).toBe(first.runId);
     expect(result.vanished).toEqual([crash.id]);
     expect(result.changed.sort()).toEqual([audit.id, reset.id].sort());

@@ -1,6 +1,8 @@
 import type { MergedFinding } from '../../../shared/findings';
 import type { ReviewedFinding, ReviewView } from '../../../shared/review';
 import { listMergedFindings } from '../../../electron/engine/merge';
+import type { CarryOverResult } from '../../../electron/engine/review';
+import { listRunEvents } from '../../../electron/engine/store';
 import { plantedReport, plantedResponder, type PlantedReport } from '../../fixtures/plantedFindings';
 import { MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from '../pipeline/helpers';
 
@@ -48,4 +50,11 @@ export function variant(report: PlantedReport, change: (r: PlantedReport) => voi
   const copy = structuredClone(report);
   change(copy);
   return copy;
+}
+
+/** What the runner's carry-over did for the document when the run finished it (the run log keeps it as an event). */
+export function carriedOver(h: PipelineHarness, runId: number, documentId: number): CarryOverResult {
+  const events = listRunEvents(h.db, runId).filter((e) => e.documentId === documentId && e.message.startsWith('Review '));
+  if (events.length !== 1) throw new Error(`run ${runId} has ${events.length} carry-over events for document ${documentId}`);
+  return events[0]!.data as CarryOverResult;
 }

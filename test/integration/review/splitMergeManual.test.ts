@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addManualFinding, addNote, carryOverReview, getReviewedFinding, getReviewView, listTrail, mergeReviewed, splitMerged } from '../../../electron/engine/review';
+import { addManualFinding, addNote, getReviewedFinding, getReviewView, listTrail, mergeReviewed, splitMerged } from '../../../electron/engine/review';
 import { plantedResponder } from '../../fixtures/plantedFindings';
-import { byKey, reviewHarness, variant, type ReviewHarness } from './helpers';
+import { byKey, carriedOver, reviewHarness, variant, type ReviewHarness } from './helpers';
 
 let h: ReviewHarness | undefined;
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe('split and merge of reviewed findings', () => {
 
     // A re-run with the same model: both halves are matched, nothing vanishes, no duplicate appears.
     const second = await h.run();
-    const carried = carryOverReview(h.db, { documentId, toRunId: second.runId });
+    const carried = carriedOver(h, second.runId, documentId);
     expect(carried.vanished).toEqual([]);
     expect(carried.created).toEqual([]);
     const v2 = getReviewView(h.db, documentId);
@@ -75,7 +75,7 @@ describe('split and merge of reviewed findings', () => {
     expect(both.mergedIds.sort()).toEqual([...cert.mergedIds, ...firewall.mergedIds].sort());
 
     const second = await h.run();
-    const carried = carryOverReview(h.db, { documentId, toRunId: second.runId });
+    const carried = carriedOver(h, second.runId, documentId);
     expect(carried.created).toEqual([]);
     expect(carried.vanished).toEqual([]);
     const after = getReviewView(h.db, documentId).findings.find((f) => f.id === cert.id)!;
@@ -129,7 +129,7 @@ describe('manual findings', () => {
       ),
     );
     const second = await h.run();
-    const carried = carryOverReview(h.db, { documentId, toRunId: second.runId });
+    const carried = carriedOver(h, second.runId, documentId);
     expect(carried.created).toEqual([]);
     expect(carried.vanished).toEqual([]);
     expect(carried.matched.find((m) => m.reviewedId === reviewedId)?.rule).toBe('position');

@@ -321,6 +321,11 @@ describe('ID mentions that are finding IDs', () => {
     expect(references).toHaveLength(9);
   });
 
+  it('an ID of the profile\'s own patterns counts beside the document\'s family; the generic shape of another family does not', () => {
+    const { findingIds } = splitMentions([...mentions, { id: 'CR-2041', pages: [1] }, { id: 'ACME-9', pages: [2] }], ownIdFamilies(['TOB-BEANS-1'], []), DEFAULT_PROFILE.idPatterns);
+    expect(findingIds.map((m) => m.id)).toEqual(['TOB-BEANS-7', 'TOB-BEANS-12', 'CR-2041']);
+  });
+
   it('with no ID family known (no finding has an ID), only IDs of the profile\'s own patterns count, not the generic shape', () => {
     const { findingIds } = splitMentions([...mentions, { id: 'PBI-12', pages: [4] }, { id: 'FAA-2020', pages: [1] }, { id: 'IEEE-754', pages: [5] }], ownIdFamilies([null], []), DEFAULT_PROFILE.idPatterns);
     expect(findingIds.map((m) => m.id)).toEqual(['PBI-12']);
