@@ -1,5 +1,5 @@
 /** Deterministic chunking: hierarchy rules, heading detection, splitters, greedy merge, the chunk tree and its validator. */
-export { buildChunkTree, FRONT_MATTER_TITLE, type ChunkTree } from './tree';
+export { buildChunkTree, documentTitle, FRONT_MATTER_TITLE, type ChunkTree } from './tree';
 export { resolveChunkingOptions, defaultEstimateTokens, CHARS_PER_TOKEN, type ChunkingOptions, type ChunkStrategy } from './options';
 export { isParentChild, findCommonPrefix, mergeSections, rootSection } from './hierarchy';
 export { detectHeadings, parseNumbering, isPageNumberLine, bodyFontSize, type HeadingCandidate, type HeadingAnalysis, type HeadingKind, type LineRejection } from './headings';

@@ -348,7 +348,7 @@ function assembleTree(doc: ExtractedDocument, sections: readonly SkeletonSection
   // Pre-order: by start, then outer (longer) first, then skeleton order (parent before same-range child).
   entries.sort((a, b) => range(a).start - range(b).start || range(b).end - range(a).end || a.order - b.order);
 
-  const nodes: ChunkNode[] = [makeNode(doc, options, { index: 0, parentIndex: null, title: doc.metadata.title?.trim() || doc.fileName, section: rootSection(), start: 0, end: doc.text.length, origin: 'root', isLeaf: false, overlapBefore: 0 })];
+  const nodes: ChunkNode[] = [makeNode(doc, options, { index: 0, parentIndex: null, title: documentTitle(doc), section: rootSection(), start: 0, end: doc.text.length, origin: 'root', isLeaf: false, overlapBefore: 0 })];
   const stack: ChunkNode[] = [nodes[0]!];
   for (const entry of entries) {
     const r = range(entry);
@@ -379,4 +379,13 @@ function makeNode(doc: ExtractedDocument, options: ChunkingOptions, base: Omit<C
     pageEnd: pageAt(doc.pages, Math.max(base.start, base.end - 1)),
     tokenEstimate: options.estimateTokens(doc.text.slice(base.start, base.end)),
   };
+}
+
+/** A Title field that is only a file name ("doc.html", "Microsoft Word - report.docx") names the converter's input, not the document. */
+const FILE_NAME_TITLE = /^(?:microsoft\s+word\s*-\s*)?[^\s/\\]+\.(?:html?|xhtml|docx?|odt|rtf|pdf|tex|txt|md|pptx?|xlsx?)$/i;
+
+/** The name of the tree's root: the PDF's Title metadata when it says something, else the file name. */
+export function documentTitle(doc: Pick<ExtractedDocument, 'metadata' | 'fileName'>): string {
+  const title = doc.metadata.title?.trim() ?? '';
+  return title !== '' && !FILE_NAME_TITLE.test(title) ? title : doc.fileName;
 }

@@ -24,7 +24,7 @@ import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { TreeSplitProgress } from '../../../shared/treesplit';
 import type { ChunkNode, ExtractedDocument, Section } from '../../../shared/types';
-import { detectHeadings } from '../chunking';
+import { detectHeadings, documentTitle } from '../chunking';
 import type { LlmClient } from '../llm';
 import { throwIfAborted } from '../util';
 import { deterministicLeaves } from './fallback';
@@ -112,7 +112,7 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
 
   const whole = range.start === 0 && range.end === doc.text.length;
   const root: SplitTreeNode = {
-    title: input.rootTitle ?? (doc.metadata.title?.trim() || doc.fileName),
+    title: input.rootTitle ?? documentTitle(doc),
     section: input.rootSection ?? { level: 0, path: [] },
     start: range.start,
     end: range.end,

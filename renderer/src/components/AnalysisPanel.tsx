@@ -7,11 +7,15 @@ import { Details } from './Details';
 
 const pages = (a: number | null, b: number | null) => (a === null ? '' : a === b || b === null ? `p. ${a}` : `pp. ${a}–${b}`);
 
+const averageOf = (values: readonly number[]): number | null => (values.length === 0 ? null : Math.round(values.reduce((a, v) => a + v, 0) / values.length));
+
 /** What the full analysis stored for the open document: the judge's decision, the summary and the chunks that failed. */
 export function AnalysisPanel() {
   const analysis = useAnalysisStore((s) => s.analysis);
   const error = useAnalysisStore((s) => s.error);
   const failed = analysis?.chunks.filter((c) => c.status === 'failed') ?? [];
+  // The chunks as they came out (the document's sections are often shorter than the target), beside the target.
+  const averageLeafTokens = useTreeStore((s) => averageOf(s.tree?.nodes.filter((n) => n.isLeaf).map((n) => n.tokenEstimate) ?? []));
   return (
     <section aria-labelledby="analysis-title" className="panel analysis" data-testid="analysis">
       <h2 id="analysis-title">Analysis{analysis?.runId ? ` (run #${analysis.runId})` : ''}</h2>
@@ -41,8 +45,9 @@ export function AnalysisPanel() {
               </>
             ) : null}
             <dt>Chunk size</dt>
-            <dd>
-              target ~{analysis.judge.targetChunkTokens.toLocaleString()} tokens a chunk for this document (the budget in Settings is the most a chunk may hold), overlap {analysis.judge.overlapChars.toLocaleString()} characters
+            <dd data-testid="chunk-size">
+              {averageLeafTokens !== null ? `average ${averageLeafTokens.toLocaleString()} tokens a chunk (target ${analysis.judge.targetChunkTokens.toLocaleString()}): ` : `target ~${analysis.judge.targetChunkTokens.toLocaleString()} tokens a chunk: `}
+              sections shorter than the target stay whole, and the budget in Settings is the most a chunk may hold; overlap {analysis.judge.overlapChars.toLocaleString()} characters
             </dd>
           </dl>
         </div>
