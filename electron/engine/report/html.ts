@@ -279,7 +279,7 @@ function renderDocument(input: ReportInput, doc: ReportDocument, n: number, full
 <dt>Chunking</dt><dd>${chunkingText(doc.strategy, judge)} (${leaves} chunks)</dd>
 ${full ? html`<dt>LLM usage</dt><dd>${formatUsage(doc.usage)}</dd>` : null}
 </dl>
-${doc.completeness ? renderCompleteness(doc.completeness, n) : null}
+${doc.completeness ? renderCompleteness(doc.completeness, doc.picturePagesNote, n) : null}
 ${full ? renderAnalysis(doc, n, profile) : html`<p class="notice rules-only">Rules-only run: no findings for this document, only the ID mentions below.</p>`}
 <section id="doc-${n}-no-text" class="report-section apart" data-section="no-text">
 <h3>Pages without a text layer (${doc.pagesWithoutText.length})</h3>
@@ -346,7 +346,7 @@ ${doc.unreviewedMentions.length === 0
  * exported file links nowhere outside itself (it may be mailed or archived
  * away from the PDF): pages are named, and the app's document view links them.
  */
-function renderCompleteness(verdict: CompletenessVerdict, n: number): SafeHtml {
+function renderCompleteness(verdict: CompletenessVerdict, picturePagesNote: string | null, n: number): SafeHtml {
   const pageLabel = (page: number | null) => (page === null ? null : html`<span class="page">Page ${page}</span>: `);
   return html`<section id="doc-${n}-completeness" class="report-section completeness" data-section="completeness" data-status="${verdict.status}">
 <h3>Completeness: ${verdict.headline}</h3>
@@ -357,6 +357,7 @@ ${listingLines(verdict).length > 0 ? html`<ul class="listings">${listingLines(ve
 ${verdict.places.length > 0
   ? html`<ol class="places">${verdict.places.map((p) => html`<li data-kind="${p.kind}">${pageLabel(p.page)}${p.message}</li>\n`)}</ol>`
   : null}
+${picturePagesNote ? html`<p class="section-note" data-note="picture-pages">${picturePagesNote}</p>` : null}
 </section>`;
 }
 

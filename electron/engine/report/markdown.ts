@@ -154,7 +154,7 @@ function renderDocument(input: ReportInput, doc: ReportDocument, fullMode: boole
   out.push(`- Pages: ${doc.document.pageCount}`);
   out.push(`- Chunking: ${escapeMarkdown(chunkingText(doc.strategy, doc.judge))} (${leaves} chunks)`);
   if (fullMode) out.push(`- LLM usage: ${formatUsage(doc.usage)}`);
-  if (doc.completeness) out.push(...renderCompleteness(doc.completeness));
+  if (doc.completeness) out.push(...renderCompleteness(doc.completeness, doc.picturePagesNote));
   if (fullMode) out.push(...renderReview(doc.review));
   if (fullMode) out.push(...renderFindings(doc, profile));
   out.push('', `### Pages without a text layer (${doc.pagesWithoutText.length})`, '');
@@ -210,7 +210,7 @@ function renderFindings(doc: ReportDocument, profile: ExtractionProfile): string
 }
 
 /** Stated vs found per severity, the document's own lists, and every place to check with its page. */
-function renderCompleteness(verdict: CompletenessVerdict): string[] {
+function renderCompleteness(verdict: CompletenessVerdict, picturePagesNote: string | null): string[] {
   const out = ['', `### Completeness: ${escapeMarkdown(verdict.headline)}`, ''];
   out.push('| Severity | Stated by the document | Listed in its summary table | Found |', '|---|---|---|---|');
   for (const row of tallyRows(verdict)) out.push(`| ${escapeMarkdown(row.severity)} | ${escapeMarkdown(row.stated)} | ${row.listed} | ${row.found}${row.agrees ? '' : ' (differs)'} |`);
@@ -221,6 +221,7 @@ function renderCompleteness(verdict: CompletenessVerdict): string[] {
     out.push('', `Places to check (${verdict.places.length}):`, '');
     for (const place of verdict.places) out.push(`- ${place.page === null ? '' : `Page ${place.page}: `}${escapeMarkdown(place.message)}`);
   }
+  if (picturePagesNote) out.push('', escapeMarkdown(picturePagesNote));
   return out;
 }
 

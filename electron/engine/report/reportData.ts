@@ -15,6 +15,7 @@ import { conversationsAbout } from '../retrieval';
 import { getSummary } from '../summary';
 import type { StoredConversation } from '../../../shared/retrieval';
 import type { StoredRunSettings } from '../../../shared/runSettings';
+import { picturePagesNote, picturePagesOf, placesToCheckOf, summarizeVerdict, verdictHeadline } from '../../../shared/runOutcome';
 import { stableHash } from '../util';
 import {
   documentText,
@@ -151,6 +152,8 @@ export interface ReportDocument {
   review: ReportReview | null;
   /** What the document says it contains against what was found (full mode; null when the check did not run). */
   completeness: CompletenessVerdict | null;
+  /** Pages that hold only pictures, in the one quiet sentence the app uses (null when there are none). */
+  picturePagesNote: string | null;
 }
 
 export interface ReportInput {
@@ -226,7 +229,7 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
       status: input.status,
       error: input.error,
       warnings: input.warnings,
-      document: document ? collectDocument(db, run, document, rulesHash, fullMode, calls, review) : null,
+      document: document ? collectDocument(db, run, document, rulesHash, fullMode, calls, review, picturePagesOf(input.warnings)) : null,
     };
   });
   const documentIds = inputs.flatMap((input) => (input.document ? [input.document.document.id] : []));
@@ -330,6 +333,7 @@ function collectDocument(
   fullMode: boolean,
   calls: readonly LlmCallRecord[],
   runReview: RunReview | null,
+  picturePages: readonly number[],
 ): ReportDocument {
   // The tree this run analysed (its chunk results point at it), else the document's current one.
   const results = fullMode ? listChunkResults(db, run.id, document.id) : [];
@@ -374,7 +378,8 @@ function collectDocument(
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels } : null,
     usage: llmUsage(calls.filter((c) => c.documentId === document.id)),
     review: fullMode && summaryOfReview ? reportReview(db, summaryOfReview) : null,
-    completeness: fullMode ? getCompleteness(db, run.id, document.id) : null,
+    completeness: fullMode ? asTheAppSaysIt(getCompleteness(db, run.id, document.id), picturePages) : null,
+    picturePagesNote: picturePagesNote(picturePages),
   };
 }
 
@@ -471,4 +476,15 @@ function conflictsOf(conflicts: readonly MergeConflict[], findings: readonly Rep
       return f ? [{ findingId: f.id, title: f.title, mainPage: f.mainPage }] : [];
     }),
   }));
+}
+
+/**
+ * The verdict as the app shows it: a page that holds only pictures (OCR found no words) is no place to check, and
+ * the headline counts the places left, so a report and the library badge never disagree.
+ */
+function asTheAppSaysIt(verdict: CompletenessVerdict | null, picturePages: readonly number[]): CompletenessVerdict | null {
+  if (!verdict || picturePages.length === 0) return verdict;
+  const places = placesToCheckOf(verdict, picturePages);
+  const summary = summarizeVerdict(verdict, picturePages);
+  return { ...verdict, status: summary.status, places, headline: verdictHeadline(summary) };
 }

@@ -3,7 +3,7 @@ import { buildChunkTree, documentTitle } from '../../../electron/engine/chunking
 import { documentFromPages } from '../../helpers/documents';
 
 describe('the chunk tree root is named after the document', () => {
-  const named = (title: string | undefined) => ({ fileName: 'relnotes.pdf', metadata: title === undefined ? {} : { title } });
+  const named = (title: string | undefined) => ({ fileName: 'relnotes.pdf', metadata: (title === undefined ? {} : { title }) as Record<string, string> });
 
   it('takes the PDF Title when it says something, else the file name', () => {
     expect(documentTitle(named('Security Review of the Lido Oracle'))).toBe('Security Review of the Lido Oracle');
