@@ -19,6 +19,7 @@ import {
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { MergedFinding } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
+import { isReferenceId } from '../completeness';
 import { comparableId } from '../extract';
 import { listMergedFindings, words } from '../merge';
 import { getDocument, loadExtractedDocument, loadMentions } from '../store';
@@ -145,13 +146,14 @@ const HEADING_WINDOW = 600;
 /**
  * One item per printed finding ID (rules-only): its pages, the line of its first announcing mention as the
  * quote, the words printed beside it (or the heading above its header field) as its title. IDs that are
- * only referred to in prose, and code references glued to a path, are not findings.
+ * only referred to in prose, code references glued to a path, and references shaped like IDs (GPL-2, ERC-20,
+ * CVE-...: the completeness check's list) are not findings.
  */
 function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: ReadonlySet<string>): Item[] {
   const byId = new Map<string, IdMention[]>();
   for (const m of mentions) {
     const key = comparableId(m.normalized);
-    if ((only && !only.has(key)) || isGlued(text, m)) continue;
+    if ((only && !only.has(key)) || isGlued(text, m) || isReferenceId(m.normalized)) continue;
     byId.set(key, [...(byId.get(key) ?? []), m]);
   }
   return [...byId.entries()]
