@@ -191,9 +191,11 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await expect.poll(() => detail.textContent()).toContain('PBI-1201');
     await detail.locator('li', { hasText: 'main source' }).getByRole('button', { name: /open this place in the document/ }).click();
     const text = page.getByTestId('chunk-text');
-    await expect.poll(() => text.locator('pre mark.hl--evidence').count()).toBeGreaterThan(0);
-    const marks = (await text.locator('pre mark.hl--evidence').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
-    expect(marks).toEqual(expect.arrayContaining([expect.stringContaining('without parameter binding')]));
+    // Polls the marks' text, not their count: the chunk shown before the click (the
+    // summary table, marked too) is still on screen until the new chunk loads.
+    const evidenceMarks = async () =>
+      (await text.locator('pre mark.hl--evidence').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+    await expect.poll(evidenceMarks).toEqual(expect.arrayContaining([expect.stringContaining('without parameter binding')]));
     await screenshot(page, 'chunk-evidence');
   });
 
