@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { AppError, ErrorCode, type ErrorCode as ErrorCodeT } from '../../../shared/errors';
 import { fitsContext } from './budget';
-import { cacheKey, getCached, putCached } from './cache';
+import { cacheKey } from './cache';
 import { sha256, stableStringify, throwIfAborted } from '../util';
-import type { LlmCallOutcome, LlmCallRecord } from './callLog';
+import { getCached, putCached, type LlmCallOutcome, type LlmCallRecord } from './store';
 import { iso, nsToMs, type ClientContext } from './context';
 import { calibrationSample } from './estimator';
 import { classifyError, toAppError, type Classified } from './errors';

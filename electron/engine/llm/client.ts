@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { fitsContext } from './budget';
 import { sha256, stableStringify } from '../util';
-import type { LlmCallRecord } from './callLog';
+import type { LlmCallRecord } from './store';
 import { chatCore, type ChatJsonRequest, type ChatRequestBase, type PrefixTracker } from './chat';
 import { createContext, iso, nsToMs } from './context';
 import { createEstimator, type TokenEstimator } from './estimator';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { insertLlmCall, type LlmCallRecord } from './callLog';
+import { insertLlmCall, type LlmCallRecord } from './store';
 import { classifyError, toAppError, type Classified } from './errors';
 import type { TokenEstimator } from './estimator';
 import type { EndpointKind } from '../../../shared/endpoints';

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ChatMessage } from './types';
-import { statement } from '../store';
+import { loadCalibration, saveCalibration, type TokenCalibration } from './store';
 
 /**
  * Token estimates before sending (a prompt that would not fit is refused, not
@@ -88,24 +88,15 @@ export function calibrationSample(i: CalibrationInput): { raw: number; observed:
   return { raw: best.raw, observed: pe };
 }
 
-interface Calibration {
-  factor: number;
-  samples: number;
-}
-
 export function createEstimator(deps: { db?: Database; now?: () => number } = {}): TokenEstimator {
   const { db } = deps;
   const now = deps.now ?? Date.now;
-  const cache = new Map<string, Calibration>();
+  const cache = new Map<string, TokenCalibration>();
 
-  const load = (model: string): Calibration => {
+  const load = (model: string): TokenCalibration => {
     let cal = cache.get(model);
     if (cal) return cal;
-    cal = { factor: 1, samples: 0 };
-    if (db) {
-      const row = db.prepare('SELECT factor, samples FROM llm_token_calibration WHERE model = ?').get(model) as Calibration | undefined;
-      if (row) cal = { factor: row.factor, samples: row.samples };
-    }
+    cal = (db && loadCalibration(db, model)) ?? { factor: 1, samples: 0 };
     cache.set(model, cal);
     return cal;
   };
@@ -134,11 +125,7 @@ export function createEstimator(deps: { db?: Database; now?: () => number } = {}
       cache.set(model, next);
       // Early samples move the factor most; later ones are persisted every tenth call (a crash loses a little refinement, nothing else).
       if (db && (next.samples <= 10 || next.samples % 10 === 0)) {
-        statement(
-          db,
-          `INSERT INTO llm_token_calibration (model, factor, samples, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at`,
-        ).run(model, next.factor, next.samples, new Date(now()).toISOString());
+        saveCalibration(db, model, next, new Date(now()).toISOString());
       }
       return true;
     },

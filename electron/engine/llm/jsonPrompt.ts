@@ -8,7 +8,7 @@
  * the prefix cache and prompt-injection safety rely on is written once, here.
  */
 import type { z } from 'zod';
-import type { LlmCallRecord } from './callLog';
+import type { LlmCallRecord } from './store';
 import type { ChatRequestBase } from './chat';
 import type { LlmClient } from './client';
 import { buildMessages, type BuildMessagesInput } from './prompt';

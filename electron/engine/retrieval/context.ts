@@ -7,7 +7,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { PageSpan } from '../../../shared/types';
-import { documentFileName, documentPageSpans, unitIndexedText } from './store';
+import { documentPageSpans } from '../store';
+import { documentFileName, unitIndexedText } from './store';
 import { canonicalText, neighbourUnits, type StoredUnit } from './units';
 
 export interface ContextEntry {

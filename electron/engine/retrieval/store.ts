@@ -33,23 +33,6 @@ export function documentFileName(db: Database, documentId: number): string | und
   return (db.prepare('SELECT file_name FROM documents WHERE id = ?').get(documentId) as { file_name: string } | undefined)?.file_name;
 }
 
-export interface PageSpanRow {
-  pageNumber: number;
-  start: number;
-  end: number;
-  hasTextLayer: boolean;
-}
-
-export function documentPageSpans(db: Database, documentId: number): PageSpanRow[] {
-  const rows = db.prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number').all(documentId) as {
-    page_number: number;
-    start_offset: number;
-    end_offset: number;
-    has_text_layer: number;
-  }[];
-  return rows.map((p) => ({ pageNumber: p.page_number, start: p.start_offset, end: p.end_offset, hasTextLayer: p.has_text_layer === 1 }));
-}
-
 /** A merged finding of the document's latest run that has any, with its main finding's evidence and chunk. */
 export interface FindingUnitRow {
   id: number;

@@ -26,17 +26,30 @@ import {
   differingFields,
   ensureReviewDocument,
   getReviewDocument,
+  latestAnalyzedRun,
+  hasNotes,
+  hasSourceLinks,
   insertReviewed,
   invalid,
   keysOf,
+  linkedEvidenceSpans,
+  linkedFindingIdsOfDocument,
   linkSources,
   listReviewedRows,
   modelValuesOf,
   nowIso,
   originalValues,
+  runAnalyzedDocument,
+  setCarriedTo,
+  setChangedFields,
+  setLatestValues,
+  setOriginal,
+  setReviewDocumentRun,
+  setVanished,
   SYSTEM_REVIEWER,
   type ReviewedRow,
 } from './store';
+import type { ReadDb } from '../store';
 
 export interface CarryOverInput {
   documentId: number;
@@ -62,45 +75,17 @@ export interface CarryOverResult {
 
 const valuesOfMerged = (m: MergedFinding): FindingValues => ({ title: m.title, severity: m.severity, type: m.type, description: m.description });
 
-function spansOf(db: Database, row: ReviewedRow, runId: number | null): Span[] {
+function spansOf(db: ReadDb, row: ReviewedRow, runId: number | null): Span[] {
   const spans: Span[] = [];
   if (row.evidence_start !== null && row.evidence_end !== null) spans.push({ start: row.evidence_start, end: row.evidence_end });
   if (runId === null) return spans;
-  const rows = db
-    .prepare(
-      `SELECT f.evidence_start, f.evidence_end FROM review_sources rs JOIN findings f ON f.id = rs.finding_id
-       WHERE rs.reviewed_id = ? AND rs.run_id = ? AND f.evidence_start IS NOT NULL AND f.evidence_end IS NOT NULL`,
-    )
-    .all(row.id, runId) as { evidence_start: number; evidence_end: number }[];
-  for (const r of rows) spans.push({ start: r.evidence_start, end: r.evidence_end });
-  return spans;
+  return [...spans, ...linkedEvidenceSpans(db, row.id, runId)];
 }
 
-function hasLinks(db: Database, reviewedId: number, runId: number): boolean {
-  return db.prepare('SELECT 1 FROM review_sources WHERE reviewed_id = ? AND run_id = ? LIMIT 1').get(reviewedId, runId) !== undefined;
-}
-
-function untouched(db: Database, row: ReviewedRow): boolean {
+function untouched(db: ReadDb, row: ReviewedRow): boolean {
   if (row.origin !== 'model' || row.state !== 'new') return false;
   if (row.title_override !== null || row.severity_override !== null || row.type_override !== null || row.description_override !== null) return false;
-  return db.prepare('SELECT 1 FROM review_notes WHERE reviewed_id = ? LIMIT 1').get(row.id) === undefined;
-}
-
-/** True when the run analysed the document (at least one chunk done). */
-export function runAnalyzedDocument(db: Database, runId: number, documentId: number): boolean {
-  return db.prepare("SELECT 1 FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' LIMIT 1").get(runId, documentId) !== undefined;
-}
-
-/** The newest run that finished its pipeline for the document (merge included); undefined when none. */
-export function latestAnalyzedRun(db: Database, documentId: number): number | undefined {
-  const row = db
-    .prepare(
-      `SELECT MAX(ri.run_id) AS run_id FROM run_inputs ri
-       WHERE ri.document_id = ? AND ri.phase = 'done'
-         AND EXISTS (SELECT 1 FROM chunk_results c WHERE c.run_id = ri.run_id AND c.document_id = ri.document_id AND c.status = 'done')`,
-    )
-    .get(documentId) as { run_id: number | null };
-  return row.run_id ?? undefined;
+  return !hasNotes(db, row.id);
 }
 
 export function carryOverReview(db: Database, input: CarryOverInput): CarryOverResult {
@@ -115,15 +100,11 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
     const result: CarryOverResult = { documentId, runId: toRunId, fromRunId, matched: [], changed: [], vanished: [], reappeared: [], created: [] };
 
     const merged = listMergedFindings(db, toRunId, documentId);
-    const linkedInRun = new Set(
-      (db.prepare('SELECT rs.finding_id FROM review_sources rs JOIN reviewed_findings r ON r.id = rs.reviewed_id WHERE rs.run_id = ? AND r.document_id = ?').all(toRunId, documentId) as {
-        finding_id: number;
-      }[]).map((r) => r.finding_id),
-    );
+    const linkedInRun = linkedFindingIdsOfDocument(db, toRunId, documentId);
     const pending = merged.filter((m) => m.sources.length === 0 || m.sources.some((s) => !linkedInRun.has(s.findingId)));
     const rows = listReviewedRows(db, documentId);
     const candidates: ReviewedCandidate[] = rows.map((row) => {
-      const spanRun = input.fromRunId !== undefined && hasLinks(db, row.id, input.fromRunId) ? input.fromRunId : row.run_id;
+      const spanRun = input.fromRunId !== undefined && hasSourceLinks(db, row.id, input.fromRunId) ? input.fromRunId : row.run_id;
       const c: ReviewedCandidate = { id: row.id, keys: keysOf(db, row), title: row.original_title, description: row.original_description, spans: spansOf(db, row, spanRun), splitFrom: row.split_from };
       return c;
     });
@@ -156,7 +137,7 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
           .sort((a, b) => ruleOrder[a.rule] - ruleOrder[b.rule] || b.sourceIds.length - a.sourceIds.length || a.mergedId - b.mergedId)[0];
         const latest = whole ? valuesOfMerged(mergedById.get(whole.mergedId)!) : modelValuesOf(db, toRunId, assignments.flatMap((a) => a.sourceIds))?.values;
         const carriedFrom = row.run_id !== null && row.run_id !== toRunId ? row.run_id : row.carried_from_run_id;
-        db.prepare('UPDATE reviewed_findings SET run_id = ?, carried_from_run_id = ?, vanished_in_run_id = NULL, updated_at = ? WHERE id = ?').run(toRunId, carriedFrom, now, row.id);
+        setCarriedTo(db, row.id, { runId: toRunId, carriedFromRunId: carriedFrom, now });
         trail({
           action: wasVanished ? 'reappeared' : 'carry-over',
           from: row.run_id === null ? null : String(row.run_id),
@@ -165,25 +146,25 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
         });
         if (wasVanished) result.reappeared.push(row.id);
         if (!latest) continue;
-        db.prepare('UPDATE reviewed_findings SET latest_json = ? WHERE id = ?').run(JSON.stringify(latest), row.id);
+        setLatestValues(db, row.id, latest);
         if (row.origin === 'manual') continue;
         const original = originalValues(row);
         const fields = differingFields(original, latest);
         if (fields.length === 0) {
-          db.prepare("UPDATE reviewed_findings SET changed_fields_json = '[]' WHERE id = ?").run(row.id);
+          setChangedFields(db, row.id, []);
         } else if (untouched(db, row)) {
           for (const f of fields) {
-            db.prepare(`UPDATE reviewed_findings SET original_${f} = ? WHERE id = ?`).run(latest[f], row.id);
+            setOriginal(db, row.id, f, latest[f]);
             trail({ action: 'carry-over', field: f, from: original[f], to: latest[f], detail: 'not reviewed yet: follows the model' });
           }
-          db.prepare("UPDATE reviewed_findings SET changed_fields_json = '[]' WHERE id = ?").run(row.id);
+          setChangedFields(db, row.id, []);
         } else {
-          db.prepare('UPDATE reviewed_findings SET changed_fields_json = ? WHERE id = ?').run(JSON.stringify(fields), row.id);
+          setChangedFields(db, row.id, fields);
           for (const f of fields) trail({ action: 'changed', field: f, from: original[f], to: latest[f] });
           result.changed.push(row.id);
         }
-      } else if (row.origin !== 'manual' && !hasLinks(db, row.id, toRunId) && row.vanished_in_run_id !== toRunId) {
-        db.prepare('UPDATE reviewed_findings SET vanished_in_run_id = ?, updated_at = ? WHERE id = ?').run(toRunId, now, row.id);
+      } else if (row.origin !== 'manual' && !hasSourceLinks(db, row.id, toRunId) && row.vanished_in_run_id !== toRunId) {
+        setVanished(db, row.id, toRunId, now);
         trail({ action: 'vanished', detail: `run ${toRunId} no longer reports it` });
         result.vanished.push(row.id);
       }
@@ -197,7 +178,25 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
       appendTrail(db, { documentId, reviewedId: created.id, runId: toRunId, at: now, reviewer, action: 'create', to: values.title, detail: `merged finding ${m.id} of run ${toRunId}` });
       result.created.push(created.id);
     }
-    db.prepare('UPDATE review_documents SET run_id = ?, updated_at = ? WHERE document_id = ?').run(toRunId, now, documentId);
+    setReviewDocumentRun(db, documentId, toRunId, now);
     return result;
   })();
+}
+
+/**
+ * The write step of the review: carries it over to the newest run that
+ * analysed the document, if that run is newer than the review's run.
+ * Returns what the carry-over did, or undefined when the review was current
+ * (so callers may call it freely).
+ */
+export function carryOverToLatest(db: Database, documentId: number, now?: string): CarryOverResult | undefined {
+  const latest = latestAnalyzedRun(db, documentId);
+  const current = getReviewDocument(db, documentId)?.run_id ?? null;
+  if (latest === undefined || (current !== null && latest <= current)) return undefined;
+  return carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
+}
+
+/** `carryOverToLatest`, returning the review's run afterwards. */
+export function syncReview(db: Database, documentId: number, now?: string): number | null {
+  return carryOverToLatest(db, documentId, now)?.runId ?? getReviewDocument(db, documentId)?.run_id ?? null;
 }

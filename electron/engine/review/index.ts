@@ -18,20 +18,18 @@ export {
   type ChangeBase,
   type ManualFindingInput,
 } from './operations';
-export { carryOverReview, latestAnalyzedRun, runAnalyzedDocument, type CarryOverInput, type CarryOverResult } from './carryOver';
+export { carryOverReview, carryOverToLatest, syncReview, type CarryOverInput, type CarryOverResult } from './carryOver';
 export {
   getReviewView,
   getReviewedFinding,
   getReviewSummary,
   getRunReview,
-  syncReview,
-  carryOverToLatest,
   countReview,
   toExportFinding,
   type ReviewReadOptions,
   type ReviewSummaryOptions,
   type RunReview,
 } from './view';
-export { listTrail, SYSTEM_REVIEWER } from './store';
+export { latestAnalyzedRun, listTrail, runAnalyzedDocument, SYSTEM_REVIEWER } from './store';
 export { matchFindings, spanOverlap, type Assignment, type CandidateMerged, type CandidateSource, type MatchResult, type MatchRule, type ReviewedCandidate, type Span } from './matching';
 export { getRunModels, type RunModels } from './runModels';

@@ -7,24 +7,41 @@
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type FindingValues, type ReviewState } from '../../../shared/review';
-import type { PageSpan } from '../../../shared/types';
-import { documentText } from '../store';
+import { documentPageSpans, documentText } from '../store';
 import {
   appendTrail,
   changedFields,
   checkReviewer,
+  deleteMergeUndo,
+  deleteNote,
   effectiveValues,
+  findMergeUndo,
+  findNote,
   getActiveReviewed,
   getReviewed,
+  insertNote,
   insertReviewed,
   invalid,
   label,
   latestValues,
   linkedFindingIds,
   modelValuesOf,
+  moveAllLinksAndNotes,
+  moveLinksAndNotes,
+  moveSourceLinks,
+  noteIdsOf,
   nowIso,
   originalValues,
   overrideOf,
+  saveMergeUndo,
+  setChangedFields,
+  setMergedInto,
+  setOriginal,
+  setOverride,
+  setReviewState,
+  setRunOf,
+  sourceLinks,
+  touchReviewed,
   type ReviewedRow,
 } from './store';
 
@@ -46,7 +63,7 @@ export function setState(db: Database, input: ChangeBase & { state: ReviewState;
     const row = getActiveReviewed(db, input.reviewedId);
     const newReason = input.state === 'rejected' ? reason : null;
     if (row.state === input.state && row.reject_reason === newReason) return;
-    db.prepare('UPDATE reviewed_findings SET state = ?, reject_reason = ?, updated_at = ? WHERE id = ?').run(input.state, newReason, now, row.id);
+    setReviewState(db, row.id, input.state, newReason, now);
     if (row.state !== input.state) {
       appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'state', field: 'state', from: row.state, to: input.state, detail: newReason });
     } else {
@@ -72,7 +89,7 @@ export function editField(db: Database, input: ChangeBase & { field: EditableFie
     const before = effectiveValues(row)[input.field];
     const override = value === null || value === original ? null : value;
     if (override === overrideOf(row, input.field)) return;
-    db.prepare(`UPDATE reviewed_findings SET ${input.field}_override = ?, updated_at = ? WHERE id = ?`).run(override, now, row.id);
+    setOverride(db, row.id, input.field, override, now);
     appendTrail(db, {
       documentId: row.document_id,
       reviewedId: row.id,
@@ -105,8 +122,8 @@ export function addNote(db: Database, input: ChangeBase & { text: string }): { n
   const now = input.now ?? nowIso();
   return db.transaction(() => {
     const row = getActiveReviewed(db, input.reviewedId);
-    const noteId = Number(db.prepare('INSERT INTO review_notes (reviewed_id, reviewer, at, text) VALUES (?, ?, ?, ?)').run(row.id, reviewer, now, text).lastInsertRowid);
-    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, row.id);
+    const noteId = insertNote(db, { reviewedId: row.id, reviewer, at: now, text });
+    touchReviewed(db, row.id, now);
     appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'note', field: 'notes', to: text, detail: `note ${noteId}` });
     return { noteId };
   })();
@@ -126,10 +143,10 @@ export function acknowledgeChanges(db: Database, input: ChangeBase): void {
     if (fields.length === 0 || !latest) return;
     const original = originalValues(row);
     for (const f of fields) {
-      db.prepare(`UPDATE reviewed_findings SET original_${f} = ? WHERE id = ?`).run(latest[f], row.id);
+      setOriginal(db, row.id, f, latest[f]);
       appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'acknowledge', field: f, from: original[f], to: latest[f] });
     }
-    db.prepare("UPDATE reviewed_findings SET changed_fields_json = '[]', updated_at = ? WHERE id = ?").run(now, row.id);
+    setChangedFields(db, row.id, [], now);
   })();
 }
 
@@ -161,9 +178,8 @@ export function splitMerged(db: Database, input: ChangeBase & { findingIds: read
       splitFrom: row.id,
       now,
     });
-    const marks = moving.map(() => '?').join(', ');
-    db.prepare(`UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id IN (${marks})`).run(created.id, row.id, row.run_id, ...moving);
-    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, row.id);
+    moveSourceLinks(db, { fromId: row.id, toId: created.id, runId: row.run_id, findingIds: moving });
+    touchReviewed(db, row.id, now);
     const remaining = current.filter((id) => !moving.includes(id));
     appendTrail(db, {
       documentId: row.document_id,
@@ -190,13 +206,6 @@ export function splitMerged(db: Database, input: ChangeBase & { findingIds: read
     });
     return { reviewedId: created.id };
   })();
-}
-
-/** Every source link of a reviewed finding (all runs), as "<run_id>:<finding_id>". */
-function sourceLinks(db: Database, reviewedId: number): string[] {
-  return (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(reviewedId) as { run_id: number; finding_id: number }[]).map(
-    (r) => `${r.run_id}:${r.finding_id}`,
-  );
 }
 
 /**
@@ -231,20 +240,21 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
     if (keep.document_id !== absorb.document_id) throw invalid('Only findings of the same document can be merged.');
     const before = sourceLinks(db, keep.id);
     const moved = sourceLinks(db, absorb.id);
-    const movedNotes = (db.prepare('SELECT id FROM review_notes WHERE reviewed_id = ? ORDER BY id').all(absorb.id) as { id: number }[]).map((n) => n.id);
-    db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
-    db.prepare('UPDATE review_notes SET reviewed_id = ? WHERE reviewed_id = ?').run(keep.id, absorb.id);
-    db.prepare('UPDATE reviewed_findings SET merged_into = ?, updated_at = ? WHERE id = ?').run(keep.id, now, absorb.id);
+    const movedNotes = noteIdsOf(db, absorb.id);
+    moveAllLinksAndNotes(db, absorb.id, keep.id);
+    setMergedInto(db, absorb.id, keep.id, now);
     // A kept finding that vanished takes the absorbed one's newer run, so its sources show.
     const takesRun = absorb.run_id !== null && (keep.run_id === null || absorb.run_id > keep.run_id);
     if (takesRun) {
-      db.prepare('UPDATE reviewed_findings SET run_id = ?, vanished_in_run_id = ? WHERE id = ?').run(absorb.run_id, absorb.vanished_in_run_id, keep.id);
+      setRunOf(db, keep.id, absorb.run_id, absorb.vanished_in_run_id);
     }
     // What moved, so the merge can be taken back exactly (unmergeReviewed).
-    db.prepare(
-      'INSERT OR REPLACE INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, keep_run_id_before, keep_vanished_before, keep_run_id_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(absorb.id, keep.id, JSON.stringify(moved), JSON.stringify(movedNotes), keep.run_id, keep.vanished_in_run_id, takesRun ? absorb.run_id : null, now);
-    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
+    saveMergeUndo(
+      db,
+      { absorbId: absorb.id, keepId: keep.id, links: moved, noteIds: movedNotes, keepRunIdBefore: keep.run_id, keepVanishedBefore: keep.vanished_in_run_id, keepRunIdAfter: takesRun ? absorb.run_id : null },
+      now,
+    );
+    touchReviewed(db, keep.id, now);
     const absorbed = effectiveValues(absorb);
     const because = input.because ? ` (${input.because})` : '';
     trailMergePair(db, keep, absorb, {
@@ -255,16 +265,6 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
       mergedInto: { from: null, to: label(keep.seq), detail: `merged into ${label(keep.seq)}${because}` },
     });
   })();
-}
-
-interface MergeUndoRow {
-  absorb_id: number;
-  keep_id: number;
-  links_json: string;
-  note_ids_json: string;
-  keep_run_id_before: number | null;
-  keep_vanished_before: number | null;
-  keep_run_id_after: number | null;
 }
 
 /**
@@ -278,26 +278,18 @@ export function unmergeReviewed(db: Database, input: { absorbId: number; reviewe
   const now = input.now ?? nowIso();
   return db.transaction(() => {
     const absorb = getReviewed(db, input.absorbId);
-    const undo = db.prepare('SELECT * FROM review_merge_undo WHERE absorb_id = ?').get(absorb.id) as MergeUndoRow | undefined;
-    if (absorb.merged_into === null || !undo || undo.keep_id !== absorb.merged_into) {
+    const undo = findMergeUndo(db, absorb.id);
+    if (absorb.merged_into === null || !undo || undo.keepId !== absorb.merged_into) {
       throw invalid(`${label(absorb.seq)} is not merged into another finding: there is no merge to undo.`, { reviewedId: absorb.id });
     }
-    const keep = getActiveReviewed(db, undo.keep_id);
+    const keep = getActiveReviewed(db, undo.keepId);
     const before = sourceLinks(db, keep.id);
-    const back = (JSON.parse(undo.links_json) as string[]).filter((link) => before.includes(link));
-    const moveLink = db.prepare('UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id = ?');
-    for (const link of back) {
-      const [runId, findingId] = link.split(':').map(Number);
-      moveLink.run(absorb.id, keep.id, runId, findingId);
-    }
-    const moveNote = db.prepare('UPDATE review_notes SET reviewed_id = ? WHERE reviewed_id = ? AND id = ?');
-    for (const noteId of JSON.parse(undo.note_ids_json) as number[]) moveNote.run(absorb.id, keep.id, noteId);
-    db.prepare('UPDATE reviewed_findings SET merged_into = NULL, updated_at = ? WHERE id = ?').run(now, absorb.id);
-    if (undo.keep_run_id_after !== null && keep.run_id === undo.keep_run_id_after) {
-      db.prepare('UPDATE reviewed_findings SET run_id = ?, vanished_in_run_id = ? WHERE id = ?').run(undo.keep_run_id_before, undo.keep_vanished_before, keep.id);
-    }
-    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, keep.id);
-    db.prepare('DELETE FROM review_merge_undo WHERE absorb_id = ?').run(absorb.id);
+    const back = undo.links.filter((link) => before.includes(link));
+    moveLinksAndNotes(db, { fromId: keep.id, toId: absorb.id, links: back, noteIds: undo.noteIds });
+    setMergedInto(db, absorb.id, null, now);
+    if (undo.keepRunIdAfter !== null && keep.run_id === undo.keepRunIdAfter) setRunOf(db, keep.id, undo.keepRunIdBefore, undo.keepVanishedBefore);
+    touchReviewed(db, keep.id, now);
+    deleteMergeUndo(db, absorb.id);
     trailMergePair(db, keep, absorb, {
       reviewer,
       at: now,
@@ -327,11 +319,11 @@ export function removeNote(db: Database, input: { noteId: number; reviewer: stri
   const reviewer = checkReviewer(input.reviewer);
   const now = input.now ?? nowIso();
   return db.transaction(() => {
-    const note = db.prepare('SELECT id, reviewed_id, text FROM review_notes WHERE id = ?').get(input.noteId) as { id: number; reviewed_id: number; text: string } | undefined;
+    const note = findNote(db, input.noteId);
     if (!note) throw invalid(`There is no note ${input.noteId}; it may have been removed already. Reload the review.`, { noteId: input.noteId });
-    const row = getActiveReviewed(db, note.reviewed_id);
-    db.prepare('DELETE FROM review_notes WHERE id = ?').run(note.id);
-    db.prepare('UPDATE reviewed_findings SET updated_at = ? WHERE id = ?').run(now, row.id);
+    const row = getActiveReviewed(db, note.reviewedId);
+    deleteNote(db, note.id);
+    touchReviewed(db, row.id, now);
     appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'note', field: 'notes', from: note.text, to: null, detail: `note ${note.id} removed` });
     return { reviewedId: row.id };
   })();
@@ -371,15 +363,7 @@ export function addManualFinding(db: Database, input: ManualFindingInput): { rev
     while (start < end && /\s/.test(text[start]!)) start++;
     while (end > start && /\s/.test(text[end - 1]!)) end--;
     if (end <= start) throw invalid('The selection holds no text.');
-    const pages = (
-      db.prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number').all(input.documentId) as {
-        page_number: number;
-        start_offset: number;
-        end_offset: number;
-        has_text_layer: number;
-      }[]
-    ).map((p): PageSpan => ({ pageNumber: p.page_number, start: p.start_offset, end: p.end_offset, hasTextLayer: p.has_text_layer === 1 }));
-    const evidence = { start, end, text: text.slice(start, end), page: pageAt(pages, start) };
+    const evidence = { start, end, text: text.slice(start, end), page: pageAt(documentPageSpans(db, input.documentId), start) };
     const values: FindingValues = { title, severity: input.severity.trim(), type: input.type.trim(), description: input.description.trim() };
     const created = insertReviewed(db, { documentId: input.documentId, origin: 'manual', findingKey: null, values, latest: null, runId: null, evidence, now });
     appendTrail(db, {

@@ -9,8 +9,8 @@
  * digests report `digest: null`. Models that only appear in the run's LLM
  * call log (no event) are listed under their call purpose.
  */
-import type { Database } from 'better-sqlite3';
 import type { RunModel } from '../../../shared/review';
+import type { ReadDb } from '../store';
 import { runCalledModels, runInfoEventData } from './store';
 
 export interface RunModels {
@@ -44,7 +44,7 @@ function digestIn(data: Record<string, unknown>, name: string): string | null {
   return null;
 }
 
-export function getRunModels(db: Database, runId: number): RunModels {
+export function getRunModels(db: ReadDb, runId: number): RunModels {
   let plan: Record<string, unknown> | undefined;
   for (const data of runInfoEventData(db, runId)) {
     if (data && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>)['models'] && typeof (data as Record<string, unknown>)['models'] === 'object') {

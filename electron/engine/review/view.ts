@@ -1,12 +1,12 @@
 /**
  * Reading a document's review: what the findings view shows and what the
  * reports export. These functions only read: they work on a store opened
- * read-only and never change a row. Carrying the review over to a re-run is
- * the explicit write step `syncReview`, called by the runner when a document
- * finishes and by the host before it shows a review (a store whose runs
- * predate that step catches up there).
+ * read-only and never change a row (they take the read handle, ReadDb).
+ * Carrying the review over to a re-run is the explicit write step
+ * `syncReview` (carryOver.ts), called by the runner when a document finishes
+ * and by the host before it shows a review (a store whose runs predate that
+ * step catches up there).
  */
-import type { Database } from 'better-sqlite3';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type {
   FieldEdit,
@@ -16,7 +16,7 @@ import type {
   ReviewSummary,
   ReviewView,
 } from '../../../shared/review';
-import { carryOverReview, latestAnalyzedRun, type CarryOverResult } from './carryOver';
+import type { ReadDb } from '../store';
 import {
   absorbedByDocument,
   absorbedInto,
@@ -42,26 +42,8 @@ export interface ReviewReadOptions {
   profile?: ExtractionProfile;
 }
 
-/**
- * The write step of the review: carries it over to the newest run that
- * analysed the document, if that run is newer than the review's run.
- * Returns what the carry-over did, or undefined when the review was current
- * (so callers may call it freely).
- */
-export function carryOverToLatest(db: Database, documentId: number, now?: string): CarryOverResult | undefined {
-  const latest = latestAnalyzedRun(db, documentId);
-  const current = getReviewDocument(db, documentId)?.run_id ?? null;
-  if (latest === undefined || (current !== null && latest <= current)) return undefined;
-  return carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
-}
-
-/** `carryOverToLatest`, returning the review's run afterwards. */
-export function syncReview(db: Database, documentId: number, now?: string): number | null {
-  return carryOverToLatest(db, documentId, now)?.runId ?? getReviewDocument(db, documentId)?.run_id ?? null;
-}
-
 /** `absorbedIds`: the findings merged into this one, when the caller read them for the whole document at once. */
-function toReviewed(db: Database, row: ReviewedRow, profile: ExtractionProfile, absorbedIds?: number[]): ReviewedFinding {
+function toReviewed(db: ReadDb, row: ReviewedRow, profile: ExtractionProfile, absorbedIds?: number[]): ReviewedFinding {
   const effective = effectiveValues(row);
   const sources = row.run_id === null ? [] : loadSources(db, row.id, row.run_id);
   const manual =
@@ -129,7 +111,7 @@ export function countReview(findings: readonly ReviewedFinding[]): ReviewCounter
 }
 
 /** The document's reviewed findings in document order, with counters. */
-export function getReviewView(db: Database, documentId: number, options: ReviewReadOptions = {}): ReviewView {
+export function getReviewView(db: ReadDb, documentId: number, options: ReviewReadOptions = {}): ReviewView {
   const runId = getReviewDocument(db, documentId)?.run_id ?? null;
   const profile = options.profile ?? DEFAULT_PROFILE;
   const absorbed = absorbedByDocument(db, documentId);
@@ -140,7 +122,7 @@ export function getReviewView(db: Database, documentId: number, options: ReviewR
 }
 
 /** One reviewed finding (merged ones included: merged_into shows in the trail). */
-export function getReviewedFinding(db: Database, reviewedId: number, options: { profile?: ExtractionProfile } = {}): ReviewedFinding | undefined {
+export function getReviewedFinding(db: ReadDb, reviewedId: number, options: { profile?: ExtractionProfile } = {}): ReviewedFinding | undefined {
   const row = findReviewed(db, reviewedId);
   return row && toReviewed(db, row, options.profile ?? DEFAULT_PROFILE);
 }
@@ -174,7 +156,7 @@ export interface ReviewSummaryOptions extends ReviewReadOptions {
 }
 
 /** A document's review as a report carries it: counts and, per finding, state, edits, notes, last reviewer and time. */
-export function getReviewSummary(db: Database, documentId: number, options: ReviewSummaryOptions = {}): ReviewSummary {
+export function getReviewSummary(db: ReadDb, documentId: number, options: ReviewSummaryOptions = {}): ReviewSummary {
   const view = getReviewView(db, documentId, options);
   const c = view.counters;
   const findings = view.findings.filter((f) => !options.confirmedOnly || f.state === 'confirmed').map(toExportFinding);
@@ -202,7 +184,7 @@ export interface RunReview {
  * finished, so a review is linked to this run or (after a re-run) a newer one,
  * and is reported as it is. A read: exporting a report writes nothing.
  */
-export function getRunReview(db: Database, runId: number, options: ReviewSummaryOptions = {}): RunReview {
+export function getRunReview(db: ReadDb, runId: number, options: ReviewSummaryOptions = {}): RunReview {
   const documentIds = runDocumentIds(db, runId);
   const documents: ReviewSummary[] = [];
   const byReviewId = new Map<number, ReviewExportFinding>();

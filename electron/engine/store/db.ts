@@ -5,6 +5,25 @@ import { migrations } from './migrations';
 
 export type { Database };
 
+/**
+ * The read handle: what a read needs of a connection, and nothing more. A
+ * function that takes a ReadDb can prepare a statement and read its rows, but
+ * cannot run one, exec SQL or open a transaction, so "reads only read" is
+ * checked by the compiler (Signal Desktop's ts/sql keeps readable and writable
+ * handles apart the same way). A writable `Database` is a ReadDb, so callers
+ * pass whatever connection they hold; better-sqlite3 itself refuses `get`/`all`
+ * on a statement that returns no rows.
+ */
+export interface ReadDb {
+  prepare(source: string): ReadStatement;
+}
+
+export interface ReadStatement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
 export interface OpenDatabaseOptions {
   /**
    * Path to a better_sqlite3.node built for the host's ABI. Electron passes the

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from './db';
 import type { DocumentKind, DocumentLine, ExtractedDocument, OutlineEntry, PageSpan } from '../../../shared/types';
 
 export interface StoredDocument {
@@ -177,6 +178,17 @@ export function unreadablePages(db: Database, documentId: number): { page: numbe
       read_error: string;
     }[]
   ).map((row) => ({ page: row.page_number, reason: row.read_error }));
+}
+
+/** A document's pages as offsets into its canonical text (no OCR or read-error detail: loadExtractedDocument has those). */
+export function documentPageSpans(db: ReadDb, documentId: number): PageSpan[] {
+  const rows = db.prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number').all(documentId) as {
+    page_number: number;
+    start_offset: number;
+    end_offset: number;
+    has_text_layer: number;
+  }[];
+  return rows.map((p) => ({ pageNumber: p.page_number, start: p.start_offset, end: p.end_offset, hasTextLayer: p.has_text_layer === 1 }));
 }
 
 export function documentExists(db: Database, id: number): boolean {

@@ -1,4 +1,4 @@
-export { openDatabase, type Database, type OpenDatabaseOptions } from './db';
+export { openDatabase, type Database, type OpenDatabaseOptions, type ReadDb, type ReadStatement } from './db';
 export { migrate, type Migration } from './migrate';
 export { migrations } from './migrations';
 export * from './documents';

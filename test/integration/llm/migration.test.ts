@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../electron/engine/store/migrate';
 import { migrations } from '../../../electron/engine/store/migrations';
-import { insertLlmCall, listLlmCalls, llmCallStats } from '../../../electron/engine/llm/callLog';
+import { insertLlmCall, listLlmCalls, llmCallStats } from '../../../electron/engine/llm/store';
 
 describe('migration 0020-llm', () => {
   it('upgrades a 0010 database holding a run, and llm_calls keep their run reference', () => {

@@ -5,6 +5,7 @@
  * document finished; before that was its own write step, the first export
  * created the review rows and failed on a read-only store.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../electron/engine';
 import { getReviewView, getRunReview } from '../../../electron/engine/review';
@@ -27,6 +28,13 @@ function reviewRows(db: Database): string {
     db.prepare('SELECT * FROM review_sources ORDER BY reviewed_id, finding_id').all(),
     db.prepare('SELECT * FROM review_documents ORDER BY document_id').all(),
   ]);
+}
+
+/** The database file's bytes with every committed page in it (the WAL checkpointed into the file and emptied). */
+function fileImage(db: Database, path: string): Buffer {
+  const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  expect(result!.busy).toBe(0);
+  return readFileSync(path);
 }
 
 const totalChanges = (db: Database) => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
@@ -71,5 +79,20 @@ describe('reading a review or exporting a report writes nothing', () => {
     for (const input of f.h.engine.listRunInputs(f.runId)) if (input.documentId !== null) getReviewView(f.h.db, input.documentId);
     getRunReview(f.h.db, f.runId);
     expect(totalChanges(f.h.db)).toBe(changes);
+  });
+
+  it('leaves the database byte-identical: every text format, per document and confirmed-only, on the writable handle', async () => {
+    const before = fileImage(f.h.db, f.h.dbPath);
+    const imageBefore = f.h.db.serialize();
+    const documents = f.h.engine.listRunInputs(f.runId).flatMap((i) => (i.documentId === null ? [] : [i.documentId]));
+    for (const format of ['json', 'md', 'html', 'csv'] as const) {
+      expect(((await f.h.engine.exportReport(f.runId, format)) as string).length).toBeGreaterThan(0);
+      expect(((await f.h.engine.exportReport(f.runId, format, { confirmedOnly: true })) as string).length).toBeGreaterThan(0);
+      for (const documentId of documents) expect(((await f.h.engine.exportReport(f.runId, format, { documentId })) as string).length).toBeGreaterThan(0);
+    }
+    const after = fileImage(f.h.db, f.h.dbPath);
+    expect(after.length).toBe(before.length);
+    expect(after.equals(before)).toBe(true);
+    expect(f.h.db.serialize().equals(imageBefore)).toBe(true);
   });
 });

@@ -1,7 +1,14 @@
+/**
+ * Every SQL statement of the llm module: the call log (llm_calls, one row per
+ * attempt), the per-model token calibration and the response cache. Reads take
+ * the read handle (ReadDb); the other files of the module call these.
+ */
 import type { Database } from 'better-sqlite3';
 import type { ErrorCode } from '../../../shared/errors';
 import type { LlmPurpose } from './types';
-import { statement } from '../store';
+import { statement, type ReadDb } from '../store';
+
+// ---- the call log (llm_calls) ----
 
 /** One row of llm_calls: one attempt of one logical call. */
 export type LlmCallOutcome = 'ok' | 'retried' | 'failed' | 'cancelled' | 'cached';
@@ -123,7 +130,7 @@ export function insertLlmCall(db: Database, record: LlmCallRecord): number {
   return Number(info.lastInsertRowid);
 }
 
-export function listLlmCalls(db: Database, filter: { runId?: number; documentId?: number; callId?: string; limit?: number } = {}): LlmCallRecord[] {
+export function listLlmCalls(db: ReadDb, filter: { runId?: number; documentId?: number; callId?: string; limit?: number } = {}): LlmCallRecord[] {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {
@@ -147,7 +154,7 @@ export interface LlmCallStats {
 }
 
 /** Totals for the LLM panel and benchmarks. */
-export function llmCallStats(db: Database, filter: { runId?: number } = {}): LlmCallStats {
+export function llmCallStats(db: ReadDb, filter: { runId?: number } = {}): LlmCallStats {
   const where = filter.runId !== undefined ? 'WHERE run_id = ?' : '';
   const params = filter.runId !== undefined ? [filter.runId] : [];
   const rows = db
@@ -177,7 +184,7 @@ export function llmCallStats(db: Database, filter: { runId?: number } = {}): Llm
 }
 
 /** Call ids of llm_calls rows written after row `afterId` (used when a call threw and returned no record). */
-export function llmCallIdsAfter(db: Database, afterId: number, filter: { documentId: number; purposes: readonly string[] }): string[] {
+export function llmCallIdsAfter(db: ReadDb, afterId: number, filter: { documentId: number; purposes: readonly string[] }): string[] {
   const rows = db
     .prepare(`SELECT DISTINCT call_id FROM llm_calls WHERE id > ? AND document_id = ? AND purpose IN (${filter.purposes.map(() => '?').join(', ')}) ORDER BY id`)
     .all(afterId, filter.documentId, ...filter.purposes) as { call_id: string }[];
@@ -185,7 +192,7 @@ export function llmCallIdsAfter(db: Database, afterId: number, filter: { documen
 }
 
 /** What the calls logged after a row spent: model calls (each logical call once, embeddings apart) and their tokens. */
-export function llmUsageSince(db: Database, afterRow: number): { calls: number; embedCalls: number; promptTokens: number; evalTokens: number } {
+export function llmUsageSince(db: ReadDb, afterRow: number): { calls: number; embedCalls: number; promptTokens: number; evalTokens: number } {
   return db
     .prepare(
       `SELECT COUNT(DISTINCT CASE WHEN purpose <> 'embed' THEN call_id END) AS calls, COUNT(DISTINCT CASE WHEN purpose = 'embed' THEN call_id END) AS embedCalls,
@@ -196,7 +203,7 @@ export function llmUsageSince(db: Database, afterRow: number): { calls: number; 
 }
 
 /** The id of the last model call logged, so the calls of what follows are the ones after it. */
-export function lastLlmCallRowId(db: Database): number {
+export function lastLlmCallRowId(db: ReadDb): number {
   const row = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM llm_calls').get() as { id: number };
   return row.id;
 }
@@ -209,4 +216,42 @@ export function runTokensPerSecond(db: Database, runId: number): number | undefi
   };
   if (!row.tokens || !row.ms) return undefined;
   return Math.round((row.tokens / row.ms) * 1000 * 10) / 10;
+}
+
+// ---- token calibration (llm_token_calibration) ----
+
+export interface TokenCalibration {
+  factor: number;
+  samples: number;
+}
+
+export function loadCalibration(db: ReadDb, model: string): TokenCalibration | undefined {
+  const row = db.prepare('SELECT factor, samples FROM llm_token_calibration WHERE model = ?').get(model) as TokenCalibration | undefined;
+  return row && { factor: row.factor, samples: row.samples };
+}
+
+export function saveCalibration(db: Database, model: string, calibration: TokenCalibration, at: string): void {
+  statement(
+    db,
+    `INSERT INTO llm_token_calibration (model, factor, samples, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, samples = excluded.samples, updated_at = excluded.updated_at`,
+  ).run(model, calibration.factor, calibration.samples, at);
+}
+
+// ---- response cache (llm_cache) ----
+
+/** A cached reply, counting the hit (so it is a write). */
+export function getCached(db: Database, key: string, now: number): string | undefined {
+  const row = statement(db, 'SELECT content FROM llm_cache WHERE key = ?').get(key) as { content: string } | undefined;
+  if (!row) return undefined;
+  statement(db, 'UPDATE llm_cache SET hits = hits + 1, last_hit_at = ? WHERE key = ?').run(new Date(now).toISOString(), key);
+  return row.content;
+}
+
+export function putCached(db: Database, entry: { key: string; model: string; purpose: string; content: string }, now: number): void {
+  statement(
+    db,
+    `INSERT INTO llm_cache (key, model, purpose, content, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET content = excluded.content`,
+  ).run(entry.key, entry.model, entry.purpose, entry.content, new Date(now).toISOString());
 }
