@@ -39,8 +39,9 @@ export type LlmStage = (typeof LLM_STAGES)[number];
 /**
  * The stages Settings picks a model for: one list, a subset of LLM_STAGES
  * (the compiler checks it). Not 'review': the tree split's reviewer works on
- * the splitter's text and takes the split model (host runSettingsFrom); not
- * 'qa': Ask resolves its chat model itself (retrieval resolveAskModels).
+ * the splitter's text and takes the split model (shared/runSettings.ts,
+ * runSettingsFrom); not 'qa': Ask resolves its chat model itself (retrieval
+ * resolveAskModels).
  */
 export const MODEL_STAGES = ['judge', 'split', 'extract', 'summary', 'embed'] as const satisfies readonly LlmStage[];
 export type ModelStage = (typeof MODEL_STAGES)[number];

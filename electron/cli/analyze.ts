@@ -22,6 +22,7 @@ import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettin
 import type { RunOutcome, RunSettings } from '../engine';
 import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
+import { modelChoices } from './runOptions';
 import { appVersion } from './version';
 
 /** The help text; it names defaults that live with the engine, so it is loaded with it (help is never in a hurry). */
@@ -41,7 +42,7 @@ Options:
                           (default: its /v1/models max_model_len, else 8192); key-env = the environment variable
                           holding the API key (the key itself is never on the command line nor logged)
   --model <name>          Model for every stage (default: the first installed of qwen3:8b, llama3.1:8b, gemma3:12b...)
-  --model-<stage> <name>  Per stage: ${PIPELINE_STAGES.join(', ')}
+  --model-<stage> <name>  Per stage: ${PIPELINE_STAGES.join(', ')} (review: the split model unless given its own)
   --model-summary-map <name>  A faster model for the map step of long summaries
   --strategy <s>          Chunk tree: auto (default: the judge decides), ${TREE_STRATEGIES.join(', ')}
   --no-judge              With --strategy auto: decide from the document's structure without asking the model
@@ -178,12 +179,13 @@ export async function main(argv: string[]): Promise<number> {
   const progress = createProgressPrinter();
   progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
   const [
-    { assertOcrLanguagesInstalled, createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE },
+    { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE },
     { setRunOllamaHost, setRunEndpoints },
     { openStoreOrSay },
     { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
     { DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages },
-  ] = await Promise.all([import('../engine'), import('../engine/store'), import('./common'), import('./paths'), import('../../shared/ocr')]);
+    { runSettingsFrom },
+  ] = await Promise.all([import('../engine'), import('../engine/store'), import('./common'), import('./paths'), import('../../shared/ocr'), import('../../shared/runSettings')]);
   // The OCR options are checked with the engine loaded (their language list is a zod schema, and installed ones are looked up).
   const ocr = values.ocr ?? 'auto';
   if (!(OCR_MODES as readonly string[]).includes(ocr)) {
@@ -206,32 +208,27 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
 
-  const models: Partial<Record<(typeof STAGES)[number] | 'default', string>> = {};
-  if (values.model) models.default = values.model as string;
-  for (const stage of STAGES) {
-    const value = (values as Record<string, unknown>)[`model-${stage}`];
-    if (typeof value === 'string') models[stage] = value;
-  }
-  const settings: Partial<RunSettings> = {
-    mode: values['rules-only'] ? 'rules-only' : 'full',
-    strategy: strategy as RunSettings['strategy'],
-    profile,
-    // The profile's ID patterns are also the rules' completeness cross-check.
-    idPatterns: profile.idPatterns,
-    judge: !values['no-judge'],
-    ocr: ocr as OcrMode,
-    ocrLanguages,
-    llm: {
-      ...DEFAULT_RUN_LLM_SETTINGS,
-      models,
+  // The same function as the app's (shared/runSettings.ts): the options under the Settings' names. The profile's ID
+  // patterns are also the rules' completeness cross-check.
+  const settings = runSettingsFrom(
+    {
+      models: modelChoices(values),
+      ...(values.host ? { ollamaHost: values.host as string } : {}),
+      strategy: strategy as RunSettings['strategy'],
+      useJudge: !values['no-judge'],
+      profile,
+      ocrMode: ocr as OcrMode,
+      ocrLanguages,
+      endpoints,
+      ...(numCtx !== undefined ? { contextPolicy: { mode: 'fixed' as const, numCtx } } : {}),
+    },
+    {
+      mode: values['rules-only'] ? 'rules-only' : 'full',
       cache: !values['no-cache'],
-      ...(values.host ? { host: values.host as string } : {}),
-      ...(endpoints.length > 0 ? { endpoints } : {}),
-      ...(numCtx !== undefined ? { numCtx } : {}),
       ...(unitTokens !== undefined ? { unitTokens } : {}),
       ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
     },
-  };
+  );
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   /** How later commands name this store: nothing for the default one. */

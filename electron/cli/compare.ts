@@ -11,6 +11,7 @@ import { COMPARE_LABEL_TEXT, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
+import { runSettingsFrom } from '../../shared/runSettings';
 import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
@@ -18,6 +19,7 @@ import { documentHasMergedFindings } from '../engine/merge';
 import { getRunModels } from '../engine/review';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
+import { modelChoices } from './runOptions';
 import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
@@ -138,27 +140,18 @@ export async function main(argv: string[]): Promise<number> {
     profile = checked.data;
   }
   const rulesOnly = values['rules-only'];
-  const models: Record<string, string> = {};
-  if (values.model) models.default = values.model;
-  for (const stage of PIPELINE_STAGES) {
-    const value = (values as Record<string, unknown>)[`model-${stage}`];
-    if (typeof value === 'string') models[stage] = value;
-  }
-  const settings: Partial<RunSettings> = {
-    mode: rulesOnly ? 'rules-only' : 'full',
-    strategy: strategy as RunSettings['strategy'],
-    profile,
-    idPatterns: profile.idPatterns,
-    judge: !values['no-judge'],
-    llm: {
-      ...DEFAULT_RUN_LLM_SETTINGS,
-      models,
-      cache: !values['no-cache'],
-      ...(values.host ? { host: values.host } : {}),
-      ...(numCtx !== undefined ? { numCtx } : {}),
-      ...(unitTokens !== undefined ? { unitTokens } : {}),
+  // The same function as the app's and analyze's (shared/runSettings.ts), from the options under the Settings' names.
+  const settings = runSettingsFrom(
+    {
+      models: modelChoices(values),
+      ...(values.host ? { ollamaHost: values.host } : {}),
+      strategy: strategy as RunSettings['strategy'],
+      useJudge: !values['no-judge'],
+      profile,
+      ...(numCtx !== undefined ? { contextPolicy: { mode: 'fixed' as const, numCtx } } : {}),
     },
-  };
+    { mode: rulesOnly ? 'rules-only' : 'full', cache: !values['no-cache'], ...(unitTokens !== undefined ? { unitTokens } : {}) },
+  );
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   mkdirSync(dirname(dbPath), { recursive: true });

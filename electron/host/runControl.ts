@@ -5,11 +5,11 @@
  * inputs' status; this module only asks it to stop (a typed StopRequest) and
  * reads what it recorded.
  */
-import { MODEL_STAGES, type AppSettings, type HostEvent, type InputProgress, type RunMode, type RunRef } from '../../shared/contract';
+import { type AppSettings, type HostEvent, type InputProgress, type RunMode, type RunRef } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
-import { DEFAULT_PROFILE } from '../../shared/findings';
+import { runSettingsFrom, type RunSettings } from '../../shared/runSettings';
 import type { ProgressEvent } from '../../shared/types';
-import { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, StopRequest, type Engine, type RunControl as EngineRunControl, type Logger, type RunSettings, type StopKind } from '../engine';
+import { StopRequest, type Engine, type RunControl as EngineRunControl, type Logger, type StopKind } from '../engine';
 import { createRun, getRun, runSettingsOf, setRunEndpoints, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
 import type { LiveRun, ReadModels } from './readModels';
 import { readSettings } from './settings';
@@ -106,7 +106,7 @@ export function createRunControl(deps: {
   function start(files: readonly string[], mode?: RunMode): number {
     const settings = readSettings(db);
     const chosen = mode ?? settings.analysisMode;
-    const runId = createRun(db, chosen, runSettingsFrom(settings, chosen, deps.unitTokens), files, now().toISOString());
+    const runId = createRun(db, chosen, appRunSettings(settings, chosen, deps.unitTokens), files, now().toISOString());
     execute(runId);
     return runId;
   }
@@ -158,36 +158,13 @@ export function createRunControl(deps: {
   };
 }
 
-/** The run's own settings from the app settings (defaults kept for what the app does not set), so a resume and the report use exactly what the run was started with. */
-export function runSettingsFrom(settings: AppSettings, mode: RunMode, unitTokens?: number): RunSettings & { app: Record<string, unknown> } {
-  const models: RunSettings['llm']['models'] = {};
-  for (const stage of MODEL_STAGES) {
-    const model = settings.models[stage];
-    if (model) models[stage] = model;
-  }
-  // The reviewer of an LLM tree split works on the same text as the splitter: it uses the split model when one is chosen.
-  if (settings.models.split) models.review = settings.models.split;
-  const host = settings.ollamaHost.trim();
+/**
+ * The run's own settings from the app settings, by the one function the CLI uses too (shared/runSettings.ts), with
+ * the app's context kept beside them for the report; a resume and the report use exactly what the run started with.
+ */
+export function appRunSettings(settings: AppSettings, mode: RunMode, unitTokens?: number): RunSettings & { app: Record<string, unknown> } {
   return {
-    ...defaultRunSettings({
-      mode,
-      strategy: settings.strategy,
-      judge: settings.useJudge,
-      ocr: settings.ocrMode,
-      ocrLanguages: [...settings.ocrLanguages],
-      ...(settings.profile ? { profile: settings.profile } : {}),
-      // ID patterns set on their own win; else the profile's, which are also what extraction is told to look for.
-      idPatterns: settings.idPatterns.length > 0 ? settings.idPatterns : [...(settings.profile ?? DEFAULT_PROFILE).idPatterns],
-      llm: {
-        ...DEFAULT_RUN_LLM_SETTINGS,
-        desiredChunkTokens: settings.chunkTokens,
-        ...(unitTokens === undefined ? {} : { unitTokens }),
-        models,
-        ...(host ? { host } : {}),
-        ...(settings.endpoints.length > 0 ? { endpoints: settings.endpoints } : {}),
-        ...(settings.contextPolicy.mode === 'fixed' ? { numCtx: settings.contextPolicy.numCtx } : {}),
-      },
-    }),
+    ...runSettingsFrom(settings, { mode, ...(unitTokens === undefined ? {} : { unitTokens }) }),
     app: { contextPolicy: settings.contextPolicy, reviewerName: settings.reviewerName },
   };
 }

@@ -1,21 +1,23 @@
 import { settingsSchema, type AppSettings } from '../../shared/contract';
 import { assertOcrLanguagesInstalled } from '../engine';
 import { DEFAULT_RETRIEVAL_SETTINGS } from '../../shared/retrieval';
+import { DEFAULT_RUN_SETTINGS } from '../../shared/runSettings';
 import { loadSettingValues, saveSettingValues, type Database } from '../engine/store';
 
+/** The app's defaults; what a run does by default comes from the run settings' one defaults table. */
 export const DEFAULT_SETTINGS: AppSettings = {
   ollamaHost: '',
   models: { judge: null, split: null, extract: null, summary: null, embed: null },
   contextPolicy: { mode: 'auto', numCtx: 8192 },
   idPatterns: [],
   reviewerName: '',
-  analysisMode: 'full',
-  strategy: 'auto',
-  useJudge: true,
-  chunkTokens: 1500,
+  analysisMode: DEFAULT_RUN_SETTINGS.mode,
+  strategy: DEFAULT_RUN_SETTINGS.strategy,
+  useJudge: DEFAULT_RUN_SETTINGS.judge,
+  chunkTokens: DEFAULT_RUN_SETTINGS.llm.desiredChunkTokens,
   profile: null,
-  ocrMode: 'auto',
-  ocrLanguages: ['eng'],
+  ocrMode: DEFAULT_RUN_SETTINGS.ocr,
+  ocrLanguages: [...DEFAULT_RUN_SETTINGS.ocrLanguages],
   retrieval: DEFAULT_RETRIEVAL_SETTINGS,
   endpoints: [],
 };

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
-import { runSettingsSchema, type StoredRunSettings } from '../../../shared/runSettings';
+import { storedRunSettingsSchema, type StoredRunSettings } from '../../../shared/runSettings';
 import type { RunPhase, RunStatus } from '../../../shared/types';
 import type { EndpointSettings } from '../../../shared/endpoints';
 
@@ -8,7 +8,7 @@ export interface StoredRun {
   id: number;
   mode: string;
   status: RunStatus;
-  /** Parsed with runSettingsSchema when the row was read; null when the row is from an older version or damaged. */
+  /** Parsed with storedRunSettingsSchema when the row was read; null when the row is from an older version or damaged. */
   settings: StoredRunSettings | null;
   /** Why `settings` is null: RUN_SETTINGS_INVALID with what is wrong. Read settings through runSettingsOf. */
   settingsError: ErrorInfo | null;
@@ -65,7 +65,7 @@ function parseSettings(runId: number, json: string): { settings: StoredRunSettin
   let problem: string;
   try {
     raw = JSON.parse(json);
-    const parsed = runSettingsSchema.safeParse(raw);
+    const parsed = storedRunSettingsSchema.safeParse(raw);
     if (parsed.success) return { settings: parsed.data, settingsError: null };
     problem = parsed.error.issues
       .slice(0, 3)
