@@ -18,8 +18,13 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { setTimeout as sleepMs } from 'node:timers/promises';
-import { defaultSimModels, defaultTokenize, embedTokens, renderPrompt, schemaResponder, type Responder, type SimChatRequest, type SimModel, type SimRates } from './index';
+import { defaultSimModels } from './models';
+import { renderPrompt } from './protocol';
+import { schemaResponder } from './responders';
+import { Cancelled, simulatedTime } from './timing';
+import { defaultTokenize } from './tokenizer';
+import type { Responder, SimChatRequest, SimModel, SimRates } from './types';
+import { embedTokens } from './util';
 
 export type OpenAiFault =
   | { kind: 'busy' }
@@ -90,8 +95,6 @@ export interface OpenAiSim {
   close(): Promise<void>;
 }
 
-class Cancelled extends Error {}
-
 export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<OpenAiSim> {
   const models = options.models ?? defaultSimModels.filter((m) => m.capabilities.includes('completion'));
   const contextLength = options.contextLength ?? 8192;
@@ -148,16 +151,7 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     return out;
   }
 
-  async function spend(seconds: number, signal: AbortSignal): Promise<void> {
-    if (seconds <= 0) return;
-    counters.simulatedSeconds += seconds;
-    if (timeScale <= 0) return;
-    try {
-      await sleepMs(seconds * 1000 * timeScale, undefined, { signal });
-    } catch {
-      throw new Cancelled();
-    }
-  }
+  const spend = simulatedTime(timeScale, counters);
 
   /** A slot, or false when the queue is full (429). Resolves when one frees; the request may be gone by then. */
   function acquire(): Promise<void> | false {
