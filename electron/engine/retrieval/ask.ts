@@ -22,8 +22,7 @@ import { embedContext, updateIndex } from './indexer';
 import { judgeRetrieval, type JudgeCandidate } from './judge';
 import { search, type SearchHit } from './search';
 import { documentExists } from '../store';
-import { countDocuments } from './store';
-import type { StoredUnit } from './units';
+import { countDocuments, type StoredUnit } from './store';
 import { findVectorSpace } from './vectors';
 import { throwIfAborted } from '../util';
 

@@ -8,8 +8,8 @@
 import type { Database } from 'better-sqlite3';
 import type { PageSpan } from '../../../shared/types';
 import { documentPageSpans } from '../store';
-import { documentFileName, unitIndexedText } from './store';
-import { canonicalText, neighbourUnits, type StoredUnit } from './units';
+import { documentFileName, unitIndexedText, type StoredUnit } from './store';
+import { canonicalText, neighbourUnits } from './units';
 
 export interface ContextEntry {
   n: number;

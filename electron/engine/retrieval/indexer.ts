@@ -8,8 +8,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { LlmClient } from '../llm';
-import { embeddingMarker, indexedUnitKeys, listDocumentIds, unitIndexedText, unitsWithoutEmbedding, unitWriter } from './store';
-import { desiredUnits, type UnitSource } from './units';
+import { embeddingMarker, indexedUnitKeys, listDocumentIds, unitIndexedText, unitsWithoutEmbedding, unitWriter, type UnitSource } from './store';
+import { desiredUnits } from './units';
 import { deleteVectors, ensureVectorSpace, findVectorSpace, putVector } from './vectors';
 import { throwIfAborted } from '../util';
 

@@ -14,7 +14,7 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
 import { sha256, stableStringify, throwIfAborted } from '../util';
 import { cachedModelDecision, insertJudgeDecision } from './store';
-import type { StoredUnit } from './units';
+import type { StoredUnit } from './store';
 
 export const RETRIEVAL_JUDGE_PROMPT_VERSION = 1;
 /** Characters of each passage the judge sees: enough to tell relevance, small enough for 10+ candidates. */

@@ -8,8 +8,8 @@
  * documents" is a better answer than a guess from unrelated text.
  */
 import type { Database } from 'better-sqlite3';
-import { bm25Matches, unitIndexedText } from './store';
-import { loadUnits, type StoredUnit } from './units';
+import { bm25Matches, unitIndexedText, type StoredUnit } from './store';
+import { loadUnits } from './units';
 import { nearestUnits, nearestUnitsIn, type VectorSpace } from './vectors';
 
 export const RRF_K = 60;

@@ -98,8 +98,12 @@ export function latestMergedFindingsWithChunks(db: Database, documentId: number)
 // ---- units and the FTS5 table ----
 
 /** A unit as the index stores it (the indexed words live in the FTS table). */
-export interface StoredUnit {
-  id: number;
+/**
+ * A retrieval unit, the one shape of it: a leaf of the chunk tree or a merged finding, where it sits in its
+ * document (title path, offsets, pages) and the hash of the words it is indexed with. The variants below add
+ * only what their side has.
+ */
+export interface RetrievalUnit {
   kind: 'chunk' | 'finding';
   documentId: number;
   treeId: number | null;
@@ -113,6 +117,12 @@ export interface StoredUnit {
   pageEnd: number;
   contentHash: string;
 }
+
+/** A unit as the index holds it (a retrieval_units row). */
+export type StoredUnit = RetrievalUnit & { id: number };
+
+/** A unit as the document holds it now (units.ts desiredUnits): its key among the document's units, and the words to index (FTS body, embedding input). */
+export type UnitSource = RetrievalUnit & { sourceKey: string; body: string };
 
 interface UnitRow {
   id: number;
@@ -198,23 +208,7 @@ export function indexedUnitKeys(db: Database, documentId: number): IndexedUnitKe
 }
 
 /** What a unit is written with: its source and the FTS title, without the words' hash check (the caller decides). */
-export interface UnitWrite {
-  documentId: number;
-  kind: 'chunk' | 'finding';
-  sourceKey: string;
-  treeId: number | null;
-  nodeIndex: number | null;
-  mergedFindingId: number | null;
-  title: string;
-  path: readonly string[];
-  start: number;
-  end: number;
-  pageStart: number;
-  pageEnd: number;
-  contentHash: string;
-  ftsTitle: string;
-  body: string;
-}
+export type UnitWrite = UnitSource & { ftsTitle: string };
 
 /** Writers for one lexical sync (prepared once): insert, update (the unit's old embedding marks go), delete. */
 export function unitWriter(db: Database, now: string) {

@@ -9,27 +9,7 @@
 import type { Database } from 'better-sqlite3';
 import { sha256 } from '../util';
 import { documentText, getCurrentTree, loadChunks } from '../store';
-import { adjacentChunkUnit, latestMergedFindingsWithChunks, selectUnits, type StoredUnit } from './store';
-
-export interface UnitSource {
-  kind: 'chunk' | 'finding';
-  sourceKey: string;
-  documentId: number;
-  treeId: number | null;
-  nodeIndex: number | null;
-  mergedFindingId: number | null;
-  title: string;
-  path: string[];
-  start: number;
-  end: number;
-  pageStart: number;
-  pageEnd: number;
-  /** The words indexed (FTS body, embedding input). */
-  body: string;
-  contentHash: string;
-}
-
-export type { StoredUnit };
+import { adjacentChunkUnit, latestMergedFindingsWithChunks, selectUnits, type StoredUnit, type UnitSource } from './store';
 
 export function loadUnits(db: Database, ids: readonly number[]): Map<number, StoredUnit> {
   return new Map(selectUnits(db, ids).map((u) => [u.id, u]));
