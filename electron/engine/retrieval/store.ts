@@ -4,32 +4,34 @@
  * and the few document facts retrieval reads. Plain functions of the
  * connection with explicit row mappers; the other files of the module hold
  * the logic and call these (README, Layout: all SQL lives in store modules).
+ * Reads take the read handle (ReadDb), writes the connection.
  * Table names of vector spaces are ours (`retrieval_vec_<id>`), never user text.
  */
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from '../store';
 import type { AskAnswer, ConversationSummary, StoredConversation } from '../../../shared/retrieval';
 
 // ---- documents (what retrieval reads of them) ----
 
-export function countDocuments(db: Database): number {
+export function countDocuments(db: ReadDb): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
 }
 
 /** The newest document stored under this path or file name. */
-export function findDocumentByPathOrName(db: Database, path: string, fileName: string): number | undefined {
+export function findDocumentByPathOrName(db: ReadDb, path: string, fileName: string): number | undefined {
   return (db.prepare('SELECT id FROM documents WHERE file_path = ? OR file_name = ? ORDER BY id DESC LIMIT 1').get(path, fileName) as { id: number } | undefined)?.id;
 }
 
-export function listDocumentFiles(db: Database): { documentId: number; fileName: string; filePath: string }[] {
+export function listDocumentFiles(db: ReadDb): { documentId: number; fileName: string; filePath: string }[] {
   const rows = db.prepare('SELECT id, file_name, file_path FROM documents ORDER BY id').all() as { id: number; file_name: string; file_path: string }[];
   return rows.map((r) => ({ documentId: r.id, fileName: r.file_name, filePath: r.file_path }));
 }
 
-export function listDocumentIds(db: Database): number[] {
+export function listDocumentIds(db: ReadDb): number[] {
   return (db.prepare('SELECT id FROM documents ORDER BY id').all() as { id: number }[]).map((r) => r.id);
 }
 
-export function documentFileName(db: Database, documentId: number): string | undefined {
+export function documentFileName(db: ReadDb, documentId: number): string | undefined {
   return (db.prepare('SELECT file_name FROM documents WHERE id = ?').get(documentId) as { file_name: string } | undefined)?.file_name;
 }
 
@@ -51,7 +53,7 @@ export interface FindingUnitRow {
   path: string[];
 }
 
-export function latestMergedFindingsWithChunks(db: Database, documentId: number): FindingUnitRow[] {
+export function latestMergedFindingsWithChunks(db: ReadDb, documentId: number): FindingUnitRow[] {
   const rows = db
     .prepare(
       `SELECT m.id, m.title, m.finding_key, m.severity, m.description, m.main_page, f.evidence, f.tree_id, f.node_index, c.start_offset, c.end_offset, c.page_start, c.page_end, c.path_json
@@ -158,13 +160,13 @@ const toUnit = (r: UnitRow): StoredUnit => ({
   contentHash: r.content_hash,
 });
 
-export function selectUnits(db: Database, ids: readonly number[]): StoredUnit[] {
+export function selectUnits(db: ReadDb, ids: readonly number[]): StoredUnit[] {
   if (ids.length === 0) return [];
   return (db.prepare(`SELECT ${UNIT_COLUMNS} FROM retrieval_units WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as UnitRow[]).map(toUnit);
 }
 
 /** The chunk unit right before (`before`) or after a node of a tree. */
-export function adjacentChunkUnit(db: Database, treeId: number, nodeIndex: number, side: 'before' | 'after'): StoredUnit | undefined {
+export function adjacentChunkUnit(db: ReadDb, treeId: number, nodeIndex: number, side: 'before' | 'after'): StoredUnit | undefined {
   const row = db
     .prepare(
       side === 'before'
@@ -176,13 +178,13 @@ export function adjacentChunkUnit(db: Database, treeId: number, nodeIndex: numbe
 }
 
 /** A unit's indexed title and words, from the FTS table. */
-export function unitIndexedText(db: Database): (unitId: number) => { title: string; body: string } | undefined {
+export function unitIndexedText(db: ReadDb): (unitId: number) => { title: string; body: string } | undefined {
   const statement = db.prepare('SELECT title, body FROM retrieval_fts WHERE rowid = ?');
   return (unitId) => statement.get(BigInt(unitId)) as { title: string; body: string } | undefined;
 }
 
 /** BM25 over the FTS table (title weighted 2, body 1), best first, optionally among some documents' units. */
-export function bm25Matches(db: Database, expression: string, depth: number, documentIds?: readonly number[]): { unitId: number; bm25: number }[] {
+export function bm25Matches(db: ReadDb, expression: string, depth: number, documentIds?: readonly number[]): { unitId: number; bm25: number }[] {
   const scoped = documentIds !== undefined;
   const rows = db
     .prepare(
@@ -202,7 +204,7 @@ export interface IndexedUnitKey {
   contentHash: string;
 }
 
-export function indexedUnitKeys(db: Database, documentId: number): IndexedUnitKey[] {
+export function indexedUnitKeys(db: ReadDb, documentId: number): IndexedUnitKey[] {
   const rows = db.prepare('SELECT id, kind, source_key, content_hash FROM retrieval_units WHERE document_id = ?').all(documentId) as { id: number; kind: string; source_key: string; content_hash: string }[];
   return rows.map((r) => ({ id: r.id, kind: r.kind, sourceKey: r.source_key, contentHash: r.content_hash }));
 }
@@ -269,7 +271,7 @@ export interface UnitToEmbed {
 }
 
 /** Units of these documents without an embedding of their current words in this space (all of them when there is no space yet). */
-export function unitsWithoutEmbedding(db: Database, documentIds: readonly number[], spaceId: number | undefined): UnitToEmbed[] {
+export function unitsWithoutEmbedding(db: ReadDb, documentIds: readonly number[], spaceId: number | undefined): UnitToEmbed[] {
   const rows = db
     .prepare(
       `SELECT u.id, u.title, u.path_json, u.content_hash, u.document_id
@@ -297,14 +299,14 @@ export interface VectorSpace {
   tableName: string;
 }
 
-export function selectVectorSpace(db: Database, model: string): VectorSpace | undefined {
+export function selectVectorSpace(db: ReadDb, model: string): VectorSpace | undefined {
   const row = db.prepare('SELECT id, model, dimension, table_name FROM retrieval_vector_spaces WHERE model = ?').get(model) as
     | { id: number; model: string; dimension: number; table_name: string }
     | undefined;
   return row && { id: row.id, model: row.model, dimension: row.dimension, tableName: row.table_name };
 }
 
-export function vectorTableNames(db: Database): string[] {
+export function vectorTableNames(db: ReadDb): string[] {
   return (db.prepare('SELECT table_name FROM retrieval_vector_spaces').all() as { table_name: string }[]).map((r) => r.table_name);
 }
 
@@ -333,7 +335,7 @@ export function deleteVectorRows(db: Database, tableName: string, unitIds: reado
 }
 
 /** KNN in a space, nearest first, optionally in one document's partition. */
-export function knn(db: Database, space: VectorSpace, query: Float32Array, k: number, documentId?: number): { unitId: number; distance: number }[] {
+export function knn(db: ReadDb, space: VectorSpace, query: Float32Array, k: number, documentId?: number): { unitId: number; distance: number }[] {
   const rows =
     documentId === undefined
       ? (db.prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(query, k) as { rowid: number; distance: number }[])
@@ -405,7 +407,7 @@ export function insertConversation(db: Database, scope: 'library' | 'document', 
   );
 }
 
-export function conversationExists(db: Database, conversationId: number): boolean {
+export function conversationExists(db: ReadDb, conversationId: number): boolean {
   return db.prepare('SELECT 1 FROM conversations WHERE id = ?').get(conversationId) !== undefined;
 }
 
@@ -418,7 +420,7 @@ export function insertExchange(db: Database, conversationId: number, question: s
   db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(now, conversationId);
 }
 
-export function selectConversationSummaries(db: Database, filter: { documentId?: number; scope?: 'library' | 'document' }): ConversationSummary[] {
+export function selectConversationSummaries(db: ReadDb, filter: { documentId?: number; scope?: 'library' | 'document' }): ConversationSummary[] {
   const rows = db
     .prepare(
       `SELECT c.id, c.scope, c.scope_document_id, c.title, c.updated_at, (SELECT COUNT(*) FROM conversation_messages m WHERE m.conversation_id = c.id) AS n
@@ -430,7 +432,7 @@ export function selectConversationSummaries(db: Database, filter: { documentId?:
   return rows.map((r) => ({ id: r.id, scope: r.scope, documentId: r.scope_document_id, title: r.title, messageCount: r.n, updatedAt: r.updated_at }));
 }
 
-export function selectConversationMessages(db: Database, conversationId: number): StoredConversation['messages'] {
+export function selectConversationMessages(db: ReadDb, conversationId: number): StoredConversation['messages'] {
   const rows = db
     .prepare('SELECT id, role, text, answer_json, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY ordinal')
     .all(conversationId) as { id: number; role: 'user' | 'assistant'; text: string; answer_json: string | null; created_at: string }[];
