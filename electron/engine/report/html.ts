@@ -85,6 +85,7 @@ function span(s: Span): SafeHtml | string {
   if (typeof s === 'string') return s;
   switch (s.kind) {
     case 'code':
+      if (s.idOrigin) return html`<code data-id-origin="${s.idOrigin}">${s.text}</code>`;
       return s.hash ? html`<code class="hash">${s.text}</code>` : html`<code>${s.text}</code>`;
     case 'strong':
       return html`<strong>${s.text}</strong>`;
@@ -273,19 +274,15 @@ function findingTable(list: FindingsSection<string>): SafeHtml {
   return html`<table class="findings-table">
 <thead><tr>${list.table.head.map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>
-${list.table.rows.map((row) => {
-  const [, , ...cells] = row.cells;
-  return html`<tr class="finding-row row-${row.level}" data-finding-id="${row.findingId}"><td><code data-id-origin="${row.idOrigin}">${row.id}</code></td><td><a href="#finding-${row.findingId}">${row.title}</a>${row.edited}</td>${cells.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`;
-})}</tbody>
+${list.table.rows.map((row) => html`<tr class="finding-row row-${row.level}" data-finding-id="${row.findingId}">${row.cells.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`)}</tbody>
 </table>
 `;
 }
 
 function findingEntry(f: FindingEntry): SafeHtml {
-  const [id, ...rest] = f.facts;
   return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${f.level}" id="finding-${f.findingId}" data-finding-id="${f.findingId}" data-grounded="${f.grounded}">
 <h4>${f.key ? html`<code class="finding-key">${f.key}</code> ` : null}<span class="finding-title">${f.title}</span></h4>
-<p class="facts">${id!.label} <code data-id-origin="${f.idOrigin}">${(id!.value[0] as { text: string }).text}</code>${line(id!.value.slice(1))} · ${factsLine(rest)}</p>
+<p class="facts">${factsLine(f.facts)}</p>
 ${f.reviews.map(reviewBlock)}
 <p class="description">${f.description}</p>
 <p class="sources-label">${f.sourcesLabel}</p>

@@ -58,8 +58,8 @@ export const DEFAULT_OUTLINE_DEPTH = 2;
  */
 export type Span =
   | string
-  /** An ID, hash, error code or model name (`hash`: a long hex digest, broken anywhere to fit). */
-  | { kind: 'code'; text: string; hash?: boolean }
+  /** An ID, hash, error code or model name (`hash`: a long hex digest, broken anywhere to fit; `idOrigin`: a finding's ID, and where it comes from). */
+  | { kind: 'code'; text: string; hash?: boolean; idOrigin?: IdOrigin }
   /** A word the reader must not miss ("NO", "not found in the text"). */
   | { kind: 'strong'; text: string }
   | { kind: 'time'; iso: string | null; text: string }
@@ -188,11 +188,12 @@ export interface FindingsSection<Key extends string> extends Section<Key> {
   entries: readonly FindingEntry[];
 }
 
-export const FINDING_TABLE_HEAD = ['ID', 'Title', 'Severity', 'Type', 'Pages', 'Grounded', 'Review'] as const;
+const FINDING_TABLE_HEAD = ['ID', 'Title', 'Severity', 'Type', 'Pages', 'Grounded', 'Review'] as const;
 
 export interface FindingTable {
   head: readonly string[];
-  rows: readonly { findingId: number; level: string; idOrigin: IdOrigin; id: string; title: string; edited: string | null; cells: readonly Sentence[] }[];
+  /** Each row's cells, in the order of `head`, and the finding it stands for (its severity class on the scale). */
+  rows: readonly { findingId: number; level: string; cells: readonly Sentence[] }[];
 }
 
 /** One merged finding in full: its facts, review, description and every source. */
@@ -200,7 +201,6 @@ export interface FindingEntry {
   findingId: number;
   grounded: boolean;
   level: string;
-  idOrigin: IdOrigin;
   /** The ID printed in the document, shown before the title (null when the document prints none). */
   key: string | null;
   title: string;
@@ -501,17 +501,12 @@ function findingTable(findings: readonly ReportFinding[], profile: ExtractionPro
     head: FINDING_TABLE_HEAD,
     rows: findings.map((f) => {
       const v = shownValues(f, profile);
-      const edited = v.edited ? ' (edited)' : null;
       return {
         findingId: f.id,
         level: severityClass(v),
-        idOrigin: idOriginOf(f),
-        id: idLabel(f),
-        title: v.title,
-        edited,
         cells: [
-          [code(idLabel(f))],
-          [v.title, ...(edited ? [edited] : [])],
+          [{ kind: 'code', text: idLabel(f), idOrigin: idOriginOf(f) }],
+          [{ kind: 'link', anchor: `finding-${f.id}`, text: v.title }, ...(v.edited ? [' (edited)'] : [])],
           [{ kind: 'severity', text: severityLabel(v), level: severityClass(v) }],
           [v.type],
           [findingPages(f)],
@@ -530,11 +525,10 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
     findingId: f.id,
     grounded: f.grounded,
     level: severityClass(v),
-    idOrigin: origin,
     key: origin === 'document' ? idLabel(f) : null,
     title: v.title,
     facts: [
-      { label: 'ID', value: [code(idLabel(f)), ` (${idOriginText(f)})`] },
+      { label: 'ID', value: [{ kind: 'code', text: idLabel(f), idOrigin: origin }, ` (${idOriginText(f)})`] },
       { label: 'Severity', value: [{ kind: 'severity', text: severityLabel(v), level: severityClass(v) }] },
       { label: 'type', value: [v.type] },
       { label: 'pages', value: [findingPages(f) || 'unknown'] },
