@@ -156,12 +156,15 @@ export function reviewCountsShort(counts: ReviewCountsOf): string {
   return `${counts.confirmed} confirmed, ${counts.notReviewed} not reviewed yet`;
 }
 
+/** Made once: building a formatter costs far more than formatting, and a report formats a time per review. */
+const UTC_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
 /** "23 November 2026, 22:45 UTC": a report is read anywhere, so the time says its zone (never a raw ISO stamp). */
 export function readableTime(iso: string | null | undefined, missing = 'time unknown'): string {
   if (!iso) return missing;
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+  return `${UTC_TIME.format(at)} UTC`;
 }
 
 /** The auditor's last change: "A. Auditor, 2 January 2025, 10:00 UTC", or null when only the engine touched it. */

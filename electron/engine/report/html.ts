@@ -1,7 +1,8 @@
 /**
- * Self-contained HTML report: one file, no external resources, inline CSS,
- * print styles (the PDF is printed from this same HTML), a table of contents
- * with anchors, severity shown by label and pattern as well as colour.
+ * The report model (reportModel.ts) as one self-contained HTML file: no
+ * external resources, inline CSS, print styles (the PDF is printed from this
+ * same HTML), a table of contents with anchors, severity shown by label and
+ * pattern as well as colour. Layout only: every word comes from the model.
  *
  * Everything that comes from documents or the model is escaped by the `html`
  * template tag: every interpolation goes through `escapeHtml` unless it is
@@ -10,47 +11,27 @@
  * A Content-Security-Policy without script sources is a second line: even a
  * missed escape could not run anything.
  */
-import { formatPageRanges } from '../../../shared/canonical';
-import {
-  baseName,
-  findingPages,
-  formatDuration,
-  formatUsage,
-  CONFIRMED_ONLY_NOTE,
-  grounded,
-  isFullMode,
-  pagesOf,
-  profileOf,
-  REVIEW_STATE_LABEL,
-  chunkingText,
-  readableTime,
-  reviewCountsShort,
-  reviewCountsText,
-  sumReviewCounts,
-  reviewedBy,
-  RULES_ONLY_NOTE,
-  SECTION_TEXT,
-  severityClass,
-  severityLabel,
-  shownValues,
-  stateText,
-  ungrounded,
-  conflictText,
-  idLabel,
-  idOriginText,
-  ocrNote,
-  ocrPageList,
-  mainPageText,
-  sourcePage,
-} from './format';
-import { citationLine, conversationScopeText, CONVERSATIONS_NOTE, documentNames, markedNote } from './conversationText';
-import { DEFAULT_OUTLINE_DEPTH, outlineEntries, pageSpan } from './markdown';
-import { idOriginOf, type ExtractionProfile } from '../../../shared/findings';
-import type { ReviewExportFinding } from '../../../shared/review';
-import type { ReportData, ReportDocument, ReportFinding, ReportInput, ReportReview } from './reportData';
-import type { CompletenessVerdict } from '../../../shared/completeness';
 import type { StoredConversation } from '../../../shared/retrieval';
-import { listingLines, statedSource, tallyRows } from './completeness';
+import type { ReportData } from './reportData';
+import {
+  buildReportModel,
+  conversationModel,
+  documentSections,
+  type ConversationModel,
+  type DocumentModel,
+  type Fact,
+  type FindingEntry,
+  type FindingsSection,
+  type ListSection,
+  type ModelOptions,
+  type ReportModel,
+  type ReviewBlock,
+  type Section,
+  type Sentence,
+  type Span,
+  type Table,
+} from './reportModel';
+import { readableTime } from './format';
 
 /** Escapes text for HTML element content and quoted attribute values; control characters become spaces. */
 export function escapeHtml(text: string): string {
@@ -89,9 +70,7 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(out);
 }
 
-export interface HtmlOptions {
-  outlineDepth?: number;
-}
+export type HtmlOptions = ModelOptions;
 
 /** Text marks per severity: the level reads without colour, on screen, in grey print and for screen readers. */
 const SEVERITY_MARK: Record<string, string> = {
@@ -102,365 +81,217 @@ const SEVERITY_MARK: Record<string, string> = {
   informational: '□□□□',
 };
 
+function span(s: Span): SafeHtml | string {
+  if (typeof s === 'string') return s;
+  switch (s.kind) {
+    case 'code':
+      if (s.idOrigin) return html`<code data-id-origin="${s.idOrigin}">${s.text}</code>`;
+      return s.hash ? html`<code class="hash">${s.text}</code>` : html`<code>${s.text}</code>`;
+    case 'strong':
+      return html`<strong>${s.text}</strong>`;
+    case 'time':
+      return s.iso ? html`<time datetime="${s.iso}">${s.text}</time>` : s.text;
+    case 'severity':
+      return html`<span class="sev sev-${s.level}"><span class="sev-mark" aria-hidden="true">${SEVERITY_MARK[s.level] ?? '????'}</span> ${s.text}</span>`;
+    case 'state':
+      return html`<span class="state state-${s.state}" data-state="${s.state}">${s.text}</span>`;
+    case 'mark':
+      return html`<mark>${s.text}</mark>`;
+    case 'edit':
+      return s.side === 'original' ? html`<del class="original">${s.text}</del>` : html`<ins class="effective">${s.text}</ins>`;
+    case 'part':
+      return html`<span class="${s.role === 'ocr-low' ? 'ocr low' : s.role}">${s.text}</span>`;
+    case 'link':
+      return html`<a href="#${s.anchor}">${s.text}</a>`;
+  }
+}
+
+const line = (sentence: Sentence): SafeHtml => html`${sentence.map(span)}`;
+const dl = (facts: readonly Fact[]): SafeHtml => html`<dl class="meta">
+${facts.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}</dl>`;
+
+function table(t: Table, className: string): SafeHtml {
+  return html`<table class="${className}"><thead><tr>${t.head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>
+${t.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`)}</tbody></table>`;
+}
+
 export function renderHtml(data: ReportData, options: HtmlOptions = {}): string {
-  const depth = options.outlineDepth ?? DEFAULT_OUTLINE_DEPTH;
-  const full = isFullMode(data);
-  const docs = data.inputs.flatMap((input, i) => (input.document ? [{ input, doc: input.document, n: i + 1 }] : []));
-  const title = `Audit report: run ${data.run.id}`;
-  const problems = data.inputs.filter((input) => input.error || input.warnings.length > 0);
-  const page = html`<!DOCTYPE html>
+  const model = buildReportModel(data, options);
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="Offline Audit ${data.appVersion}">
-<title>${title}</title>
+<meta name="generator" content="Offline Audit ${model.appVersion}">
+<title>${model.title}</title>
 <style>${new SafeHtml(STYLES)}</style>
 </head>
 <body>
 <header class="report-header">
-<h1>Audit report</h1>
-<p class="subtitle">${docs.map((d) => d.doc.document.fileName).join(', ') || 'No document was read'}</p>
-<dl class="meta">
-<dt>Run</dt><dd>${data.run.id} (${data.run.mode}), status ${data.run.status}</dd>
-<dt>Generated</dt><dd><time datetime="${data.generatedAt}">${readableTime(data.generatedAt)}</time> by Offline Audit ${data.appVersion}</dd>
-</dl>
-${full ? null : html`<p class="notice rules-only" data-section="rules-only">${RULES_ONLY_NOTE}</p>`}
-${data.confirmedOnly ? html`<p class="notice confirmed-only" data-section="confirmed-only">${CONFIRMED_ONLY_NOTE}</p>` : null}
-</header>
-${full ? renderExecutiveSummary(data, docs.map((d) => d.doc), problems) : null}
-${renderToc(docs, problems.length > 0, full, data.conversations.length > 0)}
+<h1>${model.heading}</h1>
+<p class="subtitle">${model.documentNames}</p>
+${dl(model.header)}
+${model.notices.map((n) => html`<p class="notice ${n.key}" data-section="${n.key}">${n.text}</p>\n`)}</header>
+${renderExecutiveSummary(model)}
+${renderToc(model)}
 <main>
 <section id="inputs" class="report-section" data-section="inputs">
-<h2>Inputs</h2>
-<table class="inputs">
-<thead><tr><th>#</th><th>File</th><th>Status</th><th>Pages</th><th>sha256</th></tr></thead>
-<tbody>
-${data.inputs.map((input, i) => {
-  const doc = input.document?.document;
-  return html`<tr><td>${i + 1}</td><td>${baseName(input.filePath)}</td><td>${input.status}</td><td>${doc?.pageCount ?? ''}</td><td class="hash">${doc?.sha256 ?? ''}</td></tr>\n`;
-})}
-</tbody>
-</table>
+<h2>${model.inputs.heading}</h2>
+${table(model.inputs.table, 'inputs')}
 </section>
-${problems.length > 0 ? renderProblems(problems) : null}
-${docs.map(({ input, doc, n }) => renderDocument(input, doc, n, full, profileOf(data)))}
-${conversationsHtmlSection(data.conversations, documentNames(data))}
-${renderSettings(data)}
-${renderOutlineAppendix(docs, depth)}
+${model.problems
+  ? html`<section id="problems" class="report-section" data-section="problems">
+<h2>${model.problems.heading}</h2>
+<ul>
+${model.problems.items.map((p) => html`<li>${p.failed ? html`<strong>${p.file}</strong>` : p.file}: <code>${p.code}</code>: ${p.message}</li>\n`)}</ul>
+</section>`
+  : null}
+${model.documents.map(renderDocument)}
+${model.conversations ? renderConversations(model) : null}
+${renderSettings(model)}
+${renderOutline(model)}
 </main>
-<footer class="report-footer">${title}. Generated ${readableTime(data.generatedAt)} by Offline Audit ${data.appVersion}.</footer>
+<footer class="report-footer">${line(model.footer)}</footer>
 </body>
 </html>
-`;
-  return page.value;
+`.value;
 }
 
 export { readableTime };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * What a reader needs first: findings by severity, how many are grounded in the text, where the review
- * stands (the states add up to the total), and what the analysis left out.
- */
-function renderExecutiveSummary(data: ReportData, docs: readonly ReportDocument[], problems: readonly ReportInput[]): SafeHtml {
-  const profile = profileOf(data);
-  const findings = docs.flatMap((d) => d.findings);
-  const grounded = findings.filter((f) => f.grounded).length;
-  const bySeverity = new Map<string, number>();
-  for (const f of findings) bySeverity.set(f.severityCanonical ?? f.severity, (bySeverity.get(f.severityCanonical ?? f.severity) ?? 0) + 1);
-  const order = [...profile.severities, ...[...bySeverity.keys()].filter((s) => !profile.severities.includes(s))].filter((s) => bySeverity.has(s));
-  const reviews = docs.flatMap((d) => (d.review ? [d.review.counts] : []));
-  const unreviewedIds = docs.reduce((total, d) => total + d.unreviewedMentions.length, 0);
-  const share = findings.length === 0 ? '' : ` (${Math.round((grounded / findings.length) * 100)}%)`;
+function renderExecutiveSummary(model: ReportModel): SafeHtml | null {
+  const s = model.executiveSummary;
+  if (!s) return null;
   return html`<section id="summary" class="report-section executive-summary" data-section="executive-summary">
-<h2>Executive summary</h2>
-<p>${plural(findings.length, 'finding')} in ${plural(docs.length, 'document')}; ${grounded} grounded in the source text${share}${findings.length > grounded ? html`, ${findings.length - grounded} not found in the text (listed apart, not verified)` : null}.</p>
-${
-  order.length > 0
-    ? html`<table class="summary-counts"><thead><tr><th>Severity</th><th>Findings</th></tr></thead><tbody>${order.map((s) => html`<tr><td>${s}</td><td>${bySeverity.get(s) ?? 0}</td></tr>`)}</tbody></table>`
-    : null
-}
-${
-  reviews.length > 0
-    ? html`<p data-summary="review">Review: ${reviewCountsText(sumReviewCounts(reviews))}.</p>`
-    : null
-}
-${unreviewedIds > 0 ? html`<p>${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).</p>` : null}
-${problems.length > 0 ? html`<p class="notice">${plural(problems.length, 'input')} with problems: see <a href="#problems">Problems</a>.</p>` : null}
+<h2>${s.heading}</h2>
+<p>${line(s.findingsSentence)}</p>
+${s.bySeverity ? table(s.bySeverity, 'summary-counts') : null}
+${s.reviewSentence ? html`<p data-summary="review">${s.reviewSentence}</p>` : null}
+${s.unreviewedSentence ? html`<p>${s.unreviewedSentence}</p>` : null}
+${s.problemsSentence ? html`<p class="notice">${line(s.problemsSentence)}</p>` : null}
 </section>
 `;
 }
 
-function renderToc(docs: { doc: ReportDocument; n: number }[], hasProblems: boolean, full: boolean, hasConversations: boolean): SafeHtml {
+/** The contents: every section with the count its heading shows. */
+function renderToc(model: ReportModel): SafeHtml {
   return html`<nav class="toc" id="toc" aria-label="Contents">
 <h2>Contents</h2>
 <ol>
-<li><a href="#inputs">Inputs</a></li>
-${hasProblems ? html`<li><a href="#problems">Problems</a></li>` : null}
-${docs.map(
-  ({ doc, n }) => html`<li><a href="#doc-${n}">${doc.document.fileName}</a>
+<li><a href="#inputs">${model.inputs.heading}</a></li>
+${model.problems ? html`<li><a href="#problems">${model.problems.heading}</a></li>\n` : null}${model.documents.map(
+  (doc) => html`<li><a href="#doc-${doc.n}">${doc.fileName}</a>
 <ol>
-${doc.completeness ? html`<li><a href="#doc-${n}-completeness">Completeness: ${doc.completeness.headline}</a></li>\n` : null}${full
-  ? html`<li><a href="#doc-${n}-summary">Summary</a></li>
-${doc.review ? html`<li><a href="#doc-${n}-review">Review (${reviewCountsShort(doc.review.counts)})</a></li>\n` : null}<li><a href="#doc-${n}-findings">Findings (${grounded(doc).length})</a></li>
-<li><a href="#doc-${n}-ungrounded">Ungrounded findings (${ungrounded(doc).length})</a></li>
-<li><a href="#doc-${n}-unreviewed">Unreviewed ID mentions (${doc.unreviewedMentions.length})</a></li>
-`
-  : null}<li><a href="#doc-${n}-no-text">Pages without a text layer (${doc.pagesWithoutText.length})</a></li>
-${doc.unreadablePages.length > 0 ? html`<li><a href="#doc-${n}-unreadable">Unreadable pages (${doc.unreadablePages.length})</a></li>\n` : null}${full ? html`<li><a href="#doc-${n}-failed">Chunks that failed analysis (${doc.failedChunks.length})</a></li>\n` : null}<li><a href="#doc-${n}-mentions">ID mentions (${doc.mentionGroups.length})</a></li>
-</ol></li>
+${documentSections(doc).map((s) => html`<li><a href="#doc-${doc.n}-${s.key}">${s.tocLabel}</a></li>\n`)}</ol></li>
 `,
-)}
-${hasConversations ? html`<li><a href="#conversations">Questions and answers</a></li>\n` : null}<li><a href="#settings">Appendix: how this analysis was made</a></li>
-<li><a href="#appendix-outline">Appendix: document outlines</a></li>
+)}${model.conversations ? html`<li><a href="#conversations">${model.conversations.heading}</a></li>\n` : null}<li><a href="#settings">${model.settings.heading}</a></li>
+<li><a href="#appendix-outline">${model.outline.heading}</a></li>
 </ol>
 </nav>`;
 }
 
-function renderSettings(data: ReportData): SafeHtml {
-  const info = data.runInfo;
-  const chunking =
-    info.strategyChoice === 'auto'
-      ? info.judgeEnabled
-        ? 'auto: the LLM judge chooses per document'
-        : 'auto: chosen from the document structure, no judge'
-      : `${info.strategyChoice} (set by the user)`;
-  return html`<section id="settings" class="report-section" data-section="settings">
-<h2>Appendix: how this analysis was made</h2>
-<dl class="meta">
-<dt>Profile</dt><dd>${info.profileName ?? 'default'}</dd>
-<dt>Chunking</dt><dd>${chunking}</dd>
-${info.llm
-  ? html`<dt>Models</dt><dd>${Object.entries(info.llm.models).map(([stage, model], i) => html`${i > 0 ? ', ' : ''}${stage}: <code>${model}</code>`)}</dd>
-<dt>num_ctx</dt><dd>${info.llm.numCtx ?? 'unknown'} (chunk budget ${info.llm.chunkTokenBudget ?? 'unknown'} tokens)</dd>
-<dt>LLM server</dt><dd>${info.llm.description}</dd>`
-  : data.run.mode === 'full'
-    ? html`<dt>Models</dt><dd>not recorded: the run stopped before the language model was reached</dd>`
-    : null}
-${info.models.length > 0
-  ? html`<dt>Model digests</dt><dd><ul class="models">${info.models.map((m) => html`<li data-model="${m.name}">${m.stage}: <code>${m.name}</code> <span class="digest">${m.digest ? html`<code class="hash">${m.digest}</code>` : 'digest not recorded'}</span></li>`)}</ul></dd>`
-  : null}
-<dt>Run duration</dt><dd>${formatDuration(info.durationMs)} (started ${readableTime(data.run.startedAt, 'never')}, finished ${readableTime(data.run.finishedAt, 'not yet')})</dd>
-<dt>LLM usage</dt><dd>${formatUsage(info.usage)}</dd>
-</dl>
-${info.usage.byModel.length > 0
-  ? html`<table class="usage"><thead><tr><th>Model</th><th>Calls</th><th>Prompt tokens</th><th>Generated tokens</th><th>Model time</th></tr></thead><tbody>
-${info.usage.byModel.map((m) => html`<tr><td><code>${m.model}</code></td><td>${m.calls}</td><td>${m.promptTokens}</td><td>${m.evalTokens}</td><td>${formatDuration(m.llmMs)}</td></tr>\n`)}</tbody></table>`
-  : null}
+function renderDocument(doc: DocumentModel): SafeHtml {
+  const sections = documentSections(doc);
+  // Rules-only runs say why the findings sections are missing, after the completeness check would be.
+  const firstAfterNote = sections.findIndex((s) => s.key !== 'completeness');
+  return html`<section class="document" id="doc-${doc.n}" data-document-id="${doc.documentId}">
+<h2>${doc.fileName}</h2>
+${dl(doc.facts)}
+${sections.map((s, i) => html`${i === firstAfterNote && doc.rulesOnlyNote ? html`<p class="notice rules-only">${doc.rulesOnlyNote}</p>\n` : null}${renderSection(doc, s)}\n`)}</section>`;
+}
+
+function renderSection(doc: DocumentModel, s: Section<string>): SafeHtml {
+  const classes = ['report-section', ...(s.apart ? ['apart'] : []), ...(s.key === 'completeness' ? ['completeness'] : [])].join(' ');
+  const status = s.key === 'completeness' ? doc.completeness!.status : null;
+  return html`<section id="doc-${doc.n}-${s.key}" class="${classes}" data-section="${s.key}"${status ? html` data-status="${status}"` : null}>
+<h3>${s.heading}</h3>
+${sectionLead(doc, s)}${s.note ? html`<p class="${s.note.tone === 'warning' ? 'warning' : 'section-note'}">${s.note.text}</p>\n` : null}${s.empty !== null ? html`<p class="none">${s.empty}</p>` : sectionContent(doc, s)}
 </section>`;
 }
 
-function renderProblems(problems: readonly ReportInput[]): SafeHtml {
-  return html`<section id="problems" class="report-section" data-section="problems">
-<h2>Problems</h2>
-<ul>
-${problems.map(
-  (input) => html`${input.error ? html`<li><strong>${baseName(input.filePath)}</strong>: <code>${input.error.code}</code>: ${input.error.message}</li>\n` : null}${input.warnings.map(
-    (w) => html`<li>${baseName(input.filePath)}: <code>${w.code}</code>: ${w.message}</li>\n`,
-  )}`,
-)}
-</ul>
-</section>`;
+/** What a section says before its note: the review's counts. */
+function sectionLead(doc: DocumentModel, s: Section<string>): SafeHtml | null {
+  if (s.key !== 'review') return null;
+  const r = doc.review!;
+  const c = r.counts;
+  return html`<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-not-reviewed="${c.notReviewed}" data-total="${c.total}">${r.countsSentence}.</p>
+${r.confirmedOnlyNote ? html`<p class="section-note">${r.confirmedOnlyNote}</p>\n` : null}`;
 }
 
-function renderDocument(input: ReportInput, doc: ReportDocument, n: number, full: boolean, profile: ExtractionProfile): SafeHtml {
-  const leaves = doc.nodes.filter((node) => node.isLeaf).length;
-  const judge = doc.judge;
-  return html`<section class="document" id="doc-${n}" data-document-id="${doc.document.id}">
-<h2>${doc.document.fileName}</h2>
-<dl class="meta">
-<dt>File</dt><dd>${baseName(input.filePath)}</dd>
-<dt>sha256</dt><dd class="hash">${doc.document.sha256}</dd>
-<dt>Pages</dt><dd>${doc.document.pageCount}</dd>
-<dt>Status</dt><dd>${input.status}</dd>
-<dt>Chunking</dt><dd>${chunkingText(doc.strategy, judge)} (${leaves} chunks)</dd>
-${full ? html`<dt>LLM usage</dt><dd>${formatUsage(doc.usage)}</dd>` : null}
-</dl>
-${doc.completeness ? renderCompleteness(doc.completeness, doc.picturePagesNote, n) : null}
-${full ? renderAnalysis(doc, n, profile) : html`<p class="notice rules-only">Rules-only run: no findings for this document, only the ID mentions below.</p>`}
-<section id="doc-${n}-no-text" class="report-section apart" data-section="no-text">
-<h3>Pages without a text layer (${doc.pagesWithoutText.length})</h3>
-${doc.pagesWithoutText.length === 0
-  ? html`<p class="none">None.</p>`
-  : html`<p class="warning">Pages ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}</p>`}
-</section>
-${doc.ocrPages.length > 0
-  ? html`<section id="doc-${n}-ocr" class="report-section apart" data-section="ocr">
-<h3>Pages read by OCR (${doc.ocrPages.length})</h3>
-<p class="${doc.ocrPages.some((p) => p.low) ? 'warning' : 'notice'}">Pages ${ocrPageList(doc.ocrPages)}. ${SECTION_TEXT.ocrExplain}</p>
-</section>
-`
-  : null}${doc.unreadablePages.length > 0
-  ? html`<section id="doc-${n}-unreadable" class="report-section apart" data-section="unreadable">
-<h3>Unreadable pages (${doc.unreadablePages.length})</h3>
-<p class="warning">${SECTION_TEXT.unreadableExplain}</p>
-<ul>
-${doc.unreadablePages.map(({ page, reason }) => html`<li>Page ${page}: ${reason}</li>\n`)}</ul>
-</section>
-`
-  : null}${full ? renderFailed(doc, n) : null}
-${renderMentions(input, doc, n)}
-</section>`;
-}
-
-function renderAnalysis(doc: ReportDocument, n: number, profile: ExtractionProfile): SafeHtml {
-  const verified = grounded(doc);
-  const notShown = ungrounded(doc);
-  const findingTable = (list: readonly ReportFinding[]) => findingTableOf(list, profile);
-  const findingDetail = (f: ReportFinding) => findingDetailOf(f, profile);
-  return html`<section id="doc-${n}-summary" class="report-section" data-section="summary">
-<h3>Summary</h3>
-${doc.summary ? html`<p class="summary">${doc.summary.text}</p>` : html`<p class="none">No summary was written for this document.</p>`}
-</section>
-${doc.review ? renderReview(doc.review, n) : null}
-<section id="doc-${n}-findings" class="report-section" data-section="findings">
-<h3>Findings (${verified.length})</h3>
-<p class="section-note">${SECTION_TEXT.findings}.</p>
-${verified.length === 0 ? html`<p class="none">No grounded finding.</p>` : html`${findingTable(verified)}${verified.map(findingDetail)}`}
-</section>
-<section id="doc-${n}-ungrounded" class="report-section apart" data-section="ungrounded">
-<h3>Ungrounded findings (${notShown.length})</h3>
-<p class="warning">${SECTION_TEXT.ungroundedNote}</p>
-${notShown.length === 0 ? html`<p class="none">None.</p>` : html`${findingTable(notShown)}${notShown.map(findingDetail)}`}
-</section>
-${doc.mergeConflicts.length === 0
-  ? null
-  : html`<section id="doc-${n}-conflicts" class="report-section apart" data-section="conflicts">
-<h3>Merge conflicts (${doc.mergeConflicts.length})</h3>
-<ul class="conflicts">${doc.mergeConflicts.map((c) => html`<li>${conflictText(c)}</li>`)}</ul>
-</section>`}
-<section id="doc-${n}-unreviewed" class="report-section apart" data-section="unreviewed">
-<h3>Unreviewed ID mentions (${doc.unreviewedMentions.length})</h3>
-<p class="section-note">${SECTION_TEXT.unreviewedNote}</p>
-${doc.unreviewedMentions.length === 0
-  ? html`<p class="none">None.</p>`
-  : html`<ul class="unreviewed">${doc.unreviewedMentions.map((m) => html`<li><code>${m.id}</code>: pages ${formatPageRanges(m.pages)}</li>`)}</ul>`}
-</section>`;
-}
-
-/**
- * Stated vs found per severity and every place to check with its page. The
- * exported file links nowhere outside itself (it may be mailed or archived
- * away from the PDF): pages are named, and the app's document view links them.
- */
-function renderCompleteness(verdict: CompletenessVerdict, picturePagesNote: string | null, n: number): SafeHtml {
-  const pageLabel = (page: number | null) => (page === null ? null : html`<span class="page">Page ${page}</span>: `);
-  return html`<section id="doc-${n}-completeness" class="report-section completeness" data-section="completeness" data-status="${verdict.status}">
-<h3>Completeness: ${verdict.headline}</h3>
-<table class="tallies"><thead><tr><th>Severity</th><th>Stated by the document</th><th>Listed in its summary table</th><th>Found</th></tr></thead><tbody>
-${tallyRows(verdict).map((row) => html`<tr${row.agrees ? null : html` class="differs"`}><td>${row.severity}</td><td>${row.stated}</td><td>${row.listed}</td><td>${row.found}${row.agrees ? null : ' (differs)'}</td></tr>\n`)}</tbody></table>
-<p class="section-note">${statedSource(verdict)}</p>
-${listingLines(verdict).length > 0 ? html`<ul class="listings">${listingLines(verdict).map((line) => html`<li>${line}</li>`)}</ul>` : null}
-${verdict.places.length > 0
-  ? html`<ol class="places">${verdict.places.map((p) => html`<li data-kind="${p.kind}">${pageLabel(p.page)}${p.message}</li>\n`)}</ol>`
-  : null}
-${picturePagesNote ? html`<p class="section-note" data-note="picture-pages">${picturePagesNote}</p>` : null}
-</section>`;
-}
-
-function renderFailed(doc: ReportDocument, n: number): SafeHtml {
-  return html`<section id="doc-${n}-failed" class="report-section apart" data-section="failed">
-<h3>Chunks that failed analysis (${doc.failedChunks.length})</h3>
-${doc.failedChunks.length === 0
-  ? html`<p class="none">None.</p>`
-  : html`<p class="warning">${SECTION_TEXT.failedNote}</p>
-<ul class="failed">${doc.failedChunks.map(
-      (c) => html`<li>${c.title} (${pagesOf(c.pageStart, c.pageEnd)}): <code>${c.error.code}</code>: ${c.error.message}</li>`,
-    )}</ul>`}
-</section>`;
-}
-
-function renderMentions(input: ReportInput, doc: ReportDocument, n: number): SafeHtml {
-  return html`<section id="doc-${n}-mentions" class="report-section" data-section="mentions">
-<h3>ID mentions (${doc.mentionGroups.length} distinct IDs)</h3>
-${doc.mentionGroups.length === 0
-  ? html`<p class="none">${input.status === 'done' ? 'No ID matching the configured patterns was found.' : 'Not analysed.'}</p>`
-  : html`<table class="mentions"><thead><tr><th>ID</th><th>Pages</th><th>Mentions</th></tr></thead><tbody>
-${doc.mentionGroups.map((g) => html`<tr><td><code>${g.id}</code></td><td>${formatPageRanges(g.pages)}</td><td>${g.mentions.length}</td></tr>\n`)}</tbody></table>`}
-</section>`;
-}
-
-function severityBadge(f: Pick<ReportFinding, 'severity' | 'severityCanonical'>): SafeHtml {
-  const cls = severityClass(f);
-  return html`<span class="sev sev-${cls}"><span class="sev-mark" aria-hidden="true">${SEVERITY_MARK[cls] ?? '????'}</span> ${severityLabel(f)}</span>`;
-}
-
-function stateBadge(r: Pick<ReviewExportFinding, 'state' | 'label'>): SafeHtml {
-  return html`<span class="state state-${r.state}" data-state="${r.state}">${r.label} ${REVIEW_STATE_LABEL[r.state]}</span>`;
-}
-
-/** One reviewed finding's review: state (and reason), last change, each edit beside the model's value, notes. */
-function reviewBlock(r: ReviewExportFinding): SafeHtml {
-  const by = reviewedBy(r);
-  return html`<div class="review" data-review-id="${r.reviewId}" data-state="${r.state}">
-<p class="review-state">Review: ${stateBadge(r)}${r.state === 'rejected' && r.rejectReason ? html` <span class="reject-reason">Reason: ${r.rejectReason}</span>` : null} · ${by ? html`last change by <span class="reviewer">${r.lastReviewer}</span>, <time datetime="${r.lastChangedAt ?? ''}">${readableTime(r.lastChangedAt)}</time>` : 'no auditor change yet'}</p>
-${r.edits.length > 0
-  ? html`<table class="edits"><thead><tr><th>Field</th><th>Model's value</th><th>Auditor's value</th></tr></thead><tbody>
-${r.edits.map((e) => html`<tr class="edit" data-field="${e.field}"><td>${e.field}</td><td class="original"><del>${e.original}</del></td><td class="effective"><ins>${e.effective}</ins></td></tr>\n`)}</tbody></table>`
-  : null}
-${r.notes.length > 0 ? html`<ul class="notes">${r.notes.map((note) => html`<li class="note"><span class="reviewer">${note.reviewer}</span>, <time datetime="${note.at}">${readableTime(note.at)}</time>: ${note.text}</li>`)}</ul>` : null}
-${r.changedFields.length > 0 ? html`<p class="warning">The latest run reports other values for: ${r.changedFields.join(', ')} (not yet acknowledged).</p>` : null}
-${r.vanished ? html`<p class="warning">The latest run no longer reports this finding.</p>` : null}
-</div>`;
-}
-
-function renderReview(review: ReportReview, n: number): SafeHtml {
-  const c = review.counts;
-  return html`<section id="doc-${n}-review" class="report-section" data-section="review">
-<h3>Review</h3>
-<p class="review-counts" data-confirmed="${c.confirmed}" data-rejected="${c.rejected}" data-follow-up="${c.needsFollowUp}" data-not-reviewed="${c.notReviewed}" data-total="${c.total}">${reviewCountsText(c)}.</p>
-${review.confirmedOnly ? html`<p class="section-note">Only confirmed findings are listed; the counts cover every finding.</p>` : null}
-${review.findings.length === 0
-  ? html`<p class="none">${review.confirmedOnly ? 'No finding was confirmed.' : 'No finding to review.'}</p>`
-  : html`<table class="review-table"><thead><tr><th>Review</th><th>ID</th><th>Title</th><th>Severity</th><th>State</th><th>Last change</th></tr></thead><tbody>
-${review.findings.map(
-  (r) =>
-    html`<tr class="review-row" data-review-id="${r.reviewId}" data-state="${r.state}" data-origin="${r.origin}"><td>${r.label}</td><td><code>${r.findingKey ?? '—'}</code></td><td>${r.effective.title}${r.edits.length > 0 ? ' (edited)' : ''}${r.origin === 'manual' ? ' (added by the auditor)' : ''}</td><td>${r.effective.severity}</td><td>${stateText(r)}</td><td>${reviewedBy(r) ?? '—'}</td></tr>\n`,
-)}</tbody></table>
-${review.findings
-  .filter((r) => r.origin === 'manual' && r.manualEvidence)
-  .map(
-    (r) => html`<article class="manual-finding" data-review-id="${r.reviewId}"><h4>${r.label}: ${r.effective.title} (added by the auditor)</h4>
-<p class="facts">Severity ${r.effective.severity} · type ${r.effective.type} · page ${r.manualEvidence!.page}</p>
-<p class="description">${r.effective.description}</p>
-<blockquote class="evidence">${r.manualEvidence!.text}</blockquote>
-${reviewBlock(r)}
+function sectionContent(doc: DocumentModel, s: Section<string>): SafeHtml {
+  switch (s.key) {
+    case 'completeness': {
+      const c = doc.completeness!;
+      return html`<table class="tallies"><thead><tr>${c.tallies.head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>
+${c.tallies.rows.map((row, i) => html`<tr${c.tallies.differs[i] ? html` class="differs"` : null}>${row.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`)}</tbody></table>
+<p class="section-note">${c.statedSource}</p>
+${c.listings.length > 0 ? html`<ul class="listings">${c.listings.map((l) => html`<li>${l}</li>`)}</ul>` : null}
+${c.places ? html`<p class="places-heading">${c.places.heading}</p>
+<ol class="places">${c.places.items.map((p) => html`<li data-kind="${p.kind}">${p.page ? html`${span(p.page)}: ` : null}${p.message}</li>\n`)}</ol>` : null}
+${c.picturePagesNote ? html`<p class="section-note" data-note="picture-pages">${c.picturePagesNote}</p>` : null}`;
+    }
+    case 'summary':
+      return html`<p class="summary">${doc.summary!.text}</p>`;
+    case 'review': {
+      const r = doc.review!;
+      return html`<table class="review-table"><thead><tr>${r.table.head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>
+${r.table.rows.map((row, i) => {
+  const f = r.table.findings[i]!;
+  return html`<tr class="review-row" data-review-id="${f.reviewId}" data-state="${f.state}" data-origin="${f.origin}">${row.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`;
+})}</tbody></table>
+${r.entries.map(
+  (e) => html`<article class="${e.manual ? 'manual-finding' : 'review-entry'}" data-review-id="${e.reviewId}"><h4>${e.heading}</h4>
+<p class="facts">${factsLine(e.facts)}</p>
+<p class="description">${e.description}</p>
+${e.evidence !== null ? html`<blockquote class="evidence">${e.evidence}</blockquote>` : null}
+${reviewBlock(e.review)}
 </article>
 `,
-  )}`}
-</section>`;
+)}`;
+    }
+    case 'findings':
+    case 'ungrounded': {
+      const list = s.key === 'findings' ? doc.findings! : doc.ungrounded!;
+      return html`${findingTable(list)}${list.entries.map(findingEntry)}`;
+    }
+    case 'no-text':
+      return html`<p class="warning">${doc.noText.sentence}</p>`;
+    case 'ocr':
+      return html`<p class="${doc.ocr!.low ? 'warning' : 'notice'}">${doc.ocr!.sentence}</p>`;
+    case 'mentions':
+      return table(doc.mentions.table, 'mentions');
+    default:
+      return html`<ul class="${s.key}">
+${(s as ListSection<string>).items.map((item) => html`<li>${line(item)}</li>\n`)}</ul>`;
+  }
 }
 
-function findingTableOf(findings: readonly ReportFinding[], profile: ExtractionProfile): SafeHtml {
+/** "ID x (printed in the document) · Severity High · type …": facts in one line. */
+const factsLine = (facts: readonly Fact[]): SafeHtml => html`${facts.map((f, i) => html`${i > 0 ? ' · ' : null}${f.label} ${line(f.value)}`)}`;
+
+function findingTable(list: FindingsSection<string>): SafeHtml {
   return html`<table class="findings-table">
-<thead><tr><th>ID</th><th>Title</th><th>Severity</th><th>Type</th><th>Pages</th><th>Grounded</th><th>Review</th></tr></thead>
+<thead><tr>${list.table.head.map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>
-${findings.map((f) => {
-  const v = shownValues(f, profile);
-  return html`<tr class="finding-row row-${severityClass(v)}" data-finding-id="${f.id}"><td><code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code></td><td><a href="#finding-${f.id}">${v.title}</a>${v.edited ? ' (edited)' : ''}</td><td>${severityBadge(v)}</td><td>${v.type}</td><td>${findingPages(f)}</td><td>${f.grounded ? 'yes' : html`<strong>NO</strong>`}</td><td>${f.review.length === 0 ? 'not reviewed' : f.review.map((r, i) => html`${i > 0 ? ', ' : ''}${stateBadge(r)}`)}</td></tr>\n`;
-})}</tbody>
+${list.table.rows.map((row) => html`<tr class="finding-row row-${row.level}" data-finding-id="${row.findingId}">${row.cells.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`)}</tbody>
 </table>
 `;
 }
 
-function findingDetailOf(f: ReportFinding, profile: ExtractionProfile): SafeHtml {
-  const v = shownValues(f, profile);
-  return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${severityClass(v)}" id="finding-${f.id}" data-finding-id="${f.id}" data-grounded="${f.grounded}">
-<h4>${idOriginOf(f) === 'document' ? html`<code class="finding-key">${idLabel(f)}</code> ` : null}<span class="finding-title">${v.title}</span></h4>
-<p class="facts">ID <code data-id-origin="${idOriginOf(f)}">${idLabel(f)}</code> (${idOriginText(f)}) · ${severityBadge(v)} · type ${v.type} · pages ${findingPages(f) || 'unknown'} · main page ${mainPageText(f)} · ${f.grounded ? 'grounded' : html`<strong>NOT grounded</strong>`}</p>
-${f.review.map(reviewBlock)}
-<p class="description">${v.description}</p>
+function findingEntry(f: FindingEntry): SafeHtml {
+  return html`<article class="finding ${f.grounded ? 'grounded' : 'ungrounded'} row-${f.level}" id="finding-${f.findingId}" data-finding-id="${f.findingId}" data-grounded="${f.grounded}">
+<h4>${f.key ? html`<code class="finding-key">${f.key}</code> ` : null}<span class="finding-title">${f.title}</span></h4>
+<p class="facts">${factsLine(f.facts)}</p>
+${f.reviews.map(reviewBlock)}
+<p class="description">${f.description}</p>
+<p class="sources-label">${f.sourcesLabel}</p>
 <ol class="sources">
 ${f.sources.map(
-  (s) => html`<li class="source ${s.grounded ? 'found' : 'not-found'}" data-page="${s.page ?? ''}">
-<p class="where">${sourcePage(s)}${s.isMain ? ' (main)' : ''}${s.ocr ? html` <span class="ocr${s.ocr.low ? ' low' : ''}">(${ocrNote(s.ocr)})</span>` : null}, ${s.grounded ? `found (${s.match ?? 'exact'})` : html`<strong>not found in the text</strong>`}, chunk ${s.nodeIndex}</p>
+  (s) => html`<li class="source ${s.found ? 'found' : 'not-found'}" data-page="${s.page ?? ''}">
+<p class="where">${line(s.where)}</p>
 <blockquote class="evidence">${s.evidence}</blockquote>
-${s.documentText !== null
-  ? html`<p class="context">In the document: …${s.contextBefore ?? ''}<mark>${s.documentText}</mark>${s.contextAfter ?? ''}…</p>`
-  : null}
+${s.context ? html`<p class="context">${line(s.context)}</p>` : null}
 </li>
 `,
 )}</ol>
@@ -468,50 +299,70 @@ ${s.documentText !== null
 `;
 }
 
+/** One reviewed finding's review: state (and reason), last change, each edit beside the model's value, notes. */
+function reviewBlock(r: ReviewBlock): SafeHtml {
+  return html`<div class="review" data-review-id="${r.reviewId}" data-state="${r.state}">
+<p class="review-state">${line(r.stateLine)}</p>
+${r.edits.length > 0 ? html`<ul class="edits">${r.edits.map((e) => html`<li class="edit" data-field="${e.field}">${line(e.sentence)}</li>`)}</ul>` : null}
+${r.notes.length > 0 ? html`<ul class="notes">${r.notes.map((n) => html`<li class="note">${line(n)}</li>`)}</ul>` : null}
+${r.warnings.map((w) => html`<p class="warning">${w}</p>\n`)}</div>`;
+}
+
 /** The questions and answers of one conversation as escaped HTML (no heading of its own). */
 export function conversationHtmlItems(conversation: StoredConversation, questionTag: 'h2' | 'h4'): SafeHtml[] {
-  return conversation.messages.map((m) => {
+  return conversationItems(conversationModel(conversation), questionTag);
+}
+
+function conversationItems(c: ConversationModel, questionTag: 'h2' | 'h4'): SafeHtml[] {
+  return c.messages.map((m) => {
     if (m.role === 'user') return questionTag === 'h2' ? html`<h2 class="q">${m.text}</h2>` : html`<h4 class="q">${m.text}</h4>`;
-    const a = m.answer;
-    return html`<div class="a"><p>${m.text}</p>${a?.marked ? html`<p class="marked">${markedNote(a)}</p>` : null}${
-      a?.exhaustiveNote ? html`<p class="note">${a.exhaustiveNote}</p>` : null
-    }${a && a.citations.length > 0 ? html`<ol class="sources">${a.citations.map((c) => html`<li value="${c.n}">${citationLine(c)}</li>`)}</ol>` : null}</div>`;
+    return html`<div class="a"><p>${m.text}</p>${m.marked ? html`<p class="marked">${m.marked}</p>` : null}${m.note ? html`<p class="note">${m.note}</p>` : null}${
+      m.citations.length > 0 ? html`<ol class="sources">${m.citations.map((c) => html`<li value="${c.n}">${c.text}</li>`)}</ol>` : null
+    }</div>`;
   });
 }
 
-/** A report section: each conversation under its title, with its scope and date. */
-export function conversationsHtmlSection(conversations: readonly StoredConversation[], documentNames: ReadonlyMap<number, string>): SafeHtml | null {
-  if (conversations.length === 0) return null;
+function renderConversations(model: ReportModel): SafeHtml {
+  const c = model.conversations!;
   return html`<section id="conversations" class="report-section conversations" data-section="conversations">
-<h2>Questions and answers</h2>
-<p class="section-note">${CONVERSATIONS_NOTE}</p>
-${conversations.map(
-  (c) => html`<article class="conversation" data-conversation="${c.summary.id}">
-<h3>${c.summary.title}</h3>
-<p class="conversation-meta">Conversation ${c.summary.id}, ${conversationScopeText(c, documentNames)}, last updated ${readableTime(c.summary.updatedAt)}.</p>
-${conversationHtmlItems(c, 'h4')}
+<h2>${c.heading}</h2>
+<p class="section-note">${c.note}</p>
+${c.conversations.map(
+  (conversation) => html`<article class="conversation" data-conversation="${conversation.id}">
+<h3>${conversation.title}</h3>
+<p class="conversation-meta">${line(conversation.meta)}</p>
+${conversationItems(conversation, 'h4')}
 </article>
 `,
 )}
 </section>`;
 }
 
-function renderOutlineAppendix(docs: { doc: ReportDocument; n: number }[], depth: number): SafeHtml {
+function renderSettings(model: ReportModel): SafeHtml {
+  const s = model.settings;
+  return html`<section id="settings" class="report-section" data-section="settings">
+<h2>${s.heading}</h2>
+<dl class="meta">
+${s.facts.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}${s.models
+  ? html`<dt>${s.models.label}</dt><dd><ul class="models">${s.models.items.map((m) => html`<li data-model="${m.name}">${line(m.line)}</li>`)}</ul></dd>\n`
+  : null}${s.factsAfterModels.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}</dl>
+${s.usageByModel ? table(s.usageByModel, 'usage') : null}
+</section>`;
+}
+
+function renderOutline(model: ReportModel): SafeHtml {
+  const o = model.outline;
   return html`<section id="appendix-outline" class="report-section appendix" data-section="outline">
-<h2>Appendix: document outlines</h2>
-<p class="section-note">The chunk tree of each document, to depth ${depth}.</p>
-${docs.map(({ doc, n }) => {
-  const entries = outlineEntries(doc.nodes, depth);
-  return html`<h3 id="outline-${n}">${doc.document.fileName}</h3>
-${entries.length === 0
-  ? html`<p class="none">No chunk tree was built for this document.</p>`
+<h2>${o.heading}</h2>
+<p class="section-note">${o.note}</p>
+${o.documents.map(
+  (doc) => html`<h3 id="outline-${doc.n}">${doc.fileName}</h3>
+${doc.empty
+  ? html`<p class="none">${doc.empty}</p>`
   : html`<ul class="outline">
-${entries.map(
-  (e) =>
-    html`<li class="depth-${Math.min(e.depth, 6)}">${e.node.title} <span class="pages">(${pageSpan(e.node)}${e.node.isLeaf ? '' : `, ${e.leaves} chunks`})</span></li>\n`,
-)}</ul>`}
-`;
-})}
+${doc.entries.map((e) => html`<li class="depth-${Math.min(e.depth, 6)}">${e.title} <span class="pages">(${e.pages})</span></li>\n`)}</ul>`}
+`,
+)}
 </section>`;
 }
 
@@ -598,10 +449,9 @@ ul.outline .pages { color: var(--muted); font-size: .9em; }
 .state-rejected { background: #f7dede; border: 2px dashed #8a1c1c; text-decoration: line-through; }
 .state-needs_follow_up { background: #fff1c7; border: 2px dotted #7a5a00; }
 .state-new { background: #fff; border: 1px solid #8a93a3; }
-table.edits { width: auto; margin: .3em 0; }
 del { color: #7a2610; }
 ins { color: #1e6b34; text-decoration: none; font-weight: 600; }
-ul.notes, ul.models { margin: .2em 0; padding-left: 1.2em; }
+ul.notes, ul.models, ul.edits { margin: .2em 0; padding-left: 1.2em; }
 .manual-finding { border: 1px solid var(--rule); border-left: 8px double #2b5a8a; padding: .6em .8em; margin: 1em 0; break-inside: avoid-page; }
 .report-footer { margin-top: 3em; color: var(--muted); font-size: .85em; border-top: 1px solid var(--rule); padding-top: .5em; }
 @media print {

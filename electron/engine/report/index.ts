@@ -18,6 +18,7 @@ export {
   type ReportRunInfo,
   type ReportSource,
 } from './reportData';
+export { buildReportModel, type ReportModel } from './reportModel';
 export { renderMarkdown, escapeMarkdown, outlineSections, outlineEntries, DEFAULT_OUTLINE_DEPTH, type MarkdownOptions, type OutlineEntry } from './markdown';
 export { renderHtml, escapeHtml, html, SafeHtml, type HtmlOptions } from './html';
 export { renderCsv, csvCell, csvField, neutralizeFormula, CSV_COLUMNS, SOURCE_SEPARATOR, REVIEW_SEPARATOR } from './csv';

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { FindingView } from '../../../shared/contract';
 import { invoke } from '../api';
+import { errorMessage, perDocumentLoader } from './perDocumentLoader';
 
 export type FindingSortKey = 'id' | 'title' | 'severity' | 'type' | 'pages' | 'grounded' | 'sources' | 'state';
 
@@ -10,6 +11,7 @@ const STATE_ORDER: Record<string, number> = { new: 0, needs_follow_up: 1, confir
 interface FindingsState {
   findings: FindingView[];
   loaded: boolean;
+  loading: boolean;
   error: string | null;
   sort: { key: FindingSortKey; ascending: boolean };
   search: string;
@@ -27,9 +29,18 @@ interface FindingsState {
   select(id: number | null): void;
 }
 
-export const useFindingsStore = create<FindingsState>()((set, get) => ({
+export const useFindingsStore = create<FindingsState>()((set, get) => {
+  const loader = perDocumentLoader<FindingsState, number | null, FindingView[], string | null>(set, get, {
+    fetch: (documentId) => invoke('findings.list', documentId === null ? {} : { documentId }),
+    empty: () => ({ selectedId: null, findings: [], loaded: false }),
+    apply: (findings) => ({ findings, loaded: true }),
+    failed: () => ({ loaded: true }),
+    error: errorMessage,
+  });
+  return {
   findings: [],
   loaded: false,
+  loading: false,
   error: null,
   sort: { key: 'severity', ascending: true },
   search: '',
@@ -39,15 +50,11 @@ export const useFindingsStore = create<FindingsState>()((set, get) => ({
   selectedId: null,
   documentId: null,
   async load() {
-    const documentId = get().documentId;
-    const result = await invoke('findings.list', documentId === null ? {} : { documentId });
-    if (get().documentId !== documentId) return;
-    set(result.ok ? { findings: result.data, loaded: true, error: null } : { loaded: true, error: result.error.message });
+    await loader.load(get().documentId);
   },
   setDocument(documentId) {
     if (documentId === get().documentId) return;
-    set({ documentId, selectedId: null, findings: [], loaded: false });
-    void get().load();
+    void loader.load(documentId);
   },
   setSort(key) {
     const { sort } = get();
@@ -55,7 +62,8 @@ export const useFindingsStore = create<FindingsState>()((set, get) => ({
   },
   setFilter: (patch) => set(patch),
   select: (selectedId) => set({ selectedId }),
-}));
+  };
+});
 
 const compare = (a: FindingView, b: FindingView, key: FindingSortKey): number => {
   switch (key) {

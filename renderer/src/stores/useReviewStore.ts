@@ -3,6 +3,7 @@ import type { ArrivingFindings, CommandInput, ReviewViewResult } from '../../../
 import type { ErrorInfo } from '../../../shared/errors';
 import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../shared/review';
 import { invoke } from '../api';
+import { perDocumentLoader } from './perDocumentLoader';
 import { useAppStore } from './useAppStore';
 
 type ReviewCommand = 'review.setState' | 'review.edit' | 'review.note' | 'review.acknowledge' | 'review.split' | 'review.merge' | 'review.addManual';
@@ -124,6 +125,20 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
     });
     return view;
   }
+  const loader = perDocumentLoader<ReviewStoreState, number, { view: ReviewViewResult; arriving: ArrivingFindings | null }, ErrorInfo | null>(set, get, {
+    async fetch(documentId) {
+      const [result, arriving] = await Promise.all([invoke('review.get', { documentId }), invoke('findings.arriving', { documentId })]);
+      return result.ok ? { ok: true, data: { view: result.data, arriving: arriving.ok ? arriving.data : null } } : result;
+    },
+    empty: () => ({ view: null, activeId: null, trails: {}, undo: null, undoStack: [], undone: null, retry: null, pendingConfirm: null, arriving: null }),
+    apply({ view, arriving }) {
+      const active = get().activeId;
+      const queue = queueOf(view.findings, get().filter);
+      return { view, arriving, activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queue[0]?.id ?? null) };
+    },
+    // The review keeps the whole error: a missing reviewer name is asked for where the action happened.
+    error: (error) => error,
+  });
   return {
   documentId: null,
   view: null,
@@ -144,22 +159,9 @@ export const useReviewStore = create<ReviewStoreState>()((set, get) => {
   trails: {},
   arriving: null,
   async load(documentId) {
-    const switching = documentId !== get().documentId;
     // A reload of the same document (a run ended, a citation) is not a choice; switching to another one is.
-    if (switching) useAppStore.getState().noteDocument(documentId);
-    set({ documentId, loading: true, ...(switching ? { view: null, activeId: null, trails: {}, undo: null, undoStack: [], undone: null, retry: null, pendingConfirm: null, arriving: null } : {}) });
-    const [result, arriving] = await Promise.all([invoke('review.get', { documentId }), invoke('findings.arriving', { documentId })]);
-    if (get().documentId !== documentId) return;
-    set({ arriving: arriving.ok ? arriving.data : null });
-    if (!result.ok) return set({ loading: false, error: result.error });
-    const active = get().activeId;
-    const queue = queueOf(result.data.findings, get().filter);
-    set({
-      view: result.data,
-      loading: false,
-      error: null,
-      activeId: active !== null && result.data.findings.some((f) => f.id === active) ? active : (queue[0]?.id ?? null),
-    });
+    if (documentId !== get().documentId) useAppStore.getState().noteDocument(documentId);
+    await loader.load(documentId);
   },
   setActive: (activeId) => set({ activeId, pendingConfirm: null }),
   setFilter(patch) {

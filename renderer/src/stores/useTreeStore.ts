@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ChunkText, TreeView } from '../../../shared/contract';
 import type { ChunkNode } from '../../../shared/types';
 import { invoke } from '../api';
+import { errorMessage, perDocumentLoader } from './perDocumentLoader';
 import { useAppStore } from './useAppStore';
 
 /** Per-node facts the tree needs for ARIA and keyboard moves, computed once per tree. */
@@ -63,7 +64,14 @@ interface TreeState {
   select(index: number): Promise<void>;
 }
 
-export const useTreeStore = create<TreeState>()((set, get) => ({
+export const useTreeStore = create<TreeState>()((set, get) => {
+  const loader = perDocumentLoader<TreeState, number, TreeView | null, string | null>(set, get, {
+    fetch: (documentId) => invoke('tree.get', { documentId }),
+    empty: () => ({ tree: null, meta: [], collapsed: new Set(), activeIndex: null, selectedIndex: null, text: null }),
+    apply: (tree) => ({ tree, meta: tree ? indexTree(tree.nodes) : [], activeIndex: get().activeIndex ?? tree?.nodes[0]?.index ?? null }),
+    error: errorMessage,
+  });
+  return {
   documentId: null,
   tree: null,
   meta: [],
@@ -77,18 +85,11 @@ export const useTreeStore = create<TreeState>()((set, get) => ({
   async open(documentId) {
     useAppStore.getState().noteDocument(documentId);
     if (get().documentId === documentId && get().tree) return;
-    set({ documentId, tree: null, meta: [], loading: true, error: null, collapsed: new Set(), activeIndex: null, selectedIndex: null, text: null });
-    await get().reload();
+    await loader.load(documentId);
   },
   async reload() {
     const documentId = get().documentId;
-    if (documentId === null) return;
-    set({ loading: true });
-    const result = await invoke('tree.get', { documentId });
-    if (get().documentId !== documentId) return;
-    if (!result.ok) return set({ loading: false, error: result.error.message });
-    const tree = result.data;
-    set({ tree, meta: tree ? indexTree(tree.nodes) : [], loading: false, error: null, activeIndex: get().activeIndex ?? tree?.nodes[0]?.index ?? null });
+    if (documentId !== null) await loader.load(documentId);
   },
   setActive: (index) => set({ activeIndex: index }),
   toggle(index, expand) {
@@ -106,4 +107,5 @@ export const useTreeStore = create<TreeState>()((set, get) => ({
     if (get().selectedIndex !== index) return;
     set(result.ok ? { text: result.data } : { text: null, textError: result.error.message });
   },
-}));
+  };
+});

@@ -50,7 +50,7 @@ describe('npm run analyze (CLI, real child process)', () => {
 
     const markdown = readFileSync(out, 'utf8');
     expect(markdown).toMatch(/\| TOB-ACME-001 \| 2 \| 1 \|/);
-    expect(markdown).toMatch(/Pages without a text layer: 1-3/);
+    expect(markdown).toMatch(/### Pages without a text layer \(3\)\n\nPages 1-3\./);
     expect(markdown).toMatch(/rules only/);
 
     const store = new BetterSqlite3(db, { readonly: true });

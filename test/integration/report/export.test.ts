@@ -362,8 +362,8 @@ describe('report exports carry the review', () => {
       expect(await review.locator('.reviewer').first().textContent()).toBe(reviewer);
       expect(await review.locator('time').first().textContent()).toBe(readableTime(when));
       expect(await review.locator('time').first().getAttribute('datetime')).toBe(when);
-      expect(await review.locator('tr.edit[data-field="title"] .original').textContent()).toBe(ids.originalTitle);
-      expect(await review.locator('tr.edit[data-field="title"] .effective').textContent()).toBe(ids.editedTitle);
+      expect(await review.locator('.edit[data-field="title"] .original').textContent()).toBe(ids.originalTitle);
+      expect(await review.locator('.edit[data-field="title"] .effective').textContent()).toBe(ids.editedTitle);
       expect(await review.locator('.note').textContent()).toContain('Checked against the ticket <b>log</b>.');
       expect(await page.locator(`article#finding-${ids.rejectedMerged} .reject-reason`).textContent()).toBe('Reason: Duplicate of an older ticket');
       expect(await page.locator(`.manual-finding[data-review-id="${ids.manual}"] blockquote.evidence`).textContent()).toBe('CR-310');
