@@ -26,6 +26,13 @@ export interface ExtractionProfile {
   idPatterns: ProfileIdPattern[];
 }
 
+/**
+ * The type of a finding read by the rules from a row of the document's own list of findings (its summary table or
+ * contents), not reported by the model (electron/engine/extract/listedRows.ts). A merged finding keeps it only when
+ * the model reported nothing for the row's detailed section: it is then known from its row alone.
+ */
+export const LISTED_ENTRY_TYPE = 'listed entry';
+
 export const DEFAULT_PROFILE: ExtractionProfile = {
   name: 'Audit report / release notes',
   description:

@@ -19,9 +19,9 @@ import { createEngine } from '../../electron/engine';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
 import { listMergedFindings } from '../../electron/engine/merge';
 import { openDatabase } from '../../electron/engine/store';
-import { defaultTokenize, startOllamaSim } from '../ollama-sim/index';
+import { defaultTokenize, startOllamaSim, type Responder } from '../ollama-sim/index';
 import { scoreStrict } from '../eval/strictScore';
-import { loadCorpusTruth, truthResponder, type ModelMode, type TruthDocument } from '../eval/truthResponder';
+import { isExtractionRequest, loadCorpusTruth, truthResponder, type ModelMode, type TruthDocument } from '../eval/truthResponder';
 import { releaseNotes } from '../fixtures/releaseNotes';
 import { CORPUS } from './treesplitCorpusBench';
 import { floorOutputTokens, RATES } from './modelTimeBench';
@@ -45,12 +45,27 @@ interface Figures {
   cut: number;
   continuations: number;
   followUps: number;
+  /** Prompt tokens the model evaluated (after its prefix cache) and the source's own tokens. */
+  promptEvaluated: number;
+  sourceTokens: number;
+  /** Simulated seconds per stage: extraction reading, extraction writing, everything else. */
+  extractIn: number;
+  extractOut: number;
+  other: number;
 }
 
 async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figures> {
-  const sim = await startOllamaSim({ rates: RATES, timeScale: 0, responder: truthResponder(c.docs.map((d) => d.truth), { modes }) });
+  const answer = truthResponder(c.docs.map((d) => d.truth), { modes });
+  let written = 0;
+  // Entries the model writes: the findings of every extraction reply (a reply later cut at its limit counted whole).
+  const counting: Responder = async (req) => {
+    const reply = await answer(req);
+    if (isExtractionRequest(req)) written += countEntries(typeof reply === 'string' ? reply : reply.content);
+    return reply;
+  };
+  const sim = await startOllamaSim({ rates: RATES, timeScale: 0, responder: counting });
   const db = openDatabase(join(dir, `${c.label}-${modes.join('+')}.sqlite`.replace(/[^\w.+-]/g, '_')));
-  const f: Figures = { truth: 0, found: 0, seconds: 0, floor: 0, output: 0, thrownAway: 0, entries: 0, extractCalls: 0, cut: 0, continuations: 0, followUps: 0 };
+  const f: Figures = { truth: 0, found: 0, seconds: 0, floor: 0, output: 0, thrownAway: 0, entries: 0, extractCalls: 0, cut: 0, continuations: 0, followUps: 0, promptEvaluated: 0, sourceTokens: 0, extractIn: 0, extractOut: 0, other: 0 };
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
     for (const doc of c.docs) {
@@ -62,9 +77,13 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
       f.truth += doc.truth.findings.length;
       f.found += scoreStrict(doc.truth.findings, listMergedFindings(db, runId, documentId)).found;
       f.seconds += sim.counters.simulatedSeconds;
+      f.sourceTokens += defaultTokenize(text).length;
       f.floor += defaultTokenize(text).length / RATES.prefillTokensPerSec + floorOutputTokens(doc.truth) / RATES.decodeTokensPerSec;
-      const calls = db.prepare('SELECT purpose, outcome, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?').all(runId) as {
+      const calls = db
+        .prepare('SELECT purpose, outcome, prompt_eval_count AS evaluated, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?')
+        .all(runId) as {
         purpose: string;
+        evaluated: number | null;
         outcome: string;
         out: number | null;
         reason: string | null;
@@ -72,6 +91,13 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
       }[];
       for (const call of calls) {
         f.output += call.out ?? 0;
+        f.promptEvaluated += call.evaluated ?? 0;
+        const reading = (call.evaluated ?? 0) / RATES.prefillTokensPerSec;
+        const writing = (call.out ?? 0) / RATES.decodeTokensPerSec;
+        if (call.purpose === 'extract') {
+          f.extractIn += reading;
+          f.extractOut += writing;
+        } else f.other += reading + writing;
         if (call.outcome === 'retried' || call.outcome === 'failed') f.thrownAway += call.out ?? 0;
         if (call.purpose !== 'extract') continue;
         f.extractCalls++;
@@ -79,8 +105,8 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
         if (/\+\d+$/.test(call.ref ?? '')) f.continuations++;
         if (/\?\d+$/.test(call.ref ?? '')) f.followUps++;
       }
-      f.entries += (db.prepare('SELECT COUNT(*) AS n FROM findings WHERE run_id = ?').get(runId) as { n: number }).n;
     }
+    f.entries = written;
   } finally {
     db.close();
     await sim.close();
@@ -116,6 +142,8 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
           'ratio (<= 1.5 reports, 1.1 notes)': `${(f.seconds / f.floor).toFixed(2)}x`,
           'output thrown away (0%)': `${((100 * f.thrownAway) / Math.max(1, f.output)).toFixed(1)}%`,
           'entries / truth finding (<= 1.2)': (f.entries / Math.max(1, f.truth)).toFixed(2),
+          'prompt evaluated / source token (<= 1.3)': (f.promptEvaluated / Math.max(1, f.sourceTokens)).toFixed(2),
+          's extract read / write / other': `${f.extractIn.toFixed(0)} / ${f.extractOut.toFixed(0)} / ${f.other.toFixed(0)}`,
           'extract calls': String(f.extractCalls),
           'cut / continued / follow-up': `${f.cut}/${f.continuations}/${f.followUps}`,
         });
@@ -129,4 +157,14 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   console.table(await runDenseBench());
+}
+
+/** The finding entries of one extraction reply (0 when it is no JSON with a findings list). */
+function countEntries(content: string): number {
+  try {
+    const parsed = JSON.parse(content) as { findings?: unknown };
+    return Array.isArray(parsed.findings) ? parsed.findings.length : 0;
+  } catch {
+    return 0;
+  }
 }

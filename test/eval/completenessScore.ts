@@ -16,7 +16,7 @@
 import { comparableId } from '../../electron/engine/extract';
 import { contentWords } from '../../electron/engine/merge';
 import type { CheckPlace, CompletenessVerdict, ListedEntry } from '../../shared/completeness';
-import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../shared/findings';
+import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../shared/findings';
 import { carriersOf } from './strictScore';
 import { isIdString, type TruthDocument, type TruthFindingSpec } from './truthResponder';
 
@@ -95,7 +95,10 @@ export function scoreCompleteness(truth: TruthDocument, findings: readonly Merge
     const c = rankSeverity(profile, t.severity).canonical;
     if (c !== null) truthBySeverity.set(c, (truthBySeverity.get(c) ?? 0) + 1);
   }
-  const missed = truth.findings.filter((t) => carriersOf(t, findings).length === 0);
+  // Missed: no finding the analysis reported carries it (one known from its listed row alone is still missed: the
+  // model reported nothing for its detailed section, extract/listedRows.ts).
+  const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
+  const missed = truth.findings.filter((t) => carriersOf(t, analysed).length === 0);
   const foundOf = (severity: string) => verdict.tallies.find((t) => t.severity === severity)?.found ?? 0;
   const entryOf = (place: CheckPlace) => {
     const m = ENTRY_NUMBER.exec(place.message);

@@ -28,8 +28,15 @@ export const MODEL_MODES = [
   'paraphrased-quotes',
   /** Quotes near a page end run on across the page break (the marker dropped, the two lines joined). */
   'page-break-quotes',
-  /** Every sighting is reported: summary-table rows, contents lines and ID references besides the detailed section. */
+  /**
+   * Sightings besides the detailed section are reported too: summary-table rows, contents lines, ID references.
+   * Asked to report each finding once (the extraction rule REPORT_ONCE_RULE), the model reports it once per call:
+   * from its detailed section when the call shows it, else from the first line that names it by title; a reference
+   * by ID alone is then not reported, unless a follow-up call names that ID.
+   */
   'summary-and-detail',
+  /** Every sighting is reported, whatever the instructions say: rows, contents lines, each ID reference, the detailed section. */
+  'every-occurrence',
   /** Some chunks without any finding get an invented finding whose quote is not in the text. */
   'invented-finding',
   /** One finding per document is never reported. */
@@ -301,7 +308,13 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const view = viewOf(chunk ?? '');
     const chunkSeed = hash(`${seed}:${view.raw}`);
     const sightings = findSightings(view, docs).filter((s) => !left(s.finding, s.doc));
-    const reported = modes.has('once-per-unit-first-occurrence') ? firstOccurrences(sightings) : sightings.filter((s) => modes.has('summary-and-detail') || isDetail(view, s));
+    const reported = modes.has('once-per-unit-first-occurrence')
+      ? firstOccurrences(sightings)
+      : modes.has('every-occurrence') || (modes.has('summary-and-detail') && !asksOnce(req))
+        ? sightings
+        : modes.has('summary-and-detail')
+          ? oncePerFinding(view, sightings, namedIds(req))
+          : sightings.filter((s) => isDetail(view, s));
 
     let counter = 0;
     const idless = idlessStyle(modes, chunkSeed);
@@ -392,6 +405,36 @@ function firstOccurrences(sightings: readonly Sighting[]): Sighting[] {
     if (!seen || (seen.kind === 'id' && s.kind === 'title')) first.set(s.finding, s);
   }
   return [...first.values()].sort((a, b) => a.start - b.start);
+}
+
+/** The instructions ask for each finding once per call (electron/engine/extract/prompts.ts REPORT_ONCE_RULE). */
+function asksOnce(req: SimChatRequest): boolean {
+  return /Report each finding ONCE/.test(promptBlocks(req).system);
+}
+
+/** The IDs a focused follow-up call names ("These IDs are printed ...: A, B"), comparable; empty for other calls. */
+function namedIds(req: SimChatRequest): Set<string> {
+  const named = /These IDs are printed[^:]*:\s*([^\n]*?)\. The DOCUMENT/.exec(promptBlocks(req).user)?.[1];
+  return new Set(named ? named.split(',').map((id) => comparableId(id.trim())) : []);
+}
+
+/**
+ * A model that follows "report each finding once": per finding, its detailed section when shown (its heading, or its
+ * ID printed on its own page), else the first line naming it by title; an ID referred to elsewhere only when the call
+ * names that ID (a follow-up asking for it).
+ */
+function oncePerFinding(view: ChunkView, sightings: readonly Sighting[], named: ReadonlySet<string>): Sighting[] {
+  // The detailed section's own lines (its heading, its "Finding ID" line) first, then a title line, then an ID asked for.
+  const onOwnPage = (s: Sighting) => pageAtOffset(view, s.start) === s.finding.page;
+  const rank = (s: Sighting) => (isDetail(view, s) ? 0 : onOwnPage(s) ? 1 : s.kind === 'title' ? 2 : 3);
+  const chosen = new Map<TruthFindingSpec, Sighting>();
+  for (const s of sightings) {
+    const asked = isIdString(s.finding.id) && named.has(comparableId(s.finding.id));
+    if (s.kind === 'id' && !asked && !onOwnPage(s)) continue;
+    const seen = chosen.get(s.finding);
+    if (!seen || rank(s) < rank(seen)) chosen.set(s.finding, s);
+  }
+  return [...chosen.values()].sort((a, b) => a.start - b.start);
 }
 
 /** The detailed section: the heading on the finding's own page (the truth page only words the description). */
@@ -512,9 +555,8 @@ function shapeLike(format: unknown, reply: { findings: Record<string, unknown>[]
  * (a focused follow-up: "These IDs are printed ... : A, B") gets those first, as a model asked for them lists them.
  */
 function endsListEarly(req: SimChatRequest, findings: Record<string, unknown>[], n: number): Record<string, unknown>[] {
-  const named = /These IDs are printed[^:]*:\s*([^\n]*?)\. The DOCUMENT/.exec(promptBlocks(req).user)?.[1];
-  if (!named) return findings.slice(0, n);
-  const asked = new Set(named.split(',').map((id) => comparableId(id.trim())));
+  const asked = namedIds(req);
+  if (asked.size === 0) return findings.slice(0, n);
   const isAsked = (f: Record<string, unknown>) => typeof f.id === 'string' && asked.has(comparableId(f.id));
   return [...findings.filter(isAsked), ...findings.filter((f) => !isAsked(f))].slice(0, n);
 }

@@ -6,7 +6,7 @@
  * text), and gives one verdict per document.
  */
 import type { CompletenessVerdict } from '../../../shared/completeness';
-import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
+import { LISTED_ENTRY_TYPE, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
@@ -53,7 +53,10 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     usedLlm = byLlm.counts.length > 0;
     if (byLlm.problem) notes.push(byLlm.problem);
   }
-  const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), input.findings);
+  // A finding known from its listed row alone (the rules read the row, the model reported nothing for its detailed
+  // section: extract/listedRows.ts) does not make its entry found: the entry is named, so a skipped section shows.
+  const analysed = input.findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
+  const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed);
   // Standards, licences and advisories (EIP-4844, AGPL-3, CVE-...) have the shape of finding IDs: only the document's own family counts.
   const families = ownIdFamilies(input.findings.map((f) => f.findingKey), listings.flatMap((l) => l.entries));
   // An ID a found finding names in its title ("port HADOOP-16754 to thirdparty"), or printed in a listed entry that a
@@ -65,7 +68,8 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     profile: input.profile,
     stated,
     listings,
-    findings: input.findings,
+    // Counted as found: what the analysis reported. A finding known from its row alone is named by its entry instead.
+    findings: analysed,
     unreviewedMentions: splitMentions(input.unreviewedMentions, families, input.idPatterns).findingIds.filter((m) => !accounted(m.id)),
     failedChunks: input.failedChunks,
     pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),

@@ -197,7 +197,7 @@ function entryPlace(group: readonly ListedEntry[]): CheckPlace {
     kind: 'entry-without-finding',
     page: first!.page,
     severity: first!.severityCanonical,
-    message: `${what} on page ${first!.page}, "${title}"${first!.severity ? ` (${first!.severity})` : ''}, matches no finding.${also}`,
+    message: `${what} on page ${first!.page}, "${title}"${first!.severity ? ` (${first!.severity})` : ''}, matches no finding reported from the text (at most its own row was read).${also}`,
   };
 }
 

@@ -15,8 +15,9 @@ import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/ty
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
+import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows } from './listedRows';
 import { parsePartialExtractionReply, type ReplyFinding } from './partialReply';
-import { buildExtractionMessages, buildFollowUpMessages, extractionReplySchema } from './prompts';
+import { buildExtractionMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -42,6 +43,11 @@ export interface ExtractChunkInput {
    * again in a focused follow-up call (askAgainForSkipped); without them, no follow-up is made.
    */
   mentions?: readonly IdMention[];
+  /**
+   * The document's own lists of findings (summary table, contents) as the rules read them: hidden from the model
+   * (one placeholder line each) and each row inside the chunk added as a finding of its own (listedRows.ts).
+   */
+  listings?: readonly ListedRows[];
   model: string;
   numCtx: number;
   /**
@@ -82,8 +88,6 @@ const MAX_CONTINUATIONS = 40;
  * long lists early (after 15-30 items) without saying so, and the text after the last finding costs little to ask.
  */
 export const LONG_LIST = 15;
-/** IDs named in one follow-up call: below the 15-30 items after which small models end long lists early. */
-export const FOLLOW_UP_BATCH = 10;
 const MIN_SPLIT_CHARS = 200;
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
@@ -94,6 +98,10 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const contextRange = input.previousTail ? locateTail(doc.text, input.previousTail, chunk.start) : undefined;
   const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
   const tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
+  const hidden = hiddenSpansOf(input.listings ?? []);
+  // The rows of a hidden list are the rules' findings: their IDs are covered by them, never asked of the model.
+  const mentions = (input.mentions ?? []).filter((m) => !isHidden(m.start, hidden));
+  const visible = (start: number, end: number) => hasVisibleText(doc.text, start, end, hidden);
 
   const call = async (start: number, end: number, context: ReplyContext | undefined, ref: string) => {
     const messages = buildExtractionMessages({
@@ -104,13 +112,14 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       firstPage: pageAt(doc.pages, start),
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
+      hidden,
     });
-    const textTokens = deps.llm.estimator.estimateText(doc.text.slice(start, end), input.model);
+    const textTokens = deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
     return deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
   };
   /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
-  const idsWithin = (start: number, end: number) => new Set((input.mentions ?? []).filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
+  const idsWithin = (start: number, end: number) => new Set(mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
   const callOptions = (ref: string) => ({
     purpose: 'extract' as const,
     model: input.model,
@@ -122,11 +131,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const ground = (reported: readonly ReplyFinding[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) =>
-    reported.map((f) => {
-      const finding = { ...f, id: f.id ?? null };
-      const grounded = groundFinding(doc, profile, finding, { chunk: range, ...(contextRange ? { context: contextRange } : {}) });
-      return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;
-    });
+    groundReply(doc, profile, reported, range, contextRange);
 
   const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
     const split = async (): Promise<ExtractChunkResult> => {
@@ -136,6 +141,8 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       return combine(first, second);
     };
     const canSplit = depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS;
+    // Text that is all hidden lists (the rules read its rows) needs no call.
+    if (!visible(start, end)) return { findings: [], summary: '', calls: 0, callIds: [], pieces: 1 };
     let r: Awaited<ReturnType<typeof call>>;
     try {
       r = await call(start, end, context, ref);
@@ -150,7 +157,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       const whole = { ...done, findings, summary: r.value.summary.trim() };
       // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
       const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
-      if (resumeAt === undefined || !/\S/.test(doc.text.slice(resumeAt, end)) || continuation >= MAX_CONTINUATIONS) return whole;
+      if (resumeAt === undefined || !visible(resumeAt, end) || continuation >= MAX_CONTINUATIONS) return whole;
       return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
     }
 
@@ -169,7 +176,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       });
     }
     const mine: ExtractChunkResult = { ...done, findings: kept, summary: partial.summary?.trim() ?? '' };
-    if (!/\S/.test(doc.text.slice(resumeAt, end))) return mine;
+    if (!visible(resumeAt, end)) return mine;
     if (continuation >= MAX_CONTINUATIONS) {
       throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, { model: input.model, chunkRef: ref });
     }
@@ -183,38 +190,24 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     return { text: doc.text.slice(tailStart, at), range: { start: tailStart, end: at } };
   };
 
-  /**
-   * The ID mentions inside the unit's text that no finding of the unit covers (a model that ended its list early,
-   * or skipped a table row), asked for again in focused calls: the IDs named, the text around each shown. What
-   * stays uncovered is left to the completeness check's unreviewed list, as before.
-   */
-  const askAgainForSkipped = async (extracted: ExtractChunkResult): Promise<ExtractChunkResult> => {
-    const covered = new Set(extracted.findings.map((f) => f.findingKey).filter((k): k is string => Boolean(k)));
-    const skipped = new Map<string, IdMention>();
-    for (const m of input.mentions ?? []) {
-      if (m.start < chunk.start || m.start >= chunk.end || covered.has(m.normalized) || skipped.has(m.normalized)) continue;
-      skipped.set(m.normalized, m);
-    }
-    let result = extracted;
-    const all = [...skipped.values()];
-    for (let b = 0; b < all.length; b += FOLLOW_UP_BATCH) {
-      const batch = all.slice(b, b + FOLLOW_UP_BATCH);
-      const excerpts = excerptsAround(doc, batch);
-      const shown = { start: Math.min(chunk.start, excerpts[0]!.start), end: Math.max(chunk.end, excerpts.at(-1)!.end) };
-      const ref = `${baseRef}?${b / FOLLOW_UP_BATCH + 1}`;
-      const messages = buildFollowUpMessages({ profile, doc, ids: batch.map((m) => m.raw.replace(/\s+/g, '')), excerpts, chunkLabel: ref });
-      const textTokens = excerpts.reduce((n, e) => n + deps.llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
-      // Room for every ID named (and the neighbours the excerpts show): the reply is expected to hold each.
-      const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end));
-      const r = await deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
-      const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
-      result = combine(result, { findings: ground(reported, shown), summary: '', calls: 1, callIds: [r.call.callId], pieces: 0 });
-    }
-    return result;
-  };
-
   const extracted = await run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0, 0);
-  return askAgainForSkipped(extracted);
+  const rows = rowsWithin(input.listings ?? [], chunk.start, chunk.end).map((entry) => rowFinding(doc, profile, entry));
+  return { ...extracted, findings: [...extracted.findings, ...rows] };
+}
+
+/** A reply's findings grounded in the text shown (`range`, and the CONTEXT ONLY text before it). */
+export function groundReply(
+  doc: ExtractedDocument,
+  profile: ExtractionProfile,
+  reported: readonly ReplyFinding[],
+  range: { start: number; end: number },
+  contextRange?: { start: number; end: number },
+): GroundedFinding[] {
+  return reported.map((f) => {
+    const finding = { ...f, id: f.id ?? null };
+    const grounded = groundFinding(doc, profile, finding, { chunk: range, ...(contextRange ? { context: contextRange } : {}) });
+    return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;
+  });
 }
 
 /**
@@ -329,40 +322,6 @@ export function resumePoint(kept: readonly GroundedFinding[], start: number, end
     if (at === undefined || e > at) at = e;
   }
   return at;
-}
-
-/** Text shown around each mention in a follow-up call, at most this many characters on each side. */
-const EXCERPT_CHARS = 320;
-/** A mention's line with fewer words than this (besides its ID) is shown with the lines before and after it. */
-const SHORT_LINE_WORDS = 4;
-
-/**
- * The text around each mention: its line, with the lines before and after it when the line holds little else (at
- * most EXCERPT_CHARS either side), overlapping excerpts joined, in document order. An excerpt may reach past the unit it
- * was found in: a unit boundary can cut a table row after its ID, and the row's title is what shows the finding.
- */
-export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[]): { start: number; end: number }[] {
-  const text = doc.text;
-  const spans = [...mentions]
-    .sort((a, b) => a.start - b.start)
-    .map((m) => {
-      const ownLine = text.lastIndexOf('\n', m.start - 1) + 1;
-      const ownEnd = text.indexOf('\n', m.end) < 0 ? text.length : text.indexOf('\n', m.end);
-      // A line that holds little besides the ID (a table cell wrapped around it): the lines before and after too.
-      const short = text.slice(ownLine, ownEnd).split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length < SHORT_LINE_WORDS;
-      const lineBefore = ownLine > 0 ? text.lastIndexOf('\n', ownLine - 2) + 1 : 0;
-      const nextEnd = ownEnd >= text.length ? -1 : text.indexOf('\n', ownEnd + 1);
-      const lineAfter = nextEnd < 0 ? text.length : nextEnd;
-      return { start: Math.max(short ? lineBefore : ownLine, m.start - EXCERPT_CHARS), end: Math.min(short ? lineAfter : ownEnd, m.end + EXCERPT_CHARS) };
-    });
-  const out: { start: number; end: number }[] = [];
-  for (const s of spans) {
-    const last = out.at(-1);
-    // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
-    if (last && (s.start <= last.end || !/\S/.test(text.slice(last.end, s.start)))) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
 }
 
 /** The boundary strictly inside (start, end) nearest its middle, if any. */

@@ -5,6 +5,7 @@
 export {
   extractChunk,
   groundFinding,
+  groundReply,
   effectivePage,
   previousTailFor,
   locateTail,
@@ -46,3 +47,5 @@ export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines } from './sightings';
+export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
+export { hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';

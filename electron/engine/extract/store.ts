@@ -120,12 +120,7 @@ export interface CommitChunkInput extends ChunkRef {
 export function commitChunkResult(db: Database, input: CommitChunkInput): { findingIds: number[] } {
   const now = input.now ?? nowIso();
   const del = db.prepare('DELETE FROM findings WHERE run_id = ? AND document_id = ? AND node_index = ?');
-  const insert = db.prepare(
-    `INSERT INTO findings (run_id, document_id, tree_id, node_index, ordinal, reported_id, finding_key, printed_number, type, title,
-       severity, severity_canonical, severity_rank, description, evidence, reported_page, grounding, match, score, evidence_start,
-       evidence_end, page, in_context_only, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = findingInserter(db);
   const upsert = db.prepare(
     `INSERT INTO chunk_results (run_id, document_id, tree_id, node_index, status, attempts, summary, finding_count, llm_calls,
        call_ids_json, pieces, started_at, finished_at)
@@ -137,37 +132,7 @@ export function commitChunkResult(db: Database, input: CommitChunkInput): { find
   );
   return db.transaction(() => {
     del.run(input.runId, input.documentId, input.nodeIndex);
-    const findingIds = input.findings.map((f, ordinal) => {
-      const g = f.grounding;
-      return Number(
-        insert.run(
-          input.runId,
-          input.documentId,
-          input.treeId,
-          input.nodeIndex,
-          ordinal,
-          f.id,
-          f.findingKey,
-          f.printedNumber,
-          f.type,
-          f.title,
-          f.severity,
-          f.severityCanonical,
-          f.severityRank,
-          f.description,
-          f.evidence,
-          f.page,
-          g.status,
-          g.match,
-          g.score,
-          g.start,
-          g.end,
-          g.page ?? f.page,
-          g.inContextOnly ? 1 : 0,
-          now,
-        ).lastInsertRowid,
-      );
-    });
+    const findingIds = input.findings.map((f, ordinal) => insert(input, ordinal, f, now));
     upsert.run(
       input.runId,
       input.documentId,
@@ -182,6 +147,69 @@ export function commitChunkResult(db: Database, input: CommitChunkInput): { find
       now,
     );
     return { findingIds };
+  })();
+}
+
+/** Inserts one finding row of a chunk at a position of its reply; returns its row id. */
+function findingInserter(db: Database): (ref: ChunkRef, ordinal: number, f: GroundedFinding, now: string) => number {
+  const insert = db.prepare(
+    `INSERT INTO findings (run_id, document_id, tree_id, node_index, ordinal, reported_id, finding_key, printed_number, type, title,
+       severity, severity_canonical, severity_rank, description, evidence, reported_page, grounding, match, score, evidence_start,
+       evidence_end, page, in_context_only, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (ref, ordinal, f, now) => {
+    const g = f.grounding;
+    return Number(
+      insert.run(
+        ref.runId,
+        ref.documentId,
+        ref.treeId,
+        ref.nodeIndex,
+        ordinal,
+        f.id,
+        f.findingKey,
+        f.printedNumber,
+        f.type,
+        f.title,
+        f.severity,
+        f.severityCanonical,
+        f.severityRank,
+        f.description,
+        f.evidence,
+        f.page,
+        g.status,
+        g.match,
+        g.score,
+        g.start,
+        g.end,
+        g.page ?? f.page,
+        g.inContextOnly ? 1 : 0,
+        now,
+      ).lastInsertRowid,
+    );
+  };
+}
+
+/**
+ * Adds findings to chunks already done, after their own reply's (the document's follow-up calls for IDs no finding
+ * covered), with the call that found them, in one transaction: a kill keeps a batch whole or not at all.
+ */
+export function appendChunkFindings(db: Database, input: { chunks: readonly (ChunkRef & { findings: readonly GroundedFinding[] })[]; callIds: readonly string[]; now?: string }): void {
+  const now = input.now ?? nowIso();
+  const insert = findingInserter(db);
+  const next = db.prepare('SELECT COALESCE(MAX(ordinal) + 1, 0) AS n FROM findings WHERE run_id = ? AND document_id = ? AND node_index = ?');
+  const chunk = db.prepare('SELECT call_ids_json AS ids FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?');
+  const update = db.prepare('UPDATE chunk_results SET finding_count = finding_count + ?, llm_calls = llm_calls + ?, call_ids_json = ? WHERE run_id = ? AND document_id = ? AND node_index = ?');
+  db.transaction(() => {
+    input.chunks.forEach((c, i) => {
+      const first = (next.get(c.runId, c.documentId, c.nodeIndex) as { n: number }).n;
+      c.findings.forEach((f, k) => insert(c, first + k, f, now));
+      // The calls are recorded once, on the first chunk that got findings from them.
+      const calls = i === 0 ? input.callIds : [];
+      const ids = JSON.parse((chunk.get(c.runId, c.documentId, c.nodeIndex) as { ids: string | null } | undefined)?.ids ?? '[]') as string[];
+      update.run(c.findings.length, calls.length, JSON.stringify([...ids, ...calls]), c.runId, c.documentId, c.nodeIndex);
+    });
   })();
 }
 

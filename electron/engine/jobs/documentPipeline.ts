@@ -1,4 +1,5 @@
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import type { GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
@@ -17,7 +18,13 @@ import {
   queueChunks,
   requeueRunningChunks,
   withEveryTitleSighting,
+  hiddenSpansOf,
+  isHidden,
+  askForUncoveredMentions,
+  uncoveredMentions,
+  appendChunkFindings,
 } from '../extract';
+import { findListings, textLines } from '../completeness';
 import { isRunWideLlmError } from '../llm';
 import { mergeFindings, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
@@ -196,9 +203,14 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   queueChunks(db, ref, leaves.map((leaf) => leaf.index));
   const meter = createRateMeter(db, runId);
   const failed: FailedChunk[] = [];
+  // The document's own lists of findings (summary table, contents): the rules read their rows, the model is not shown
+  // them, so it writes each finding once, from its detailed section (extract/listedRows.ts).
+  const listings = timeStage('mentions', () => findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns));
+  const hidden = hiddenSpansOf(listings);
+  const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
-  const expected = expectedFindingsByLeaf(leaves, mentions);
+  const expected = expectedFindingsByLeaf(leaves, asked);
   const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
     room: plan.replyTokens,
     expected: (leaf) => expected.get(leaf.index) ?? 0,
@@ -227,8 +239,9 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           boundaries: unit.leaves.slice(1).map((leaf) => leaf.start),
           ...(previousTail ? { previousTail } : {}),
           profile: ctx.settings.profile,
-          // ID mentions no finding of the unit covers are asked for again (extractChunk's follow-up call).
+          // The reply room is planned from the IDs the unit prints.
           mentions,
+          listings,
           model: plan.models.extract,
           numCtx: plan.numCtx,
           maxReplyTokens: plan.replyTokens,
@@ -280,6 +293,14 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     unitsLeft--;
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
+  try {
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked });
+  } catch (error) {
+    // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
+    const info = toErrorInfo(error, ctx.log.path);
+    if (ctx.signal?.aborted || isRunWideLlmError(info.code)) throw error;
+    ctx.log.warn({ stage: 'extract', documentId, code: info.code, err: error }, 'follow-up call failed; its IDs stay unreviewed');
+  }
   return failed;
 
   function rates(): Partial<ProgressEvent> {
@@ -287,6 +308,48 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     const etaSeconds = meter.etaSeconds(unitsLeft);
     return { findings: findingsSoFar, ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }), ...(etaSeconds === undefined ? {} : { etaSeconds }) };
   }
+}
+
+/**
+ * The IDs the rules found that no finding of the document covers, asked for in focused follow-up calls once every
+ * unit is done (extract/followUp.ts); each call's findings are committed to their leaves as soon as it is answered.
+ * A resume asks again for what is still uncovered. What stays uncovered goes to the unreviewed list.
+ */
+async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[] }): Promise<void> {
+  const { db, runId, documentId } = ctx;
+  const { client, plan } = ctx.llm!;
+  const uncovered = uncoveredMentions(input.mentions, listFindings(db, runId, documentId));
+  if (uncovered.length === 0 || input.leaves.length === 0) return;
+  const ids = new Set(uncovered.map((m) => m.normalized)).size;
+  const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} no finding covers`);
+  throwIfAborted(ctx.signal);
+  await askForUncoveredMentions(
+    client,
+    {
+      doc: ctx.doc,
+      profile: ctx.settings.profile,
+      mentions: uncovered,
+      allMentions: input.mentions,
+      model: plan.models.extract,
+      numCtx: plan.numCtx,
+      maxReplyTokens: plan.replyTokens,
+      runId,
+      documentId,
+      cache: ctx.settings.llm.cache,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+    (batch) => {
+      const byLeaf = new Map<number, GroundedFinding[]>();
+      for (const f of batch.findings) {
+        const leaf = leafOfFinding(all, f).index;
+        byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), f]);
+      }
+      const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
+      // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
+      appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
+    },
+  );
 }
 
 function mergeDocument(ctx: DocumentContext): void {

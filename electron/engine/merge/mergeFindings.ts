@@ -26,7 +26,7 @@
  * its own chunk first, then the one with the most text (the detailed section rather than a table row);
  * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
  */
-import type { FindingSource, MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding, UnreviewedMention } from '../../../shared/findings';
+import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type MergeReason, type StoredFinding, type UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
 import { compareFindings, contentWords, textSimilarity, words } from './similarity';
@@ -357,8 +357,10 @@ function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
   const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
+  // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
+  const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
-  return grounded + tableLike + heading + f.description.length + f.evidence.length;
+  return grounded + tableLike + listedRow + heading + f.description.length + f.evidence.length;
 }
 
 /** The quote is the title's heading line: the title's words, after a number or an ID at most. */

@@ -90,7 +90,7 @@ describe('completeness on generated reports', () => {
       ['entry-without-finding', 'Low', 2],
       ['stated-vs-found', 'Low', 1],
     ]);
-    expect(verdict.places[0]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding.`);
+    expect(verdict.places[0]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding reported from the text (at most its own row was read).`);
     const html = (await h!.engine.exportReport(runId, 'html')) as string;
     expect(html).toContain('Summary table row 3 on page 2, &quot;Weak password policy for &lt;b onmouseover=&quot;x()&quot;&gt;operators&lt;/b&gt;&quot; (Low)');
     expect(html).not.toContain('<b onmouseover');

@@ -105,7 +105,7 @@ describe('summary layouts of generated reports', () => {
       ['entry-without-finding', 1],
       ['stated-vs-found', 2],
     ]);
-    expect(short.places[0]!.message).toBe('Contents entry 5.2.2 on page 1, "Oracle price is read without a staleness check", matches no finding.');
+    expect(short.places[0]!.message).toBe('Contents entry 5.2.2 on page 1, "Oracle price is read without a staleness check", matches no finding reported from the text (at most its own row was read).');
   });
 
   it('a "Severity | Count" table in row form, with its total row', async () => {
@@ -166,7 +166,7 @@ describe('summary layouts of generated reports', () => {
     expect(verdict.status).toBe('complete');
     const short = await verdictOf('id-table-short', [summary], withoutSecondMedium);
     expect(short.places.map((p) => p.kind)).toEqual(['entry-without-finding']);
-    expect(short.places[0]!.message).toBe('Summary table row ACM-03 on page 1, "Oracle price is read without a staleness check" (Medium), matches no finding.');
+    expect(short.places[0]!.message).toBe('Summary table row ACM-03 on page 1, "Oracle price is read without a staleness check" (Medium), matches no finding reported from the text (at most its own row was read).');
     const downgraded = await verdictOf('id-table-severity', [summary], PLANTED.map((p) => (p.id === 'ACM-02' ? { ...p, severity: 'Low' } : p)));
     expect(downgraded.places.map((p) => [p.kind, p.page])).toEqual([['severity-differs', 1]]);
   });

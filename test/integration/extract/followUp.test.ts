@@ -1,11 +1,13 @@
 /**
- * What a reply skipped is asked for again (extractChunk's follow-up): the IDs printed in the unit that no finding
- * covers are named in one focused call showing their lines; what the model reports there is kept, grounded.
+ * What a reply skipped is asked for again (extract/followUp.ts): once a document's units are analysed, the IDs the
+ * rules found that no finding covers are named in focused calls showing their lines; what the model reports there
+ * is kept, grounded. An ID that a finding covers is never asked for, wherever that finding was reported.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChunkNode, IdMention } from '../../../shared/types';
-import { extractChunk } from '../../../electron/engine/extract';
+import { askForUncoveredMentions, extractChunk, uncoveredMentions, type FollowUpBatch } from '../../../electron/engine/extract';
 import { findIdMentions } from '../../../electron/engine/rules';
+import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
 import { documentFromPages } from '../../helpers/documents';
 import { promptBlocks } from '../../fixtures/plantedFindings';
@@ -21,8 +23,8 @@ const unit: ChunkNode = {
 const mentions: IdMention[] = findIdMentions(doc.text, doc.pages, DEFAULT_ID_PATTERNS);
 const finding = (row: string) => ({ id: row.split(' ')[0]!, type: 'defect', title: row.slice(row.indexOf(' ') + 1), severity: 'Medium', description: 'Export fails.', evidence: row, page: 1 });
 
-describe('IDs a reply skipped are asked for again', () => {
-  it('a model that lists only the first 12 rows: the other 18 IDs are named in follow-ups and found', async () => {
+describe('IDs no finding covers are asked for again', () => {
+  it('a model that lists only the first 12 rows: the other 18 IDs are named in two follow-ups and found, grounded', async () => {
     const asked: string[] = [];
     const h = await harness({
       responder: (req) => {
@@ -35,22 +37,36 @@ describe('IDs a reply skipped are asked for again', () => {
     });
     try {
       const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
-      expect(new Set(r.findings.map((f) => f.id))).toEqual(new Set(rows.map((row) => row.split(' ')[0])));
-      expect(r.findings.every((f) => f.grounding.status === 'grounded')).toBe(true);
+      expect(r.findings).toHaveLength(12);
+      expect(asked).toHaveLength(0);
+      const uncovered = uncoveredMentions(mentions, r.findings);
+      expect(uncovered.map((m) => m.normalized)).toEqual(rows.slice(12).map((row) => row.split(' ')[0]));
+      const batches: FollowUpBatch[] = [];
+      await askForUncoveredMentions(h.client, { doc, profile: DEFAULT_PROFILE, mentions: uncovered, allMentions: mentions, model: MODEL, numCtx: 8192, cache: false }, (b) => batches.push(b));
+      const all = [...r.findings, ...batches.flatMap((b) => b.findings)];
+      expect(new Set(all.map((f) => f.findingKey))).toEqual(new Set(rows.map((row) => row.split(' ')[0])));
+      expect(all.every((f) => f.grounding.status === 'grounded')).toBe(true);
       // 18 skipped IDs, at most 10 named per call: two follow-ups, the first naming PBI-512 to PBI-521.
       expect(asked).toHaveLength(2);
       expect(asked[0]).toContain('PBI-512, PBI-513');
       expect(asked[0]).not.toContain('PBI-511,');
-      expect(r.calls).toBe(3);
+      expect(batches.map((b) => b.ids.length)).toEqual([10, 8]);
+      expect(new Set(batches.map((b) => b.callId)).size).toBe(2);
     } finally {
       await h.close();
     }
   });
 
-  it('without mentions no follow-up is made', async () => {
+  it('an ID covered by a finding reported anywhere in the document is not asked for', () => {
+    const covered = rows.slice(0, 29).map((row) => ({ findingKey: row.split(' ')[0]! }));
+    expect(uncoveredMentions(mentions, covered).map((m) => m.normalized)).toEqual(['PBI-529']);
+    expect(uncoveredMentions(mentions, [...covered, { findingKey: 'PBI-529' }])).toEqual([]);
+  });
+
+  it('extraction alone makes no follow-up call', async () => {
     const h = await harness({ responder: () => JSON.stringify({ findings: [finding(rows[0]!)], summary: 'Resolved issues.' }) });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192, cache: false });
+      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
       expect(r.calls).toBe(1);
       expect(h.sim.requests).toHaveLength(1);
     } finally {

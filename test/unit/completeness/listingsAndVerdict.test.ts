@@ -119,7 +119,7 @@ describe('completeness verdict', () => {
     expect(verdict.headline).toBe('Check these 2 places');
     // The entry names the missing finding and its page: it comes first, before the count it leaves short.
     expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', severity: 'Medium', page: 3 });
-    expect(verdict.places[0]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding. Also listed in the contents on page 1.');
+    expect(verdict.places[0]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding reported from the text (at most its own row was read). Also listed in the contents on page 1.');
     expect(verdict.places[1]).toMatchObject({ kind: 'stated-vs-found', severity: 'Medium', page: 2, message: 'The document states Medium 1 on page 2; 0 Medium findings found.' });
   });
 

@@ -1,0 +1,109 @@
+/**
+ * Rows of the document's own lists of findings (its summary table, the findings part of its contents), read by the
+ * rules instead of the model (issue 25: each finding written close to once).
+ *
+ * A report prints most findings three times: a summary-table row, a contents line and the detailed section. A model
+ * asked for every occurrence writes a full reply entry for each (about 100 output tokens at 40 tokens/s), though the
+ * rules already parse those rows (completeness/listedEntries.ts: number, ID, title, severity, place). So the rows are
+ * hidden from the model (one placeholder line stands for a list in the prompt) and each row becomes a finding of its
+ * unit here, grounded exactly on the row: the model writes each finding once, from its detailed section, and the
+ * merge joins it to its row by the printed ID, number or title. A row's finding carries the row's own printed title
+ * and number, never a model's, so siblings with near-identical titles keep their own rows.
+ *
+ * A finding known only from its row (the model reported nothing for its detailed section) keeps the type
+ * LISTED_ENTRY_TYPE; the completeness check names such rows, so a skipped section is never taken as analysed.
+ */
+import { PAGE_SEPARATOR } from '../../../shared/canonical';
+import type { ListedEntry, ListingKind } from '../../../shared/completeness';
+import { LISTED_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
+import type { ExtractedDocument } from '../../../shared/types';
+
+/** One list of findings the document prints, as the completeness check's findListings reads it. */
+export interface ListedRows {
+  kind: ListingKind;
+  entries: readonly ListedEntry[];
+}
+
+/** Text shown to the model as one placeholder line: [start, end) of the canonical text. */
+export interface HiddenSpan {
+  start: number;
+  end: number;
+  label: string;
+}
+
+/** Longest row quote kept as evidence (a row that wrapped over several lines keeps its first part). */
+const MAX_ROW_EVIDENCE = 300;
+
+/** The spans the model is not shown: each list from its first entry to its last, group lines between included. */
+export function hiddenSpansOf(listings: readonly ListedRows[]): HiddenSpan[] {
+  return listings
+    .filter((l) => l.entries.length > 0)
+    .map((l) => {
+      const first = l.entries[0]!;
+      const last = l.entries.at(-1)!;
+      const what = l.kind === 'summary-table' ? 'summary table' : 'contents list';
+      return { start: first.start, end: last.end, label: `[${what} of findings, entries ${first.number} to ${last.number}: read without you, not shown]` };
+    })
+    .sort((a, b) => a.start - b.start);
+}
+
+/**
+ * [start, end) of the text with every hidden span inside it replaced by its placeholder line. Page separators inside
+ * a span are kept, so the page markers rendered from the result stay right.
+ */
+export function withHiddenSpans(text: string, start: number, end: number, hidden: readonly HiddenSpan[]): string {
+  let out = '';
+  let at = start;
+  for (const h of hidden) {
+    const s = Math.max(h.start, at);
+    const e = Math.min(h.end, end);
+    if (s >= e) continue;
+    out += text.slice(at, s);
+    const pageBreaks = text.slice(s, e).split(PAGE_SEPARATOR).length - 1;
+    out += h.label + PAGE_SEPARATOR.repeat(pageBreaks);
+    at = e;
+  }
+  return out + text.slice(at, end);
+}
+
+/** Whether [start, end) holds text the model is shown (anything but whitespace outside the hidden spans). */
+export function hasVisibleText(text: string, start: number, end: number, hidden: readonly HiddenSpan[]): boolean {
+  let at = start;
+  for (const h of hidden) {
+    if (h.end <= at || h.start >= end) continue;
+    if (/\S/.test(text.slice(at, Math.max(at, h.start)))) return true;
+    at = Math.max(at, h.end);
+  }
+  return at < end && /\S/.test(text.slice(at, end));
+}
+
+/** Whether an offset lies in a hidden span. */
+export function isHidden(at: number, hidden: readonly HiddenSpan[]): boolean {
+  return hidden.some((h) => at >= h.start && at < h.end);
+}
+
+/** The listed rows that start inside [start, end), in document order. */
+export function rowsWithin(listings: readonly ListedRows[], start: number, end: number): ListedEntry[] {
+  return listings.flatMap((l) => l.entries.filter((e) => e.start >= start && e.start < end)).sort((a, b) => a.start - b.start);
+}
+
+/** One listed row as a finding of its unit: the row's own words, grounded exactly where it is printed. */
+export function rowFinding(doc: Pick<ExtractedDocument, 'text'>, profile: ExtractionProfile, entry: ListedEntry): GroundedFinding {
+  const severity = rankSeverity(profile, entry.severity ?? '');
+  const end = Math.min(entry.end, entry.start + MAX_ROW_EVIDENCE);
+  return {
+    id: entry.id,
+    type: LISTED_ENTRY_TYPE,
+    title: entry.title,
+    severity: severity.original,
+    description: '',
+    evidence: doc.text.slice(entry.start, end),
+    page: entry.page,
+    findingKey: entry.id,
+    // A plain or section number ("7", "5.1.6") backs the merge with the detailed heading; an ID-led row's number is its ID.
+    printedNumber: /^\d+(?:\.\d+)*$/.test(entry.number) ? entry.number : null,
+    severityCanonical: severity.canonical,
+    severityRank: severity.rank,
+    grounding: { status: 'grounded', match: 'exact', score: 1, start: entry.start, end, page: entry.page, inContextOnly: false },
+  };
+}
