@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 import type { ProgressEvent } from '../../../shared/types';
 import { getCompleteness, STATED_TOTALS_CHUNK_REF } from '../../../electron/engine/completeness';
+import { listFindings } from '../../../electron/engine/extract';
+import { listMergedFindings } from '../../../electron/engine/merge';
+import { LISTED_ENTRY_TYPE } from '../../../shared/findings';
 import { DATA_NOTICE } from '../../../electron/engine/llm';
 import { listLlmCalls } from '../../../electron/engine/llm';
 import { escapeMarkdown, REPORT_JSON_VERSION } from '../../../electron/engine/report';
@@ -77,6 +80,27 @@ describe('completeness on generated reports', () => {
     const csv = (await h!.engine.exportReport(runId, 'csv')) as string;
     expect(csv.split('\r\n')[0]).toMatch(/,listed_as,document_completeness$/);
     expect(csv).toContain('summary table row 2 (p. 2),Check this place');
+  });
+
+  it('the summary table is read by the rules: no extraction prompt shows its rows, the model writes each finding once, and each row is a source of its finding', async () => {
+    const { runId, documentId, verdict } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), undefined);
+    expect(verdict.status).toBe('complete');
+    const rows = verdict.listed.filter((e) => e.kind === 'summary-table');
+    expect(rows.map((e) => e.number)).toEqual(['1', '2', '3']);
+    const prompts = h!.sim.requests.filter((r) => (r.format as { properties?: Record<string, unknown> } | null)?.properties?.findings).map((r) => promptBlocks(r).chunk ?? '');
+    expect(prompts.length).toBeGreaterThan(0);
+    for (const row of rows) expect(prompts.some((p) => p.includes(row.text)), row.text).toBe(false);
+    expect(prompts.some((p) => p.includes('[summary table of findings, entries 1 to 3: read without you, not shown]'))).toBe(true);
+    // Stored: the model's three entries and the rules' three rows; merged: three findings, each with its row and its section.
+    const stored = listFindings(h!.db, runId, documentId);
+    expect(stored.filter((f) => f.type === LISTED_ENTRY_TYPE).map((f) => f.printedNumber)).toEqual(['1', '2', '3']);
+    expect(stored.filter((f) => f.type !== LISTED_ENTRY_TYPE)).toHaveLength(3);
+    const merged = listMergedFindings(h!.db, runId, documentId);
+    expect(merged.map((m) => [m.title, m.type, m.mainPage, m.sources.map((s) => s.page).sort()])).toEqual([
+      ['SQL injection in the report export', 'vulnerability', 3, [2, 3]],
+      ['Missing CSRF token on the settings form', 'vulnerability', 3, [2, 3]],
+      ['Weak password policy for operators', 'vulnerability', 4, [2, 4]],
+    ]);
   });
 
   it('with one finding missed by the model, the verdict names its severity, its summary-table row and page', async () => {

@@ -1,0 +1,79 @@
+/**
+ * The document's own lists of findings, read by the rules (extract/listedRows.ts): hidden from the model as one
+ * placeholder line each, page markers kept; each row a finding of its own, grounded exactly on the row, titled and
+ * numbered as printed.
+ */
+import { describe, expect, it } from 'vitest';
+import { PAGE_SEPARATOR } from '../../../shared/canonical';
+import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE } from '../../../shared/findings';
+import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
+import { findListings, textLines } from '../../../electron/engine/completeness';
+import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans } from '../../../electron/engine/extract';
+import { renderWithPageMarkers } from '../../../electron/engine/extract';
+import { documentFromPages } from '../../helpers/documents';
+
+const doc = documentFromPages([
+  [
+    'Summary of Findings',
+    'ID Title Severity Status',
+    'ACM-01 | Oracle price is read without a staleness check | High | Open',
+    'ACM-02 | Unused constants can be removed | Informational | Fixed',
+  ].join('\n'),
+  [
+    'ACM-03 | Unused errors can be removed | Informational | Open',
+    'Detailed Findings',
+    'ACM-01: Oracle price is read without a staleness check',
+    'The price feed is used without checking its update time.',
+  ].join('\n'),
+]);
+const listings = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS);
+const hidden = hiddenSpansOf(listings);
+
+describe('lists of findings read by the rules', () => {
+  it('the summary table across a page break is one hidden span: the model sees one placeholder line and both page markers', () => {
+    expect(listings).toHaveLength(1);
+    expect(listings[0]!.entries.map((e) => e.number)).toEqual(['ACM-01', 'ACM-02', 'ACM-03']);
+    expect(hidden).toHaveLength(1);
+    const shown = renderWithPageMarkers(doc, 0, doc.text.length, 1, hidden);
+    expect(shown).toContain('[summary table of findings, entries ACM-01 to ACM-03: read without you, not shown]');
+    expect(shown).not.toContain('| High | Open');
+    expect(shown).not.toContain('Unused constants');
+    // Page 2 still starts where it did: the page marker of the row the span hides is kept.
+    expect(shown).toMatch(/\[page 1\]\nSummary of Findings\nID Title Severity Status\n\[summary table[^\n]*\]\n\[page 2\]\n\nDetailed Findings/);
+    // The detailed section is shown in full.
+    expect(shown).toContain('ACM-01: Oracle price is read without a staleness check\nThe price feed is used without checking its update time.');
+  });
+
+  it('text that is only hidden rows has nothing to show; text around them has', () => {
+    const span = hidden[0]!;
+    expect(hasVisibleText(doc.text, span.start, span.end, hidden)).toBe(false);
+    expect(hasVisibleText(doc.text, span.start + 5, span.end - 5, hidden)).toBe(false);
+    expect(hasVisibleText(doc.text, 0, span.end, hidden)).toBe(true);
+    expect(hasVisibleText(doc.text, span.start, doc.text.length, hidden)).toBe(true);
+    expect(isHidden(span.start, hidden)).toBe(true);
+    expect(isHidden(span.end, hidden)).toBe(false);
+    // Without hidden spans the text is the text.
+    expect(withHiddenSpans(doc.text, 0, doc.text.length, [])).toBe(doc.text);
+    expect(withHiddenSpans(doc.text, 0, doc.text.length, hidden).split(PAGE_SEPARATOR)).toHaveLength(2);
+  });
+
+  it('each row inside a range is a finding: its own printed ID, title and severity, grounded exactly on the row', () => {
+    const page2 = doc.pages[1]!;
+    const rows = rowsWithin(listings, page2.start, page2.end);
+    expect(rows.map((r) => r.number)).toEqual(['ACM-03']);
+    const f = rowFinding(doc, DEFAULT_PROFILE, rows[0]!);
+    expect(f).toMatchObject({
+      type: LISTED_ENTRY_TYPE,
+      findingKey: 'ACM-03',
+      title: 'Unused errors can be removed',
+      severity: 'Informational',
+      severityCanonical: 'Informational',
+      page: 2,
+      printedNumber: null,
+      description: '',
+    });
+    expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', page: 2 });
+    expect(doc.text.slice(f.grounding.start!, f.grounding.end!)).toBe('ACM-03 | Unused errors can be removed | Informational | Open');
+    expect(f.evidence).toBe('ACM-03 | Unused errors can be removed | Informational | Open');
+  });
+});
