@@ -48,4 +48,4 @@ export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FI
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
-export { hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';
+export { listsToRead, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';

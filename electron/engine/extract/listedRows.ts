@@ -34,6 +34,24 @@ export interface HiddenSpan {
 /** Longest row quote kept as evidence (a row that wrapped over several lines keeps its first part). */
 const MAX_ROW_EVIDENCE = 300;
 
+/** Lines one entry of a list may take on average: a wrapped title and its cells, never a described finding. */
+const MAX_LINES_PER_ENTRY = 3;
+
+/**
+ * The lists the rules read in place of the model: those whose entries are rows (a few lines each). Numbered
+ * detailed sections with short bodies ("2.1 Title / Severity: High / one sentence", "2.2 ...") also parse as a list
+ * for the completeness check, but they are the findings' own text: the model must see them, so they are left out.
+ */
+export function listsToRead(text: string, listings: readonly ListedRows[]): ListedRows[] {
+  return listings.filter((l) => {
+    if (l.entries.length < 2) return false;
+    // Lines from one entry's start to the next, on average (the last entry's own lines are not known to end it).
+    const span = text.slice(l.entries[0]!.start, l.entries.at(-1)!.start);
+    const lines = span.split('\n').filter((line) => line.trim() !== '').length;
+    return lines <= MAX_LINES_PER_ENTRY * (l.entries.length - 1);
+  });
+}
+
 /** The spans the model is not shown: each list from its first entry to its last, group lines between included. */
 export function hiddenSpansOf(listings: readonly ListedRows[]): HiddenSpan[] {
   return listings

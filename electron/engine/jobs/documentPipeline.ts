@@ -20,6 +20,7 @@ import {
   withEveryTitleSighting,
   hiddenSpansOf,
   isHidden,
+  listsToRead,
   askForUncoveredMentions,
   uncoveredMentions,
   appendChunkFindings,
@@ -205,7 +206,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const failed: FailedChunk[] = [];
   // The document's own lists of findings (summary table, contents): the rules read their rows, the model is not shown
   // them, so it writes each finding once, from its detailed section (extract/listedRows.ts).
-  const listings = timeStage('mentions', () => findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns));
+  const listings = listsToRead(ctx.doc.text, timeStage('mentions', () => findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)));
   const hidden = hiddenSpansOf(listings);
   const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
@@ -294,7 +295,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked });
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -315,14 +316,15 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
  * unit is done (extract/followUp.ts); each call's findings are committed to their leaves as soon as it is answered.
  * A resume asks again for what is still uncovered. What stays uncovered goes to the unreviewed list.
  */
-async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[] }): Promise<void> {
+async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number }): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client, plan } = ctx.llm!;
   const uncovered = uncoveredMentions(input.mentions, listFindings(db, runId, documentId));
   if (uncovered.length === 0 || input.leaves.length === 0) return;
   const ids = new Set(uncovered.map((m) => m.normalized)).size;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} no finding covers`);
+  let findings = input.findingsSoFar;
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} no finding covers`, { findings });
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
     client,
@@ -348,8 +350,10 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
       const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
       appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
+      findings += batch.findings.length;
     },
   );
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
 }
 
 function mergeDocument(ctx: DocumentContext): void {

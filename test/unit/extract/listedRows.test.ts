@@ -8,7 +8,7 @@ import { PAGE_SEPARATOR } from '../../../shared/canonical';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
 import { findListings, textLines } from '../../../electron/engine/completeness';
-import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans } from '../../../electron/engine/extract';
+import { hasVisibleText, hiddenSpansOf, isHidden, listsToRead, rowFinding, rowsWithin, withHiddenSpans } from '../../../electron/engine/extract';
 import { renderWithPageMarkers } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
@@ -75,5 +75,29 @@ describe('lists of findings read by the rules', () => {
     expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', page: 2 });
     expect(doc.text.slice(f.grounding.start!, f.grounding.end!)).toBe('ACM-03 | Unused errors can be removed | Informational | Open');
     expect(f.evidence).toBe('ACM-03 | Unused errors can be removed | Informational | Open');
+  });
+
+  it('numbered detailed sections with short bodies parse as a list, but are the findings\' own text: the model reads them', () => {
+    const sections = documentFromPages([
+      [
+        '2 Findings',
+        '2.1 SAMPLE-001 Passwords are stored with an outdated hash',
+        'Severity: High',
+        'The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.',
+        'Recommendation: hash passwords with Argon2id and a per-user salt.',
+        '2.2 SAMPLE-002 Uploaded files are not scanned',
+        'Severity: Medium',
+        'Files uploaded through the portal are stored and shared without a malware scan.',
+        'Recommendation: scan every upload before it is shared with other users.',
+        '2.3 SAMPLE-003 Audit log can be edited by administrators',
+        'Severity: Low',
+        'Administrators can change entries of the audit log from the settings page.',
+      ].join('\n'),
+    ]);
+    const parsed = findListings(textLines(sections), sections.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS);
+    expect(parsed.flatMap((l) => l.entries.map((e) => e.number))).toEqual(['2.1', '2.2', '2.3']);
+    expect(listsToRead(sections.text, parsed)).toEqual([]);
+    // The summary table of one row per finding is read.
+    expect(listsToRead(doc.text, listings)).toEqual(listings);
   });
 });
