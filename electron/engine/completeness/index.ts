@@ -10,7 +10,7 @@ import type { ExtractionProfile, MergedFinding } from '../../../shared/findings'
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
-import { ownIdFamilies, splitMentions } from './idFamily';
+import { headingBlockIds, ownIdFamilies, splitMentions } from './idFamily';
 import { findListings } from './listedEntries';
 import { matchEntries } from './entryMatching';
 import { statedTotalsByLlm } from './llmTotals';
@@ -62,7 +62,9 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
   // finding was matched to, is accounted for even when no finding carries it as its own key.
   const named = new Set(input.findings.flatMap((f) => [f.title, ...f.sources.map((s) => s.title)]).flatMap((t) => t.toUpperCase().match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []));
   const listedAndFound = new Set(listings.flatMap((l) => l.entries.filter((e) => e.id !== null && e.findingIds.length > 0).map((e) => e.id!)));
-  const accounted = (id: string) => named.has(id.toUpperCase()) || listedAndFound.has(id);
+  // So is the one ID printed in the heading block of a found finding the run did not key by it.
+  const inFoundHeadings = headingBlockIds(input.doc.text, input.findings, input.idPatterns);
+  const accounted = (id: string) => named.has(id.toUpperCase()) || listedAndFound.has(id) || inFoundHeadings.has(id);
   const verdict = composeVerdict({
     profile: input.profile,
     stated,
