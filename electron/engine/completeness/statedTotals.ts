@@ -180,9 +180,11 @@ const COUNT_CELL = /^(?:\d{1,3}|[-–—])$/;
 function columnTableBlocks(lines: readonly TextLine[], profile: ExtractionProfile): CountBlock[] {
   const sev = wordsSource(severityLabels(profile));
   const column = new RegExp(String.raw`(?:(${sev})${QUALIFIER}|(total(?:\s+(?:issues|findings|vulnerabilities))?))(?=$|[\s|])`, 'gi');
+  // Most lines name no severity at all: one plain test skips them before the heavier pattern.
+  const namesSeverity = new RegExp(`\\b${sev}\\b`, 'i');
   const blocks: CountBlock[] = [];
   lines.forEach((header, h) => {
-    if (header.running || CONTENTS_LINE.test(header.text)) return;
+    if (header.running || !namesSeverity.test(header.text) || CONTENTS_LINE.test(header.text)) return;
     const columns = [...header.text.matchAll(column)].map((m) => ({ label: m[1] ?? null, at: m.index }));
     const labels = columns.filter((c) => c.label !== null);
     if (labels.length < 3 || new Set(labels.map((c) => c.label!.toLowerCase())).size !== labels.length) return;
