@@ -15,9 +15,10 @@
  * in turn: near-identical siblings ("Unused errors / constants can be
  * removed"), the later one also read under the earlier one's title, would
  * otherwise both go to the first row and leave the second "without a
- * finding". A finding still left over (a duplicate the merge kept apart: the
- * listing has no other row for it) joins the entry it matches best, after the
- * entry's own finding, so it is not "in none of the lists" either.
+ * finding". A duplicate the merge kept apart (it reads most like an entry a
+ * sure match took, or the assignment leaves it over: the listing has no other
+ * row for it) joins the entry it matches best, after the entry's own finding,
+ * so it is not "in none of the lists" either, and covers no other row.
  */
 import type { MergedFinding } from '../../../shared/findings';
 import type { ListedEntry } from '../../../shared/completeness';
@@ -68,10 +69,23 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
     entries[ei]!.findingIds.push(...list.map((s) => findings[s.finding]!.id));
   });
 
-  // The rest by title, as one assignment among the findings and entries no sure match took.
-  const openFindings = findings.map((_, fi) => fi).filter((fi) => !placed.has(fi));
-  const openEntries = entries.map((_, ei) => ei).filter((ei) => sure[ei]!.length === 0);
   const weight = (fi: number, ei: number) => (scores[fi]![ei]! >= ENTRY_MATCH_THRESHOLD ? scores[fi]![ei]! : 0);
+  const bestOf = (fi: number, among: readonly number[]) => among.reduce((best, ei) => (weight(fi, ei) > (best < 0 ? 0 : weight(fi, best)) ? ei : best), -1);
+  const openEntries = entries.map((_, ei) => ei).filter((ei) => sure[ei]!.length === 0);
+  const takenEntries = entries.map((_, ei) => ei).filter((ei) => sure[ei]!.length > 0);
+  // A finding that reads most like an entry a sure match took is a duplicate of that entry's finding (the row read as a
+  // finding of its own, say, beside its detailed section): it joins that entry and competes for no other, or it would
+  // cover a sibling's row whose finding the run missed.
+  const duplicates = new Map<number, number>();
+  for (let fi = 0; fi < findings.length; fi++) {
+    if (placed.has(fi)) continue;
+    const taken = bestOf(fi, takenEntries);
+    const open = bestOf(fi, openEntries);
+    if (taken >= 0 && (open < 0 || weight(fi, taken) >= weight(fi, open))) duplicates.set(fi, taken);
+  }
+
+  // The rest by title, as one assignment among the findings and entries no sure match took.
+  const openFindings = findings.map((_, fi) => fi).filter((fi) => !placed.has(fi) && !duplicates.has(fi));
   const assigned = bestAssignment(openFindings.map((fi) => openEntries.map((ei) => weight(fi, ei))));
   openFindings.forEach((fi, k) => {
     const ei = openEntries[assigned[k]!];
@@ -80,15 +94,13 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
     placed.add(fi);
   });
 
-  // Left over: no row of its own in this listing; it reads as the entry it matches best.
+  // Left over: no row of its own in this listing; it reads as the entry it matches best, after that entry's own finding.
   for (const fi of openFindings) {
     if (placed.has(fi)) continue;
-    let best = -1;
-    entries.forEach((_, ei) => {
-      if (weight(fi, ei) > (best < 0 ? 0 : weight(fi, best))) best = ei;
-    });
-    if (best >= 0) entries[best]!.findingIds.push(findings[fi]!.id);
+    const best = bestOf(fi, entries.map((_, ei) => ei));
+    if (best >= 0) duplicates.set(fi, best);
   }
+  for (const [fi, ei] of duplicates) entries[ei]!.findingIds.push(findings[fi]!.id);
   return entries;
 }
 

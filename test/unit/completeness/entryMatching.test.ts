@@ -58,8 +58,8 @@ function finding(spec: FindingSpec): MergedFinding {
   };
 }
 
-const ERRORS = 'Unused errors can be removed';
-const CONSTANTS = 'Unused constants can be removed';
+const ERRORS = 'Unused errors can be removed from the vault contract';
+const CONSTANTS = 'Unused constants can be removed from the vault contract';
 
 /** A summary table of the given rows ("n Title Severity Status"), as the rules read it. */
 function tableOf(rows: string[]): { listing: Listing; text: string } {
@@ -123,8 +123,19 @@ describe('matching findings to listed entries', () => {
     expect(listing.entries.map((e) => e.id)).toEqual([normalizeId('TOB-ACME-001'), normalizeId('TOB-ACME-002')]);
     const keyed = finding({ id: 1, title: ERRORS, findingKey: normalizeId('TOB-ACME-001') });
     // No key of its own, read under the sibling's title as well as its own.
-    const unkeyed = finding({ id: 2, title: ERRORS, sources: [{ title: CONSTANTS }] });
+    const unkeyed = finding({ id: 2, title: CONSTANTS, sources: [{ title: ERRORS }] });
     expect(owners(listing, [unkeyed, keyed])).toEqual([[1], [2]]);
+  });
+
+  it('keeps a finding read from a row apart from its detailed section from covering the sibling row whose finding was missed', () => {
+    const { listing } = siblingTable();
+    const [row1, row2] = listing.entries;
+    // The row read as a finding of its own (its printed number and title), the same finding's detailed section kept
+    // apart by the merge (same number: neither is sure by it); the second sibling was missed.
+    const fromRow = finding({ id: 1, title: ERRORS, printedNumber: '1', sources: [{ title: ERRORS, start: row1!.start, end: row1!.end }] });
+    const detail = finding({ id: 4, title: ERRORS, printedNumber: '1' });
+    expect(owners(listing, [detail, fromRow])).toEqual([[1, 4], [], []]);
+    expect(row2!.findingIds).toEqual([]);
   });
 
   it('puts a duplicate the merge kept apart on its row after the row\'s own finding, so neither is "in none of the lists"', () => {
