@@ -41,7 +41,11 @@ export interface ListedEntry extends TextPlace {
   /** Severity word printed in the entry (summary tables), as written. */
   severity: string | null;
   severityCanonical: string | null;
-  /** Merged findings this entry stands for (ids); empty when none matched. */
+  /**
+   * Merged findings this entry stands for (ids); empty when none matched. The first is the entry's own finding
+   * (matched by its ID, its row, its number or, one finding per entry, its title); any after it only read like the
+   * entry (duplicates the listing has no other row for).
+   */
   findingIds: number[];
 }
 

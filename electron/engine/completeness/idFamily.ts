@@ -10,8 +10,9 @@
  * document's family says nothing.
  */
 import type { ListedEntry } from '../../../shared/completeness';
+import type { MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
-import { normalizeId } from '../rules';
+import { findIdMentions, normalizeId } from '../rules';
 
 /** The profile pattern for any finding-ID shape (PREFIX-12): matches too much to count without a family. */
 const GENERIC_PATTERN_NAME = 'finding';
@@ -55,4 +56,40 @@ export function splitMentions<T extends { id: string }>(mentions: readonly T[], 
     (own ? findingIds : references).push(m);
   }
   return { findingIds, references };
+}
+
+/** How far before a quote its finding's heading may be printed (heading, severity and ID lines, a sub-heading). */
+const HEADING_BLOCK_CHARS = 600;
+
+/**
+ * IDs printed in the heading block of a found finding that carries no ID of its own: between its title's last
+ * occurrence before one of its quotes and the quote ("5. TOCTOU of gateway endpoint authentication / Severity: Low /
+ * Finding ID: TOB-ETCD-005 / Description / <quote>"). Only a block naming exactly one ID counts: that ID is the
+ * finding's, found, though the finding was not keyed by it (its quote cites another ID, say).
+ */
+export function headingBlockIds(text: string, findings: readonly MergedFinding[], idPatterns: readonly IdPattern[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of findings) {
+    if (f.findingKey !== null) continue;
+    const title = titlePattern(f.title);
+    if (!title) continue;
+    for (const s of f.sources) {
+      if (!s.grounded || s.evidenceStart === null) continue;
+      const from = Math.max(0, s.evidenceStart - HEADING_BLOCK_CHARS);
+      const before = text.slice(from, s.evidenceStart);
+      const heading = [...before.matchAll(title)].at(-1);
+      if (!heading) continue;
+      const block = before.slice(heading.index + heading[0].length);
+      const ids = new Set(findIdMentions(block, [], idPatterns).map((m) => m.normalized));
+      if (ids.size === 1) out.add([...ids][0]!);
+    }
+  }
+  return out;
+}
+
+/** The title's words in order, anything but letters and digits between them (line breaks, hyphens, quotes). */
+function titlePattern(title: string): RegExp | null {
+  const words = title.match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length < 2) return null;
+  return new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'giu');
 }

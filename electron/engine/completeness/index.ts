@@ -10,8 +10,9 @@ import { LISTED_ENTRY_TYPE, type ExtractionProfile, type MergedFinding } from '.
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
-import { ownIdFamilies, splitMentions } from './idFamily';
-import { findListings, matchEntries } from './listedEntries';
+import { headingBlockIds, ownIdFamilies, splitMentions } from './idFamily';
+import { findListings } from './listedEntries';
+import { matchEntries } from './entryMatching';
 import { statedTotalsByLlm } from './llmTotals';
 import { findStatedTotals } from './statedTotals';
 import { textLines } from './textLines';
@@ -19,7 +20,8 @@ import { composeVerdict } from './verdict';
 
 export { saveCompleteness, getCompleteness, latestCompleteness } from './store';
 export { findStatedTotals, severityLabels } from './statedTotals';
-export { findListings, matchEntries, ENTRY_MATCH_THRESHOLD, type Listing } from './listedEntries';
+export { findListings, type Listing } from './listedEntries';
+export { matchEntries, ENTRY_MATCH_THRESHOLD } from './entryMatching';
 export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
 export { textLines, type TextLine } from './textLines';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
@@ -63,7 +65,9 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
   // finding was matched to, is accounted for even when no finding carries it as its own key.
   const named = new Set(input.findings.flatMap((f) => [f.title, ...f.sources.map((s) => s.title)]).flatMap((t) => t.toUpperCase().match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []));
   const listedAndFound = new Set(listings.flatMap((l) => l.entries.filter((e) => e.id !== null && e.findingIds.length > 0).map((e) => e.id!)));
-  const accounted = (id: string) => named.has(id.toUpperCase()) || listedAndFound.has(id);
+  // So is the one ID printed in the heading block of a found finding the run did not key by it.
+  const inFoundHeadings = headingBlockIds(input.doc.text, input.findings, input.idPatterns);
+  const accounted = (id: string) => named.has(id.toUpperCase()) || listedAndFound.has(id) || inFoundHeadings.has(id);
   const verdict = composeVerdict({
     profile: input.profile,
     stated,

@@ -16,11 +16,10 @@
  * pages apart and never form a listing. Numbers may be section numbers
  * ("4.1", "4.2"): the last part counts up.
  */
-import { rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
+import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { ListedEntry, ListingKind } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { IdMention } from '../../../shared/types';
-import { contentWords } from '../merge';
 import { findIdMentions } from '../rules';
 import { placeOf, wordsSource, oneLine, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
@@ -223,94 +222,4 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
 /** "Title | " -> "Title": the separators of a table row are not part of its title. */
 function withoutCellSeparators(title: string): string {
   return oneLine(title.replace(CELL_SEPARATOR, ' '));
-}
-
-/** Share of a finding title's content words an entry must contain (or of the entry's in the title). */
-export const ENTRY_MATCH_THRESHOLD = 0.7;
-const NUMBER_BONUS = 0.25;
-
-/**
- * Each merged finding goes to the entry of each listing that matches it best:
- * same ID, else the most title words in common (an entry's text also holds
- * the type, severity and status columns, so the finding's title words are
- * looked up in it, and the other way round for shortened titles).
- */
-export function matchEntries(listings: readonly Listing[], findings: readonly MergedFinding[]): Listing[] {
-  return listings.map((listing) => {
-    const entries = listing.entries.map((e) => ({ ...e, findingIds: [] as number[] }));
-    const entryWords = entries.map((e) => titleVariants(e.title).map((t) => contentWords(t)));
-    const squashedEntries = entries.map((e) => squash(e.title));
-    const entryTrigrams = squashedEntries.map(trigrams);
-    for (const finding of findings) {
-      const titles = [finding.title, ...finding.sources.map((s) => s.title)].map((t) => contentWords(t));
-      let best = -1;
-      let bestScore = 0;
-      const squashedTitles = [finding.title, ...finding.sources.map((s) => s.title)].map(squash).filter((t) => t.length >= MIN_SQUASHED_CHARS);
-      entries.forEach((entry, i) => {
-        // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split,
-        // or whose letters it misread here and there ("Adapterl" for "Adapter1").
-        const glued = Math.max(0, ...squashedTitles.map((t) => (squashedEntries[i]!.includes(t) ? 1 : trigramCover(t, entryTrigrams[i]!))));
-        const byTitle = Math.max(glued, ...titles.flatMap((t) => entryWords[i]!.map((w) => overlap(t, w))));
-        const score = entry.id !== null && entry.id === finding.findingKey ? 1 : Math.min(1, byTitle + numberScore(finding.printedNumber, entry.number, byTitle));
-        if (score > bestScore) {
-          best = i;
-          bestScore = score;
-        }
-      });
-      if (best >= 0 && bestScore >= ENTRY_MATCH_THRESHOLD) entries[best]!.findingIds.push(finding.id);
-    }
-    return { ...listing, entries };
-  });
-}
-
-/**
- * What the printed number adds. A section number of several parts ("5.1.6")
- * names one finding on its own; a plain "7" only backs a title match (a
- * contents list and the detailed sections may number differently).
- */
-function numberScore(printed: string | null, number: string, byTitle: number): number {
-  if (printed === null || printed !== number) return 0;
-  if (/^\d+(?:\.\d+)+$/.test(number)) return 1;
-  return byTitle > 0 ? NUMBER_BONUS : 0;
-}
-
-/** Titles shorter than this, squashed, are too common to match inside an entry by their letters alone. */
-const MIN_SQUASHED_CHARS = 16;
-
-/** Share of a squashed title's letter trigrams an entry must hold to match on letters alone. */
-const TRIGRAM_COVER = 0.85;
-
-function trigrams(squashed: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= squashed.length; i++) out.add(squashed.slice(i, i + 3));
-  return out;
-}
-
-/** The share of the title's trigrams in the entry, when it reaches TRIGRAM_COVER; else 0. */
-function trigramCover(squashedTitle: string, entry: ReadonlySet<string>): number {
-  const own = trigrams(squashedTitle);
-  let shared = 0;
-  for (const t of own) if (entry.has(t)) shared++;
-  const cover = own.size === 0 ? 0 : shared / own.size;
-  return cover >= TRIGRAM_COVER ? cover : 0;
-}
-
-/** Lower-case letters and digits only. */
-function squash(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-/** A title as printed and with words hyphenated at a line end joined again ("would re- vert" is "would revert"). */
-function titleVariants(title: string): string[] {
-  const joined = title.replace(/(\p{Ll})-\s+(\p{Ll})/gu, '$1$2');
-  return joined === title ? [title] : [title, joined];
-}
-
-function overlap(title: ReadonlySet<string>, entry: ReadonlySet<string>): number {
-  if (title.size === 0 || entry.size === 0) return 0;
-  let shared = 0;
-  for (const w of title) if (entry.has(w)) shared++;
-  // One shared word is chance, unless the title is one word.
-  if (shared < Math.min(2, title.size)) return 0;
-  return Math.max(shared / title.size, shared / entry.size);
 }

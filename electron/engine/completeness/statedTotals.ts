@@ -10,6 +10,8 @@
  *
  *   Critical Risk 0 / ... / Gas Optimizations 6 / Total Issues 12   (rows, a total row)
  *   Five (5) are classified as medium risk                  (prose, digits in brackets)
+ *   Critical High Medium Low Gas Total / 0 1 2 1 1 5         (column form: a header row of
+ *                                                            severities, the counts under it)
  *
  * A lone "High 3" line is too weak on its own (a code listing, a risk
  * matrix), so counts come in *blocks*: at least two different severities
@@ -69,7 +71,8 @@ export function severityLabels(profile: ExtractionProfile): string[] {
  */
 export function findStatedTotals(lines: readonly TextLine[], profile: ExtractionProfile): StatedCount[] {
   const candidates = countCandidates(lines, profile);
-  const block = bestBlock(candidateBlocks(candidates, lines));
+  const blocks = [...candidateBlocks(candidates, lines), ...columnTableBlocks(lines, profile)].sort((a, b) => a.counts[0]!.lineIndex - b.counts[0]!.lineIndex);
+  const block = bestBlock(blocks);
   if (block === null) {
     // No counts per severity: a total alone ("our review identified 12 issues"), where summaries are: the first third.
     const lastPage = lines.at(-1)?.page ?? 1;
@@ -159,6 +162,70 @@ function candidateBlocks(candidates: readonly LabelledCount[], lines: readonly T
     blocks.push({ counts, total, adds });
   }
   return blocks;
+}
+
+/** Lines between a column-form header and its row of counts (a wrapped header cell: "Optimizations"). */
+const LINES_BEFORE_COUNT_ROW = 1;
+/** A cell of a counts row: a number, or a dash for none. */
+const COUNT_CELL = /^(?:\d{1,3}|[-–—])$/;
+
+/**
+ * Severity tables in column form: a header row naming three severities or
+ * more (and maybe a total), nothing else but a header cell ("Severity",
+ * "Impact"), and under it a row of exactly one count per column, after a
+ * row label at most ("Count", "Total"). Several rows of counts (fixed / not
+ * fixed / total) are read only by their "Total" row; any other doubt (a
+ * number too many or too few, a row of words) reads nothing.
+ */
+function columnTableBlocks(lines: readonly TextLine[], profile: ExtractionProfile): CountBlock[] {
+  const sev = wordsSource(severityLabels(profile));
+  const column = new RegExp(String.raw`(?:(${sev})${QUALIFIER}|(total(?:\s+(?:issues|findings|vulnerabilities))?))(?=$|[\s|])`, 'gi');
+  // Most lines name no severity at all: one plain test skips them before the heavier pattern.
+  const namesSeverity = new RegExp(`\\b${sev}\\b`, 'i');
+  const blocks: CountBlock[] = [];
+  lines.forEach((header, h) => {
+    if (header.running || !namesSeverity.test(header.text) || CONTENTS_LINE.test(header.text)) return;
+    const columns = [...header.text.matchAll(column)].map((m) => ({ label: m[1] ?? null, at: m.index }));
+    const labels = columns.filter((c) => c.label !== null);
+    if (labels.length < 3 || new Set(labels.map((c) => c.label!.toLowerCase())).size !== labels.length) return;
+    // Nothing but the columns: a row header cell of one word before them at most.
+    const rest = header.text.replace(column, ' ').replace(/\|/g, ' ').trim();
+    if (rest.split(/\s+/).filter(Boolean).length > 1 || (rest !== '' && !header.text.trim().startsWith(rest))) return;
+    const rows = countRowsAfter(lines, h, columns.length);
+    const row = rows.length === 1 ? rows[0]! : rows.find((r) => /^total\b/i.test(r.label));
+    if (!row) return;
+    // Each count is grounded on its cell; a dash is none.
+    const cells = columns.map((c, i) => {
+      const cell = row.cells[i]!;
+      const count = /^\d+$/.test(cell.text) ? Number.parseInt(cell.text, 10) : 0;
+      return { label: c.label, count, start: row.line.start + cell.at, end: row.line.start + cell.at + cell.text.length, page: row.line.page, lineIndex: row.line.index, text: cell.text };
+    });
+    const counts: LabelledCount[] = cells.flatMap(({ label, text: _text, ...c }) => (label === null ? [] : [{ ...c, label }]));
+    const totalCell = cells.find((c) => c.label === null);
+    const total: StatedCount | null = totalCell ? { label: 'Total', severity: null, count: totalCell.count, start: totalCell.start, end: totalCell.end, page: totalCell.page, text: totalCell.text, source: 'rules' } : null;
+    blocks.push({ counts, total, adds: total !== null && total.count === counts.reduce((n, c) => n + c.count, 0) });
+  });
+  return blocks;
+}
+
+/** The rows of counts right under a column-form header: each with its row label and one cell per column. */
+function countRowsAfter(lines: readonly TextLine[], headerIndex: number, columns: number): { line: TextLine; label: string; cells: { text: string; at: number }[] }[] {
+  const rows: { line: TextLine; label: string; cells: { text: string; at: number }[] }[] = [];
+  let skipped = 0;
+  for (let i = headerIndex + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.running || line.text.trim() === '') continue;
+    const tokens = [...line.text.matchAll(/[^\s|]+/g)].map((m) => ({ text: m[0], at: m.index }));
+    const firstCell = tokens.findIndex((t) => COUNT_CELL.test(t.text));
+    const cells = firstCell < 0 ? [] : tokens.slice(firstCell);
+    const label = firstCell < 0 ? '' : tokens.slice(0, firstCell).map((t) => t.text).join(' ');
+    if (cells.length === columns && cells.every((t) => COUNT_CELL.test(t.text)) && !/\d/.test(label) && label.split(' ').length <= 3) {
+      rows.push({ line, label, cells });
+      continue;
+    }
+    if (rows.length > 0 || ++skipped > LINES_BEFORE_COUNT_ROW) break;
+  }
+  return rows;
 }
 
 /**

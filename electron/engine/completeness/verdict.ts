@@ -126,24 +126,25 @@ function rankPlaces(places: readonly CheckPlace[]): CheckPlace[] {
   return places.map((p, i) => ({ p, i })).sort((a, b) => PLACE_ORDER.indexOf(a.p.kind) - PLACE_ORDER.indexOf(b.p.kind) || a.i - b.i).map((x) => x.p);
 }
 
-/** A summary-table row whose severity is not the severity of the finding found for it. */
+/**
+ * A summary-table row whose severity is not the severity of the finding matched to it. Only the row's own finding
+ * (its first): a finding that merely reads like the row (a duplicate the listing has no row for) says nothing about it.
+ */
 function severityDifferences(listings: readonly Listing[], findings: readonly MergedFinding[]): CheckPlace[] {
   const byId = new Map(findings.map((f) => [f.id, f]));
   const places: CheckPlace[] = [];
   for (const listing of listings) {
     if (listing.kind !== 'summary-table') continue;
     for (const entry of listing.entries) {
-      if (entry.severityCanonical === null) continue;
-      for (const id of entry.findingIds) {
-        const f = byId.get(id);
-        if (!f || f.severityCanonical === null || f.severityCanonical === entry.severityCanonical) continue;
-        places.push({
-          kind: 'severity-differs',
-          page: entry.page,
-          severity: entry.severityCanonical,
-          message: `Finding "${f.title}" was found as ${f.severity}, but summary table row ${entry.number} on page ${entry.page} lists it as ${entry.severity}.`,
-        });
-      }
+      const own = entry.findingIds[0];
+      const f = own === undefined ? undefined : byId.get(own);
+      if (entry.severityCanonical === null || !f || f.severityCanonical === null || f.severityCanonical === entry.severityCanonical) continue;
+      places.push({
+        kind: 'severity-differs',
+        page: entry.page,
+        severity: entry.severityCanonical,
+        message: `Finding "${f.title}" was found as ${f.severity}, but summary table row ${entry.number} on page ${entry.page} lists it as ${entry.severity}.`,
+      });
     }
   }
   return places;

@@ -171,3 +171,100 @@ describe('summary layouts of generated reports', () => {
     expect(downgraded.places.map((p) => [p.kind, p.page])).toEqual([['severity-differs', 1]]);
   });
 });
+
+describe('more summary layouts of generated reports', () => {
+  it('a severity table in column form: the severities in its header row, their counts in the row below', async () => {
+    const summary: Block[] = [
+      { kind: 'heading', text: 'Executive Summary' },
+      { kind: 'body', lines: ['The review covered the vault and its oracle adapters.', 'Critical High Medium Low Informational Gas Total', '0 1 2 1 0 1 5', 'Each finding is described in section 5.'] },
+    ];
+    const verdict = await verdictOf('column-table', [CONTENTS, summary]);
+    expect(statedOf(verdict)).toEqual([
+      ['Critical', 0],
+      ['High', 1],
+      ['Medium', 2],
+      ['Low', 1],
+      ['Informational', 0],
+      ['Gas', 1],
+      ['Total', 5],
+    ]);
+    expect(verdict.stated.every((c) => c.page === 2)).toBe(true);
+    expect(verdict.status).toBe('complete');
+    const short = await verdictOf('column-table-short', [CONTENTS, summary], withoutSecondMedium);
+    expect(short.places.map((p) => [p.kind, p.page])).toEqual([
+      ['entry-without-finding', 1],
+      ['stated-vs-found', 2],
+    ]);
+  });
+
+  it('counts on one line ("Critical 0 High 1 Medium 2 ..."), with another table\'s number beside them never read as a count', async () => {
+    const summary: Block[] = [
+      { kind: 'heading', text: 'Executive Summary' },
+      {
+        kind: 'body',
+        lines: ['Summary', 'Project Name Acme Vault', 'Total Commits 71', 'Issues Found', 'Critical 0 High 1 Medium 2 Low 1 Informational 0 Gas 1', 'Methods Manual Review 71'],
+      },
+    ];
+    const verdict = await verdictOf('one-line-counts', [CONTENTS, summary]);
+    expect(statedOf(verdict)).toEqual([
+      ['Critical', 0],
+      ['High', 1],
+      ['Medium', 2],
+      ['Low', 1],
+      ['Informational', 0],
+      ['Gas', 1],
+    ]);
+    expect(verdict.stated.some((c) => c.count === 71)).toBe(false);
+    expect(verdict.status).toBe('complete');
+  });
+
+  it('an "Impact Level | Count" table that starts with "Critical 0", beside prose that names a total', async () => {
+    const summary: Block[] = [
+      { kind: 'heading', text: '2 Executive Summary' },
+      {
+        kind: 'body',
+        lines: [
+          'Acme conducted an audit from April 4th to April 15th, 2022 on the scoped contracts',
+          'and discovered 5 findings. Fortunately, no critical issues were found.',
+          'Breakdown of Finding Impacts',
+          'Impact Level Count',
+          'Critical 0',
+          'High 1',
+          'Medium 2',
+          'Low 1',
+          'Informational 1',
+        ],
+      },
+    ];
+    const verdict = await verdictOf('impact-levels', [CONTENTS, summary]);
+    expect(statedOf(verdict).filter(([label]) => label !== 'Total')).toEqual([
+      ['Critical', 0],
+      ['High', 1],
+      ['Medium', 2],
+      ['Low', 1],
+      ['Informational', 1],
+    ]);
+    // The sentence's total is the table's sum: read or not, it never disagrees with it.
+    expect(verdict.stated.filter((c) => c.severity === null).map((c) => c.count)).not.toContain(3);
+    expect(verdict.status).toBe('complete');
+  });
+
+  it('an "Undetermined" row counted with the severity it ranks as', async () => {
+    const summary: Block[] = [
+      { kind: 'heading', text: 'Executive Summary' },
+      { kind: 'body', lines: ['EXPOSURE ANALYSIS CATEGORY BREAKDOWN', 'Severity Count Category Count', 'High 1 Data Validation 3', 'Medium 1 Access Controls 1', 'Undetermined 1 Timing 1', 'Low 1', 'Gas 1'] },
+    ];
+    const verdict = await verdictOf('undetermined-row', [CONTENTS, summary]);
+    expect(verdict.stated.map((c) => [c.label, c.severity, c.count])).toEqual([
+      ['High', 'High', 1],
+      ['Medium', 'Medium', 1],
+      ['Undetermined', 'Medium', 1],
+      ['Low', 'Low', 1],
+      ['Gas', rankSeverity(DEFAULT_PROFILE, 'Gas').canonical, 1],
+    ]);
+    expect(verdict.status).toBe('complete');
+    // The two Medium-ranked rows stand for two findings: one Medium missing is named.
+    const short = await verdictOf('undetermined-row-short', [CONTENTS, summary], withoutSecondMedium);
+    expect(short.places.map((p) => p.kind)).toEqual(['entry-without-finding', 'stated-vs-found']);
+  });
+});

@@ -164,3 +164,46 @@ describe('completeness verdict', () => {
     expect(verdict.places).toEqual([{ kind: 'document-disagrees', page: 1, message: 'The document disagrees with itself: its total on page 1 is 3, but its counts per severity add up to 2.' }]);
   });
 });
+
+describe('IDs printed in a found finding\'s heading block', () => {
+  const text = [
+    'Detailed Findings',
+    '5. TOCTOU of gateway endpoint authentication',
+    'Severity: Low Difficulty: Low',
+    'Type: Authentication Finding ID: TOB-ACME-005',
+    'Description',
+    'The gateway only authenticates endpoints as documented in TOB-ACME-004, and only once.',
+    'An attacker who changes the settings later is never checked again.',
+  ].join('\n');
+  const quote = 'The gateway only authenticates endpoints as documented in TOB-ACME-004, and only once.';
+  /** The finding found from its description, without the key its heading block prints (the quote cites another ID). */
+  const found = (title: string): MergedFinding => {
+    const start = text.indexOf(quote);
+    return {
+      ...finding(5, title, 'Low', 1),
+      sources: [{ findingId: 50, nodeIndex: 0, page: 1, title, evidence: quote, evidenceStart: start, evidenceEnd: start + quote.length, grounded: true, match: 'exact', inContextOnly: false, isMain: true, modelId: null }],
+    };
+  };
+  const mentions = [
+    { id: normalizeId('TOB-ACME-005'), pages: [1] },
+    { id: normalizeId('TOB-ACME-006'), pages: [1] },
+  ];
+  // A finding keyed TOB-ACME-001 makes TOB-ACME the document's own ID family.
+  const keyed = finding(1, 'Gateway TLS endpoint validation only confirms TCP reachability', 'Medium', 1, normalizeId('TOB-ACME-001'));
+  const placesOf = async (findings: MergedFinding[]) =>
+    (await checkCompleteness({ doc: documentFromPages([text]), profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: [keyed, ...findings], unreviewedMentions: mentions, failedChunks: [] })).verdict.places;
+
+  it('count as found: the one ID between the finding\'s heading and its quote is its own', async () => {
+    const places = await placesOf([found('TOCTOU of gateway endpoint authentication')]);
+    // TOB-ACME-006 is printed nowhere near a found finding: still named.
+    expect(places.filter((p) => p.kind === 'unreviewed-id').map((p) => p.message)).toEqual(['ID TOB-ACME-006 is mentioned on page 1 but no finding covers it.']);
+  });
+
+  it('do not count when the finding found is another one (its title is not the heading above the quote)', async () => {
+    const places = await placesOf([found('Gateway TLS authentication only applies to SRV endpoints')]);
+    expect(places.filter((p) => p.kind === 'unreviewed-id').map((p) => p.message)).toEqual([
+      'ID TOB-ACME-005 is mentioned on page 1 but no finding covers it.',
+      'ID TOB-ACME-006 is mentioned on page 1 but no finding covers it.',
+    ]);
+  });
+});

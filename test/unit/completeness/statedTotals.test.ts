@@ -76,6 +76,46 @@ describe('stated totals by layout rules', () => {
     expect(stated(['Executive Summary', 'Scope', 'Details', 'Module X', 'Module Y', 'The fuzzer found 3 issues in module Y.']).counts).toEqual([]);
   });
 
+  it('reads a severity table in column form, each count grounded on its own cell', () => {
+    const { doc, counts } = stated(['Summary\nCritical Risk High Risk Medium Risk Low Risk Informational Gas Optimizations Total Issues\n1 1 16 7 20 5 50\nTotal Commits 71']);
+    expect(brief(counts)).toEqual([
+      ['Critical', 'Critical', 1],
+      ['High', 'High', 1],
+      ['Medium', 'Medium', 16],
+      ['Low', 'Low', 7],
+      ['Informational', 'Informational', 20],
+      ['Gas', 'Informational', 5],
+      ['Total', null, 50],
+    ]);
+    expect(counts.map((c) => doc.text.slice(c.start, c.end))).toEqual(['1', '1', '16', '7', '20', '5', '50']);
+    // A row label before the counts, "Severity" heading the labels, and a dash for none.
+    expect(brief(stated(['Severity | Critical | High | Medium | Low\nFindings | - | 2 | 3 | 1']).counts)).toEqual([
+      ['Critical', 'Critical', 0],
+      ['High', 'High', 2],
+      ['Medium', 'Medium', 3],
+      ['Low', 'Low', 1],
+    ]);
+  });
+
+  it('reads only the "Total" row of a column-form table with several rows of counts, and nothing in doubt', () => {
+    const fixedTable = 'Low | Medium | High | Critical | Total\nNot fixed | 7 | 1 | - | - | 8\nFixed | 8 | 2 | 1 | - | 11';
+    expect(brief(stated([`${fixedTable}\nTotal | 15 | 3 | 1 | 0 | 19`]).counts)).toEqual([
+      ['Low', 'Low', 15],
+      ['Medium', 'Medium', 3],
+      ['High', 'High', 1],
+      ['Critical', 'Critical', 0],
+      ['Total', null, 19],
+    ]);
+    // Two rows and no total row: which one states the findings is not said.
+    expect(stated([fixedTable]).counts).toEqual([]);
+    // A number too many under the header (another table's "71" on the same line): read nothing rather than a wrong count.
+    expect(stated(['Critical High Medium Low Informational Gas\n71 1 1 16 7 20 5']).counts).toEqual([]);
+    // A risk matrix: severities under a likelihood, no counts.
+    expect(stated(['Likelihood: High Critical High Medium\nLikelihood: Medium High Medium Low']).counts).toEqual([]);
+    // Years under severity columns are not counts.
+    expect(stated(['High Medium Low\n2021 2022 2023']).counts).toEqual([]);
+  });
+
   it('finds nothing in a report that states no totals', () => {
     expect(stated(['Trail of Bits does not report any significant security findings.', 'We discuss privacy impacts in prose.']).counts).toEqual([]);
   });
