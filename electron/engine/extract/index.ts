@@ -46,6 +46,6 @@ export {
 export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
-export { withEveryTitleSighting, titleLines } from './sightings';
+export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
 export { listsToRead, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';

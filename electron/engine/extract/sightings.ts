@@ -54,9 +54,13 @@ export function titleLines(text: string, title: string, from: number, to: number
 export function withEveryTitleSighting(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
   profile: ExtractionProfile,
-  findings: readonly GroundedFinding[],
+  reported: readonly GroundedFinding[],
   unit: { start: number; end: number },
 ): GroundedFinding[] {
+  const findings = reported.map((f) => {
+    const own = rowOwnTitle(doc.text, profile, f, unit);
+    return own ? { ...f, title: own } : f;
+  });
   const out = [...findings];
   const taken = findings.filter((f) => f.grounding.status === 'grounded').map((f) => ({ start: f.grounding.start!, end: f.grounding.end! }));
   const done = new Set<string>();
@@ -82,4 +86,34 @@ export function withEveryTitleSighting(
     }
   }
   return out;
+}
+
+/**
+ * The title a quoted table row prints for itself, when the model gave the row another (a sibling's) title: the
+ * row's text before its severity cell, when it shares most words with the model's title, the unit also prints it as
+ * a line of its own (its heading) and the model's title is not how the row opens. A row belongs to the finding it names, never to the one the model
+ * said (issue 24: near-identical sibling titles). Null when the quote is no such row.
+ */
+export function rowOwnTitle(text: string, profile: ExtractionProfile, f: GroundedFinding, unit: { start: number; end: number }): string | null {
+  if (f.grounding.status !== 'grounded' || f.grounding.start === null) return null;
+  const words = (t: string) => normalizeForMatch(t).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const quote = words(f.evidence).join(' ');
+  const title = words(f.title).join(' ');
+  if (title === '' || quote.startsWith(title)) return null;
+  // A severity cell is capitalised ("High", "HIGH"); "high" inside a sentence is no cell.
+  const capitalised = (w: string) => [w.charAt(0).toUpperCase() + w.slice(1), w.toUpperCase()];
+  const labels = [...profile.severities, ...Object.keys(profile.severityAliases)].flatMap(capitalised).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const cell = new RegExp(`\\s(?:\\|\\s*)?(?:${labels.join('|')})\\b`).exec(f.evidence);
+  if (!cell) return null;
+  // Before the severity cell: the row's number or ID, then its title.
+  const candidate = f.evidence.slice(0, cell.index).replace(/^[\s|#]*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s|:.)-]*/, '').replace(/\s*\|\s*$/, '').trim();
+  if (words(candidate).length < 2 || words(candidate).join(' ') === title) return null;
+  // Only a sibling's title is a mix-up: the two share most words ("Unused errors / constants can be removed"). A row
+  // of other cells (a "Target ... Likelihood Low" block) is no title of another finding.
+  const own = new Set(words(f.title).filter((w) => w.length > 2));
+  const theirs = words(candidate).filter((w) => w.length > 2);
+  const shared = theirs.filter((w) => own.has(w)).length;
+  if (shared * 2 < Math.min(own.size, new Set(theirs).size)) return null;
+  const elsewhere = titleLines(text, candidate, unit.start, unit.end).filter((l) => l.end <= f.grounding.start! || l.start >= f.grounding.end!);
+  return elsewhere.length > 0 ? candidate : null;
 }

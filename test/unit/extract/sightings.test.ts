@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type GroundedFinding } from '../../../shared/findings';
 import type { PageSpan } from '../../../shared/types';
-import { groundFinding, titleLines, withEveryTitleSighting } from '../../../electron/engine/extract';
+import { groundFinding, rowOwnTitle, titleLines, withEveryTitleSighting } from '../../../electron/engine/extract';
 
 // Page 1: the summary table; page 2: a contents line; page 3: the detailed section; page 4: another finding citing it mid-sentence.
 const pageTexts = [
@@ -55,3 +55,38 @@ describe('every sighting of a finding in the unit', () => {
     expect(withEveryTitleSighting(doc, DEFAULT_PROFILE, [row], { start: 0, end: pages[0]!.end })).toHaveLength(1);
   });
 });
+
+describe('a table row the model titled like its sibling', () => {
+  // An unnumbered summary table of near-identical siblings, then each one's detailed section.
+  const sibPages = [
+    'Summary of findings\nTitle Severity Status\nUnused errors can be removed Informational Open\nUnused constants can be removed Informational Open',
+    'Unused errors can be removed\nSeverity: Informational\nSeveral custom errors are declared but never used.',
+    'Unused constants can be removed\nSeverity: Informational\nSeveral constants are declared but never used.',
+  ];
+  const sibText = sibPages.join('\n\f');
+  const sibDoc = { text: sibText, pages: [] as PageSpan[] };
+  let from = 0;
+  for (const [i, p] of sibPages.entries()) {
+    sibDoc.pages.push({ pageNumber: i + 1, start: from, end: from + p.length } as PageSpan);
+    from += p.length + 2;
+  }
+  const whole = { start: 0, end: sibText.length };
+  const row = (title: string, evidence: string) =>
+    groundFinding(sibDoc, DEFAULT_PROFILE, { id: null, type: 'other', title, severity: 'Informational', description: 'Unused code.', evidence }, { chunk: whole });
+
+  it('takes the title the row prints when the unit prints it as a heading too; its own sightings follow that title', () => {
+    const misTitled = row('Unused errors can be removed', 'Unused constants can be removed Informational Open');
+    expect(rowOwnTitle(sibText, DEFAULT_PROFILE, misTitled, whole)).toBe('Unused constants can be removed');
+    const [fixed, heading] = withEveryTitleSighting(sibDoc, DEFAULT_PROFILE, [misTitled], whole);
+    expect(fixed!.title).toBe('Unused constants can be removed');
+    expect(heading!.grounding.page).toBe(3);
+  });
+
+  it('keeps the model title of a row that opens with it, and of a quote that is no row', () => {
+    expect(rowOwnTitle(sibText, DEFAULT_PROFILE, row('Unused errors can be removed', 'Unused errors can be removed Informational Open'), whole)).toBeNull();
+    // A sentence with a lower-case severity word is no table row.
+    const sentence = row('Unused errors can be removed', 'Several custom errors are declared but never used.');
+    expect(rowOwnTitle(sibText, DEFAULT_PROFILE, sentence, whole)).toBeNull();
+  });
+});
+
