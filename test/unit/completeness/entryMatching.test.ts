@@ -189,7 +189,7 @@ describe('the verdict on sibling rows', () => {
     const verdict = await verdictOf([insecure]);
     expect(verdict.listed.map((e) => e.findingIds)).toEqual([[], [2]]);
     expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', page: 1 });
-    expect(verdict.places[0]!.message).toContain('Summary table row 1 on page 1, "Insecure ciphers are enabled by default" (Low), matches no finding.');
+    expect(verdict.places[0]!.message).toContain('Summary table row 1 on page 1, "Insecure ciphers are enabled by default" (Low), matches no finding reported from the text (at most its own row was read).');
   });
 });
 
