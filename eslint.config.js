@@ -80,11 +80,13 @@ export default tseslint.config(
   },
   {
     // SQL lives in store modules (README, Layout): store/ and each module's store.ts. A statement anywhere else fails here.
+    // A run's status changes only through the runner's rules (jobs/runStatus.ts), never by the store call directly.
     files: ['electron/**/*.ts'],
-    ignores: ['electron/engine/store/**', 'electron/engine/*/store.ts'],
+    ignores: ['electron/engine/store/**', 'electron/engine/*/store.ts', 'electron/engine/jobs/runStatus.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        { selector: "CallExpression[callee.name='setRunStatus']", message: 'A run status changes through the runner\'s rules in jobs/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).' },
         { selector: "CallExpression[callee.property.name='prepare']", message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.' },
         {
           selector: "CallExpression[callee.property.name='exec'][callee.object.name=/^(db|database|store)$/]",

@@ -83,6 +83,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
 export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type RunOutcome, type RunSettings } from './jobs';
 export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRequest, type PasswordSource } from './jobs';
+export { stopIdleRun } from './jobs';
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
 export { StopRequest, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';

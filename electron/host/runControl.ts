@@ -9,8 +9,8 @@ import { type AppSettings, type HostEvent, type InputProgress, type RunMode, typ
 import { AppError, ErrorCode } from '../../shared/errors';
 import { runSettingsFrom, type RunSettings } from '../../shared/runSettings';
 import type { ProgressEvent } from '../../shared/types';
-import { StopRequest, type Engine, type RunControl as EngineRunControl, type Logger, type StopKind } from '../engine';
-import { createRun, getRun, runSettingsOf, setRunEndpoints, setRunOllamaHost, setRunStatus, type Database } from '../engine/store';
+import { StopRequest, stopIdleRun, type Engine, type RunControl as EngineRunControl, type Logger, type StopKind } from '../engine';
+import { createRun, getRun, runSettingsOf, setRunEndpoints, setRunOllamaHost, type Database } from '../engine/store';
 import type { LiveRun, ReadModels } from './readModels';
 import { readSettings } from './settings';
 import { createThrottle } from './throttle';
@@ -117,12 +117,8 @@ export function createRunControl(deps: {
       live.controller.abort(new StopRequest(how));
       await live.done;
     } else {
-      const run = getRun(db, runId);
-      if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
-      // A run left 'running' by a crash is not executing: no runner owns it any more, so it is marked here to be resumable.
-      if (run.status === 'running' || run.status === 'queued') setRunStatus(db, runId, how === 'pause' ? 'paused' : 'cancelled', now().toISOString());
-      // A paused run can be cancelled (given up for now); it keeps what it did and stays resumable.
-      else if (run.status === 'paused' && how === 'cancel') setRunStatus(db, runId, 'cancelled', now().toISOString());
+      // A run left 'running' by a crash, or queued, is not executing: the runner's rule marks it resumable.
+      if (!stopIdleRun(db, runId, how, now().toISOString())) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
     }
     return { runId, status: getRun(db, runId)!.status };
   }

@@ -15,7 +15,6 @@ import {
   loadExtractedDocument,
   runSettingsOf,
   saveDocument,
-  setRunStatus,
   updateRunInput,
   type Database,
   type RunInput,
@@ -30,6 +29,7 @@ import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageO
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
+import { markEnded, markRunning } from './runStatus';
 import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
 import { plainHttpWarning, type EndpointSettings } from '../../../shared/endpoints';
@@ -91,7 +91,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   const at = () => deps.now().toISOString();
   // A crash leaves its chunk 'running': it goes back to the queue, its partial work was never committed.
   requeueRunningChunks(db, runId);
-  setRunStatus(db, runId, 'running', at());
+  markRunning(db, runId, at());
   const inputs = listRunInputs(db, runId);
   log.info({ mode: settings.mode, inputs: inputs.length, resumed: run.startedAt !== null }, 'run started');
   let stage: RunPhase = 'ingest';
@@ -155,7 +155,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
     // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
     for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
-    setRunStatus(db, runId, status, at(), status === 'failed' ? info : undefined);
+    markEnded(db, runId, status, at(), info);
     if (status === 'failed') {
       addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
       log.error({ stage, code: info.code, err: error }, 'run failed');
@@ -167,7 +167,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   }
   await llm?.client.close();
   await recognizer?.close();
-  setRunStatus(db, runId, 'done', at());
+  markEnded(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
   log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
   emit('done', finalInputs.length, finalInputs.length, 'finished');

@@ -1,0 +1,36 @@
+/**
+ * Every change of a run's status, in one place: the runner's rules (README, Layout: "one owner per state"). The
+ * runner marks the run it executes; the host and password handling ask here for the two changes they need on a
+ * run no runner is executing. Lint fails a call of the store's setRunStatus anywhere else.
+ */
+import type { ErrorInfo } from '../../../shared/errors';
+import type { RunStatus } from '../../../shared/types';
+import { getRun, setRunStatus, type Database } from '../store';
+
+/** The runner starts executing the run. */
+export function markRunning(db: Database, runId: number, now: string): void {
+  setRunStatus(db, runId, 'running', now);
+}
+
+/** The runner ended the run: done, or stopped (paused, cancelled, failed with its error). */
+export function markEnded(db: Database, runId: number, status: Exclude<RunStatus, 'running' | 'queued'>, now: string, error?: ErrorInfo): void {
+  setRunStatus(db, runId, status, now, status === 'failed' ? error : undefined);
+}
+
+/**
+ * A stop asked for a run no runner is executing: one left 'running' by a crash, or still queued, becomes paused or
+ * cancelled (resumable either way); a paused run can be cancelled. Anything else stays as it is. The status after.
+ */
+export function stopIdleRun(db: Database, runId: number, how: 'pause' | 'cancel', now: string): RunStatus | undefined {
+  const run = getRun(db, runId);
+  if (!run) return undefined;
+  if (run.status === 'running' || run.status === 'queued') setRunStatus(db, runId, how === 'pause' ? 'paused' : 'cancelled', now);
+  else if (run.status === 'paused' && how === 'cancel') setRunStatus(db, runId, 'cancelled', now);
+  return getRun(db, runId)!.status;
+}
+
+/** A finished run one of whose inputs was put back in the queue (a password given): paused, so it can be executed again. */
+export function reopenRun(db: Database, runId: number, now: string): void {
+  const run = getRun(db, runId);
+  if (run && (run.status === 'done' || run.status === 'failed')) setRunStatus(db, runId, 'paused', now);
+}
