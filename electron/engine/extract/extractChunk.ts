@@ -26,7 +26,22 @@ export interface ExtractDeps {
   db?: Database;
 }
 
-export interface ExtractChunkInput {
+/** How every extraction call of a run is made: the model, its context and reply room, the run it is logged under. */
+export interface ExtractionCallSettings {
+  model: string;
+  numCtx: number;
+  /**
+   * The most num_predict any call may get (the reply room the run's num_ctx was planned with; default the client's
+   * num_predict). Each call's num_predict is planned from the text it carries, up to this (replyBudget.ts).
+   */
+  maxReplyTokens?: number;
+  runId?: number;
+  documentId?: number;
+  cache?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ExtractChunkInput extends ExtractionCallSettings {
   doc: ExtractedDocument;
   chunk: ChunkNode;
   /** The previous chunk's tail, shown to the model as CONTEXT ONLY (see previousTailFor). */
@@ -48,17 +63,6 @@ export interface ExtractChunkInput {
    * (one placeholder line each) and each row inside the chunk added as a finding of its own (listedRows.ts).
    */
   listings?: readonly ListedRows[];
-  model: string;
-  numCtx: number;
-  /**
-   * The most num_predict any call may get (the reply room the run's num_ctx was planned with; default the client's
-   * num_predict). Each call's num_predict is planned from the text it carries, up to this (replyBudget.ts).
-   */
-  maxReplyTokens?: number;
-  runId?: number;
-  documentId?: number;
-  cache?: boolean;
-  signal?: AbortSignal;
 }
 
 /** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */

@@ -9,7 +9,7 @@
 import type { ExtractionProfile, GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
-import { groundReply } from './extractChunk';
+import { groundReply, type ExtractionCallSettings } from './extractChunk';
 import { parsePartialExtractionReply } from './partialReply';
 import { buildFollowUpMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';
@@ -20,20 +20,13 @@ export function uncoveredMentions(mentions: readonly IdMention[], findings: read
   return mentions.filter((m) => !covered.has(m.normalized));
 }
 
-export interface FollowUpInput {
+export interface FollowUpInput extends ExtractionCallSettings {
   doc: ExtractedDocument;
   profile: ExtractionProfile;
   /** The mentions to ask for: IDs no finding covers, in document order (one per ID is enough). */
   mentions: readonly IdMention[];
   /** Every mention of the document the rules count (for the reply plan: IDs the excerpts show). */
   allMentions: readonly IdMention[];
-  model: string;
-  numCtx: number;
-  maxReplyTokens?: number;
-  runId?: number;
-  documentId?: number;
-  cache?: boolean;
-  signal?: AbortSignal;
 }
 
 export interface FollowUpBatch {

@@ -13,6 +13,7 @@ export {
   type ExtractDeps,
   type ExtractChunkInput,
   type ExtractChunkResult,
+  type ExtractionCallSettings,
 } from './extractChunk';
 export { identifyFinding, comparableId, candidateIds, printedNumberBefore, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
 export {

@@ -18,6 +18,7 @@ import {
   queueChunks,
   requeueRunningChunks,
   withEveryTitleSighting,
+  type ExtractionCallSettings,
   hiddenSpansOf,
   isHidden,
   listsToRead,
@@ -243,13 +244,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           // The reply room is planned from the IDs the unit prints.
           mentions,
           listings,
-          model: plan.models.extract,
-          numCtx: plan.numCtx,
-          maxReplyTokens: plan.replyTokens,
-          runId,
-          documentId,
-          cache: ctx.settings.llm.cache,
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...extractionCalls(ctx),
         },
       );
       // A finding quoted once (its table row) whose title the unit also prints as its heading: both places are its sightings.
@@ -318,7 +313,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
  */
 async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number }): Promise<void> {
   const { db, runId, documentId } = ctx;
-  const { client, plan } = ctx.llm!;
+  const { client } = ctx.llm!;
   const uncovered = uncoveredMentions(input.mentions, listFindings(db, runId, documentId));
   if (uncovered.length === 0 || input.leaves.length === 0) return;
   const ids = new Set(uncovered.map((m) => m.normalized)).size;
@@ -333,13 +328,7 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
       profile: ctx.settings.profile,
       mentions: uncovered,
       allMentions: input.mentions,
-      model: plan.models.extract,
-      numCtx: plan.numCtx,
-      maxReplyTokens: plan.replyTokens,
-      runId,
-      documentId,
-      cache: ctx.settings.llm.cache,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...extractionCalls(ctx),
     },
     (batch) => {
       const byLeaf = new Map<number, GroundedFinding[]>();
@@ -354,6 +343,20 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
     },
   );
   ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
+}
+
+/** The run's settings for every extraction call of this document (units and follow-ups alike). */
+function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
+  const { plan } = ctx.llm!;
+  return {
+    model: plan.models.extract,
+    numCtx: plan.numCtx,
+    maxReplyTokens: plan.replyTokens,
+    runId: ctx.runId,
+    documentId: ctx.documentId,
+    cache: ctx.settings.llm.cache,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
 }
 
 function mergeDocument(ctx: DocumentContext): void {
