@@ -41,6 +41,20 @@ export interface ExtractionCallSettings {
   signal?: AbortSignal;
 }
 
+/** The client options of one extraction call (a unit, its continuation or a follow-up), logged under `chunkRef`. */
+export function extractionCallOptions(settings: ExtractionCallSettings, chunkRef: string) {
+  return {
+    purpose: 'extract' as const,
+    model: settings.model,
+    numCtx: settings.numCtx,
+    runId: settings.runId ?? null,
+    documentId: settings.documentId ?? null,
+    chunkRef,
+    ...(settings.cache !== undefined ? { cache: settings.cache } : {}),
+    ...(settings.signal ? { signal: settings.signal } : {}),
+  };
+}
+
 export interface ExtractChunkInput extends ExtractionCallSettings {
   doc: ExtractedDocument;
   chunk: ChunkNode;
@@ -124,16 +138,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   };
   /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
   const idsWithin = (start: number, end: number) => new Set(mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
-  const callOptions = (ref: string) => ({
-    purpose: 'extract' as const,
-    model: input.model,
-    numCtx: input.numCtx,
-    runId: input.runId ?? null,
-    documentId: input.documentId ?? null,
-    chunkRef: ref,
-    ...(input.cache !== undefined ? { cache: input.cache } : {}),
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  const callOptions = (ref: string) => extractionCallOptions(input, ref);
   const ground = (reported: readonly ReplyFinding[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) =>
     groundReply(doc, profile, reported, range, contextRange);
 

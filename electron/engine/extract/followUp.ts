@@ -9,7 +9,7 @@
 import type { ExtractionProfile, GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
-import { groundReply, type ExtractionCallSettings } from './extractChunk';
+import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractChunk';
 import { parsePartialExtractionReply } from './partialReply';
 import { buildFollowUpMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';
@@ -53,20 +53,7 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const textTokens = excerpts.reduce((n, e) => n + llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
     // Room for every ID named (and the neighbours the excerpts show): the reply is expected to hold each.
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end));
-    const r = await llm.chatJson({
-      purpose: 'extract',
-      model: input.model,
-      numCtx: input.numCtx,
-      runId: input.runId ?? null,
-      documentId: input.documentId ?? null,
-      chunkRef: ref,
-      ...(input.cache !== undefined ? { cache: input.cache } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-      schema: extractionReplySchema,
-      messages,
-      numPredict,
-      acceptCutReply: true,
-    });
+    const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
     const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
     const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };
     onBatch({ findings: groundReply(doc, profile, reported, shown), callId: r.call.callId, ids });
