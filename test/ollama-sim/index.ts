@@ -9,8 +9,7 @@
  * runners.ts (loaded models), scheduler.ts, protocol.ts (wire format), completion.ts (chat and
  * generate), embed.ts, router.ts, util.ts.
  */
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { serveOnLoopback } from './loopback';
 import { sendError } from './protocol';
 import { route } from './router';
 import { expireRunners, expiresIso } from './runners';
@@ -29,24 +28,7 @@ export { renderPrompt } from './protocol';
 export async function startOllamaSim(options: SimOptions = {}): Promise<OllamaSim> {
   const state = createSimState(options);
   const { counters, requests, runners } = state;
-  const sockets = new Set<Socket>();
-
-  const server = http.createServer((req, res) => {
-    route(state, req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendError(res, 500, e instanceof Error ? e.message : String(e));
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await serveOnLoopback((req, res) => route(state, req, res), (res, message) => sendError(res, 500, message), options.port);
 
   const sim: OllamaSim = {
     url: `http://127.0.0.1:${port}`,
@@ -70,12 +52,7 @@ export async function startOllamaSim(options: SimOptions = {}): Promise<OllamaSi
       expireRunners(state);
       return [...runners.values()].map((r) => ({ model: r.model.name, numCtx: r.numCtx, expiresAt: expiresIso(state, r) }));
     },
-    close() {
-      return new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      });
-    },
+    close,
   };
   return sim;
 }

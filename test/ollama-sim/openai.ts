@@ -16,8 +16,8 @@
  *   [DONE]), `errorEvent` (an `error` event inside the 200 stream); `kill()` closes the server and every socket,
  *   as a machine that dies mid-run.
  */
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { serveOnLoopback } from './loopback';
 import { defaultSimModels } from './models';
 import { renderPrompt } from './protocol';
 import { schemaResponder } from './responders';
@@ -123,7 +123,6 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
   const requests: SimChatRequest[] = [];
   const bodies: Record<string, unknown>[] = [];
   const waiting: Array<() => void> = [];
-  const sockets = new Set<Socket>();
   let chatIndex = 0;
 
   const findModel = (name: string) => models.find((m) => m.name === name);
@@ -354,27 +353,7 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     return chat(body, res, ac.signal);
   }
 
-  const server = http.createServer((req, res) => {
-    route(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendError(res, 500, e instanceof Error ? e.message : String(e), 'InternalServerError');
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 5_000;
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const { port, close } = await serveOnLoopback(route, (res, message) => sendError(res, 500, message, 'InternalServerError'), options.port);
   return {
     url: `http://127.0.0.1:${port}`,
     baseUrl: `http://127.0.0.1:${port}/v1`,
