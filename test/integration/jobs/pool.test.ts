@@ -135,9 +135,9 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     const survivor = await openAi({ slots: 1 });
     const doomed = await openAi({ slots: 1 });
     let calls = 0;
-    doomed.setResponder((req) => {
-      // Dies in the middle of its fourth extraction call: that unit was never committed.
-      if (++calls === 4) setImmediate(() => void doomed.kill());
+    doomed.setResponder(async (req) => {
+      // Dies in the middle of its fourth call, before a byte of the reply: that unit was never committed.
+      if (++calls === 4) await doomed.kill();
       return responder(req);
     });
     const h = await poolHarness();
@@ -165,6 +165,27 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     // The one file in flight on the dead endpoint moved: its later calls went to the survivor.
     const moved = Array.from({ length: FILES }, (_, i) => i + 1).filter((n) => serversOf(n, [doomed, survivor]).length === 2);
     expect(moved).toHaveLength(1);
+    // No unit analysed twice, from the servers' request logs: per file, every prompt the servers received is
+    // distinct, except for the moved file's one unit in flight when its endpoint died (asked again on the survivor).
+    const received = [...doomed.requests, ...survivor.requests];
+    const lastOnDoomed = doomed.requests.at(-1)!.prompt;
+    for (let n = 1; n <= FILES; n++) {
+      const prompts = received.filter((r) => r.messages.some((m) => m.content.includes(marker(n)))).map((r) => r.prompt);
+      const repeated = prompts.filter((p, i) => prompts.indexOf(p) !== i);
+      expect(repeated, `copy ${n}`).toEqual(n === moved[0] ? [lastOnDoomed] : []);
+    }
+    // ... and from the call log: no prompt of a document answered twice (ok or cached); the call the dying endpoint
+    // never answered is logged as failed (unreachable), and answered once, on the survivor.
+    const answeredTwice = h.db
+      .prepare("SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1")
+      .all(outcome.run.id);
+    expect(answeredTwice).toEqual([]);
+    const lost = h.db
+      .prepare("SELECT document_id, prompt_hash FROM llm_calls WHERE run_id = ? AND outcome = 'failed' AND error_code = ?")
+      .all(outcome.run.id, ErrorCode.ENDPOINT_UNREACHABLE) as Array<{ document_id: number; prompt_hash: string }>;
+    expect(lost).toHaveLength(1);
+    const answered = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND document_id = ? AND prompt_hash = ?").get(outcome.run.id, lost[0]!.document_id, lost[0]!.prompt_hash) as { n: number };
+    expect(answered.n).toBe(1);
   });
 
   it('a bad key and an unreachable endpoint are each left out with a clear reason while the rest of the pool goes on', async () => {
