@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { endpointLabel, type EndpointSettings } from '../../../shared/endpoints';
+import { endpointLabel, plainHttpWarning, type EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ProgressEvent, RunPhase } from '../../../shared/types';
 import type { Logger } from '../log';
@@ -74,6 +74,11 @@ export async function runPool(run: PoolRun): Promise<void> {
 /** Every endpoint checked, one plan for all of them, the run's models loaded on each at its num_ctx. */
 async function preparePool(run: PoolRun, members: Member[], leaveOut: (m: Member, e: unknown, what: string) => void): Promise<void> {
   const { deps, settings, control, emit } = run;
+  // Where documents go is always said, for each endpoint of the pool as for a single one (runner.ts).
+  for (const member of members) {
+    const unencrypted = plainHttpWarning(member.endpoint.url);
+    if (unencrypted) addRunEvent(deps.db, run.runId, { at: run.at(), level: 'warn', phase: 'ingest', message: `${member.label}: ${unencrypted}`, data: { endpoint: member.endpoint.url } });
+  }
   emit('ingest', 0, members.length, `checking ${members.length} inference endpoints and the models`);
   await Promise.all(
     members.map(async (member) => {

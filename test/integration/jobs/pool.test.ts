@@ -199,6 +199,8 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
       { kind: 'openai', url: keyed.baseUrl, concurrency: 1, keyRef: 'KEYED', label: 'keyed' },
       { kind: 'openai', url: gone.baseUrl, concurrency: 1, label: 'gone' },
       { kind: 'openai', url: good.baseUrl, concurrency: 2, label: 'good' },
+      // Another machine over plain http (that does not exist): warned about before anything is sent, then left out.
+      { kind: 'ollama', url: 'http://audit-gpu.invalid:11434', concurrency: 1, label: 'remote' },
     ];
     const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } });
     expect(outcome.run.status).toBe('done');
@@ -206,6 +208,9 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     const warnings = (h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' ORDER BY id").all() as Array<{ message: string }>).map((r) => r.message);
     expect(warnings.find((m) => m.startsWith('keyed left out'))).toMatch(/refused the API key/);
     expect(warnings.find((m) => m.startsWith('gone left out'))).toMatch(/does not answer/);
+    expect(warnings.find((m) => m.startsWith('remote left out'))).toMatch(/not reachable/);
+    // The plain-http warning names the remote endpoint only: loopback endpoints are not warned about.
+    expect(warnings.filter((m) => /unencrypted/.test(m))).toEqual([expect.stringMatching(/^remote: Document text will be sent unencrypted over plain http to audit-gpu\.invalid:11434/)]);
     expect(warnings.join('\n')).not.toContain('wrong');
     expect(keyed.counters.completed + keyed.counters.chatRequests).toBe(0);
   });
