@@ -403,6 +403,8 @@ export interface InputProgress {
   message: string;
   /** 0..1 of this input's whole analysis (phases weighted by the mode); set on what the host sends. */
   fraction?: number;
+  /** The inference endpoint the input is analysed on, in a run with a pool of them (its label). */
+  endpoint?: string;
 }
 
 export interface RunInputView {

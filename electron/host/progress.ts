@@ -64,6 +64,11 @@ export interface EtaInput {
    * measures a rate for it: the run's past pace says nothing about how long OCR of the next page takes.
    */
   currentPhase?: RunPhase;
+  /**
+   * Inputs analysed at once (a pool of endpoints): above 1, no one input's estimate or phase describes the run, and
+   * the pace of the whole run (which the parallel inputs all advance) is the estimate.
+   */
+  inputsInFlight?: number;
 }
 
 /**
@@ -80,6 +85,7 @@ const PHASES_WITHOUT_RATE: readonly RunPhase[] = ['ingest', 'ocr', 'judge', 'tre
  * so the time a run sat paused or cancelled never slows the pace.
  */
 export function wholeRunEta(e: EtaInput): number | null {
+  if ((e.inputsInFlight ?? 1) > 1) return wholeRunEta({ overall: e.overall, startOverall: e.startOverall, elapsedSeconds: e.elapsedSeconds, currentInputLeft: 0 });
   if (e.currentPhase && PHASES_WITHOUT_RATE.includes(e.currentPhase) && e.currentInputSeconds === undefined) return null;
   const gained = e.overall - e.startOverall;
   const secondsPerShare = gained > 0.02 && e.elapsedSeconds > 0.5 ? e.elapsedSeconds / gained : null;

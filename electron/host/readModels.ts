@@ -110,7 +110,8 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
     let elapsedSeconds: number | null = null;
     if (live) {
       live.startOverall ??= overall;
-      const current = inputs.find((i) => i.status === 'running');
+      const running = inputs.filter((i) => i.status === 'running');
+      const current = running[0];
       const currentLeft = current ? (1 - (current.progress?.fraction ?? 0)) / inputs.length : 0;
       const engineEstimate = typeof event.etaSeconds === 'number' && event.ordinal === current?.ordinal ? event.etaSeconds : undefined;
       elapsedSeconds = (nowMs() - live.startedAt) / 1000;
@@ -119,6 +120,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         startOverall: live.startOverall,
         elapsedSeconds,
         currentInputLeft: currentLeft,
+        inputsInFlight: running.length,
         ...(current?.progress?.phase ? { currentPhase: current.progress.phase } : {}),
         ...(engineEstimate === undefined ? {} : { currentInputSeconds: engineEstimate }),
       });

@@ -80,7 +80,7 @@ export function createRunControl(deps: {
       if (event.ordinal !== undefined) {
         const inputFinished = live.currentOrdinal !== null && live.currentOrdinal !== event.ordinal;
         live.currentOrdinal = event.ordinal;
-        live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message });
+        live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message, ...(event.endpoint ? { endpoint: event.endpoint } : {}) });
         const documentStored = event.documentId !== undefined && !live.storedInputs.has(event.ordinal);
         if (documentStored) live.storedInputs.add(event.ordinal);
         // A stored document, or an input that finished (done or failed), changes the library.

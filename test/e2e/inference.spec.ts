@@ -6,9 +6,13 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppSettings } from '../../shared/contract';
+import { plantedReport, plantedResponder } from '../fixtures/plantedFindings';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+import type { SimChatRequest } from '../ollama-sim/index';
 import { startOpenAiSim, type OpenAiSim } from '../ollama-sim/openai';
 import { startApp, type AppUnderTest } from './appUnderTest';
+import { dropFiles } from './browser';
+import { plantedPdf } from './plantedPipeline';
 
 describeNeeding([CHROMIUM], 'Settings › Inference', () => {
   let app: AppUnderTest;
@@ -23,9 +27,11 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     page = app.page;
   }, 300_000);
 
+  const pool: OpenAiSim[] = [];
   afterAll(async () => {
     await app?.close();
     await sim?.close();
+    for (const s of pool) await s.close();
   });
 
   it('adds an OpenAI-compatible endpoint, checks it live, stores its key and saves the list', async () => {
@@ -60,4 +66,45 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     expect(await second.getByTestId('endpoint-warning').textContent()).toMatch(/unencrypted over plain http to gpu-box\.invalid:8000/);
     await expect.poll(async () => second.getByTestId('endpoint-status').textContent(), { timeout: 15_000 }).toMatch(/ENDPOINT_UNREACHABLE/);
   });
+
+  it('with a pool, the run card and the status bar say which endpoint each file in flight is on', async () => {
+    const report = plantedReport();
+    const answer = plantedResponder(report);
+    // Slow enough replies that both files are seen in flight at once.
+    const slow = async (req: SimChatRequest) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      return answer(req);
+    };
+    for (let i = 0; i < 2; i++) pool.push(await startOpenAiSim({ responder: slow, contextLength: 16384 }));
+    const update = await app.server.host.invoke('settings.update', {
+      strategy: 'pages',
+      useJudge: false,
+      endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `GPU box ${i + 1}` })),
+    });
+    expect(update.ok).toBe(true);
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
+    const second = { ...report, pageTexts: report.pageTexts.map((text) => `${text}\nSecond copy of the report.`) };
+    await dropFiles(page, [
+      { name: 'first.pdf', bytes: await plantedPdf(report) },
+      { name: 'second.pdf', bytes: await plantedPdf(second) },
+    ]);
+    await page.locator('[data-testid^="run-"][data-status="running"]').first().waitFor({ timeout: 20_000 });
+    // One moment of the window: each running file's row on the run card with its endpoint, and the status bar.
+    const read = () =>
+      page.evaluate(() => ({
+        rows: [...document.querySelectorAll('[data-testid="run-input"][data-status="running"]')]
+          .map((li) => `${li.getAttribute('data-file')} ${li.querySelector('[data-testid="run-input-endpoint"]')?.textContent ?? '(no endpoint)'}`)
+          .sort(),
+        bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '',
+      }));
+    let seen = await read();
+    await expect
+      .poll(async () => (seen = await read()).rows.map((row) => row.replace(/^\S+ /, '')).sort(), { timeout: 30_000, interval: 100 })
+      .toEqual(['on GPU box 1', 'on GPU box 2']);
+    // The two files are on the two endpoints, and the status bar says the same of each.
+    expect(seen.rows.map((row) => row.split(' ')[0]).sort()).toEqual(['first.pdf', 'second.pdf']);
+    for (const row of seen.rows) expect(seen.bar).toContain(row);
+    await page.locator('[data-testid^="run-"][data-status="done"]').first().waitFor({ timeout: 60_000 });
+    expect(pool.every((s) => s.counters.completed > 0)).toBe(true);
+  }, 120_000);
 });

@@ -87,7 +87,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
         {running && (event || current) ? (
           <>
             <span>
-              {current ? `${current.fileName}${event?.endpoint ? ` (on ${event.endpoint})` : ''}: ` : ''}
+              {current ? `${current.fileName}${current.progress?.endpoint ? ` (on ${current.progress.endpoint})` : ''}: ` : ''}
               {phase ? (PHASES[phase] ?? phase) : 'Starting'}
             </span>
             {event && event.phase === 'extract' && event.total > 0 ? (
@@ -137,6 +137,12 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
               <div className="run-input__head">
                 <span className="run-input__name">{input.fileName}</span>
                 <StatusBadge status={input.status} outcome={outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]), input.verdict)} />
+                {/* In a pool, several files run at once on different endpoints: each says where its text goes. */}
+                {input.status === 'running' && p?.endpoint ? (
+                  <span className="muted" data-testid="run-input-endpoint">
+                    on {p.endpoint}
+                  </span>
+                ) : null}
                 <span className="muted">{input.status === 'running' ? (p ? p.message : 'Starting…') : input.phase && input.status !== 'done' && input.status !== 'queued' ? `at: ${PHASES[input.phase] ?? input.phase}` : ''}</span>
               </div>
               <ProgressBar small value={value} label={`${input.fileName} progress`} />

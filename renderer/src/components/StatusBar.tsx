@@ -39,7 +39,8 @@ export function StatusBar() {
   const payload = active ? progress[active.id] : undefined;
   // Working time of this execution only (the host's figure, ticking between its events): a pause is never counted.
   const elapsed = payload?.elapsedSeconds != null ? payload.elapsedSeconds + Math.max(0, now - (receivedAt[payload.runId] ?? now)) / 1000 : null;
-  const running = active?.inputs.find((i) => i.status === 'running');
+  // Several at once in a pool of endpoints: each file with the endpoint it is on (from its own progress).
+  const running = (payload?.inputs ?? active?.inputs ?? []).filter((i) => i.status === 'running');
   const findings = payload?.event.findings;
 
   return (
@@ -63,8 +64,7 @@ export function StatusBar() {
             <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
               Run #{active.id}
             </button>
-            {running ? ` · ${running.fileName}` : ''}
-            {running && payload?.event.endpoint ? ` on ${payload.event.endpoint}` : ''}
+            {running.length > 0 ? ` · ${running.map((i) => `${i.fileName}${i.progress?.endpoint ? ` on ${i.progress.endpoint}` : ''}`).join(', ')}` : ''}
             {payload ? ` · ${Math.round(payload.overall * 100)}%` : ''}
             {findings !== undefined ? ` · ${plural(findings, 'finding')} so far` : ''}
             {elapsed !== null ? ` · ${formatDuration(elapsed)} elapsed${payload?.resumed ? ' since resuming' : ''}` : ''}
