@@ -12,7 +12,7 @@
  * - `response_format`: json_schema hands the schema to the responder as `format`, json_object hands `'json'`;
  *   `structuredOutput: 'json_object'` makes the server refuse json_schema with a 400, as some builds do.
  * - `apiKey`: without `Authorization: Bearer <key>` every /v1 route is a 401.
- * - faults: `busy` (429), `unavailable` (503), `dropMidStream`, `noFinish` (stream ends without finish_reason or
+ * - faults: `busy` (429, with Retry-After when `retryAfterSeconds` is given), `unavailable` (503), `dropMidStream`, `noFinish` (stream ends without finish_reason or
  *   [DONE]), `errorEvent` (an `error` event inside the 200 stream); `kill()` closes the server and every socket,
  *   as a machine that dies mid-run.
  */
@@ -27,7 +27,7 @@ import type { Responder, SimChatRequest, SimModel, SimRates } from './types';
 import { embedTokens } from './util';
 
 export type OpenAiFault =
-  | { kind: 'busy' }
+  | { kind: 'busy'; retryAfterSeconds?: number }
   | { kind: 'unavailable' }
   | { kind: 'dropMidStream'; afterFrames: number }
   | { kind: 'noFinish' }
@@ -127,14 +127,14 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
 
   const findModel = (name: string) => models.find((m) => m.name === name);
 
-  function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
   /** OpenAI's error body; vLLM and llama-server use the same `{error:{message,type,code}}` shape. */
-  function sendError(res: http.ServerResponse, status: number, message: string, type: string): void {
-    sendJson(res, status, { error: { message, type, code: status } });
+  function sendError(res: http.ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}): void {
+    sendJson(res, status, { error: { message, type, code: status } }, headers);
   }
 
   function pickFaults(index: number): OpenAiFault[] {
@@ -211,9 +211,11 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     const limit = maxTokens ?? contextLength - promptTokens;
 
     const fs = pickFaults(requestIndex);
-    if (fs.some((f) => f.kind === 'busy')) {
+    const busy = fs.find((f): f is Extract<OpenAiFault, { kind: 'busy' }> => f.kind === 'busy');
+    if (busy) {
       counters.rejectedBusy++;
-      return sendError(res, 429, 'Too many requests: the server is busy, retry later.', 'RateLimitError');
+      const retryAfter: Record<string, string> = busy.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(busy.retryAfterSeconds) };
+      return sendError(res, 429, 'Too many requests: the server is busy, retry later.', 'RateLimitError', retryAfter);
     }
     if (fs.some((f) => f.kind === 'unavailable')) return sendError(res, 503, 'Service unavailable: the model is loading.', 'ServiceUnavailableError');
 

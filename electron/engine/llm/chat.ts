@@ -8,7 +8,7 @@ import { iso, nsToMs, type ClientContext } from './context';
 import { calibrationSample } from './estimator';
 import { classifyError, toAppError, type Classified } from './errors';
 import { commonPrefixLength, renderMessages } from './prompt';
-import { backoffDelay } from './retry';
+import { retryDelay } from './retry';
 import { toOllamaFormat, validateReply } from './schema';
 import { looksTruncated } from './truncation';
 import type { ChatMessage, LlmPurpose } from './types';
@@ -287,7 +287,7 @@ export async function chatCore<T>(
         record({ options: described(options), outcome: 'retried', attempt, startedAt, errorCode: c.code, errorMessage: c.detail });
         ctx.logger.warn?.('llm: transient failure, retrying', { model: req.model, attempt, code: c.code, detail: c.detail });
         try {
-          await ctx.sleep(backoffDelay(transientFailures, settings.retry, ctx.random), signal);
+          await ctx.sleep(retryDelay(transientFailures, settings.retry, ctx.random, error), signal);
         } catch (sleepError) {
           record({ options: described(options), outcome: 'cancelled', attempt: attempt + 1, startedAt: ctx.now(), errorCode: ErrorCode.CANCELLED, errorMessage: 'Cancelled.' });
           throw sleepError;

@@ -7,7 +7,7 @@ import type { TokenEstimator } from './estimator';
 import type { EndpointKind } from '../../../shared/endpoints';
 import type { ModelInfo } from './models';
 import type { RequestQueue } from './queue';
-import { backoffDelay } from './retry';
+import { retryDelay } from './retry';
 import type { LlmTransport, ServerInfo } from './transport';
 import type { LlmLogger, LlmSettings, Sleep } from './types';
 
@@ -90,7 +90,7 @@ export function createContext(init: ContextInit): ClientContext {
           }
           onRetry?.(c, attempt, error);
           init.logger.warn?.('llm: transient failure, retrying', { ...what, attempt, code: c.code, detail: c.detail });
-          await init.sleep(backoffDelay(attempt, init.settings.retry, init.random), signal);
+          await init.sleep(retryDelay(attempt, init.settings.retry, init.random, error), signal);
         }
       }
     },

@@ -167,6 +167,14 @@ function openAiAppError(c: Classified, ctx: { host: string; model: string; numCt
         opts,
       );
     case ErrorCode.LLM_TRANSIENT:
+      if (c.status === 429) {
+        return new AppError(
+          c.code,
+          `${server} kept answering that it is busy (HTTP 429: ${c.detail}), also after waiting and retrying. Give this endpoint no more files at once (concurrency) than the server has slots (llama-server -np), or run when it is less used.`,
+          details,
+          opts,
+        );
+      }
       return new AppError(c.code, `${server} failed temporarily and kept failing after retries (${c.detail}). Check that it is running and not overloaded, then try again.`, details, opts);
     case ErrorCode.LLM_OUT_OF_MEMORY:
       return new AppError(c.code, `${server} ran out of memory with ${ctx.model} (${c.detail}). Give it fewer parallel requests (concurrency) or a smaller model.`, details, opts);

@@ -32,9 +32,20 @@ class ResponseError extends Error {
   constructor(
     message: string,
     readonly status_code: number,
+    /** A busy server's Retry-After (429, 503), in ms: the retry waits at least that long (retry.ts). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/** Retry-After as seconds or as an HTTP date, in ms from now; undefined when absent or unreadable. */
+function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }
 
 /** The server's own message from an OpenAI-style error body (`{error:{message}}`, vLLM's `{message}`, or text). */
@@ -65,7 +76,10 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
     const res = await fetch(`${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    if (!res.ok) throw new ResponseError(errorMessage(await res.text().catch(() => ''), res.status), res.status);
+    if (!res.ok) {
+      const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
+      throw new ResponseError(errorMessage(await res.text().catch(() => ''), res.status), res.status, wait);
+    }
     return res;
   }
 

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { createEngine, type Engine } from '../../../electron/engine';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
 import { listChunkResults } from '../../../electron/engine/extract';
 import { createLlmClient, resolveEndpoint } from '../../../electron/engine/llm';
 import { openDatabase, type Database } from '../../../electron/engine/store';
@@ -26,7 +27,7 @@ const filler =
   'The auditors traced each sampled change from its request to its deployment record and noted where an approval was missing or late. ';
 /** The planted report with every page lengthened, so a unit of the default size would not fit SMALL. */
 const pages = report.pageTexts.map((page) => `${page}\n${filler.repeat(40)}`);
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false } };
+const settings = { strategy: 'pages' as const, judge: false, llm: { ...DEFAULT_RUN_LLM_SETTINGS, models: { default: MODEL }, cache: false } };
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

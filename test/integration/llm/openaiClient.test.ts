@@ -173,6 +173,25 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     expect(h.sim.counters.rejectedBusy).toBe(1);
   });
 
+  it('a busy server\'s Retry-After is waited for; one that stays busy is LLM_TRANSIENT with what to change', async () => {
+    const h = await harness({ responder: () => good, faults: [{ fault: { kind: 'busy', retryAfterSeconds: 5 }, onRequest: 0 }] });
+    const r = await h.client.chatJson(request('text'));
+    expect(r.value.findings).toHaveLength(1);
+    // The back-off alone would be about 1 s; the server asked for 5.
+    expect(h.sleeps).toEqual([5000]);
+    expect(h.rows().map((x) => [x.outcome, x.error_code])).toEqual([
+      ['retried', ErrorCode.LLM_TRANSIENT],
+      ['ok', null],
+    ]);
+    // Busy on every try: the call fails after its attempts, and the sentence says it is the endpoint's load.
+    const busy = await harness({ responder: () => good, faults: [{ fault: { kind: 'busy' }, times: 10 }] });
+    const err = await expectCode(busy.client.chatJson(request('text')), ErrorCode.LLM_TRANSIENT);
+    expect(err.message).toMatch(/kept answering that it is busy \(HTTP 429/);
+    expect(err.message).toMatch(/concurrency/);
+    expect(busy.sim.counters.rejectedBusy).toBe(4);
+    expect(busy.sleeps).toHaveLength(3);
+  });
+
   it('falls back to json_object when the server refuses json_schema, and still validates the reply', async () => {
     let reply = '{"findings": "not a list"}';
     const h = await harness({ responder: () => reply, structuredOutput: 'json_object' });
