@@ -49,7 +49,7 @@ async function poolHarness(keys: Record<string, string> = {}): Promise<PoolHarne
     db,
     appVersion: 'test',
     createLlm: (s, endpoint) =>
-      createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : {}), settings: { maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
+      createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : { host: s.llm.host }), settings: { maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
   });
   const h = {
     dir,
@@ -106,6 +106,26 @@ async function singleEndpointFindings(): Promise<Map<number, string[]>> {
 }
 
 describe('a pool of inference endpoints (simulators on loopback)', () => {
+  it('one Ollama endpoint runs exactly as --host did: one file after another, the same requests, one load and no reload', async () => {
+    const requestsOf = async (llm: (url: string) => { host: string } | { endpoints: EndpointSettings[] }) => {
+      const sim = await ollama();
+      const h = await poolHarness();
+      const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, ...llm(sim.url) } });
+      expect(outcome.run.status).toBe('done');
+      // Sequential: never two requests at once, and every call of a file before the first call of the next.
+      expect(sim.counters.maxInFlight).toBe(1);
+      expect(sim.counters.reloads).toBe(0);
+      const fileOrder = sim.requests.map((r) => Array.from({ length: FILES }, (_, i) => i + 1).find((n) => r.prompt.includes(marker(n))) ?? 0).filter((n) => n > 0);
+      expect(fileOrder).toEqual([...fileOrder].sort((a, b) => a - b));
+      expect(new Set(fileOrder).size).toBe(FILES);
+      return { prompts: sim.requests.map((r) => r.prompt), loads: sim.counters.loads };
+    };
+    const viaHost = await requestsOf((url: string) => ({ host: url }));
+    const viaEndpoint = await requestsOf((url: string) => ({ endpoints: [{ kind: 'ollama' as const, url, concurrency: 1 }] }));
+    expect(viaEndpoint).toEqual(viaHost);
+    expect(viaHost.loads).toBe(1);
+  });
+
   it('spreads the batch over Ollama and OpenAI-compatible endpoints: the same findings, each file on one endpoint', async () => {
     const expected = await singleEndpointFindings();
     const [a, b, c] = [await openAi({ slots: 2 }), await openAi({ slots: 1 }), await ollama()];
