@@ -254,7 +254,7 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     expect(resumed.inputs.every((i) => i.status === 'done')).toBe(true);
   });
 
-  it('pauses across the pool and resumes to the same findings', async () => {
+  it.each(['pause', 'cancel'] as const)('%s across the pool stops every file at its next unit, and a resume reaches the same findings', async (how) => {
     const expected = await singleEndpointFindings();
     const a = await openAi({ slots: 2 });
     const b = await openAi({ slots: 1 });
@@ -268,15 +268,23 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } }, {
       signal: stop.signal,
       onProgress: (e) => {
-        if (e.phase === 'extract' && /analysed/.test(e.message) && ++extracted === 5) stop.abort(new StopRequest('pause'));
+        if (e.phase === 'extract' && /analysed/.test(e.message) && ++extracted === 5) stop.abort(new StopRequest(how));
       },
     });
-    expect(outcome.run.status).toBe('paused');
+    expect(outcome.run.status).toBe(how === 'pause' ? 'paused' : 'cancelled');
+    // Files were in flight on both endpoints when it stopped; none is left running, none is lost.
+    expect(a.counters.chatRequests).toBeGreaterThan(0);
+    expect(b.counters.chatRequests).toBeGreaterThan(0);
     expect(outcome.inputs.some((i) => i.status !== 'done')).toBe(true);
     expect(outcome.inputs.every((i) => i.status !== 'running')).toBe(true);
     const resumed = await h.engine.resume(outcome.run.id);
     expect(resumed.run.status).toBe('done');
     expect(perDocument(h.db, resumed.run.id)).toEqual(expected);
+    // The resume continued from what was committed: no prompt of a document answered twice over the two executions.
+    const answeredTwice = h.db
+      .prepare("SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1")
+      .all(outcome.run.id);
+    expect(answeredTwice).toEqual([]);
   });
 });
 
