@@ -69,6 +69,8 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
   const base = init.baseUrl.replace(/\/+$/, '');
   let structured: 'json_schema' | 'json_object' = 'json_schema';
   let listed: Promise<Map<string, { maxModelLen?: number }>> | undefined;
+  // Some servers quote the key they refused in their error text: it must not reach an error, a log line or the store.
+  const redact = (text: string) => (init.apiKey && init.apiKey.length >= 4 ? text.split(init.apiKey).join('[the API key]') : text);
 
   async function send(path: string, signal: AbortSignal | undefined, body?: unknown): Promise<Response> {
     const fetch = createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) });
@@ -78,7 +80,7 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
     const res = await fetch(`${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     if (!res.ok) {
       const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
-      throw new ResponseError(errorMessage(await res.text().catch(() => ''), res.status), res.status, wait);
+      throw new ResponseError(redact(errorMessage(await res.text().catch(() => ''), res.status)), res.status, wait);
     }
     return res;
   }
@@ -169,7 +171,7 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
         } catch {
           return; // as the ollama client does with an unparsable line
         }
-        if (event.error) throw new Error(errorMessage(JSON.stringify({ error: event.error }), 500));
+        if (event.error) throw new Error(redact(errorMessage(JSON.stringify({ error: event.error }), 500)));
         const choice = event.choices?.[0];
         const piece = typeof choice?.delta?.content === 'string' ? choice.delta.content : '';
         content += piece;

@@ -151,6 +151,28 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     expect(h.sim.counters.completed).toBe(1);
   });
 
+  it('a server that quotes the refused key in its error: the key is in no error message or detail', async () => {
+    const secret = 'sk-quoted-7c41d0';
+    const h = await harness({ responder: () => good });
+    // A server of the kind that echoes the key it refused (as OpenAI's own API does), in front of the simulator.
+    const quoting: typeof fetch = async (input, init) => {
+      const auth = new Headers(init?.headers).get('authorization') ?? '';
+      const body = JSON.stringify({ error: { message: `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, type: 'invalid_request_error' } });
+      return new Response(body, { status: 401, headers: { 'content-type': 'application/json' } });
+    };
+    const client = createLlmClient({ db: h.db, sleep: async () => undefined, fetch: quoting, endpoint: { kind: 'openai', url: h.sim.baseUrl, apiKey: secret } });
+    try {
+      const probeErr = await expectCode(client.probe([], 0), ErrorCode.LLM_UNAUTHORIZED);
+      const callErr = await expectCode(client.chatJson(request('text')), ErrorCode.LLM_UNAUTHORIZED);
+      for (const err of [probeErr, callErr]) {
+        expect(err.message).toMatch(/Incorrect API key provided: \[the API key\]/);
+        expect(`${err.message} ${JSON.stringify(err.details)}`).not.toContain(secret);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   it('429 and 503 are retried with back-off; an error event or a dropped stream too', async () => {
     const h = await harness({
       responder: () => good,
