@@ -11,7 +11,7 @@ import { commonPrefixLength, renderMessages } from './prompt';
 import { retryDelay } from './retry';
 import { toOllamaFormat, validateReply } from './schema';
 import { looksTruncated } from './truncation';
-import type { ChatMessage, LlmPurpose } from './types';
+import { DEFAULT_LIVENESS_MS, type ChatMessage, type LlmPurpose } from './types';
 import { startWatchdog } from './watchdog';
 
 export interface ChatRequestBase {
@@ -276,7 +276,15 @@ export async function chatCore<T>(
       wd.stop();
       if (error instanceof FinalError) throw error.appError;
       let c: Classified = classifyError(error, signal);
-      if (wd.fired && !signal?.aborted) c = { kind: 'transient', code: ErrorCode.LLM_TIMEOUT, detail: wd.fired.message };
+      if (wd.fired && !signal?.aborted) {
+        c = { kind: 'transient', code: ErrorCode.LLM_TIMEOUT, detail: wd.fired.message };
+        // A slow model still answers a liveness check; a server that is gone (a machine switched off) does not. Then
+        // the call fails at once as unreachable, which a run treats as the server's failure, not the chunk's (a pool
+        // moves the file to another endpoint), instead of waiting out the watchdog again on every retry.
+        if (!(await ctx.answers(signal))) {
+          c = { kind: 'permanent', code: ErrorCode.OLLAMA_UNREACHABLE, detail: `${wd.fired.message}, and the server then did not answer a liveness check within ${settings.watchdog.livenessMs ?? DEFAULT_LIVENESS_MS} ms` };
+        }
+      }
       // Whatever was in flight, Ollama's cache state is now unknown.
       prefixes.delete(req.model);
       if (c.kind === 'cancelled') {

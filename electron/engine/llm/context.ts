@@ -9,7 +9,7 @@ import type { ModelInfo } from './models';
 import type { RequestQueue } from './queue';
 import { retryDelay } from './retry';
 import type { LlmTransport, ServerInfo } from './transport';
-import type { LlmLogger, LlmSettings, Sleep } from './types';
+import { DEFAULT_LIVENESS_MS, type LlmLogger, type LlmSettings, type Sleep } from './types';
 
 export type { ServerInfo } from './transport';
 
@@ -29,6 +29,11 @@ export interface ClientContext {
   /** The endpoint's API (Ollama native or OpenAI-compatible); every request carries the signal it is given. */
   transport: LlmTransport;
   serverInfo(signal?: AbortSignal): Promise<ServerInfo>;
+  /**
+   * Whether the server still answers at all, within settings.watchdog.livenessMs: any HTTP reply counts. Asked after a
+   * call timed out; true when `signal` fired meanwhile (the caller's cancel decides then).
+   */
+  answers(signal?: AbortSignal): Promise<boolean>;
   modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo>;
   record(r: LlmCallRecord): LlmCallRecord;
   newCallId(): string;
@@ -61,6 +66,17 @@ export function createContext(init: ContextInit): ClientContext {
       server ??= ctx.retrying({}, () => init.transport.serverInfo(signal), signal);
       server.catch(() => (server = undefined));
       return server;
+    },
+    async answers(signal) {
+      const limit = AbortSignal.timeout(init.settings.watchdog.livenessMs ?? DEFAULT_LIVENESS_MS);
+      try {
+        await init.transport.serverInfo(signal ? AbortSignal.any([signal, limit]) : limit);
+        return true;
+      } catch (error) {
+        if (signal?.aborted) return true;
+        // An HTTP error reply is an answer: the server is there, only this request failed.
+        return (error as { name?: unknown } | null)?.name === 'ResponseError';
+      }
     },
     modelInfo(model, signal) {
       let p = models.get(model);

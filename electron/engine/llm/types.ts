@@ -28,7 +28,15 @@ export interface WatchdogSettings {
   idleMs: number;
   /** Whole call, first byte to done frame. */
   deadlineMs: number;
+  /**
+   * After a call timed out: how long the server has to answer a liveness check (its version or model list). A server
+   * that does not is gone (a machine switched off answers nothing, not even a refusal): the call fails at once as
+   * unreachable instead of waiting out the watchdog again on every retry. Default DEFAULT_LIVENESS_MS.
+   */
+  livenessMs?: number;
 }
+
+export const DEFAULT_LIVENESS_MS = 15_000;
 
 export interface LlmSettings {
   host?: string;
@@ -63,7 +71,7 @@ export const DEFAULT_LLM_SETTINGS: LlmSettings = {
   cache: true,
   retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 8000, jitter: 0.2 },
   // Generous on purpose: a CPU-only 8B model may need minutes to load and prefill.
-  watchdog: { firstTokenBaseMs: 300_000, minPrefillTokensPerSec: 10, idleMs: 120_000, deadlineMs: 60 * 60_000 },
+  watchdog: { firstTokenBaseMs: 300_000, minPrefillTokensPerSec: 10, idleMs: 120_000, deadlineMs: 60 * 60_000, livenessMs: DEFAULT_LIVENESS_MS },
   recommendedModels: DEFAULT_RECOMMENDED_MODELS,
   recommendedEmbedModels: DEFAULT_RECOMMENDED_EMBED_MODELS,
 };

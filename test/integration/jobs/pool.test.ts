@@ -6,7 +6,8 @@ import type { EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { createEngine, StopRequest, type Engine } from '../../../electron/engine';
 import { listChunkResults, listFindings } from '../../../electron/engine/extract';
-import { createLlmClient, resolveEndpoint } from '../../../electron/engine/llm';
+import { createLlmClient, resolveEndpoint, type LlmSettings } from '../../../electron/engine/llm';
+import { startBlackHole } from '../../helpers/blackHole';
 import { listRunInputs, openDatabase, type Database } from '../../../electron/engine/store';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
 import { startOllamaSim, type OllamaSim, type SimChatRequest } from '../../ollama-sim/index';
@@ -34,7 +35,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function poolHarness(keys: Record<string, string> = {}): Promise<PoolHarness> {
+async function poolHarness(keys: Record<string, string> = {}, llmSettings: Partial<LlmSettings> = {}): Promise<PoolHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'pool-'));
   const db = openDatabase(join(dir, 'store.sqlite'));
   const files = Array.from({ length: FILES }, (_, i) => {
@@ -49,7 +50,7 @@ async function poolHarness(keys: Record<string, string> = {}): Promise<PoolHarne
     db,
     appVersion: 'test',
     createLlm: (s, endpoint) =>
-      createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : { host: s.llm.host }), settings: { maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
+      createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : { host: s.llm.host }), settings: { ...llmSettings, maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
   });
   const h = {
     dir,
@@ -206,6 +207,37 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     expect(lost).toHaveLength(1);
     const answered = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND document_id = ? AND prompt_hash = ?").get(outcome.run.id, lost[0]!.document_id, lost[0]!.prompt_hash) as { n: number };
     expect(answered.n).toBe(1);
+  });
+
+  it('an endpoint that goes silent mid-call (a machine switched off): after the call times out it fails a liveness check, and its file moves at once', async () => {
+    const expected = await singleEndpointFindings();
+    const behind = await openAi({ slots: 1 });
+    const survivor = await openAi({ slots: 1 });
+    const hole = await startBlackHole(behind.port);
+    cleanups.push(() => hole.close());
+    let calls = 0;
+    behind.setResponder((req) => {
+      // Its third call is never answered, nor anything after it: no reply, no refusal, no reset.
+      if (++calls === 3) hole.swallow();
+      return responder(req);
+    });
+    const watchdog = { firstTokenBaseMs: 1000, minPrefillTokensPerSec: 1e9, idleMs: 1000, deadlineMs: 60_000, livenessMs: 300 };
+    const h = await poolHarness({}, { watchdog });
+    const endpoints: EndpointSettings[] = [
+      { kind: 'openai', url: `http://127.0.0.1:${hole.port}/v1`, concurrency: 1, label: 'silent' },
+      { kind: 'openai', url: survivor.baseUrl, concurrency: 1, label: 'survivor' },
+    ];
+    const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } });
+    expect(outcome.run.status).toBe('done');
+    expect(outcome.inputs.every((i) => i.status === 'done')).toBe(true);
+    expect(perDocument(h.db, outcome.run.id)).toEqual(expected);
+    const left = (h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' AND message LIKE 'silent stopped answering%'").all() as Array<{ message: string }>).map((r) => r.message);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/does not answer .*time to first token exceeded 1000 ms, and the server then did not answer a liveness check within 300 ms/);
+    // The timed-out call was not waited out again on the silent server: one failure, no retry, nothing sent after it.
+    const silentCalls = h.db.prepare("SELECT outcome, error_code FROM llm_calls WHERE run_id = ? AND outcome != 'ok' AND error_code IN (?, ?)").all(outcome.run.id, ErrorCode.ENDPOINT_UNREACHABLE, ErrorCode.LLM_TIMEOUT);
+    expect(silentCalls).toEqual([{ outcome: 'failed', error_code: ErrorCode.ENDPOINT_UNREACHABLE }]);
+    expect(calls).toBe(3);
   });
 
   it('a bad key and an unreachable endpoint are each left out with a clear reason while the rest of the pool goes on', async () => {
