@@ -34,8 +34,12 @@ export interface RunControl {
 interface ActiveRun extends LiveRun {
   controller: AbortController;
   done: Promise<void>;
-  /** The input the latest event was about; a new ordinal means the previous input finished. */
-  currentOrdinal: number | null;
+  /**
+   * Inputs this execution has had events about. The first event of a new one means an input before it finished
+   * (one at a time, the previous; in a pool, the one the endpoint that takes it had). In a pool the events of files
+   * in flight interleave, so "another ordinal than the last event's" would say so on nearly every event.
+   */
+  startedInputs: Set<number>;
   /** Inputs whose document is stored (their first event with a document id changed the library). */
   storedInputs: Set<number>;
 }
@@ -71,15 +75,15 @@ export function createRunControl(deps: {
       startOverall: null,
       progress: new Map<number, InputProgress>(),
       lastEvent: null,
-      currentOrdinal: null,
+      startedInputs: new Set(),
       storedInputs: new Set(),
     };
     active.set(runId, live);
     const onProgress = (event: ProgressEvent) => {
       live.lastEvent = event;
       if (event.ordinal !== undefined) {
-        const inputFinished = live.currentOrdinal !== null && live.currentOrdinal !== event.ordinal;
-        live.currentOrdinal = event.ordinal;
+        const inputFinished = live.startedInputs.size > 0 && !live.startedInputs.has(event.ordinal);
+        live.startedInputs.add(event.ordinal);
         live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message, ...(event.endpoint ? { endpoint: event.endpoint } : {}) });
         const documentStored = event.documentId !== undefined && !live.storedInputs.has(event.ordinal);
         if (documentStored) live.storedInputs.add(event.ordinal);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EndpointStatus, RunView } from '../../../shared/contract';
+import type { EndpointStatus, RunProgressPayload, RunView } from '../../../shared/contract';
+import type { SimChatRequest } from '../../ollama-sim/index';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
 import { useTempDir } from '../../helpers/tempDir';
@@ -85,5 +86,38 @@ describe('engine host: Settings › Inference', () => {
     })(dataDir);
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
     for (const file of files) expect(readFileSync(file).toString('latin1'), file).not.toContain(secret);
+  });
+
+  it('a pool run: each running file\'s progress names its endpoint, and the library is told of changes per file, not per event', async () => {
+    const report = plantedReport();
+    const answer = plantedResponder(report);
+    const slow = async (req: SimChatRequest) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return answer(req);
+    };
+    const pool = [await startOpenAiSim({ responder: slow, contextLength: 16384 }), await startOpenAiSim({ responder: slow, contextLength: 16384 })];
+    sims.push(...pool);
+    host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1, logFile: null });
+    await call(host, 'settings.update', { strategy: 'pages', useJudge: false, endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `box ${i + 1}` })) });
+    const files = await Promise.all(
+      [1, 2, 3].map(async (n) => ({ name: `copy-${n}.pdf`, bytes: b64(await plantedPdf({ ...report, pageTexts: report.pageTexts.map((t) => `${t}\nCopy ${n} of the report.`) })) })),
+    );
+    const payloads: RunProgressPayload[] = [];
+    let libraryChanges = 0;
+    const stop = host.onEvent((event) => {
+      if (event.type === 'run.progress') payloads.push(event.data as RunProgressPayload);
+      if (event.type === 'documents.changed') libraryChanges++;
+    });
+    const { runId } = await call<{ runId: number }>(host, 'documents.import', { files });
+    await host.idle();
+    stop();
+    expect((await call<RunView[]>(host, 'runs.list')).find((r) => r.id === runId)!.status).toBe('done');
+    // Two files were seen in flight at once, each with its own endpoint; every running file always says where it is.
+    const running = payloads.map((p) => p.inputs.filter((i) => i.status === 'running' && i.progress));
+    expect(running.some((inputs) => inputs.length === 2 && new Set(inputs.map((i) => i.progress!.endpoint)).size === 2)).toBe(true);
+    for (const inputs of running) for (const input of inputs) expect(input.progress!.endpoint).toMatch(/^box [12]$/);
+    // Per file: its document stored, the next file started, the end of the run; never once per interleaved event.
+    expect(payloads.length).toBeGreaterThan(10);
+    expect(libraryChanges).toBeLessThanOrEqual(2 * files.length + 2);
   });
 });
