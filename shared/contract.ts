@@ -358,6 +358,8 @@ export interface EndpointStatus {
   models: string[];
   /** OpenAI-compatible: the context the run will plan within (the setting, else the server's max_model_len, else the default). */
   contextTokens: number | null;
+  /** Requests the server runs at once, where it says so (llama-server's slots); null when it does not. */
+  slots: number | null;
   /** Document text would leave the machine unencrypted (plain http to another machine); null otherwise. */
   warning: string | null;
   error: ErrorInfo | null;

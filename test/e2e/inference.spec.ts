@@ -22,7 +22,8 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
   const saved = async () => ((await app.server.host.invoke('settings.get', {})) as { ok: true; data: AppSettings }).data;
 
   beforeAll(async () => {
-    sim = await startOpenAiSim({ apiKey: 'sk-ui-right', contextLength: 24576 });
+    // A llama-server: it tells its slots at /props.
+    sim = await startOpenAiSim({ apiKey: 'sk-ui-right', contextLength: 24576, props: true, slots: 2 });
     app = await startApp({ ollamaSim: true });
     page = app.page;
   }, 300_000);
@@ -47,6 +48,9 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     await endpoint.getByLabel(/^API key/).fill('sk-ui-right');
     await endpoint.getByRole('button', { name: 'Store the key' }).click();
     await expect.poll(async () => endpoint.getByTestId('endpoint-status').textContent(), { timeout: 15_000 }).toMatch(/Answers: \d+ models .*context 24576 tokens/);
+    expect(await endpoint.getByTestId('endpoint-status').textContent()).toMatch(/; 2 slots\./);
+    // Three files at once on a server with two slots: the page says to match them.
+    expect(await endpoint.getByTestId('endpoint-slots-hint').textContent()).toBe('The server runs 2 requests at once: set Files at once to 2.');
     expect(await endpoint.getByLabel(/^API key/).inputValue()).toBe('');
     expect(await endpoint.textContent()).toContain('(one is stored)');
     expect(await endpoint.getByTestId('endpoint-warning').count()).toBe(0);

@@ -4,7 +4,7 @@
  * responder of the eval and every scripted reply work unchanged against either API.
  *
  * - `GET /v1/models` (with vLLM's `max_model_len` unless `listContextLength: false`, as llama-server omits it),
- *   `GET /health`, `POST /v1/chat/completions` (SSE or one JSON reply), `POST /v1/embeddings`.
+ *   `GET /health`, llama-server's `GET /props` with `props: true`, `POST /v1/chat/completions` (SSE or one JSON reply), `POST /v1/embeddings`.
  * - `slots` requests run at once (llama-server `-np`, vLLM's batch); up to `maxQueue` more wait; beyond that, 429.
  *   Each running request spends its own simulated time, so N slots finish N requests in the time of one.
  * - context: prompt tokens + max_tokens above `contextLength` is vLLM's 400 "maximum context length"; no max_tokens
@@ -47,6 +47,8 @@ export interface OpenAiSimOptions {
   contextLength?: number;
   /** List max_model_len in /v1/models, as vLLM does (default true). */
   listContextLength?: boolean;
+  /** Serve llama-server's `GET /props` (the context of a slot and the slot count); default false. */
+  props?: boolean;
   /** Requests served at once (default 1). */
   slots?: number;
   /** Requests waiting for a slot before the server answers 429 (default 64). */
@@ -322,11 +324,13 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     });
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/\/+$/, '');
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
-    if (!path.startsWith('/v1/')) return sendError(res, 404, `Not found: ${path}`, 'NotFoundError');
+    const llamaProps = options.props === true && req.method === 'GET' && path === '/props';
+    if (!path.startsWith('/v1/') && !llamaProps) return sendError(res, 404, `Not found: ${path}`, 'NotFoundError');
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       counters.unauthorized++;
       return sendError(res, 401, 'Incorrect API key provided.', 'invalid_request_error');
     }
+    if (llamaProps) return sendJson(res, 200, { default_generation_settings: { n_ctx: contextLength }, total_slots: slots });
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
         object: 'list',

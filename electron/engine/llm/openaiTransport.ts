@@ -7,7 +7,8 @@ import type { DoneRecord, LlmTransport, TransportChatRequest } from './transport
  * The OpenAI-compatible API (`/v1/chat/completions`) that llama.cpp's llama-server, vLLM, LM Studio and LocalAI
  * share. What differs from Ollama, and how it is met:
  * - no num_ctx: the context is the server's, a setting of the endpoint (`contextTokens`), else `max_model_len` from
- *   `/v1/models` (vLLM lists it), else DEFAULT_OPENAI_CONTEXT_TOKENS. The planner keeps every prompt within it, and
+ *   `/v1/models` (vLLM lists it), else llama-server's `/props` (`default_generation_settings.n_ctx`, the context of
+ *   one slot), else DEFAULT_OPENAI_CONTEXT_TOKENS. `/props` also gives llama-server's slot count (`total_slots`). The planner keeps every prompt within it, and
  *   max_tokens within what the prompt leaves: vLLM refuses prompt + max_tokens above the context with a 400.
  * - structured output through `response_format: json_schema`; a server that refuses it (a 400 naming the response
  *   format or schema) gets `json_object` from then on, and the reply is validated against the schema either way.
@@ -69,15 +70,17 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
   const base = init.baseUrl.replace(/\/+$/, '');
   let structured: 'json_schema' | 'json_object' = 'json_schema';
   let listed: Promise<Map<string, { maxModelLen?: number }>> | undefined;
+  let serverProps: Promise<{ nCtx?: number; slots?: number }> | undefined;
   // Some servers quote the key they refused in their error text: it must not reach an error, a log line or the store.
   const redact = (text: string) => (init.apiKey && init.apiKey.length >= 4 ? text.split(init.apiKey).join('[the API key]') : text);
 
-  async function send(path: string, signal: AbortSignal | undefined, body?: unknown): Promise<Response> {
+  /** `path` is below the base URL, or with `absolute` a whole URL. */
+  async function send(path: string, signal: AbortSignal | undefined, body?: unknown, absolute = false): Promise<Response> {
     const fetch = createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) });
     const headers: Record<string, string> = { accept: body === undefined ? 'application/json' : 'text/event-stream, application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
-    const res = await fetch(`${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(absolute ? path : `${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     if (!res.ok) {
       const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
       throw new ResponseError(redact(errorMessage(await res.text().catch(() => ''), res.status)), res.status, wait);
@@ -96,11 +99,33 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
     return out;
   }
 
-  function contextOf(maxModelLen: number | undefined): number {
+  /**
+   * llama-server's `/props` at the server's root (beside `/v1`): the context of one slot and the slot count. Other
+   * servers have no such route (404) or another shape: then nothing is known from it. Asked once per client.
+   */
+  function props(signal?: AbortSignal): Promise<{ nCtx?: number; slots?: number }> {
+    serverProps ??= (async () => {
+      const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+      try {
+        const res = await send(`${base.replace(/\/v1$/, '')}/props`, signal, undefined, true);
+        const body = (await res.json()) as { default_generation_settings?: { n_ctx?: unknown }; total_slots?: unknown };
+        const nCtx = positive(body.default_generation_settings?.n_ctx);
+        const slots = positive(body.total_slots);
+        return { ...(nCtx ? { nCtx } : {}), ...(slots ? { slots } : {}) };
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        return {};
+      }
+    })();
+    serverProps.catch(() => (serverProps = undefined));
+    return serverProps;
+  }
+
+  function contextOf(serverContext: number | undefined): number {
     const setting = init.contextTokens && init.contextTokens > 0 ? init.contextTokens : undefined;
     // The smaller of what the user set and what the server says it has: a prompt beyond the server's is refused.
-    if (setting && maxModelLen) return Math.min(setting, maxModelLen);
-    return setting ?? maxModelLen ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
+    if (setting && serverContext) return Math.min(setting, serverContext);
+    return setting ?? serverContext ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
   }
 
   function chatBody(request: TransportChatRequest): Record<string, unknown> {
@@ -128,7 +153,8 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
       listed = models(signal);
       listed.catch(() => (listed = undefined));
       await listed;
-      return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true };
+      const { slots } = await props(signal);
+      return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}) };
     },
     async listModels(signal) {
       const found = await models(signal);
@@ -140,7 +166,8 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
       const found = await listed;
       const entry = found.get(model);
       if (!entry) throw new ResponseError(`model "${model}" not found: the server lists ${[...found.keys()].join(', ') || 'no model'}`, 404);
-      return { name: model, contextLength: contextOf(entry.maxModelLen), capabilities: ['completion'], thinking: false, embedding: false };
+      const serverContext = entry.maxModelLen ?? (await props(signal)).nCtx;
+      return { name: model, contextLength: contextOf(serverContext), capabilities: ['completion'], thinking: false, embedding: false };
     },
     async chat(request, signal, onFrame) {
       const started = Date.now();

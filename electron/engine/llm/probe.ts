@@ -11,6 +11,8 @@ export interface ProbeResult {
   installed: InstalledModel[];
   models: Record<string, ModelInfo>;
   numCtx: number;
+  /** Requests the server runs at once, where it says so (llama-server); the endpoint's concurrency should not exceed it. */
+  slots?: number;
   /** Things the user should know but that do not stop the run (e.g. num_ctx above the model's maximum). */
   warnings: string[];
 }
@@ -64,7 +66,7 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
     }
     await loadModel(ctx, info, numCtx, signal).catch((e) => fail(e, name));
   }
-  return { host: ctx.host, version, supportsTruncate: server.supportsTruncate, installed, models, numCtx, warnings };
+  return { host: ctx.host, version, supportsTruncate: server.supportsTruncate, installed, models, numCtx, warnings, ...(server.slots ? { slots: server.slots } : {}) };
 }
 
 async function loadModel(ctx: ClientContext, info: ModelInfo, numCtx: number, signal?: AbortSignal): Promise<void> {

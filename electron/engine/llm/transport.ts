@@ -14,6 +14,8 @@ export interface ServerInfo {
   supportsTruncate: boolean;
   /** An over-long prompt is refused (an error) rather than cut silently: no truncation check is needed. */
   refusesOverflow: boolean;
+  /** Requests the server runs at once, where it says (llama-server's /props total_slots). */
+  slots?: number;
 }
 
 export interface TransportChatRequest {

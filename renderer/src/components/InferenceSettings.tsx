@@ -27,7 +27,7 @@ function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSe
     setChecking(true);
     const result = await invoke('endpoints.check', { endpoint });
     setChecking(false);
-    setStatus(result.ok ? result.data : { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, warning: null, error: result.error });
+    setStatus(result.ok ? result.data : { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, slots: null, warning: null, error: result.error });
   };
   // The live check: whenever what it depends on changes (and once on opening).
   useEffect(() => {
@@ -106,8 +106,15 @@ function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSe
           <span>
             Answers: {status.models.length} {status.models.length === 1 ? 'model' : 'models'}
             {status.models.length > 0 ? ` (${status.models.slice(0, 5).join(', ')}${status.models.length > 5 ? ', …' : ''})` : ''}
-            {status.contextTokens ? `; context ${status.contextTokens} tokens` : ''}.
+            {status.contextTokens ? `; context ${status.contextTokens} tokens` : ''}
+            {status.slots ? `; ${status.slots} ${status.slots === 1 ? 'slot' : 'slots'}` : ''}.
           </span>
+        ) : null}
+        {!checking && status?.slots && endpoint.concurrency > status.slots ? (
+          // More files at once than the server has slots: the extra requests wait in its queue, or are refused (429).
+          <p className="hint" data-testid="endpoint-slots-hint">
+            The server runs {status.slots} {status.slots === 1 ? 'request' : 'requests'} at once: set Files at once to {status.slots}.
+          </p>
         ) : null}
         {!checking && status?.error ? (
           <span className="field-error" role="alert">

@@ -42,7 +42,7 @@ describe('engine host: Settings › Inference', () => {
 
     expect(await call(host, 'endpoints.setKey', { keyRef: 'endpoint-a', key: 'sk-host' })).toEqual({ keyRef: 'endpoint-a', stored: true });
     const good = await call<EndpointStatus>(host, 'endpoints.check', { endpoint });
-    expect(good).toMatchObject({ reachable: true, contextTokens: 12288, warning: null, error: null });
+    expect(good).toMatchObject({ reachable: true, contextTokens: 12288, slots: null, warning: null, error: null });
     expect(good.models).toContain('qwen3:8b');
 
     const gone = await call<EndpointStatus>(host, 'endpoints.check', { endpoint: { kind: 'openai', url: 'http://127.0.0.1:9/v1', concurrency: 1 } });

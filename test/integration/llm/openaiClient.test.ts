@@ -97,9 +97,17 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     const maxTokens = h.sim.bodies[0]!.max_tokens as number;
     expect(maxTokens).toBeLessThan(4096 - h.sim.requests[0]!.promptTokens);
     expect(maxTokens).toBeGreaterThan(1000);
-    // A server that lists no context (llama-server) with no setting: the default.
+    // A server that lists no context with no setting: the default.
     const bare = await harness({ responder: () => good, listContextLength: false });
     expect((await bare.client.modelInfo('llama3.1:8b')).contextLength).toBe(DEFAULT_OPENAI_CONTEXT_TOKENS);
+    expect((await bare.client.probe([], 0)).slots).toBeUndefined();
+    // llama-server: no max_model_len, but /props says the context of a slot and how many slots it runs.
+    const llama = await harness({ responder: () => good, listContextLength: false, props: true, contextLength: 12288, slots: 3 });
+    expect((await llama.client.modelInfo('llama3.1:8b')).contextLength).toBe(12288);
+    expect((await llama.client.probe([], 0)).slots).toBe(3);
+    // The endpoint's setting still caps it.
+    const capped = llama.newClient({ contextTokens: 4096 });
+    expect((await capped.modelInfo('llama3.1:8b')).contextLength).toBe(4096);
   });
 
   it('serves an identical call from the response cache, keyed apart from Ollama replies', async () => {
