@@ -36,11 +36,16 @@ const BATCH = 12;
  * layer, no password), fewest pages first, up to BATCH.
  */
 function batchFiles(pdfDir: string, names: readonly string[]): string[] {
-  const facts = (name: string) => JSON.parse(readFileSync(join(CORPUS, 'truth', `${name}.json`), 'utf8')) as { pages: number; has_text_layer: boolean; encrypted: boolean };
+  // `encrypted` is written as "no" or "yes (…how…)".
+  const facts = (name: string) => JSON.parse(readFileSync(join(CORPUS, 'truth', `${name}.json`), 'utf8')) as { pages: number; has_text_layer: boolean; encrypted: string | boolean };
+  const encrypted = (name: string) => {
+    const written = facts(name).encrypted;
+    return written === true || /^yes/i.test(String(written));
+  };
   const available = readdirSync(pdfDir).filter((f) => names.includes(f.replace(/\.pdf$/, ''))).map((f) => f.replace(/\.pdf$/, ''));
   const reports = available.filter((n) => !n.startsWith('hard-')).sort();
   const readable = available
-    .filter((n) => n.startsWith('hard-') && facts(n).has_text_layer && !facts(n).encrypted)
+    .filter((n) => n.startsWith('hard-') && facts(n).has_text_layer && !encrypted(n))
     .sort((a, b) => facts(a).pages - facts(b).pages || a.localeCompare(b));
   return [...reports, ...readable].slice(0, BATCH).map((n) => join(pdfDir, `${n}.pdf`));
 }

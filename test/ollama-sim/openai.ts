@@ -21,7 +21,7 @@ import { serveOnLoopback } from './loopback';
 import { defaultSimModels } from './models';
 import { renderPrompt } from './protocol';
 import { schemaResponder } from './responders';
-import { Cancelled, simulatedTime } from './timing';
+import { Cancelled, pacedTime, simulatedTime } from './timing';
 import { defaultTokenize } from './tokenizer';
 import type { Responder, SimChatRequest, SimModel, SimRates } from './types';
 import { embedTokens } from './util';
@@ -258,11 +258,13 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
         finish = 'length';
       }
       await spend(promptTokens / rates.prefillTokensPerSec, signal);
+      // Decoding is paced against its own clock, as the Ollama surface paces its tokens (completion.ts).
+      const decode = pacedTime(timeScale, counters);
       const usage = { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length };
       const id = `chatcmpl-sim-${requestIndex}`;
       const created = Math.floor(Date.now() / 1000);
       if (!stream) {
-        await spend(tokens.length / rates.decodeTokensPerSec, signal);
+        await decode(tokens.length / rates.decodeTokensPerSec, signal);
         counters.outputTokens += tokens.length;
         counters.completed++;
         return sendJson(res, 200, {
@@ -282,7 +284,7 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
       let frames = 0;
       for (let i = 0; i < tokens.length; i += tokensPerFrame) {
         const piece = tokens.slice(i, i + tokensPerFrame);
-        await spend(piece.length / rates.decodeTokensPerSec, signal);
+        await decode(piece.length / rates.decodeTokensPerSec, signal);
         counters.outputTokens += piece.length;
         await write(res, frame({ content: piece.join('') }, null), signal);
         frames++;

@@ -28,5 +28,23 @@ export function simulatedTime(timeScale: number, counters: { simulatedSeconds: n
   };
 }
 
+/**
+ * Spends simulated seconds against a clock started now: each call sleeps until the total spent so far is due, so the
+ * real time of many short spends (a reply paced frame by frame) is their sum, not their sum plus every timer's delay.
+ */
+export function pacedTime(timeScale: number, counters: { simulatedSeconds: number }): (seconds: number, signal: AbortSignal | undefined) => Promise<void> {
+  const start = performance.now();
+  let total = 0;
+  return async (seconds, signal) => {
+    if (seconds <= 0) return;
+    counters.simulatedSeconds += seconds;
+    total += seconds;
+    if (timeScale <= 0) return;
+    const wait = start + total * 1000 * timeScale - performance.now();
+    if (wait >= 1) await sleepUnlessCancelled(wait, signal);
+    else if (signal?.aborted) throw new Cancelled();
+  };
+}
+
 /** Lets other requests and socket events run between two tokens. */
 export const yieldLoop = () => new Promise<void>((r) => setImmediate(r));
