@@ -50,6 +50,12 @@ function batchFiles(pdfDir: string, names: readonly string[]): string[] {
   return [...reports, ...readable].slice(0, BATCH).map((n) => join(pdfDir, `${n}.pdf`));
 }
 
+/** Endpoints a run left out after it had started (the pool's run event for an endpoint that stopped answering). */
+function leftOutMidRun(db: Database, runId: number): number {
+  const row = db.prepare("SELECT COUNT(*) AS n FROM run_events WHERE run_id = ? AND level = 'warn' AND message LIKE '% stopped answering%'").get(runId) as { n: number };
+  return row.n;
+}
+
 /** Model calls of a run whose prompt was answered more than once for the same document: a unit analysed twice. */
 function answeredTwice(db: Database, runId: number): number {
   const row = db
@@ -133,6 +139,8 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
         'findings identical': findings === reference.findings ? 'yes' : 'NO',
         'files not done': String(notDone),
         'units answered twice': String(answeredTwice(db, outcome.run.id)),
+        // The proof that an endpoint did die in that row: the run left it out mid-run.
+        'endpoints left out mid-run': String(leftOutMidRun(db, outcome.run.id)),
         target: label.startsWith('1 Ollama') ? '' : dying ? '0 not done, 0 twice, identical' : '>= 2.5x, identical',
       });
       for (const s of servers) {
