@@ -306,7 +306,7 @@ try {
     ['dense', 'Dense documents (dense): audit reports and a 360-ID release note, long replies, a model that stops at 20 (targets: 0% output thrown away, nothing lost, <= 1.2 entries per truth finding, <= 1.5x / 1.1x the floor)', async () => (await import('./denseBench')).runDenseBench()],
     ['ui', 'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
     ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
-    ['pool', 'Inference endpoints (pool): the corpus reports as one batch on 1 endpoint vs 3, simulator time x POOL_TIME_SCALE (default 0.1; target: >= 2.5x faster on 3, identical findings)', async () => (await import('./poolBench')).runPoolBench()],
+    ['pool', 'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
   ];
   for (const [key, title, run] of sections) {
