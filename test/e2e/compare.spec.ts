@@ -1,7 +1,8 @@
 /**
  * The comparison view in the desktop UI through the WebSocket bridge: two versions of a generated report
  * analysed by the full pipeline (simulator), compared side by side, filtered by label, a side's source page
- * drawn with one click, and the sibling candidate confirmed by the auditor.
+ * drawn with one click, the auditor's review note on an earlier finding shown on its pair, and the sibling
+ * candidate confirmed by the auditor.
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { headingResponder, secondRoundPair, versionSpec } from '../fixtures/repo
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+import type { DocumentSummary, ReviewViewResult } from '../../shared/contract';
 
 describeNeeding([CHROMIUM], 'comparison view', () => {
   let app: AppUnderTest;
@@ -24,6 +26,14 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
         await host.invoke('documents.import', { files: [{ name, bytes: Buffer.from(pdf).toString('base64') }] });
         await host.idle();
       }
+      // The auditor's note on an earlier finding, written in the review: it must show on that finding's pair.
+      const documents = await host.invoke('documents.list', {});
+      const roundOne = documents.ok ? (documents.data as DocumentSummary[]).find((d) => d.fileName === 'round-one.pdf') : undefined;
+      const review = roundOne ? await host.invoke('review.get', { documentId: roundOne.id }) : undefined;
+      const finding = review?.ok ? (review.data as ReviewViewResult).findings.find((f) => f.findingKey === 'ACME-05') : undefined;
+      if (!finding) throw new Error('the earlier report has no reviewed ACME-05 to note');
+      const noted = await host.invoke('review.note', { reviewedId: finding.id, text: 'Client promised SafeERC20 in round two.' });
+      if (!noted.ok) throw new Error(noted.error.message);
     });
     page = app.page;
   });
@@ -52,6 +62,9 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('ACME-05 Unchecked return value of token transfer (Medium)');
     expect(await rows.first().textContent()).toContain('ACME-04 Unchecked return value of token transfer (High)');
+    // The note written on the earlier finding in the review is carried over to its pair, in the earlier column.
+    expect(await rows.first().locator('td').nth(2).getByRole('list', { name: 'Auditor notes' }).textContent()).toBe('Ada: Client promised SafeERC20 in round two.');
+    expect(await view.getByRole('list', { name: 'Auditor notes' }).count()).toBe(1);
     // The later side's source page, one click away, drawn with pdf.js.
     await rows.first().locator('td').nth(3).getByRole('button', { name: /Show page/ }).click();
     await rows.first().locator('td').nth(3).locator('canvas').waitFor();
