@@ -147,7 +147,20 @@ export interface Comparison {
   summary: CompareSummary;
   pairs: ComparePair[];
   candidates: CompareCandidate[];
+  /**
+   * The one model call for the statuses the rules could not read, when it was made (absent: not made, e.g.
+   * rules-only): the model, how many statuses it read, how many quotes it gave that were not found in their
+   * finding's section (dropped), and why it gave nothing (a failed call), else null.
+   */
+  modelStatus?: ModelStatusOutcome;
   createdAt: string;
+}
+
+export interface ModelStatusOutcome {
+  model: string | null;
+  read: number;
+  dropped: number;
+  problem: string | null;
 }
 
 export const COMPARE_JSON_VERSION = 1;
@@ -167,4 +180,11 @@ export function summarizePairs(pairs: readonly ComparePair[], candidates: readon
     else stillOpen++;
   }
   return { resolved, stillOpen, noLongerPresent, new: added, severityChanged, candidates: candidates.filter((c) => c.decision === null).length };
+}
+
+/** What the status model call did, in one sentence (the CLI prints it, the Compare view shows it). */
+export function modelStatusText(outcome: ModelStatusOutcome): string {
+  if (outcome.problem !== null) return `Statuses the rules could not read are left unread: ${outcome.problem}`;
+  const dropped = outcome.dropped > 0 ? `; ${outcome.dropped} quote(s) not found in their finding's section and dropped` : '';
+  return `${outcome.read} status(es) the rules could not read were read by ${outcome.model ?? 'the model'}, each quote found in its finding's section${dropped}.`;
 }

@@ -7,16 +7,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COMPARE_LABEL_TEXT, type Comparison } from '../../shared/compare';
+import { COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
 import { runSettingsFrom } from '../../shared/runSettings';
 import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
-import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, type CompareFormat } from '../engine/compare';
+import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import { documentHasMergedFindings } from '../engine/merge';
-import { getRunModels } from '../engine/review';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { modelChoices } from './runOptions';
@@ -188,7 +187,7 @@ export async function main(argv: string[]): Promise<number> {
       documentIds.push(input.documentId);
     }
     let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
-    if (!rulesOnly && comparison.later.mode === 'full' && comparison.pairs.some((p) => p.later?.mergedId !== null && p.later !== null && p.statedStatus === null)) {
+    if (!rulesOnly && statusesLeftUnread(comparison)) {
       comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal: stop.signal });
     }
     comparison.id = saveComparison(db, comparison);
@@ -224,25 +223,20 @@ async function statusesByModel(
   comparison: Comparison,
   options: { host: string | undefined; model: string | undefined; numCtx: number | undefined; cache: boolean; signal: AbortSignal },
 ): Promise<Comparison> {
-  const runModels = getRunModels(db, comparison.later.runId);
-  const model = options.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
-  if (!model) {
+  const chosen = statusModelFor(db, comparison, { model: options.model, numCtx: options.numCtx });
+  if (!chosen) {
     process.stderr.write('Statuses the rules could not read are left unread: name a model with --model to read them.\n');
     return comparison;
   }
   const llm = createLlmClient({ db, ...(options.host ? { host: options.host } : {}), settings: { cache: options.cache } });
   try {
-    const result = await readStatusesWithModel(db, comparison, { llm, model, numCtx: options.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX, cache: options.cache, signal: options.signal });
-    if (result.problem) process.stderr.write(`Statuses the rules could not read are left unread: ${result.problem}\n`);
-    else if (result.read + result.dropped > 0) process.stderr.write(`${result.read} status(es) read by the model (each quote found in its finding's section)${result.dropped > 0 ? `, ${result.dropped} quote(s) not found and dropped` : ''}.\n`);
+    const result = await readStatusesWithModel(db, comparison, { llm, ...chosen, cache: options.cache, signal: options.signal });
+    if (result.comparison.modelStatus) process.stderr.write(`${modelStatusText(result.comparison.modelStatus)}\n`);
     return result.comparison;
   } finally {
     await llm.close();
   }
 }
-
-/** Context for the status call when neither --num-ctx nor the later run's plan gives one. */
-const MODEL_STATUS_NUM_CTX = 8192;
 
 function summaryText(c: Comparison, written: string[]): string {
   const s = c.summary;

@@ -1,13 +1,14 @@
 /**
  * The comparison view in the desktop UI through the WebSocket bridge: two versions of a generated report
  * analysed by the full pipeline (simulator), compared side by side, filtered by label, a side's source page
- * drawn with one click, the auditor's review note on an earlier finding shown on its pair, and the sibling
- * candidate confirmed by the auditor.
+ * drawn with one click, the auditor's review note on an earlier finding shown on its pair, the statuses the
+ * rules could not read asked of the model (its made-up ones dropped), and the sibling candidate confirmed by
+ * the auditor.
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf } from '../fixtures/pdfFactory';
-import { headingResponder, secondRoundPair, versionSpec } from '../fixtures/reportPairs';
+import { secondRoundPair, statusQuoteResponder, versionSpec } from '../fixtures/reportPairs';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
@@ -18,7 +19,7 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp({ ollamaSim: { responder: headingResponder } }, async ({ host }) => {
+    app = await startApp({ ollamaSim: { responder: statusQuoteResponder } }, async ({ host }) => {
       await host.invoke('settings.update', { strategy: 'pages', useJudge: false, reviewerName: 'Ada' });
       const pair = secondRoundPair();
       for (const [name, version, seed] of [['round-one.pdf', pair.earlier, 1], ['round-two.pdf', pair.later, 2]] as const) {
@@ -51,6 +52,10 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     const summary = view.getByLabel('Summary');
     await summary.waitFor();
     expect(await summary.textContent()).toContain('Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1');
+    // The two new findings state no status; the model was asked once and the statuses it made up were not in the text.
+    expect(await view.getByLabel('Statuses read by the model').textContent()).toBe(
+      "0 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 2 quote(s) not found in their finding's section and dropped.",
+    );
 
     const rows = view.locator('table.compare__pairs tbody tr');
     expect(await rows.count()).toBe(9);

@@ -15,6 +15,7 @@ import { summarizePairs, type Comparison, type StatedStatus } from '../../../sha
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { groundEvidence } from '../extract';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
+import { getRunModels } from '../review';
 import { loadExtractedDocument } from '../store';
 import type { Database } from 'better-sqlite3';
 import { statusWordIn, statusCategory, SECTION_CHARS } from './statedStatus';
@@ -113,7 +114,8 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
     reply = result.value;
   } catch (error) {
     if (error instanceof AppError && (error.code === ErrorCode.CANCELLED || isRunWideLlmError(error.code))) throw error;
-    return { comparison, read: 0, dropped: 0, problem: `the stated-status call failed (${(error as Error).message})` };
+    const problem = `the stated-status call failed (${(error as Error).message})`;
+    return { comparison: { ...comparison, modelStatus: { model: options.model, read: 0, dropped: 0, problem } }, read: 0, dropped: 0, problem };
   }
   const found = new Map<number, StatedStatus>();
   let dropped = 0;
@@ -138,5 +140,28 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
     });
   }
   const pairs = comparison.pairs.map((p) => (found.has(p.index) ? { ...p, statedStatus: found.get(p.index)! } : p));
-  return { comparison: { ...comparison, pairs, summary: summarizePairs(pairs, comparison.candidates) }, read: found.size, dropped, problem: null };
+  return {
+    comparison: { ...comparison, pairs, summary: summarizePairs(pairs, comparison.candidates), modelStatus: { model: options.model, read: found.size, dropped, problem: null } },
+    read: found.size,
+    dropped,
+    problem: null,
+  };
+}
+
+/** Context for the status call when neither the caller nor the later run's plan gives one. */
+export const MODEL_STATUS_NUM_CTX = 8192;
+
+/** Whether the model is worth asking: the later side has model findings, some without a status the rules read. */
+export function statusesLeftUnread(c: Comparison): boolean {
+  return c.later.mode === 'full' && c.pairs.some((p) => p.later !== null && p.later.mergedId !== null && p.statedStatus === null);
+}
+
+/**
+ * The model and context for the status call: the one asked for, else the one that extracted the later document's
+ * findings (it ran on this machine already), else the later run's first; null when none is known.
+ */
+export function statusModelFor(db: Database, c: Comparison, wanted: { model?: string | undefined; numCtx?: number | undefined } = {}): { model: string; numCtx: number } | null {
+  const runModels = getRunModels(db, c.later.runId);
+  const model = wanted.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
+  return model ? { model, numCtx: wanted.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX } : null;
 }

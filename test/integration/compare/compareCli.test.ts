@@ -185,7 +185,7 @@ describe('npm run compare (CLI, real child process)', () => {
     const out = join(dir, 'c.json');
     const run = await runCompare([earlier, later, '--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--strategy', 'headings', '--no-judge'], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/1 status\(es\) read by the model \(each quote found in its finding's section\), 1 quote\(s\) not found and dropped/);
+    expect(run.stderr).toContain("1 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 1 quote(s) not found in their finding's section and dropped.");
     const c = readJson(out);
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-1')).toMatchObject({
       label: 'still_present',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { COMPARE_LABEL_TEXT, COMPARE_LABELS, type CompareCandidate, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
+import { COMPARE_LABEL_TEXT, COMPARE_LABELS, modelStatusText, type CompareCandidate, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
 import { useCompareStore } from '../../stores/useCompareStore';
 import { useDocumentsStore } from '../../stores/useDocumentsStore';
 import { DocumentPicker } from '../DocumentPicker';
@@ -54,6 +54,7 @@ function PairRow({ pair, comparison }: { pair: ComparePair; comparison: Comparis
             <br />
             <small>
               p. {pair.statedStatus.page}: {pair.statedStatus.quote}
+              {pair.statedStatus.source === 'model' ? ' (pointed to by the model, quote found in the text)' : ''}
             </small>
           </>
         ) : null}
@@ -125,6 +126,11 @@ export function CompareView() {
             Resolved (as the later document states): {comparison.summary.resolved} · Still open: {comparison.summary.stillOpen} · No longer present: {comparison.summary.noLongerPresent} · New: {comparison.summary.new} · Severity changed: {comparison.summary.severityChanged}
             {comparison.summary.candidates > 0 ? ` · Candidates to confirm: ${comparison.summary.candidates}` : ''}
           </p>
+          {comparison.modelStatus ? (
+            <p className="compare__model-status" aria-label="Statuses read by the model">
+              {modelStatusText(comparison.modelStatus)}
+            </p>
+          ) : null}
           <ul className="chips" aria-label="Filter by label">
             {COMPARE_LABELS.map((label) => (
               <li key={label}>
