@@ -130,6 +130,7 @@ export function comparisonJson(c: Comparison): string {
         notes: p.notes,
       })),
       candidates: c.candidates.map((cand) => ({ earlierPair: cand.earlierIndex, laterPair: cand.laterIndex, reason: cand.reason, score: cand.score, decision: cand.decision })),
+      model_status: c.modelStatus ?? null,
     },
     null,
     2,

@@ -191,6 +191,7 @@ describe('npm run compare (CLI, real child process)', () => {
       label: 'still_present',
       stated_status: { text: 'fixed', category: 'resolved', quote: 'After the review the developers fixed the issue in commit 4f2a.', page: 2, source: 'model' },
     });
+    expect((c as unknown as { model_status: unknown }).model_status).toEqual({ model: 'qwen3:8b', read: 1, dropped: 1, problem: null });
     // The model said "Status: Resolved" for KITE-2; the document does not: nothing is shown.
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-2')).toMatchObject({ label: 'still_present', stated_status: null });
     expect(c.summary).toMatchObject({ resolved: 1, stillOpen: 1 });
