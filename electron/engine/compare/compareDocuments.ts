@@ -315,7 +315,8 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
   const boundariesFor = (item: Item): number[] => {
     const own = new Set(item.side.id === null ? [] : [comparableId(item.side.id)]);
     const others = later.items.filter((i) => i !== item).flatMap((i) => [...i.anchors, ...titleSpans(later.text, i.side.title).map((s) => s.start)]);
-    const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized))).map((m) => m.start);
+    // A standard or licence named in the text (ERC-20, GPL-2, CVE-...) is no other finding: it does not end a section.
+    const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized)) && !isReferenceId(m.normalized)).map((m) => m.start);
     return [...others, ...otherMentions].sort((a, b) => a - b);
   };
 

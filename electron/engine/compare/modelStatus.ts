@@ -18,7 +18,7 @@ import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '.
 import { getRunModels } from '../review';
 import { loadExtractedDocument } from '../store';
 import type { Database } from 'better-sqlite3';
-import { statusWordIn, statusCategory, SECTION_CHARS } from './statedStatus';
+import { statusWordIn, statusCategory } from './statedStatus';
 
 export const STATUS_CHUNK_REF = 'compare:stated-status';
 /** How far above a finding's quote its heading may stand (a status line often sits between them). */
@@ -32,6 +32,8 @@ function sectionStart(text: string, at: number, title: string, floor: number): n
   if (heading) return text.lastIndexOf('\n', from + heading.index) + 1;
   return text.lastIndexOf('\n', at - 1) + 1;
 }
+/** Text per finding shown to the model: the rules read further (statedStatus.ts), but each section costs context. */
+const MODEL_SECTION_CHARS = 3000;
 /** Sections per call: enough for a report's worth of findings, small enough for an 8B model's context. */
 const MAX_SECTIONS = 30;
 
@@ -71,7 +73,7 @@ export interface ModelStatusResult {
 
 /**
  * The later findings of the comparison whose status the rules did not read, with their sections: from the
- * finding's heading (or its quote's line) to the next finding's, at most SECTION_CHARS past its quote.
+ * finding's heading (or its quote's line) to the next finding's, at most MODEL_SECTION_CHARS past its quote.
  */
 function sectionsToAsk(text: string, c: Comparison): { pairIndex: number; start: number; end: number }[] {
   const quoted = c.pairs
@@ -82,7 +84,7 @@ function sectionsToAsk(text: string, c: Comparison): { pairIndex: number; start:
   const out: { pairIndex: number; start: number; end: number }[] = [];
   for (const [i, { pair, at }] of quoted.entries()) {
     if (pair.statedStatus || pair.later!.mergedId === null) continue;
-    out.push({ pairIndex: pair.index, start: starts[i]!, end: Math.min(starts[i + 1] ?? text.length, at + SECTION_CHARS) });
+    out.push({ pairIndex: pair.index, start: starts[i]!, end: Math.min(starts[i + 1] ?? text.length, at + MODEL_SECTION_CHARS) });
   }
   return out.slice(0, MAX_SECTIONS);
 }

@@ -22,7 +22,12 @@
  */
 import type { StatedStatus, StatusCategory } from '../../../shared/compare';
 
-export const SECTION_CHARS = 3000;
+/**
+ * How far past a finding's anchor its section may run when no other finding is named before: about two pages,
+ * since firms print the status after the recommendation and its code (a Spearbit or Oak section runs 3,500-4,000
+ * characters from its heading to its status). A section still ends where another finding is named.
+ */
+export const SECTION_CHARS = 6000;
 
 /** Status words, longest first (so "Partially Resolved" is not read as "Resolved"). */
 const STATUS_WORDS = [
@@ -63,6 +68,8 @@ const STRONG_LABEL_RE = /^[ \t]*(?:fix(?:\s+review)?\s+)?(?:status|resolution|re
  * the same word ("Update the fee so that closed positions ...") is no label.
  */
 const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation(?:\s+plan)?|alleviation|(?:client|team|developer)?(?:['’]s)?\s*(?:response|comment(?:ary)?)|update)[ \t]*(?:[:\-–—][ \t]*(.*))?$/gim;
+/** After an arbitrary label, a status word may follow a short subject ("Acme: All issues have been fixed in ..."). */
+const HAS_BEEN_RE = /^[^.;:]{0,40}\b(?:has|have)\s+(?:now\s+)?been\s+$/i;
 /** Any short label followed at once by a status word ("Client: Acknowledged."). */
 const ANY_LABEL_RE = /^[ \t]*[\p{L}][\p{L} .'’-]{0,30}:[ \t]*(.*)$/gimu;
 
@@ -159,7 +166,7 @@ function labelledStatuses(view: StatusTextView, from: number, to: number, re: Re
     const head = rest.slice(0, strict ? 40 : 200);
     const w = statusWordIn(head);
     if (!w) continue;
-    if (strict && (w.index > 0 || LABEL_ONLY_WORDS.has(w.text.toLowerCase()))) continue;
+    if (strict && ((w.index > 0 && !HAS_BEEN_RE.test(head.slice(0, w.index))) || LABEL_ONLY_WORDS.has(w.text.toLowerCase()))) continue;
     out.push(statusFrom(view, restStart + w.index, w.text, lineStart, lineEnd, 'section-line'));
   }
   return out;

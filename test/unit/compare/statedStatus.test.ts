@@ -111,6 +111,19 @@ describe('status layouts of other firms, inside the same report', () => {
     expect(readFor(text, '3. Third', ['1. First', '2. Second'])).toMatchObject({ text: 'resolved', category: 'resolved' });
   });
 
+  it('a status after the recommendation and its code, two pages below the heading, is still the finding\'s own', () => {
+    const code = Array.from({ length: 60 }, (_, i) => `    uint256 value${i} = balances[account] * rate / PRECISION;`).join('\n');
+    const text = `5.2.2 Dust left behind after wrapping\nDescription of it.\n${code}\nRecommendation\nTransfer the balance.\nAcme: Acknowledged. It is an acceptable edge case.\n`;
+    expect(text.indexOf('Acme: Acknowledged') - text.indexOf('5.2.2')).toBeGreaterThan(3500);
+    expect(readFor(text, '5.2.2', [])).toMatchObject({ text: 'Acknowledged', quote: 'Acme: Acknowledged. It is an acceptable edge case.' });
+  });
+
+  it('after an arbitrary label, a status word may follow a short subject ("Acme: All issues have been fixed ..."), not a long sentence', () => {
+    const text = '1. First\nAcme: All issues have been fixed in the following commits:\n2. Second\nImpact: An attacker who waits until the pool has been drained can have been fixed rates.\n';
+    expect(readFor(text, '1. First', ['2. Second'])).toMatchObject({ text: 'fixed', category: 'resolved' });
+    expect(readFor(text, '2. Second', ['1. First'])).toBeNull();
+  });
+
   it('a recommendation that starts with a label\'s word is no label ("Update the fee so that closed positions ...")', () => {
     const text = '1. Liquidation edge case\nRecommendations\nUpdate the fee so that closed positions pay nothing.\nResponse time matters here, not fixed costs.\n';
     expect(readFor(text, '1. Liquidation', [])).toBeNull();
