@@ -190,6 +190,14 @@ export async function main(argv: string[]): Promise<number> {
     if (!rulesOnly && statusesLeftUnread(comparison)) {
       comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal: stop.signal });
     }
+    for (const side of ['earlier', 'later'] as const) {
+      const ref = comparison[side];
+      if (ref.mode === 'rules-only' && !comparison.pairs.some((p) => p[side] !== null)) {
+        process.stderr.write(
+          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.\n`,
+        );
+      }
+    }
     comparison.id = saveComparison(db, comparison);
     for (const output of outputs) {
       try {

@@ -178,6 +178,20 @@ describe('npm run compare (CLI, real child process)', () => {
     ]);
   }, 120_000);
 
+  it('--rules-only on reports that print no finding IDs says that nothing could be paired and what to do', async () => {
+    const dir = tempDir();
+    const pair = secondRoundPair();
+    const withoutIds = (v: ReportVersion): ReportVersion => ({ ...v, findings: v.findings.map((f) => ({ ...f, id: null })) });
+    const [earlier, later] = await writePair(dir, { earlier: withoutIds(pair.earlier), later: withoutIds(pair.later) });
+    const out = join(dir, 'c.json');
+    const run = await runCompare([earlier, later, '--rules-only', '--json', out, '--db', join(dir, 's.sqlite')], dir);
+    expect(run.code).toBe(0);
+    expect(readJson(out).pairs).toEqual([]);
+    expect(run.stderr).toContain('The earlier file earlier.pdf prints no finding ID where it announces a finding');
+    expect(run.stderr).toContain('The later file later.pdf prints no finding ID where it announces a finding');
+    expect(run.stderr).toContain('Run without --rules-only');
+  }, 120_000);
+
   it('a status the rules cannot read is read by one model call whose quote must be in the finding\'s section; an invented quote is dropped', async () => {
     const dir = tempDir();
     const { sim } = await startSim({ responder: statusQuoteResponder });
