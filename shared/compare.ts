@@ -165,6 +165,19 @@ export interface ModelStatusOutcome {
 
 export const COMPARE_JSON_VERSION = 1;
 
+/** The formats a comparison is exported in (JSON: docs/compare.schema.json). */
+export const COMPARE_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+/** Where the host wrote an exported comparison (the exports folder under the data folder). */
+export interface CompareExportResult {
+  comparisonId: number;
+  format: CompareFormat;
+  path: string;
+  fileName: string;
+  bytes: number;
+}
+
 /** The summary counted from the pairs (never kept apart from them). */
 export function summarizePairs(pairs: readonly ComparePair[], candidates: readonly CompareCandidate[]): CompareSummary {
   let resolved = 0;

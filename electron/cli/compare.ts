@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
+import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
@@ -24,7 +24,7 @@ import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
 
-const FORMATS: readonly CompareFormat[] = ['md', 'html', 'pdf', 'csv', 'json'];
+const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
 
 const USAGE = `Usage: npm run compare -- <earlier.pdf> <later.pdf> [options]
 

@@ -6,11 +6,15 @@
  * call (as `npm run compare` does), where runs go: the first endpoint of
  * Settings › Inference, else the Ollama host. A failed call never fails the
  * comparison: it is kept as the rules read it, with the reason beside it.
+ * A stored comparison is exported to the exports folder (PDF through the
+ * host's `renderPdf`, as the audit report is).
  */
-import type { Comparison } from '../../shared/compare';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CompareExportResult, Comparison } from '../../shared/compare';
 import type { ParsedInput } from '../../shared/contract';
-import { toErrorInfo } from '../../shared/errors';
-import { compareDocuments, readStatusesWithModel, saveComparison, saveDecision, statusesLeftUnread, statusModelFor } from '../engine/compare';
+import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
+import { compareDocuments, getComparison, readStatusesWithModel, renderComparison, saveComparison, saveDecision, statusesLeftUnread, statusModelFor } from '../engine/compare';
 import { createLlmClient, resolveEndpoint } from '../engine/llm';
 import type { HostContext } from './context';
 import { reviewerFrom } from './review';
@@ -58,6 +62,20 @@ export function compareHandlers(ctx: HostContext) {
     'compare.decide': (input: ParsedInput<'compare.decide'>): Promise<Comparison> => {
       saveDecision(db, { ...input, reviewer: reviewerFrom(db), at: now().toISOString() });
       return compareAndStore(input.earlierDocumentId, input.laterDocumentId, input.mode);
+    },
+    'compare.export': async ({ comparisonId, format }: ParsedInput<'compare.export'>): Promise<CompareExportResult> => {
+      const comparison = getComparison(db, comparisonId);
+      if (!comparison) throw new AppError(ErrorCode.COMPARISON_NOT_FOUND, `Comparison ${comparisonId} is not stored: compare the two documents again, then export.`);
+      // The desktop app prints with Electron (its renderPdf); elsewhere the engine's headless Chromium does.
+      const print = ctx.renderPdf;
+      const content = print ? await renderComparison(comparison, format, (html) => print(html, { footerLabel: 'Re-audit comparison' })) : await renderComparison(comparison, format);
+      const dir = join(ctx.dataDir, 'exports');
+      mkdirSync(dir, { recursive: true });
+      const fileName = `comparison-${comparisonId}-${now().toISOString().replace(/[:.]/g, '-')}.${format}`;
+      const path = join(dir, fileName);
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      writeFileSync(path, bytes);
+      return { comparisonId, format, path, fileName, bytes: bytes.length };
     },
   };
 }

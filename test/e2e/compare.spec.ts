@@ -83,6 +83,13 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     await expect.poll(() => rows.count()).toBe(8);
     expect(await candidates.textContent()).toContain('Confirmed: shown as one pair.');
     expect(await rows.filter({ hasText: 'Missing input validation in deposit' }).textContent()).toContain('Missing input validation in withdraw');
+
+    // Exported from the view: the host writes it to the exports folder and the view says where.
+    const exporting = view.getByRole('group', { name: 'Export the comparison' });
+    await exporting.getByLabel('Format').selectOption({ label: 'JSON' });
+    await exporting.getByRole('button', { name: 'Export comparison' }).click();
+    await exporting.getByRole('status').waitFor();
+    expect(await exporting.getByRole('status').textContent()).toMatch(/^Written: .*[/\\]exports[/\\]comparison-\d+-[\dT-]+Z\.json \(\d+ bytes\)$/);
     await screenshot(page, 'compare');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });

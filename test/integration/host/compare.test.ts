@@ -2,14 +2,19 @@
  * The comparison commands of the host (the app's Compare place) over two generated report versions analysed
  * through the simulator: a status the rules cannot read is asked of the model in one grounded call, where
  * runs go (the Ollama host of Settings), with the quote checked against the finding's section; when that
- * call cannot be made, the comparison is still given as the rules read it, with the reason beside it.
+ * call cannot be made, the comparison is still given as the rules read it, with the reason beside it. A
+ * stored comparison is exported to the exports folder in each format.
  */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Comparison } from '../../../shared/compare';
+import type { CompareExportResult, Comparison } from '../../../shared/compare';
 import type { DocumentSummary } from '../../../shared/contract';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
 import { makeTextPdf } from '../../fixtures/pdfFactory';
 import { sentenceStatusPair, statusQuoteResponder, versionSpec } from '../../fixtures/reportPairs';
+import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { useTempDir } from '../../helpers/tempDir';
 import { startOllamaSim, type OllamaSim } from '../../ollama-sim';
 
@@ -77,4 +82,34 @@ describe('engine host: compare commands', () => {
       await call(host, 'settings.update', { ollamaHost: sim.url });
     }
   }, 60_000);
+
+  it('compare.export writes the stored comparison to the exports folder: Markdown, HTML, CSV and JSON (valid by its schema)', async () => {
+    const c = await call<Comparison>(host, 'compare.run', { earlierDocumentId: ids.earlier, laterDocumentId: ids.later });
+    const written = async (format: string) => {
+      const result = await call<CompareExportResult>(host, 'compare.export', { comparisonId: c.id, format });
+      expect(result).toMatchObject({ comparisonId: c.id, format });
+      expect(result.path.startsWith(join(host.dataDir, 'exports'))).toBe(true);
+      expect(readFileSync(result.path).length).toBe(result.bytes);
+      return readFileSync(result.path, 'utf8');
+    };
+    expect(await written('md')).toContain('| Resolved (as the later document states) | 1 |');
+    expect(await written('html')).toContain('After the review the developers fixed the issue in commit 4f2a.');
+    expect((await written('csv')).trim().split('\r\n')).toHaveLength(3);
+    const json = JSON.parse(await written('json')) as { pairs: unknown[]; model_status: unknown };
+    const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../docs/compare.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(json) ? [] : validate.errors).toEqual([]);
+    expect(json.model_status).toEqual({ model: 'qwen3:8b', read: 1, dropped: 1, problem: null });
+
+    const missing = await host.invoke('compare.export', { comparisonId: 9999, format: 'md' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'COMPARISON_NOT_FOUND' } });
+    const badFormat = await host.invoke('compare.export', { comparisonId: c.id, format: 'docx' });
+    expect(badFormat).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  itNeeding([CHROMIUM], 'compare.export prints the comparison to PDF', async () => {
+    const c = await call<Comparison>(host, 'compare.run', { earlierDocumentId: ids.earlier, laterDocumentId: ids.later, mode: 'rules-only' });
+    const result = await call<CompareExportResult>(host, 'compare.export', { comparisonId: c.id, format: 'pdf' });
+    expect(readFileSync(result.path).subarray(0, 5).toString()).toBe('%PDF-');
+  });
 });
