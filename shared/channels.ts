@@ -60,6 +60,7 @@ export const COMMAND_NAMES = [
   // Re-audit comparison (issue 30)
   'compare.run',
   'compare.decide',
+  'compare.export',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

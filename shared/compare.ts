@@ -147,10 +147,36 @@ export interface Comparison {
   summary: CompareSummary;
   pairs: ComparePair[];
   candidates: CompareCandidate[];
+  /**
+   * The one model call for the statuses the rules could not read, when it was made (absent: not made, e.g.
+   * rules-only): the model, how many statuses it read, how many quotes it gave that were not found in their
+   * finding's section (dropped), and why it gave nothing (a failed call), else null.
+   */
+  modelStatus?: ModelStatusOutcome;
   createdAt: string;
 }
 
+export interface ModelStatusOutcome {
+  model: string | null;
+  read: number;
+  dropped: number;
+  problem: string | null;
+}
+
 export const COMPARE_JSON_VERSION = 1;
+
+/** The formats a comparison is exported in (JSON: docs/compare.schema.json). */
+export const COMPARE_FORMATS = ['md', 'html', 'pdf', 'csv', 'json'] as const;
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+/** Where the host wrote an exported comparison (the exports folder under the data folder). */
+export interface CompareExportResult {
+  comparisonId: number;
+  format: CompareFormat;
+  path: string;
+  fileName: string;
+  bytes: number;
+}
 
 /** The summary counted from the pairs (never kept apart from them). */
 export function summarizePairs(pairs: readonly ComparePair[], candidates: readonly CompareCandidate[]): CompareSummary {
@@ -167,4 +193,11 @@ export function summarizePairs(pairs: readonly ComparePair[], candidates: readon
     else stillOpen++;
   }
   return { resolved, stillOpen, noLongerPresent, new: added, severityChanged, candidates: candidates.filter((c) => c.decision === null).length };
+}
+
+/** What the status model call did, in one sentence (the CLI prints it, the Compare view shows it). */
+export function modelStatusText(outcome: ModelStatusOutcome): string {
+  if (outcome.problem !== null) return `Statuses the rules could not read are left unread: ${outcome.problem}`;
+  const dropped = outcome.dropped > 0 ? `; ${outcome.dropped} quote(s) not found in their finding's section and dropped` : '';
+  return `${outcome.read} status(es) the rules could not read were read by ${outcome.model ?? 'the model'}, each quote found in its finding's section${dropped}.`;
 }

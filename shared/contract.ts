@@ -25,7 +25,7 @@ import { MODEL_STAGES, RUN_MODES, STRATEGY_CHOICES, type ModelStage } from './pi
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
-import type { Comparison } from './compare';
+import { COMPARE_FORMATS, type CompareExportResult, type Comparison } from './compare';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -309,6 +309,8 @@ export const commands = {
       })
       .strict(),
   },
+  /** Writes a stored comparison as a report (Markdown, HTML, PDF, CSV or JSON: docs/compare.schema.json) to the exports folder and says where. */
+  'compare.export': { input: z.object({ comparisonId: id, format: z.enum(COMPARE_FORMATS) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -645,6 +647,7 @@ export interface ReviewViewResult extends ReviewView {
 export interface CommandOutputs {
   'compare.run': Comparison;
   'compare.decide': Comparison;
+  'compare.export': CompareExportResult;
   'app.info': AppInfo;
   'settings.get': AppSettings;
   'settings.update': AppSettings;

@@ -7,16 +7,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { COMPARE_LABEL_TEXT, type Comparison } from '../../shared/compare';
+import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
 import { runSettingsFrom } from '../../shared/runSettings';
 import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
-import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, type CompareFormat } from '../engine/compare';
+import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import { documentHasMergedFindings } from '../engine/merge';
-import { getRunModels } from '../engine/review';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { modelChoices } from './runOptions';
@@ -25,7 +24,7 @@ import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
 
-const FORMATS: readonly CompareFormat[] = ['md', 'html', 'pdf', 'csv', 'json'];
+const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
 
 const USAGE = `Usage: npm run compare -- <earlier.pdf> <later.pdf> [options]
 
@@ -188,8 +187,16 @@ export async function main(argv: string[]): Promise<number> {
       documentIds.push(input.documentId);
     }
     let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
-    if (!rulesOnly && comparison.later.mode === 'full' && comparison.pairs.some((p) => p.later?.mergedId !== null && p.later !== null && p.statedStatus === null)) {
+    if (!rulesOnly && statusesLeftUnread(comparison)) {
       comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal: stop.signal });
+    }
+    for (const side of ['earlier', 'later'] as const) {
+      const ref = comparison[side];
+      if (ref.mode === 'rules-only' && !comparison.pairs.some((p) => p[side] !== null)) {
+        process.stderr.write(
+          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.\n`,
+        );
+      }
     }
     comparison.id = saveComparison(db, comparison);
     for (const output of outputs) {
@@ -224,25 +231,20 @@ async function statusesByModel(
   comparison: Comparison,
   options: { host: string | undefined; model: string | undefined; numCtx: number | undefined; cache: boolean; signal: AbortSignal },
 ): Promise<Comparison> {
-  const runModels = getRunModels(db, comparison.later.runId);
-  const model = options.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
-  if (!model) {
+  const chosen = statusModelFor(db, comparison, { model: options.model, numCtx: options.numCtx });
+  if (!chosen) {
     process.stderr.write('Statuses the rules could not read are left unread: name a model with --model to read them.\n');
     return comparison;
   }
   const llm = createLlmClient({ db, ...(options.host ? { host: options.host } : {}), settings: { cache: options.cache } });
   try {
-    const result = await readStatusesWithModel(db, comparison, { llm, model, numCtx: options.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX, cache: options.cache, signal: options.signal });
-    if (result.problem) process.stderr.write(`Statuses the rules could not read are left unread: ${result.problem}\n`);
-    else if (result.read + result.dropped > 0) process.stderr.write(`${result.read} status(es) read by the model (each quote found in its finding's section)${result.dropped > 0 ? `, ${result.dropped} quote(s) not found and dropped` : ''}.\n`);
+    const result = await readStatusesWithModel(db, comparison, { llm, ...chosen, cache: options.cache, signal: options.signal });
+    if (result.comparison.modelStatus) process.stderr.write(`${modelStatusText(result.comparison.modelStatus)}\n`);
     return result.comparison;
   } finally {
     await llm.close();
   }
 }
-
-/** Context for the status call when neither --num-ctx nor the later run's plan gives one. */
-const MODEL_STATUS_NUM_CTX = 8192;
 
 function summaryText(c: Comparison, written: string[]): string {
   const s = c.summary;

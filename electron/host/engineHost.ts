@@ -52,7 +52,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   (ctx) => workspaceHandlers(ctx.db),
   askExtractionHandlers,
   endpointHandlers,
-  (ctx) => compareHandlers(ctx.db, ctx.now),
+  compareHandlers,
 ];
 
 export interface EngineHostOptions {

@@ -47,14 +47,26 @@ export const CORPUS = requirement('corpus', () =>
 );
 
 /**
- * The earlier report of the corpus's real audit / fix-review pair (Trail of Bits' Beanstalk review, proposed in
- * docs/corpus-proposals/): its fix review is in the corpus, the review itself is added there separately.
+ * A real document of the corpus, by name: the shared corpus's copy (../shared/corpus/pdfs/<name>.pdf and
+ * truth/<name>.json) when it is next to this checkout, else the repository's copy in test/fixtures/real/
+ * (<name>.pdf, <name>.json; its README says where each came from). Null when neither has it.
  */
-export const BEANSTALK_PAIR = requirement('beanstalk-pair', () =>
-  existsSync(join(root, '../shared/corpus/pdfs/tob-beanstalk-securityreview-2022.pdf')) && existsSync(join(root, '../shared/corpus/pdfs/tob-beanstalk-fixreview-2022.pdf'))
+export function realDocument(name: string, kind: 'pdf' | 'truth'): string | null {
+  const inCorpus = join(root, '../shared/corpus', kind === 'pdf' ? 'pdfs' : 'truth', `${name}.${kind === 'pdf' ? 'pdf' : 'json'}`);
+  const inRepo = join(root, 'test/fixtures/real', `${name}.${kind === 'pdf' ? 'pdf' : 'json'}`);
+  return existsSync(inCorpus) ? inCorpus : existsSync(inRepo) ? inRepo : null;
+}
+
+/** The real audit / fix-review pair: Trail of Bits' Beanstalk security review and its fix review (test/fixtures/real/README.md). */
+export const BEANSTALK_REVIEW = 'tob-beanstalk-securityreview-2022';
+export const BEANSTALK_FIX_REVIEW = 'tob-beanstalk-fixreview-2022';
+
+export const BEANSTALK_PAIR = requirement('beanstalk-pair', () => {
+  const absent = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].flatMap((name) => (['pdf', 'truth'] as const).filter((kind) => realDocument(name, kind) === null).map((kind) => `${name} (${kind})`));
+  return absent.length === 0
     ? null
-    : 'the earlier report of the Beanstalk pair is not in ../shared/corpus/pdfs: add reviews/2022-07-beanstalk-securityreview.pdf of trailofbits/publications as tob-beanstalk-securityreview-2022.pdf (see docs/corpus-proposals/)',
-);
+    : `the real Beanstalk pair is incomplete, missing ${absent.join(', ')} in ../shared/corpus and in test/fixtures/real: test/fixtures/real/README.md says where each PDF comes from (trailofbits/publications, reviews/2022-07-beanstalk-*.pdf)`;
+});
 
 export const QPDF = requirement('qpdf', () => {
   try {

@@ -254,33 +254,49 @@ function anchorsOf(later: Side, item: Item, earlier: CompareSide | null): Findin
   return { starts, titleSpans: titles.flatMap((t) => titleSpans(later.text, t)) };
 }
 
+/**
+ * Items read from the IDs `side` prints (where it announces a finding) for findings of the other side that
+ * `side`'s model findings lack: only for a side with model findings, and only IDs it has no finding for.
+ */
+function missedButPrinted(side: Side, unpairedOthers: readonly Item[]): Item[] {
+  if (side.ref.mode !== 'full') return [];
+  const own = new Set(side.items.filter((i) => i.id !== null).map((i) => comparableId(i.id!)));
+  const wanted = new Set(unpairedOthers.filter((i) => i.id !== null && !own.has(comparableId(i.id))).map((i) => comparableId(i.id!)));
+  return wanted.size === 0 ? [] : itemsFromMentions(side.text, side.mentions, wanted);
+}
+
 export function compareDocuments(db: Database, input: CompareInput): Comparison {
   if (input.earlierDocumentId === input.laterDocumentId) {
     throw new AppError(ErrorCode.COMPARE_SAME_DOCUMENT, 'The earlier and the later document are the same file: compare two different versions of a report.');
   }
   const earlier = loadSide(db, input.earlierDocumentId, input.earlierRunId, input.mode);
   const later = loadSide(db, input.laterDocumentId, input.laterRunId, input.mode);
-  const { matches, candidates: found } = pairFindings(earlier.items, later.items);
+  const { matches, candidates: foundCandidates } = pairFindings(earlier.items, later.items);
   const pairedEarlier = new Map(matches.map((m) => [m.earlier, m]));
-  const pairedLater = new Set(matches.map((m) => m.later));
 
-  // An earlier finding whose ID the later document prints, with no later finding of that ID: the later side is where it is printed.
-  if (later.ref.mode === 'full') {
-    const laterIds = new Set(later.items.filter((i) => i.id !== null).map((i) => comparableId(i.id!)));
-    const wanted = new Set(
-      earlier.items.filter((item, e) => !pairedEarlier.has(e) && item.id !== null && !laterIds.has(comparableId(item.id))).map((item) => comparableId(item.id!)),
-    );
-    for (const extra of itemsFromMentions(later.text, later.mentions, wanted)) {
-      const e = earlier.items.findIndex((item, i) => !pairedEarlier.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
-      if (!agreeEnough(earlier.items[e]!, extra)) continue;
-      later.items.push(extra);
-      const l = later.items.length - 1;
-      const match = { earlier: e, later: l, rule: 'printed-id' as const, score: 1 };
-      matches.push(match);
-      pairedEarlier.set(e, match);
-      pairedLater.add(l);
-    }
+  // A finding the model missed on one side, whose ID that document prints where it announces a finding: that side
+  // is where it is printed (a fix review's row or heading; the earlier report's "Finding ID:" field), never "new"
+  // or "no longer present" for want of a model finding.
+  const pairedLater = new Set(matches.map((m) => m.later));
+  const pairByPrintedId = (e: number, l: number) => {
+    const match = { earlier: e, later: l, rule: 'printed-id' as const, score: 1 };
+    matches.push(match);
+    pairedEarlier.set(e, match);
+    pairedLater.add(l);
+  };
+  for (const extra of missedButPrinted(later, earlier.items.filter((_, e) => !pairedEarlier.has(e)))) {
+    const e = earlier.items.findIndex((item, i) => !pairedEarlier.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
+    if (!agreeEnough(earlier.items[e]!, extra)) continue;
+    later.items.push(extra);
+    pairByPrintedId(e, later.items.length - 1);
   }
+  for (const extra of missedButPrinted(earlier, later.items.filter((_, l) => !pairedLater.has(l)))) {
+    const l = later.items.findIndex((item, i) => !pairedLater.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
+    if (!agreeEnough(extra, later.items[l]!)) continue;
+    earlier.items.push(extra);
+    pairByPrintedId(earlier.items.length - 1, l);
+  }
+  const found = foundCandidates.filter((c) => !pairedEarlier.has(c.earlier) && !pairedLater.has(c.later));
 
   // The auditor's answers to candidates, kept per pair of documents.
   const decisions = new Map(listDecisions(db, input.earlierDocumentId, input.laterDocumentId).map((d) => [`${d.earlierKey}|${d.laterKey}`, d.decision]));
@@ -299,7 +315,8 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
   const boundariesFor = (item: Item): number[] => {
     const own = new Set(item.side.id === null ? [] : [comparableId(item.side.id)]);
     const others = later.items.filter((i) => i !== item).flatMap((i) => [...i.anchors, ...titleSpans(later.text, i.side.title).map((s) => s.start)]);
-    const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized))).map((m) => m.start);
+    // A standard or licence named in the text (ERC-20, GPL-2, CVE-...) is no other finding: it does not end a section.
+    const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized)) && !isReferenceId(m.normalized)).map((m) => m.start);
     return [...others, ...otherMentions].sort((a, b) => a - b);
   };
 

@@ -7,6 +7,7 @@
  */
 import {
   COMPARE_JSON_VERSION,
+  type CompareFormat,
   COMPARE_LABEL_TEXT,
   type CompareCandidate,
   type ComparePair,
@@ -16,7 +17,7 @@ import {
 } from '../../../shared/compare';
 import { csvCell, escapeMarkdown, html, renderPdfWithChromium, type SafeHtml } from '../report';
 
-export type CompareFormat = 'md' | 'html' | 'pdf' | 'csv' | 'json';
+export type { CompareFormat };
 
 const pagesText = (side: CompareSide) => (side.pages.length === 0 ? '' : side.pages.length === 1 ? `p. ${side.pages[0]}` : `pp. ${side.pages.join(', ')}`);
 const sideName = (side: CompareSide) => [side.id, side.number && !side.id ? `#${side.number}` : null, side.title].filter(Boolean).join(' ');
@@ -130,6 +131,7 @@ export function comparisonJson(c: Comparison): string {
         notes: p.notes,
       })),
       candidates: c.candidates.map((cand) => ({ earlierPair: cand.earlierIndex, laterPair: cand.laterIndex, reason: cand.reason, score: cand.score, decision: cand.decision })),
+      model_status: c.modelStatus ?? null,
     },
     null,
     2,

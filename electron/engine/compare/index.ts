@@ -4,4 +4,13 @@ export { pairFindings, areSiblings, agreeEnough, CANDIDATE_SCORE, SAME_EVIDENCE,
 export { readStatedStatus, statusCategory, statusWordIn, withoutTrailingStatus, SECTION_CHARS, HEADER_CHARS, type FindingAnchors, type StatusTextView } from './statedStatus';
 export { saveComparison, getComparison, listComparisons, saveDecision, listDecisions, type ComparisonListing, type StoredDecision } from './store';
 export { renderComparison, comparisonMarkdown, comparisonHtml, comparisonCsv, comparisonJson, type CompareFormat } from './exportComparison';
-export { readStatusesWithModel, STATUS_CHUNK_REF, STATUS_INSTRUCTIONS, type ModelStatusOptions, type ModelStatusResult } from './modelStatus';
+export {
+  readStatusesWithModel,
+  statusesLeftUnread,
+  statusModelFor,
+  MODEL_STATUS_NUM_CTX,
+  STATUS_CHUNK_REF,
+  STATUS_INSTRUCTIONS,
+  type ModelStatusOptions,
+  type ModelStatusResult,
+} from './modelStatus';

@@ -15,9 +15,10 @@ import { summarizePairs, type Comparison, type StatedStatus } from '../../../sha
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { groundEvidence } from '../extract';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
+import { getRunModels } from '../review';
 import { loadExtractedDocument } from '../store';
 import type { Database } from 'better-sqlite3';
-import { statusWordIn, statusCategory, SECTION_CHARS } from './statedStatus';
+import { statusWordIn, statusCategory } from './statedStatus';
 
 export const STATUS_CHUNK_REF = 'compare:stated-status';
 /** How far above a finding's quote its heading may stand (a status line often sits between them). */
@@ -31,6 +32,8 @@ function sectionStart(text: string, at: number, title: string, floor: number): n
   if (heading) return text.lastIndexOf('\n', from + heading.index) + 1;
   return text.lastIndexOf('\n', at - 1) + 1;
 }
+/** Text per finding shown to the model: the rules read further (statedStatus.ts), but each section costs context. */
+const MODEL_SECTION_CHARS = 3000;
 /** Sections per call: enough for a report's worth of findings, small enough for an 8B model's context. */
 const MAX_SECTIONS = 30;
 
@@ -70,7 +73,7 @@ export interface ModelStatusResult {
 
 /**
  * The later findings of the comparison whose status the rules did not read, with their sections: from the
- * finding's heading (or its quote's line) to the next finding's, at most SECTION_CHARS past its quote.
+ * finding's heading (or its quote's line) to the next finding's, at most MODEL_SECTION_CHARS past its quote.
  */
 function sectionsToAsk(text: string, c: Comparison): { pairIndex: number; start: number; end: number }[] {
   const quoted = c.pairs
@@ -81,7 +84,7 @@ function sectionsToAsk(text: string, c: Comparison): { pairIndex: number; start:
   const out: { pairIndex: number; start: number; end: number }[] = [];
   for (const [i, { pair, at }] of quoted.entries()) {
     if (pair.statedStatus || pair.later!.mergedId === null) continue;
-    out.push({ pairIndex: pair.index, start: starts[i]!, end: Math.min(starts[i + 1] ?? text.length, at + SECTION_CHARS) });
+    out.push({ pairIndex: pair.index, start: starts[i]!, end: Math.min(starts[i + 1] ?? text.length, at + MODEL_SECTION_CHARS) });
   }
   return out.slice(0, MAX_SECTIONS);
 }
@@ -113,7 +116,8 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
     reply = result.value;
   } catch (error) {
     if (error instanceof AppError && (error.code === ErrorCode.CANCELLED || isRunWideLlmError(error.code))) throw error;
-    return { comparison, read: 0, dropped: 0, problem: `the stated-status call failed (${(error as Error).message})` };
+    const problem = `the stated-status call failed (${(error as Error).message})`;
+    return { comparison: { ...comparison, modelStatus: { model: options.model, read: 0, dropped: 0, problem } }, read: 0, dropped: 0, problem };
   }
   const found = new Map<number, StatedStatus>();
   let dropped = 0;
@@ -138,5 +142,28 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
     });
   }
   const pairs = comparison.pairs.map((p) => (found.has(p.index) ? { ...p, statedStatus: found.get(p.index)! } : p));
-  return { comparison: { ...comparison, pairs, summary: summarizePairs(pairs, comparison.candidates) }, read: found.size, dropped, problem: null };
+  return {
+    comparison: { ...comparison, pairs, summary: summarizePairs(pairs, comparison.candidates), modelStatus: { model: options.model, read: found.size, dropped, problem: null } },
+    read: found.size,
+    dropped,
+    problem: null,
+  };
+}
+
+/** Context for the status call when neither the caller nor the later run's plan gives one. */
+export const MODEL_STATUS_NUM_CTX = 8192;
+
+/** Whether the model is worth asking: the later side has model findings, some without a status the rules read. */
+export function statusesLeftUnread(c: Comparison): boolean {
+  return c.later.mode === 'full' && c.pairs.some((p) => p.later !== null && p.later.mergedId !== null && p.statedStatus === null);
+}
+
+/**
+ * The model and context for the status call: the one asked for, else the one that extracted the later document's
+ * findings (it ran on this machine already), else the later run's first; null when none is known.
+ */
+export function statusModelFor(db: Database, c: Comparison, wanted: { model?: string | undefined; numCtx?: number | undefined } = {}): { model: string; numCtx: number } | null {
+  const runModels = getRunModels(db, c.later.runId);
+  const model = wanted.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
+  return model ? { model, numCtx: wanted.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX } : null;
 }

@@ -2,10 +2,15 @@
  * Reading the status a later report states for a finding, by rules, in the
  * layouts audit and fix-review reports use:
  *
- *  - a labelled line in the finding's section: "Status: Resolved",
- *    "Fix Status: Partially Resolved", "Resolution: Fixed in 3a4b1c",
- *    "Resolution" with the words on the next line, or any short label followed
- *    by a status word ("Client: Acknowledged.", "Team response: Risk accepted");
+ *  - a labelled line in the finding's section: "Status: Resolved" (Oak,
+ *    Certora, Hacken), "Fix Status: Partially Resolved", a "Status" field
+ *    ("Resolved: See Resolution", Sigma Prime), "Resolution" or "Remediation"
+ *    with the words on the next line (ConsenSys, Zellic: "This issue has been
+ *    acknowledged by ..."), "Remediation Plan: SOLVED: ..." (Halborn),
+ *    "Update: Resolved in pull request #42" (OpenZeppelin, Quantstamp),
+ *    "Alleviation" (CertiK), or any short label followed by a status word
+ *    ("Client: Fixed in commit 3a4b1c." (Cyfrin), "Morpho: Acknowledged."
+ *    (Spearbit), "Team response: Risk accepted");
  *  - a row of a summary table that names the finding (its ID, or its number and
  *    title) and ends with a status word ("1  Attackers could mint ...  Resolved").
  *
@@ -17,12 +22,21 @@
  */
 import type { StatedStatus, StatusCategory } from '../../../shared/compare';
 
-export const SECTION_CHARS = 3000;
+/**
+ * How far past a finding's anchor its section may run when no other finding is named before: about two pages,
+ * since firms print the status after the recommendation and its code (a Spearbit or Oak section runs 3,500-4,000
+ * characters from its heading to its status). A section still ends where another finding is named.
+ */
+export const SECTION_CHARS = 6000;
 
 /** Status words, longest first (so "Partially Resolved" is not read as "Resolved"). */
 const STATUS_WORDS = [
-  String.raw`partially\s+(?:resolved|fixed|addressed|mitigated|remediated)`,
-  String.raw`not\s+(?:been\s+|yet\s+)?(?:fixed|resolved|addressed|remediated)`,
+  String.raw`partially\s+(?:resolved|fixed|solved|addressed|mitigated|remediated)`,
+  String.raw`not\s+(?:been\s+|yet\s+)?(?:fixed|resolved|solved|addressed|remediated)`,
+  // A fix said to be in place, worded in a sentence ("a fix was implemented in commit 5bb2", "created a fix in pull
+  // request #17"; Zellic). A fix announced for later ("a fix will be released", "may be implemented") is no status.
+  String.raw`(?:a\s+)?fix\s+(?:was|has\s+been)\s+(?:implemented|applied|merged|deployed)`,
+  String.raw`(?:created|implemented|applied|merged|deployed)\s+a\s+fix`,
   String.raw`risk\s+accepted`,
   String.raw`accepted\s+risk`,
   String.raw`won['’]t\s+fix`,
@@ -30,6 +44,7 @@ const STATUS_WORDS = [
   'unresolved',
   'unfixed',
   'resolved',
+  'solved',
   'fixed',
   'remediated',
   'mitigated',
@@ -43,19 +58,38 @@ const STATUS_WORDS = [
 /** Words too common in prose to count after an arbitrary label ("Impact: Open positions..."): only after a status label or at a table row's end. */
 const LABEL_ONLY_WORDS = new Set(['closed', 'open', 'pending', 'addressed']);
 
-const STATUS_RE = new RegExp(String.raw`\b(?:${STATUS_WORDS.join('|')})\b`, 'i');
+const STATUS_ALL_RE = new RegExp(String.raw`\b(?:${STATUS_WORDS.join('|')})\b`, 'gi');
 const STATUS_AT_END_RE = new RegExp(String.raw`\b(?:${STATUS_WORDS.join('|')})\s*[.)]?\s*$`, 'i');
 /** Labels that announce a status; the words may follow on the same line or the next. */
 const STRONG_LABEL_RE = /^[ \t]*(?:fix(?:\s+review)?\s+)?(?:status|resolution|remediation\s+status)[ \t]*[:\-–—]?[ \t]*(.*)$/gim;
-/** Labels under which a status is often worded in a sentence ("Fix Analysis: This issue has been resolved."). */
-const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation|(?:client|team|developer)?\s*response|update)[ \t]*[:\-–—]?[ \t]*(.*)$/gim;
+/**
+ * Labels under which a status is often worded in a sentence ("Fix Analysis: This issue has been resolved.").
+ * The label is followed by a colon or dash, or stands alone on its line: a recommendation that starts with
+ * the same word ("Update the fee so that closed positions ...") is no label.
+ */
+const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation(?:\s+plan)?|alleviation|(?:client|team|developer)?(?:['’]s)?\s*(?:response|comment(?:ary)?)|update)[ \t]*(?:[:\-–—][ \t]*(.*))?$/gim;
+/** After an arbitrary label, a status word may follow a short subject ("Acme: All issues have been fixed in ..."). */
+const HAS_BEEN_RE = /^[^.;:]{0,40}\b(?:has|have)\s+(?:now\s+)?been\s+$/i;
 /** Any short label followed at once by a status word ("Client: Acknowledged."). */
 const ANY_LABEL_RE = /^[ \t]*[\p{L}][\p{L} .'’-]{0,30}:[ \t]*(.*)$/gimu;
 
-/** The first status word in a text, as printed, and where it stands; null when there is none. */
+/**
+ * The status a text words, as printed, and where it stands; null when there is none. The first status word,
+ * except an acknowledgement followed in the same sentence by what was done ("This issue has been acknowledged
+ * by Acme, and a fix was implemented in commit 5bb2"; "Acknowledged and fixed in PR 12"): that is the status.
+ */
 export function statusWordIn(text: string): { text: string; index: number } | null {
-  const m = STATUS_RE.exec(text);
-  return m ? { text: asPrinted(m[0]), index: m.index } : null;
+  const found = [...text.matchAll(STATUS_ALL_RE)];
+  const first = found[0];
+  if (!first) return null;
+  let chosen = first;
+  if (/^acknowledged$/i.test(first[0])) {
+    const sentenceEnd = /[.;!?](?:\s|$)/.exec(text.slice(first.index));
+    const limit = sentenceEnd ? first.index + sentenceEnd.index : text.length;
+    const done = found.find((m) => m.index > first.index && m.index < limit && ['resolved', 'partial'].includes(statusCategory(m[0])));
+    if (done) chosen = done;
+  }
+  return { text: asPrinted(chosen[0]), index: chosen.index };
 }
 
 /** A line's words without the status a table row ends with ("Oracle price can be stale  Resolved" -> "Oracle price can be stale"). */
@@ -68,7 +102,7 @@ export function statusCategory(text: string): StatusCategory {
   if (t.startsWith('partially')) return 'partial';
   if (/^(not |unresolved|unfixed|open|pending)/.test(t)) return 'open';
   if (/risk accepted|accepted risk|won['’]t fix|will not|acknowledged/.test(t)) return 'accepted';
-  if (/^(resolved|fixed|remediated|mitigated|addressed|closed)/.test(t)) return 'resolved';
+  if (/^(resolved|solved|fixed|remediated|mitigated|addressed|closed)/.test(t) || /\bfix\b/.test(t)) return 'resolved';
   return 'unknown';
 }
 
@@ -130,10 +164,10 @@ function labelledStatuses(view: StatusTextView, from: number, to: number, re: Re
     }
     // The status is the first words after the label (a free sentence may name it a little later).
     const head = rest.slice(0, strict ? 40 : 200);
-    const w = STATUS_RE.exec(head);
+    const w = statusWordIn(head);
     if (!w) continue;
-    if (strict && (w.index > 0 || LABEL_ONLY_WORDS.has(w[0].toLowerCase()))) continue;
-    out.push(statusFrom(view, restStart + w.index, w[0], lineStart, lineEnd, 'section-line'));
+    if (strict && ((w.index > 0 && !HAS_BEEN_RE.test(head.slice(0, w.index))) || LABEL_ONLY_WORDS.has(w.text.toLowerCase()))) continue;
+    out.push(statusFrom(view, restStart + w.index, w.text, lineStart, lineEnd, 'section-line'));
   }
   return out;
 }

@@ -178,6 +178,20 @@ describe('npm run compare (CLI, real child process)', () => {
     ]);
   }, 120_000);
 
+  it('--rules-only on reports that print no finding IDs says that nothing could be paired and what to do', async () => {
+    const dir = tempDir();
+    const pair = secondRoundPair();
+    const withoutIds = (v: ReportVersion): ReportVersion => ({ ...v, findings: v.findings.map((f) => ({ ...f, id: null })) });
+    const [earlier, later] = await writePair(dir, { earlier: withoutIds(pair.earlier), later: withoutIds(pair.later) });
+    const out = join(dir, 'c.json');
+    const run = await runCompare([earlier, later, '--rules-only', '--json', out, '--db', join(dir, 's.sqlite')], dir);
+    expect(run.code).toBe(0);
+    expect(readJson(out).pairs).toEqual([]);
+    expect(run.stderr).toContain('The earlier file earlier.pdf prints no finding ID where it announces a finding');
+    expect(run.stderr).toContain('The later file later.pdf prints no finding ID where it announces a finding');
+    expect(run.stderr).toContain('Run without --rules-only');
+  }, 120_000);
+
   it('a status the rules cannot read is read by one model call whose quote must be in the finding\'s section; an invented quote is dropped', async () => {
     const dir = tempDir();
     const { sim } = await startSim({ responder: statusQuoteResponder });
@@ -185,12 +199,13 @@ describe('npm run compare (CLI, real child process)', () => {
     const out = join(dir, 'c.json');
     const run = await runCompare([earlier, later, '--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--strategy', 'headings', '--no-judge'], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/1 status\(es\) read by the model \(each quote found in its finding's section\), 1 quote\(s\) not found and dropped/);
+    expect(run.stderr).toContain("1 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 1 quote(s) not found in their finding's section and dropped.");
     const c = readJson(out);
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-1')).toMatchObject({
       label: 'still_present',
       stated_status: { text: 'fixed', category: 'resolved', quote: 'After the review the developers fixed the issue in commit 4f2a.', page: 2, source: 'model' },
     });
+    expect((c as unknown as { model_status: unknown }).model_status).toEqual({ model: 'qwen3:8b', read: 1, dropped: 1, problem: null });
     // The model said "Status: Resolved" for KITE-2; the document does not: nothing is shown.
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-2')).toMatchObject({ label: 'still_present', stated_status: null });
     expect(c.summary).toMatchObject({ resolved: 1, stillOpen: 1 });

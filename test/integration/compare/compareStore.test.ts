@@ -116,6 +116,30 @@ describe('comparison store, notes, candidates and exports', () => {
     db.close();
   }, 120_000);
 
+  it('a finding the model missed in the earlier report is paired where the earlier report prints its ID, never shown as new', async () => {
+    // The model never reports ACME-02 in the earlier report (only the later one's pages say "Round Two").
+    const missing: Responder = async (req) => {
+      const reply = await headingResponder(req);
+      if (typeof reply !== 'string' || /Round Two/.test(JSON.stringify(req.messages))) return reply;
+      const parsed = JSON.parse(reply) as { findings: { id: string | null }[]; summary: string };
+      return JSON.stringify({ ...parsed, findings: parsed.findings.filter((f) => f.id !== 'ACME-02') });
+    };
+    const { db, earlierId, laterId } = await analysedPair(missing);
+    const c = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
+    expect(c.earlier.mode).toBe('full');
+    expect(c.pairs.filter((p) => p.earlier?.id === 'ACME-02' || p.later?.id === 'ACME-02')).toEqual([
+      expect.objectContaining({
+        label: 'still_present',
+        rule: 'printed-id',
+        earlier: expect.objectContaining({ id: 'ACME-02', mergedId: null, title: 'Missing rate limiting on login', page: 3 }),
+        later: expect.objectContaining({ id: 'ACME-02', title: 'Missing rate limiting on login' }),
+        statedStatus: expect.objectContaining({ text: 'Acknowledged' }),
+      }),
+    ]);
+    expect(c.summary.new).toBe(2);
+    db.close();
+  }, 120_000);
+
   itNeeding([CHROMIUM], 'prints the comparison to PDF with headless Chromium', async () => {
     const { db, earlierId, laterId } = await analysedPair();
     const pdf = await renderComparison(compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId }), 'pdf');

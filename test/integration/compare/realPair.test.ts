@@ -1,20 +1,19 @@
 /**
  * The real audit / fix-review pair: Trail of Bits' Beanstalk security review and its fix review, compared with
- * --rules-only (no model), held against the truth of both (docs/corpus-proposals/ for the earlier one until it
- * is in the corpus; the corpus's fix-review truth gives each finding's stated status). Skipped with its reason
- * when the earlier PDF is not next to this checkout.
+ * --rules-only (no model) and with a model (the simulator answering from both truths), held against the truth
+ * of both (the fix review's truth gives each finding's stated status). Each file is the shared corpus's copy,
+ * else the repository's (test/fixtures/real/, README there); skipped with its reason when neither has it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { BEANSTALK_PAIR, describeNeeding } from '../../helpers/requirements';
+import { BEANSTALK_FIX_REVIEW, BEANSTALK_PAIR, BEANSTALK_REVIEW, describeNeeding, realDocument } from '../../helpers/requirements';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
-import { FAITHFUL_MODES, loadCorpusTruth, truthResponder, type TruthDocument } from '../../eval/truthResponder';
+import { FAITHFUL_MODES, truthResponder, type TruthDocument } from '../../eval/truthResponder';
 
 const root = resolve(import.meta.dirname, '../../..');
-const corpus = join(root, '../shared/corpus');
 const tempDir = useTempDir('audit-compare-real-');
 const startSim = useSims();
 
@@ -22,10 +21,10 @@ interface Truth {
   findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string; status?: string }[];
 }
 
-function earlierTruth(): Truth {
-  const inCorpus = join(corpus, 'truth/tob-beanstalk-securityreview-2022.json');
-  return JSON.parse(readFileSync(existsSync(inCorpus) ? inCorpus : join(root, 'docs/corpus-proposals/tob-beanstalk-securityreview-2022.json'), 'utf8')) as Truth;
+function truthOf(name: string): Truth {
+  return JSON.parse(readFileSync(realDocument(name, 'truth')!, 'utf8')) as Truth;
 }
+const earlierTruth = () => truthOf(BEANSTALK_REVIEW);
 
 interface Result {
   pairs: { earlier: { id: string; page: number } | null; later: { id: string; page: number } | null; label: string; stated_status: { text: string; page: number } | null }[];
@@ -34,7 +33,7 @@ interface Result {
 
 function runCompare(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const files = [join(corpus, 'pdfs/tob-beanstalk-securityreview-2022.pdf'), join(corpus, 'pdfs/tob-beanstalk-fixreview-2022.pdf')];
+    const files = [realDocument(BEANSTALK_REVIEW, 'pdf')!, realDocument(BEANSTALK_FIX_REVIEW, 'pdf')!];
     const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/compare.ts'), ...files, ...args], { cwd, env: { ...process.env, CI: 'true' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -45,7 +44,7 @@ function runCompare(args: string[], cwd: string): Promise<{ code: number | null;
 /** Every earlier finding paired with the later finding of its ID, the fix review's status for each, nothing paired wrongly. */
 function expectTruth(c: Result): void {
   const earlier = earlierTruth().findings;
-  const later = (JSON.parse(readFileSync(join(corpus, 'truth/tob-beanstalk-fixreview-2022.json'), 'utf8')) as Truth).findings;
+  const later = truthOf(BEANSTALK_FIX_REVIEW).findings;
   expect(c.pairs.filter((p) => p.earlier && p.later && p.earlier.id !== p.later.id)).toEqual([]);
   for (const t of earlier) {
     const pair = c.pairs.find((p) => p.earlier?.id === t.id);
@@ -73,13 +72,10 @@ describeNeeding([BEANSTALK_PAIR], 'the real Beanstalk review and its fix review'
 
   it('with a model (the simulator answering faithfully from both truths over HTTP) gives the same pairs and statuses', async () => {
     const dir = tempDir();
-    const truths: TruthDocument[] = [
-      ...loadCorpusTruth().filter((d) => d.name === 'tob-beanstalk-fixreview-2022'),
-      {
-        name: 'tob-beanstalk-securityreview-2022',
-        findings: earlierTruth().findings.map((t) => ({ id: t.id, title: t.title, ...(t.detail_title ? { detailTitle: t.detail_title } : {}), severity: t.severity, page: t.page, ...(t.type ? { type: t.type } : {}) })),
-      },
-    ];
+    const truths: TruthDocument[] = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].map((name) => ({
+      name,
+      findings: truthOf(name).findings.map((t) => ({ id: t.id, title: t.title, ...(t.detail_title ? { detailTitle: t.detail_title } : {}), severity: t.severity, page: t.page, ...(t.type ? { type: t.type } : {}) })),
+    }));
     const { sim } = await startSim({ responder: truthResponder(truths, { modes: FAITHFUL_MODES }) });
     const out = join(dir, 'c.json');
     const run = await runCompare(['--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--no-judge'], dir);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { COMPARE_LABEL_TEXT, COMPARE_LABELS, type CompareCandidate, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
+import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, COMPARE_LABELS, modelStatusText, type CompareCandidate, type CompareFormat, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
 import { useCompareStore } from '../../stores/useCompareStore';
 import { useDocumentsStore } from '../../stores/useDocumentsStore';
 import { DocumentPicker } from '../DocumentPicker';
@@ -54,6 +54,7 @@ function PairRow({ pair, comparison }: { pair: ComparePair; comparison: Comparis
             <br />
             <small>
               p. {pair.statedStatus.page}: {pair.statedStatus.quote}
+              {pair.statedStatus.source === 'model' ? ' (pointed to by the model, quote found in the text)' : ''}
             </small>
           </>
         ) : null}
@@ -99,6 +100,36 @@ function CandidateItem({ candidate, comparison }: { candidate: CompareCandidate;
  * Re-audit comparison (issue 30): an earlier and a later version of a report side by side, each pair labelled,
  * the later document's stated status in its own words, the candidates the auditor confirms or rejects.
  */
+const FORMAT_NAMES: Readonly<Record<CompareFormat, string>> = { md: 'Markdown', html: 'HTML', pdf: 'PDF', csv: 'CSV', json: 'JSON' };
+
+/** The comparison as a report in the exports folder, in the format chosen. */
+function ExportControls({ busy }: { busy: boolean }) {
+  const [format, setFormat] = useState<CompareFormat>('md');
+  const exported = useCompareStore((s) => s.exported);
+  return (
+    <div className="filters" role="group" aria-label="Export the comparison">
+      <label className="inline-field">
+        <span>Format</span>
+        <select value={format} onChange={(e) => setFormat(e.currentTarget.value as CompareFormat)}>
+          {COMPARE_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_NAMES[f]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="button" disabled={busy} onClick={() => void useCompareStore.getState().exportAs(format)}>
+        Export comparison
+      </button>
+      {exported ? (
+        <p role="status">
+          Written: {exported.path} ({exported.bytes} bytes)
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function CompareView() {
   const documents = useDocumentsStore((s) => s.documents);
   const { earlierId, laterId, mode, comparison, busy, error, labels } = useCompareStore();
@@ -125,6 +156,12 @@ export function CompareView() {
             Resolved (as the later document states): {comparison.summary.resolved} · Still open: {comparison.summary.stillOpen} · No longer present: {comparison.summary.noLongerPresent} · New: {comparison.summary.new} · Severity changed: {comparison.summary.severityChanged}
             {comparison.summary.candidates > 0 ? ` · Candidates to confirm: ${comparison.summary.candidates}` : ''}
           </p>
+          {comparison.modelStatus ? (
+            <p className="compare__model-status" aria-label="Statuses read by the model">
+              {modelStatusText(comparison.modelStatus)}
+            </p>
+          ) : null}
+          <ExportControls busy={busy} />
           <ul className="chips" aria-label="Filter by label">
             {COMPARE_LABELS.map((label) => (
               <li key={label}>
