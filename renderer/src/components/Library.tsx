@@ -93,10 +93,22 @@ export function Library() {
                     ) : d.findingsCount === null ? (
                       <span title="Findings appear after a full analysis">—</span>
                     ) : (
-                      d.findingsCount
+                      <>
+                        {d.findingsCount}
+                        {/* Beside "5 of 12 stated findings found": the rest are rows of the document's own list whose sections the model reported nothing for. */}
+                        {(d.listedOnlyCount ?? 0) > 0 ? <div className="cell-note" data-testid="listed-only" title="Known only from a row of the document's own list of findings: the model reported nothing for its section">{d.listedOnlyCount} only listed</div> : null}
+                      </>
                     )}
                   </td>
-                  <td>{d.lastRun ? `#${d.lastRun.runId}, ${formatWhen(d.lastRun.at)}` : '—'}</td>
+                  <td className="cell-when">
+                    {d.lastRun ? (
+                      <>
+                        #{d.lastRun.runId}, <span className="cell-when__at">{formatWhen(d.lastRun.at)}</span>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td className="cell-actions">
                     <button type="button" className="button button--small" onClick={() => review(d.id)} aria-label={`Findings of ${d.fileName}`}>
                       Findings

@@ -76,7 +76,7 @@ function finding(id: number, grounded: boolean, overrides: Partial<ReportFinding
         contextBefore: grounded ? 'words before ' : null,
         contextAfter: grounded ? ' words after' : null,
         documentText: grounded ? `Evidence of ${id}.` : null,
-        ocr: grounded ? null : { page: 2, confidence: 40, low: true },
+        ocr: grounded ? null : { page: 2, confidence: 40, low: true, hasText: true },
       },
     ],
     review: [],
