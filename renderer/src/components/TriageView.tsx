@@ -75,7 +75,8 @@ function QueueItem({ f, active, position, size, style, onPick }: { f: ReviewedFi
       <div className="review-item__line">
         <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} /> <Badges f={f} />
         <span className="review-item__where muted">
-          {f.label} · <QueuePage documentId={f.documentId} page={f.mainPage} />
+          <span className="review-item__label-id">{f.label} · </span>
+          <QueuePage documentId={f.documentId} page={f.mainPage} />
         </span>
       </div>
       <div className="review-item__title" title={f.effective.title}>
