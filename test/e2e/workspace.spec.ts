@@ -82,6 +82,8 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     // The sample ends on its first finding, beside its source page, as the welcome promises.
     await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 30_000 }).toContain('SAMPLE-001');
     expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    // The review keys work at once: the queue has the focus, so the first j or c acts without a click first (trial row 13).
+    await expect.poll(() => queue().evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(page, 'workspace-sample-first-finding-1440');
     await goTo('Library');
     const run = page.getByTestId('run-1');

@@ -144,7 +144,7 @@ ${model.problems
   ? html`<section id="problems" class="report-section" data-section="problems">
 <h2>${model.problems.heading}</h2>
 <ul>
-${model.problems.items.map((p) => html`<li>${p.failed ? html`<strong>${p.file}</strong>` : p.file}: <code>${p.code}</code>: ${p.message}</li>\n`)}</ul>
+${model.problems.items.map((p) => html`<li data-code="${p.code}">${p.failed ? html`<strong>${p.file}</strong>` : p.file}: ${p.message}</li>\n`)}</ul>
 </section>`
   : null}
 ${model.documents.map(renderDocument)}
