@@ -386,6 +386,9 @@ thead th { background: #eef0f4; overflow-wrap: normal; white-space: nowrap; }
 table.findings-table td:first-child, table.findings-table td:nth-child(5), table.findings-table td:nth-child(6) { white-space: nowrap; overflow-wrap: normal; }
 /* IDs, types and states are never cut mid-word ("LID / -01", "findi / ng"); the title takes the width left. */
 table.findings-table td:nth-child(4), table.review-table td:first-child, table.review-table td:nth-child(2) { white-space: nowrap; }
+/* A review state wraps between words, with room for "not reviewed yet" on one line (the review table) or two (the findings table). */
+table.review-table td:nth-child(5) { min-width: 9em; }
+table.findings-table td:nth-child(7) { min-width: 10em; }
 table.findings-table td:nth-child(2), table.review-table td:nth-child(3) { width: 45%; }
 tr { break-inside: avoid; }
 .executive-summary { border: 1px solid #c9ced6; border-radius: 6px; padding: .4em 1em 1em; margin: 1em 0; }
