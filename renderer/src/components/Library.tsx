@@ -6,6 +6,7 @@ import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useReviewStore } from '../stores/useReviewStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { PHASES } from './RunView';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from './TableHead';
 
@@ -66,7 +67,7 @@ export function Library() {
                 <td>
                   <span className="badge badge--busy" data-status={input.status}>
                     <span aria-hidden="true">↻ </span>
-                    {input.status === 'queued' ? 'Waiting its turn' : input.progress?.phase === 'ocr' ? 'Reading scanned pages (OCR)' : 'Reading pages'}
+                    {input.status === 'queued' ? 'Waiting its turn' : input.progress?.phase === 'ocr' ? PHASES.ocr : PHASES.ingest}
                   </span>
                 </td>
                 <td>—</td>
