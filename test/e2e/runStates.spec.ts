@@ -62,6 +62,8 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     app = await startApp(
       {
         unitTokens: 1,
+        // Reading a file takes a moment, as a real PDF does, so the library can be seen listing it before it is stored.
+        ingestDelayMs: 700,
         ollamaSim: {
           responder: async (req) => {
             if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
@@ -83,6 +85,11 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
       { name: 'shortfall.pdf', bytes: await shortfallReportPdf() },
       { name: 'complete.pdf', bytes: await completeReportPdf() },
     ]);
+    // Both files are listed at once, before they are read: the one being read says so, the other waits as "Queued",
+    // the word the run card uses (trial row 25: "No documents yet" for the ~10 s a file was read).
+    await expect.poll(() => page.getByTestId('library').locator('tr[data-pending="true"]').count()).toBe(2);
+    expect(await libraryRow('complete.pdf').locator('.badge').textContent()).toMatch(/Queued|Reading pages/);
+    expect(await libraryRow('shortfall.pdf').locator('.badge').textContent()).toMatch(/Queued|Reading pages/);
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
     const shortfall = libraryRow('shortfall.pdf');
     await expect.poll(() => shortfall.locator('.badge').textContent()).toContain('Done: check the result');

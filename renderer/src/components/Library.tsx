@@ -65,10 +65,15 @@ export function Library() {
                 </th>
                 <td>—</td>
                 <td>
-                  <span className="badge badge--busy" data-status={input.status}>
-                    <span aria-hidden="true">↻ </span>
-                    {input.status === 'queued' ? 'Waiting its turn' : input.progress?.phase === 'ocr' ? PHASES.ocr : PHASES.ingest}
-                  </span>
+                  {input.status === 'queued' ? (
+                    // The run card's word and badge for a file not started yet.
+                    <StatusBadge status="queued" />
+                  ) : (
+                    <span className="badge badge--busy" data-status={input.status}>
+                      <span aria-hidden="true">↻ </span>
+                      {input.progress?.phase === 'ocr' ? PHASES.ocr : PHASES.ingest}
+                    </span>
+                  )}
                 </td>
                 <td>—</td>
                 <td>#{run}, now</td>
