@@ -393,6 +393,11 @@ export interface DocumentSummary {
   status: RunStatus | 'stored';
   /** Merged findings; null until findings are stored for it. */
   findingsCount: number | null;
+  /**
+   * Of those, the ones known only from a row of the document's own list of findings (its contents or summary
+   * table): the model reported nothing for their sections, so the completeness check does not count them as found.
+   */
+  listedOnlyCount?: number;
   lastRun: LastRun | null;
   error: ErrorInfo | null;
   /** Its latest completeness verdict in brief (the badge follows it); null before a full run has checked it. */
@@ -706,6 +711,8 @@ export interface OcrPageInfo {
   confidence: number | null;
   /** Below the low-confidence threshold: words may be misread. */
   low: boolean;
+  /** OCR gave the page text to analyse; false for a page holding only pictures (a logo, a blank page). */
+  hasText: boolean;
 }
 
 /** An installed OCR language: its tesseract code (eng, deu...) and the name shown to the user. */

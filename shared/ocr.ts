@@ -5,6 +5,7 @@
  * ("eng+deu", as tesseract writes it), and their names for Settings.
  */
 import { z } from 'zod';
+import type { OcrPageInfo } from './contract';
 
 /** One tesseract language code: lower-case letters, digits and `_` (eng, deu, chi_sim). */
 export const ocrLanguageCodeSchema = z.string().regex(/^[a-z][a-z0-9_]{1,15}$/, 'an OCR language code such as eng or deu');
@@ -16,6 +17,11 @@ export const OCR_MODES = ['auto', 'off', 'force'] as const;
 
 /** Pages (and words) read by OCR with a confidence below this are flagged: their text, and quotes from it, may be misread. */
 export const LOW_OCR_CONFIDENCE = 70;
+
+/** A page OCR read, as the window and the reports show it: low confidence is judged only where OCR gave text. */
+export function ocrPageInfo({ page, confidence, hasText }: { page: number; confidence: number | null; hasText: boolean }): OcrPageInfo {
+  return { page, confidence, hasText, low: hasText && confidence !== null && confidence < LOW_OCR_CONFIDENCE };
+}
 
 export const DEFAULT_OCR_LANGUAGES: readonly string[] = ['eng'];
 

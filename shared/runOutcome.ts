@@ -51,6 +51,11 @@ function warnedPages(warnings: readonly ErrorInfo[] | undefined, code: string): 
   return pages;
 }
 
+/** An input's warnings that tell of a loss, i.e. all but the quiet note on picture-only pages (a report lists these as Problems). */
+export function problemWarnings<W extends ErrorInfo>(warnings: readonly W[]): W[] {
+  return warnings.filter((w) => !isPicturePages(w));
+}
+
 /** Pages OCR found no words on, from an input's warnings. */
 export function picturePagesOf(warnings: readonly ErrorInfo[] | undefined): number[] {
   const pages = (warnings ?? []).filter(isPicturePages).flatMap((w) => (Array.isArray(w.details?.pages) ? (w.details.pages as number[]) : []));

@@ -1,7 +1,7 @@
 /** OCR data for the window: the words OCR read on a page (boxes for the page viewer), a document's OCR pages, and the installed languages. */
 import type { OcrLanguageInfo, OcrPageInfo, OcrWordBox, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
-import { LOW_OCR_CONFIDENCE, ocrLanguageName } from '../../shared/ocr';
+import { ocrLanguageName, ocrPageInfo } from '../../shared/ocr';
 import { installedOcrLanguages, listOcrPages, loadPageOcrWords } from '../engine';
 import { loadExtractedDocument, type Database } from '../engine/store';
 
@@ -13,7 +13,7 @@ export function ocrHandlers(db: Database) {
       return loadPageOcrWords(db, documentId, page);
     },
     'documents.ocrPages': async ({ documentId }: ParsedInput<'documents.ocrPages'>): Promise<OcrPageInfo[]> =>
-      listOcrPages(db, documentId).map(({ page, confidence }) => ({ page, confidence, low: confidence !== null && confidence < LOW_OCR_CONFIDENCE })),
+      listOcrPages(db, documentId).map(ocrPageInfo),
     'ocr.languages': async (): Promise<OcrLanguageInfo[]> => installedOcrLanguages().map((code) => ({ code, name: ocrLanguageName(code) })),
   };
 }

@@ -22,6 +22,7 @@ import { AppError, ErrorCode, type ErrorInfo } from '../../shared/errors';
 import type { ProgressEvent, RunStatus } from '../../shared/types';
 import type { Engine } from '../engine';
 import { picturePagesOf, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
+import { LISTED_ENTRY_TYPE } from '../../shared/findings';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
@@ -161,6 +162,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         status: l?.status ?? 'stored',
         // null = never analysed with the LLM (rules-only), as opposed to analysed with no findings.
         findingsCount: findings && (findings.length > 0 || latestRunWithLlmResults(db, d.id) !== null) ? findings.length : null,
+        listedOnlyCount: findings?.filter((f) => f.type === LISTED_ENTRY_TYPE).length ?? 0,
         lastRun: l?.run ?? null,
         error: l?.error ?? null,
         verdict: verdictOf(latestCompleteness(db, d.id).verdict, l?.warnings ?? []),

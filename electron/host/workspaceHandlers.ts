@@ -10,6 +10,7 @@ import type { ArrivingFindings, DocumentFile, DocumentHealth, ParsedInput } from
 import { AppError, ErrorCode } from '../../shared/errors';
 import { getDocument, listRunInputs, listRuns, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
 import { listFindings } from '../engine/extract';
+import { arrivingFindings } from '../engine/jobs';
 import { listOcrPages } from '../engine/ocr';
 import { analysisView } from './findingViews';
 import { samplePdf } from './samplePdf';
@@ -37,16 +38,8 @@ export function workspaceHandlers(db: Database) {
     async 'findings.arriving'({ documentId }: ParsedInput<'findings.arriving'>): Promise<ArrivingFindings> {
       const run = [...listRuns(db)].reverse().find((r) => listRunInputs(db, r.id).some((i) => i.documentId === documentId && i.status === 'running'));
       if (!run) return { runId: null, findings: [] };
-      // Overlapping chunks report the same finding twice; the merge sorts that out at the end, here the first report stands.
-      const seen = new Set<string>();
-      const findings = listFindings(db, run.id, documentId)
-        .filter((f) => !f.grounding.inContextOnly)
-        .filter((f) => {
-          const key = `${f.findingKey ?? ''}|${f.title.trim().toLowerCase()}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        })
+      // Counted as the status bar counts them (one function), so the two never disagree.
+      const findings = arrivingFindings(listFindings(db, run.id, documentId))
         .map((f) => ({
           findingId: f.findingId,
           findingKey: f.findingKey,
@@ -68,8 +61,8 @@ export function workspaceHandlers(db: Database) {
     async 'documents.health'({ documentId }: ParsedInput<'documents.health'>): Promise<DocumentHealth> {
       storedDocument(db, documentId);
       const analysis = analysisView(db, documentId, undefined, () => []);
-      // Pages OCR read and found no words on hold only pictures (or nothing): noted, not a loss.
-      const picturePages = new Set(listOcrPages(db, documentId).filter((p) => p.confidence === null).map((p) => p.page));
+      // Pages OCR read and found no text on (no words, or a logo's few letters) hold only pictures: noted, not a loss.
+      const picturePages = new Set(listOcrPages(db, documentId).filter((p) => !p.hasText).map((p) => p.page));
       const withoutText = pagesWithoutTextLayer(db, documentId);
       return {
         documentId,

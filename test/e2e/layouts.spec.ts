@@ -2,7 +2,8 @@
  * Every width (issue 27): the library, the findings queue with a finding open and the document view with its
  * chunk tree, at 1024x700 and 800x600, in Chromium through the WebSocket bridge with the demo model. Nothing
  * scrolls sideways (the page or any panel inside it), every row's actions are on screen, the sidebar folds to
- * icons at 800, and chunk titles get the width. Screenshots go to test-results/screenshots/layout-*.png.
+ * icons at 800, chunk titles and finding titles get the width (the table of all findings too), and a queue row's
+ * page stays whole beside a long document name's picker. Screenshots go to test-results/screenshots/layout-*.png.
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -41,7 +42,9 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       if (!sample.ok) throw new Error(sample.error.message);
       const { bytes } = sample.data as { bytes: string };
       // A long file name, as real ones are, next to the sample.
-      await host.invoke('documents.import', { files: [{ name: 'sample-audit-report.pdf', bytes }, { name: 'quarterly-security-assessment-of-the-document-portal-2025.pdf', bytes }] });
+      // Its own bytes (a trailing PDF comment), or the import would take it for the sample already stored.
+      const longNamed = Buffer.concat([Buffer.from(bytes, 'base64'), Buffer.from('\n% another copy\n')]).toString('base64');
+      await host.invoke('documents.import', { files: [{ name: 'sample-audit-report.pdf', bytes }, { name: 'quarterly-security-assessment-of-the-document-portal-2025.pdf', bytes: longNamed }] });
       await host.idle();
     });
     page = app.page;
@@ -68,15 +71,34 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
 
       await goTo('Findings');
-      await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
+      // The document with the long name: the picker holding it must not push the queue sideways.
+      await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'quarterly-security-assessment-of-the-document-portal-2025.pdf' });
+      const firstOption = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first();
+      await firstOption.waitFor();
       await page.getByTestId('review-detail').waitFor();
+      // A confirmed finding carries the widest state badge of the queue's first line.
+      await page.getByTestId('review-detail').getByRole('button', { name: /^Confirm/ }).click();
+      await expect.poll(() => firstOption.locator('[data-state]').first().getAttribute('data-state')).toBe('confirmed');
       await page.waitForTimeout(300);
       expect(await sidewaysScrollers(page)).toEqual([]);
-      // The queue's titles are not cut to a word or two.
-      const title = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().locator('.review-row__title');
-      if ((await title.count()) > 0) expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      // The queue's titles are not cut to a word or two, and each row's place ("R-1 · p. 1") is whole inside its row.
+      const title = firstOption.locator('.review-item__title');
+      expect(await title.count()).toBe(1);
+      expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      const [item, where] = await Promise.all([firstOption.boundingBox(), firstOption.locator('.review-item__where').boundingBox()]);
+      expect(where!.x + where!.width).toBeLessThanOrEqual(item!.x + item!.width + 1);
       await screenshot(page, `layout-findings-${width}`);
       expect(await seriousAxeViolations(page)).toEqual([]);
+
+      // The table of all findings: no sideways scrolling, and the title column keeps a real share of the row.
+      await page.getByRole('button', { name: 'Table of all findings' }).click();
+      const head = page.getByTestId('findings-table').locator('.findings-row--head');
+      await head.waitFor();
+      expect(await sidewaysScrollers(page)).toEqual([]);
+      const [headBox, titleHead] = await Promise.all([head.boundingBox(), head.getByRole('columnheader', { name: /^Title/ }).boundingBox()]);
+      expect(titleHead!.width).toBeGreaterThanOrEqual(headBox!.width * 0.25);
+      await screenshot(page, `layout-findings-table-${width}`);
+      await page.getByRole('button', { name: 'Triage queue' }).click();
 
       await goTo('Library');
       await page.getByRole('button', { name: 'Open sample-audit-report.pdf' }).first().click();

@@ -55,7 +55,7 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     await dropFiles(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
     // While OCR reads the pages, the run card says so, page by page.
     const card = page.getByTestId('run-1');
-    await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/Reading scanned pages \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s);
+    await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/Reading pages without usable text \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s);
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 150_000 });
 
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();
@@ -144,7 +144,7 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     await expect.poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/OCR page [23] of 3: reading page [23]/);
     await card.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForSelector('[data-testid="run-2"][data-status="cancelled"]', { timeout: 30_000 });
-    expect(await card.getByTestId('run-input').textContent()).toContain('at: Reading scanned pages (OCR)');
+    expect(await card.getByTestId('run-input').textContent()).toContain('at: Reading pages without usable text (OCR)');
     await card.getByRole('button', { name: 'Resume' }).click();
     await page.waitForSelector('[data-testid="run-2"][data-status="done"]', { timeout: 120_000 });
     const runs = (await server.host.invoke('runs.list', {})) as { ok: true; data: { id: number; inputs: { status: string; documentId: number | null }[] }[] };

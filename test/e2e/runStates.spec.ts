@@ -14,6 +14,7 @@ import { makeTextPdf, proseLines } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
+import { reportSpec } from '../integration/completeness/helpers';
 import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
@@ -61,6 +62,8 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     app = await startApp(
       {
         unitTokens: 1,
+        // Reading a file takes a moment, as a real PDF does, so the library can be seen listing it before it is stored.
+        ingestDelayMs: 700,
         ollamaSim: {
           responder: async (req) => {
             if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
@@ -82,6 +85,11 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
       { name: 'shortfall.pdf', bytes: await shortfallReportPdf() },
       { name: 'complete.pdf', bytes: await completeReportPdf() },
     ]);
+    // Both files are listed at once, before they are read: the one being read says so, the other waits as "Queued",
+    // the word the run card uses (trial row 25: "No documents yet" for the ~10 s a file was read).
+    await expect.poll(() => page.getByTestId('library').locator('tr[data-pending="true"]').count()).toBe(2);
+    expect(await libraryRow('complete.pdf').locator('.badge').textContent()).toMatch(/Queued|Reading pages/);
+    expect(await libraryRow('shortfall.pdf').locator('.badge').textContent()).toMatch(/Queued|Reading pages/);
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
     const shortfall = libraryRow('shortfall.pdf');
     await expect.poll(() => shortfall.locator('.badge').textContent()).toContain('Done: check the result');
@@ -196,9 +204,27 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     await run.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForSelector('[data-testid="run-2"][data-status="cancelled"]', { timeout: 10_000 });
     expect(await run.locator('.run__header .badge').textContent()).toContain('Cancelled');
+    // Its file says the same, on the card and in the library (it stayed "Paused" beside a "Cancelled" run).
+    await expect.poll(() => run.locator('li[data-file="slow.pdf"] .badge').textContent()).toContain('Cancelled');
+    await expect.poll(() => libraryRow('slow.pdf').locator('.badge').textContent()).toContain('Cancelled');
     expect(await run.getByRole('button', { name: 'Resume' }).count()).toBe(1);
     await expect.poll(() => status.textContent()).toBe('No run in progress');
     extractDelayMs = 0;
     expect(await server.host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: 2, status: 'cancelled' }, {}] });
+  });
+
+  it('says how many findings are known only from the document’s own list, so the count and "N of M stated found" agree', async () => {
+    // The summary table lists three findings; the detailed section of the third is missing, so the model reports two
+    // and the third is known from its row alone: 3 findings in the library, 2 of 3 stated found, 1 only listed.
+    const spec = reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']);
+    await goTo('Library');
+    await dropFiles(page, [{ name: 'listed-only.pdf', bytes: await makeTextPdf({ ...spec, pages: spec.pages.slice(0, 3) }) }]);
+    await page.waitForSelector('[data-testid="run-3"][data-status="done"]', { timeout: 30_000 });
+    const row = libraryRow('listed-only.pdf');
+    await expect.poll(() => row.locator('td').nth(1).textContent()).toContain('2 of 3 stated findings found');
+    const findings = row.locator('td').nth(2);
+    expect(await findings.getByTestId('listed-only').textContent()).toBe('1 only listed');
+    expect(await findings.textContent()).toBe('31 only listed');
+    await screenshot(page, 'run-states-listed-only-1440');
   });
 });

@@ -82,6 +82,8 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     // The sample ends on its first finding, beside its source page, as the welcome promises.
     await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 30_000 }).toContain('SAMPLE-001');
     expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    // The review keys work at once: the queue has the focus, so the first j or c acts without a click first (trial row 13).
+    await expect.poll(() => queue().evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(page, 'workspace-sample-first-finding-1440');
     await goTo('Library');
     const run = page.getByTestId('run-1');
@@ -236,6 +238,10 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     const status = page.getByTestId('status-run');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Run #3 · four-findings\.pdf · \d+% · \d+ findings? so far · \d+ s elapsed/);
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/about \d+ s left$/);
+    // One count: the status bar's "N findings so far" is the number the Arriving list shows (trial, not judged: the
+    // status bar said 4 while the Findings view said 0).
+    const counts = async () => [/(\d+) findings? so far/.exec((await status.textContent()) ?? '')?.[1], /\((\d+)\)/.exec((await page.locator('#arriving-title').textContent()) ?? '')?.[1]];
+    await expect.poll(async () => ((c) => c[0] !== undefined && c[0] === c[1])(await counts()), { timeout: 10_000 }).toBe(true);
     await screenshot(page, 'workspace-live-run-1440');
     await expect.poll(() => queue().getByRole('option').count(), { timeout: 30_000 }).toBe(4);
     expect(await page.getByTestId('arriving').count()).toBe(0);

@@ -11,7 +11,9 @@
  * Ask works as with a decent model: the retrieval judge keeps the passages
  * that share words with the question, and the answer cites the passage that
  * answers it ([n] with a verbatim quote), or says the documents do not hold
- * it. Other JSON requests (tree split) get a minimal valid reply, summaries
+ * it. The chunking judge picks the strategy its facts point to (outline,
+ * headings or pages) with a chunk size of 1200 tokens and a reason. Other
+ * JSON requests (tree split) get a minimal valid reply, summaries
  * a sentence naming the findings of the part. Nothing here is clever: it is
  * a demo, not a model.
  */
@@ -21,8 +23,11 @@ import { schemaResponder, type Responder, type SimChatRequest } from './index';
 const ID = /\b([A-Z][A-Z0-9]{1,15}-\d{1,6})\b/;
 const FINDING_WORDS = /\b(finding|issue|vulnerabilit(?:y|ies)|weakness|risk|deficienc(?:y|ies)|observation)\b/i;
 const SEVERITY_WORDS = '(critical|high|medium|moderate|low|informational|info|note|gas)';
-/** "Severity: High" anywhere on the line ("Rating  Severity: Medium  Impact: High"), or a "Risk: Low" / "Rating: Low" line. */
-const SEVERITY = new RegExp(`\\bseverity\\s*[:|\\-–]?\\s*${SEVERITY_WORDS}\\b|^\\s*(?:risk(?: rating)?|rating)\\s*[:\\-–]\\s*${SEVERITY_WORDS}\\b`, 'i');
+/**
+ * "Severity: High" anywhere on the line ("Rating  Severity: Medium  Impact: High"), or a "Risk: Low" /
+ * "Rating: Low" line, the colon optional where a table cell separated label and value ("Rating  Informational").
+ */
+const SEVERITY = new RegExp(`\\bseverity\\s*[:|\\-–]?\\s*${SEVERITY_WORDS}\\b|^\\s*(?:risk(?: rating)?|rating)\\s*[:|\\-–]?\\s*${SEVERITY_WORDS}\\b`, 'i');
 /** Lines that label a fact of the finding ("Asset ...", "Status ...", "Impact: High"): never its evidence sentence. */
 const LABEL_LINE = /^\s*(?:asset|assets|status|rating|severity|impact|likelihood|location|locations|type|category|target|file|files|difficulty|finding id|id)\b/i;
 const NUMBERED = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+\S/;
@@ -54,10 +59,29 @@ function linesWithPages(chunk: string): Line[] {
   return out;
 }
 
+/** A contents line ("7.2 High Risk . . . . . 4"): it names a section, it is not one. */
+const DOT_LEADER = /(?:\.\s?){4,}/;
+/** Words of a heading that only classifies ("High Risk", "Risk Classification", "Gas Optimizations"): a chapter, never a finding. */
+const CLASSIFYING = /^(?:critical|high|medium|moderate|low|informational|info|gas|optimi[sz]ations?|risks?|severity|classification|rating|matrix|levels?|and|of)$/i;
+/** The last numbered part of a line that prints its chapter before it ("3. Detailed Findings 3.1. Lack of ..."). */
+const LAST_NUMBERED = /(?:^|\s)(\d+(?:\.\d+)+\.?\s+\S.*)$/;
+
+function onlyClassifies(text: string): boolean {
+  const words = text.replace(/^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+/, '').match(/[A-Za-z]+/g) ?? [];
+  return words.length > 0 && words.every((w) => CLASSIFYING.test(w));
+}
+
 function isFindingHeading(text: string): boolean {
   const t = text.trim();
-  if (t.length < 6 || t.length > 160 || /[.;:]$/.test(t)) return false;
+  if (t.length < 6 || t.length > 160 || /[.;:]$/.test(t) || DOT_LEADER.test(t) || onlyClassifies(t)) return false;
   return (ID.test(t) && (NUMBERED.test(t) || t.indexOf(ID.exec(t)![1]!) < 12)) || (NUMBERED.test(t) && FINDING_WORDS.test(t));
+}
+
+/** A numbered heading whose next lines rate it ("3.1. Lack of input validations" over "... Severity Low"): a finding, whatever its words. */
+function isRatedHeading(lines: readonly Line[], at: number): boolean {
+  const t = lines[at]!.text.trim();
+  if (!NUMBERED.test(t) || t.length > 160 || DOT_LEADER.test(t) || onlyClassifies(t)) return false;
+  return lines.slice(at + 1, at + 5).some((next) => SEVERITY.test(next.text));
 }
 
 /** Finding-like headings of a chunk, each with its severity and its first sentence as verbatim evidence. */
@@ -65,7 +89,7 @@ export function demoFindings(chunk: string): DemoFinding[] {
   const lines = linesWithPages(chunk);
   const findings: DemoFinding[] = [];
   lines.forEach((line, at) => {
-    if (!isFindingHeading(line.text)) return;
+    if (!isFindingHeading(line.text) && !isRatedHeading(lines, at)) return;
     let severity: string | null = null;
     let evidence: Line | null = null;
     for (const next of lines.slice(at + 1, at + 16)) {
@@ -76,9 +100,10 @@ export function demoFindings(chunk: string): DemoFinding[] {
     }
     if (!evidence) return;
     const id = ID.exec(line.text)?.[1] ?? null;
-    const title = line.text
+    const heading = LAST_NUMBERED.exec(line.text.trim())?.[1] ?? line.text;
+    const title = heading
       .trim()
-      .replace(NUMBERED.test(line.text) ? /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+/ : /^$/, '')
+      .replace(NUMBERED.test(heading) ? /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+/ : /^$/, '')
       .replace(id ?? /^$/, '')
       .replace(/^[\s:–-]+/, '')
       .trim();
@@ -118,12 +143,40 @@ export const demoResponder: Responder = (req) => {
           : `${findings.length} findings: ${findings.map((f) => `${f.title} (${f.severity})`).join('; ')}.`;
     return JSON.stringify({ findings, summary });
   }
+  if (req.format && isChunkingJudge(req)) return chunkingJudgeReply(req);
   if (req.format && isRetrievalJudge(req)) return judgeReply(req);
   if (req.format && isAnswer(req)) return answerReply(req);
   if (req.format) return schemaResponder(req);
   const headings = demoFindings(chunk ?? '').map((f) => f.title);
   return headings.length > 0 ? `The document reports ${headings.length} finding${headings.length === 1 ? '' : 's'}: ${headings.join('; ')}.` : 'The document states no finding in this part.';
 };
+
+// --- The chunking judge, as a decent model would answer it ---------------------------------------------------
+
+function isChunkingJudge(req: SimChatRequest): boolean {
+  return /"targetChunkTokens"/.test(JSON.stringify(req.format));
+}
+
+/**
+ * Reads the facts the tool measured (outline entries resolved, heading candidates, pages with text) and picks the
+ * strategy its instructions describe for them, with a chunk size in the range they name and a reason in words.
+ */
+export function chunkingJudgeReply(req: SimChatRequest): string {
+  const { user } = promptBlocks(req);
+  const number = (pattern: RegExp) => Number(pattern.exec(user)?.[1] ?? 0);
+  const resolved = number(/outline: \d+ entries, (\d+) resolved/);
+  const headings = number(/heading candidates found: (\d+)/);
+  const coverage = number(/pages with a text layer: \d+ of \d+ \((\d+)%\)/);
+  const choice =
+    coverage < 50
+      ? { strategy: 'pages', overlapChars: 200, justification: `Only ${coverage}% of the pages have a text layer, so each page is read on its own.` }
+      : resolved >= 3
+        ? { strategy: 'outline', overlapChars: 0, justification: `The PDF outline has ${resolved} entries that resolve to pages, so its sections are the natural chunks.` }
+        : headings >= 3
+          ? { strategy: 'headings', overlapChars: 0, justification: `There is no usable outline, but ${headings} heading lines mark the sections.` }
+          : { strategy: 'pages', overlapChars: 200, justification: 'Neither an outline nor clear headings: one page per chunk keeps every part in view.' };
+  return JSON.stringify({ strategy: choice.strategy, targetChunkTokens: 1200, overlapChars: choice.overlapChars, justification: choice.justification });
+}
 
 // --- Ask: the retrieval judge and the answer, as a decent model would give them ---------------------------
 

@@ -38,6 +38,7 @@ import { stableHash, throwIfAborted, timeStage } from '../util';
 import { checkDocumentCompleteness } from './completenessStep';
 import type { DocumentContext } from './documentContext';
 import { createRateMeter } from './progress';
+import { countArrivingFindings } from './arrivingFindings';
 import type { StrategyChoice } from './settings';
 
 export interface DocumentOutcome {
@@ -217,7 +218,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     room: plan.replyTokens,
     expected: (leaf) => expected.get(leaf.index) ?? 0,
   });
-  let findingsSoFar = listFindings(db, runId, documentId).length;
+  let findingsSoFar = countArrivingFindings(db, runId, documentId);
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
 
@@ -262,7 +263,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           pieces: i === 0 ? result.pieces : 0,
         })),
       );
-      findingsSoFar += findings.length;
+      findingsSoFar = countArrivingFindings(db, runId, documentId);
     } catch (error) {
       if (ctx.signal?.aborted) {
         // Back to the queue: the unit in flight is redone on resume, nothing half-written stays.
@@ -339,7 +340,7 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
       const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
       appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
-      findings += batch.findings.length;
+      findings = countArrivingFindings(db, runId, documentId);
     },
   );
   ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });

@@ -3,3 +3,4 @@ export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, stableHash, type RunLlmSe
 export { prepareLlmRun, type LlmRunPlan } from './llmPlan';
 export { isPasswordFailure, MAX_PASSWORD_ATTEMPTS, needsPassword, oneTimePassword, requeueForPassword, withPassword, type PasswordRequest, type PasswordSource } from './passwords';
 export { markEnded, markRunning, reopenRun, stopIdleRun } from './runStatus';
+export { arrivingFindings } from './arrivingFindings';

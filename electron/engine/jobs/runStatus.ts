@@ -5,7 +5,7 @@
  */
 import type { ErrorInfo } from '../../../shared/errors';
 import type { RunStatus } from '../../../shared/types';
-import { getRun, setRunStatus, type Database } from '../store';
+import { getRun, listRunInputs, setRunStatus, updateRunInput, type Database } from '../store';
 
 /** The runner starts executing the run. */
 export function markRunning(db: Database, runId: number, now: string): void {
@@ -24,8 +24,13 @@ export function markEnded(db: Database, runId: number, status: Exclude<RunStatus
 export function stopIdleRun(db: Database, runId: number, how: 'pause' | 'cancel', now: string): RunStatus | undefined {
   const run = getRun(db, runId);
   if (!run) return undefined;
-  if (run.status === 'running' || run.status === 'queued') setRunStatus(db, runId, how === 'pause' ? 'paused' : 'cancelled', now);
-  else if (run.status === 'paused' && how === 'cancel') setRunStatus(db, runId, 'cancelled', now);
+  const to: RunStatus = how === 'pause' ? 'paused' : 'cancelled';
+  if (run.status === 'running' || run.status === 'queued' || (run.status === 'paused' && how === 'cancel')) {
+    setRunStatus(db, runId, to, now);
+    // The file the run stopped in says what the run says (a paused run cancelled left its file "Paused" beside a
+    // "Cancelled" run): its committed work and phase stay, so a resume continues it either way.
+    for (const input of listRunInputs(db, runId)) if (input.status === 'paused' || input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: to });
+  }
   return getRun(db, runId)!.status;
 }
 

@@ -62,7 +62,18 @@ export function loadPageOcrWords(db: Database, documentId: number, page: PageSpa
   return words;
 }
 
-/** A stored document's OCR pages with their mean confidence (null: OCR read no words), in page order. */
-export function listOcrPages(db: Database, documentId: number): { page: number; confidence: number | null }[] {
-  return db.prepare('SELECT page_number AS page, confidence FROM page_ocr WHERE document_id = ? ORDER BY page_number').all(documentId) as { page: number; confidence: number | null }[];
+/**
+ * A stored document's OCR pages in page order, with their mean confidence (null: OCR read no words) and whether
+ * OCR gave the page text to analyse: a logo or a stray mark can be read with some confidence yet leave too few
+ * letters to count as text, and such a page holds only pictures just like a page with no words at all.
+ */
+export function listOcrPages(db: Database, documentId: number): { page: number; confidence: number | null; hasText: boolean }[] {
+  const rows = db
+    .prepare(
+      `SELECT o.page_number AS page, o.confidence, COALESCE(p.has_text_layer, 0) AS has_text
+         FROM page_ocr o LEFT JOIN pages p ON p.document_id = o.document_id AND p.page_number = o.page_number
+        WHERE o.document_id = ? ORDER BY o.page_number`,
+    )
+    .all(documentId) as { page: number; confidence: number | null; has_text: number }[];
+  return rows.map((row) => ({ page: row.page, confidence: row.confidence, hasText: row.has_text === 1 }));
 }

@@ -230,6 +230,6 @@ export function ocrNote(ocr: { confidence: number | null; low: boolean }): strin
 }
 
 /** "3 (91%), 4 (58%, low)": OCR pages for a report section. */
-export function ocrPageList(pages: readonly { page: number; confidence: number | null; low: boolean }[]): string {
-  return pages.map((p) => `${p.page} (${p.confidence === null ? 'no words' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`).join(', ');
+export function ocrPageList(pages: readonly { page: number; confidence: number | null; low: boolean; hasText: boolean }[]): string {
+  return pages.map((p) => `${p.page} (${!p.hasText || p.confidence === null ? 'pictures only' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`).join(', ');
 }

@@ -144,7 +144,7 @@ ${model.problems
   ? html`<section id="problems" class="report-section" data-section="problems">
 <h2>${model.problems.heading}</h2>
 <ul>
-${model.problems.items.map((p) => html`<li>${p.failed ? html`<strong>${p.file}</strong>` : p.file}: <code>${p.code}</code>: ${p.message}</li>\n`)}</ul>
+${model.problems.items.map((p) => html`<li data-code="${p.code}">${p.failed ? html`<strong>${p.file}</strong>` : p.file}: ${p.message}</li>\n`)}</ul>
 </section>`
   : null}
 ${model.documents.map(renderDocument)}
@@ -385,7 +385,10 @@ th, td { border: 1px solid var(--rule); padding: .3em .45em; text-align: left; v
 thead th { background: #eef0f4; overflow-wrap: normal; white-space: nowrap; }
 table.findings-table td:first-child, table.findings-table td:nth-child(5), table.findings-table td:nth-child(6) { white-space: nowrap; overflow-wrap: normal; }
 /* IDs, types and states are never cut mid-word ("LID / -01", "findi / ng"); the title takes the width left. */
-table.findings-table td:nth-child(4), table.review-table td:first-child, table.review-table td:nth-child(2), table.review-table td:nth-child(5) { white-space: nowrap; }
+table.findings-table td:nth-child(4), table.review-table td:first-child, table.review-table td:nth-child(2) { white-space: nowrap; }
+/* A review state wraps between words, with room for "not reviewed yet" on one line (the review table) or two (the findings table). */
+table.review-table td:nth-child(5) { min-width: 9em; }
+table.findings-table td:nth-child(7) { min-width: 10em; }
 table.findings-table td:nth-child(2), table.review-table td:nth-child(3) { width: 45%; }
 tr { break-inside: avoid; }
 .executive-summary { border: 1px solid #c9ced6; border-radius: 6px; padding: .4em 1em 1em; margin: 1em 0; }
@@ -444,7 +447,8 @@ ul.outline .pages { color: var(--muted); font-size: .9em; }
 .depth-6 { padding-left: 6em; }
 .review { margin: .3em 0 .5em; padding: .3em .6em; border: 1px solid var(--rule); background: #f7f9fc; }
 .review p { margin: .15em 0; }
-.state { display: inline-block; padding: 0 .4em; border-radius: 3px; font-weight: 600; border: 1px solid #5b6475; white-space: nowrap; }
+/* A state with its reason ("rejected: Duplicate of LID-01") wraps between words, never inside one, so the title keeps its width. */
+.state { display: inline-block; padding: 0 .4em; border-radius: 3px; font-weight: 600; border: 1px solid #5b6475; white-space: normal; overflow-wrap: normal; }
 .state-confirmed { background: #dff3e4; border: 2px solid #1e6b34; }
 .state-rejected { background: #f7dede; border: 2px dashed #8a1c1c; text-decoration: line-through; }
 .state-needs_follow_up { background: #fff1c7; border: 2px dotted #7a5a00; }

@@ -66,7 +66,8 @@ export function renderMarkdown(data: ReportData, options: MarkdownOptions = {}):
   out.push('', `## ${esc(model.inputs.heading)}`, '', ...table(model.inputs.table));
   if (model.problems) {
     out.push('', `## ${esc(model.problems.heading)}`, '');
-    for (const p of model.problems.items) out.push(`- ${p.failed ? `**${esc(p.file)}**` : esc(p.file)}: ${esc(p.code)}: ${esc(p.message)}`);
+    // The sentence says what happened and what to do; the error code is for support and stays out of a client's text (the JSON keeps it).
+    for (const p of model.problems.items) out.push(`- ${p.failed ? `**${esc(p.file)}**` : esc(p.file)}: ${esc(p.message)}`);
   }
   for (const doc of model.documents) out.push(...renderDocument(doc));
   if (model.conversations) out.push(...renderConversations(model));

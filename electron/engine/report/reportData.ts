@@ -9,7 +9,9 @@ import { listChunkResults } from '../extract';
 import { listJudgeDecisions } from '../judge';
 import { listLlmCalls, type LlmCallRecord } from '../llm';
 import { listMergeConflicts, listMergedFindings, unreviewedMentions } from '../merge';
-import { LOW_OCR_CONFIDENCE, listOcrPages } from '../ocr';
+import { listOcrPages } from '../ocr';
+import { ocrPageInfo } from '../../../shared/ocr';
+import type { OcrPageInfo } from '../../../shared/contract';
 import { getReviewedFinding, getRunModels, getRunReview, type RunReview } from '../review';
 import { conversationsAbout } from '../retrieval';
 import { getSummary } from '../summary';
@@ -69,12 +71,8 @@ export interface ReportSource extends FindingSource {
   printed?: string | null;
 }
 
-/** A page whose text was read by OCR, with its mean confidence (null when OCR read no words). */
-export interface OcrPageInfo {
-  page: number;
-  confidence: number | null;
-  low: boolean;
-}
+/** A page whose text was read by OCR: the window's shape, so a report says what the app says. */
+export type { OcrPageInfo } from '../../../shared/contract';
 
 export interface ReportFinding extends MergedFinding {
   sources: ReportSource[];
@@ -348,7 +346,7 @@ function collectDocument(
       const r = runReview?.byReviewId.get(id);
       return r ? [r] : [];
     });
-  const ocrPages = listOcrPages(db, document.id).map(({ page, confidence }): OcrPageInfo => ({ page, confidence, low: confidence !== null && confidence < LOW_OCR_CONFIDENCE }));
+  const ocrPages = listOcrPages(db, document.id).map(ocrPageInfo);
   const ocrByPage = new Map(ocrPages.map((info) => [info.page, info]));
   const findings = merged.map((f): ReportFinding => ({
     ...f,

@@ -10,6 +10,7 @@
  * given (HTML markup and Markdown syntax), our own words included.
  */
 import { formatPageRanges } from '../../../shared/canonical';
+import { problemWarnings } from '../../../shared/runOutcome';
 import type { CompletenessStatus, CheckPlaceKind } from '../../../shared/completeness';
 import { idOriginOf, type ExtractionProfile, type IdOrigin } from '../../../shared/findings';
 import type { StoredConversation } from '../../../shared/retrieval';
@@ -294,7 +295,8 @@ export function buildReportModel(data: ReportData, options: ModelOptions = {}): 
   const full = isFullMode(data);
   const profile = profileOf(data);
   const documents = data.inputs.flatMap((input, i) => (input.document ? [documentModel(input, input.document, i + 1, full, profile)] : []));
-  const problemInputs = data.inputs.filter((input) => input.error || input.warnings.length > 0);
+  // A picture-only page is noted quietly in its document's section, never a problem of the audit (trial row 10).
+  const problemInputs = data.inputs.filter((input) => input.error || problemWarnings(input.warnings).length > 0);
   const title = `Audit report: run ${data.run.id}`;
   return {
     title,
@@ -325,7 +327,7 @@ export function buildReportModel(data: ReportData, options: ModelOptions = {}): 
             heading: 'Problems',
             items: problemInputs.flatMap((input): Problem[] => [
               ...(input.error ? [{ file: baseName(input.filePath), code: input.error.code, message: input.error.message, failed: true }] : []),
-              ...input.warnings.map((w) => ({ file: baseName(input.filePath), code: w.code, message: w.message, failed: false })),
+              ...problemWarnings(input.warnings).map((w) => ({ file: baseName(input.filePath), code: w.code, message: w.message, failed: false })),
             ]),
           },
     documents,

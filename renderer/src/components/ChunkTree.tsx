@@ -7,7 +7,8 @@ import { plural } from '../format';
 
 const ROW_HEIGHT = 30;
 
-const pages = (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`);
+/** "8–10", "3": the column is headed Pages, so the cell holds only the numbers and the title keeps the width. */
+const pages = (a: number, b: number) => (a === b ? `${a}` : `${a}–${b}`);
 
 const STATUS_LABELS: Record<string, string> = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' };
 

@@ -6,6 +6,7 @@ import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useReviewStore } from '../stores/useReviewStore';
 import { useRunsStore } from '../stores/useRunsStore';
 import { useTreeStore } from '../stores/useTreeStore';
+import { PHASES } from './RunView';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from './TableHead';
 
@@ -64,10 +65,15 @@ export function Library() {
                 </th>
                 <td>—</td>
                 <td>
-                  <span className="badge badge--busy" data-status={input.status}>
-                    <span aria-hidden="true">↻ </span>
-                    {input.status === 'queued' ? 'Waiting its turn' : input.progress?.phase === 'ocr' ? 'Reading scanned pages (OCR)' : 'Reading pages'}
-                  </span>
+                  {input.status === 'queued' ? (
+                    // The run card's word and badge for a file not started yet.
+                    <StatusBadge status="queued" />
+                  ) : (
+                    <span className="badge badge--busy" data-status={input.status}>
+                      <span aria-hidden="true">↻ </span>
+                      {input.progress?.phase === 'ocr' ? PHASES.ocr : PHASES.ingest}
+                    </span>
+                  )}
                 </td>
                 <td>—</td>
                 <td>#{run}, now</td>
@@ -93,10 +99,22 @@ export function Library() {
                     ) : d.findingsCount === null ? (
                       <span title="Findings appear after a full analysis">—</span>
                     ) : (
-                      d.findingsCount
+                      <>
+                        {d.findingsCount}
+                        {/* Beside "5 of 12 stated findings found": the rest are rows of the document's own list whose sections the model reported nothing for. */}
+                        {(d.listedOnlyCount ?? 0) > 0 ? <div className="cell-note" data-testid="listed-only" title="Known only from a row of the document's own list of findings: the model reported nothing for its section">{d.listedOnlyCount} only listed</div> : null}
+                      </>
                     )}
                   </td>
-                  <td>{d.lastRun ? `#${d.lastRun.runId}, ${formatWhen(d.lastRun.at)}` : '—'}</td>
+                  <td className="cell-when">
+                    {d.lastRun ? (
+                      <>
+                        #{d.lastRun.runId}, <span className="cell-when__at">{formatWhen(d.lastRun.at)}</span>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td className="cell-actions">
                     <button type="button" className="button button--small" onClick={() => review(d.id)} aria-label={`Findings of ${d.fileName}`}>
                       Findings

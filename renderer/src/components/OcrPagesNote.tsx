@@ -20,8 +20,8 @@ export function OcrPagesNote({ documentId }: { documentId: number }) {
     };
   }, [documentId, status]);
   const pages = fetched?.documentId === documentId ? fetched.pages : [];
-  // Pages OCR found no words on are the picture-only ones: DocumentHealthNote notes them in its one sentence.
-  const read = pages.filter((page) => page.confidence !== null);
+  // Pages OCR found no text on are the picture-only ones: DocumentHealthNote notes them in its one sentence.
+  const read = pages.filter((page) => page.hasText);
   if (read.length === 0) return null;
   const low = read.filter((page) => page.low);
   const lowest = low.length > 0 ? Math.round(Math.min(...low.map((page) => page.confidence!))) : null;

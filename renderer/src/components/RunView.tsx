@@ -12,9 +12,11 @@ import { Sentence } from './Sentence';
 /** Errors the user fixes outside the run (start Ollama, pull a model, free memory), then resumes. */
 const FIXABLE = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'NO_MODEL_INSTALLED', 'LLM_OUT_OF_MEMORY', 'LLM_TRANSIENT', 'LLM_TIMEOUT']);
 
-const PHASES: Record<string, string> = {
+/** A run's phases in the user's words, shared with the library's row of a file being read. */
+export const PHASES: Record<string, string> = {
   ingest: 'Reading pages',
-  ocr: 'Reading scanned pages (OCR)',
+  // Not "scanned": OCR also reads a born-digital page whose text layer is unusable, or a picture-only cover (trial row 12).
+  ocr: 'Reading pages without usable text (OCR)',
   judge: 'Choosing a chunking strategy',
   tree: 'Building the chunk tree',
   rules: 'Finding ID mentions',

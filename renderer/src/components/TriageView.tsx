@@ -75,7 +75,8 @@ function QueueItem({ f, active, position, size, style, onPick }: { f: ReviewedFi
       <div className="review-item__line">
         <StateBadge state={f.state} /> <Severity label={f.effective.severity} rank={f.severityRank} /> <Badges f={f} />
         <span className="review-item__where muted">
-          {f.label} · <QueuePage documentId={f.documentId} page={f.mainPage} />
+          <span className="review-item__label-id">{f.label} · </span>
+          <QueuePage documentId={f.documentId} page={f.mainPage} />
         </span>
       </div>
       <div className="review-item__title" title={f.effective.title}>
@@ -176,9 +177,12 @@ function MentionDetail({ documentId, id, onBack }: { documentId: number; id: str
  * Why the list is empty, by where the document stands: "yet" only while a run may still add findings; once it
  * ended, what it found against what the document states.
  */
-function emptyFindingsText(doc: DocumentSummary | undefined): string {
+function emptyFindingsText(doc: DocumentSummary | undefined, arriving: number): string {
   const byHand = 'You can also select text in the document to add one by hand.';
-  if (doc && (doc.status === 'running' || doc.status === 'queued')) return `No findings in this document yet. They appear here as the analysis finishes each part. ${byHand}`;
+  if (doc && (doc.status === 'running' || doc.status === 'queued'))
+    return arriving > 0
+      ? `The ${plural(arriving, 'finding')} arriving above join this queue, merged and reviewable, when the run finishes.`
+      : `No findings in this document yet. They appear above as the analysis finishes each part. ${byHand}`;
   if (doc?.status === 'paused' || doc?.status === 'cancelled') return `No findings so far: the analysis stopped before any part gave one. Resume it from the Runs tab. ${byHand}`;
   if (doc?.status === 'done') {
     const stated = doc.verdict?.statedTotal ?? null;
@@ -240,6 +244,14 @@ export function TriageView() {
     void useMentionsStore.getState().load(documentId);
     setMentionId(null);
   }, [documentId]);
+  const hasFindings = (view?.findings.length ?? 0) > 0;
+  const arrivingCount = useReviewStore((s) => (s.arriving && s.arriving.runId !== null ? s.arriving.findings.length : 0));
+  useEffect(() => {
+    // The keys work from the queue: arriving here (a sample's first finding, a library click), the first c or j
+    // acts at once instead of doing nothing until the user clicks the list. Never taken from a field in use.
+    const focused = document.activeElement;
+    if (hasFindings && (focused === null || focused === document.body)) listRef.current?.focus({ preventScroll: true });
+  }, [hasFindings, documentId]);
   const queue = useMemo(() => queueOf(view?.findings ?? [], filter), [view, filter]);
   const rows = useMemo(() => rowsOf(queue), [queue]);
   const rowHeight = useMemo(() => rowHeightOf(rows), [rows]);
@@ -366,7 +378,7 @@ export function TriageView() {
       <ArrivingList />
       {view && view.findings.length === 0 ? (
         <p className="empty" data-testid="findings-empty">
-          {emptyFindingsText(documents.find((d) => d.id === documentId))}
+          {emptyFindingsText(documents.find((d) => d.id === documentId), arrivingCount)}
         </p>
       ) : null}
       {view && view.findings.length > 0 ? (

@@ -1,7 +1,7 @@
 /** OCR commands through the engine host: the words OCR read on a scanned page (page viewer) and a document's OCR pages (document view). */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OcrPageInfo, OcrWordBox, RunView } from '../../../shared/contract';
+import type { DocumentHealth, OcrPageInfo, OcrWordBox, RunView } from '../../../shared/contract';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
 import { openDatabase } from '../../../electron/engine/store/db';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
@@ -41,14 +41,24 @@ describe('pages.ocrWords', () => {
 
     // The document view's list: the scanned page with its confidence (a clean scan is not low), nothing for a text PDF.
     const ocrPages = await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned });
-    expect(ocrPages).toEqual([{ page: 1, confidence: expect.any(Number), low: false }]);
+    expect(ocrPages).toEqual([{ page: 1, confidence: expect.any(Number), low: false, hasText: true }]);
     expect(ocrPages[0]!.confidence).toBeGreaterThanOrEqual(70);
     expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: typed })).toEqual([]);
     // A poorly read page (confidence below 70%) is flagged low.
     const db = openDatabase(join(dir, 'audit.sqlite'));
     db.prepare('UPDATE page_ocr SET confidence = 55.5 WHERE document_id = ?').run(scanned);
     db.close();
-    expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned })).toEqual([{ page: 1, confidence: 55.5, low: true }]);
+    expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned })).toEqual([{ page: 1, confidence: 55.5, low: true, hasText: true }]);
+    expect(await call<DocumentHealth>(host, 'documents.health', { documentId: scanned })).toMatchObject({ pagesWithoutText: [], picturePages: [] });
+
+    // A page OCR read with some confidence but too few letters to be text (a logo on a back cover) holds only
+    // pictures: the document view, the health note and the completeness panel all call it that, never a loss or a
+    // low-confidence read (the trial's sigp-lido said "7 places" in the library and "8" in the document view).
+    const logo = openDatabase(join(dir, 'audit.sqlite'));
+    logo.prepare('UPDATE pages SET has_text_layer = 0 WHERE document_id = ? AND page_number = 1').run(scanned);
+    logo.close();
+    expect(await call<OcrPageInfo[]>(host, 'documents.ocrPages', { documentId: scanned })).toEqual([{ page: 1, confidence: 55.5, low: false, hasText: false }]);
+    expect(await call<DocumentHealth>(host, 'documents.health', { documentId: scanned })).toMatchObject({ pagesWithoutText: [], picturePages: [1] });
     await host.close();
   });
 });

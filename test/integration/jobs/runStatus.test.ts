@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markEnded, markRunning, reopenRun, stopIdleRun } from '../../../electron/engine/jobs';
-import { createRun, getRun, openDatabase, type Database } from '../../../electron/engine/store';
+import { createRun, getRun, listRunInputs, openDatabase, updateRunInput, type Database } from '../../../electron/engine/store';
 
 let dir: string | undefined;
 let db: Database | undefined;
@@ -40,6 +40,20 @@ describe("run status, by the runner's rules", () => {
     markEnded(d, done, 'done', NOW);
     expect(stopIdleRun(d, done, 'cancel', NOW)).toBe('done');
     expect(stopIdleRun(d, 9999, 'pause', NOW)).toBeUndefined();
+  });
+
+  it('cancelling a paused run cancels the file it stopped in too; finished files keep their state', () => {
+    const d = store();
+    const run = createRun(d, 'full', {}, ['a.pdf', 'b.pdf'], NOW);
+    markRunning(d, run, NOW);
+    updateRunInput(d, run, 0, { status: 'done', phase: 'done' });
+    updateRunInput(d, run, 1, { status: 'paused', phase: 'extract' });
+    markEnded(d, run, 'paused', NOW);
+    expect(stopIdleRun(d, run, 'cancel', NOW)).toBe('cancelled');
+    expect(listRunInputs(d, run).map((i) => [i.status, i.phase])).toEqual([
+      ['done', 'done'],
+      ['cancelled', 'extract'],
+    ]);
   });
 
   it('a password reopens a finished run as paused, and leaves a running one alone', () => {

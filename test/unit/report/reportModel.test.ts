@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReviewExportFinding } from '../../../shared/review';
+import { ErrorCode } from '../../../shared/errors';
 import type { ChunkNode } from '../../../shared/types';
 import { escapeMarkdown, renderHtml, renderMarkdown, type ReportData, type ReportFinding, type ReportReviewFinding } from '../../../electron/engine/report';
 import { buildReportModel, documentSections, sentenceText, type ReportModel, type Sentence } from '../../../electron/engine/report/reportModel';
@@ -76,7 +77,7 @@ function finding(id: number, grounded: boolean, overrides: Partial<ReportFinding
         contextBefore: grounded ? 'words before ' : null,
         contextAfter: grounded ? ' words after' : null,
         documentText: grounded ? `Evidence of ${id}.` : null,
-        ocr: grounded ? null : { page: 2, confidence: 40, low: true },
+        ocr: grounded ? null : { page: 2, confidence: 40, low: true, hasText: true },
       },
     ],
     review: [],
@@ -222,7 +223,9 @@ function modelStrings(model: ReportModel): { path: string; text: string }[] {
   // The HTML alone has a page title, a subtitle, contents, an executive summary and a footer; values that
   // are attributes or classes (keys, states, levels) are not text.
   const htmlOnly = new Set(['title', 'documentNames', 'executiveSummary', 'footer', 'tocLabel', 'generatedAt']);
-  const notText = new Set(['key', 'kind', 'level', 'idOrigin', 'state', 'role', 'anchor', 'iso', 'status', 'tone', 'origin', 'differs', 'name', 'cells', 'field', 'side']);
+  const notText = new Set(['key', 'kind', 'level', 'idOrigin', 'state', 'role', 'anchor', 'iso', 'status', 'tone', 'origin', 'differs', 'name', 'cells', 'field', 'side',
+    // A problem's error code: an attribute for support (data-code), kept out of the sentence a client reads.
+    'code']);
   const out: { path: string; text: string }[] = [];
   // A sentence has a marked-up part; a list of plain strings (a table head, a list) is walked string by string.
   const isSentence = (value: unknown): value is Sentence =>
@@ -287,6 +290,22 @@ function markdownText(md: string): string {
 const pieces = (text: string) => squash(text).split(/ \| /);
 
 describe('report model', () => {
+  it('lists a picture-only page as no problem (its document notes it quietly), and keeps error codes out of the readable text', () => {
+    const data = reportData();
+    const pictures = { code: ErrorCode.PDF_NO_TEXT_LAYER, message: 'Page 38 has only pictures or nothing on it (OCR found no words).', details: { pages: [38], picturesOnly: true } };
+    data.inputs[1] = { ...data.inputs[1]!, warnings: [pictures] };
+    const model = buildReportModel(data);
+    // Still two inputs with problems (the low-confidence read and the missing file), not three.
+    expect(model.executiveSummary!.counts.problems).toBe(2);
+    expect(model.problems!.items.map((p) => p.file)).toEqual([FILE_NAME, 'gone.pdf']);
+    const md = renderMarkdown(data);
+    expect(md).not.toContain('OCR found no words).\n## ');
+    expect(md).toContain('The file is gone.');
+    expect(md).not.toContain('FILE_NOT_FOUND');
+    expect(md).not.toContain('OCR\\_LOW\\_CONFIDENCE');
+    expect(renderHtml(data)).toContain('data-code="FILE_NOT_FOUND"');
+  });
+
   it('takes every count once: headings, tables, contents and the executive summary agree', () => {
     const data = reportData();
     const model = buildReportModel(data);

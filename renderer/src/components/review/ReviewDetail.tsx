@@ -17,7 +17,7 @@ export function StateBadge({ state }: { state: ReviewState }) {
   return (
     <span className={`review-state review-state--${state}`} data-state={state}>
       <span aria-hidden="true">{STATE_ICON[state]} </span>
-      {STATE_LABEL[state]}
+      <span className="review-state__label">{STATE_LABEL[state]}</span>
     </span>
   );
 }
