@@ -77,6 +77,8 @@ export interface ExtractChunkInput extends ExtractionCallSettings {
    * (one placeholder line each) and each row inside the chunk added as a finding of its own (listedRows.ts).
    */
   listings?: readonly ListedRows[];
+  /** The findings those lists name, one line each (listedRows.ts recordedList), shown before the text. */
+  recorded?: string;
 }
 
 /** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */
@@ -131,6 +133,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
       hidden,
+      ...(input.recorded ? { recorded: input.recorded } : {}),
     });
     const textTokens = deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));

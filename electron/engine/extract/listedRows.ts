@@ -125,3 +125,29 @@ export function rowFinding(doc: Pick<ExtractedDocument, 'text'>, profile: Extrac
     grounding: { status: 'grounded', match: 'exact', score: 1, start: entry.start, end, page: entry.page, inContextOnly: false },
   };
 }
+
+/** Entries named in the recorded list at most (its tokens are taken from the unit budget, see documentPipeline). */
+const MAX_RECORDED = 60;
+/** Characters of a title the recorded list keeps: enough to tell siblings apart. */
+const RECORDED_TITLE_CHARS = 90;
+
+/**
+ * The findings the document's own lists name, one line each ("LID-05 DKG Susceptible to Rogue Key Attack"), for the
+ * extraction prompt: a finding the rules already hold is reported by the model only from its detailed section, never
+ * again from a line that only names it (a recommendation, an appendix table, a cross-reference). Empty without lists.
+ */
+export function recordedList(listings: readonly ListedRows[]): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  // Summary-table rows first: they carry the ID and the severity's title wording.
+  const ordered = [...listings].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'summary-table' ? -1 : 1));
+  for (const entry of ordered.flatMap((l) => l.entries)) {
+    const title = entry.title.length > RECORDED_TITLE_CHARS ? `${entry.title.slice(0, RECORDED_TITLE_CHARS)}...` : entry.title;
+    const key = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    lines.push(`- ${entry.id ?? entry.number} ${title}`);
+    if (lines.length >= MAX_RECORDED) break;
+  }
+  return lines.join('\n');
+}
