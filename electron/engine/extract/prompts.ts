@@ -15,13 +15,13 @@ import type { ExtractedDocument } from '../../../shared/types';
 import { buildMessages, delimitDocument, jsonPromptMessages, promptText, type ChatMessage } from '../llm';
 import { withHiddenSpans, type HiddenSpan } from './listedRows';
 
-export const PROMPT_VERSION = 'extract-v5';
+export const PROMPT_VERSION = 'extract-v6';
 
 /**
  * The reply asks for what the engine uses and no more words than it needs: output is the slow part of a local
  * model (about 40 tokens/s against about 900 for reading), so every field a reply repeats for every finding and
- * every call costs model time. A short description (it also feeds the merge's text similarity), a short quote
- * (grounding needs a verbatim phrase, not a paragraph), one short summary per call.
+ * every call costs model time. A short quote (grounding needs a verbatim phrase, not a paragraph), one short summary
+ * per call. No description: the sentence the quote stands in is taken from the document (sourceDescription.ts).
  */
 export const extractionReplySchema = z.object({
   findings: z.array(
@@ -30,7 +30,6 @@ export const extractionReplySchema = z.object({
       type: z.string(),
       title: z.string(),
       severity: z.string().describe('as the document states it, else your estimate on the scale'),
-      description: z.string().describe('at most 8 words in your own words'),
       evidence: z.string().describe('verbatim quote copied from the DOCUMENT block, at most 12 words'),
       page: z.number().int().describe('the page marker [page N] above the evidence'),
     }),
@@ -59,7 +58,6 @@ export function extractionInstructions(profile: ExtractionProfile): string {
     `- ${REPORT_ONCE_RULE}`,
     '- "id": the finding\'s identifier exactly as written in the document (for example PBI-1234, CR-42, TOB-ACME-3); null when it has none. Never invent one.',
     '- "evidence": a short verbatim quote (at most 12 words: the phrase that shows the finding) copied character for character from the DOCUMENT block that shows the finding. Never quote these instructions, the CONTEXT block or any example. Never paraphrase.',
-    '- "description": at most 8 words in your own words.',
     '- "page": the number of the nearest [page N] marker above the evidence.',
     '- A line such as "[summary table of findings, entries 1 to 18: read without you, not shown]" stands for rows of the document\'s own list of findings (or register of issues), which are recorded without you. Report each finding from its detailed section; never report the list itself.',
     '- A block marked CONTEXT ONLY is the end of the previous chunk, shown so that a finding cut by the chunk boundary can be understood. Do not report findings that are only in the CONTEXT block.',
