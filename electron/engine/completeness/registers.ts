@@ -159,7 +159,8 @@ function skipped(lines: readonly TextLine[], from: number, to: number): number {
 
 /**
  * One row as a listed entry: the ID as its number; the title is the first cell after the ID (a table row), else the
- * row's text; the severity is a severity word in a later cell (a JIRA priority "Major", "High").
+ * row's text up to its severity word, else without its closing note; the severity is a severity word after the title
+ * (a JIRA priority "Major", "High").
  */
 function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionProfile, severityWord: RegExp): ListedEntry {
   const place = placeOf(lines, row.from, row.to);
@@ -167,9 +168,14 @@ function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionP
   const body = oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? text(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
   const cells = body.split(CELL_SEPARATOR).map((c) => c.trim()).filter(Boolean);
   const tabular = cells.length > 1;
+  const isSeverity = (w: string) => /^\p{Lu}/u.test(w) && severityWord.test(w);
   // A capitalised severity word among the cells after the title ("Major", "High"; cells set close together may
   // share one: "core High"); in the title a word like "high" is the title's.
-  const severityCell = tabular ? (cells.slice(1).flatMap((c) => c.split(/\s+/)).find((w) => /^\p{Lu}/u.test(w) && severityWord.test(w)) ?? null) : null;
+  // A row whose cells were not told apart ("ID Title Major . Reporter"): the title ends at its severity word.
+  const words = body.split(/\s+/);
+  const at = tabular ? -1 : words.findIndex((w, i) => i >= 2 && isSeverity(w));
+  const severityCell = tabular ? (cells.slice(1).flatMap((c) => c.split(/\s+/)).find(isSeverity) ?? null) : at > 0 ? words[at]! : null;
+  const title = tabular ? cells[0]! : at > 0 ? words.slice(0, at).join(' ') : body.replace(TRAILING_NOTE, '');
   return {
     kind: 'register',
     start: place.start,
@@ -178,7 +184,7 @@ function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionP
     text: place.text,
     number: row.mention.raw,
     id: row.mention.normalized,
-    title: tabular ? cells[0]! : body.replace(TRAILING_NOTE, ''),
+    title,
     severity: severityCell,
     severityCanonical: severityCell ? rankSeverity(profile, severityCell).canonical : null,
     findingIds: [],

@@ -31,17 +31,21 @@ const changelog = [
   'JIRA | Summary | Priority Component | Reporter',
   'HADOOP-17697 | Fix license error in GitHub Actions workflow files | Blocker build | Akira Ajisaka',
   'HADOOP-17707 | Remove jaeger document from site index | Major . | Takanobu Asanuma',
+  'OTHER:',
+  'HADOOP-16867 [thirdparty] Add shaded JaegerTracer Major . Siyao Meng Siyao Meng',
 ].join('\n');
 
 describe('registers: rows that are the findings themselves', () => {
   it('an issue table over sub-headings and releases is one register: each row its ID, first cell as title, priority as severity', () => {
     const [register, ...more] = registersOf([changelog]);
     expect(more).toEqual([]);
-    expect(register!.map((e) => e.id)).toEqual(['HADOOP-18282', 'HADOOP-18721', 'HADOOP-18921', 'HADOOP-17707', 'HADOOP-17697', 'HADOOP-17707']);
+    expect(register!.map((e) => e.id)).toEqual(['HADOOP-18282', 'HADOOP-18721', 'HADOOP-18921', 'HADOOP-17707', 'HADOOP-17697', 'HADOOP-17707', 'HADOOP-16867']);
     expect(register![1]).toMatchObject({ kind: 'register', number: 'HADOOP-18721', title: 'Upgrade guava in hadoop-thirdparty to 31.1-jre', severity: 'Major' });
     // Cells set close together share one: the severity word is still read ("Blocker build").
     expect(register![4]).toMatchObject({ title: 'Fix license error in GitHub Actions workflow files', severity: 'Blocker', severityCanonical: 'Critical' });
     expect(entryName(register![0]!)).toBe('Register row HADOOP-18282');
+    // A row whose cells were not told apart: the title ends at its severity word.
+    expect(register![6]).toMatchObject({ title: '[thirdparty] Add shaded JaegerTracer', severity: 'Major' });
   });
 
   it('a bulleted list of change requests: the row\'s text is its title, without its closing note', () => {
@@ -84,7 +88,7 @@ describe('registers: rows that are the findings themselves', () => {
     const listings = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS);
     expect(listings.map((l) => [l.kind, l.entries.length])).toEqual([
       ['summary-table', 6],
-      ['register', 6],
+      ['register', 7],
     ]);
   });
 });
