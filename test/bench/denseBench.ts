@@ -80,24 +80,27 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
       f.sourceTokens += defaultTokenize(text).length;
       f.floor += defaultTokenize(text).length / RATES.prefillTokensPerSec + floorOutputTokens(doc.truth) / RATES.decodeTokensPerSec;
       const calls = db
-        .prepare('SELECT purpose, outcome, prompt_eval_count AS evaluated, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?')
+        .prepare('SELECT purpose, outcome, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?')
         .all(runId) as {
         purpose: string;
-        evaluated: number | null;
         outcome: string;
         out: number | null;
         reason: string | null;
         ref: string | null;
       }[];
+      // Reading: the prompt tokens the model evaluated after its prefix cache, as the simulator spent them (the
+      // call log's prompt_eval_count counts cached tokens too, as Ollama reports them).
+      for (const req of sim.requests) {
+        const reading = req.evaluatedTokens / RATES.prefillTokensPerSec;
+        f.promptEvaluated += req.evaluatedTokens;
+        if (isExtractionRequest(req)) f.extractIn += reading;
+        else f.other += reading;
+      }
       for (const call of calls) {
         f.output += call.out ?? 0;
-        f.promptEvaluated += call.evaluated ?? 0;
-        const reading = (call.evaluated ?? 0) / RATES.prefillTokensPerSec;
         const writing = (call.out ?? 0) / RATES.decodeTokensPerSec;
-        if (call.purpose === 'extract') {
-          f.extractIn += reading;
-          f.extractOut += writing;
-        } else f.other += reading + writing;
+        if (call.purpose === 'extract') f.extractOut += writing;
+        else f.other += writing;
         if (call.outcome === 'retried' || call.outcome === 'failed') f.thrownAway += call.out ?? 0;
         if (call.purpose !== 'extract') continue;
         f.extractCalls++;
