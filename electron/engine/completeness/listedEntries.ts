@@ -21,7 +21,7 @@ import type { ListedEntry, ListingKind } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { IdMention } from '../../../shared/types';
 import { findIdMentions } from '../rules';
-import { placeOf, wordsSource, oneLine, type TextLine } from './textLines';
+import { countSkipped, placeOf, wordsSource, oneLine, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
 import { findRegisters } from './registers';
 
@@ -165,13 +165,6 @@ function followsOn(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 
   // The top-level number is the findings chapter's ("5 Findings"): "6 Appendix" after 5.2.2 ends the list.
   if (i === to.length || i === 0) return false;
   return to[i] === from[i]! + 1 && to.slice(i + 1).every((n) => n === 1);
-}
-
-/** Skipped (running or blank) lines between two line indexes. */
-function countSkipped(lines: readonly TextLine[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from + 1; i < to; i++) if (lines[i]!.running || lines[i]!.text.trim() === '') n++;
-  return n;
 }
 
 /** The number or ID an entry starts with, or null when the line starts no entry. */

@@ -25,7 +25,7 @@ import type { IdPattern } from '../../../shared/idPatterns';
 import type { IdMention } from '../../../shared/types';
 import { findIdMentions } from '../rules';
 import { idFamily, isReferenceId } from './idFamily';
-import { placeOf, oneLine, wordsSource, type TextLine } from './textLines';
+import { countSkipped, placeOf, oneLine, wordsSource, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
 
 /** Rows a register has at least: fewer are a short list the model reads as well as the rules. */
@@ -91,13 +91,14 @@ function rowStarts(lines: readonly TextLine[], mentions: readonly IdMention[], t
     if (isReferenceId(mention.normalized) || taken.some((t) => line.start < t.end && line.end > t.start)) continue;
     const lead = ROW_LEAD.exec(line.text)![0].length;
     if (mention.start - line.start !== lead) continue;
-    if (!AFTER_ID.test(text(line, mention.end))) continue;
+    if (!AFTER_ID.test(lineFrom(line, mention.end))) continue;
     starts.set(line.index, mention);
   }
   return starts;
 }
 
-function text(line: TextLine, from: number): string {
+/** The line from an offset of the canonical text on. */
+function lineFrom(line: TextLine, from: number): string {
   return line.text.slice(from - line.start);
 }
 
@@ -146,15 +147,9 @@ function continuesRow(line: TextLine): boolean {
 /** The lines right after a row that continue it (wrapped cells), at most MAX_ROW_LINES in all. */
 function attachWrapped(lines: readonly TextLine[], row: RowLines, after: readonly number[]): void {
   for (const i of after) {
-    if (i !== row.to + 1 + skipped(lines, row.to, i) || i - row.from >= MAX_ROW_LINES || !continuesRow(lines[i]!)) break;
+    if (i !== row.to + 1 + countSkipped(lines, row.to, i) || i - row.from >= MAX_ROW_LINES || !continuesRow(lines[i]!)) break;
     row.to = i;
   }
-}
-
-function skipped(lines: readonly TextLine[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from + 1; i < to; i++) if (lines[i]!.running || lines[i]!.text.trim() === '') n++;
-  return n;
 }
 
 /**
@@ -165,7 +160,7 @@ function skipped(lines: readonly TextLine[], from: number, to: number): number {
 function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionProfile, severityWord: RegExp): ListedEntry {
   const place = placeOf(lines, row.from, row.to);
   const first = lines[row.from]!;
-  const body = oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? text(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
+  const body = oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? lineFrom(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
   const cells = body.split(CELL_SEPARATOR).map((c) => c.trim()).filter(Boolean);
   const tabular = cells.length > 1;
   const isSeverity = (w: string) => /^\p{Lu}/u.test(w) && severityWord.test(w);
