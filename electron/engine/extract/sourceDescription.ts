@@ -4,7 +4,7 @@
  * The model is not asked to describe a finding in its own words (issue 25: every field a reply repeats for every
  * finding costs model time, and a paraphrase is one more place a model can invent). The grounded quote already says
  * where the finding is; the sentence around it says what it is, in the document's words, and is grounded by
- * construction. A quote that is a heading or a table row is its own line: it has no sentence around it.
+ * construction. A quote that is a heading or a table row has no sentence around it, and no description.
  */
 import type { Grounding } from '../../../shared/findings';
 
@@ -24,8 +24,9 @@ export function sourceDescription(text: string, grounding: Grounding): string {
   if (grounding.status !== 'grounded' || grounding.start === null || grounding.end === null) return '';
   const { start, end } = proseAround(text, grounding.start, grounding.end);
   const block = text.slice(start, end);
-  // A table row or a heading: the quote's own line(s).
-  if (/\s\|\s/.test(block)) return oneLine(block).slice(0, MAX_DESCRIPTION_CHARS);
+  // A table row, or a heading (one line that ends no sentence): no sentence around the quote. Its line would only
+  // repeat a title, and two findings that quote one heading would then read alike to the merge.
+  if (/\s\|\s/.test(block) || (!block.includes('\n') && !ENDS_BLOCK.test(block.trim()) && block.trim().length < PROSE_LINE)) return '';
   // The sentence(s) the quote stands in: from the last sentence end before it to the first one after it.
   const from = grounding.start - start;
   const to = grounding.end - start;

@@ -1,6 +1,6 @@
 /**
  * A finding's description from the document (extract/sourceDescription.ts): the sentence its grounded quote stands
- * in, over wrapped lines, never over a heading, a page break or into the next sentence; a row or heading is its line.
+ * in, over wrapped lines, never over a heading, a page break or into the next sentence; none for a row or heading.
  */
 import { describe, expect, it } from 'vitest';
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
@@ -30,10 +30,10 @@ describe('a description taken from the document', () => {
     expect(sourceDescription(section, at(section, 'only authenticates endpoints'))).toBe('The gateway only authenticates endpoints detected from DNS SRV records.');
   });
 
-  it('a heading or a table row quoted: its own line, never the metadata around it', () => {
-    expect(sourceDescription(section, at(section, 'TOCTOU of gateway endpoint authentication'))).toBe('5. TOCTOU of gateway endpoint authentication');
+  it('a heading or a table row quoted: no description, never the metadata around it', () => {
+    expect(sourceDescription(section, at(section, 'TOCTOU of gateway endpoint authentication'))).toBe('');
     const table = 'ID | Title | Severity\nTOB-1 | Gateway TLS validation | Medium\nTOB-2 | TOCTOU of gateway endpoint authentication | Low';
-    expect(sourceDescription(table, at(table, 'TOCTOU of gateway endpoint authentication'))).toBe('TOB-2 | TOCTOU of gateway endpoint authentication | Low');
+    expect(sourceDescription(table, at(table, 'TOCTOU of gateway endpoint authentication'))).toBe('');
   });
 
   it('stops at a page break, is clipped at a word, and is empty for a quote the text does not hold', () => {
