@@ -27,7 +27,24 @@ export interface StatedCount extends TextPlace {
   source: 'rules' | 'llm';
 }
 
-export type ListingKind = 'summary-table' | 'contents';
+/**
+ * A summary table or a contents list names findings described elsewhere in the document; a register's rows are the
+ * findings themselves (a release note's issue table, a list of change requests: completeness/registers.ts).
+ */
+export type ListingKind = 'summary-table' | 'contents' | 'register';
+
+/** How each kind of listing and its entries are named in messages and reports (lower case; capitalise to start a sentence). */
+export const LISTING_NAMES: Record<ListingKind, { list: string; entry: string }> = {
+  'summary-table': { list: 'summary table', entry: 'summary table row' },
+  contents: { list: 'contents', entry: 'contents entry' },
+  register: { list: 'register', entry: 'register row' },
+};
+
+const capitalised = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+/** "Summary table row 7", "Register row PBI-10001". */
+export const entryName = (entry: { kind: ListingKind; number: string }) => `${capitalised(LISTING_NAMES[entry.kind].entry)} ${entry.number}`;
+/** "Summary table", "Register". */
+export const listingName = (kind: ListingKind) => capitalised(LISTING_NAMES[kind].list);
 
 /** One entry of a list of findings the document prints (a summary-table row, a contents line). */
 export interface ListedEntry extends TextPlace {

@@ -33,6 +33,16 @@ export interface ExtractionProfile {
  */
 export const LISTED_ENTRY_TYPE = 'listed entry';
 
+/**
+ * The type of a finding read by the rules from a row of a register (a release note's issue table, a list of change
+ * requests: completeness/registers.ts), whose rows are the findings themselves. Unlike a listed entry it counts as
+ * analysed: the row is all the document says of that issue.
+ */
+export const REGISTER_ENTRY_TYPE = 'register entry';
+
+/** Whether a finding was read by the rules from a row (a listed entry or a register row), not reported by the model. */
+export const readByRules = (f: { type: string }) => f.type === LISTED_ENTRY_TYPE || f.type === REGISTER_ENTRY_TYPE;
+
 export const DEFAULT_PROFILE: ExtractionProfile = {
   name: 'Audit report / release notes',
   description:

@@ -1,6 +1,6 @@
 /**
  * Dense documents (issue 25): audit reports from ../shared/corpus and a generated release note with 360 issue IDs
- * (test/fixtures/releaseNotes.ts), through the whole pipeline against the simulator at the model-time bench's rates,
+ * (test/fixtures/releaseNotes.ts: as an issue table and a list, and the same issues in running text), through the whole pipeline against the simulator at the model-time bench's rates,
  * answered from their truth by a model that writes replies as long as real models do (verbose-replies: pretty-printed
  * JSON, fields at their word limits) and reports every sighting (summary-and-detail), once as it is and once ending
  * its lists after 20 findings (stops-after-n).
@@ -80,24 +80,27 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
       f.sourceTokens += defaultTokenize(text).length;
       f.floor += defaultTokenize(text).length / RATES.prefillTokensPerSec + floorOutputTokens(doc.truth) / RATES.decodeTokensPerSec;
       const calls = db
-        .prepare('SELECT purpose, outcome, prompt_eval_count AS evaluated, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?')
+        .prepare('SELECT purpose, outcome, eval_count AS out, done_reason AS reason, chunk_ref AS ref FROM llm_calls WHERE run_id = ?')
         .all(runId) as {
         purpose: string;
-        evaluated: number | null;
         outcome: string;
         out: number | null;
         reason: string | null;
         ref: string | null;
       }[];
+      // Reading: the prompt tokens the model evaluated after its prefix cache, as the simulator spent them (the
+      // call log's prompt_eval_count counts cached tokens too, as Ollama reports them).
+      for (const req of sim.requests) {
+        const reading = req.evaluatedTokens / RATES.prefillTokensPerSec;
+        f.promptEvaluated += req.evaluatedTokens;
+        if (isExtractionRequest(req)) f.extractIn += reading;
+        else f.other += reading;
+      }
       for (const call of calls) {
         f.output += call.out ?? 0;
-        f.promptEvaluated += call.evaluated ?? 0;
-        const reading = (call.evaluated ?? 0) / RATES.prefillTokensPerSec;
         const writing = (call.out ?? 0) / RATES.decodeTokensPerSec;
-        if (call.purpose === 'extract') {
-          f.extractIn += reading;
-          f.extractOut += writing;
-        } else f.other += reading + writing;
+        if (call.purpose === 'extract') f.extractOut += writing;
+        else f.other += writing;
         if (call.outcome === 'retried' || call.outcome === 'failed') f.thrownAway += call.out ?? 0;
         if (call.purpose !== 'extract') continue;
         f.extractCalls++;
@@ -117,13 +120,16 @@ async function measure(c: Case, modes: ModelMode[], dir: string): Promise<Figure
 export async function runDenseBench(): Promise<Record<string, string>[]> {
   const dir = mkdtempSync(join(tmpdir(), 'dense-bench-'));
   try {
-    const notes = releaseNotes();
-    const notesFile = join(dir, `${notes.name}.pdf`);
-    writeFileSync(notesFile, await notes.pdf());
+    // The same 360 issues as an issue table and a list (registers, read by the rules) and in running text (read by the model).
+    const notes = [releaseNotes(), releaseNotes({ layout: 'prose' })];
+    for (const n of notes) writeFileSync(join(dir, `${n.name}.pdf`), await n.pdf());
     const reports = loadCorpusTruth(CORPUS).filter((t) => t.findings.length > 0);
     const cases: Case[] = [
       { label: `audit reports (${reports.length}, ../shared/corpus)`, docs: reports.map((truth) => ({ truth, file: join(CORPUS, 'pdfs', `${truth.name}.pdf`) })) },
-      { label: `release note (${notes.truth.findings.length} IDs, generated)`, docs: [{ truth: notes.truth, file: notesFile }] },
+      ...notes.map((n, i) => ({
+        label: `release note (${n.truth.findings.length} IDs, generated, ${i === 0 ? 'table and list' : 'running text'})`,
+        docs: [{ truth: n.truth, file: join(dir, `${n.name}.pdf`) }],
+      })),
     ];
     const modeSets: ModelMode[][] = [
       ['verbose-replies', 'summary-and-detail', 'null-ids'],

@@ -313,7 +313,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       : modes.has('every-occurrence') || (modes.has('summary-and-detail') && !asksOnce(req))
         ? sightings
         : modes.has('summary-and-detail')
-          ? oncePerFinding(view, sightings, namedIds(req))
+          ? oncePerFinding(view, sightings, namedIds(req), recordedIn(req))
           : sightings.filter((s) => isDetail(view, s));
 
     let counter = 0;
@@ -423,7 +423,7 @@ function namedIds(req: SimChatRequest): Set<string> {
  * ID printed on its own page), else the first line naming it by title; an ID referred to elsewhere only when the call
  * names that ID (a follow-up asking for it).
  */
-function oncePerFinding(view: ChunkView, sightings: readonly Sighting[], named: ReadonlySet<string>): Sighting[] {
+function oncePerFinding(view: ChunkView, sightings: readonly Sighting[], named: ReadonlySet<string>, recorded: (s: Sighting) => boolean): Sighting[] {
   // The detailed section's own lines (its heading, its "Finding ID" line) first, then a title line, then an ID asked for.
   const onOwnPage = (s: Sighting) => pageAtOffset(view, s.start) === s.finding.page;
   const rank = (s: Sighting) => (isDetail(view, s) ? 0 : onOwnPage(s) ? 1 : s.kind === 'title' ? 2 : 3);
@@ -431,10 +431,25 @@ function oncePerFinding(view: ChunkView, sightings: readonly Sighting[], named: 
   for (const s of sightings) {
     const asked = isIdString(s.finding.id) && named.has(comparableId(s.finding.id));
     if (s.kind === 'id' && !asked && !onOwnPage(s)) continue;
+    // A finding the prompt lists as recorded is reported only from its detailed section (its heading or its own ID line).
+    if (recorded(s) && !asked && rank(s) > 1) continue;
     const seen = chosen.get(s.finding);
     if (!seen || rank(s) < rank(seen)) chosen.set(s.finding, s);
   }
   return [...chosen.values()].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Whether a sighting's finding is in the prompt's recorded list (the findings the document's own lists name): by its
+ * ID, else by its title's words in order on one line of the list.
+ */
+function recordedIn(req: SimChatRequest): (s: Sighting) => boolean {
+  const block = promptBlocks(req).recorded;
+  if (!block) return () => false;
+  const lines = block.split('\n').map((l) => ` ${titleTokens(l).join(' ')} `);
+  const ids = new Set((block.match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []).map(comparableId));
+  return (s) =>
+    (isIdString(s.finding.id) && ids.has(comparableId(s.finding.id))) || lines.some((l) => l.includes(` ${titleTokens(s.finding.title).join(' ')} `));
 }
 
 /** The detailed section: the heading on the finding's own page (the truth page only words the description). */

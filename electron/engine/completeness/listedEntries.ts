@@ -21,8 +21,9 @@ import type { ListedEntry, ListingKind } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { IdMention } from '../../../shared/types';
 import { findIdMentions } from '../rules';
-import { placeOf, wordsSource, oneLine, type TextLine } from './textLines';
+import { countSkipped, placeOf, wordsSource, oneLine, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
+import { findRegisters } from './registers';
 
 const FINDINGS_HEADING =
   /^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:summary\s+of\s+(?:the\s+)?(?:findings|issues|vulnerabilities|results)|(?:findings?|issues?|vulnerabilit(?:y|ies))\s+(?:summary|overview|list|table)|list\s+of\s+(?:findings|issues|vulnerabilities)|detailed\s+(?:findings|issues)|findings(?:\s+and\s+recommendations)?|issues\s+found|vulnerabilities)\s*[.\s]*(\d{1,4})?\s*$/i;
@@ -59,7 +60,7 @@ interface EntryLines {
   to: number;
 }
 
-/** Every listing of findings in the document, in order. `text` is the canonical text the lines come from. */
+/** Every listing of findings in the document (registers included, registers.ts), in order. `text` is the canonical text the lines come from. */
 export function findListings(lines: readonly TextLine[], text: string, profile: ExtractionProfile, idPatterns: readonly IdPattern[]): Listing[] {
   const listings: Listing[] = [];
   const usedStarts = new Set<number>();
@@ -85,7 +86,10 @@ export function findListings(lines: readonly TextLine[], text: string, profile: 
     const asContents = (e: (typeof entries)[number]) => ({ ...e, title: contentsTitle(e.text), severity: null, severityCanonical: null });
     listings.push({ kind, entries: entries.map((e) => ({ ...(kind === 'contents' ? asContents(e) : e), kind })) });
   }
-  return listings;
+  // Registers (a release note's issue table, a list of change requests) where no listing of findings already is.
+  const taken = listings.map((l) => ({ start: l.entries[0]!.start, end: l.entries.at(-1)!.end }));
+  for (const entries of findRegisters(lines, text, profile, idPatterns, taken)) listings.push({ kind: 'register', entries });
+  return listings.sort((a, b) => a.entries[0]!.start - b.entries[0]!.start);
 }
 
 /** A contents line's title: without its number, leaders and page number. */
@@ -161,13 +165,6 @@ function followsOn(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 
   // The top-level number is the findings chapter's ("5 Findings"): "6 Appendix" after 5.2.2 ends the list.
   if (i === to.length || i === 0) return false;
   return to[i] === from[i]! + 1 && to.slice(i + 1).every((n) => n === 1);
-}
-
-/** Skipped (running or blank) lines between two line indexes. */
-function countSkipped(lines: readonly TextLine[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from + 1; i < to; i++) if (lines[i]!.running || lines[i]!.text.trim() === '') n++;
-  return n;
 }
 
 /** The number or ID an entry starts with, or null when the line starts no entry. */

@@ -72,6 +72,13 @@ function markRunningLines(lines: TextLine[], pageCount: number): void {
   }
 }
 
+/** Skipped (running or blank) lines between two line indexes. */
+export function countSkipped(lines: readonly TextLine[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from + 1; i < to; i++) if (lines[i]!.running || lines[i]!.text.trim() === '') n++;
+  return n;
+}
+
 /** A place in the text from a line range (whole lines), on one line of text. */
 export function placeOf(lines: readonly TextLine[], from: number, to: number): TextPlace {
   const first = lines[from]!;

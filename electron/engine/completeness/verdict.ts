@@ -6,7 +6,7 @@
  */
 import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
-import type { CheckPlace, CompletenessVerdict, ListedEntry, SeverityTally, StatedCount } from '../../../shared/completeness';
+import { entryName, LISTING_NAMES, type CheckPlace, type CompletenessVerdict, type ListedEntry, type SeverityTally, type StatedCount } from '../../../shared/completeness';
 import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
 import type { Listing } from './listedEntries';
 
@@ -192,8 +192,8 @@ function entryPlace(group: readonly ListedEntry[]): CheckPlace {
   const [first, ...others] = group;
   // A contents line carries the plain title; a table row interleaves it with its other columns.
   const title = group.find((e) => e.kind === 'contents')?.title ?? first!.title;
-  const what = first!.kind === 'summary-table' ? `Summary table row ${first!.number}` : `Contents entry ${first!.number}`;
-  const also = others.map((e) => ` Also listed in the ${e.kind === 'summary-table' ? 'summary table' : 'contents'} on page ${e.page}.`).join('');
+  const what = entryName(first!);
+  const also = others.map((e) => ` Also listed in the ${LISTING_NAMES[e.kind].list} on page ${e.page}.`).join('');
   return {
     kind: 'entry-without-finding',
     page: first!.page,

@@ -10,6 +10,7 @@
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
+import { sourceDescription } from './sourceDescription';
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
 import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
@@ -77,6 +78,8 @@ export interface ExtractChunkInput extends ExtractionCallSettings {
    * (one placeholder line each) and each row inside the chunk added as a finding of its own (listedRows.ts).
    */
   listings?: readonly ListedRows[];
+  /** The findings those lists name, one line each (listedRows.ts recordedList), shown before the text. */
+  recorded?: string;
 }
 
 /** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */
@@ -131,6 +134,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
       hidden,
+      ...(input.recorded ? { recorded: input.recorded } : {}),
     });
     const textTokens = deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
@@ -239,11 +243,11 @@ function onStatedPage(
   return again.grounding.status === 'grounded' ? again : undefined;
 }
 
-/** Grounds one reported finding, derives its document-printed identity (identity.ts) and its severity rank. */
+/** Grounds one reported finding, derives its document-printed identity (identity.ts), its severity rank and its description (sourceDescription.ts). */
 export function groundFinding(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
   profile: ExtractionProfile,
-  reported: Omit<ReportedFinding, 'page'> & { page?: number | null },
+  reported: Omit<ReportedFinding, 'page' | 'description'> & { page?: number | null; description?: string },
   regions: { chunk: { start: number; end: number }; context?: { start: number; end: number } },
 ): GroundedFinding {
   const severity = rankSeverity(profile, reported.severity);
@@ -258,7 +262,8 @@ export function groundFinding(
     type: reported.type.trim(),
     title,
     severity: severity.original,
-    description: reported.description.trim(),
+    // The model is not asked for a description (prompts.ts): the sentence its quote stands in, as printed.
+    description: reported.description?.trim() || sourceDescription(doc.text, grounding),
     evidence: reported.evidence,
     page,
     findingKey: identity.idKey,

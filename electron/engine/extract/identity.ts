@@ -99,9 +99,12 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
   const isWanted = (m: { raw: string }) => wanted.has(comparableId(m.raw));
   const matches = printed.filter(isWanted);
   if (matches.length === 0) {
-    // A model ID no profile pattern knows ("ABC_12"), printed as such.
+    // A model ID no profile pattern knows ("ABC_12"), printed as such in the finding's heading block, around its
+    // quote: not anywhere in the unit, where a hex dump's "f2" or a figure's "A1" would give the model's own
+    // numbering ("F-2") a key of the document and set it apart from its finding.
+    const near = located ? text.slice(Math.max(from, located.start - ID_WINDOW_CHARS), to) : window;
     for (const id of wanted) {
-      const at = findComparable(window, id);
+      const at = findComparable(near, id);
       if (at) return normalizeId(at);
     }
     return null;

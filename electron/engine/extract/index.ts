@@ -34,6 +34,7 @@ export {
   extractionReplySchema,
   extractionInstructions,
   buildExtractionMessages,
+  recordedBlock,
   buildFollowUpMessages,
   renderWithPageMarkers,
   buildSummaryMessages,
@@ -49,4 +50,4 @@ export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FI
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
-export { listsToRead, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';
+export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';

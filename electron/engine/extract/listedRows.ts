@@ -15,7 +15,7 @@
  */
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
 import type { ListedEntry, ListingKind } from '../../../shared/completeness';
-import { LISTED_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
+import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 
 /** One list of findings the document prints, as the completeness check's findListings reads it. */
@@ -52,6 +52,13 @@ export function listsToRead(text: string, listings: readonly ListedRows[]): List
   });
 }
 
+/** What a placeholder line calls each kind of list. */
+const PLACEHOLDER_NAMES: Record<ListingKind, string> = {
+  'summary-table': 'summary table of findings',
+  contents: 'contents list of findings',
+  register: 'register of issues',
+};
+
 /** The spans the model is not shown: each list from its first entry to its last, group lines between included. */
 export function hiddenSpansOf(listings: readonly ListedRows[]): HiddenSpan[] {
   return listings
@@ -59,8 +66,8 @@ export function hiddenSpansOf(listings: readonly ListedRows[]): HiddenSpan[] {
     .map((l) => {
       const first = l.entries[0]!;
       const last = l.entries.at(-1)!;
-      const what = l.kind === 'summary-table' ? 'summary table' : 'contents list';
-      return { start: first.start, end: last.end, label: `[${what} of findings, entries ${first.number} to ${last.number}: read without you, not shown]` };
+      const what = PLACEHOLDER_NAMES[l.kind];
+      return { start: first.start, end: last.end, label: `[${what}, entries ${first.number} to ${last.number}: read without you, not shown]` };
     })
     .sort((a, b) => a.start - b.start);
 }
@@ -111,7 +118,8 @@ export function rowFinding(doc: Pick<ExtractedDocument, 'text'>, profile: Extrac
   const end = Math.min(entry.end, entry.start + MAX_ROW_EVIDENCE);
   return {
     id: entry.id,
-    type: LISTED_ENTRY_TYPE,
+    // A register's row is the finding itself; a summary row or contents line stands for a section the model reads.
+    type: entry.kind === 'register' ? REGISTER_ENTRY_TYPE : LISTED_ENTRY_TYPE,
     title: entry.title,
     severity: severity.original,
     description: '',
@@ -124,4 +132,31 @@ export function rowFinding(doc: Pick<ExtractedDocument, 'text'>, profile: Extrac
     severityRank: severity.rank,
     grounding: { status: 'grounded', match: 'exact', score: 1, start: entry.start, end, page: entry.page, inContextOnly: false },
   };
+}
+
+/** Entries named in the recorded list at most (its tokens are taken from the unit budget, see documentPipeline). */
+const MAX_RECORDED = 60;
+/** Characters of a title the recorded list keeps: enough to tell siblings apart. */
+const RECORDED_TITLE_CHARS = 90;
+
+/**
+ * The findings the document's own lists name, one line each ("LID-05 DKG Susceptible to Rogue Key Attack"), for the
+ * extraction prompt: a finding the rules already hold is reported by the model only from its detailed section, never
+ * again from a line that only names it (a recommendation, an appendix table, a cross-reference). Empty without lists.
+ */
+export function recordedList(listings: readonly ListedRows[]): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  // Summary-table rows first: they carry the ID and the severity's title wording.
+  // A register's rows have no detailed section to report them from: they are not named.
+  const ordered = listings.filter((l) => l.kind !== 'register').sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'summary-table' ? -1 : 1));
+  for (const entry of ordered.flatMap((l) => l.entries)) {
+    const title = entry.title.length > RECORDED_TITLE_CHARS ? `${entry.title.slice(0, RECORDED_TITLE_CHARS)}...` : entry.title;
+    const key = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    lines.push(`- ${entry.id ?? entry.number} ${title}`);
+    if (lines.length >= MAX_RECORDED) break;
+  }
+  return lines.join('\n');
 }

@@ -8,7 +8,7 @@
  * sightings and takes the detailed heading as the main page.
  */
 import { pageAt } from '../../../shared/canonical';
-import { LISTED_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
+import { readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { normalizeForMatch } from './grounding';
 import { identifyFinding } from './identity';
@@ -67,7 +67,7 @@ export function withEveryTitleSighting(
   const words = (text: string) => ` ${(normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
   for (const f of findings) {
     // A row the rules read (listedRows.ts) is no report of the model's: its title printed elsewhere says nothing of what the model saw.
-    if (f.grounding.status !== 'grounded' || f.type === LISTED_ENTRY_TYPE) continue;
+    if (f.grounding.status !== 'grounded' || readByRules(f)) continue;
     const key = normalizeForMatch(f.title).text;
     if (done.has(key)) continue;
     done.add(key);

@@ -22,6 +22,8 @@ import {
   hiddenSpansOf,
   isHidden,
   listsToRead,
+  recordedList,
+  recordedBlock,
   askForUncoveredMentions,
   uncoveredMentions,
   appendChunkFindings,
@@ -210,11 +212,14 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   // them, so it writes each finding once, from its detailed section (extract/listedRows.ts).
   const listings = listsToRead(ctx.doc.text, timeStage('mentions', () => findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)));
   const hidden = hiddenSpansOf(listings);
+  const recorded = recordedList(listings);
+  // The recorded list is sent with every unit: its tokens come out of the unit budget, so every prompt stays planned.
+  const recordedTokens = recorded ? client.estimator.estimateText(recordedBlock(recorded), plan.models.extract) : 0;
   const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
   const expected = expectedFindingsByLeaf(leaves, asked);
-  const units = packUnits(leaves, plan.unitTokenBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
+  const units = packUnits(leaves, Math.max(1, plan.unitTokenBudget - recordedTokens), (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
     room: plan.replyTokens,
     expected: (leaf) => expected.get(leaf.index) ?? 0,
   });
@@ -245,6 +250,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           // The reply room is planned from the IDs the unit prints.
           mentions,
           listings,
+          ...(recorded ? { recorded } : {}),
           ...extractionCalls(ctx),
         },
       );

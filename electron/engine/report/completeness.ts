@@ -3,7 +3,7 @@
  * same words: the rows of stated / listed / found per severity, and where
  * the stated totals and the document's lists of findings were read.
  */
-import type { CompletenessVerdict, SeverityTally } from '../../../shared/completeness';
+import { listingName, type CompletenessVerdict, type SeverityTally } from '../../../shared/completeness';
 
 export interface TallyRow {
   severity: string;
@@ -43,13 +43,14 @@ export function listingLines(verdict: CompletenessVerdict): string[] {
   // Entries are stored listing after listing; each listing starts at its entry 1 ("1", or "4.1").
   const listings: CompletenessVerdict['listed'][] = [];
   for (const entry of verdict.listed) {
-    if (listings.length === 0 || entry.number.split('.').at(-1) === '1') listings.push([]);
+    // A list starts at its entry 1, or where the kind of list changes (a register's entries are IDs, not counted).
+    if (listings.length === 0 || entry.number.split('.').at(-1) === '1' || listings.at(-1)!.at(-1)!.kind !== entry.kind) listings.push([]);
     listings.at(-1)!.push(entry);
   }
   return listings.map((list) => {
     const first = list[0]!;
     const matched = list.filter((e) => e.findingIds.length > 0).length;
-    return `${first.kind === 'summary-table' ? 'Summary table' : 'Contents'} from page ${first.page}: ${list.length} entries, ${matched} with a finding`;
+    return `${listingName(first.kind)} from page ${first.page}: ${list.length} entries, ${matched} with a finding`;
   });
 }
 

@@ -17,6 +17,7 @@ import { baseName, editText, findingPages, mainPagePrinted, ocrNote, profileOf, 
 import type { ExtractionProfile } from '../../../shared/findings';
 import { idOriginOf } from '../../../shared/findings';
 import type { ReviewExportFinding } from '../../../shared/review';
+import { LISTING_NAMES } from '../../../shared/completeness';
 import type { ReportData, ReportDocument, ReportFinding, ReportReviewFinding, ReportSource } from './reportData';
 
 export const CSV_COLUMNS = [
@@ -129,7 +130,7 @@ function listedAs(doc: ReportDocument, findingId: number | null): string {
   if (!doc.completeness || findingId === null) return '';
   return doc.completeness.listed
     .filter((e) => e.findingIds.includes(findingId))
-    .map((e) => `${e.kind === 'summary-table' ? 'summary table row' : 'contents entry'} ${e.number} (p. ${e.page})`)
+    .map((e) => `${LISTING_NAMES[e.kind].entry} ${e.number} (p. ${e.page})`)
     .join('; ');
 }
 

@@ -14,7 +14,7 @@ import { getCompleteness } from '../../../electron/engine/completeness';
 import { loadMentions, openDatabase } from '../../../electron/engine/store';
 import { corpusGate, runEval, type EvalRow } from '../../eval/run';
 import { carriersOf } from '../../eval/strictScore';
-import { loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
+import { isIdString, loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
 import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'tob-zcash-2019'];
@@ -56,6 +56,8 @@ function extractCalls(rows: readonly EvalRow[]) {
 }
 
 const truths = loadCorpusTruth().filter((t) => REPORTS.includes(t.name));
+/** Truth findings the reports print no ID for: each is reported at least once with the model's own label. */
+const unprintedIds = () => truths.flatMap((t) => t.findings).filter((f) => !isIdString(f.id)).length;
 const passes = (rows: EvalRow[]) => expect(corpusGate(rows.filter((r) => r.gated))).toEqual([]);
 const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
 
@@ -68,7 +70,8 @@ describeNeeding(
     const { rows, raw, merged } = await runModes(['invented-ids', 'summary-and-detail']);
     passes(rows);
     const invented = raw.filter((f) => /^F-\d+$/.test(f.id ?? ''));
-    expect(invented.length).toBeGreaterThan(30);
+    // Oak prints no ID strings: each of its findings carries a label of the model's at least once.
+    expect(invented.length).toBeGreaterThanOrEqual(unprintedIds());
     expect(invented.every((f) => f.findingKey === null)).toBe(true);
     // Oak prints no ID strings: every finding shows the model's labels, marked as the model's.
     expect(merged.get('oak-cosmwasm-2023')!.filter((m) => m.grounded).every((m) => m.findingKey === null && m.modelLabels.length > 0)).toBe(true);
@@ -85,7 +88,7 @@ describeNeeding(
     const { rows, raw } = await runModes(['section-number-ids', 'summary-and-detail']);
     passes(rows);
     const numbered = raw.filter((f) => /^\d+(\.\d+)*$/.test(f.id ?? ''));
-    expect(numbered.length).toBeGreaterThan(30);
+    expect(numbered.length).toBeGreaterThanOrEqual(unprintedIds());
     expect(numbered.every((f) => f.findingKey === null)).toBe(true);
   });
 
@@ -211,7 +214,8 @@ describeNeeding(
 
   // Dense documents (issue 25): replies as long as real models write them, and lists ended early.
   it('replies as long as a real model writes them (pretty-printed, fields at their word limits): cut replies are continued, never regenerated', async () => {
-    const { rows } = await runModes(['verbose-replies', 'summary-and-detail', 'null-ids']);
+    // A model that also writes every sighting, whatever the once rule says: its dense units overflow the reply room.
+    const { rows } = await runModes(['verbose-replies', 'every-occurrence', 'null-ids']);
     passes(rows);
     const calls = extractCalls(rows);
     expect(calls.filter((c) => c.doneReason === 'length' && c.outcome === 'ok').length).toBeGreaterThan(0);

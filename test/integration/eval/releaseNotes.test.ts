@@ -1,8 +1,9 @@
 /**
  * A release note dense with issue IDs (issue 25), generated as a real PDF (test/fixtures/releaseNotes.ts), analysed
- * by the whole pipeline against the simulator answering from its truth: every issue is found once whether the model
- * writes long replies that overflow the reply room (verbose-replies) or ends its lists after 20 items
- * (stops-after-n). Cut replies are used, never thrown away: no call is retried for a cut reply.
+ * by the whole pipeline against the simulator answering from its truth. Laid out as registers (an issue table, a
+ * bulleted list of change requests) its rows are read by the rules and the model writes none of them. Written in
+ * running text, only the model can read it: every issue is found once whether the model writes long replies
+ * (verbose-replies) or ends its lists after 20 items (stops-after-n), and no reply is thrown away.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,20 +15,26 @@ import { listMergedFindings } from '../../../electron/engine/merge';
 import { openDatabase } from '../../../electron/engine/store';
 import { scoreStrict } from '../../eval/strictScore';
 import { truthResponder, type ModelMode } from '../../eval/truthResponder';
-import { releaseNotes } from '../../fixtures/releaseNotes';
+import { releaseNotes, type ReleaseNotes } from '../../fixtures/releaseNotes';
+import { REGISTER_ENTRY_TYPE } from '../../../shared/findings';
+import { listFindings } from '../../../electron/engine/extract';
+import { getCompleteness } from '../../../electron/engine/completeness';
 import { startOllamaSim } from '../../ollama-sim/index';
 
-const notes = releaseNotes();
+const registers = releaseNotes();
+const notes = releaseNotes({ layout: 'prose' });
 const dir = mkdtempSync(join(tmpdir(), 'release-notes-'));
-const file = join(dir, `${notes.name}.pdf`);
-beforeAll(async () => writeFileSync(file, await notes.pdf()));
+const fileOf = (n: ReleaseNotes) => join(dir, `${n.name}.pdf`);
+beforeAll(async () => {
+  for (const n of [registers, notes]) writeFileSync(fileOf(n), await n.pdf());
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function analyse(modes: ModelMode[]) {
-  const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([notes.truth], { modes }) });
-  const db = openDatabase(join(dir, `${modes.join('+') || 'faithful'}.sqlite`));
+async function analyse(modes: ModelMode[], document: ReleaseNotes = notes) {
+  const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([document.truth], { modes }) });
+  const db = openDatabase(join(dir, `${document.name}-${modes.join('+') || 'faithful'}.sqlite`));
   try {
-    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([file], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false } });
+    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(document)], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false } });
     const documentId = outcome.inputs[0]!.documentId!;
     const calls = db.prepare("SELECT outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref FROM llm_calls WHERE purpose = 'extract'").all() as {
       outcome: string;
@@ -35,27 +42,54 @@ async function analyse(modes: ModelMode[]) {
       errorCode: string | null;
       ref: string;
     }[];
-    return { status: outcome.inputs[0]!.status, score: scoreStrict(notes.truth.findings, listMergedFindings(db, outcome.run.id, documentId)), calls };
+    return {
+      status: outcome.inputs[0]!.status,
+      score: scoreStrict(document.truth.findings, listMergedFindings(db, outcome.run.id, documentId)),
+      calls,
+      raw: listFindings(db, outcome.run.id, documentId),
+      verdict: getCompleteness(db, outcome.run.id, documentId),
+    };
   } finally {
     db.close();
     await sim.close();
   }
 }
 
-describe('a release note with hundreds of issue IDs in tables and lists', () => {
+describe('a release note with hundreds of issue IDs, in registers or in running text', () => {
   it('is generated with hundreds of IDs, dozens a page', () => {
-    expect(notes.truth.findings.length).toBe(360);
-    expect(new Set(notes.truth.findings.map((f) => f.page)).size).toBeLessThan(12);
+    expect(registers.truth.findings.length).toBe(360);
+    expect(new Set(registers.truth.findings.map((f) => f.page)).size).toBeLessThan(12);
+    // The same issues written in running text, two lines each.
+    const issue = (f: { id: string | null; title: string; severity: string }) => `${f.id} ${f.title} ${f.severity}`;
+    expect(notes.truth.findings.map(issue)).toEqual(registers.truth.findings.map(issue));
   });
 
-  it('long replies that overflow the reply room: every issue found once, each cut reply used and continued', async () => {
-    const { status, score, calls } = await analyse(['verbose-replies']);
+  it('laid out as an issue table and a list of change requests: every row read by the rules, none written by the model', async () => {
+    const { status, score, calls, raw, verdict } = await analyse(['verbose-replies'], registers);
     expect(status).toBe('done');
     expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0 });
-    const cut = calls.filter((c) => c.doneReason === 'length');
-    expect(cut.length).toBeGreaterThan(3);
-    expect(cut.every((c) => c.outcome === 'ok')).toBe(true);
-    // Nothing regenerated: no call retried or failed for a cut reply.
+    const rows = raw.filter((f) => f.type === REGISTER_ENTRY_TYPE);
+    expect(rows).toHaveLength(360);
+    // Each row with its own title cell and priority, grounded on the row.
+    const first = rows.find((f) => f.findingKey === 'PBI-10001')!;
+    expect(first).toMatchObject({ title: registers.truth.findings[0]!.title, severity: 'High' });
+    expect(first.grounding.status).toBe('grounded');
+    // The model only reads the prose around the registers: no reply comes near its room, none is cut.
+    expect(calls.filter((c) => c.doneReason === 'length')).toEqual([]);
+    expect(raw.filter((f) => f.type !== REGISTER_ENTRY_TYPE)).toEqual([]);
+    // A row is all a register says of its issue: counted as found, never named as unanalysed.
+    expect(verdict!.places.filter((p) => p.kind === 'entry-without-finding')).toEqual([]);
+  }, 300_000);
+
+  it('long replies (pretty-printed, fields at their word limits): every issue found once, no reply thrown away', async () => {
+    const { status, score, calls } = await analyse(['verbose-replies']);
+    expect(score.problems).toEqual([]);
+    expect(status).toBe('done');
+    expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0 });
+    // Units are planned by the reply they need (a page of issues in running text is several units): no call retried,
+    // failed or regenerated. Replies cut at their room are continued (modelModes.test.ts, a model writing every sighting).
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls.filter((c) => c.outcome !== 'ok')).toEqual([]);
     expect(calls.filter((c) => c.errorCode === 'LLM_REPLY_CUT')).toEqual([]);
   }, 300_000);
 

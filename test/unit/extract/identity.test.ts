@@ -56,6 +56,17 @@ describe('a model ID is a key only where the document prints it for the finding'
     expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', quotedTitle).idKey).toBeNull();
   });
 
+  it('a label no pattern knows counts only in the finding\'s heading block: the model\'s "F-2" is not a hex dump\'s "f2" pages before', () => {
+    const dump = 'Shadow byte legend:\nStack left redzone: f1\nStack mid redzone: f2\n' + 'Filler line of the appendix.\n'.repeat(30);
+    const rows = 'ID | Title | Status\n1 | Insufficient default number of PBKDF2 iterations | Unresolved\n2 | Improper implementation of constant-time comparison | Resolved';
+    const text = dump + rows;
+    const row = at(text, '2 | Improper implementation of constant-time comparison | Resolved');
+    expect(identify(text, 'F-2', 'Improper implementation of constant-time comparison', row).idKey).toBeNull();
+    // Printed in the heading block, the same kind of label is the document's.
+    const heading = dump + 'ABC_12\nImproper implementation of constant-time comparison\nThe comparison returns early.';
+    expect(identify(heading, 'ABC_12', 'Improper implementation of constant-time comparison', at(heading, 'The comparison returns early.')).idKey).toBe('ABC_12');
+  });
+
   it('a sighting belongs to its own row: a neighbouring row\'s ID, above or below, never ties it', () => {
     const title = 'TOCTOU of gateway endpoint authentication';
     // The row's ID cell wrapped away from its title: the rows above and below print their own IDs.

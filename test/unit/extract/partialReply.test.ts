@@ -6,11 +6,18 @@ const finding = (n: number, extra: Record<string, unknown> = {}) => ({
   type: 'defect',
   title: `Item ${n} with "quotes", braces {} and [brackets]`,
   severity: 'High',
+  // A field the schema does not ask for (a model may add one): dropped, but its braces must not end the object.
   description: 'A line with a backslash \\ and a brace }.',
   evidence: `PBI-${n} fixed`,
   page: 1,
   ...extra,
 });
+
+/** A finding as the reply schema keeps it: fields it does not ask for are dropped. */
+const asked = (f: ReturnType<typeof finding>) => {
+  const { description: _unasked, ...kept } = f;
+  return kept;
+};
 
 describe('a reply cut at the length limit', () => {
   const whole = JSON.stringify({ findings: [finding(1), finding(2), finding(3)], summary: 'Three items.' }, null, 2);
@@ -28,7 +35,7 @@ describe('a reply cut at the length limit', () => {
   });
 
   it('reads a whole reply, its summary, a code fence and a summary written before the list', () => {
-    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)], invalid: 0, summary: 'Three items.' });
+    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)].map(asked), invalid: 0, summary: 'Three items.' });
     const first = `\`\`\`json\n{"summary": "Before.", "findings": [${JSON.stringify(finding(4))}, {"id": "PBI-5", "ti`;
     expect(parsePartialExtractionReply(first)).toMatchObject({ findings: [{ id: 'PBI-4' }], summary: 'Before.' });
   });

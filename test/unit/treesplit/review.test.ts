@@ -33,7 +33,7 @@ describe('reviewBlocks and reviewBatches', () => {
 describe('reviewSplit', () => {
   it('fails only the chapters of the part whose reply did not pass, whatever the comments say', async () => {
     const { doc, nt, chapters } = cut(30);
-    const { ctx, calls } = splitContext(tempDir(), doc, (_, n) => (n === 2 ? { passes: false, comments: 'chapter starts mid-sentence' } : { passes: true, comments: 'looks wrong but passes' }), {}, 1400);
+    const { ctx, calls } = splitContext(tempDir(), doc, (_, n) => (n === 2 ? { passes: false, comments: 'chapter starts mid-sentence' } : { passes: true, comments: 'looks wrong but passes' }), { contextLines: 2 }, 1400);
     const outcome = await reviewSplit(ctx, wholeNode(doc), nt, chapters, 1);
     expect(calls.length).toBeGreaterThan(2);
     expect(outcome.passes).toBe(false);
