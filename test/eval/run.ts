@@ -58,6 +58,8 @@ export interface EvalOptions {
   openai?: boolean;
   /** With `openai` and a real server: the environment variable holding its API key. */
   keyEnv?: string;
+  /** The reply room of a call (the run setting replyTokens); a small one makes dense units overflow it. */
+  replyTokens?: number;
 }
 
 /** The OpenAI simulator's context: what a vLLM server started with --max-model-len 32768 lists, the Ollama path's cap. */
@@ -144,6 +146,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
                 ? { host: options.host }
                 : {}),
           ...(options.unitTokens !== undefined ? { unitTokens: options.unitTokens } : {}),
+          ...(options.replyTokens !== undefined ? { replyTokens: options.replyTokens } : {}),
         },
       });
       const seconds = (performance.now() - started) / 1000;

@@ -22,8 +22,8 @@ const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'to
 const workDir = mkdtempSync(join(tmpdir(), 'audit-modes-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-async function runModes(modes: ModelMode[], { generated = false } = {}) {
-  const { rows } = await runEval({ sim: true, corpus: true, generated, only: REPORTS, modes, workDir });
+async function runModes(modes: ModelMode[], { generated = false, replyTokens }: { generated?: boolean; replyTokens?: number } = {}) {
+  const { rows } = await runEval({ sim: true, corpus: true, generated, only: REPORTS, modes, workDir, ...(replyTokens !== undefined ? { replyTokens } : {}) });
   const db = openDatabase(join(workDir, 'eval.sqlite'));
   try {
     const raw = rows.flatMap((r) => listFindings(db, r.runId, r.documentId ?? undefined));
@@ -171,10 +171,9 @@ describeNeeding(
     passes(rows);
     const report = rows.find((r) => r.name === 'sibling-report')!;
     expect(report).toMatchObject({ gated: true, truth: 6, found: 6, duplicates: 0, wrongMerges: 0, detailPages: 6 });
-    // The mode happened: one description for each pair of siblings (and rows titled like the sibling, which the
-    // engine gives back the title their row prints before anything else reads them: extract/sightings.ts rowOwnTitle).
+    // The mode gives a later sibling's rows the earlier sibling's title (test/unit/eval/siblingsMode.test.ts); the
+    // engine gives them back the title their row prints before anything else reads them (extract/sightings.ts rowOwnTitle).
     const ofReport = raw.filter((f) => f.documentId === report.documentId);
-    expect(new Set(ofReport.map((f) => f.description)).size).toBe(3);
     const tableRows = ofReport.filter((f) => /Open$/.test(f.evidence.trim()));
     expect(tableRows).toHaveLength(6);
     // Each row is stored under the title it prints, and is a source of that finding, never of its sibling.
@@ -214,8 +213,9 @@ describeNeeding(
 
   // Dense documents (issue 25): replies as long as real models write them, and lists ended early.
   it('replies as long as a real model writes them (pretty-printed, fields at their word limits): cut replies are continued, never regenerated', async () => {
-    // A model that also writes every sighting, whatever the once rule says: its dense units overflow the reply room.
-    const { rows } = await runModes(['verbose-replies', 'every-occurrence', 'null-ids']);
+    // A model that also writes every sighting, whatever the once rule says, in a small reply room (768 tokens, a
+    // small-context setup): a unit whose sightings do not fit is cut at its limit.
+    const { rows } = await runModes(['verbose-replies', 'every-occurrence', 'null-ids'], { replyTokens: 768 });
     passes(rows);
     const calls = extractCalls(rows);
     expect(calls.filter((c) => c.doneReason === 'length' && c.outcome === 'ok').length).toBeGreaterThan(0);
