@@ -9,6 +9,7 @@ import { extractChunk, MIN_EXTRACTION_REPLY_TOKENS, planExtractionReplyTokens } 
 import { documentFromPages } from '../../helpers/documents';
 import { harness } from '../llm/helpers';
 import { promptBlocks } from '../../fixtures/plantedFindings';
+import { FINDINGS_TABLE, faithfulTableModel } from '../../fixtures/findingsTable';
 
 const MODEL = 'qwen3:8b';
 const CAP = 2048;
@@ -46,26 +47,9 @@ describe('extraction num_predict planned from the text of the call', () => {
   });
 
   it('a reply longer than the plan is cut by the server at the planned limit; its complete findings are kept and the text after them is asked next', async () => {
-    const text = 'Findings table\nF-1 Weak passwords. F-2 Stale accounts. F-3 No backups. F-4 Open ports. F-5 Old TLS. F-6 No logging. F-7 Shared admin. F-8 No MFA.';
-    const finding = (n: number) => ({
-      id: `F-${n}`,
-      type: 'control weakness',
-      title: `Finding number ${n} of the findings table in this report`,
-      severity: 'High',
-      description: 'A control weakness listed in the findings table of the report.',
-      evidence: `F-${n}`,
-      page: 1,
-    });
-    // A faithful model: every finding whose label is in the DOCUMENT block (never the CONTEXT block).
-    const h = await harness({
-      responder: (req) => {
-        const chunk = promptBlocks(req).chunk ?? '';
-        const shown = Array.from({ length: 8 }, (_, i) => i + 1).filter((n) => chunk.includes(`F-${n} `));
-        return JSON.stringify({ findings: shown.map(finding), summary: 'A table of findings.' });
-      },
-    });
+    const h = await harness({ responder: faithfulTableModel });
     try {
-      const { doc, chunk } = wholeDocument([text]);
+      const { doc, chunk } = wholeDocument([FINDINGS_TABLE]);
       const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: CAP, cache: false });
       const sent = h.sim.requests.map(numPredictOf);
       // The plan for this short text is the floor; the reply (8 findings) is longer, so the server cut it there.

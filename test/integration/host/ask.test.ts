@@ -2,20 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../../shared/contract';
 import type { AskAnswer, AskEvent } from '../../../shared/retrieval';
-import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { createEngineHost } from '../../../electron/host/engineHost';
 import { createAskResponder } from '../../helpers/askResponder';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
 import { SIM_OPTIONS, writeHandbook } from '../retrieval/fixtures';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-ask-');
 const startSim = useSims();
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 async function hostWithHandbook() {
   const dir = tempDir();

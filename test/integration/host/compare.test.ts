@@ -17,14 +17,9 @@ import { sentenceStatusPair, statusQuoteResponder, versionSpec } from '../../fix
 import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { useTempDir } from '../../helpers/tempDir';
 import { startOllamaSim, type OllamaSim } from '../../ollama-sim';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-compare-');
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 let host: EngineHost;
 let sim: OllamaSim;

@@ -8,15 +8,10 @@ import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings'
 import { useTempDir } from '../../helpers/tempDir';
 import { startOpenAiSim, type OpenAiSim } from '../../ollama-sim/openai';
 import { plantedPdf } from '../../e2e/plantedPipeline';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-endpoints-');
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 let host: EngineHost | undefined;
 const sims: OpenAiSim[] = [];

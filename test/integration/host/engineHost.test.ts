@@ -4,20 +4,15 @@ import WebSocket from 'ws';
 import type { HostEvent } from '../../../shared/contract';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { ingestFile } from '../../../electron/engine/pdf';
-import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { createEngineHost } from '../../../electron/host/engineHost';
 import { startWsBridge } from '../../../electron/host/wsBridge';
 import { makeTextPdf, notAPdfBytes, sampleReportSpec, truncate, writeFixture } from '../../fixtures/pdfFactory';
 import { useTempDir } from '../../helpers/tempDir';
 import { startOllamaSim } from '../../ollama-sim';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-');
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 function delayedIngest(ms: number): typeof ingestFile {
   return async (path, options) => {

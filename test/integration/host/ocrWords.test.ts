@@ -2,19 +2,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DocumentHealth, OcrPageInfo, OcrWordBox, RunView } from '../../../shared/contract';
-import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
+import { createEngineHost } from '../../../electron/host/engineHost';
 import { openDatabase } from '../../../electron/engine/store/db';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
 import { makeScannedPdf, scannedLetterPages } from '../../fixtures/scanFactory';
 import { useTempDir } from '../../helpers/tempDir';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-ocr-');
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 describe('pages.ocrWords', () => {
   it('serves the OCR words of a scanned page with boxes and offsets; none for a text page; a clear error for a missing page', { timeout: 240_000 }, async () => {

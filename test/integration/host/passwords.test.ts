@@ -14,15 +14,10 @@ import { createEngineHost, type EngineHost } from '../../../electron/host/engine
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
 import { useTempDir } from '../../helpers/tempDir';
 import { describeNeeding, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-password-');
 const PASSWORD = 'Ledger-2024!';
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 async function runOf(host: EngineHost, runId: number): Promise<RunView> {
   await host.idle();

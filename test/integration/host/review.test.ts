@@ -17,15 +17,10 @@ import { createEngineHost, type EngineHost } from '../../../electron/host/engine
 import { useTempDir } from '../../helpers/tempDir';
 import { startOllamaSim, type OllamaSim } from '../../ollama-sim';
 import { plantedPdf, scriptedModel } from '../../e2e/plantedPipeline';
+import { call } from '../../helpers/host';
 
 const tempDir = useTempDir('audit-host-review-');
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-
-async function call<T = unknown>(host: EngineHost, command: string, input: unknown = {}): Promise<T> {
-  const result = await host.invoke(command, input);
-  if (!result.ok) throw new Error(`${command}: ${result.error.code} ${result.error.message}`);
-  return result.data as T;
-}
 
 let host: EngineHost;
 let sim: OllamaSim;

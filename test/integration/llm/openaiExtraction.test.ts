@@ -13,29 +13,11 @@ import { extractChunk, MIN_EXTRACTION_REPLY_TOKENS } from '../../../electron/eng
 import { createLlmClient, type LlmClient } from '../../../electron/engine/llm';
 import { openDatabase, type Database } from '../../../electron/engine/store/db';
 import { documentFromPages } from '../../helpers/documents';
+import { FINDINGS_TABLE, faithfulTableModel } from '../../fixtures/findingsTable';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { startOpenAiSim, type OpenAiSimOptions, type OpenAiSim } from '../../ollama-sim/openai';
-import type { SimChatRequest } from '../../ollama-sim/index';
 
 const MODEL = 'qwen3:8b';
-const TABLE = 'Findings table\nF-1 Weak passwords. F-2 Stale accounts. F-3 No backups. F-4 Open ports. F-5 Old TLS. F-6 No logging. F-7 Shared admin. F-8 No MFA.';
-
-const finding = (n: number) => ({
-  id: `F-${n}`,
-  type: 'control weakness',
-  title: `Finding number ${n} of the findings table in this report`,
-  severity: 'High',
-  description: 'A control weakness listed in the findings table of the report.',
-  evidence: `F-${n}`,
-  page: 1,
-});
-/** A faithful model: every finding whose label is in the DOCUMENT block (never the CONTEXT block). */
-const faithful = (req: SimChatRequest) => {
-  const chunk = promptBlocks(req).chunk ?? '';
-  const shown = Array.from({ length: 8 }, (_, i) => i + 1).filter((n) => chunk.includes(`F-${n} `));
-  return JSON.stringify({ findings: shown.map(finding), summary: 'A table of findings.' });
-};
-
 function wholeDocument(text: string) {
   const doc = documentFromPages([text], 'openai-extraction.txt');
   const chunk: ChunkNode = {
@@ -66,8 +48,8 @@ async function harness(options: OpenAiSimOptions): Promise<{ sim: OpenAiSim; cli
 
 describe('extraction through an OpenAI-compatible server', () => {
   it('a reply cut at max_tokens (finish_reason "length") is continued: its whole findings kept, the text after them asked next', async () => {
-    const h = await harness({ responder: faithful });
-    const { doc, chunk } = wholeDocument(TABLE);
+    const h = await harness({ responder: faithfulTableModel });
+    const { doc, chunk } = wholeDocument(FINDINGS_TABLE);
     const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 2048, cache: false });
     // The plan for this short text is the floor, sent as max_tokens; the eight findings are longer, so the server cut the reply.
     expect(h.sim.bodies[0]!.max_tokens).toBe(MIN_EXTRACTION_REPLY_TOKENS);
@@ -82,8 +64,8 @@ describe('extraction through an OpenAI-compatible server', () => {
   });
 
   it('a server that refuses json_schema gets json_object from then on, and the findings are the same', async () => {
-    const h = await harness({ responder: faithful, structuredOutput: 'json_object' });
-    const { doc, chunk } = wholeDocument(TABLE);
+    const h = await harness({ responder: faithfulTableModel, structuredOutput: 'json_object' });
+    const { doc, chunk } = wholeDocument(FINDINGS_TABLE);
     const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 2048, cache: false });
     expect(r.findings.map((f) => f.id)).toEqual(Array.from({ length: 8 }, (_, i) => `F-${i + 1}`));
     const formats = h.sim.bodies.map((b) => (b.response_format as { type: string }).type);
