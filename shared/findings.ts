@@ -40,6 +40,13 @@ export const LISTED_ENTRY_TYPE = 'listed entry';
  */
 export const REGISTER_ENTRY_TYPE = 'register entry';
 
+/**
+ * The type of a finding of the document's own list whose detailed section the model named in the text it read (by
+ * its number in the RECORDED FINDINGS block), read there by the rules: heading, opening sentence, severity
+ * (electron/engine/extract/recordedDetails.ts). It counts as analysed.
+ */
+export const RECORDED_FINDING_TYPE = 'finding';
+
 /** Whether a finding was read by the rules from a row (a listed entry or a register row), not reported by the model. */
 export const readByRules = (f: { type: string }) => f.type === LISTED_ENTRY_TYPE || f.type === REGISTER_ENTRY_TYPE;
 

@@ -308,13 +308,20 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const view = viewOf(chunk ?? '');
     const chunkSeed = hash(`${seed}:${view.raw}`);
     const sightings = findSightings(view, docs).filter((s) => !left(s.finding, s.doc));
-    const reported = modes.has('once-per-unit-first-occurrence')
+    const recordedLine = recordedIn(req);
+    const careless = modes.has('once-per-unit-first-occurrence') || modes.has('every-occurrence') || (modes.has('summary-and-detail') && !asksOnce(req));
+    const chosen = modes.has('once-per-unit-first-occurrence')
       ? firstOccurrences(sightings)
-      : modes.has('every-occurrence') || (modes.has('summary-and-detail') && !asksOnce(req))
+      : careless
         ? sightings
         : modes.has('summary-and-detail')
-          ? oncePerFinding(view, sightings, namedIds(req), recordedIn(req))
+          ? oncePerFinding(view, sightings, namedIds(req), (s) => recordedLine(s) > 0)
           : sightings.filter((s) => isDetail(view, s));
+    // A model that follows the instructions gives a recorded finding whose detailed section it reads by its line
+    // number ("recorded", when the reply schema has it); one that reports every sighting writes every entry in full.
+    const byNumber = !careless && hasReplyField(req.format, 'recorded');
+    const recordedNumbers = byNumber ? [...new Set(chosen.filter((s) => isDetail(view, s) && recordedLine(s) > 0).map(recordedLine))] : [];
+    const reported = byNumber ? chosen.filter((s) => !(isDetail(view, s) && recordedLine(s) > 0)) : chosen;
 
     let counter = 0;
     const idless = idlessStyle(modes, chunkSeed);
@@ -337,16 +344,19 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       };
     });
 
-    if (modes.has('invented-finding') && findings.length === 0 && chunkSeed % 3 === 0) {
+    if (modes.has('invented-finding') && findings.length === 0 && recordedNumbers.length === 0 && chunkSeed % 3 === 0) {
       const inv = INVENTED[chunkSeed % INVENTED.length]!;
       findings.push({ id: idless === 'invented' ? 'F-1' : null, type: 'vulnerability', title: inv.title, severity: 'High', description: 'Reported by the model; not in the text.', evidence: inv.evidence, page: view.markers[0]?.page ?? 1 });
     }
     if (modes.has('duplicates-in-reply') && findings.length > 0) findings.splice(1, 0, { ...findings[0]! });
 
-    const summary = reported.length > 0 ? `This part covers ${[...new Set(reported.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
-    const listed = modes.has('stops-after-n') ? endsListEarly(req, findings, options.stopAfter ?? STOPS_AFTER) : findings;
-    if (modes.has('verbose-replies')) return verboseReply(req.format, shapeLike(req.format, { findings: listed, summary }));
-    return JSON.stringify(shapeLike(req.format, { findings: listed, summary }));
+    const summary = chosen.length > 0 ? `This part covers ${[...new Set(chosen.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
+    const stopAfter = options.stopAfter ?? STOPS_AFTER;
+    const listed = modes.has('stops-after-n') ? endsListEarly(req, findings, stopAfter) : findings;
+    const recorded = modes.has('stops-after-n') ? recordedNumbers.slice(0, stopAfter) : recordedNumbers;
+    const reply = shapeLike(req.format, { recorded, findings: listed, summary });
+    if (modes.has('verbose-replies')) return verboseReply(req.format, reply);
+    return JSON.stringify(reply);
   };
 }
 
@@ -440,16 +450,27 @@ function oncePerFinding(view: ChunkView, sightings: readonly Sighting[], named: 
 }
 
 /**
- * Whether a sighting's finding is in the prompt's recorded list (the findings the document's own lists name): by its
- * ID, else by its title's words in order on one line of the list.
+ * The line number ([n]) of a sighting's finding in the prompt's recorded list (the findings the document's own lists
+ * name), by its ID, else by its title's words in order on the line; 0 when the list does not name it.
  */
-function recordedIn(req: SimChatRequest): (s: Sighting) => boolean {
+function recordedIn(req: SimChatRequest): (s: Sighting) => number {
   const block = promptBlocks(req).recorded;
-  if (!block) return () => false;
-  const lines = block.split('\n').map((l) => ` ${titleTokens(l).join(' ')} `);
-  const ids = new Set((block.match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []).map(comparableId));
-  return (s) =>
-    (isIdString(s.finding.id) && ids.has(comparableId(s.finding.id))) || lines.some((l) => l.includes(` ${titleTokens(s.finding.title).join(' ')} `));
+  if (!block) return () => 0;
+  const lines = block.split('\n').map((line) => {
+    const m = /^\[(\d+)\]\s*(.*)$/.exec(line.trim());
+    return { n: m ? Number(m[1]) : 0, words: ` ${titleTokens(m?.[2] ?? line).join(' ')} `, ids: new Set((line.match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []).map(comparableId)) };
+  });
+  return (s) => {
+    const byId = isIdString(s.finding.id) ? lines.find((l) => l.ids.has(comparableId(s.finding.id!))) : undefined;
+    const line = byId ?? lines.find((l) => l.words.includes(` ${titleTokens(s.finding.title).join(' ')} `));
+    // A list without line numbers (an older prompt) still names the finding.
+    return line ? line.n || 1 : 0;
+  };
+}
+
+/** Whether the reply schema has a top-level field `name`. */
+function hasReplyField(format: unknown, name: string): boolean {
+  return name in ((format as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
 }
 
 /** The detailed section: the heading on the finding's own page (the truth page only words the description). */
@@ -551,13 +572,14 @@ function describe(view: ChunkView, s: Sighting): string {
 }
 
 /** Keeps only the fields the request's JSON schema asks for (a compact schema gets a compact reply). */
-function shapeLike(format: unknown, reply: { findings: Record<string, unknown>[]; summary: string }): Record<string, unknown> {
+function shapeLike(format: unknown, reply: { recorded?: number[]; findings: Record<string, unknown>[]; summary: string }): Record<string, unknown> {
   const props = (format as { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }).properties ?? {};
   const itemProps = props.findings?.items?.properties;
   const findings = itemProps ? reply.findings.map((f) => Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps))) : reply.findings;
-  const out: Record<string, unknown> = { findings };
-  if ('summary' in props) out.summary = reply.summary;
-  for (const [key, schema] of Object.entries(props)) if (!(key in out)) out[key] = minimalInstance(schema, format);
+  const given: Record<string, unknown> = { findings, summary: reply.summary, ...(reply.recorded ? { recorded: reply.recorded } : {}) };
+  // In the schema's order, as constrained decoding writes them; a field the schema lacks is not written.
+  const out: Record<string, unknown> = Object.keys(props).length === 0 ? { findings } : {};
+  for (const [key, schema] of Object.entries(props)) out[key] = key in given ? given[key] : minimalInstance(schema, format);
   return out;
 }
 

@@ -16,9 +16,10 @@ import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/ty
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
-import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows } from './listedRows';
+import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
 import { parsePartialExtractionReply, type ReplyFinding } from './partialReply';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
+import { recordedDetail } from './recordedDetails';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -78,8 +79,11 @@ export interface ExtractChunkInput extends ExtractionCallSettings {
    * (one placeholder line each) and each row inside the chunk added as a finding of its own (listedRows.ts).
    */
   listings?: readonly ListedRows[];
-  /** The findings those lists name, one line each (listedRows.ts recordedList), shown before the text. */
-  recorded?: string;
+  /**
+   * The findings those lists name, numbered (listedRows.ts recordedList), shown before the text: the model gives one
+   * whose detailed section it reads by its number, and the rules read that section (recordedDetails.ts).
+   */
+  recorded?: RecordedList;
 }
 
 /** Text shown before the analysed text as CONTEXT ONLY, and where it lies in the canonical text. */
@@ -134,7 +138,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       ...(context ? { context: context.text } : {}),
       chunkLabel: ref,
       hidden,
-      ...(input.recorded ? { recorded: input.recorded } : {}),
+      ...(input.recorded?.text ? { recorded: input.recorded.text } : {}),
     });
     const textTokens = deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
@@ -143,8 +147,15 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
   const idsWithin = (start: number, end: number) => new Set(mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
   const callOptions = (ref: string) => extractionCallOptions(input, ref);
-  const ground = (reported: readonly ReplyFinding[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) =>
-    groundReply(doc, profile, reported, range, contextRange);
+  /** The reply's findings grounded, then the detailed sections of the recorded findings it named by number, read by the rules. */
+  const ground = (reported: readonly ReplyFinding[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
+    const details = [...new Set(recorded)].flatMap((n) => {
+      const entry = input.recorded?.entries[n - 1];
+      const detail = entry ? recordedDetail(doc, profile, entry, range, hidden) : null;
+      return detail ? [detail] : [];
+    });
+    return [...groundReply(doc, profile, reported, range, contextRange), ...details];
+  };
 
   const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
     const split = async (): Promise<ExtractChunkResult> => {
@@ -166,7 +177,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     }
     const done: ExtractChunkResult = { findings: [], summary: '', calls: 1, callIds: [r.call.callId], pieces: 1 };
     if (!r.cut) {
-      const findings = ground(r.value.findings, { start, end }, context?.range);
+      const findings = ground(r.value.findings, r.value.recorded, { start, end }, context?.range);
       const whole = { ...done, findings, summary: r.value.summary.trim() };
       // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
       const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
@@ -176,7 +187,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
 
     // Cut at the limit: keep every finding written whole and continue the same text after the last one.
     const partial = parsePartialExtractionReply(r.content);
-    const kept = ground(partial.findings, { start, end }, context?.range);
+    const kept = ground(partial.findings, partial.recorded, { start, end }, context?.range);
     const resumeAt = resumePoint(kept, start, end);
     if (resumeAt === undefined) {
       // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.

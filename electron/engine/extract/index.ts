@@ -50,4 +50,5 @@ export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FI
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
-export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan } from './listedRows';
+export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
+export { recordedDetail, sectionOpening } from './recordedDetails';

@@ -140,13 +140,20 @@ const MAX_RECORDED = 60;
 const RECORDED_TITLE_CHARS = 90;
 
 /**
- * The findings the document's own lists name, one line each ("LID-05 DKG Susceptible to Rogue Key Attack"), for the
- * extraction prompt: a finding the rules already hold is reported by the model only from its detailed section, never
- * again from a line that only names it (a recommendation, an appendix table, a cross-reference). Empty without lists.
+ * The findings the document's own lists name, numbered for the extraction prompt ("[3] LID-05 DKG Susceptible to
+ * Rogue Key Attack"). The model refers to one by its number when its detailed section is in the text it reads, and
+ * writes no entry for it (recordedDetails.ts reads the section); it never reports one again from a line that only
+ * names it (a recommendation, an appendix table, a cross-reference). `entries[n - 1]` is line [n].
  */
-export function recordedList(listings: readonly ListedRows[]): string {
+export interface RecordedList {
+  text: string;
+  entries: ListedEntry[];
+}
+
+export function recordedList(listings: readonly ListedRows[]): RecordedList {
   const seen = new Set<string>();
   const lines: string[] = [];
+  const entries: ListedEntry[] = [];
   // Summary-table rows first: they carry the ID and the severity's title wording.
   // A register's rows have no detailed section to report them from: they are not named.
   const ordered = listings.filter((l) => l.kind !== 'register').sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'summary-table' ? -1 : 1));
@@ -155,8 +162,9 @@ export function recordedList(listings: readonly ListedRows[]): string {
     const key = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
-    lines.push(`- ${entry.id ?? entry.number} ${title}`);
+    entries.push(entry);
+    lines.push(`[${entries.length}] ${entry.id ?? entry.number} ${title}`);
     if (lines.length >= MAX_RECORDED) break;
   }
-  return lines.join('\n');
+  return { text: lines.join('\n'), entries };
 }

@@ -20,6 +20,8 @@ export interface PartialReply {
   invalid: number;
   /** The summary, when the reply got as far as writing it whole. */
   summary: string | null;
+  /** The RECORDED FINDINGS line numbers written completely (a number the cut may have shortened is left out). */
+  recorded: number[];
 }
 
 const findingSchema = extractionReplySchema.shape.findings.element;
@@ -68,7 +70,7 @@ function objectEnd(text: string, open: number): number {
 
 export function parsePartialExtractionReply(content: string): PartialReply {
   const text = content.replace(/^\s*```(?:json)?\s*/i, '');
-  const out: PartialReply = { findings: [], invalid: 0, summary: null };
+  const out: PartialReply = { findings: [], invalid: 0, summary: null, recorded: [] };
   let listEnd = -1;
   const listAt = valueStart(text, 'findings');
   if (listAt >= 0 && text[listAt] === '[') {
@@ -93,6 +95,15 @@ export function parsePartialExtractionReply(content: string): PartialReply {
       if (checked.success) out.findings.push(checked.data);
       else out.invalid++;
       i = end;
+    }
+  }
+  // The recorded numbers stand before the findings (the schema's order); never read from inside the list.
+  const recordedAt = valueStart(text, 'recorded');
+  if (recordedAt >= 0 && text[recordedAt] === '[' && (listAt < 0 || recordedAt < listAt || (listEnd >= 0 && recordedAt > listEnd))) {
+    for (const m of text.slice(recordedAt + 1).matchAll(/\s*(\d+)\s*([,\]])|[^\s\d]/g)) {
+      if (m[1] === undefined) break;
+      out.recorded.push(Number(m[1]));
+      if (m[2] === ']') break;
     }
   }
   // The summary may stand before or after the list; never read one from inside it.

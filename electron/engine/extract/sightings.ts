@@ -8,7 +8,7 @@
  * sightings and takes the detailed heading as the main page.
  */
 import { pageAt } from '../../../shared/canonical';
-import { readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
+import { RECORDED_FINDING_TYPE, readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { normalizeForMatch } from './grounding';
 import { identifyFinding } from './identity';
@@ -66,8 +66,9 @@ export function withEveryTitleSighting(
   const done = new Set<string>();
   const words = (text: string) => ` ${(normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
   for (const f of findings) {
-    // A row the rules read (listedRows.ts) is no report of the model's: its title printed elsewhere says nothing of what the model saw.
-    if (f.grounding.status !== 'grounded' || readByRules(f)) continue;
+    // A row the rules read (listedRows.ts) is no report of the model's: its title printed elsewhere says nothing of what
+    // the model saw. A recorded finding's section was chosen by the rules (recordedDetails.ts): its other lines are not sections.
+    if (f.grounding.status !== 'grounded' || readByRules(f) || f.type === RECORDED_FINDING_TYPE) continue;
     const key = normalizeForMatch(f.title).text;
     if (done.has(key)) continue;
     done.add(key);

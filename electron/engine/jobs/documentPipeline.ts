@@ -214,7 +214,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const hidden = hiddenSpansOf(listings);
   const recorded = recordedList(listings);
   // The recorded list is sent with every unit: its tokens come out of the unit budget, so every prompt stays planned.
-  const recordedTokens = recorded ? client.estimator.estimateText(recordedBlock(recorded), plan.models.extract) : 0;
+  const recordedTokens = recorded.text ? client.estimator.estimateText(recordedBlock(recorded.text), plan.models.extract) : 0;
   const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
@@ -250,7 +250,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           // The reply room is planned from the IDs the unit prints.
           mentions,
           listings,
-          ...(recorded ? { recorded } : {}),
+          ...(recorded.text ? { recorded } : {}),
           ...extractionCalls(ctx),
         },
       );

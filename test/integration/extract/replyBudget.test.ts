@@ -31,11 +31,14 @@ describe('extraction num_predict planned from the text of the call', () => {
     const h = await harness({ responder: () => JSON.stringify({ findings: [], summary: 'Nothing found.' }) });
     try {
       const sizes = [1, 12, 200].map((n) => wholeDocument([sentence.repeat(n)]));
-      for (const { doc, chunk } of sizes) await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 16384, maxReplyTokens: CAP, cache: false });
+      // Planned from each text's estimate with the same estimator the engine uses, as it stands before the call (each reply calibrates it).
+      const planned: number[] = [];
+      for (const { doc, chunk } of sizes) {
+        planned.push(planExtractionReplyTokens(h.client.estimator.estimateText(doc.text, MODEL), CAP));
+        await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 16384, maxReplyTokens: CAP, cache: false });
+      }
       const sent = h.sim.requests.map(numPredictOf);
       expect(sent).toHaveLength(3);
-      // Planned from each text's estimate with the same estimator the engine uses.
-      const planned = sizes.map(({ doc }) => planExtractionReplyTokens(h.client.estimator.estimateText(doc.text, MODEL), CAP));
       expect(sent).toEqual(planned);
       expect(sent[0]).toBe(MIN_EXTRACTION_REPLY_TOKENS);
       expect(sent[1]).toBeGreaterThan(MIN_EXTRACTION_REPLY_TOKENS);

@@ -102,19 +102,22 @@ describe('lists of findings read by the rules', () => {
   });
 
   it('the findings the lists name are sent with every unit as one delimited data block, before the text, each title once', () => {
-    const recorded = recordedList(listings);
+    const list = recordedList(listings);
+    const recorded = list.text;
     expect(recorded.split('\n')).toEqual([
-      '- ACM-01 Oracle price is read without a staleness check',
-      '- ACM-02 Unused constants can be removed',
-      '- ACM-03 Unused errors can be removed',
+      '[1] ACM-01 Oracle price is read without a staleness check',
+      '[2] ACM-02 Unused constants can be removed',
+      '[3] ACM-03 Unused errors can be removed',
     ]);
-    expect(recordedList([])).toBe('');
+    // Line [n] is entries[n - 1]: the number a reply gives leads back to the row the rules read.
+    expect(list.entries.map((e) => e.id)).toEqual(['ACM-01', 'ACM-02', 'ACM-03']);
+    expect(recordedList([])).toEqual({ text: '', entries: [] });
     const messages = buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 0, end: doc.text.length, firstPage: 1, chunkLabel: 'c1', hidden, recorded });
     const user = messages.at(-1)!.content;
     const block = user.indexOf('role=recorded-findings');
     expect(block).toBeGreaterThan(0);
     expect(block).toBeLessThan(user.indexOf('role=chunk'));
-    expect(user.slice(block)).toContain('- ACM-02 Unused constants can be removed');
+    expect(user.slice(block)).toContain('[2] ACM-02 Unused constants can be removed');
     // The same block for every unit of the document: the server reuses the cached prompt prefix.
     const other = buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 10, end: doc.text.length, firstPage: 1, chunkLabel: 'c2', hidden, recorded });
     const upTo = (text: string) => text.slice(0, text.indexOf('<<<END DOCUMENT>>>', text.indexOf('role=recorded-findings')));
@@ -127,7 +130,7 @@ describe('lists of findings read by the rules', () => {
     ]);
     const parsed = findListings(textLines(hostile), hostile.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS);
     expect(parsed.flatMap((l) => l.entries)).toHaveLength(2);
-    const messages = buildExtractionMessages({ profile: DEFAULT_PROFILE, doc: hostile, start: 0, end: hostile.text.length, firstPage: 1, chunkLabel: 'c1', hidden: hiddenSpansOf(parsed), recorded: recordedList(parsed) });
+    const messages = buildExtractionMessages({ profile: DEFAULT_PROFILE, doc: hostile, start: 0, end: hostile.text.length, firstPage: 1, chunkLabel: 'c1', hidden: hiddenSpansOf(parsed), recorded: recordedList(parsed).text });
     const user = messages.at(-1)!.content;
     const opened = user.indexOf('role=recorded-findings');
     // Exactly one end marker closes the recorded block, after both entries.

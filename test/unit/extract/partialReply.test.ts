@@ -35,7 +35,7 @@ describe('a reply cut at the length limit', () => {
   });
 
   it('reads a whole reply, its summary, a code fence and a summary written before the list', () => {
-    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)].map(asked), invalid: 0, summary: 'Three items.' });
+    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)].map(asked), invalid: 0, summary: 'Three items.', recorded: [] });
     const first = `\`\`\`json\n{"summary": "Before.", "findings": [${JSON.stringify(finding(4))}, {"id": "PBI-5", "ti`;
     expect(parsePartialExtractionReply(first)).toMatchObject({ findings: [{ id: 'PBI-4' }], summary: 'Before.' });
   });
@@ -47,7 +47,21 @@ describe('a reply cut at the length limit', () => {
   });
 
   it('finds nothing in a reply cut before its list', () => {
-    expect(parsePartialExtractionReply('{"findings": [')).toEqual({ findings: [], invalid: 0, summary: null });
-    expect(parsePartialExtractionReply('{"find')).toEqual({ findings: [], invalid: 0, summary: null });
+    expect(parsePartialExtractionReply('{"findings": [')).toEqual({ findings: [], invalid: 0, summary: null, recorded: [] });
+    expect(parsePartialExtractionReply('{"find')).toEqual({ findings: [], invalid: 0, summary: null, recorded: [] });
+  });
+
+  it('reads the recorded line numbers written whole before the list, never a number the cut may have shortened', () => {
+    const reply = JSON.stringify({ recorded: [3, 12, 7], findings: [finding(1)], summary: 'One item.' }, null, 2);
+    expect(parsePartialExtractionReply(reply)).toMatchObject({ recorded: [3, 12, 7], findings: [{ id: 'PBI-1' }] });
+    // Cut inside the list of numbers: "1" of "12" is not read as line 1.
+    const inNumber = reply.indexOf('12') + 1;
+    expect(parsePartialExtractionReply(reply.slice(0, inNumber)).recorded).toEqual([3]);
+    // The last number counts once the list is closed: before that the cut may have shortened it too.
+    expect(parsePartialExtractionReply(reply.slice(0, reply.indexOf('7') + 2)).recorded).toEqual([3, 12]);
+    expect(parsePartialExtractionReply(reply.slice(0, reply.indexOf(']') + 1)).recorded).toEqual([3, 12, 7]);
+    // A "recorded" key inside a finding (a model's stray field) is not the list.
+    const inside = `{"findings": [${JSON.stringify(finding(2, { recorded: [9] }))}], "summary": "x"}`;
+    expect(parsePartialExtractionReply(inside).recorded).toEqual([]);
   });
 });

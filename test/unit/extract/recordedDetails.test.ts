@@ -1,0 +1,95 @@
+/**
+ * A recorded finding the model names by its number is read by the rules from its detailed section in the text the
+ * model was shown (extract/recordedDetails.ts): heading line as evidence, the section's opening sentence as
+ * description, severity and ID from its metadata block, the title as the heading prints it.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE, RECORDED_FINDING_TYPE } from '../../../shared/findings';
+import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
+import { findListings, textLines } from '../../../electron/engine/completeness';
+import { hiddenSpansOf, listsToRead, recordedDetail, recordedList } from '../../../electron/engine/extract';
+import { documentFromPages } from '../../helpers/documents';
+
+// A summary table without IDs whose title cells run into the type column, then the detailed sections: one with its
+// ID on a metadata line, one whose heading wraps over two lines, one the report words differently from its row.
+const doc = documentFromPages([
+  [
+    'Findings Summary',
+    '# | Title | Type | Severity',
+    '1 | Gateway TLS endpoint validation only confirms TCP reachability | Cryptography | Medium',
+    '2 | Unused constants can be removed | Code Quality | Informational',
+    '3 | Unused errors can be removed in the vault and the router contracts | Code Quality | Informational',
+    '4 | Insecure ciphers are enabled by default | Cryptography | Low',
+  ].join('\n'),
+  [
+    '1. Gateway TLS endpoint validation only confirms TCP reachability',
+    'Severity: Medium',
+    'Type: Cryptography',
+    'Finding ID: TOB-GW-1',
+    'Description The gateway checks that an endpoint accepts TCP connections but never completes a TLS handshake with it.',
+    'An attacker on the network path can therefore pose as an endpoint.',
+    '2. Unused constants can be removed',
+    'Several constants in the vault contract are declared but never read by any function of the system.',
+  ].join('\n'),
+  [
+    '3. Unused errors can be removed in the vault and the router',
+    'contracts',
+    'Difficulty: Low',
+    'The router declares custom errors that no code path ever reverts with, which misleads readers of the code.',
+    '4. Insecure ciphers are allowed by default',
+    'Severity: Low',
+    'The TLS configuration accepts cipher suites without forward secrecy when no list is configured.',
+  ].join('\n'),
+]);
+const listings = listsToRead(doc.text, findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS));
+const hidden = hiddenSpansOf(listings);
+const entries = recordedList(listings).entries;
+const whole = { start: 0, end: doc.text.length };
+const detail = (n: number, unit = whole) => recordedDetail(doc, DEFAULT_PROFILE, entries[n - 1]!, unit, hidden);
+
+describe('a recorded finding read from its detailed section', () => {
+  it('the table is recorded line by line, its rows hidden from the model', () => {
+    expect(entries.map((e) => e.number)).toEqual(['1', '2', '3', '4']);
+    expect(hidden).toHaveLength(1);
+  });
+
+  it('quotes the heading, not the hidden row; takes the opening sentence past the metadata lines, and the ID line of the heading block', () => {
+    const f = detail(1)!;
+    expect(f.type).toBe(RECORDED_FINDING_TYPE);
+    expect(f.evidence).toBe('1. Gateway TLS endpoint validation only confirms TCP reachability');
+    expect(f.page).toBe(2);
+    expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', page: 2 });
+    expect(doc.text.slice(f.grounding.start!, f.grounding.end!)).toBe(f.evidence);
+    // The row's title carried its type cell ("... reachability Cryptography"): the heading's words are the title.
+    expect(f.title).toBe('Gateway TLS endpoint validation only confirms TCP reachability');
+    // The label printed on the sentence's line is not part of the description.
+    expect(f.description).toBe('The gateway checks that an endpoint accepts TCP connections but never completes a TLS handshake with it.');
+    expect(f).toMatchObject({ severity: 'Medium', severityCanonical: 'Medium', id: 'TOB-GW-1', findingKey: 'TOB-GW-1', printedNumber: '1' });
+  });
+
+  it('a sibling with a near-identical title gets its own section, and a heading wrapped over two lines keeps the whole title', () => {
+    const constants = detail(2)!;
+    expect(constants.evidence).toBe('2. Unused constants can be removed');
+    expect(constants.description).toMatch(/^Several constants in the vault contract/);
+    // No severity line in its section: the table's.
+    expect(constants.severity).toBe('Informational');
+    const errors = detail(3)!;
+    // The heading's whole wrapped title is its evidence.
+    expect(errors.evidence).toBe('3. Unused errors can be removed in the vault and the router\ncontracts');
+    expect(errors.title).toBe('Unused errors can be removed in the vault and the router contracts');
+    expect(errors.description).toMatch(/^The router declares custom errors/);
+  });
+
+  it('a heading worded differently from its row is found by its number and most of its words, titled as the heading prints it', () => {
+    const ciphers = detail(4)!;
+    expect(ciphers.evidence).toBe('4. Insecure ciphers are allowed by default');
+    expect(ciphers.title).toBe('Insecure ciphers are allowed by default');
+    expect(ciphers.page).toBe(3);
+  });
+
+  it('gives nothing when the text shown holds no heading of it (only its hidden row)', () => {
+    const firstPage = { start: 0, end: doc.pages[0]!.end };
+    expect(detail(1, firstPage)).toBeNull();
+    expect(detail(4, { start: doc.pages[1]!.start, end: doc.pages[1]!.end })).toBeNull();
+  });
+});
