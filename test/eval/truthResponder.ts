@@ -65,6 +65,11 @@ export const MODEL_MODES = [
   'verbose-replies',
   /** Ends its list normally (done_reason "stop") after `stopAfter` findings (default 20) in one reply; IDs named in the request first. */
   'stops-after-n',
+  /**
+   * Writes a finding the prompt's RECORDED FINDINGS block names in full, as any other, instead of giving its line
+   * number: a model that does not take up that instruction (it costs time, never a finding).
+   */
+  'ignores-recorded',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -319,7 +324,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
           : sightings.filter((s) => isDetail(view, s));
     // A model that follows the instructions gives a recorded finding whose detailed section it reads by its line
     // number ("recorded", when the reply schema has it); one that reports every sighting writes every entry in full.
-    const byNumber = !careless && hasReplyField(req.format, 'recorded');
+    const byNumber = !careless && !modes.has('ignores-recorded') && hasReplyField(req.format, 'recorded');
     const recordedNumbers = byNumber ? [...new Set(chosen.filter((s) => isDetail(view, s) && recordedLine(s) > 0).map(recordedLine))] : [];
     const reported = byNumber ? chosen.filter((s) => !(isDetail(view, s) && recordedLine(s) > 0)) : chosen;
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type StoredFinding } from '../../../shared/findings';
+import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, RECORDED_FINDING_TYPE, rankSeverity, type StoredFinding } from '../../../shared/findings';
 import { listFindings } from '../../../electron/engine/extract';
 import { listMergedFindings, unreviewedMentions } from '../../../electron/engine/merge';
 import { getCompleteness } from '../../../electron/engine/completeness';
@@ -61,13 +61,15 @@ const unprintedIds = () => truths.flatMap((t) => t.findings).filter((f) => !isId
 const passes = (rows: EvalRow[]) => expect(corpusGate(rows.filter((r) => r.gated))).toEqual([]);
 const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
 
+// A behaviour of the model's reply entries is tried with 'ignores-recorded' (every finding written in full): a model
+// that follows the instructions gives most findings of these reports as a RECORDED FINDINGS line number, no entry.
 // Whole-pipeline runs over four real reports each (the first also reads the PDFs): more than the default minute on a busy machine.
 describeNeeding(
   [CORPUS],
   'the pipeline stays correct under each real-model behaviour',
   () => {
   it('invented per-chunk IDs: the model labels never join or split findings', async () => {
-    const { rows, raw, merged } = await runModes(['invented-ids', 'summary-and-detail']);
+    const { rows, raw, merged } = await runModes(['invented-ids', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     const invented = raw.filter((f) => /^F-\d+$/.test(f.id ?? ''));
     // Oak prints no ID strings: each of its findings carries a label of the model's at least once.
@@ -85,7 +87,7 @@ describeNeeding(
   });
 
   it('section numbers as IDs: bare numbers are never keys, the number printed before the title is', async () => {
-    const { rows, raw } = await runModes(['section-number-ids', 'summary-and-detail']);
+    const { rows, raw } = await runModes(['section-number-ids', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     const numbered = raw.filter((f) => /^\d+(\.\d+)*$/.test(f.id ?? ''));
     expect(numbered.length).toBeGreaterThanOrEqual(unprintedIds());
@@ -93,7 +95,7 @@ describeNeeding(
   });
 
   it('IDs with other spacing, case, padding or the title glued on: the key is the ID as the document prints it', async () => {
-    const { rows, raw, merged } = await runModes(['reformatted-ids', 'summary-and-detail']);
+    const { rows, raw, merged } = await runModes(['reformatted-ids', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     expect(raw.some((f) => f.id !== null && /^tob/.test(f.id))).toBe(true);
     expect(raw.some((f) => f.id !== null && /^TOB ETCD/.test(f.id))).toBe(true);
@@ -102,7 +104,7 @@ describeNeeding(
   });
 
   it('paraphrased quotes: grounded by normalisation or token alignment, never lost', async () => {
-    const { rows, raw } = await runModes(['paraphrased-quotes', 'summary-and-detail']);
+    const { rows, raw } = await runModes(['paraphrased-quotes', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     const loose = raw.filter((f) => grounded(f) && f.grounding.match !== 'exact');
     expect(loose.length).toBeGreaterThan(30);
@@ -110,7 +112,7 @@ describeNeeding(
   });
 
   it('quotes that run across a page break: grounded across the page separator', async () => {
-    const { rows, raw } = await runModes(['page-break-quotes', 'summary-and-detail']);
+    const { rows, raw } = await runModes(['page-break-quotes', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     const db = openDatabase(join(workDir, 'eval.sqlite'));
     const pageStarts = db.prepare('SELECT document_id AS d, start_offset AS s FROM pages WHERE page_number > 1').all() as { d: number; s: number }[];
@@ -159,7 +161,7 @@ describeNeeding(
   });
 
   it('the same finding twice in one reply: merged into one', async () => {
-    const { rows, raw } = await runModes(['duplicates-in-reply', 'summary-and-detail']);
+    const { rows, raw } = await runModes(['duplicates-in-reply', 'summary-and-detail', 'ignores-recorded']);
     passes(rows);
     const twice = raw.filter((f, i) => raw.some((g, j) => j < i && g.documentId === f.documentId && g.nodeIndex === f.nodeIndex && g.evidence === f.evidence && g.title === f.title));
     expect(twice.length).toBeGreaterThan(10);
@@ -211,6 +213,22 @@ describeNeeding(
     }
   });
 
+  it('recorded findings given by their line number: read from their detailed sections, each found once with its detail page, far fewer entries written', async () => {
+    const { rows, raw, merged } = await runModes(['summary-and-detail', 'null-ids', 'verbose-replies']);
+    passes(rows);
+    const truthCount = truths.reduce((n, t) => n + t.findings.length, 0);
+    const read = raw.filter((f) => f.type === RECORDED_FINDING_TYPE);
+    // Most findings of these reports are in their summary tables: the model named their sections by number.
+    expect(read.length).toBeGreaterThan(truthCount / 2);
+    expect(read.every((f) => f.grounding.status === 'grounded' && f.grounding.match === 'exact')).toBe(true);
+    // Entries the model wrote (anything that is neither a row nor a section the rules read) are the rest, not one per sighting.
+    const written = raw.filter((f) => f.type !== RECORDED_FINDING_TYPE && f.type !== LISTED_ENTRY_TYPE);
+    expect(written.length).toBeLessThan(truthCount / 2);
+    // A finding read from its section carries the section's opening sentence, not its heading again.
+    const described = [...merged.values()].flat().filter((m) => m.type === RECORDED_FINDING_TYPE && m.description !== '');
+    expect(described.length).toBeGreaterThan(read.length / 2);
+  });
+
   // Dense documents (issue 25): replies as long as real models write them, and lists ended early.
   it('replies as long as a real model writes them (pretty-printed, fields at their word limits): cut replies are continued, never regenerated', async () => {
     // A model that also writes every sighting, whatever the once rule says, in a small reply room (768 tokens, a
@@ -223,7 +241,7 @@ describeNeeding(
   });
 
   it('a model that ends its list after 20 findings: what it skipped is asked for again, nothing lost', async () => {
-    const { rows } = await runModes(['stops-after-n', 'summary-and-detail', 'null-ids']);
+    const { rows } = await runModes(['stops-after-n', 'summary-and-detail', 'null-ids', 'ignores-recorded']);
     passes(rows);
     expect(extractCalls(rows).filter((c) => /[+?]\d+$/.test(c.ref)).length).toBeGreaterThan(0);
   });
