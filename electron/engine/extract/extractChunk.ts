@@ -114,6 +114,8 @@ const MAX_CONTINUATIONS = 40;
  */
 export const LONG_LIST = 15;
 const MIN_SPLIT_CHARS = 200;
+/** Leaves that start at a heading (the outline's, a detected one, or the model's tree split, which splits at headings). */
+const OPENS_SECTION = new Set<ChunkNode['origin']>(['outline', 'heading', 'llm']);
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
 
@@ -181,7 +183,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       const whole = { ...done, findings, summary: r.value.summary.trim() };
       // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
       const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
-      if (resumeAt === undefined || !visible(resumeAt, end) || continuation >= MAX_CONTINUATIONS) return whole;
+      if (resumeAt === undefined || !mayHoldMore(resumeAt, end, findings) || continuation >= MAX_CONTINUATIONS) return whole;
       return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
     }
 
@@ -206,6 +208,18 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     }
     const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
     return combine(mine, rest);
+  };
+
+  /**
+   * Whether the text after a long list that ended normally can hold a finding the model left out: an ID printed there
+   * that no finding of the list covers, or more than a line or two of text. The rest of the last finding's own
+   * sentence ("... and fixed in this release.") is not asked again: the call would cost its context and frame for nothing.
+   */
+  const mayHoldMore = (from: number, to: number, listed: readonly GroundedFinding[]): boolean => {
+    if (!visible(from, to)) return false;
+    const covered = new Set(listed.map((f) => f.findingKey).filter((k): k is string => k !== null));
+    if (mentions.some((m) => m.start >= from && m.start < to && !covered.has(m.normalized))) return true;
+    return withHiddenSpans(doc.text, from, to, hidden).replace(/\s+/g, '').length >= MIN_SPLIT_CHARS;
   };
 
   /** Up to `tailChars` characters before `at`, shown as CONTEXT ONLY (a finding cut by the boundary stays understandable). */
@@ -301,13 +315,14 @@ export function locateTail(text: string, tail: string, chunkStart: number): { st
 /**
  * The previous leaf's tail for leaf `position` of `leaves` (in document order):
  * up to `chars` characters ending where this leaf starts, starting at a
- * line/sentence boundary when one is near. Undefined for the first leaf.
+ * line/sentence boundary when one is near. Undefined for the first leaf, and for a leaf that opens a section (its
+ * boundary is a heading: nothing before it is cut, and the tail would be read again with every unit for nothing).
  */
 export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: readonly ChunkNode[], position: number, chars = DEFAULT_TAIL_CHARS): string | undefined {
   if (position <= 0) return undefined;
   const prev = leaves[position - 1];
   const cur = leaves[position];
-  if (!prev || !cur) return undefined;
+  if (!prev || !cur || OPENS_SECTION.has(cur.origin)) return undefined;
   const end = cur.start;
   let start = Math.max(prev.start, end - chars);
   if (start >= end) return undefined;
