@@ -114,8 +114,11 @@ const MAX_CONTINUATIONS = 40;
  */
 export const LONG_LIST = 15;
 const MIN_SPLIT_CHARS = 200;
-/** Leaves that start at a heading (the outline's, a detected one, or the model's tree split, which splits at headings). */
-const OPENS_SECTION = new Set<ChunkNode['origin']>(['outline', 'heading', 'llm']);
+/**
+ * Leaves that start at a heading (the outline's or a detected one). The model's tree split cuts at a line it chose,
+ * which may be inside a paragraph: its leaves keep the tail.
+ */
+const OPENS_SECTION = new Set<ChunkNode['origin']>(['outline', 'heading']);
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
 

@@ -65,13 +65,12 @@ export const FOLLOW_UP_BATCH = 10;
 
 /** Text shown around each mention in a follow-up call, at most this many characters on each side. */
 const EXCERPT_CHARS = 320;
-/** A mention's line with fewer words than this (besides its ID) is shown with the lines before and after it. */
-const SHORT_LINE_WORDS = 4;
-
 /**
- * The text around each mention: its line, with the lines before and after it when the line holds little else (at
- * most EXCERPT_CHARS either side), overlapping excerpts joined, in document order. An excerpt may reach past the unit it
- * was found in: a unit boundary can cut a table row after its ID, and the row's title is what shows the finding.
+ * The text around each mention: its line with the lines before and after it (at most EXCERPT_CHARS either side),
+ * overlapping excerpts joined, in document order. A line that prints an ID seldom shows the finding alone: a table
+ * cell wraps around the ID, a heading or a running-text entry puts the title on the line above ("Login page drops
+ * records ..." / "Reported as PBI-10014 (priority Medium) ..."). An excerpt may reach past the unit it was found in:
+ * a unit boundary can cut a table row after its ID, and the row's title is what shows the finding.
  */
 export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: readonly IdMention[]): { start: number; end: number }[] {
   const text = doc.text;
@@ -80,12 +79,10 @@ export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: r
     .map((m) => {
       const ownLine = text.lastIndexOf('\n', m.start - 1) + 1;
       const ownEnd = text.indexOf('\n', m.end) < 0 ? text.length : text.indexOf('\n', m.end);
-      // A line that holds little besides the ID (a table cell wrapped around it): the lines before and after too.
-      const short = text.slice(ownLine, ownEnd).split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length < SHORT_LINE_WORDS;
       const lineBefore = ownLine > 0 ? text.lastIndexOf('\n', ownLine - 2) + 1 : 0;
       const nextEnd = ownEnd >= text.length ? -1 : text.indexOf('\n', ownEnd + 1);
       const lineAfter = nextEnd < 0 ? text.length : nextEnd;
-      return { start: Math.max(short ? lineBefore : ownLine, m.start - EXCERPT_CHARS), end: Math.min(short ? lineAfter : ownEnd, m.end + EXCERPT_CHARS) };
+      return { start: Math.max(lineBefore, m.start - EXCERPT_CHARS), end: Math.min(lineAfter, m.end + EXCERPT_CHARS) };
     });
   const out: { start: number; end: number }[] = [];
   for (const s of spans) {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChunkNode, IdMention } from '../../../shared/types';
-import { askForUncoveredMentions, extractChunk, uncoveredMentions, type FollowUpBatch } from '../../../electron/engine/extract';
+import { askForUncoveredMentions, excerptsAround, extractChunk, uncoveredMentions, type FollowUpBatch } from '../../../electron/engine/extract';
 import { findIdMentions } from '../../../electron/engine/rules';
 import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
@@ -61,6 +61,18 @@ describe('IDs no finding covers are asked for again', () => {
     const covered = rows.slice(0, 29).map((row) => ({ findingKey: row.split(' ')[0]! }));
     expect(uncoveredMentions(mentions, covered).map((m) => m.normalized)).toEqual(['PBI-529']);
     expect(uncoveredMentions(mentions, [...covered, { findingKey: 'PBI-529' }])).toEqual([]);
+  });
+
+  it('shows each ID with the lines around it: a running-text entry prints its title on the line above its ID', () => {
+    const prose = documentFromPages([
+      ['Release 7.4 fixes these issues.', 'Login page drops records after a restart', 'Reported as PBI-10014 (priority Medium) and fixed in this release.', 'Search index times out under load', 'Reported as PBI-10015 (priority Low) and fixed in this release.'].join('\n'),
+    ]);
+    const found = findIdMentions(prose.text, prose.pages, DEFAULT_ID_PATTERNS);
+    const [excerpt] = excerptsAround(prose, found.filter((m) => m.normalized === 'PBI-10014'));
+    const shown = prose.text.slice(excerpt!.start, excerpt!.end);
+    expect(shown).toContain('Login page drops records after a restart\nReported as PBI-10014');
+    // Two IDs on neighbouring lines: one excerpt, no gap marker between lines that follow each other.
+    expect(excerptsAround(prose, found)).toHaveLength(1);
   });
 
   it('extraction alone makes no follow-up call', async () => {
