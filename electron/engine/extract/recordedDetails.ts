@@ -20,15 +20,28 @@ import { findIdMentions } from '../rules';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
 import { titleLines } from './sightings';
-import { sourceDescription } from './sourceDescription';
+import { sentenceFrom } from './sourceDescription';
 
 /** How far after its heading a section's opening sentence is looked for (past its metadata lines). */
 const OPENING_WINDOW_CHARS = 1500;
 /** A line this long, or one that ends a sentence with this many words, is prose (not a label, a cell or a heading). */
 const PROSE_CHARS = 60;
 const PROSE_WORDS = 6;
-/** "Severity: High", "Risk | Medium", "Impact: Low" in a section's metadata block. */
-const SEVERITY_LINE = /^\s*(?:severity|risk(?:\s+level)?|impact|rating)\s*[:|]?\s*(.+?)\s*$/i;
+/**
+ * The labels a section's metadata block states a severity under, in the order they are trusted ("Impact" is one
+ * half of a severity where both are printed). The value follows the label on its line ("Severity: High", "Risk |
+ * Medium", "Category Code Maturity Severity Low" in a two-column block read row by row) or on the next line
+ * ("Severity" / "Medium"). Only the metadata block is read (heading to the opening sentence), never the prose.
+ */
+const SEVERITY_LABELS = [/\bseverity\b/i, /\b(?:risk(?:\s+level)?|rating)\b/i, /\bimpact\b/i];
+/** A line that labels a section's description: alone on its line, or leading it ("Description: The function ..."). */
+const DESCRIPTION_LABEL = /(?:^|\n)[ \t]*(?:issue |finding )?description(?:\s*\/\s*recommendation)?[ \t]*:?[ \t]*(?:\n|(?=\S))/i;
+
+/**
+ * Metadata lines that are no part of a section's prose, however long: a label and a colon ("Context: a.sol#L67,
+ * b.sol#L105, ..."), or a block label without one ("Target BTC Staking TS and Go", "Category Code Maturity Severity Low").
+ */
+const METADATA_LINE = /^(?:(?:context|targets?|severity|likelihood|impact|category|type|status|difficulty|files?|locations?|finding id|id|disclaimer)\s*:|(?:targets?|assets?|category|severity|likelihood|difficulty|status|rating)\s)/i;
 
 /**
  * The recorded finding `entry` read from its detailed section in [unit.start, unit.end), or null when the text shows
@@ -52,7 +65,7 @@ export function recordedDetail(
   const title = headingTitle(doc.text, line, rowTitle);
   const page = pageAt(doc.pages, line.start);
   const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start: line.start, end: line.end, page, inContextOnly: false };
-  const severity = rankSeverity(profile, statedSeverity(doc.text, line.end, opening?.start ?? Math.min(unit.end, line.end + OPENING_WINDOW_CHARS / 3)) ?? entry.severity ?? '');
+  const severity = rankSeverity(profile, statedSeverity(doc.text, line.end, opening?.start ?? Math.min(unit.end, line.end + OPENING_WINDOW_CHARS / 3), profile) ?? entry.severity ?? '');
   // A list without IDs ("1 | Title | Type | Severity") still leaves the section's own ID line ("Finding ID: TOB-X-2").
   const blockEnd = Math.min(unit.end, line.end + ID_WINDOW_CHARS);
   const printedId = entry.id ?? findIdMentions(doc.text.slice(line.start, blockEnd), [], profile.idPatterns)[0]?.raw ?? null;
@@ -133,18 +146,22 @@ function headingTitle(text: string, line: Line, rowTitle: string): string {
  * table cells), the document's own words on what the finding is. Null when there is none.
  */
 export function sectionOpening(text: string, from: number, to: number): { start: number; sentence: string } | null {
-  let at = from;
+  // Where the section labels its description ("Description", "Description:"), the prose starts there: past any
+  // metadata block, whatever its layout.
+  const label = DESCRIPTION_LABEL.exec(text.slice(from, to));
+  let at = label ? from + label.index + label[0].length : from;
   while (at < to) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 || nl > to ? to : nl;
     const line = text.slice(at, end).trim();
     const words = line.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
-    const prose = !/\s\|\s/.test(line) && (line.length >= PROSE_CHARS || (/[.!?]["')\]]?$/.test(line) && words >= PROSE_WORDS));
+    // A sentence's first line: long, or ending a sentence, or opening with a capital (a wrapped line starts mid-sentence).
+    const prose = !/\s\|\s/.test(line) && !METADATA_LINE.test(line) && (line.length >= PROSE_CHARS || /[.!?]["')\]]?$/.test(line) || /^\p{Lu}/u.test(line));
     if (prose && words >= PROSE_WORDS) {
       const start = at + (text.slice(at, end).length - text.slice(at, end).trimStart().length);
-      const sentence = sourceDescription(text, { status: 'grounded', match: 'exact', score: 1, start, end: Math.min(end, start + 30), page: null, inContextOnly: false });
-      // A label printed on the sentence's own line ("Description The function ...") is no part of it.
-      if (sentence !== '') return { start, sentence: sentence.replace(/^(?:description|details|summary)\s*:?\s+(?=\S)/i, '') };
+      // A label printed on the sentence's own line ("Description: The function ...") is no part of it.
+      const sentence = sentenceFrom(text, start, Math.min(to + OPENING_WINDOW_CHARS, text.length), METADATA_LINE).replace(/^(?:description|details|summary)(?:\s*\/\s*\w+)?\s*:?\s+(?=\S)/i, '');
+      if (sentence !== '') return { start, sentence };
     }
     if (nl < 0) break;
     at = nl + 1;
@@ -152,11 +169,23 @@ export function sectionOpening(text: string, from: number, to: number): { start:
   return null;
 }
 
-/** The severity a section's metadata block states ("Severity: High"), as printed; null when none. */
-function statedSeverity(text: string, from: number, to: number): string | null {
-  for (const line of text.slice(from, Math.max(from, to)).split('\n')) {
-    const m = SEVERITY_LINE.exec(line);
-    if (m && m[1]!.split(/\s+/).length <= 3) return m[1]!.replace(/^[|:\s]+/, '');
+/** The severity a section's metadata block states, as printed: the first one or two words after its label that the profile's scale knows; else null. */
+function statedSeverity(text: string, from: number, to: number, profile: ExtractionProfile): string | null {
+  const lines = text.slice(from, Math.max(from, to)).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  for (const label of SEVERITY_LABELS) {
+    for (let i = 0; i < lines.length; i++) {
+      const m = label.exec(lines[i]!);
+      if (!m) continue;
+      const after = lines[i]!.slice(m.index + m[0].length).replace(/^[\s:|]+/, '') || lines[i + 1] || '';
+      const words = after.split(/\s+/).filter(Boolean);
+      for (const n of [2, 1]) if (words.length >= n && onScale(profile, words.slice(0, n).join(' '))) return words.slice(0, n).join(' ');
+    }
   }
   return null;
+}
+
+/** Whether a word is a severity of the profile's scale or one of its aliases as it stands ("Very High"), not merely containing one. */
+function onScale(profile: ExtractionProfile, value: string): boolean {
+  const key = value.toLowerCase().replace(/[.:,;]+$/, '');
+  return profile.severities.some((s) => s.toLowerCase() === key) || Object.keys(profile.severityAliases).some((a) => a.toLowerCase() === key);
 }

@@ -39,6 +39,23 @@ export function sourceDescription(text: string, grounding: Grounding): string {
 }
 
 /**
+ * The sentence that starts at `start` (a section's opening line), read forward over its wrapped lines up to `to`:
+ * never past a blank line, a page break or a metadata line (`stop`), at most MAX_DESCRIPTION_CHARS.
+ */
+export function sentenceFrom(text: string, start: number, to: number, stop: RegExp): string {
+  const lines: string[] = [];
+  for (const line of text.slice(start, to).split('\n')) {
+    if (line.trim() === '' || line.includes(PAGE_BREAK) || (lines.length > 0 && stop.test(line.trim()))) break;
+    lines.push(line);
+    if (ENDS_BLOCK.test(line.trim()) && !/:\s*$/.test(line)) break;
+  }
+  const body = oneLine(lines.join('\n'));
+  SENTENCE_END.lastIndex = 0;
+  const end = [...body.matchAll(SENTENCE_END)][0];
+  return clip(end ? body.slice(0, end.index + end[0].length) : body);
+}
+
+/**
  * The wrapped prose lines around [start, end): backwards while the line above runs on into this one (it neither ends
  * a sentence nor is short), forwards while this line runs on into the next. Never over a page break or a blank line.
  */

@@ -87,6 +87,40 @@ describe('a recorded finding read from its detailed section', () => {
     expect(ciphers.page).toBe(3);
   });
 
+  it('reads the metadata blocks of other firms: labels without colons, several on one line, the description after its label', () => {
+    const firms = documentFromPages([
+      ['Findings Summary', '# | Title | Type | Severity', '1 | Lack of input validations | Data Validation | Low', '2 | Invalid creation of unbonding TX | Coding Mistakes | Medium', '3 | Gateway can include itself | Denial of Service | High'].join('\n'),
+      [
+        'Detailed Findings',
+        // Two-column block read row by row, then a "Description" label line.
+        '5.1. Lack of input validations',
+        'Target BTC Staking TS and Go',
+        'Category Code Maturity Severity Critical',
+        'Likelihood Low Impact Low',
+        'Description',
+        'The code does not properly validate user inputs in several areas of the staking library.',
+        // Label and text on one line, a long "Context:" metadata line before it.
+        '5.2. Invalid creation of unbonding TX',
+        'Severity: Medium Difficulty: Low',
+        'Context: StakingAdapter.sol#L67, StakingAdapter.sol#L105, UnbondingAdapter.sol#L129, MigrationAdapter.sol#L50',
+        'Description: The unbonding transaction is built with a fee output that the chain rejects later on.',
+        // A "Rating" line that holds the severity among other labels.
+        '5.3. Gateway can include itself',
+        'Asset v0.2.1 : contracts/Gateway.sol',
+        'Rating Severity: High Impact: Low Likelihood: High',
+        'Description',
+        'The gateway accepts its own address as an endpoint and forwards requests to itself forever.',
+      ].join('\n'),
+    ]);
+    const lists = listsToRead(firms.text, findListings(textLines(firms), firms.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS));
+    const rows = recordedList(lists).entries;
+    const read = (n: number) => recordedDetail(firms, DEFAULT_PROFILE, rows[n - 1]!, { start: 0, end: firms.text.length }, hiddenSpansOf(lists))!;
+    // The section's own severity wins over the table's; "Low" after "Likelihood" or "Impact" is not it.
+    expect(read(1)).toMatchObject({ severity: 'Critical', description: 'The code does not properly validate user inputs in several areas of the staking library.' });
+    expect(read(2)).toMatchObject({ severity: 'Medium', description: 'The unbonding transaction is built with a fee output that the chain rejects later on.' });
+    expect(read(3)).toMatchObject({ severity: 'High', description: 'The gateway accepts its own address as an endpoint and forwards requests to itself forever.' });
+  });
+
   it('gives nothing when the text shown holds no heading of it (only its hidden row)', () => {
     const firstPage = { start: 0, end: doc.pages[0]!.end };
     expect(detail(1, firstPage)).toBeNull();
