@@ -70,7 +70,7 @@ export function findListings(lines: readonly TextLine[], text: string, profile: 
   const categoryOnly = new RegExp(`^(?:${labels})(?:[\\s-]*(?:severity|risk|optimi[sz]ations?|findings?|issues?))*$`, 'i');
   for (const heading of lines) {
     if (heading.running || !FINDINGS_HEADING.test(heading.text)) continue;
-    const rows = entriesAfter(lines, heading.index);
+    const rows = entriesAfter(lines, heading.index, (text) => categoryOnly.test(contentsTitle(text)));
     if (rows.length < 2 || usedStarts.has(rows[0]!.from)) continue;
     usedStarts.add(rows[0]!.from);
     // IDs printed in the listing, found in one pass over its span.
@@ -103,7 +103,7 @@ function contentsTitle(text: string): string {
  * 5.2, 5.2.1): an entry with entries under it is a group ("High Risk"), and
  * only the innermost entries are kept.
  */
-function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLines[] {
+function entriesAfter(lines: readonly TextLine[], headingIndex: number, isGroupLine: (text: string) => boolean): EntryLines[] {
   const rows: EntryLines[] = [];
   let seen = 0;
   let i = headingIndex + 1;
@@ -127,7 +127,7 @@ function entriesAfter(lines: readonly TextLine[], headingIndex: number): EntryLi
     if (line.running || line.text.trim() === '' || line.text.trim() === columnHeader) continue;
     const last = rows.at(-1)!;
     const start = entryStart(line.text);
-    if (start && followsOn(rows, start)) {
+    if (start && followsOn(rows, start) && !childOfLeafLevel(rows, start, (row) => isGroupLine(lines[row.from]!.text))) {
       if (pending.length > 0) last.to = pending.at(-1)!;
       pending = [];
       rows.push({ ...start, from: i, to: i });
@@ -165,6 +165,19 @@ function followsOn(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 
   // The top-level number is the findings chapter's ("5 Findings"): "6 Appendix" after 5.2.2 ends the list.
   if (i === to.length || i === 0) return false;
   return to[i] === from[i]! + 1 && to.slice(i + 1).every((n) => n === 1);
+}
+
+/**
+ * Whether `next` would be the first child of the last entry although an earlier sibling of it is a finding with no
+ * children: a summary table's rows 1, 2, 3 followed by the detailed section "3.1 ..." on the next page. In a grouped
+ * contents list every group opens children ("5.1 High Risk" / "5.1.1 ..."), or is a group line with none ("5.1
+ * Critical Risk" when there is no critical finding); a leaf finding before it says this level holds findings, not groups.
+ */
+function childOfLeafLevel(rows: readonly EntryLines[], next: Omit<EntryLines, 'from' | 'to'>, isGroupLine: (row: EntryLines) => boolean): boolean {
+  const last = rows.at(-1)!;
+  if (next.prefix !== `${last.prefix}${last.number}.`) return false;
+  const hasChildren = (r: EntryLines) => rows.some((c) => c.prefix.startsWith(`${r.prefix}${r.number}.`));
+  return rows.some((r) => r !== last && r.prefix === last.prefix && !hasChildren(r) && !isGroupLine(r));
 }
 
 /** The number or ID an entry starts with, or null when the line starts no entry. */

@@ -97,6 +97,25 @@ describe('listed findings', () => {
       ['4.3', 'Informational'],
     ]);
   });
+
+  it('a summary table whose last row is followed by the detailed section numbered under it keeps that row: "3.1" is no child of row 3', () => {
+    const doc = documentFromPages([
+      'Findings Summary\n# | Title | Severity\n1 | Oracle price is stale | High\n2 | Unused constants | Low\n3 | Gateway can include itself | Medium',
+      '3.1 Oracle price is stale\nThe price feed is used without checking its update time.',
+    ]);
+    const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listing!.entries.map((e) => [e.number, e.title])).toEqual([
+      ['1', 'Oracle price is stale'],
+      ['2', 'Unused constants'],
+      ['3', 'Gateway can include itself'],
+    ]);
+  });
+
+  it('a grouped contents list still keeps its findings under each group line, a group with no finding included', () => {
+    const doc = documentFromPages(['Findings\n5.1 Critical Risk\n5.2 High Risk\n5.2.1 Reentrancy in withdraw\n5.2.2 Unchecked return value\n5.3 Medium Risk\n5.3.1 Missing event']);
+    const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listing!.entries.map((e) => e.number)).toEqual(['5.2.1', '5.2.2', '5.3.1']);
+  });
 });
 
 describe('completeness verdict', () => {
