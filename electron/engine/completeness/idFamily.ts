@@ -12,23 +12,12 @@
 import type { ListedEntry } from '../../../shared/completeness';
 import type { MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
-import { findIdMentions, normalizeId } from '../rules';
+import { findIdMentions, idFamily, isReferenceId, normalizeId } from '../rules';
+
+export { idFamily, isReferenceId };
 
 /** The profile pattern for any finding-ID shape (PREFIX-12): matches too much to count without a family. */
 const GENERIC_PATTERN_NAME = 'finding';
-
-/** Prefixes of standards, proposals, licences, advisories and weakness catalogues: references, not findings. */
-const REFERENCE_PREFIXES = new Set([
-  'EIP', 'ERC', 'BIP', 'SIP', 'TIP', 'LIP', 'SLIP', 'CAIP', 'NIP', 'KIP', 'FIP', 'XIP', 'ZIP', 'PEP', 'JEP', 'JSR', 'SWC',
-  'CVE', 'CWE', 'CAPEC', 'GHSA', 'RUSTSEC', 'OSV', 'NVD', 'RFC', 'ISO', 'IEC', 'NIST', 'FIPS', 'SP', 'PCI', 'SOC', 'OWASP', 'ASVS',
-  'GPL', 'AGPL', 'LGPL', 'MPL', 'BSD', 'APACHE', 'CC', 'MIT', 'EPL', 'SPDX', 'BY', 'SA',
-  'SHA', 'UTF', 'AES', 'TLS', 'SSL', 'HTTP', 'RSA', 'MD', 'PKCS', 'ECDSA', 'ED', 'X', 'P', 'SECP',
-]);
-
-/** The family of an ID: its first part, upper case ("TOB-MOSQ-CR-7" is of TOB, "LID-02" of LID). */
-export function idFamily(id: string): string {
-  return (id.split(/[-\s_]/)[0] ?? id).toUpperCase();
-}
 
 /** An ID string (letters, then a number), as opposed to a bare section number. */
 const ID_SHAPE = /^[A-Za-z][A-Za-z0-9]*(?:[-\s_][A-Za-z0-9]+)*[-\s_]\d+$/;
@@ -40,9 +29,6 @@ export function ownIdFamilies(findingKeys: readonly (string | null)[], listed: r
   return families;
 }
 
-export function isReferenceId(id: string): boolean {
-  return REFERENCE_PREFIXES.has(idFamily(id));
-}
 
 /** The mentions that are finding IDs of this document, and the ones that are references (or of another family, or of no known one). */
 export function splitMentions<T extends { id: string }>(mentions: readonly T[], families: ReadonlySet<string>, idPatterns: readonly IdPattern[]): { findingIds: T[]; references: T[] } {

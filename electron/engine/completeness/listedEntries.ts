@@ -24,6 +24,7 @@ import { findIdMentions } from '../rules';
 import { countSkipped, placeOf, wordsSource, oneLine, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
 import { findRegisters } from './registers';
+import { isReferenceId } from './idFamily';
 
 const FINDINGS_HEADING =
   /^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:summary\s+of\s+(?:the\s+)?(?:findings|issues|vulnerabilities|results)|(?:findings?|issues?|vulnerabilit(?:y|ies))\s+(?:summary|overview|list|table)|list\s+of\s+(?:findings|issues|vulnerabilities)|detailed\s+(?:findings|issues)|findings(?:\s+and\s+recommendations)?|issues\s+found|vulnerabilities)\s*[.\s]*(\d{1,4})?\s*$/i;
@@ -214,7 +215,8 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
         ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
         : body,
   );
-  const mention = mentions.find((m) => m.start >= place.start && m.start < place.end);
+  // A standard or advisory a title names ("Unsafe ERC-20 approve") is no ID of the row's finding.
+  const mention = mentions.find((m) => m.start >= place.start && m.start < place.end && !isReferenceId(m.normalized));
   return {
     start: place.start,
     end: place.end,

@@ -20,7 +20,7 @@
  * such, never used to join findings or to keep them apart.
  */
 import { normalizeForMatch } from './grounding';
-import { findIdMentions, normalizeForIds, normalizeId } from '../rules';
+import { findIdMentions, isReferenceId, normalizeForIds, normalizeId } from '../rules';
 import type { ExtractionProfile, Grounding } from '../../../shared/findings';
 
 /** How far after the evidence an ID, and around it a number, counts as the finding's own (a heading block: title, severity line, "Finding ID: ..."). */
@@ -46,11 +46,11 @@ export function candidateIds(modelId: string | null, title: string, profile: Ext
   const raw = modelId?.trim() ?? '';
   // Upper-cased: a model that writes "tob-mosq-cr-2" still names TOB-MOSQ-CR-2, not the shorter CR-2 inside it.
   for (const text of [raw.toUpperCase(), title]) {
-    for (const m of findIdMentions(text, [], profile.idPatterns)) out.push(m.raw);
+    // A standard or advisory the title names ("Unsafe ERC-20 approve") is no ID of the finding: two findings naming it would join.
+    for (const m of findIdMentions(text, [], profile.idPatterns)) if (!isReferenceId(m.normalized)) out.push(m.raw);
   }
-  if (out.length === 0 && raw.length > 0 && raw.length <= 64 && /\p{L}/u.test(raw) && /\d/.test(raw)) {
-    out.push(raw.replace(/^(?:id|finding|issue|no\.?|#)\s*[:#]?\s*/i, ''));
-  }
+  const label = raw.replace(/^(?:id|finding|issue|no\.?|#)\s*[:#]?\s*/i, '');
+  if (out.length === 0 && raw.length > 0 && raw.length <= 64 && /\p{L}/u.test(raw) && /\d/.test(raw) && !isReferenceId(label)) out.push(label);
   return [...new Set(out)];
 }
 

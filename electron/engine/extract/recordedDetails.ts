@@ -16,7 +16,7 @@ import { pageAt } from '../../../shared/canonical';
 import type { ListedEntry } from '../../../shared/completeness';
 import { RECORDED_FINDING_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
-import { findIdMentions } from '../rules';
+import { findIdMentions, isReferenceId } from '../rules';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
 import { titleLines } from './sightings';
@@ -24,7 +24,10 @@ import { sentenceFrom } from './sourceDescription';
 
 /** How far after its heading a section's opening sentence is looked for (past its metadata lines). */
 const OPENING_WINDOW_CHARS = 1500;
-/** A line this long, or one that ends a sentence with this many words, is prose (not a label, a cell or a heading). */
+/**
+ * A section's first prose line has this many words at least, and is this long, or ends a sentence, or opens with a
+ * capital (a label, a cell, a heading continued on its next line is none of these, or too short).
+ */
 const PROSE_CHARS = 60;
 const PROSE_WORDS = 6;
 /**
@@ -67,8 +70,9 @@ export function recordedDetail(
   const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start: line.start, end: line.end, page, inContextOnly: false };
   const severity = rankSeverity(profile, statedSeverity(doc.text, line.end, opening?.start ?? Math.min(unit.end, line.end + OPENING_WINDOW_CHARS / 3), profile) ?? entry.severity ?? '');
   // A list without IDs ("1 | Title | Type | Severity") still leaves the section's own ID line ("Finding ID: TOB-X-2").
+  // A standard or advisory its title names ("Unsafe ERC-20 approve") is no ID of the finding.
   const blockEnd = Math.min(unit.end, line.end + ID_WINDOW_CHARS);
-  const printedId = entry.id ?? findIdMentions(doc.text.slice(line.start, blockEnd), [], profile.idPatterns)[0]?.raw ?? null;
+  const printedId = entry.id ?? findIdMentions(doc.text.slice(line.start, blockEnd), [], profile.idPatterns).find((m) => !isReferenceId(m.normalized))?.raw ?? null;
   const identity = identifyFinding(doc.text, profile, { modelId: printedId, title, grounding, region: unit });
   return {
     id: printedId,

@@ -27,6 +27,14 @@ describe('comparable IDs', () => {
     expect(candidateIds('7', 'x', DEFAULT_PROFILE)).toEqual([]);
     expect(candidateIds(null, 'No ID here', DEFAULT_PROFILE)).toEqual([]);
   });
+
+  it('never a standard or advisory the title names: two findings about ERC-20 would join by it', () => {
+    expect(candidateIds(null, 'Unsafe ERC-20 approve in the router', DEFAULT_PROFILE)).toEqual([]);
+    expect(candidateIds('CVE-2021-22569', 'Outdated protobuf dependency', DEFAULT_PROFILE)).toEqual([]);
+    expect(candidateIds(null, 'TOB-X-3: Unsafe ERC-20 approve', DEFAULT_PROFILE)).toEqual(['TOB-X-3']);
+    const text = '3. Unsafe ERC-20 approve in the router\nThe router approves the full balance of every token.';
+    expect(identify(text, null, 'Unsafe ERC-20 approve in the router', at(text, 'The router approves the full balance')).idKey).toBeNull();
+  });
 });
 
 describe('a model ID is a key only where the document prints it for the finding', () => {

@@ -121,6 +121,17 @@ describe('a recorded finding read from its detailed section', () => {
     expect(read(3)).toMatchObject({ severity: 'High', description: 'The gateway accepts its own address as an endpoint and forwards requests to itself forever.' });
   });
 
+  it('a standard its heading names is no ID of the finding: no key to join other findings by', () => {
+    const erc = documentFromPages([
+      ['Findings Summary', '# | Title | Type | Severity', '1 | Unsafe ERC-20 approve in the router | Data Validation | Medium', '2 | Missing event on owner change | Auditing | Low'].join('\n'),
+      ['Detailed Findings', '1. Unsafe ERC-20 approve in the router', 'The router approves the full balance of every token it touches, and never resets the approval.'].join('\n'),
+    ]);
+    const lists = listsToRead(erc.text, findListings(textLines(erc), erc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS));
+    const f = recordedDetail(erc, DEFAULT_PROFILE, recordedList(lists).entries[0]!, { start: 0, end: erc.text.length }, hiddenSpansOf(lists))!;
+    expect(f.evidence).toBe('1. Unsafe ERC-20 approve in the router');
+    expect(f).toMatchObject({ id: null, findingKey: null, printedNumber: '1' });
+  });
+
   it('gives nothing when the text shown holds no heading of it (only its hidden row)', () => {
     const firstPage = { start: 0, end: doc.pages[0]!.end };
     expect(detail(1, firstPage)).toBeNull();
