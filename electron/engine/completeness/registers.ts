@@ -41,6 +41,12 @@ const MAX_ELSEWHERE_SHARE = 0.2;
 
 /** A bullet or a table's leading rule before a row's ID. */
 const ROW_LEAD = /^\s*(?:[-–•*▪◦]\s+|\|\s*)?/u;
+/** A bullet before a changelog row whose ID comes last. */
+const BULLET = /^\s*[-–•*▪◦]\s+/u;
+/** After a closing ID: its bracket and the line's end punctuation, nothing else. */
+const TRAILING_ID_END = /^[\s)\]}.,;]*$/;
+/** Before a closing ID: the bracket, dash or colon that sets it off from the row's text. */
+const BEFORE_TRAILING_ID = /[\s([{:–—-]+$/u;
 /** Between a row's ID and its text: a cell separator, a colon, a dash, a full stop, or plain space. */
 const AFTER_ID = /^\s*(?:\|\s*|[:.–-]\s+|\s+)(?=\S)/u;
 const CELL_SEPARATOR = /\s+\|(?:\s+|$)/;
@@ -51,6 +57,14 @@ interface RowLines {
   mention: IdMention;
   from: number;
   to: number;
+  /** The ID closes the row ("- Fix login timeout (PBI-1234)"): the title is the text before it. */
+  trailing?: boolean;
+}
+
+/** A row start: its ID, and whether the ID closes the row ("- Fix login timeout (PBI-1234)") instead of leading it. */
+interface RowStart {
+  mention: IdMention;
+  trailing: boolean;
 }
 
 /**
@@ -80,19 +94,29 @@ export function findRegisters(
   return registers;
 }
 
-/** Lines that start a row: an ID of the document's own kind first on the line (after a bullet), then the row's text. */
-function rowStarts(lines: readonly TextLine[], mentions: readonly IdMention[], taken: readonly { start: number; end: number }[]): Map<number, IdMention> {
-  const starts = new Map<number, IdMention>();
+/**
+ * Lines that start a row: an ID of the document's own kind first on the line (after a bullet), then the row's text;
+ * or a bulleted line that ends with its one ID, as changelogs print them ("- Fix login timeout (PBI-1234)",
+ * "• Invoice export drops rows [CR-2001]"). A sentence that merely ends with an ID is no row: the bullet is required.
+ */
+function rowStarts(lines: readonly TextLine[], mentions: readonly IdMention[], taken: readonly { start: number; end: number }[]): Map<number, RowStart> {
+  const starts = new Map<number, RowStart>();
   let m = 0;
   for (const line of lines) {
     while (m < mentions.length && mentions[m]!.start < line.start) m++;
     const mention = mentions[m];
     if (!mention || mention.start >= line.end || line.running) continue;
-    if (isReferenceId(mention.normalized) || taken.some((t) => line.start < t.end && line.end > t.start)) continue;
+    if (taken.some((t) => line.start < t.end && line.end > t.start)) continue;
     const lead = ROW_LEAD.exec(line.text)![0].length;
-    if (mention.start - line.start !== lead) continue;
-    if (!AFTER_ID.test(lineFrom(line, mention.end))) continue;
-    starts.set(line.index, mention);
+    if (!isReferenceId(mention.normalized) && mention.start - line.start === lead && AFTER_ID.test(lineFrom(line, mention.end))) {
+      starts.set(line.index, { mention, trailing: false });
+      continue;
+    }
+    // The line's only ID, at its end after the row's text.
+    const onLine = mentions.slice(m).filter((x) => x.start < line.end);
+    const last = onLine.at(-1)!;
+    if (onLine.length !== 1 || isReferenceId(last.normalized) || !BULLET.test(line.text)) continue;
+    if (TRAILING_ID_END.test(lineFrom(line, last.end)) && /\p{L}{2}/u.test(line.text.slice(lead, last.start - line.start))) starts.set(line.index, { mention: last, trailing: true });
   }
   return starts;
 }
@@ -106,7 +130,7 @@ function lineFrom(line: TextLine, from: number): string {
  * Rows grouped into runs of one ID family: each row's own lines run to the next row (at most MAX_ROW_LINES); a run
  * goes on over a few short lines (sub-headings, column headers) and ends at prose, a long gap or another family.
  */
-function groupRows(lines: readonly TextLine[], starts: ReadonlyMap<number, IdMention>): RowLines[][] {
+function groupRows(lines: readonly TextLine[], starts: ReadonlyMap<number, RowStart>): RowLines[][] {
   const groups: RowLines[][] = [];
   let current: RowLines[] = [];
   let gap: number[] = [];
@@ -116,25 +140,27 @@ function groupRows(lines: readonly TextLine[], starts: ReadonlyMap<number, IdMen
     gap = [];
   };
   for (const line of lines) {
-    const mention = starts.get(line.index);
-    if (mention) {
+    const start = starts.get(line.index);
+    if (start) {
+      const { mention, trailing } = start;
       const last = current.at(-1);
-      if (last && idFamily(last.mention.normalized) !== idFamily(mention.normalized)) close();
+      if (last && (idFamily(last.mention.normalized) !== idFamily(mention.normalized) || Boolean(last.trailing) !== trailing)) close();
       // Lines after the last row: wrapped cells of it when they follow it directly, else sub-headings between rows.
-      if (current.length > 0) attachWrapped(lines, current.at(-1)!, gap);
+      // A row whose ID closes it ends on its own line.
+      if (current.length > 0 && !current.at(-1)!.trailing) attachWrapped(lines, current.at(-1)!, gap);
       gap = [];
-      current.push({ mention, from: line.index, to: line.index });
+      current.push({ mention, from: line.index, to: line.index, ...(trailing ? { trailing } : {}) });
       continue;
     }
     if (current.length === 0 || line.running || line.text.trim() === '') continue;
     gap.push(line.index);
     const words = line.text.trim().split(/\s+/).length;
     if (gap.length > MAX_GAP_LINES + MAX_ROW_LINES || (words > MAX_GAP_WORDS && !continuesRow(line))) {
-      attachWrapped(lines, current.at(-1)!, gap);
+      if (!current.at(-1)!.trailing) attachWrapped(lines, current.at(-1)!, gap);
       close();
     }
   }
-  if (current.length > 0) attachWrapped(lines, current.at(-1)!, gap);
+  if (current.length > 0 && !current.at(-1)!.trailing) attachWrapped(lines, current.at(-1)!, gap);
   close();
   return groups;
 }
@@ -160,7 +186,9 @@ function attachWrapped(lines: readonly TextLine[], row: RowLines, after: readonl
 function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionProfile, severityWord: RegExp): ListedEntry {
   const place = placeOf(lines, row.from, row.to);
   const first = lines[row.from]!;
-  const body = oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? lineFrom(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
+  const body = row.trailing
+    ? oneLine(first.text.slice(ROW_LEAD.exec(first.text)![0].length, row.mention.start - first.start).replace(BEFORE_TRAILING_ID, ''))
+    : oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? lineFrom(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
   const cells = body.split(CELL_SEPARATOR).map((c) => c.trim()).filter(Boolean);
   const tabular = cells.length > 1;
   const isSeverity = (w: string) => /^\p{Lu}/u.test(w) && severityWord.test(w);

@@ -91,4 +91,36 @@ describe('registers: rows that are the findings themselves', () => {
       ['register', 7],
     ]);
   });
+
+  it('a changelog whose bullets end with their ID is a register too: each title the text before its ID', () => {
+    const bullets = [
+      'Changes in 7.4',
+      '- Fix login timeout when the session expires (PBI-1201)',
+      '- Invoice export drops rows for large batches (PBI-1202)',
+      '• Search index ignores the timezone [PBI-1203]',
+      '- Report builder shows wrong totals at month end: PBI-1204',
+      '- Mail relay rejects valid input — PBI-1205.',
+      'Upgrade notes follow on the next page.',
+    ].join('\n');
+    const [register, ...more] = registersOf([bullets]);
+    expect(more).toEqual([]);
+    expect(register!.map((e) => [e.id, e.title])).toEqual([
+      ['PBI-1201', 'Fix login timeout when the session expires'],
+      ['PBI-1202', 'Invoice export drops rows for large batches'],
+      ['PBI-1203', 'Search index ignores the timezone'],
+      ['PBI-1204', 'Report builder shows wrong totals at month end'],
+      ['PBI-1205', 'Mail relay rejects valid input'],
+    ]);
+  });
+
+  it('never prose whose sentences end with an ID, nor bullets naming IDs the document prints elsewhere', () => {
+    const prose = Array.from({ length: 6 }, (_, i) => `The team fixed the export problem reported as PBI-13${i}0.`).join('\n');
+    expect(registersOf([prose])).toEqual([]);
+    const recommendations = [
+      'Recommendations',
+      ...Array.from({ length: 6 }, (_, i) => `- Add the missing access check to the vault (TOB-ACME-${i + 1})`),
+    ].join('\n');
+    const sections = Array.from({ length: 6 }, (_, i) => `TOB-ACME-${i + 1}: Missing access check ${i + 1}\nThe vault lets anyone call it.`).join('\n');
+    expect(registersOf([recommendations, sections])).toEqual([]);
+  });
 });
