@@ -22,7 +22,7 @@ export { saveCompleteness, getCompleteness, latestCompleteness } from './store';
 export { findStatedTotals, severityLabels } from './statedTotals';
 export { findListings, type Listing } from './listedEntries';
 export { matchEntries, ENTRY_MATCH_THRESHOLD } from './entryMatching';
-export { statedTotalsByLlm, overviewParts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
+export { statedTotalsByLlm, overviewParts, mayStateCounts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
 export { textLines, type TextLine } from './textLines';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict } from './verdict';

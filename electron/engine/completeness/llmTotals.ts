@@ -80,9 +80,38 @@ export function overviewParts(lines: readonly TextLine[], textLength: number): {
   return parts;
 }
 
+/** Words that may stand between a count and its label in a statement of one ("2 High", "High: 2", "five medium-severity issues"). */
+const WORDS_BETWEEN = 4;
+
+/**
+ * Whether the text holds a place where a count could be quoted: a number next to a severity word or "total", on one
+ * line ("High 2", "High | 2", "Total: 7", "five medium-severity issues") or as a label line over a number line (a
+ * vertical table). A count the model gives is kept only when its quote shows both (groundCount), so text without
+ * such a place can give none, and is not sent. A number inside an ID ("CR-2001") or a version ("7.4") is no count.
+ */
+export function mayStateCounts(text: string, profile: ExtractionProfile): boolean {
+  const labels = [...profile.severities, ...Object.keys(profile.severityAliases), 'total'].map((w) => w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const label = `(?:${labels.join('|')})`;
+  const count = `(?<![\\p{L}\\p{N}_.\\-\u2010-\u2014])(?:${COUNT_SOURCE})(?![\\p{L}\\p{N}_\\-\u2010-\u2014]|\\.\\d)`;
+  const gap = `(?:[^\\S\\n]*[|:=()\\-\u2013\u2014]?[^\\S\\n]*(?:[\\p{L}\\p{N}\\-]+[^\\S\\n]+){0,${WORDS_BETWEEN}}[|:=()]?[^\\S\\n]*)`;
+  const onLine = new RegExp(`(?<![\\p{L}])${label}(?![\\p{L}])${gap}${count}|${count}${gap}${label}(?![\\p{L}])`, 'iu');
+  if (onLine.test(text)) return true;
+  // A label line over a number line: "High" over "2", or a header row of labels over a row of numbers.
+  const isLabel = new RegExp(`^${label}$`, 'iu');
+  const isCount = new RegExp(`^${count}$`, 'iu');
+  const lines = text.split('\n').map((l) => l.split(/[\s|:]+/).filter(Boolean));
+  return lines.some((words, i) => {
+    const next = lines[i + 1] ?? [];
+    const labelWords = words.filter((w) => isLabel.test(w)).length;
+    return labelWords > 0 && labelWords >= words.length - 1 && next.length > 0 && next.filter((w) => isCount.test(w)).length >= Math.min(labelWords, next.length);
+  });
+}
+
 export async function statedTotalsByLlm(input: LlmTotalsInput): Promise<LlmTotalsResult> {
   const { doc } = input;
   const parts = overviewParts(input.lines, doc.text.length);
+  // Nothing in the parts could be quoted as a count: the call could give no count that is kept.
+  if (!parts.some((p) => mayStateCounts(doc.text.slice(p.start, p.end), input.profile))) return { counts: [], problem: null, dropped: 0 };
   const text = parts.map((p) => renderWithPageMarkers(doc, p.start, p.end, pageAt(doc.pages, p.start))).join('\n[...]\n');
   let reply: StatedTotalsReply;
   try {

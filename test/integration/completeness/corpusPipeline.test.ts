@@ -82,8 +82,11 @@ describeNeeding([CORPUS], 'completeness on the corpus through the pipeline (trut
         }
       }
     }
-    // Only the documents whose totals no rule read cost the one stated-totals call.
-    expect(h.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(docs.filter((d) => Object.keys(d.statedCounts ?? {}).length === 0).length);
+    // Only the documents whose totals no rule read cost the one stated-totals call, and only when their summary parts
+    // print a number next to a severity word (oak-cosmwasm-2023); tob-zcash-2019's print none: no count could be quoted.
+    const unread = docs.filter((d) => Object.keys(d.statedCounts ?? {}).length === 0).map((d) => d.name);
+    expect(unread.sort()).toEqual(['oak-cosmwasm-2023', 'tob-zcash-2019']);
+    expect(h.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
   });
 
   it('with one finding left out of the answers, the verdict names its severity, its summary-table row and page', { timeout: 300_000 }, async () => {
