@@ -132,19 +132,20 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
       })),
     ];
     // Small local models end long lists after 15-30 items; one that stops at 10 ends lists shorter than a unit holds.
-    // The baseline in the same run: a model that writes every recorded finding in full, as every model did before the
-    // RECORDED FINDINGS block was numbered (its figures are the engine's cost without that route).
+    // The baseline in the same run: a model that writes every finding in full (recorded ones and those whose ID the text
+    // prints), as every model did before the RECORDED FINDINGS block was numbered and ID lines were offered (its
+    // figures are the engine's cost without those routes).
     const modeSets: { modes: ModelMode[]; stopAfter?: number; label?: string }[] = [
-      { modes: ['verbose-replies', 'summary-and-detail', 'null-ids', 'ignores-recorded'], label: 'verbose, recorded written in full (baseline)' },
+      { modes: ['verbose-replies', 'summary-and-detail', 'null-ids', 'ignores-recorded', 'ignores-id-lines'], label: 'verbose, every finding written in full (baseline)' },
       { modes: ['verbose-replies', 'summary-and-detail', 'null-ids'] },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 20 },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 10 },
     ];
     const rows: Record<string, string>[] = [];
-    for (const c of cases) {
+    // DENSE_ONLY=running measures only the cases whose label contains one of these words (reports, table, running).
+    const only = process.env.DENSE_ONLY?.split(',').map((w) => w.trim()).filter(Boolean);
+    for (const c of cases.filter((x) => !only || only.some((w) => x.label.includes(w)))) {
       for (const { modes, stopAfter, label } of modeSets) {
-        // A document without lists of findings has no recorded block: the baseline would repeat the next row.
-        if (label && c.label.startsWith('release note')) continue;
         const f = await measure(c, modes, dir, stopAfter);
         rows.push({
           documents: c.label,

@@ -27,7 +27,7 @@ import { openDatabase } from '../../electron/engine/store';
 import { SUMMARY_MAP_INSTRUCTIONS, SUMMARY_REDUCE_INSTRUCTIONS } from '../../electron/engine/extract/prompts';
 import { defaultTokenize, schemaResponder, startOllamaSim, type Responder, type SimChatRequest } from '../ollama-sim/index';
 import { promptBlocks } from '../fixtures/plantedFindings';
-import { isExtractionRequest, loadCorpusTruth, truthResponder, type TruthDocument } from '../eval/truthResponder';
+import { findingItemProperties, isExtractionRequest, loadCorpusTruth, truthResponder, type TruthDocument } from '../eval/truthResponder';
 import { CORPUS, runTreeSplitCorpusBench } from './treesplitCorpusBench';
 
 export const RATES = { prefillTokensPerSec: 900, decodeTokensPerSec: 42, loadSeconds: 0 };
@@ -73,18 +73,18 @@ export function realisticResponder(docs: readonly TruthDocument[]): Responder {
     if (stage === 'summary') return sentencesFrom(chunk ?? '', sentencesAskedFor(system) ?? 6);
     const reply = await truth(req);
     if (stage !== 'extract' || typeof reply !== 'string') return reply;
-    const parsed = JSON.parse(reply) as { summary?: string; findings: Record<string, unknown>[] };
-    const props = (req.format as { properties: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties;
+    const parsed = JSON.parse(reply) as { summary?: string; findings: (Record<string, unknown> | string)[] };
+    const props = (req.format as { properties: Record<string, { description?: string }> }).properties;
     const asked = sentencesAskedFor(props.summary?.description ?? '');
     if (parsed.summary !== undefined && asked !== null) parsed.summary = sentencesFrom(chunk ?? '', asked);
     // A summary limited to "at most N words" gets 20% more than N, as the findings' fields below.
     const summaryLimit = /at most (\d+) words/.exec(props.summary?.description ?? '');
     if (parsed.summary !== undefined && summaryLimit) parsed.summary = parsed.summary.split(' ').slice(0, Math.ceil(Number(summaryLimit[1]) * 1.2)).join(' ');
-    for (const [field, schema] of Object.entries(props.findings?.items?.properties ?? {})) {
+    for (const [field, schema] of Object.entries(findingItemProperties(req.format) ?? {})) {
       const limit = /at most (\d+) words/.exec(schema.description ?? '');
       if (!limit) continue;
       const words = Math.ceil(Number(limit[1]) * 1.2);
-      for (const f of parsed.findings) if (typeof f[field] === 'string') f[field] = (f[field] as string).split(' ').slice(0, words).join(' ');
+      for (const f of parsed.findings) if (typeof f !== 'string' && typeof f[field] === 'string') f[field] = (f[field] as string).split(' ').slice(0, words).join(' ');
     }
     return JSON.stringify(parsed);
   };

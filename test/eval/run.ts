@@ -60,6 +60,8 @@ export interface EvalOptions {
   keyEnv?: string;
   /** The reply room of a call (the run setting replyTokens); a small one makes dense units overflow it. */
   replyTokens?: number;
+  /** stops-after-n: findings per reply before the simulated model ends its list (default STOPS_AFTER). */
+  stopAfter?: number;
 }
 
 /** The OpenAI simulator's context: what a vLLM server started with --max-model-len 32768 lists, the Ollama path's cap. */
@@ -111,7 +113,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   for (const g of options.generated === false ? [] : generatedSet(dir)) {
     if (g.truthDocument) {
       // Answered from its truth like the corpus, in the same model modes, and gated with it.
-      const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES });
+      const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
       documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder });
       continue;
     }
@@ -119,7 +121,7 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   }
   if (options.corpus && existsSync(join(corpusDir, 'pdfs'))) {
     const truths = loadCorpusTruth(corpusDir).filter((d) => !options.only || options.only.includes(d.name));
-    const responder = truthResponder(truths, { modes: options.modes ?? FAITHFUL_MODES });
+    const responder = truthResponder(truths, { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
     for (const t of truths) documents.push({ name: t.name, file: join(corpusDir, 'pdfs', `${t.name}.pdf`), truth: t.findings, corpus: true, responder, truthDoc: t });
   }
 

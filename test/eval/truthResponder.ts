@@ -70,6 +70,11 @@ export const MODEL_MODES = [
    * number: a model that does not take up that instruction (it costs time, never a finding).
    */
   'ignores-recorded',
+  /**
+   * Writes a finding whose ID the text prints as a full entry with its quote, as any other, instead of the one line
+   * "ID | type | severity | title" the reply schema offers for it: a model that does not take up that instruction.
+   */
+  'ignores-id-lines',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -339,6 +344,8 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
       else id = null;
       const sibling = siblings.get(s.finding);
       return {
+        // Not a reply field: whether the text prints the ID the model writes (shapeLike leaves it out).
+        printed: printedId !== null,
         id,
         type: s.finding.type ?? 'vulnerability',
         title: sibling && sibling.first !== s.finding && s.kind === 'title' && !isDetail(view, s) ? sibling.first.title : s.title,
@@ -351,7 +358,7 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
 
     if (modes.has('invented-finding') && findings.length === 0 && recordedNumbers.length === 0 && chunkSeed % 3 === 0) {
       const inv = INVENTED[chunkSeed % INVENTED.length]!;
-      findings.push({ id: idless === 'invented' ? 'F-1' : null, type: 'vulnerability', title: inv.title, severity: 'High', description: 'Reported by the model; not in the text.', evidence: inv.evidence, page: view.markers[0]?.page ?? 1 });
+      findings.push({ printed: false, id: idless === 'invented' ? 'F-1' : null, type: 'vulnerability', title: inv.title, severity: 'High', description: 'Reported by the model; not in the text.', evidence: inv.evidence, page: view.markers[0]?.page ?? 1 });
     }
     if (modes.has('duplicates-in-reply') && findings.length > 0) findings.splice(1, 0, { ...findings[0]! });
 
@@ -359,7 +366,11 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     const stopAfter = options.stopAfter ?? STOPS_AFTER;
     const listed = modes.has('stops-after-n') ? endsListEarly(req, findings, stopAfter) : findings;
     const recorded = modes.has('stops-after-n') ? recordedNumbers.slice(0, stopAfter) : recordedNumbers;
-    const reply = shapeLike(req.format, { recorded, findings: listed, summary });
+    // A model that follows the instructions writes a finding whose ID the text prints as one line (when the reply
+    // schema offers lines); one that reports every sighting carelessly still writes what the schema offers.
+    const asLines = !modes.has('ignores-id-lines') && acceptsLines(req.format);
+    const entries = asLines ? listed.map((f) => (f.printed ? `${String(f.id)} | ${String(f.type)} | ${String(f.severity)} | ${String(f.title)}` : f)) : listed;
+    const reply = shapeLike(req.format, { recorded, findings: entries, summary });
     if (modes.has('verbose-replies')) return verboseReply(req.format, reply);
     return JSON.stringify(reply);
   };
@@ -473,6 +484,20 @@ function recordedIn(req: SimChatRequest): (s: Sighting) => number {
   };
 }
 
+/** The properties of the reply schema's finding object (its items, or the object branch of an anyOf). */
+export function findingItemProperties(format: unknown): Record<string, { description?: string }> | undefined {
+  const items = (format as { properties?: Record<string, { items?: ItemSchema }> } | undefined)?.properties?.findings?.items;
+  if (items?.properties) return items.properties;
+  return items?.anyOf?.find((a) => a.properties)?.properties;
+}
+type ItemSchema = { properties?: Record<string, { description?: string }>; anyOf?: ItemSchema[]; type?: string };
+
+/** Whether the reply schema lets a finding be one line (a string entry of its findings list). */
+function acceptsLines(format: unknown): boolean {
+  const items = (format as { properties?: Record<string, { items?: ItemSchema }> } | undefined)?.properties?.findings?.items;
+  return items?.type === 'string' || (items?.anyOf ?? []).some((a) => a.type === 'string');
+}
+
 /** Whether the reply schema has a top-level field `name`. */
 function hasReplyField(format: unknown, name: string): boolean {
   return name in ((format as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
@@ -577,10 +602,10 @@ function describe(view: ChunkView, s: Sighting): string {
 }
 
 /** Keeps only the fields the request's JSON schema asks for (a compact schema gets a compact reply). */
-function shapeLike(format: unknown, reply: { recorded?: number[]; findings: Record<string, unknown>[]; summary: string }): Record<string, unknown> {
-  const props = (format as { properties?: Record<string, { items?: { properties?: Record<string, unknown> } }> }).properties ?? {};
-  const itemProps = props.findings?.items?.properties;
-  const findings = itemProps ? reply.findings.map((f) => Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps))) : reply.findings;
+function shapeLike(format: unknown, reply: { recorded?: number[]; findings: (Record<string, unknown> | string)[]; summary: string }): Record<string, unknown> {
+  const props = (format as { properties?: Record<string, unknown> }).properties ?? {};
+  const itemProps = findingItemProperties(format);
+  const findings = itemProps ? reply.findings.map((f) => (typeof f === 'string' ? f : Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps)))) : reply.findings;
   const given: Record<string, unknown> = { findings, summary: reply.summary, ...(reply.recorded ? { recorded: reply.recorded } : {}) };
   // In the schema's order, as constrained decoding writes them; a field the schema lacks is not written.
   const out: Record<string, unknown> = Object.keys(props).length === 0 ? { findings } : {};
@@ -621,9 +646,9 @@ function verboseReply(format: unknown, reply: Record<string, unknown>): string {
     while (words.length < n) words.push(PADDING[words.length % PADDING.length]!);
     return words.join(' ');
   };
-  const items = props.findings?.items?.properties ?? {};
-  const findings = (reply.findings as Record<string, unknown>[]).map((f) =>
-    Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' ? atLimit(v, items[k]?.description, k === 'evidence') : v])),
+  const items = findingItemProperties(format) ?? {};
+  const findings = (reply.findings as (Record<string, unknown> | string)[]).map((f) =>
+    typeof f === 'string' ? f : Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' ? atLimit(v, items[k]?.description, k === 'evidence') : v])),
   );
   const summary = typeof reply.summary === 'string' ? atLimit(reply.summary, props.summary?.description, false) : reply.summary;
   return JSON.stringify({ ...reply, findings, ...(summary !== undefined ? { summary } : {}) }, null, 2);

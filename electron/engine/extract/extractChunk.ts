@@ -17,9 +17,10 @@ import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { groundEvidence } from './grounding';
 import { identifyFinding } from './identity';
 import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
-import { parsePartialExtractionReply, type ReplyFinding } from './partialReply';
+import { parsePartialExtractionReply, type ReplyEntry } from './partialReply';
+import { groundPrintedLine, parsePrintedLine } from './printedEntries';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
-import { recordedDetail } from './recordedDetails';
+import { recordedDetail, standsFor } from './recordedDetails';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -153,7 +154,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const idsWithin = (start: number, end: number) => new Set(mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
   const callOptions = (ref: string) => extractionCallOptions(input, ref);
   /** The reply's findings grounded, then the detailed sections of the recorded findings it named by number, read by the rules. */
-  const ground = (reported: readonly ReplyFinding[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
+  const ground = (reported: readonly ReplyEntry[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
     const details = [...new Set(recorded)].flatMap((n) => {
       const entry = input.recorded?.entries[n - 1];
       const detail = entry ? recordedDetail(doc, profile, entry, range, hidden) : null;
@@ -184,8 +185,10 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
     if (!r.cut) {
       const findings = ground(r.value.findings, r.value.recorded, { start, end }, context?.range);
       const whole = { ...done, findings, summary: r.value.summary.trim() };
-      // A long list that ended normally may be a model that stops listing early: the text after its last finding is asked too.
-      const resumeAt = findings.length >= LONG_LIST ? resumePoint(findings, start, end) : undefined;
+      // A long list that ended normally may be a model that stops listing early: the text after its last finding is
+      // asked too. So is the text after a short list when a recorded finding's detailed section there went unnamed.
+      const last = resumePoint(findings, start, end);
+      const resumeAt = last !== undefined && (findings.length >= LONG_LIST || sectionsUnnamed(last, end, findings)) ? last : undefined;
       if (resumeAt === undefined || !mayHoldMore(resumeAt, end, findings) || continuation >= MAX_CONTINUATIONS) return whole;
       return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
     }
@@ -215,15 +218,31 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
 
   /**
    * Whether the text after a long list that ended normally can hold a finding the model left out: an ID printed there
-   * that no finding of the list covers, or more than a line or two of text. The rest of the last finding's own
-   * sentence ("... and fixed in this release.") is not asked again: the call would cost its context and frame for nothing.
+   * that no finding of the list covers, a recorded finding's section it did not name, or (when the list's findings
+   * do not all carry a printed ID) more than a line or two of text. Findings that all print their ID say the
+   * document's findings do: one left out after them prints one too, so ID-free prose after them (release notes end
+   * with upgrade notes and known limitations) is not asked again. Nor is the rest of the last finding's own sentence
+   * ("... and fixed in this release."): the call would cost its context and frame for nothing.
    */
   const mayHoldMore = (from: number, to: number, listed: readonly GroundedFinding[]): boolean => {
     if (!visible(from, to)) return false;
     const covered = new Set(listed.map((f) => f.findingKey).filter((k): k is string => k !== null));
     if (mentions.some((m) => m.start >= from && m.start < to && !covered.has(m.normalized))) return true;
+    if (sectionsUnnamed(from, to, listed)) return true;
+    if (listed.length > 0 && listed.every((f) => f.findingKey !== null)) return false;
     return withHiddenSpans(doc.text, from, to, hidden).replace(/\s+/g, '').length >= MIN_SPLIT_CHARS;
   };
+
+  /**
+   * Whether [from, to) holds the detailed section of a recorded finding that no finding of the reply stands for: the
+   * rules find its heading there (recordedDetails.ts), and no finding read from it, or carrying its printed ID, or
+   * titled like it, was given. A model that ended its list early leaves such sections after its last finding.
+   */
+  const sectionsUnnamed = (from: number, to: number, listed: readonly GroundedFinding[]): boolean =>
+    (input.recorded?.entries ?? []).some((entry) => {
+      const section = recordedDetail(doc, profile, entry, { start: from, end: to }, hidden);
+      return section !== null && section.grounding.start! >= from && !listed.some((f) => standsFor(f, entry, section));
+    });
 
   /** Up to `tailChars` characters before `at`, shown as CONTEXT ONLY (a finding cut by the boundary stays understandable). */
   const contextBefore = (at: number, floor: number): ReplyContext => {
@@ -240,13 +259,19 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
 export function groundReply(
   doc: ExtractedDocument,
   profile: ExtractionProfile,
-  reported: readonly ReplyFinding[],
+  reported: readonly ReplyEntry[],
   range: { start: number; end: number },
   contextRange?: { start: number; end: number },
 ): GroundedFinding[] {
+  const regions = { chunk: range, ...(contextRange ? { context: contextRange } : {}) };
   return reported.map((f) => {
+    if (typeof f === 'string') {
+      // A line for a finding whose ID the text prints: the rules look the ID up and quote the text there.
+      const line = parsePrintedLine(f, profile);
+      return groundPrintedLine(doc, profile, line, regions, (evidence) => groundFinding(doc, profile, { ...line, evidence, page: null }, regions));
+    }
     const finding = { ...f, id: f.id ?? null };
-    const grounded = groundFinding(doc, profile, finding, { chunk: range, ...(contextRange ? { context: contextRange } : {}) });
+    const grounded = groundFinding(doc, profile, finding, regions);
     return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;
   });
 }

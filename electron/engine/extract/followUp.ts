@@ -1,13 +1,17 @@
 /**
  * What no finding covers, asked for again (issue 25: the completeness check closing its own loop). After every unit
  * of a document is analysed, the ID mentions the rules found that no finding of the document covers (a model that
- * ended its list early, or skipped a table row) are named in focused follow-up calls, each shown with the text
- * around it. Asked per document, not per unit: an ID a unit only refers to (a recommendation, a figure caption, a
- * cross-reference) is covered by the finding of its detailed section elsewhere, and costs no call. What stays
- * uncovered reaches the completeness check's unreviewed list, as before.
+ * ended its list early, or skipped a table row), and the recorded findings whose detailed section the rules find in
+ * the text but that no finding stands for (a report that prints no IDs), are named in focused follow-up calls, each
+ * shown with the text around it. Asked per document, not per unit: an ID a unit only refers to (a recommendation, a
+ * figure caption, a cross-reference) is covered by the finding of its detailed section elsewhere, and costs no call.
+ * What stays uncovered reaches the completeness check (unreviewed IDs, listed entries without a finding), as before.
  */
-import type { ExtractionProfile, GroundedFinding } from '../../../shared/findings';
+import type { ListedEntry } from '../../../shared/completeness';
+import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
+import type { HiddenSpan, RecordedList } from './listedRows';
+import { recordedDetail, standsFor } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractChunk';
 import { parsePartialExtractionReply } from './partialReply';
@@ -20,6 +24,39 @@ export function uncoveredMentions(mentions: readonly IdMention[], findings: read
   return mentions.filter((m) => !covered.has(m.normalized));
 }
 
+/** A recorded finding whose detailed section the rules find in the text, and that no finding stands for. */
+export interface UnnamedSection {
+  /** Its line in the RECORDED FINDINGS block ("[3]"). */
+  number: number;
+  entry: ListedEntry;
+  /** Where its heading line is. */
+  start: number;
+  end: number;
+}
+
+/**
+ * The recorded findings (`recorded`, numbered as the prompt shows them) whose detailed section the rules find in the
+ * document outside its hidden lists, that no analysed finding stands for (recordedDetails.ts standsFor): a row read
+ * by the rules is not one. In document order.
+ */
+export function unnamedSections(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  recorded: RecordedList,
+  hidden: readonly HiddenSpan[],
+  findings: readonly GroundedFinding[],
+): UnnamedSection[] {
+  const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE && f.type !== REGISTER_ENTRY_TYPE);
+  const whole = { start: 0, end: doc.text.length };
+  return recorded.entries
+    .flatMap((entry, i) => {
+      const section = recordedDetail(doc, profile, entry, whole, hidden);
+      if (!section || analysed.some((f) => standsFor(f, entry, section))) return [];
+      return [{ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end! }];
+    })
+    .sort((a, b) => a.start - b.start);
+}
+
 export interface FollowUpInput extends ExtractionCallSettings {
   doc: ExtractedDocument;
   profile: ExtractionProfile;
@@ -27,12 +64,16 @@ export interface FollowUpInput extends ExtractionCallSettings {
   mentions: readonly IdMention[];
   /** Every mention of the document the rules count (for the reply plan: IDs the excerpts show). */
   allMentions: readonly IdMention[];
+  /** Recorded findings whose section no finding stands for (unnamedSections), with the list and hidden spans they come from. */
+  sections?: readonly UnnamedSection[];
+  recorded?: RecordedList;
+  hidden?: readonly HiddenSpan[];
 }
 
 export interface FollowUpBatch {
   findings: GroundedFinding[];
   callId: string;
-  /** The IDs the call named. */
+  /** What the call named: IDs, or recorded findings by their lines ("[3]"). */
   ids: string[];
 }
 
@@ -43,21 +84,56 @@ export interface FollowUpBatch {
 export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInput, onBatch: (batch: FollowUpBatch) => void): Promise<void> {
   const { doc, profile } = input;
   const idsWithin = (start: number, end: number) => new Set(input.allMentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
+  let calls = 0;
+  const ask = async (excerpts: { start: number; end: number }[], named: { ids: string[]; sections?: UnnamedSection[] }): Promise<void> => {
+    const ref = `${input.documentId ?? doc.sha256.slice(0, 12)}?${++calls}`;
+    const sections = named.sections?.map((s) => `[${s.number}] ${s.entry.id ?? s.entry.number} ${s.entry.title}`);
+    const messages = buildFollowUpMessages({ profile, doc, ids: named.ids, excerpts, chunkLabel: ref, ...(sections && input.recorded ? { sections, recorded: input.recorded.text } : {}) });
+    const textTokens = excerpts.reduce((n, e) => n + llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
+    // Room for everything named (and the neighbours the excerpts show): the reply is expected to hold each.
+    const expected = Math.max(idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end), named.sections?.length ?? 0);
+    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, expected);
+    const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+    const reply = r.cut ? parsePartialExtractionReply(r.content) : r.value;
+    const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };
+    // A section named by its number is read by the rules in the excerpt that shows it, as in a unit's reply.
+    const details = (named.sections ?? []).flatMap((s) => {
+      if (!reply.recorded.includes(s.number)) return [];
+      const excerpt = excerpts.find((e) => e.start <= s.start && s.start < e.end);
+      const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? []) : null;
+      return detail ? [detail] : [];
+    });
+    onBatch({ findings: [...groundReply(doc, profile, reply.findings, shown), ...details], callId: r.call.callId, ids: [...named.ids, ...(sections ?? [])] });
+  };
+
   const all = [...new Map(input.mentions.map((m) => [m.normalized, m])).values()];
   for (let b = 0; b < all.length; b += FOLLOW_UP_BATCH) {
     const batch = all.slice(b, b + FOLLOW_UP_BATCH);
-    const excerpts = excerptsAround(doc, batch);
-    const ref = `${input.documentId ?? doc.sha256.slice(0, 12)}?${b / FOLLOW_UP_BATCH + 1}`;
-    const ids = batch.map((m) => m.raw.replace(/\s+/g, ''));
-    const messages = buildFollowUpMessages({ profile, doc, ids, excerpts, chunkLabel: ref });
-    const textTokens = excerpts.reduce((n, e) => n + llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
-    // Room for every ID named (and the neighbours the excerpts show): the reply is expected to hold each.
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end));
-    const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
-    const reported = r.cut ? parsePartialExtractionReply(r.content).findings : r.value.findings;
-    const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };
-    onBatch({ findings: groundReply(doc, profile, reported, shown), callId: r.call.callId, ids });
+    await ask(excerptsAround(doc, batch), { ids: batch.map((m) => m.raw.replace(/\s+/g, '')) });
   }
+  const sections = input.recorded ? (input.sections ?? []) : [];
+  for (let b = 0; b < sections.length; b += FOLLOW_UP_BATCH) {
+    const batch = sections.slice(b, b + FOLLOW_UP_BATCH);
+    await ask(sectionOpenings(doc, batch), { ids: [], sections: batch });
+  }
+}
+
+/** Characters of a section's opening a follow-up shows: its heading, metadata lines and first sentences. */
+const SECTION_EXCERPT_CHARS = 700;
+
+/** Each section from its heading line to SECTION_EXCERPT_CHARS after it (at a line end), overlapping ones joined. */
+function sectionOpenings(doc: Pick<ExtractedDocument, 'text'>, sections: readonly UnnamedSection[]): { start: number; end: number }[] {
+  const text = doc.text;
+  const out: { start: number; end: number }[] = [];
+  for (const s of [...sections].sort((a, b) => a.start - b.start)) {
+    const lineStart = text.lastIndexOf('\n', s.start - 1) + 1;
+    const nl = text.indexOf('\n', Math.min(text.length, s.end + SECTION_EXCERPT_CHARS));
+    const span = { start: lineStart, end: nl < 0 ? text.length : nl };
+    const last = out.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else out.push(span);
+  }
+  return out;
 }
 
 /** IDs named in one follow-up call: below the 15-30 items after which small models end long lists early. */

@@ -180,9 +180,27 @@ function titleOccurrences(text: string, title: string, from: number, to: number)
 
 /** An occurrence of an ID (in comparable form) printed in text with any separators, case or zero padding. */
 function findComparable(text: string, comparable: string): string | null {
+  return comparablePattern(comparable, 'iu').exec(text)?.[0] ?? null;
+}
+
+function comparablePattern(comparable: string, flags: string): RegExp {
   const parts = comparable.split('-').map((p) => (/^\d+$/.test(p) ? `0*${p}` : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  const re = new RegExp(`(?<![\\p{L}\\p{N}\\-\u2010-\u2014])${parts.join('[\\s_\\-\u2010-\u2014]*')}(?![\\p{L}\\p{N}]|[\\-\u2010-\u2014][\\p{L}\\p{N}])`, 'iu');
-  return re.exec(text)?.[0] ?? null;
+  return new RegExp(`(?<![\\p{L}\\p{N}\\-\u2010-\u2014])${parts.join('[\\s_\\-\u2010-\u2014]*')}(?![\\p{L}\\p{N}]|[\\-\u2010-\u2014][\\p{L}\\p{N}])`, flags);
+}
+
+/**
+ * Where [from, to) prints the ID a model wrote ("PBI-10014", "pbi 10014", "TOB-ETCD-8" for "TOB-ETCD-008"): the
+ * profile's ID mentions that compare equal to it, else (an ID no pattern knows) the ID with any separators, case
+ * or zero padding. A standard or advisory (isReferenceId) is never a finding's ID: no occurrence.
+ */
+export function idOccurrences(text: string, profile: ExtractionProfile, modelId: string, from: number, to: number): { start: number; end: number }[] {
+  const wanted = comparableId(modelId);
+  if (wanted === '' || isReferenceId(normalizeId(modelId))) return [];
+  const window = text.slice(from, to);
+  const printed = findIdMentions(window, [], profile.idPatterns).filter((m) => comparableId(m.raw) === wanted);
+  if (printed.length > 0) return printed.map((m) => ({ start: from + m.start, end: from + m.end }));
+  if (!/\p{L}/u.test(wanted) || !/\d/.test(wanted)) return [];
+  return [...window.matchAll(comparablePattern(wanted, 'giu'))].map((m) => ({ start: from + m.index, end: from + m.index + m[0].length }));
 }
 
 /** A table row read as a table has its number in a cell of its own ("7 | Title | High", see pdf/lineBuilder.ts). */

@@ -15,7 +15,8 @@ export {
   type ExtractChunkResult,
   type ExtractionCallSettings,
 } from './extractChunk';
-export { identifyFinding, comparableId, candidateIds, printedNumberBefore, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
+export { identifyFinding, comparableId, candidateIds, printedNumberBefore, idOccurrences, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
+export { parsePrintedLine, groundPrintedLine, wordShare, type PrintedLine } from './printedEntries';
 export {
   groundEvidence,
   fuzzyFind,
@@ -32,6 +33,8 @@ export {
 export {
   PROMPT_VERSION,
   extractionReplySchema,
+  quotedFindingSchema,
+  PRINTED_LINE_SHAPE,
   extractionInstructions,
   buildExtractionMessages,
   recordedBlock,
@@ -46,9 +49,9 @@ export {
   type ExtractionPromptInput,
 } from './prompts';
 export * from './store';
-export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
+export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, PRINTED_LINE_TOKENS, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
-export { askForUncoveredMentions, uncoveredMentions, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch } from './followUp';
+export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
 export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
-export { recordedDetail, sectionOpening } from './recordedDetails';
+export { recordedDetail, sectionOpening, standsFor } from './recordedDetails';

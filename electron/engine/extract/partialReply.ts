@@ -1,21 +1,25 @@
 /**
- * A tolerant reader of extraction replies that may be cut anywhere (done_reason "length"): every finding object
- * that was written completely before the cut is kept, the one being written when the reply stopped is not. A cut
- * reply costs the model the same time as a whole one, so throwing it away (and asking again with twice the limit)
- * wastes all of it; reading what is complete lets extraction continue after the last complete finding instead.
+ * A tolerant reader of extraction replies that may be cut anywhere (done_reason "length"): every entry written
+ * completely before the cut is kept (a finding object, or a line for a finding whose ID the text prints), the one
+ * being written when the reply stopped is not. A cut reply costs the model the same time as a whole one, so
+ * throwing it away (and asking again with twice the limit) wastes all of it; reading what is complete lets
+ * extraction continue after the last complete finding instead.
  *
  * The reader scans the JSON text with string and escape awareness; it does not need the reply to be valid JSON
  * past the last complete finding. Each complete object is parsed with JSON.parse and checked against the finding
  * schema; an object that fails the check is counted (never passed on as a finding).
  */
 import type { z } from 'zod';
-import { extractionReplySchema } from './prompts';
+import { quotedFindingSchema } from './prompts';
 
-export type ReplyFinding = z.infer<typeof extractionReplySchema>['findings'][number];
+/** A finding written in full, with its quote. */
+export type ReplyFinding = z.infer<typeof quotedFindingSchema>;
+/** An entry of the reply's findings list: a finding in full, or one line for a finding whose ID the text prints (printedEntries.ts). */
+export type ReplyEntry = ReplyFinding | string;
 
 export interface PartialReply {
-  /** The findings written completely, in reply order. */
-  findings: ReplyFinding[];
+  /** The entries written completely (findings in full, and lines), in reply order. */
+  findings: ReplyEntry[];
   /** Complete objects in the findings list that are not findings of the expected shape. */
   invalid: number;
   /** The summary, when the reply got as far as writing it whole. */
@@ -24,7 +28,7 @@ export interface PartialReply {
   recorded: number[];
 }
 
-const findingSchema = extractionReplySchema.shape.findings.element;
+const findingSchema = quotedFindingSchema;
 
 /** Where the value of `"key":` starts (its first non-space character), outside strings, or -1. */
 function valueStart(text: string, key: string, from = 0): number {
@@ -81,6 +85,18 @@ export function parsePartialExtractionReply(content: string): PartialReply {
       if (text[i] === ']') {
         listEnd = i + 1;
         break;
+      }
+      if (text[i] === '"') {
+        // A line for a finding whose ID the text prints: kept when its closing quote was written.
+        const m = /^"((?:[^"\\]|\\.)*)"/.exec(text.slice(i));
+        if (!m) break;
+        try {
+          out.findings.push(JSON.parse(m[0]) as string);
+        } catch {
+          out.invalid++;
+        }
+        i += m[0].length;
+        continue;
       }
       if (text[i] !== '{') break;
       const end = objectEnd(text, i);

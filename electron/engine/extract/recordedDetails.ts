@@ -21,6 +21,7 @@ import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
 import { titleLines } from './sightings';
 import { sentenceFrom } from './sourceDescription';
+import { wordShare } from './printedEntries';
 
 /** How far after its heading a section's opening sentence is looked for (past its metadata lines). */
 const OPENING_WINDOW_CHARS = 1500;
@@ -192,4 +193,17 @@ function statedSeverity(text: string, from: number, to: number, profile: Extract
 function onScale(profile: ExtractionProfile, value: string): boolean {
   const key = value.toLowerCase().replace(/[.:,;]+$/, '');
   return profile.severities.some((s) => s.toLowerCase() === key) || Object.keys(profile.severityAliases).some((a) => a.toLowerCase() === key);
+}
+
+/** Share of title words two titles of one finding have in common, both ways (a model shortens or rewords a little). */
+const SAME_TITLE_SHARE = 0.7;
+
+/**
+ * Whether a reported finding is the recorded `entry` whose detailed section the rules read as `section`: it carries
+ * the section's printed ID, or it was read from the section's heading, or it is titled like the entry.
+ */
+export function standsFor(f: Pick<GroundedFinding, 'findingKey' | 'grounding' | 'title'>, entry: ListedEntry, section: GroundedFinding): boolean {
+  if (section.findingKey !== null && f.findingKey === section.findingKey) return true;
+  if (f.grounding.start !== null && f.grounding.start === section.grounding.start) return true;
+  return wordShare(entry.title, f.title) >= SAME_TITLE_SHARE && wordShare(f.title, entry.title) >= SAME_TITLE_SHARE;
 }

@@ -20,6 +20,11 @@ export const SOURCE_TOKENS_PER_FINDING = 30;
  * measured on the corpus bench, about 100 tokens for prose, up to 150 for quotes with code paths.
  */
 export const REPLY_TOKENS_PER_FINDING = 120;
+/**
+ * One line for a finding whose ID the text prints ("PBI-10014 | defect | Medium | <title>", printedEntries.ts),
+ * pretty-printed in its list: measured on the dense bench, about 30 tokens with a 10-word title, 45 with a 20-word one.
+ */
+export const PRINTED_LINE_TOKENS = 40;
 /** The reply's frame: `{"findings": [...], "summary": "<one sentence>"}`. */
 export const REPLY_FRAME_TOKENS = 100;
 /** No extraction call gets less: a short leaf can still carry several findings (a table's last rows). */

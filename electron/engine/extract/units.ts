@@ -10,7 +10,7 @@
  */
 import type { GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention } from '../../../shared/types';
-import { REPLY_FRAME_TOKENS, REPLY_TOKENS_PER_FINDING } from './replyBudget';
+import { PRINTED_LINE_TOKENS, REPLY_FRAME_TOKENS } from './replyBudget';
 
 export interface ExtractionUnit {
   /** Consecutive leaves, in document order (at least one). */
@@ -34,9 +34,12 @@ export interface ReplyPlan {
   expected: (leaf: ChunkNode) => number;
 }
 
-/** The reply expected for `findings` findings at compact reply size, with its frame. */
+/**
+ * The reply expected for `findings` findings, with its frame. They are counted from the IDs the text prints, and a
+ * finding whose ID the text prints is one line of the reply (printedEntries.ts).
+ */
 export function expectedReplyTokens(findings: number): number {
-  return REPLY_FRAME_TOKENS + findings * REPLY_TOKENS_PER_FINDING;
+  return REPLY_FRAME_TOKENS + findings * PRINTED_LINE_TOKENS;
 }
 
 /**

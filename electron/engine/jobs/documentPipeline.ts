@@ -26,6 +26,9 @@ import {
   recordedBlock,
   askForUncoveredMentions,
   uncoveredMentions,
+  unnamedSections,
+  type HiddenSpan,
+  type RecordedList,
   appendChunkFindings,
 } from '../extract';
 import { findListings, textLines } from '../completeness';
@@ -297,7 +300,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar });
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar, recorded, hidden });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -314,19 +317,28 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
 }
 
 /**
- * The IDs the rules found that no finding of the document covers, asked for in focused follow-up calls once every
- * unit is done (extract/followUp.ts); each call's findings are committed to their leaves as soon as it is answered.
- * A resume asks again for what is still uncovered. What stays uncovered goes to the unreviewed list.
+ * The IDs the rules found that no finding of the document covers, and the recorded findings whose detailed section
+ * is in the text but that no finding stands for, asked for in focused follow-up calls once every unit is done
+ * (extract/followUp.ts); each call's findings are committed to their leaves as soon as it is answered. A resume asks
+ * again for what is still uncovered. What stays uncovered goes to the unreviewed list, or is named by the
+ * completeness check as a listed entry without a finding.
  */
-async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number }): Promise<void> {
+async function askAgainForUncovered(
+  ctx: DocumentContext,
+  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number; recorded: RecordedList; hidden: readonly HiddenSpan[] },
+): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client } = ctx.llm!;
-  const uncovered = uncoveredMentions(input.mentions, listFindings(db, runId, documentId));
-  if (uncovered.length === 0 || input.leaves.length === 0) return;
-  const ids = new Set(uncovered.map((m) => m.normalized)).size;
+  const stored = listFindings(db, runId, documentId);
+  const uncovered = uncoveredMentions(input.mentions, stored);
+  // A section whose printed ID is asked for already needs no second question.
+  const askedIds = new Set(uncovered.map((m) => m.normalized));
+  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter((s) => !(s.entry.id && askedIds.has(s.entry.id)));
+  if ((uncovered.length === 0 && sections.length === 0) || input.leaves.length === 0) return;
+  const ids = askedIds.size + sections.length;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   let findings = input.findingsSoFar;
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} no finding covers`, { findings });
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} or listed finding${ids === 1 ? '' : 's'} no finding covers`, { findings });
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
     client,
@@ -335,6 +347,9 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
       profile: ctx.settings.profile,
       mentions: uncovered,
       allMentions: input.mentions,
+      sections,
+      recorded: input.recorded,
+      hidden: input.hidden,
       ...extractionCalls(ctx),
     },
     (batch) => {
@@ -349,7 +364,7 @@ async function askAgainForUncovered(ctx: DocumentContext, input: { treeId: numbe
       findings = countArrivingFindings(db, runId, documentId);
     },
   );
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'} or listed finding${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
 }
 
 /** The run's settings for every extraction call of this document (units and follow-ups alike). */

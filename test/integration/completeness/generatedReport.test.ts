@@ -150,12 +150,51 @@ describe('completeness on generated reports', () => {
   });
 
   it('a report that states no totals, and a model that invents counts: no count kept; its summary table, all found, makes it complete', async () => {
-    const { verdict } = await analyse(reportSpec(['The team was responsive.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
+    // A number next to a severity word that is no total ("2 of the High ..."): the text could state a count, so it is asked.
+    const { verdict } = await analyse(reportSpec(['Release 2 of the High availability module was reviewed.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
     expect(verdict.stated).toEqual([]);
     expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
     expect(verdict.places).toEqual([]);
     expect(verdict.status).toBe('complete');
     expect(verdict.headline).toBe('Complete');
     expect(h!.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
+  });
+
+  it('a detailed section the model skipped in the middle of its list is asked for again by its recorded line, and found', async () => {
+    const skipped = FINDINGS[1]!;
+    const asked: string[] = [];
+    h = await pipelineHarness({
+      responder: (req) => {
+        const { user, recorded } = promptBlocks(req);
+        const followUp = /were not given:\n([\s\S]*?)\nThe DOCUMENT block/.exec(user)?.[1];
+        if (!followUp) return headingResponder(FINDINGS.filter((f) => f !== skipped))(req);
+        // Asked again: the model gives the section by its line number in the RECORDED FINDINGS block.
+        asked.push(followUp);
+        const line = (recorded ?? '').split('\n').find((l) => l.includes(skipped.title))!;
+        return JSON.stringify({ recorded: [Number(/^\[(\d+)\]/.exec(line)![1])], findings: [], summary: 'The skipped section.' });
+      },
+    });
+    const file = writeFixture(join(h.dir, 'generated-report.pdf'), await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'])));
+    const outcome = await h.engine.analyze([file], settings);
+    const documentId = outcome.inputs[0]!.documentId!;
+    // One follow-up named the skipped section only, by its line.
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^\[\d+\] 2 Missing CSRF token on the settings form$/);
+    const merged = listMergedFindings(h.db, outcome.run.id, documentId);
+    const csrf = merged.find((m) => m.title === skipped.title)!;
+    // Read from its detailed section (its heading the evidence, page 3), joined with its summary-table row.
+    expect(csrf.mainPage).toBe(3);
+    expect(csrf.type).not.toBe(LISTED_ENTRY_TYPE);
+    const verdict = getCompleteness(h.db, outcome.run.id, documentId) as CompletenessVerdict;
+    expect(verdict.places).toEqual([]);
+    expect(verdict.status).toBe('complete');
+  });
+
+  it('a report whose summary parts print no number next to a severity word or "total" is not sent: no count could be quoted', async () => {
+    const { verdict } = await analyse(reportSpec(['The team was responsive.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
+    expect(h!.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(0);
+    expect(verdict.stated).toEqual([]);
+    expect(verdict.usedLlm).toBe(false);
+    expect(verdict.status).toBe('complete');
   });
 });

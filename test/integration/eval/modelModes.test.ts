@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, RECORDED_FINDING_TYPE, rankSeverity, type StoredFinding } from '../../../shared/findings';
-import { listFindings } from '../../../electron/engine/extract';
+import { comparableId, listFindings } from '../../../electron/engine/extract';
 import { listMergedFindings, unreviewedMentions } from '../../../electron/engine/merge';
 import { getCompleteness } from '../../../electron/engine/completeness';
 import { loadMentions, openDatabase } from '../../../electron/engine/store';
@@ -22,8 +22,8 @@ const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'to
 const workDir = mkdtempSync(join(tmpdir(), 'audit-modes-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-async function runModes(modes: ModelMode[], { generated = false, replyTokens }: { generated?: boolean; replyTokens?: number } = {}) {
-  const { rows } = await runEval({ sim: true, corpus: true, generated, only: REPORTS, modes, workDir, ...(replyTokens !== undefined ? { replyTokens } : {}) });
+async function runModes(modes: ModelMode[], { generated = false, replyTokens, stopAfter }: { generated?: boolean; replyTokens?: number; stopAfter?: number } = {}) {
+  const { rows } = await runEval({ sim: true, corpus: true, generated, only: REPORTS, modes, workDir, ...(replyTokens !== undefined ? { replyTokens } : {}), ...(stopAfter ? { stopAfter } : {}) });
   const db = openDatabase(join(workDir, 'eval.sqlite'));
   try {
     const raw = rows.flatMap((r) => listFindings(db, r.runId, r.documentId ?? undefined));
@@ -42,8 +42,9 @@ function extractCalls(rows: readonly EvalRow[]) {
   try {
     const runs = rows.map((r) => r.runId);
     return (
-      db.prepare("SELECT run_id AS runId, outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref FROM llm_calls WHERE purpose = 'extract'").all() as {
+      db.prepare("SELECT run_id AS runId, outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref, COALESCE(eval_count, 0) AS evalCount FROM llm_calls WHERE purpose = 'extract'").all() as {
         runId: number;
+        evalCount: number;
         outcome: string;
         doneReason: string | null;
         errorCode: string | null;
@@ -61,8 +62,9 @@ const unprintedIds = () => truths.flatMap((t) => t.findings).filter((f) => !isId
 const passes = (rows: EvalRow[]) => expect(corpusGate(rows.filter((r) => r.gated))).toEqual([]);
 const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
 
-// A behaviour of the model's reply entries is tried with 'ignores-recorded' (every finding written in full): a model
-// that follows the instructions gives most findings of these reports as a RECORDED FINDINGS line number, no entry.
+// A behaviour of the model's quotes is tried with 'ignores-recorded' and 'ignores-id-lines' (every finding written in
+// full): a model that follows the instructions gives most findings of these reports as a RECORDED FINDINGS line
+// number, and one whose ID the text prints as one line without a quote.
 // Whole-pipeline runs over four real reports each (the first also reads the PDFs): more than the default minute on a busy machine.
 describeNeeding(
   [CORPUS],
@@ -104,7 +106,7 @@ describeNeeding(
   });
 
   it('paraphrased quotes: grounded by normalisation or token alignment, never lost', async () => {
-    const { rows, raw } = await runModes(['paraphrased-quotes', 'summary-and-detail', 'ignores-recorded']);
+    const { rows, raw } = await runModes(['paraphrased-quotes', 'summary-and-detail', 'ignores-recorded', 'ignores-id-lines']);
     passes(rows);
     const loose = raw.filter((f) => grounded(f) && f.grounding.match !== 'exact');
     expect(loose.length).toBeGreaterThan(30);
@@ -112,7 +114,7 @@ describeNeeding(
   });
 
   it('quotes that run across a page break: grounded across the page separator', async () => {
-    const { rows, raw } = await runModes(['page-break-quotes', 'summary-and-detail', 'ignores-recorded']);
+    const { rows, raw } = await runModes(['page-break-quotes', 'summary-and-detail', 'ignores-recorded', 'ignores-id-lines']);
     passes(rows);
     const db = openDatabase(join(workDir, 'eval.sqlite'));
     const pageStarts = db.prepare('SELECT document_id AS d, start_offset AS s FROM pages WHERE page_number > 1').all() as { d: number; s: number }[];
@@ -161,7 +163,7 @@ describeNeeding(
   });
 
   it('the same finding twice in one reply: merged into one', async () => {
-    const { rows, raw } = await runModes(['duplicates-in-reply', 'summary-and-detail', 'ignores-recorded']);
+    const { rows, raw } = await runModes(['duplicates-in-reply', 'summary-and-detail', 'ignores-recorded', 'ignores-id-lines']);
     passes(rows);
     const twice = raw.filter((f, i) => raw.some((g, j) => j < i && g.documentId === f.documentId && g.nodeIndex === f.nodeIndex && g.evidence === f.evidence && g.title === f.title));
     expect(twice.length).toBeGreaterThan(10);
@@ -229,6 +231,23 @@ describeNeeding(
     expect(described.length).toBeGreaterThan(read.length / 2);
   });
 
+  it('a finding whose ID the text prints written as one line: grounded on the text that prints the ID, found once, for far fewer tokens', async () => {
+    const outputOf = (rows: readonly EvalRow[]) => extractCalls(rows).reduce((n, c) => n + c.evalCount, 0);
+    const inFull = await runModes(['summary-and-detail', 'null-ids', 'verbose-replies', 'ignores-recorded', 'ignores-id-lines']);
+    const lines = await runModes(['summary-and-detail', 'null-ids', 'verbose-replies', 'ignores-recorded']);
+    passes(inFull.rows);
+    passes(lines.rows);
+    // Every written finding with a printed ID is grounded on text that prints it; none is left unverified.
+    const keyed = lines.raw.filter((f) => f.findingKey !== null && f.type !== LISTED_ENTRY_TYPE && f.type !== RECORDED_FINDING_TYPE);
+    // Each finding these reports print an ID for is written from its detailed section (the model ignores the numbering).
+    expect(keyed.length).toBeGreaterThanOrEqual(truths.flatMap((t) => t.findings).filter((f) => isIdString(f.id)).length);
+    expect(keyed.filter((f) => f.grounding.status !== 'grounded')).toEqual([]);
+    const printsId = (f: StoredFinding) => comparableId(f.evidence).includes(comparableId(f.findingKey!));
+    expect(keyed.filter(printsId).length).toBeGreaterThan(keyed.length * 0.9);
+    // The same findings for under two thirds of the output tokens.
+    expect(outputOf(lines.rows)).toBeLessThan(outputOf(inFull.rows) * 0.67);
+  });
+
   // Dense documents (issue 25): replies as long as real models write them, and lists ended early.
   it('replies as long as a real model writes them (pretty-printed, fields at their word limits): cut replies are continued, never regenerated', async () => {
     // A model that also writes every sighting, whatever the once rule says, in a small reply room (768 tokens, a
@@ -240,8 +259,9 @@ describeNeeding(
     expect(calls.filter((c) => c.errorCode === 'LLM_REPLY_CUT')).toEqual([]);
   });
 
-  it('a model that ends its list after 20 findings: what it skipped is asked for again, nothing lost', async () => {
-    const { rows } = await runModes(['stops-after-n', 'summary-and-detail', 'null-ids', 'ignores-recorded']);
+  it('a model that ends its lists early: what it skipped is asked for again, nothing lost', async () => {
+    // After 20 findings no reply of these reports is ended early (a unit holds fewer); after 5, many are.
+    const { rows } = await runModes(['stops-after-n', 'summary-and-detail', 'null-ids', 'ignores-recorded'], { stopAfter: 5 });
     passes(rows);
     expect(extractCalls(rows).filter((c) => /[+?]\d+$/.test(c.ref)).length).toBeGreaterThan(0);
   });

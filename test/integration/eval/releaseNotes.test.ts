@@ -2,8 +2,9 @@
  * A release note dense with issue IDs (issue 25), generated as a real PDF (test/fixtures/releaseNotes.ts), analysed
  * by the whole pipeline against the simulator answering from its truth. Laid out as registers (an issue table, a
  * bulleted list of change requests) its rows are read by the rules and the model writes none of them. Written in
- * running text, only the model can read it: every issue is found once whether the model writes long replies
- * (verbose-replies) or ends its lists after 20 items (stops-after-n), and no reply is thrown away.
+ * running text, only the model can read it: it writes each issue as one line (its ID printed there, the rules quote
+ * the text), every issue is found once whether the model writes long replies (verbose-replies) or ends its lists
+ * after 20 items (stops-after-n), and no reply is thrown away.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +83,7 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
   }, 300_000);
 
   it('long replies (pretty-printed, fields at their word limits): every issue found once, no reply thrown away', async () => {
-    const { status, score, calls } = await analyse(['verbose-replies']);
+    const { status, score, calls, raw } = await analyse(['verbose-replies']);
     expect(score.problems).toEqual([]);
     expect(status).toBe('done');
     expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0 });
@@ -91,9 +92,19 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
     expect(calls.length).toBeGreaterThan(10);
     expect(calls.filter((c) => c.outcome !== 'ok')).toEqual([]);
     expect(calls.filter((c) => c.errorCode === 'LLM_REPLY_CUT')).toEqual([]);
+    // Each issue written as one line "ID | type | severity | title": grounded by the rules on its title and the
+    // sentence that prints its ID, verbatim, with that sentence's page.
+    expect(raw).toHaveLength(360);
+    const issue = raw.find((f) => f.findingKey === 'CR-2001')!;
+    const truth = notes.truth.findings.find((f) => f.id === 'CR-2001')!;
+    expect(issue).toMatchObject({ title: truth.title, severity: truth.severity, page: truth.page, grounding: { status: 'grounded', match: 'exact', page: truth.page } });
+    expect(issue.evidence).toBe(`${truth.title}\nReported as CR-2001 (priority ${truth.severity}) and fixed in this release.`);
+    expect(raw.filter((f) => f.grounding.status !== 'grounded')).toEqual([]);
+    // Every issue prints its ID: the ID-free upgrade notes and known limitations after the last one are not asked again.
+    expect(calls.filter((c) => /\+\d+$/.test(c.ref))).toEqual([]);
   }, 300_000);
 
-  it('a model that ends its lists after 10 items (units hold about 17 here): every issue found once, the rest asked for again', async () => {
+  it('a model that ends its lists after 10 items (units hold about 30 here): every issue found once, the rest asked for again', async () => {
     const { status, score, calls } = await analyse(['stops-after-n'], notes, 10);
     expect(status).toBe('done');
     expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0 });

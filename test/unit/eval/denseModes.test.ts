@@ -12,12 +12,14 @@ const doc = documentFromPages([`Resolved issues\n${rows.map((r) => `${r.id} ${r.
 const truth: TruthDocument = { name: 'notes', findings: rows.map((r) => ({ id: r.id, title: r.title, severity: 'High', page: 1 })) };
 const request = (messages: { role: string; content: string }[]) => ({ messages, format: toOllamaFormat(extractionReplySchema) }) as unknown as SimChatRequest;
 const unitRequest = request(buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 0, end: doc.text.length, firstPage: 1, chunkLabel: '1#1' }));
-const reply = async (modes: Parameters<typeof truthResponder>[1]) => JSON.parse((await truthResponder([truth], modes)(unitRequest)) as string) as { findings: { id: string; description: string; evidence: string }[] };
+const reply = async (modes: Parameters<typeof truthResponder>[1]) => JSON.parse((await truthResponder([truth], modes)(unitRequest)) as string) as { findings: (string | { id: string })[] };
+/** The ID of a reply entry: a finding's field, or the first part of a line ("PBI-700 | defect | High | ..."). */
+const idOf = (entry: string | { id: string }) => (typeof entry === 'string' ? entry.split(' | ')[0] : entry.id);
 
 describe('dense-document modes of the truth responder', () => {
-  it('verbose-replies: pretty-printed, the quote at its word limit, only the fields the schema asks for, about 100 tokens a finding', async () => {
-    const text = (await truthResponder([truth], { modes: ['verbose-replies'] })(unitRequest)) as string;
-    const compact = (await truthResponder([truth])(unitRequest)) as string;
+  it('verbose-replies: pretty-printed, the quote at its word limit, only the fields the schema asks for, about 100 tokens a finding written in full', async () => {
+    const text = (await truthResponder([truth], { modes: ['verbose-replies', 'ignores-id-lines'] })(unitRequest)) as string;
+    const compact = (await truthResponder([truth], { modes: ['ignores-id-lines'] })(unitRequest)) as string;
     expect(text).toContain('\n  "findings": [\n    {\n      "id": "PBI-700"');
     const parsed = JSON.parse(text) as { findings: { description?: string; evidence: string }[] };
     expect(parsed.findings).toHaveLength(30);
@@ -29,14 +31,22 @@ describe('dense-document modes of the truth responder', () => {
     expect(defaultTokenize(text).length / 30).toBeGreaterThan(80);
   });
 
+  it('a finding whose ID the text prints is one line "ID | type | severity | title" when the schema offers it, under 45 tokens pretty-printed', async () => {
+    const text = (await truthResponder([truth], { modes: ['verbose-replies'] })(unitRequest)) as string;
+    const parsed = JSON.parse(text) as { findings: unknown[] };
+    expect(parsed.findings).toEqual(rows.map((r) => `${r.id} | vulnerability | High | ${r.title}`));
+    expect(text).toContain('\n  "findings": [\n    "PBI-700 | vulnerability | High | Import of ledger batch 0 fails after a restart",\n');
+    expect(defaultTokenize(text).length / 30).toBeLessThan(45);
+  });
+
   it('stops-after-n: the first 20 findings, or the stated number; a follow-up gets the IDs it names first', async () => {
-    expect((await reply({ modes: ['stops-after-n'] })).findings.map((f) => f.id)).toEqual(rows.slice(0, 20).map((r) => r.id));
+    expect((await reply({ modes: ['stops-after-n'] })).findings.map(idOf)).toEqual(rows.slice(0, 20).map((r) => r.id));
     expect((await reply({ modes: ['stops-after-n'], stopAfter: 5 })).findings).toHaveLength(5);
     const named = rows.slice(24, 27);
     const followUp = request(
       buildFollowUpMessages({ profile: DEFAULT_PROFILE, doc, ids: named.map((r) => r.id), excerpts: [{ start: 0, end: doc.text.length }], chunkLabel: '1#1?1' }),
     );
-    const answered = JSON.parse((await truthResponder([truth], { modes: ['stops-after-n'], stopAfter: 3 })(followUp)) as string) as { findings: { id: string }[] };
-    expect(answered.findings.map((f) => f.id)).toEqual(named.map((r) => r.id));
+    const answered = JSON.parse((await truthResponder([truth], { modes: ['stops-after-n'], stopAfter: 3 })(followUp)) as string) as { findings: (string | { id: string })[] };
+    expect(answered.findings.map(idOf)).toEqual(named.map((r) => r.id));
   });
 });

@@ -13,6 +13,9 @@ const finding = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The ID of a kept entry: a finding's field, or the first part of a line. */
+const idOf = (entry: string | { id?: string | null }) => (typeof entry === 'string' ? entry.split(' | ')[0] : entry.id);
+
 /** A finding as the reply schema keeps it: fields it does not ask for are dropped. */
 const asked = (f: ReturnType<typeof finding>) => {
   const { description: _unasked, ...kept } = f;
@@ -26,12 +29,12 @@ describe('a reply cut at the length limit', () => {
     const ends = [whole.indexOf('"PBI-2"'), whole.indexOf('"PBI-3"'), whole.indexOf('"summary"')];
     for (const [i, at] of ends.entries()) {
       const r = parsePartialExtractionReply(whole.slice(0, at));
-      expect(r.findings.map((f) => f.id)).toEqual(['PBI-1', 'PBI-2', 'PBI-3'].slice(0, i + 1));
+      expect(r.findings.map(idOf)).toEqual(['PBI-1', 'PBI-2', 'PBI-3'].slice(0, i + 1));
       expect(r.summary).toBeNull();
     }
     // Cut inside a string that holds a closing brace: the open object is not complete.
     const inString = whole.indexOf('brace }', whole.indexOf('"PBI-2"')) + 'brace }'.length;
-    expect(parsePartialExtractionReply(whole.slice(0, inString)).findings.map((f) => f.id)).toEqual(['PBI-1']);
+    expect(parsePartialExtractionReply(whole.slice(0, inString)).findings.map(idOf)).toEqual(['PBI-1']);
   });
 
   it('reads a whole reply, its summary, a code fence and a summary written before the list', () => {
@@ -42,8 +45,18 @@ describe('a reply cut at the length limit', () => {
 
   it('counts a complete object that is not a finding, and does not pass it on', () => {
     const r = parsePartialExtractionReply(`{"findings": [${JSON.stringify(finding(1))}, {"title": "no other field"}, ${JSON.stringify(finding(2))}, {"id"`);
-    expect(r.findings.map((f) => f.id)).toEqual(['PBI-1', 'PBI-2']);
+    expect(r.findings.map(idOf)).toEqual(['PBI-1', 'PBI-2']);
     expect(r.invalid).toBe(1);
+  });
+
+  it('keeps the lines for findings whose ID the text prints, written whole, in order with the findings in full; never a line the cut shortened', () => {
+    const lines = ['PBI-7 | defect | High | Export drops "quoted" rows | twice', 'PBI-8 | defect | Low | Login \\ times out'];
+    const reply = JSON.stringify({ recorded: [], findings: [lines[0], finding(1), lines[1]], summary: 'Mixed.' }, null, 2);
+    expect(parsePartialExtractionReply(reply).findings).toEqual([lines[0], asked(finding(1)), lines[1]]);
+    // Cut inside the second line (after an escaped quote of the first would fool a naive reader): only what is whole.
+    const cut = reply.indexOf('Login');
+    expect(parsePartialExtractionReply(reply.slice(0, cut)).findings.map(idOf)).toEqual(['PBI-7', 'PBI-1']);
+    expect(parsePartialExtractionReply(reply.slice(0, reply.indexOf('rows'))).findings).toEqual([]);
   });
 
   it('finds nothing in a reply cut before its list', () => {
