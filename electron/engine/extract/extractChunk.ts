@@ -10,14 +10,12 @@
 import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { sourceDescription } from './sourceDescription';
-import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile, type GroundedFinding, type ReportedFinding } from '../../../shared/findings';
+import { DEFAULT_PROFILE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
-import { groundEvidence } from './grounding';
-import { identifyFinding } from './identity';
 import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
 import { parsePartialExtractionReply, type ReplyEntry } from './partialReply';
+import { groundFinding } from './groundFinding';
 import { groundPrintedLine, parsePrintedLine } from './printedEntries';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
 import { recordedDetail, standsFor } from './recordedDetails';
@@ -267,8 +265,7 @@ export function groundReply(
   return reported.map((f) => {
     if (typeof f === 'string') {
       // A line for a finding whose ID the text prints: the rules look the ID up and quote the text there.
-      const line = parsePrintedLine(f, profile);
-      return groundPrintedLine(doc, profile, line, regions, (evidence) => groundFinding(doc, profile, { ...line, evidence, page: null }, regions));
+      return groundPrintedLine(doc, profile, parsePrintedLine(f, profile), regions);
     }
     const finding = { ...f, id: f.id ?? null };
     const grounded = groundFinding(doc, profile, finding, regions);
@@ -294,37 +291,6 @@ function onStatedPage(
   if (!page || page.end <= range.start || page.start >= range.end) return undefined;
   const again = groundFinding(doc, profile, reported, { chunk: { start: Math.max(range.start, page.start), end: Math.min(range.end, page.end) } });
   return again.grounding.status === 'grounded' ? again : undefined;
-}
-
-/** Grounds one reported finding, derives its document-printed identity (identity.ts), its severity rank and its description (sourceDescription.ts). */
-export function groundFinding(
-  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
-  profile: ExtractionProfile,
-  reported: Omit<ReportedFinding, 'page' | 'description'> & { page?: number | null; description?: string },
-  regions: { chunk: { start: number; end: number }; context?: { start: number; end: number } },
-): GroundedFinding {
-  const severity = rankSeverity(profile, reported.severity);
-  const page = typeof reported.page === 'number' && Number.isFinite(reported.page) ? reported.page : null;
-  const grounding = groundEvidence(doc.text, doc.pages, reported.evidence, regions);
-  const title = reported.title.trim();
-  const modelId = reported.id?.trim() || null;
-  const region = { start: Math.min(regions.chunk.start, regions.context?.start ?? Infinity), end: regions.chunk.end };
-  const identity = identifyFinding(doc.text, profile, { modelId, title, grounding, region });
-  return {
-    id: modelId,
-    type: reported.type.trim(),
-    title,
-    severity: severity.original,
-    // The model is not asked for a description (prompts.ts): the sentence its quote stands in, as printed.
-    description: reported.description?.trim() || sourceDescription(doc.text, grounding),
-    evidence: reported.evidence,
-    page,
-    findingKey: identity.idKey,
-    printedNumber: identity.printedNumber,
-    severityCanonical: severity.canonical,
-    severityRank: severity.rank,
-    grounding,
-  };
 }
 
 /** The page a finding is shown on: the grounded page wins over the one the model stated. */

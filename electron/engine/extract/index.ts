@@ -4,7 +4,6 @@
  */
 export {
   extractChunk,
-  groundFinding,
   groundReply,
   effectivePage,
   previousTailFor,
@@ -15,6 +14,7 @@ export {
   type ExtractChunkResult,
   type ExtractionCallSettings,
 } from './extractChunk';
+export { groundFinding } from './groundFinding';
 export { identifyFinding, comparableId, candidateIds, printedNumberBefore, idOccurrences, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
 export { parsePrintedLine, groundPrintedLine, wordShare, type PrintedLine } from './printedEntries';
 export {

@@ -26,8 +26,8 @@ import { rankSeverity, type ExtractionProfile, type GroundedFinding, type Ground
 import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions } from '../rules';
 import { fuzzyFind, FUZZY_THRESHOLD, normalizeForMatch, type GroundingRegions } from './grounding';
-import { candidateIds, ID_WINDOW_CHARS, identifyFinding, idOccurrences } from './identity';
-import { sourceDescription } from './sourceDescription';
+import { groundFinding } from './groundFinding';
+import { candidateIds, ID_WINDOW_CHARS, idOccurrences } from './identity';
 
 /** One line of a reply as the rules read it. */
 export interface PrintedLine {
@@ -66,68 +66,38 @@ export function parsePrintedLine(line: string, profile: ExtractionProfile): Prin
 }
 
 /** The finding one reply line names, grounded in the text the model was shown (`regions`). */
-export function groundPrintedLine(
-  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
-  profile: ExtractionProfile,
-  line: PrintedLine,
-  regions: GroundingRegions,
-  groundAsQuote: (evidence: string) => GroundedFinding,
-): GroundedFinding {
+export function groundPrintedLine(doc: Pick<ExtractedDocument, 'text' | 'pages'>, profile: ExtractionProfile, line: PrintedLine, regions: GroundingRegions): GroundedFinding {
   const text = doc.text;
   const areas = [regions.chunk, ...(regions.context && regions.context.start < regions.chunk.start ? [{ start: regions.context.start, end: regions.chunk.end }] : [])];
   const title = line.title.trim();
-  let unverified: { start: number; end: number } | undefined;
+  const reported = (evidence: string, page: number | null) => ({ id: line.id, type: line.type, title, severity: line.severity, evidence, page });
   // The ID as the model wrote it, or the ID inside what it wrote ("TOB-ETCD-001: Gateway ...").
   const ids = line.id ? [...new Set([...candidateIds(line.id, '', profile), line.id])] : [];
+  let unverified: { start: number; end: number } | undefined;
   for (const area of areas) {
     const occurrences = ids.flatMap((id) => idOccurrences(text, profile, id, area.start, area.end)).filter((o, i, all) => all.findIndex((x) => x.start === o.start) === i);
     const checked = occurrences.map((at) => ({ at, check: titleNear(text, profile, title, at, area) })).sort((a, b) => rank(b.check) - rank(a.check));
     const best = checked[0];
-    if (best && best.check.kind !== 'none') return finding(doc, profile, line, regions, best.check.span, best.check.score);
+    if (best && best.check.kind !== 'none') {
+      const { span, score } = best.check;
+      const page = pageAt(doc.pages, span.start);
+      const placed: Grounding = { status: 'grounded', match: 'exact', score: Math.round(score * 1000) / 1000, start: span.start, end: span.end, page, inContextOnly: span.end <= regions.chunk.start };
+      return groundFinding(doc, profile, reported(text.slice(span.start, span.end), page), regions, placed);
+    }
     unverified ??= best?.at;
   }
-  // The ID is printed but the title is not the text's there: kept and shown, never verified.
-  if (unverified && line.id && isPatternId(text, profile, unverified)) {
+  // The ID is printed but the title is not the text's there: kept with the ID's line as evidence, never verified.
+  if (unverified && isPatternId(text, profile, unverified)) {
     const quoted = idLine(text, unverified);
-    const grounding: Grounding = { status: 'ungrounded', match: null, score: null, start: null, end: null, page: null, inContextOnly: false };
-    const base = finding(doc, profile, line, regions, quoted, 0);
-    return { ...base, grounding, description: '', page: pageAt(doc.pages, unverified.start) };
+    const notFound: Grounding = { status: 'ungrounded', match: null, score: null, start: null, end: null, page: null, inContextOnly: false };
+    return groundFinding(doc, profile, reported(text.slice(quoted.start, quoted.end), pageAt(doc.pages, unverified.start)), regions, notFound);
   }
   // No ID the text prints: the title is the only thing to ground, as a quote.
-  return groundAsQuote(title);
+  return groundFinding(doc, profile, reported(title, null), regions);
 }
 
 type TitleCheck = { kind: 'title' | 'words'; span: { start: number; end: number }; score: number } | { kind: 'none' };
 const rank = (c: TitleCheck) => (c.kind === 'title' ? 2 + c.score : c.kind === 'words' ? 1 + c.score : 0);
-
-function finding(
-  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
-  profile: ExtractionProfile,
-  line: PrintedLine,
-  regions: GroundingRegions,
-  span: { start: number; end: number },
-  score: number,
-): GroundedFinding {
-  const severity = rankSeverity(profile, line.severity);
-  const page = pageAt(doc.pages, span.start);
-  const grounding: Grounding = { status: 'grounded', match: 'exact', score: Math.round(score * 1000) / 1000, start: span.start, end: span.end, page, inContextOnly: span.end <= regions.chunk.start };
-  const region = { start: Math.min(regions.chunk.start, regions.context?.start ?? Infinity), end: regions.chunk.end };
-  const identity = identifyFinding(doc.text, profile, { modelId: line.id, title: line.title.trim(), grounding, region });
-  return {
-    id: line.id,
-    type: line.type,
-    title: line.title.trim(),
-    severity: severity.original,
-    description: sourceDescription(doc.text, grounding),
-    evidence: doc.text.slice(span.start, span.end),
-    page,
-    findingKey: identity.idKey,
-    printedNumber: identity.printedNumber,
-    severityCanonical: severity.canonical,
-    severityRank: severity.rank,
-    grounding,
-  };
-}
 
 /**
  * Whether the title is the text's around the ID printed at `at` (see the module comment), and the span to quote:

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../../shared/findings';
-import { groundFinding, groundReply, groundPrintedLine, parsePrintedLine, wordShare } from '../../../electron/engine/extract';
+import { groundReply, groundPrintedLine, parsePrintedLine, wordShare } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
 // Running text: each issue's title on a line, then a sentence with its ID inside it. Then a table row, a heading
@@ -102,9 +102,8 @@ describe('grounding a line on the text that prints its ID', () => {
     const f = ground('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', secondPage);
     expect(f.grounding.status).toBe('ungrounded');
     // The same line with the first page as context: grounded there, and marked as found in the context only.
-    const direct = groundPrintedLine(doc, DEFAULT_PROFILE, parsePrintedLine('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', DEFAULT_PROFILE), { ...secondPage, context: { start: 0, end: secondPage.chunk.start } }, (e) =>
-      groundFinding(doc, DEFAULT_PROFILE, { id: 'PBI-10015', type: 'defect', title: e, severity: 'High', evidence: e }, secondPage),
-    );
+    const withContext = { ...secondPage, context: { start: at('Invoice export'), end: secondPage.chunk.start } };
+    const direct = groundPrintedLine(doc, DEFAULT_PROFILE, parsePrintedLine('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', DEFAULT_PROFILE), withContext);
     expect(direct.grounding).toMatchObject({ status: 'grounded', inContextOnly: true });
   });
 });
