@@ -87,9 +87,11 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
     expect(score.problems).toEqual([]);
     expect(status).toBe('done');
     expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0 });
-    // Units are planned by the reply they need (a page of issues in running text is several units): no call retried,
-    // failed or regenerated. Replies cut at their room are continued (modelModes.test.ts, a model writing every sighting).
-    expect(calls.length).toBeGreaterThan(10);
+    // Units are planned by the reply they need (one line per printed ID, about 45 issues a unit in a 2,048-token
+    // reply): no reply cut, no call retried, failed or regenerated. Replies cut at their room are continued
+    // (modelModes.test.ts, a model writing every sighting).
+    expect(calls.length).toBeGreaterThanOrEqual(Math.ceil(360 / 50));
+    expect(calls.filter((c) => c.doneReason === 'length')).toEqual([]);
     expect(calls.filter((c) => c.outcome !== 'ok')).toEqual([]);
     expect(calls.filter((c) => c.errorCode === 'LLM_REPLY_CUT')).toEqual([]);
     // Each issue written as one line "ID | type | severity | title": grounded by the rules on its title and the
