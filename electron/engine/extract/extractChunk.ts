@@ -100,6 +100,11 @@ export interface ExtractChunkResult {
   callIds: string[];
   /** How many pieces the chunk was analysed in (1 unless split). */
   pieces: number;
+  /**
+   * The fewest entries after which a reply of this chunk ended its list by itself while the text held more (its
+   * continuation found findings): about the most this model lists in one reply. Undefined when no reply ended early.
+   */
+  listEndedAt?: number;
 }
 
 /** Errors that mean "this text is too much for one call": split and retry the halves. */
@@ -112,6 +117,8 @@ const MAX_CONTINUATIONS = 40;
  * long lists early (after 15-30 items) without saying so, and the text after the last finding costs little to ask.
  */
 export const LONG_LIST = 15;
+/** A list that ended early after fewer entries says little about the model (it may have stopped in its numbers). */
+const MIN_LEARNED_LIST = 8;
 const MIN_SPLIT_CHARS = 200;
 /**
  * Leaves that start at a heading (the outline's or a detected one). The model's tree split cuts at a line it chose,
@@ -184,11 +191,17 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       const findings = ground(r.value.findings, r.value.recorded, { start, end }, context?.range);
       const whole = { ...done, findings, summary: r.value.summary.trim() };
       // A long list that ended normally may be a model that stops listing early: the text after its last finding is
-      // asked too. So is the text after a short list when a recorded finding's detailed section there went unnamed.
+      // asked too. So is the text after a shorter list when a recorded finding's detailed section there went unnamed,
+      // or when many IDs printed there are not covered (a model that stops after 10 in a unit of 40 issues).
       const last = resumePoint(findings, start, end);
-      const resumeAt = last !== undefined && (findings.length >= LONG_LIST || sectionsUnnamed(last, end, findings)) ? last : undefined;
+      const mayHaveStopped = (at: number) =>
+        findings.length >= LONG_LIST || sectionsUnnamed(at, end, findings) || (findings.length >= MIN_LEARNED_LIST && uncoveredIdsAfter(at, end, findings) >= MIN_LEARNED_LIST);
+      const resumeAt = last !== undefined && mayHaveStopped(last) ? last : undefined;
       if (resumeAt === undefined || !mayHoldMore(resumeAt, end, findings) || continuation >= MAX_CONTINUATIONS) return whole;
-      return combine(whole, await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1));
+      const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
+      // The text after the list held findings: the model ended its list early, after this many entries.
+      const endedEarly = rest.findings.length > 0 && r.value.findings.length >= MIN_LEARNED_LIST ? { listEndedAt: r.value.findings.length } : {};
+      return combine({ ...whole, ...endedEarly }, rest);
     }
 
     // Cut at the limit: keep every finding written whole and continue the same text after the last one.
@@ -224,11 +237,16 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
    */
   const mayHoldMore = (from: number, to: number, listed: readonly GroundedFinding[]): boolean => {
     if (!visible(from, to)) return false;
-    const covered = new Set(listed.map((f) => f.findingKey).filter((k): k is string => k !== null));
-    if (mentions.some((m) => m.start >= from && m.start < to && !covered.has(m.normalized))) return true;
+    if (uncoveredIdsAfter(from, to, listed) > 0) return true;
     if (sectionsUnnamed(from, to, listed)) return true;
     if (listed.length > 0 && listed.every((f) => f.findingKey !== null)) return false;
     return withHiddenSpans(doc.text, from, to, hidden).replace(/\s+/g, '').length >= MIN_SPLIT_CHARS;
+  };
+
+  /** Distinct IDs printed in [from, to) that no finding of the list covers. */
+  const uncoveredIdsAfter = (from: number, to: number, listed: readonly GroundedFinding[]): number => {
+    const covered = new Set(listed.map((f) => f.findingKey).filter((k): k is string => k !== null));
+    return new Set(mentions.filter((m) => m.start >= from && m.start < to && !covered.has(m.normalized)).map((m) => m.normalized)).size;
   };
 
   /**
@@ -335,12 +353,14 @@ function continuationRef(ref: string, n: number): string {
 
 /** Two consecutive parts of one unit's extraction as one result. */
 function combine(first: ExtractChunkResult, second: ExtractChunkResult): ExtractChunkResult {
+  const ends = [first.listEndedAt, second.listEndedAt].filter((n): n is number => n !== undefined);
   return {
     findings: [...first.findings, ...second.findings],
     summary: [first.summary, second.summary].filter(Boolean).join(' '),
     calls: first.calls + second.calls,
     callIds: [...first.callIds, ...second.callIds],
     pieces: first.pieces + second.pieces,
+    ...(ends.length > 0 ? { listEndedAt: Math.min(...ends) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   markChunkRunning,
   packUnits,
   expectedFindingsByLeaf,
+  expectedReplyTokens,
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
@@ -222,10 +223,11 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
   const expected = expectedFindingsByLeaf(leaves, asked);
-  const units = packUnits(leaves, Math.max(1, plan.unitTokenBudget - recordedTokens), (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', {
-    room: plan.replyTokens,
-    expected: (leaf) => expected.get(leaf.index) ?? 0,
-  });
+  const unitBudget = Math.max(1, plan.unitTokenBudget - recordedTokens);
+  const replyPlan = (room: number) => ({ room, expected: (leaf: ChunkNode) => expected.get(leaf.index) ?? 0 });
+  const units = packUnits(leaves, unitBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', replyPlan(plan.replyTokens));
+  /** The most entries this model lists in one reply, once a reply showed it (extractChunk's listEndedAt). */
+  let listCap: number | undefined;
   let findingsSoFar = countArrivingFindings(db, runId, documentId);
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
@@ -273,6 +275,16 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
         })),
       );
       findingsSoFar = countArrivingFindings(db, runId, documentId);
+      if (result.listEndedAt !== undefined && (listCap === undefined || result.listEndedAt < listCap)) {
+        // The model ends its lists after about this many entries: the units still to come are packed to hold no more,
+        // so each reply ends where its text does instead of being continued over the rest of its unit again.
+        listCap = result.listEndedAt;
+        const rest = units.slice(u + 1).flatMap((x) => x.leaves);
+        const repacked = packUnits(rest, unitBudget, () => true, replyPlan(Math.min(plan.replyTokens, expectedReplyTokens(listCap))));
+        unitsLeft += repacked.length - (units.length - u - 1);
+        units.splice(u + 1, units.length - u - 1, ...repacked);
+        ctx.log.info({ stage: 'extract', documentId, listCap, units: repacked.length }, 'the model ends its lists early: the remaining units are packed smaller');
+      }
     } catch (error) {
       if (ctx.signal?.aborted) {
         // Back to the queue: the unit in flight is redone on resume, nothing half-written stays.

@@ -24,34 +24,64 @@ const mentions: IdMention[] = findIdMentions(doc.text, doc.pages, DEFAULT_ID_PAT
 const finding = (row: string) => ({ id: row.split(' ')[0]!, type: 'defect', title: row.slice(row.indexOf(' ') + 1), severity: 'Medium', description: 'Export fails.', evidence: row, page: 1 });
 
 describe('IDs no finding covers are asked for again', () => {
-  it('a model that lists only the first 12 rows: the other 18 IDs are named in two follow-ups and found, grounded', async () => {
+  it('a model that lists only the first 6 rows: the other 24 IDs are named in three follow-ups and found, grounded', async () => {
     const asked: string[] = [];
     const h = await harness({
       responder: (req) => {
         const { chunk, user } = promptBlocks(req);
         const shown = rows.filter((r) => (chunk ?? '').includes(r));
-        if (user.includes('These IDs are printed')) asked.push(user);
-        // Twelve at most per reply, ended normally: below the long-list continuation, so only the follow-up finds the rest.
-        return JSON.stringify({ findings: shown.slice(0, 12).map(finding), summary: 'Resolved issues.' });
+        // Asked for named IDs, it lists them: a focused list is short.
+        if (user.includes('These IDs are printed')) {
+          asked.push(user);
+          return JSON.stringify({ findings: shown.map(finding), summary: 'Resolved issues.' });
+        }
+        // Six at most per reply, ended normally: too short a list to say the model stopped early, so the text after it
+        // is not asked again; only the follow-ups find the rest.
+        return JSON.stringify({ findings: shown.slice(0, 6).map(finding), summary: 'Resolved issues.' });
       },
     });
     try {
       const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
-      expect(r.findings).toHaveLength(12);
+      expect(r.findings).toHaveLength(6);
+      expect(r.listEndedAt).toBeUndefined();
       expect(asked).toHaveLength(0);
       const uncovered = uncoveredMentions(mentions, r.findings);
-      expect(uncovered.map((m) => m.normalized)).toEqual(rows.slice(12).map((row) => row.split(' ')[0]));
+      expect(uncovered.map((m) => m.normalized)).toEqual(rows.slice(6).map((row) => row.split(' ')[0]));
       const batches: FollowUpBatch[] = [];
       await askForUncoveredMentions(h.client, { doc, profile: DEFAULT_PROFILE, mentions: uncovered, allMentions: mentions, model: MODEL, numCtx: 8192, cache: false }, (b) => batches.push(b));
       const all = [...r.findings, ...batches.flatMap((b) => b.findings)];
       expect(new Set(all.map((f) => f.findingKey))).toEqual(new Set(rows.map((row) => row.split(' ')[0])));
       expect(all.every((f) => f.grounding.status === 'grounded')).toBe(true);
-      // 18 skipped IDs, at most 10 named per call: two follow-ups, the first naming PBI-512 to PBI-521.
-      expect(asked).toHaveLength(2);
-      expect(asked[0]).toContain('PBI-512, PBI-513');
-      expect(asked[0]).not.toContain('PBI-511,');
-      expect(batches.map((b) => b.ids.length)).toEqual([10, 8]);
-      expect(new Set(batches.map((b) => b.callId)).size).toBe(2);
+      // 24 skipped IDs, at most 10 named per call: three follow-ups, the first naming PBI-506 to PBI-515.
+      expect(asked).toHaveLength(3);
+      expect(asked[0]).toContain('PBI-506, PBI-507');
+      expect(asked[0]).not.toContain('PBI-505,');
+      expect(batches.map((b) => b.ids.length)).toEqual([10, 10, 4]);
+      expect(new Set(batches.map((b) => b.callId)).size).toBe(3);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a model that ends its list after 12 rows with many IDs left after it: the rest is asked again, and the length it stops at is reported', async () => {
+    const calls: string[] = [];
+    const h = await harness({
+      responder: (req) => {
+        const { chunk } = promptBlocks(req);
+        calls.push(chunk ?? '');
+        const shown = rows.filter((r) => (chunk ?? '').includes(r));
+        return JSON.stringify({ findings: shown.slice(0, 12).map(finding), summary: 'Resolved issues.' });
+      },
+    });
+    try {
+      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
+      // The unit, then its rest after the last row listed; after 24 rows only 6 IDs are left, too few to say the list
+      // was ended early: they are left to the document's follow-ups (above).
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).not.toContain(rows[11]);
+      expect(calls[1]).toContain(rows[12]);
+      expect(r.findings.map((f) => f.findingKey)).toEqual(rows.slice(0, 24).map((row) => row.split(' ')[0]));
+      expect(r.listEndedAt).toBe(12);
     } finally {
       await h.close();
     }
