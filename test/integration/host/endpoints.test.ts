@@ -92,7 +92,8 @@ describe('engine host: Settings › Inference', () => {
     };
     const pool = [await startOpenAiSim({ responder: slow, contextLength: 16384 }), await startOpenAiSim({ responder: slow, contextLength: 16384 })];
     sims.push(...pool);
-    host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1, logFile: null });
+    // Every progress event sent (no 100 ms throttle): how many there are then depends on the run, not on how fast this machine is.
+    host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1, logFile: null, progressIntervalMs: 0 });
     await call(host, 'settings.update', { strategy: 'pages', useJudge: false, endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `box ${i + 1}` })) });
     const files = await Promise.all(
       [1, 2, 3].map(async (n) => ({ name: `copy-${n}.pdf`, bytes: b64(await plantedPdf({ ...report, pageTexts: report.pageTexts.map((t) => `${t}\nCopy ${n} of the report.`) })) })),
