@@ -218,6 +218,8 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await goTo('Settings');
     await page.getByLabel('Ollama host').fill('http://127.0.0.1:9');
     await saveSettings();
+    // The engine holds the host typed (not the one the pane loaded before the edit): the run below uses it.
+    expect(await server.host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { ollamaHost: 'http://127.0.0.1:9' } });
     await goTo('Library');
     await dropFiles(page, [pdf('third-report.pdf', await plantedVariant('Internal Audit Report: Logistics 2025'))]);
     await page.waitForSelector('[data-testid="run-3"][data-status="failed"]', { timeout: 10_000 });

@@ -39,9 +39,13 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   message: null,
   error: null,
   async load() {
+    const draftAsked = get().draft;
     const result = await invoke('settings.get', {});
-    if (result.ok) set({ settings: result.data, draft: structuredClone(result.data), error: null });
-    else set({ error: result.error.message });
+    if (!result.ok) return set({ error: result.error.message });
+    // An edit made while the answer was on its way is the user's latest word: keep it, do not
+    // paint the saved settings over it (a host typed at once after opening the pane was lost).
+    const editedMeanwhile = get().draft !== draftAsked;
+    set({ settings: result.data, ...(editedMeanwhile ? {} : { draft: structuredClone(result.data) }), error: null });
   },
   async open() {
     // "Settings saved." belongs to the save that just happened, not to a later visit.
