@@ -82,8 +82,23 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   };
 }
 
-/** The truth finding whose title a quote opens with (after a number or ID: a summary-table row, a heading line); the longest when several. */
+/**
+ * The truth finding whose row or heading line a quote is: the one whose title it opens with (after a number or ID),
+ * the longest when several; else the one whose printed ID it opens with (after a section number: "3.24 ACME-24:
+ * Payroll batch ... after the", a heading cut where it wraps, shorter than its title and opening a sibling's).
+ */
 export function rowTruth(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
+  return rowByTitle(truth, evidence) ?? rowById(truth, evidence);
+}
+
+function rowById(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
+  const opening = /^\s*(?:\d+(?:\.\d+)*\.?\s+)?([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)\s*[:|.)\-\u2013\u2014]?\s*\p{L}/u.exec(evidence);
+  if (!opening) return null;
+  const id = comparableId(opening[1]!);
+  return truth.find((t) => isIdString(t.id) && comparableId(t.id) === id) ?? null;
+}
+
+function rowByTitle(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
   // Past a leading number ("7 5 10") or ID ("tob mosq cr 11"): short words then numbers.
   const quote = norm(evidence).replace(/^(?:[a-z]{1,5} )*\d+(?: \d+)* /, '');
   const opening = truth

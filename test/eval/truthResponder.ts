@@ -420,7 +420,10 @@ function findSightings(view: ChunkView, docs: readonly TruthDocument[]): Sightin
       if (idOnly) out.push({ doc, finding, title: finding.title, start: idOnly.start, end: idOnly.end, kind: 'id' });
     }
   }
-  return out.sort((a, b) => a.start - b.start);
+  // A title that opens a sibling's ("X" and "X in batch mode") matches where the sibling's is printed: a reader sees
+  // the whole line, so the place is the longer title's (siblings-same-title is the mode that confuses them).
+  const longer = (s: Sighting) => out.some((t) => t.kind === 'title' && t.finding !== s.finding && t.start === s.start && t.end > s.end);
+  return out.filter((s) => s.kind !== 'title' || !longer(s)).sort((a, b) => a.start - b.start);
 }
 
 /** One sighting per finding: its first title sighting in the text shown (else its first ID reference), in text order. */

@@ -16,8 +16,13 @@
  *   from the document, whatever the model put in `id`: digits occurring
  *   somewhere never count.
  *
+ * - the ID a quoted row or heading opens with ("OPS-5145 | ...", "3.24
+ *   ACME-24: ..."), when the model's ID does not key the finding: the row is
+ *   that ID's, whichever ID (or none) the model gave.
+ *
  * Anything else the model put in `id` is its own label: shown, marked as
- * such, never used to join findings or to keep them apart.
+ * such, never used to join findings (the merge lets a label that the
+ * document prints elsewhere keep its finding out of another ID's group).
  */
 import { normalizeForMatch } from './grounding';
 import { findIdMentions, isReferenceId, normalizeForIds, normalizeId } from '../rules';
@@ -67,7 +72,7 @@ export function identifyFinding(text: string, profile: ExtractionProfile, input:
   const g = input.grounding;
   const located = g.status === 'grounded' && g.start !== null && g.end !== null ? { start: g.start!, end: g.end! } : null;
   return {
-    idKey: printedIdKey(text, profile, input, located),
+    idKey: printedIdKey(text, profile, input, located) ?? (located ? openingIdOfLine(text, profile, located, input.region) : null),
     // The number goes right before the title: a table row or heading near the evidence, or anywhere in the text shown when ungrounded.
     printedNumber: located
       ? printedNumberBefore(text, input.title, Math.max(input.region.start, located.start - ID_WINDOW_CHARS), Math.min(input.region.end, located.end + ID_WINDOW_CHARS))
@@ -148,6 +153,23 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
   const after = ofKind.find((m) => m.start >= located.end);
   if (after && isWanted(after) && after.start - located.end <= ID_WINDOW_CHARS) return after.normalized;
   return null;
+}
+
+/**
+ * The ID a quoted row or heading opens with: the quote lies on a line that starts (after at most a section number)
+ * with an ID of the profile, "ACME-48 | Title | High" or "3.48 ACME-48: Title". The line is that finding's own row
+ * or heading, whatever ID the model gave (none, its own label, or a neighbour's): near-identical sibling titles
+ * ("X" and "X in batch mode") are told apart by the ID their row prints, not by the words the model quoted.
+ */
+function openingIdOfLine(text: string, profile: ExtractionProfile, located: { start: number; end: number }, region: { start: number; end: number }): string | null {
+  const line = lineAt(text, located.start);
+  if (line.start < region.start) return null;
+  const lineText = text.slice(line.start, line.end);
+  const lead = /^[\s#([]*(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+)?/.exec(lineText)![0].length;
+  const first = findIdMentions(lineText, [], profile.idPatterns)[0];
+  if (!first || first.start !== lead || isReferenceId(first.normalized)) return null;
+  // The ID stands as the line's label: a separator or the title follows it, not more of a sentence's ID list.
+  return /^\s*[:|.)\]\-\u2013\u2014]?\s*\p{L}/u.test(lineText.slice(first.end)) ? first.normalized : null;
 }
 
 /** "Finding ID:", "Issue ID", "ID:", "Ref." right before an ID on its line: a heading block's metadata, never a table row. */

@@ -67,7 +67,10 @@ export function hiddenSpansOf(listings: readonly ListedRows[]): HiddenSpan[] {
       const first = l.entries[0]!;
       const last = l.entries.at(-1)!;
       const what = PLACEHOLDER_NAMES[l.kind];
-      return { start: first.start, end: last.end, label: `[${what}, entries ${first.number} to ${last.number}: read without you, not shown]` };
+      // A count, not the first and last entries: a register's entries are issue IDs, and a model that reports every
+      // ID it sees would report the two printed here as findings, with no text to ground them.
+      const count = l.entries.length === 1 ? '1 entry' : `${l.entries.length} entries`;
+      return { start: first.start, end: last.end, label: `[${what}, ${count}: read without you, not shown]` };
     })
     .sort((a, b) => a.start - b.start);
 }

@@ -31,6 +31,7 @@ import {
   type HiddenSpan,
   type RecordedList,
   appendChunkFindings,
+  comparableId,
 } from '../extract';
 import { findListings, textLines } from '../completeness';
 import { isRunWideLlmError } from '../llm';
@@ -63,7 +64,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
 
   const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
   throwIfAborted(ctx.signal);
-  mergeDocument(ctx);
+  mergeDocument(ctx, mentions);
   await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
@@ -393,10 +394,12 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
   };
 }
 
-function mergeDocument(ctx: DocumentContext): void {
+function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): void {
   ctx.report('merge', 0, 1, 'merging duplicate findings');
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
-  const result = mergeFindings(findings, { documentText: ctx.doc.text });
+  // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
+  const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
+  const result = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

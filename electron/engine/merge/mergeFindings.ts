@@ -13,8 +13,9 @@
  *  3. boundary-overlap: grounded evidence of two different chunks overlapping by at least `overlapRatio` of
  *     the shorter span (the same text seen in a chunk and in the next chunk's context);
  *  4. similar-text: `compareFindings` says same (similarity.ts).
- * Two groups never join when the document gives them different IDs, or different numbers of the same
- * shape ("7" and "9"; "7" and "3.2" may be a table row and its section), or when they are a recorded conflict.
+ * Two groups never join when the document gives them different IDs (or, for a group the document keys nowhere,
+ * when its model gave an ID the document prints for another), or different numbers of the same shape ("7" and "9";
+ * "7" and "3.2" may be a table row and its section), or when they are a recorded conflict.
  * Text (passes 3 and 4) never joins distinct titles the document prints: when every title of one group that the
  * document prints and every printed title of the other differ in a distinguishing word ("Unused errors can be
  * removed" and "Unused constants can be removed"; each has a word the other lacks), they are different findings
@@ -41,6 +42,12 @@ export interface MergeOptions {
    * printed titles keep sightings apart. Without it no title keeps findings apart (text alone decides).
    */
   documentText?: string;
+  /**
+   * The IDs the document prints (comparableId form). A finding the document gives no key but whose model ID is one
+   * of them claims that ID: it never joins a group keyed or claimed by another printed ID (a duplicate costs a
+   * click, a wrong merge costs a finding). Without it no claim counts.
+   */
+  printedIds?: ReadonlySet<string>;
 }
 
 export interface MergeResult {
@@ -57,11 +64,16 @@ interface Edge {
   score: number;
 }
 
-/** What the document says about a group: its printed ID (at most one) and its printed numbers. */
+/** What the document says about a group: its printed ID (at most one), the printed ID its model claims, and its printed numbers. */
 interface GroupIdentity {
   key: string | null;
+  /** comparableId of a printed ID a member's model gave, where the document keys none of the group's members. */
+  claim: string | null;
   numbers: Set<string>;
 }
+
+/** The printed ID a group stands for: its key, else what its members' model claims. */
+const idOf = (g: GroupIdentity): string | null => (g.key ? comparableId(g.key) : g.claim);
 
 interface PendingConflict {
   kind: MergeConflictDraft['kind'];
@@ -78,7 +90,12 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
   const parent = findings.map((_, i) => i);
   const isPrinted = printedTitleTest(options.documentText);
   findings = ownRowTitles(findings, isPrinted);
-  const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
+  const claimOf = (f: StoredFinding): string | null => {
+    if (f.findingKey || !f.id || !options.printedIds) return null;
+    const claimed = comparableId(f.id);
+    return options.printedIds.has(claimed) ? claimed : null;
+  };
+  const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, claim: claimOf(f), numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
   /** Per group root: the content words of each distinct title the document prints for its members. */
   const titles: ContentTitle[][] = findings.map((f) => (isPrinted(f.title) ? [contentTitle(f.title)] : []));
   /** Pairs of group roots that must stay apart (recorded conflicts). */
@@ -95,6 +112,8 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
     const ia = identity[ra]!;
     const ib = identity[rb]!;
     if (ia.key && ib.key && ia.key !== ib.key) return false;
+    const [idA, idB] = [idOf(ia), idOf(ib)];
+    if (idA && idB && idA !== idB) return false;
     if (numbersClash(ia.numbers, ib.numbers)) return false;
     return !kept(ra, rb);
   };
@@ -108,7 +127,7 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
     if ((reason === 'similar-text' || reason === 'boundary-overlap') && titlesDistinct(titles[ra]!, titles[rb]!)) return false;
     const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
     parent[child] = root;
-    identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
+    identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, claim: identity[ra]!.claim ?? identity[rb]!.claim, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
     titles[root] = uniqueTitles([...titles[ra]!, ...titles[rb]!]);
     edges.push({ a, b, reason, score });
     return true;
@@ -188,7 +207,7 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
     else groups.set(r, [i]);
   }
 
-  const drafts = [...groups.entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), identity[root]!.key) }));
+  const drafts = [...groups.entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), identity[root]!.key, isPrinted) }));
   drafts.sort((x, y) => position(x.draft) - position(y.draft) || x.draft.mainFindingId - y.draft.mainFindingId);
   const indexOfRoot = new Map(drafts.map((d, i) => [d.root, i]));
   const decisions: MergeDecision[] = edges.map((e) => ({
@@ -372,8 +391,13 @@ function isHeadingLine(evidence: string, title: string): boolean {
   return quote.slice(0, at).every((w) => /\d/.test(w) || /^[a-z]{1,5}$/.test(w)) && own.every((w, i) => quote[at + i] === w);
 }
 
-function buildDraft(members: StoredFinding[], key: string | null): MergedFindingDraft {
-  const main = [...members].sort((a, b) => mainScore(b) - mainScore(a) || a.findingId - b.findingId)[0]!;
+function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (title: string) => boolean): MergedFindingDraft {
+  const ranked = [...members].sort((a, b) => mainScore(b) - mainScore(a) || a.findingId - b.findingId);
+  const main = ranked[0]!;
+  // The title is the document's words when a source carries them: a main source whose model wrote a title the
+  // document prints nowhere (a reworded title, or a row's ID keying a sighting the model titled otherwise) keeps its
+  // description and page, and takes the best printed title of its group.
+  const title = isPrinted(main.title) ? main.title : (ranked.find((f) => isPrinted(f.title))?.title ?? main.title);
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
   const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
   const keyForm = key ? comparableId(key) : null;
@@ -383,7 +407,7 @@ function buildDraft(members: StoredFinding[], key: string | null): MergedFinding
     printedNumber: main.printedNumber ?? mostCommon(members.map((f) => f.printedNumber)),
     // The model's labels matter only where the document prints no ID of its own.
     modelLabels: key ? [] : [...new Set(labels)],
-    title: main.title,
+    title,
     type: main.type,
     severity: top.severity,
     severityCanonical: top.severityCanonical,

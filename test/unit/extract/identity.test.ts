@@ -57,11 +57,35 @@ describe('a model ID is a key only where the document prints it for the finding'
     expect(identify(detail, 'TOB-ETCD-004', 'TOCTOU', at(detail, 'An attacker')).idKey).toBeNull();
     const table = 'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium\nTOB-ETCD-005 TOCTOU of gateway endpoint authentication Low';
     const row = at(table, 'TOCTOU of gateway endpoint authentication Low');
-    expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', row).idKey).toBeNull();
+    // The row opens with its own ID: that is the key, whichever ID the model wrote.
+    expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', row).idKey).toBe('TOB-ETCD-005');
     expect(identify(table, 'TOB-ETCD-005', 'TOCTOU of gateway endpoint authentication', row).idKey).toBe('TOB-ETCD-005');
     // The row above's ID is the last one printed before the quote, but the quote's own line names another.
     const quotedTitle = at(table, 'TOCTOU of gateway endpoint authentication');
-    expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', quotedTitle).idKey).toBeNull();
+    expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', quotedTitle).idKey).toBe('TOB-ETCD-005');
+  });
+
+  it('a quoted row or heading is keyed by the ID it opens with, even when the model gave none: siblings one phrase apart stay apart', () => {
+    const text = [
+      '3.47 ACME-47: LDAP user sync double posts entries on a retry under peak load',
+      'The sync retries without an idempotency key.',
+      '3.48 ACME-48: LDAP user sync double posts entries on a retry under peak load in',
+      'batch mode',
+      'ACME-49 | Payroll batch drops the last record | High | Open',
+    ].join('\n');
+    const title = 'LDAP user sync double posts entries on a retry under peak load';
+    expect(identify(text, null, title, at(text, '3.48 ACME-48: LDAP user sync double posts entries on a retry under peak load in')).idKey).toBe('ACME-48');
+    expect(identify(text, null, title, at(text, 'LDAP user sync double posts entries on a retry under peak load in')).idKey).toBe('ACME-48');
+    expect(identify(text, 'F-3', 'Payroll batch drops the last record', at(text, 'Payroll batch drops the last record | High')).idKey).toBe('ACME-49');
+    // The description below a heading does not open with an ID: no key from its line.
+    expect(identify(text, null, title, at(text, 'The sync retries without an idempotency key.')).idKey).toBeNull();
+  });
+
+  it('a line that opens with an ID list, a standard or a sentence about an ID is no row: no key from it', () => {
+    const text = 'ACME-1, ACME-2 and ACME-3 are fixed in this release.\nCVE-2021-22569 allows a denial of service.\nSee ACME-4 for the fix.';
+    expect(identify(text, null, 'Fixed issues', at(text, 'ACME-1, ACME-2 and ACME-3 are fixed')).idKey).toBeNull();
+    expect(identify(text, null, 'Protobuf denial of service', at(text, 'CVE-2021-22569 allows a denial of service.')).idKey).toBeNull();
+    expect(identify(text, null, 'Fix', at(text, 'See ACME-4 for the fix.')).idKey).toBeNull();
   });
 
   it('a label no pattern knows counts only in the finding\'s heading block: the model\'s "F-2" is not a hex dump\'s "f2" pages before', () => {

@@ -157,6 +157,33 @@ describe('mergeFindings', () => {
     });
   });
 
+  it('a finding the document keys nowhere, whose model gave an ID the document prints, never joins another ID\'s finding by its text', () => {
+    const row = f({ id: 'OPS-5137', findingKey: 'OPS-5137', title: 'SMTP relay writes timestamps without the timezone offset', evidence: 'OPS-5137 | SMTP relay writes timestamps without the timezone offset | Done', grounding: at(0, 70, 1) });
+    // The sibling's row the model could not ground (it was not in the text shown): its claimed ID is printed elsewhere.
+    const sibling = f({ id: 'ops 5145', title: 'SMTP relay writes timestamps without the timezone offset on weekends', nodeIndex: 2 });
+    const printedIds = new Set(['OPS-5137', 'OPS-5145']);
+    expect(mergeFindings([row, sibling], { printedIds }).merged).toHaveLength(2);
+    // Without the document's IDs the model's ID is only a label, and text joins the two (what the guard prevents).
+    expect(mergeFindings([row, sibling]).merged).toHaveLength(1);
+    // A model label the document never prints ("F-2") claims nothing: text still joins a reworded sighting.
+    const label = f({ id: 'F-2', title: 'SMTP relay writes timestamps without the timezone offset', nodeIndex: 3 });
+    expect(mergeFindings([row, label], { printedIds }).merged).toHaveLength(1);
+    // Two unkeyed findings claiming the same printed ID join by text; claiming different ones, they stay apart.
+    const again = f({ id: 'OPS-5145', title: 'SMTP relay writes timestamps without the timezone offset on weekends', nodeIndex: 4 });
+    expect(mergeFindings([sibling, again], { printedIds }).merged).toHaveLength(1);
+    const other = f({ id: 'OPS-5137', title: 'SMTP relay writes timestamps without the timezone offset on weekends', nodeIndex: 5 });
+    expect(mergeFindings([sibling, other], { printedIds }).merged).toHaveLength(2);
+  });
+
+  it('a sighting quoting a heading under a title the document prints nowhere takes the heading\'s title: the quote is the document\'s words', () => {
+    const text = 'ACME-02 | Customer portal login retries forever | Medium | Open\n3.2 ACME-02: Customer portal login retries forever\nThe portal retries without a limit.';
+    const row = f({ id: 'ACME-02', findingKey: 'ACME-02', title: 'Customer portal login retries forever', evidence: 'ACME-02 | Customer portal login retries forever | Medium | Open', grounding: at(0, 60, 1) });
+    const heading = f({ findingKey: 'ACME-02', title: 'Customer portal login accepts expired session tokens', description: 'A long description the model wrote for another issue, longer than any other source.', evidence: '3.2 ACME-02: Customer portal login retries forever', grounding: at(61, 111, 5), nodeIndex: 2 });
+    const { merged } = mergeFindings([row, heading], { documentText: text });
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.title).toBe('Customer portal login retries forever');
+  });
+
   it('an ungrounded-only finding stays unverified', () => {
     const r = mergeFindings([f({ title: 'Invented' })]);
     expect(r.merged[0]!.grounded).toBe(false);
