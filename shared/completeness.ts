@@ -83,6 +83,8 @@ export type CheckPlaceKind =
   /** A summary-table row whose severity differs from the finding found for it. */
   | 'severity-differs'
   | 'entry-without-finding'
+  /** An item of an itemised list most of whose items are findings, that no finding covers (completeness/itemLists.ts). */
+  | 'item-without-finding'
   | 'finding-without-entry'
   | 'unreviewed-id'
   | 'failed-chunk'

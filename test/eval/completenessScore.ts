@@ -9,7 +9,8 @@
  * - document-disagrees (a severity): the printed count differs from the truth findings of that severity;
  *   (a total against its counts): never, no corpus report contradicts its own total;
  * - severity-differs: the finding was found with another severity than its truth finding's;
- * - entry-without-finding / unreviewed-id: a finding the run missed stands behind the entry or the ID;
+ * - entry-without-finding / unreviewed-id / item-without-finding: a finding the run missed stands behind the entry,
+ *   the ID or the list item (its title is the item's words);
  * - finding-without-entry: the finding is in no truth file (an invented one: no list can hold it);
  * - failed-chunk, pages-without-text: always (the run or the file says so).
  */
@@ -87,6 +88,7 @@ export function entryIsOf(entry: Pick<ListedEntry, 'id' | 'number' | 'text'>, t:
 const ENTRY_NUMBER = /^(?:Summary table row|Contents entry) (\S+) on page (\d+)/;
 const MENTIONED_ID = /^ID (\S+) is mentioned/;
 const QUOTED_TITLE = /^Finding "(.*?)" (?:\(|was found)/;
+const LIST_ITEM = /^List item on page \d+, "(.*)", matches no finding/;
 
 export function scoreCompleteness(truth: TruthDocument, findings: readonly MergedFinding[], verdict: CompletenessVerdict, profile: ExtractionProfile = DEFAULT_PROFILE): CompletenessScore {
   const printed = canonicalCounts(printedCounts(truth), profile);
@@ -109,6 +111,10 @@ export function scoreCompleteness(truth: TruthDocument, findings: readonly Merge
       const entry = entryOf(place);
       return entry ? missed.filter((t) => entryIsOf(entry, t)) : [];
     }
+    if (place.kind === 'item-without-finding') {
+      const item = LIST_ITEM.exec(place.message)?.[1];
+      return item ? missed.filter((t) => [...words(t.title)].every((w) => words(item).has(w))) : [];
+    }
     if (place.kind === 'unreviewed-id') {
       const id = MENTIONED_ID.exec(place.message)?.[1];
       return id ? missed.filter((t) => isIdString(t.id) && comparableId(t.id) === comparableId(id)) : [];
@@ -130,6 +136,7 @@ export function scoreCompleteness(truth: TruthDocument, findings: readonly Merge
         return !!f && !!t && rankSeverity(profile, t.severity).canonical !== f.severityCanonical;
       }
       case 'entry-without-finding':
+      case 'item-without-finding':
       case 'unreviewed-id':
         return missedBehind(place).length > 0;
       case 'finding-without-entry': {

@@ -11,6 +11,7 @@ import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
 import { headingBlockIds, ownIdFamilies, splitMentions } from './idFamily';
+import { findItemLists, itemsWithoutFinding } from './itemLists';
 import { findListings } from './listedEntries';
 import { matchEntries } from './entryMatching';
 import { statedTotalsByLlm } from './llmTotals';
@@ -26,6 +27,7 @@ export { statedTotalsByLlm, overviewParts, mayStateCounts, StatedTotalsReplySche
 export { textLines, type TextLine } from './textLines';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict } from './verdict';
+export { findItemLists, itemsWithoutFinding, type ItemList, type ListItem, type UncoveredItem } from './itemLists';
 
 export interface CompletenessInput {
   doc: ExtractedDocument;
@@ -74,10 +76,17 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     listings,
     // Counted as found: what the analysis reported. A finding known from its row alone is named by its entry instead.
     findings: analysed,
+    // An item of a list of findings that no reported finding's evidence touches: a finding the model skipped.
+    uncoveredItems: itemsWithoutFinding(findItemLists(lines, listings), evidenceSpans(analysed)),
     unreviewedMentions: splitMentions(input.unreviewedMentions, families, input.idPatterns).findingIds.filter((m) => !accounted(m.id)),
     failedChunks: input.failedChunks,
     pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
     usedLlm,
   });
   return { verdict, notes };
+}
+
+/** Where the reported findings' grounded evidence lies (every source of every merged finding). */
+function evidenceSpans(findings: readonly MergedFinding[]): { start: number; end: number }[] {
+  return findings.flatMap((f) => f.sources.flatMap((s) => (s.grounded && s.evidenceStart !== null && s.evidenceEnd !== null ? [{ start: s.evidenceStart, end: s.evidenceEnd }] : [])));
 }

@@ -8,6 +8,7 @@ import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
 import { entryName, LISTING_NAMES, type CheckPlace, type CompletenessVerdict, type ListedEntry, type SeverityTally, type StatedCount } from '../../../shared/completeness';
 import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
+import type { UncoveredItem } from './itemLists';
 import type { Listing } from './listedEntries';
 
 export interface VerdictInput {
@@ -16,6 +17,8 @@ export interface VerdictInput {
   listings: readonly Listing[];
   findings: readonly MergedFinding[];
   unreviewedMentions: readonly { id: string; pages: number[] }[];
+  /** Items of lists of findings that no finding covers (itemLists.ts); none when omitted. */
+  uncoveredItems?: readonly UncoveredItem[];
   failedChunks: readonly { nodeIndex: number; pageStart: number; pageEnd: number }[];
   pagesWithoutText: readonly number[];
   usedLlm: boolean;
@@ -72,6 +75,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   for (const f of findingsWithoutEntry) {
     places.push({ kind: 'finding-without-entry', page: f.page, severity: f.severity, message: `Finding "${f.title}" (${f.severity}${f.page === null ? '' : `, page ${f.page}`}) is in none of the document's lists of findings.` });
   }
+  for (const u of input.uncoveredItems ?? []) places.push(itemPlace(u));
   for (const m of input.unreviewedMentions) {
     places.push({ kind: 'unreviewed-id', page: m.pages[0] ?? null, message: `ID ${m.id} is mentioned on page${m.pages.length > 1 ? 's' : ''} ${formatPageRanges(m.pages)} but no finding covers it.` });
   }
@@ -112,6 +116,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
  */
 const PLACE_ORDER: readonly CheckPlace['kind'][] = [
   'entry-without-finding',
+  'item-without-finding',
   'stated-vs-found',
   'failed-chunk',
   'unreviewed-id',
@@ -199,6 +204,18 @@ function entryPlace(group: readonly ListedEntry[]): CheckPlace {
     page: first!.page,
     severity: first!.severityCanonical,
     message: `${what} on page ${first!.page}, "${title}"${first!.severity ? ` (${first!.severity})` : ''}, matches no finding reported from the text (at most its own row was read).${also}`,
+  };
+}
+
+/** Longer items are cut in the message: the page and the opening words find it. */
+const ITEM_SHOWN_CHARS = 140;
+
+function itemPlace({ item, covered, total }: UncoveredItem): CheckPlace {
+  const text = item.text.length > ITEM_SHOWN_CHARS ? `${item.text.slice(0, ITEM_SHOWN_CHARS - 1)}\u2026` : item.text;
+  return {
+    kind: 'item-without-finding',
+    page: item.page,
+    message: `List item on page ${item.page}, "${text}", matches no finding, while ${covered} of the ${total} items of its list were reported as findings.`,
   };
 }
 

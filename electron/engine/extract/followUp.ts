@@ -5,11 +5,14 @@
  * the text but that no finding stands for (a report that prints no IDs), are named in focused follow-up calls, each
  * shown with the text around it. Asked per document, not per unit: an ID a unit only refers to (a recommendation, a
  * figure caption, a cross-reference) is covered by the finding of its detailed section elsewhere, and costs no call.
- * What stays uncovered reaches the completeness check (unreviewed IDs, listed entries without a finding), as before.
+ * So are the items of an itemised list most of whose items were reported as findings, that no finding covers
+ * (completeness/itemLists.ts: a changelog's bullets carry no ID, and nothing else would show one skipped).
+ * What stays uncovered reaches the completeness check (unreviewed IDs, listed entries and items without a finding).
  */
 import type { ListedEntry } from '../../../shared/completeness';
 import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
+import type { ListItem } from '../completeness';
 import type { HiddenSpan, RecordedList } from './listedRows';
 import { recordedDetail, standsFor } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
@@ -68,6 +71,8 @@ export interface FollowUpInput extends ExtractionCallSettings {
   sections?: readonly UnnamedSection[];
   recorded?: RecordedList;
   hidden?: readonly HiddenSpan[];
+  /** Items of lists of findings that no finding covers (completeness/itemLists.ts itemsWithoutFinding), in document order. */
+  items?: readonly ListItem[];
 }
 
 export interface FollowUpBatch {
@@ -85,13 +90,21 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
   const { doc, profile } = input;
   const idsWithin = (start: number, end: number) => new Set(input.allMentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
   let calls = 0;
-  const ask = async (excerpts: { start: number; end: number }[], named: { ids: string[]; sections?: UnnamedSection[] }): Promise<void> => {
+  const ask = async (excerpts: { start: number; end: number }[], named: { ids: string[]; sections?: UnnamedSection[]; items?: number }): Promise<void> => {
     const ref = `${input.documentId ?? doc.sha256.slice(0, 12)}?${++calls}`;
     const sections = named.sections?.map((s) => `[${s.number}] ${s.entry.id ?? s.entry.number} ${s.entry.title}`);
-    const messages = buildFollowUpMessages({ profile, doc, ids: named.ids, excerpts, chunkLabel: ref, ...(sections && input.recorded ? { sections, recorded: input.recorded.text } : {}) });
+    const messages = buildFollowUpMessages({
+      profile,
+      doc,
+      ids: named.ids,
+      excerpts,
+      chunkLabel: ref,
+      ...(sections && input.recorded ? { sections, recorded: input.recorded.text } : {}),
+      ...(named.items ? { items: named.items } : {}),
+    });
     const textTokens = excerpts.reduce((n, e) => n + llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
     // Room for everything named (and the neighbours the excerpts show): the reply is expected to hold each.
-    const expected = Math.max(idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end), named.sections?.length ?? 0);
+    const expected = Math.max(idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end), named.sections?.length ?? 0, named.items ?? 0);
     const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, expected);
     const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
     const reply = r.cut ? parsePartialExtractionReply(r.content) : r.value;
@@ -103,7 +116,8 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
       const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? []) : null;
       return detail ? [detail] : [];
     });
-    onBatch({ findings: [...groundReply(doc, profile, reply.findings, shown), ...details], callId: r.call.callId, ids: [...named.ids, ...(sections ?? [])] });
+    const items = named.items ? [`${named.items} list item${named.items === 1 ? '' : 's'}`] : [];
+    onBatch({ findings: [...groundReply(doc, profile, reply.findings, shown), ...details], callId: r.call.callId, ids: [...named.ids, ...(sections ?? []), ...items] });
   };
 
   const all = [...new Map(input.mentions.map((m) => [m.normalized, m])).values()];
@@ -116,6 +130,22 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const batch = sections.slice(b, b + FOLLOW_UP_BATCH);
     await ask(sectionOpenings(doc, batch), { ids: [], sections: batch });
   }
+  const items = input.items ?? [];
+  for (let b = 0; b < items.length; b += FOLLOW_UP_BATCH) {
+    const batch = items.slice(b, b + FOLLOW_UP_BATCH);
+    await ask(joinTouching(doc, batch), { ids: [], items: batch.length });
+  }
+}
+
+/** Spans in document order, those that touch or stand on consecutive lines joined (no gap marker between them). */
+function joinTouching(doc: Pick<ExtractedDocument, 'text'>, spans: readonly { start: number; end: number }[]): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last && (s.start <= last.end || !/\S/.test(doc.text.slice(last.end, s.start)))) last.end = Math.max(last.end, s.end);
+    else out.push({ start: s.start, end: s.end });
+  }
+  return out;
 }
 
 /** Characters of a section's opening a follow-up shows: its heading, metadata lines and first sentences. */
@@ -160,13 +190,7 @@ export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: r
       const lineAfter = nextEnd < 0 ? text.length : nextEnd;
       return { start: Math.max(lineBefore, m.start - EXCERPT_CHARS), end: Math.min(lineAfter, m.end + EXCERPT_CHARS) };
     });
-  const out: { start: number; end: number }[] = [];
-  for (const s of spans) {
-    const last = out.at(-1);
-    // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
-    if (last && (s.start <= last.end || !/\S/.test(text.slice(last.end, s.start)))) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
+  // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
+  return joinTouching(doc, spans);
 }
 

@@ -155,6 +155,12 @@ export interface FollowUpPromptInput {
   sections?: readonly string[];
   /** The RECORDED FINDINGS block's lines (listedRows.ts recordedList), shown when `sections` are asked for. */
   recorded?: string;
+  /**
+   * How many items of an itemised list the excerpts show that no finding covers, of a list whose other items were
+   * reported as findings (completeness/itemLists.ts). Only the count is named: the items are document text, shown in
+   * the DOCUMENT block where text is data.
+   */
+  items?: number;
   /** Where the excerpts around them lie in the canonical text, in document order. */
   excerpts: readonly { start: number; end: number }[];
   chunkLabel: string;
@@ -178,6 +184,9 @@ export function buildFollowUpMessages(input: FollowUpPromptInput): ChatMessage[]
       : undefined,
     input.sections && input.sections.length > 0 && input.recorded
       ? `${recordedBlock(input.recorded)}\n\nThese findings of the RECORDED FINDINGS block have their detailed section in the part you analysed, but were not given:\n${input.sections.join('\n')}\nThe DOCUMENT block shows the opening of each section (excerpts separated by ${EXCERPT_GAP}). Give each whose section is shown by its line number in "recorded".`
+      : undefined,
+    input.items
+      ? `The DOCUMENT block shows ${input.items === 1 ? 'an item' : `${input.items} items`} of a list whose other items you reported as findings (excerpts separated by ${EXCERPT_GAP}); no finding was reported for ${input.items === 1 ? 'it' : 'them'}. Report every finding among them.`
       : undefined,
   ].filter(Boolean);
   return jsonPromptMessages({

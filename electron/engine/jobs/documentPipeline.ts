@@ -1,5 +1,5 @@
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import type { GroundedFinding } from '../../../shared/findings';
+import { LISTED_ENTRY_TYPE, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
 import {
@@ -33,7 +33,7 @@ import {
   appendChunkFindings,
   comparableId,
 } from '../extract';
-import { findListings, textLines } from '../completeness';
+import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
 import { mergeFindings, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
@@ -215,7 +215,11 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const failed: FailedChunk[] = [];
   // The document's own lists of findings (summary table, contents): the rules read their rows, the model is not shown
   // them, so it writes each finding once, from its detailed section (extract/listedRows.ts).
-  const listings = listsToRead(ctx.doc.text, timeStage('mentions', () => findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)));
+  const lines = textLines(ctx.doc);
+  const allListings = timeStage('mentions', () => findListings(lines, ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns));
+  const listings = listsToRead(ctx.doc.text, allListings);
+  // Itemised lists besides them (a changelog's bullets): their items no finding covers are asked for again at the end.
+  const itemLists = findItemLists(lines, allListings);
   const hidden = hiddenSpansOf(listings);
   const recorded = recordedList(listings);
   // The recorded list is sent with every unit: its tokens come out of the unit budget, so every prompt stays planned.
@@ -313,7 +317,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar, recorded, hidden });
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar, recorded, hidden, itemLists });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -338,7 +342,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
  */
 async function askAgainForUncovered(
   ctx: DocumentContext,
-  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number; recorded: RecordedList; hidden: readonly HiddenSpan[] },
+  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
 ): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client } = ctx.llm!;
@@ -347,11 +351,16 @@ async function askAgainForUncovered(
   // A section whose printed ID is asked for already needs no second question.
   const askedIds = new Set(uncovered.map((m) => m.normalized));
   const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter((s) => !(s.entry.id && askedIds.has(s.entry.id)));
-  if ((uncovered.length === 0 && sections.length === 0) || input.leaves.length === 0) return;
-  const ids = askedIds.size + sections.length;
+  // Items of a list most of whose items were reported, that no finding covers (an item printing an ID asked for is asked by it).
+  const analysed = stored.filter((f) => f.type !== LISTED_ENTRY_TYPE && f.grounding.status === 'grounded' && f.grounding.start !== null && f.grounding.end !== null);
+  const items = itemsWithoutFinding(input.itemLists, analysed.map((f) => ({ start: f.grounding.start!, end: f.grounding.end! })))
+    .map((u) => u.item)
+    .filter((item) => !uncovered.some((m) => m.start >= item.start && m.start < item.end));
+  if ((uncovered.length === 0 && sections.length === 0 && items.length === 0) || input.leaves.length === 0) return;
+  const ids = askedIds.size + sections.length + items.length;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   let findings = input.findingsSoFar;
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'} or listed finding${ids === 1 ? '' : 's'} no finding covers`, { findings });
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'} no finding covers`, { findings });
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
     client,
@@ -363,6 +372,7 @@ async function askAgainForUncovered(
       sections,
       recorded: input.recorded,
       hidden: input.hidden,
+      items,
       ...extractionCalls(ctx),
     },
     (batch) => {
@@ -377,7 +387,7 @@ async function askAgainForUncovered(
       findings = countArrivingFindings(db, runId, documentId);
     },
   );
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'} or listed finding${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
+  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
 }
 
 /** The run's settings for every extraction call of this document (units and follow-ups alike). */
