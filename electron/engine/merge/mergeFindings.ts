@@ -394,10 +394,12 @@ function isHeadingLine(evidence: string, title: string): boolean {
 function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (title: string) => boolean): MergedFindingDraft {
   const ranked = [...members].sort((a, b) => mainScore(b) - mainScore(a) || a.findingId - b.findingId);
   const main = ranked[0]!;
-  // The title is the document's words when a source carries them: a main source whose model wrote a title the
-  // document prints nowhere (a reworded title, or a row's ID keying a sighting the model titled otherwise) keeps its
-  // description and page, and takes the best printed title of its group.
-  const title = isPrinted(main.title) ? main.title : (ranked.find((f) => isPrinted(f.title))?.title ?? main.title);
+  // A main source whose model wrote a title the document prints nowhere, about something else than the title the
+  // document prints for its group (a row's ID keyed a sighting the model titled otherwise), keeps its description and
+  // page but takes the group's best printed title. A mere rewording ("Audit log entries deletable by support
+  // operators" for "Audit log deletable by operators") stays the model's title, as before.
+  const printedTitle = isPrinted(main.title) ? undefined : ranked.find((f) => isPrinted(f.title))?.title;
+  const title = printedTitle && distinctTitles(contentTitle(main.title), contentTitle(printedTitle)) ? printedTitle : main.title;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
   const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
   const keyForm = key ? comparableId(key) : null;
