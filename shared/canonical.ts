@@ -52,3 +52,10 @@ export function formatPageRanges(pageNumbers: readonly number[]): string {
   }
   return ranges.join(', ');
 }
+
+/**
+ * A line that opens an item of a bulleted list ("- ", "\u2022 ", "* ") or of a numbered one ("3. ", "3) ", "(3) "):
+ * group 1 is the bullet, group 2 the number. Items are read as entries (completeness/itemLists.ts), and an item's
+ * line never runs on into the next item's (extract/sourceDescription.ts).
+ */
+export const LIST_ITEM_START = /^\s*(?:([-\u2013\u2014\u2022*\u25AA\u25E6\u2023\u25CF\u00B7])\s+\S|\(?(\d{1,3})[.)]\s+\p{L})/u;

@@ -9,6 +9,7 @@
  * A list whose items were mostly not reported (scope, methodology, a recommendation's steps) says nothing: its items
  * are not findings, and no place is raised for them.
  */
+import { LIST_ITEM_START } from '../../../shared/canonical';
 import type { TextLine } from './textLines';
 import { oneLine } from './textLines';
 
@@ -41,8 +42,6 @@ const MAX_ITEM_LINES = 3;
 const MIN_COVERED = 4;
 export const FINDINGS_LIST_SHARE = 0.6;
 
-const BULLET = /^\s*([-\u2013\u2014\u2022*\u25AA\u25E6\u2023\u25CF\u00B7])\s+\S/u;
-const NUMBERED = /^\s*\(?(\d{1,3})[.)]\s+\p{L}/u;
 
 interface Open {
   kind: string;
@@ -73,8 +72,9 @@ function itemLists(lines: readonly TextLine[]): ItemList[] {
   };
   for (const line of lines) {
     if (line.running || line.text.trim() === '') continue;
-    const bullet = BULLET.exec(line.text)?.[1];
-    const number = bullet ? null : Number(NUMBERED.exec(line.text)?.[1] ?? NaN);
+    const marker = LIST_ITEM_START.exec(line.text);
+    const bullet = marker?.[1];
+    const number = bullet ? null : Number(marker?.[2] ?? NaN);
     const kind = bullet ?? (Number.isFinite(number) ? 'number' : null);
     const item: ListItem = { start: line.start, end: line.end, page: line.page, text: oneLine(line.text) };
     if (kind === null) {

@@ -6,6 +6,7 @@
  * where the finding is; the sentence around it says what it is, in the document's words, and is grounded by
  * construction. A quote that is a heading or a table row has no sentence around it, and no description.
  */
+import { LIST_ITEM_START } from '../../../shared/canonical';
 import type { Grounding } from '../../../shared/findings';
 
 /** Longest description kept: a sentence or two. */
@@ -79,6 +80,8 @@ function proseAround(text: string, start: number, end: number): { start: number;
 function runsOn(line: string, next: string): boolean {
   const t = line.trim();
   if (t === '' || next.trim() === '' || line.includes(PAGE_BREAK) || next.includes(PAGE_BREAK) || ENDS_BLOCK.test(t)) return false;
+  // The next item of a list starts afresh: a changelog's bullets are not one sentence.
+  if (LIST_ITEM_START.test(next)) return false;
   return t.length >= PROSE_LINE || /^\s*[\p{Ll}(]/u.test(next);
 }
 

@@ -36,6 +36,22 @@ describe('a description taken from the document', () => {
     expect(sourceDescription(table, at(table, 'TOCTOU of gateway endpoint authentication'))).toBe('');
   });
 
+  it('an item of a list: the item, wrapped line included, never the items after it', () => {
+    const list = [
+      'Version 3.8.0',
+      '- Fix nightly invoice export failing on more than ten thousand rows for EU tenants (#4000), which',
+      'also affected the scheduled exports',
+      '- Handle customer portal login accepting expired session tokens after the nightly restart (#4003)',
+      '1. Prevent payroll batch double posting entries on a retry on the first business day',
+    ].join('\n');
+    expect(sourceDescription(list, at(list, 'Fix nightly invoice export failing on more than ten thousand rows'))).toBe(
+      '- Fix nightly invoice export failing on more than ten thousand rows for EU tenants (#4000), which also affected the scheduled exports',
+    );
+    expect(sourceDescription(list, at(list, 'Handle customer portal login accepting expired session tokens'))).toBe(
+      '- Handle customer portal login accepting expired session tokens after the nightly restart (#4003)',
+    );
+  });
+
   it('stops at a page break, is clipped at a word, and is empty for a quote the text does not hold', () => {
     const broken = `The first page ends in the middle of a sentence that goes on${PAGE_SEPARATOR}onto the next page, where it ends.`;
     expect(sourceDescription(broken, at(broken, 'middle of a sentence'))).toBe('The first page ends in the middle of a sentence that goes on');
