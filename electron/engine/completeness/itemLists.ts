@@ -35,13 +35,12 @@ export interface UncoveredItem {
 }
 
 /** A list has at least this many items: two or three bullets are a sentence's enumeration, not a list of findings. */
-export const MIN_ITEMS = 5;
+const MIN_ITEMS = 5;
 /** Lines after an item's marker line that still belong to it (a wrapped item), or to the gap before the next item. */
 const MAX_ITEM_LINES = 3;
 /** A list is a list of findings when findings cover at least this many of its items and this share. */
 const MIN_COVERED = 4;
-export const FINDINGS_LIST_SHARE = 0.6;
-
+const FINDINGS_LIST_SHARE = 0.6;
 
 interface Open {
   kind: string;
@@ -65,11 +64,10 @@ export function findItemLists(lines: readonly TextLine[], listings: readonly { e
 
 function itemLists(lines: readonly TextLine[]): ItemList[] {
   const lists: ItemList[] = [];
-  let open: Open | null = null;
-  const close = () => {
-    if (open && open.items.length >= MIN_ITEMS) lists.push({ items: open.items });
-    open = null;
+  const keep = (list: Open | null) => {
+    if (list && list.items.length >= MIN_ITEMS) lists.push({ items: list.items });
   };
+  let open: Open | null = null;
   for (const line of lines) {
     if (line.running || line.text.trim() === '') continue;
     const marker = LIST_ITEM_START.exec(line.text);
@@ -79,10 +77,11 @@ function itemLists(lines: readonly TextLine[]): ItemList[] {
     const item: ListItem = { start: line.start, end: line.end, page: line.page, text: oneLine(line.text) };
     if (kind === null) {
       if (!open) continue;
-      const current: Open = open;
+      const current = open;
       current.since++;
       if (current.since > MAX_ITEM_LINES) {
-        close();
+        keep(current);
+        open = null;
         continue;
       }
       // A wrapped item's next line continues its sentence in lower case; anything else (a group heading, the prose
@@ -95,20 +94,20 @@ function itemLists(lines: readonly TextLine[]): ItemList[] {
       } else current.wrapping = false;
       continue;
     }
-    const continues = open !== null && (open as Open).kind === kind && (kind !== 'number' || number === (open as Open).lastNumber + 1);
-    if (!continues) {
-      close();
+    if (!open || open.kind !== kind || (kind === 'number' && number !== open.lastNumber + 1)) {
+      keep(open);
+      open = null;
       // A numbered list starts at 1: "3. Results" after prose is a heading, not a list.
       if (kind === 'number' && number !== 1) continue;
       open = { kind, lastNumber: 0, items: [], since: 0, wrapping: true };
     }
-    const current = open!;
+    const current = open;
     current.items.push(item);
     current.since = 0;
     current.wrapping = true;
     if (kind === 'number') current.lastNumber = number!;
   }
-  close();
+  keep(open);
   return lists;
 }
 
@@ -117,8 +116,7 @@ function itemLists(lines: readonly TextLine[]): ItemList[] {
  * the findings the analysis reported) cover at least MIN_COVERED of its items and FINDINGS_LIST_SHARE of them.
  */
 export function itemsWithoutFinding(lists: readonly ItemList[], spans: readonly { start: number; end: number }[]): UncoveredItem[] {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  const touched = (item: ListItem) => sorted.some((s) => s.start < item.end && item.start < s.end);
+  const touched = (item: ListItem) => spans.some((s) => s.start < item.end && item.start < s.end);
   return lists.flatMap((list) => {
     const uncovered = list.items.filter((item) => !touched(item));
     const covered = list.items.length - uncovered.length;
