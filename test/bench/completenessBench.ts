@@ -6,14 +6,15 @@
  * more than a few such passes, so it never shows in a run's time.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../shared/findings';
 import { checkCompleteness } from '../../electron/engine/completeness';
 import { ingestFile } from '../../electron/engine/pdf';
 import { findIdMentions } from '../../electron/engine/rules';
+import { CORPUS_DIR } from '../helpers/corpus';
 
-const corpus = resolve(import.meta.dirname, '../../../shared/corpus');
+const corpus = CORPUS_DIR;
 const DOCUMENTS = ['tob-mosquitto-2023', 'tob-etcd-2020', 'hard-r-exts-manual'];
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 

@@ -17,7 +17,7 @@
  *
  * Run alone: BENCH_ONLY=modeltime npx tsx test/bench/run.ts
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../electron/engine';
@@ -29,6 +29,7 @@ import { defaultTokenize, schemaResponder, startOllamaSim, type Responder, type 
 import { promptBlocks } from '../fixtures/plantedFindings';
 import { findingItemProperties, isExtractionRequest, loadCorpusTruth, truthResponder, type TruthDocument } from '../eval/truthResponder';
 import { CORPUS, runTreeSplitCorpusBench } from './treesplitCorpusBench';
+import { wholeCorpusDocuments } from '../helpers/corpus';
 
 export const RATES = { prefillTokensPerSec: 900, decodeTokensPerSec: 42, loadSeconds: 0 };
 const MODEL = 'qwen3:8b';
@@ -135,7 +136,8 @@ export async function runModelTimeBench(settingsOverride: Partial<RunSettings['l
     const settings: Partial<RunSettings> = { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: MODEL }, cache: false, ...settingsOverride } };
     // MODELTIME_DOCS=oak,etcd measures only the corpus files whose names contain one of these words.
     const only = process.env.MODELTIME_DOCS?.split(',').map((w) => w.trim()).filter(Boolean);
-    for (const file of readdirSync(pdfDir).filter((f) => f.endsWith('.pdf') && (!only || only.some((w) => f.includes(w)))).sort()) {
+    // Whole documents only (PDF and truth file): the floor is computed from the truth.
+    for (const file of wholeCorpusDocuments(CORPUS).map((name) => `${name}.pdf`).filter((f) => !only || only.some((w) => f.includes(w)))) {
       sim.resetCounters();
       perRequest.length = 0;
       const outcome = await engine.analyze([join(pdfDir, file)], settings);

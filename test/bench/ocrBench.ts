@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createEngine } from '../../electron/engine';
 import { createLlmClient } from '../../electron/engine/llm';
 import { createTesseractRecognizer, openForRendering } from '../../electron/engine/ocr';
@@ -18,8 +18,9 @@ import { loadExtractedDocument, openDatabase } from '../../electron/engine/store
 import { proseLines, writeFixture } from '../fixtures/pdfFactory';
 import { makeScannedPdf, pageText, scannedLetterPages, wordAccuracy, type ScanPage } from '../fixtures/scanFactory';
 import { schemaResponder, startOllamaSim } from '../ollama-sim/index';
+import { corpusFile } from '../helpers/corpus';
 
-const corpusScan = resolve(import.meta.dirname, '../../../shared/corpus/pdfs/hard-scanned-no-text.pdf');
+const corpusScan = corpusFile('hard-scanned-no-text', 'pdf');
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 function generatedPages(): ScanPage[] {

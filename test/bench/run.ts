@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateLargeTextPdf } from '../fixtures/pdfFactory';
+import { CORPUS_DIR } from '../helpers/corpus';
 
 const root = resolve(import.meta.dirname, '../..');
-const corpus = resolve(root, '../shared/corpus/pdfs');
+const corpus = join(CORPUS_DIR, 'pdfs');
 const work = mkdtempSync(join(tmpdir(), 'audit-bench-'));
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
 /** The node options `npm run analyze` starts with (package.json), so the CLI is measured as users run it. */

@@ -8,9 +8,9 @@
  *
  * Run alone: npx tsx test/bench/treesplitCorpusBench.ts
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createLlmClient } from '../../electron/engine/llm';
 import { ingestFile } from '../../electron/engine/pdf';
 import { openDatabase } from '../../electron/engine/store/db';
@@ -19,11 +19,12 @@ import type { ExtractedDocument } from '../../shared/types';
 import { defaultTokenize, startOllamaSim, type Responder } from '../ollama-sim/index';
 import { isReview, PASS, plausibleSplit, storeDoc } from '../integration/treesplit/helpers';
 import { everyHeadingSplit, restartNumberingSplit } from '../integration/treesplit/modelModes';
+import { CORPUS_DIR, corpusFile, wholeCorpusDocuments } from '../helpers/corpus';
 
 const MODEL = 'llama3.1:8b';
 const NUM_CTX = 8192;
 const LEAF_TOKENS = 1200;
-export const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
+export const CORPUS = CORPUS_DIR;
 
 export const SPLIT_MODES: Record<string, (req: Parameters<Responder>[0]) => string> = {
   plausible: plausibleSplit,
@@ -33,9 +34,8 @@ export const SPLIT_MODES: Record<string, (req: Parameters<Responder>[0]) => stri
 
 /** The corpus audit reports (truth with findings or a negative control) whose PDF has no outline. */
 export function reportsWithoutOutline(): string[] {
-  return readdirSync(join(CORPUS, 'truth'))
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => ({ name: f.replace(/\.json$/, ''), truth: JSON.parse(readFileSync(join(CORPUS, 'truth', f), 'utf8')) as { outline: unknown[]; findings: unknown[]; notes?: string } }))
+  return wholeCorpusDocuments(CORPUS)
+    .map((name) => ({ name, truth: JSON.parse(readFileSync(corpusFile(name, 'truth', CORPUS), 'utf8')) as { outline: unknown[]; findings: unknown[]; notes?: string } }))
     .filter((t) => !t.name.startsWith('hard-') && t.truth.outline.length === 0)
     .map((t) => join(CORPUS, 'pdfs', `${t.name}.pdf`))
     .sort();

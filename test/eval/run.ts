@@ -32,6 +32,7 @@ import { startOpenAiSim } from '../ollama-sim/openai';
 import { generatedSet } from './labelledSet';
 import { completenessGate, scoreCompleteness, type CompletenessScore } from './completenessScore';
 import { scoreStrict, type StrictScore } from './strictScore';
+import { corpusGap, corpusInventory } from '../helpers/corpus';
 import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, MODEL_MODES, truthResponder, type ModelMode, type TruthDocument, type TruthFindingSpec } from './truthResponder';
 
 /** Modes in which the model leaves findings out: the strict gate cannot hold, the completeness check must name them. */
@@ -344,6 +345,11 @@ async function main(): Promise<void> {
   }
   const result = await runEval({ ...options, ...(sizes ? { unitTokens: sizes[0]! } : {}) });
   printEval(result);
+  if (values.corpus) {
+    // A document the corpus holds only half of (a PDF without its truth file, or the reverse) cannot be scored: say so.
+    const halves = corpusInventory(options.corpusDir ?? defaultCorpusDir()).map(corpusGap).filter((gap) => gap !== null);
+    if (halves.length > 0) console.log(`\nLeft out, the corpus holds only half of: ${halves.join(', ')}.`);
+  }
   if (values.sim && values.corpus) {
     if (!result.rows.some((r) => r.corpus)) {
       console.log(`\nNo corpus found at ${defaultCorpusDir()}: put ../shared/corpus beside the checkout (or drop --corpus).`);

@@ -8,11 +8,11 @@
  * The responder never reads the truth page numbers to decide what to report: only the chunk text. Truth
  * pages are used to word the detailed sighting's description and by the scoring, never to help the merge.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { normalizeForMatch } from '../../electron/engine/extract';
 import { comparableId } from '../../electron/engine/extract';
 import { promptBlocks } from '../fixtures/plantedFindings';
+import { CORPUS_DIR, corpusFile, wholeCorpusDocuments } from '../helpers/corpus';
 import { fnv1a as hash, minimalInstance, schemaResponder, type Responder, type SimChatRequest, type SimReply } from '../ollama-sim/index';
 
 export const MODEL_MODES = [
@@ -121,21 +121,20 @@ export interface TruthResponderOptions {
 /** stops-after-n's default: small local models often end a long list after 15-30 items. */
 export const STOPS_AFTER = 20;
 
-/** Every document of ../shared/corpus with its truth (documents without findings get an empty list). */
+/**
+ * Every document of ../shared/corpus with its truth (documents without findings get an empty list): the whole ones,
+ * with both their PDF and their truth file (a PDF whose truth is not written yet cannot be scored).
+ */
 export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[] {
-  const truthDir = join(corpusDir, 'truth');
-  if (!existsSync(truthDir)) return [];
-  return readdirSync(truthDir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => {
-      const raw = JSON.parse(readFileSync(join(truthDir, f), 'utf8')) as {
+  return wholeCorpusDocuments(corpusDir)
+    .map((name) => {
+      const raw = JSON.parse(readFileSync(corpusFile(name, 'truth', corpusDir), 'utf8')) as {
         findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
         stated_counts?: Record<string, number> | null;
         pdf_stated_counts?: Record<string, number> | null;
       };
       return {
-        name: f.replace(/\.json$/, ''),
+        name,
         findings: raw.findings.map((t) => ({
           id: t.id ?? null,
           title: t.title,
@@ -151,7 +150,7 @@ export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[]
 }
 
 export function defaultCorpusDir(): string {
-  return resolve(import.meta.dirname, '../../../shared/corpus');
+  return CORPUS_DIR;
 }
 
 export function isExtractionRequest(req: Pick<SimChatRequest, 'format'>): boolean {

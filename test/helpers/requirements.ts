@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, it, type TestContext } from 'vitest';
 import { chromiumPath } from './chromium';
+import { CORPUS_DIR, corpusFile, corpusGap, corpusInventory, type CorpusFileKind } from './corpus';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -40,11 +41,34 @@ export const BUILD = requirement('build', () =>
   existsSync(join(root, 'out/main/host.js')) && existsSync(join(root, 'out/cli/analyze.mjs')) ? null : 'no build in out/ (main and CLI): run `npm run build` first',
 );
 
-export const CORPUS = requirement('corpus', () =>
-  existsSync(join(root, '../shared/corpus/pdfs')) && existsSync(join(root, '../shared/corpus/truth'))
-    ? null
-    : 'the real-PDF corpus ../shared/corpus (pdfs/ and truth/) is not next to this checkout',
-);
+const NO_CORPUS = `the real-PDF corpus (pdfs/ and truth/) is not at ${CORPUS_DIR}: put ../shared/corpus next to this checkout, or set AUDIT_CORPUS_DIR`;
+
+export const CORPUS = requirement('corpus', () => (existsSync(join(CORPUS_DIR, 'pdfs')) && existsSync(join(CORPUS_DIR, 'truth')) ? null : NO_CORPUS));
+
+/**
+ * These documents of the corpus, each with its PDF and (unless `kinds` says otherwise) its truth file. A test that
+ * reads named documents needs this rather than CORPUS alone: a corpus being filled may hold a PDF whose truth file is
+ * not written yet.
+ */
+export function corpusDocuments(names: readonly string[], kinds: readonly CorpusFileKind[] = ['pdf', 'truth']): Requirement {
+  return requirement('corpus', () => {
+    const whole = CORPUS.missing();
+    if (whole !== null) return whole;
+    const absent = names.flatMap((name) => kinds.filter((kind) => !existsSync(corpusFile(name, kind))).map((kind) => `${name} (${kind === 'pdf' ? 'PDF' : 'truth file'})`));
+    return absent.length === 0 ? null : `the corpus at ${CORPUS_DIR} lacks ${absent.join(', ')}`;
+  });
+}
+
+/**
+ * For a test that goes over every document of the corpus (wholeCorpusDocuments): one skipped test per document the
+ * corpus holds only half of (a PDF without its truth file, or the reverse), saying which, so nothing is left out silently.
+ */
+export function corpusGapStandIns(title = 'corpus document'): void {
+  for (const entry of corpusInventory()) {
+    const gap = corpusGap(entry);
+    if (gap !== null) standIn(`${title} ${entry.name}`, [requirement('corpus', () => `the corpus at ${CORPUS_DIR} holds only half of ${gap}: it is left out`)]);
+  }
+}
 
 /**
  * A real document of the corpus, by name: the shared corpus's copy (../shared/corpus/pdfs/<name>.pdf and
@@ -52,7 +76,7 @@ export const CORPUS = requirement('corpus', () =>
  * (<name>.pdf, <name>.json; its README says where each came from). Null when neither has it.
  */
 export function realDocument(name: string, kind: 'pdf' | 'truth'): string | null {
-  const inCorpus = join(root, '../shared/corpus', kind === 'pdf' ? 'pdfs' : 'truth', `${name}.${kind === 'pdf' ? 'pdf' : 'json'}`);
+  const inCorpus = corpusFile(name, kind);
   const inRepo = join(root, 'test/fixtures/real', `${name}.${kind === 'pdf' ? 'pdf' : 'json'}`);
   return existsSync(inCorpus) ? inCorpus : existsSync(inRepo) ? inRepo : null;
 }
@@ -84,11 +108,16 @@ export const QPDF = requirement('qpdf', () => {
  * the npm package is there.
  */
 export const ELECTRON = requirement('electron', () => {
+  // Electron's own message says "delete node_modules/electron and try installing again": no help where the download
+  // from GitHub is what fails, so the reason says that, and where these specs do run.
+  const missing =
+    "no Electron binary on this machine: Electron's installer downloads it from GitHub during `npm ci`, and that download did not happen here (air-gapped, or CI); " +
+    'the engine, the CLI and the UI (in Chromium through the WebSocket bridge) are tested without it, and these specs run on a machine where `npm ci` installs Electron';
   try {
     const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' ? null : 'the electron package did not return a binary path';
-  } catch (error) {
-    return `no Electron binary on this machine (${(error as Error).message.split('\n')[0]}); the engine, CLI and UI are tested without it, these specs run where Electron is installed`;
+    return typeof path === 'string' && existsSync(path) ? null : missing;
+  } catch {
+    return missing;
   }
 });
 
@@ -122,7 +151,7 @@ function standIn(title: string, requirements: readonly Requirement[]): boolean {
 
 /** describe(title, options, body) when every requirement is there; otherwise one skipped (or, when demanded, failing) test. */
 export function describeNeeding(requirements: readonly Requirement[], title: string, body: () => void, options: { timeout?: number } = {}): void {
-  if (firstMissing(requirements)) describe(title, () => void standIn(`needs ${requirements.map((r) => r.name).join(', ')}`, requirements));
+  if (firstMissing(requirements)) describe(title, () => void standIn(`needs ${[...new Set(requirements.map((r) => r.name))].join(', ')}`, requirements));
   else describe(title, options, body);
 }
 

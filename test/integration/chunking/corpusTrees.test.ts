@@ -4,17 +4,13 @@
  * the right page, wrapped headings must not leave fragments, the outline of
  * a bookmarked manual must survive, and every tree must validate.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { buildChunkTree, leavesOf, validateLeaves, validateTree, type ChunkTree } from '../../../electron/engine/chunking';
 import { ingestFile } from '../../../electron/engine/pdf';
 import type { ChunkNode, ExtractedDocument } from '../../../shared/types';
-import { CORPUS, describeNeeding } from '../../helpers/requirements';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus');
+import { corpusFile, wholeCorpusDocuments } from '../../helpers/corpus';
+import { CORPUS, corpusDocuments, corpusGapStandIns, describeNeeding } from '../../helpers/requirements';
 
 interface Finding {
   title: string;
@@ -29,7 +25,7 @@ interface Truth {
   outline: { title: string; level: number; page: number | null }[];
 }
 
-const truthOf = (name: string): Truth => JSON.parse(readFileSync(path.join(corpus, 'truth', `${name}.json`), 'utf8')) as Truth;
+const truthOf = (name: string): Truth => JSON.parse(readFileSync(corpusFile(name, 'truth'), 'utf8')) as Truth;
 
 /** Whitespace-normalised, lower case, without invisible characters and the "N. " finding number. */
 const normalise = (s: string): string =>
@@ -92,7 +88,7 @@ async function load(name: string, strategy: 'auto' | 'outline' = 'auto'): Promis
   const key = `${name}:${strategy}`;
   let doc = docs.get(name);
   if (!doc) {
-    doc = (await ingestFile(path.join(corpus, 'pdfs', `${name}.pdf`))).document;
+    doc = (await ingestFile(corpusFile(name, 'pdf'))).document;
     docs.set(name, doc);
   }
   let tree = trees.get(key);
@@ -115,7 +111,13 @@ const AUDITS = [
   { name: 'oak-cosmwasm-2023', minFound: 13 },
 ] as const;
 
-describeNeeding([CORPUS], 'chunk trees of the real corpus', () => {
+/** Audit reports with PDF bookmarks (sigp-lido's point a page early for 15 of its 18 findings). */
+const OUTLINED_AUDITS = ['cyfrin-stakepet-2023', 'sigp-lido', 'spearbit-morpho-2024-12', 'zellic-babylon-2024', 'zellic-layerzero-core'] as const;
+
+describeNeeding([CORPUS, corpusDocuments([...AUDITS.map((a) => a.name), ...OUTLINED_AUDITS, 'hard-r-exts-manual'])], 'chunk trees of the real corpus', () => {
+  // A PDF whose truth file is not written yet (or the reverse) is left out, and named by a skipped test.
+  corpusGapStandIns('chunk tree of');
+
   beforeAll(async () => {
     for (const { name } of AUDITS) await load(name);
   }, 120_000);
@@ -146,9 +148,6 @@ describeNeeding([CORPUS], 'chunk trees of the real corpus', () => {
       expect(headings.filter((h) => h.page >= 2 && h.page <= 4 && /^\d+\. /.test(h.title))).toEqual([]);
     }
   });
-
-  /** Audit reports with PDF bookmarks (sigp-lido's point a page early for 15 of its 18 findings). */
-  const OUTLINED_AUDITS = ['cyfrin-stakepet-2023', 'sigp-lido', 'spearbit-morpho-2024-12', 'zellic-babylon-2024', 'zellic-layerzero-core'] as const;
 
   it.each(OUTLINED_AUDITS)('%s: every finding is in its own outline section (or a small one shares a leaf with its sibling), starting where its heading is printed', async (name) => {
     const { doc, tree } = await load(name);
@@ -198,7 +197,7 @@ describeNeeding([CORPUS], 'chunk trees of the real corpus', () => {
   });
 
   it('every corpus PDF with text yields a valid tree whose leaves partition the text', async () => {
-    const names = readdirSync(path.join(corpus, 'pdfs')).filter((f) => f.endsWith('.pdf')).map((f) => f.replace(/\.pdf$/, '')).sort();
+    const names = wholeCorpusDocuments();
     const checked: string[] = [];
     for (const name of names) {
       const truth = truthOf(name);

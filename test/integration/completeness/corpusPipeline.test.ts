@@ -16,7 +16,7 @@ import { promptBlocks } from '../../fixtures/plantedFindings';
 import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, truthResponder, type TruthDocument, type TruthFindingSpec } from '../../eval/truthResponder';
 import { pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
 import { isStatedTotalsRequest } from './helpers';
-import { CORPUS, describeNeeding } from '../../helpers/requirements';
+import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
 const corpusDir = defaultCorpusDir();
 const NAMES = ['tob-etcd-2020', 'tob-mosquitto-2023', 'oak-cosmwasm-2023', 'tob-zcash-2019'];
@@ -39,7 +39,7 @@ function statedTotalsFromTruth(docs: readonly TruthDocument[]): (req: SimChatReq
   };
 }
 
-describeNeeding([CORPUS], 'completeness on the corpus through the pipeline (truth-driven simulator)', () => {
+describeNeeding([corpusDocuments(NAMES)], 'completeness on the corpus through the pipeline (truth-driven simulator)', () => {
   const docs = loadCorpusTruth(corpusDir).filter((d) => NAMES.includes(d.name));
   let omitted: TruthFindingSpec | null = null;
   let h: PipelineHarness;

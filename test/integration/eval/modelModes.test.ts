@@ -15,7 +15,7 @@ import { loadMentions, openDatabase } from '../../../electron/engine/store';
 import { corpusGate, runEval, type EvalRow } from '../../eval/run';
 import { carriersOf } from '../../eval/strictScore';
 import { isIdString, loadCorpusTruth, type ModelMode } from '../../eval/truthResponder';
-import { CORPUS, describeNeeding } from '../../helpers/requirements';
+import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
 const REPORTS = ['oak-cosmwasm-2023', 'tob-etcd-2020', 'tob-mosquitto-2023', 'tob-zcash-2019'];
 // One store for the whole file: the PDFs are read once and reused by every run.
@@ -67,7 +67,7 @@ const grounded = (f: StoredFinding) => f.grounding.status === 'grounded';
 // number, and one whose ID the text prints as one line without a quote.
 // Whole-pipeline runs over four real reports each (the first also reads the PDFs): more than the default minute on a busy machine.
 describeNeeding(
-  [CORPUS],
+  [corpusDocuments(REPORTS)],
   'the pipeline stays correct under each real-model behaviour',
   () => {
   it('invented per-chunk IDs: the model labels never join or split findings', async () => {

@@ -4,16 +4,16 @@
  * simulator: OCR reads the pages, the LLM stages run on the OCR text, a
  * finding quoting it is grounded and the report says its evidence is OCR text.
  */
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
 import type { SimChatRequest } from '../../ollama-sim/index';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { loadExtractedDocument } from '../../../electron/engine/store';
 import { MODEL, mergedOf, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
-import { describeNeeding, CORPUS } from '../../helpers/requirements';
+import { corpusFile } from '../../helpers/corpus';
+import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
-const scan = path.resolve(import.meta.dirname, '../../../../shared/corpus/pdfs/hard-scanned-no-text.pdf');
+const scan = corpusFile('hard-scanned-no-text', 'pdf');
 
 /** Extraction replies with one finding quoting the chunk's first long plain line verbatim (with its page marker); other calls get minimal JSON. */
 function quotingResponder(req: SimChatRequest): string {
@@ -36,7 +36,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-describeNeeding([CORPUS], 'corpus scan through the whole pipeline (OCR + simulator)', () => {
+describeNeeding([corpusDocuments(['hard-scanned-no-text'], ['pdf'])], 'corpus scan through the whole pipeline (OCR + simulator)', () => {
   it('reads the scanned pages with OCR, analyses them, grounds a quote and marks it as OCR text', { timeout: 400_000 }, async () => {
     h = await pipelineHarness({ responder: quotingResponder });
     const outcome = await h.engine.analyze([scan], { strategy: 'pages', judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } });

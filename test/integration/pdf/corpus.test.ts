@@ -3,16 +3,16 @@
  * Skipped when the corpus is not present on this machine.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/errors';
 import type { ExtractedDocument } from '../../../shared/types';
 import { ingestFile, type IngestResult } from '../../../electron/engine/pdf';
 import { expectConsistentOffsets } from './offsets';
-import { CORPUS, describeNeeding } from '../../helpers/requirements';
+import { corpusFile } from '../../helpers/corpus';
+import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus');
+/** The corpus documents these tests read. */
+const DOCUMENTS = ['tob-etcd-2020', 'tob-mosquitto-2023', 'hard-r-exts-manual', 'hard-encrypted-userpw', 'hard-federal-register-3col', 'hard-nics-rotated-table', 'hard-scanned-no-text', 'hard-tracemonkey-2col'];
 
 interface Truth {
   pages: number;
@@ -20,10 +20,10 @@ interface Truth {
   findings: { id: string; title: string; detail_title?: string; page: number }[];
 }
 
-const truth = (name: string): Truth => JSON.parse(readFileSync(path.join(corpus, 'truth', `${name}.json`), 'utf8')) as Truth;
+const truth = (name: string): Truth => JSON.parse(readFileSync(corpusFile(name, 'truth'), 'utf8')) as Truth;
 const cache = new Map<string, Promise<IngestResult>>();
 const ingest = (name: string): Promise<IngestResult> => {
-  if (!cache.has(name)) cache.set(name, ingestFile(path.join(corpus, 'pdfs', `${name}.pdf`)));
+  if (!cache.has(name)) cache.set(name, ingestFile(corpusFile(name, 'pdf')));
   return cache.get(name)!;
 };
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -32,7 +32,7 @@ const pageText = (document: ExtractedDocument, page: number): string => {
   return span ? document.text.slice(span.start, span.end) : '';
 };
 
-describeNeeding([CORPUS], 'corpus PDFs', () => {
+describeNeeding([corpusDocuments(DOCUMENTS)], 'corpus PDFs', () => {
   it('tob-etcd-2020: 48 pages, every finding title on its page (±1)', async () => {
     const { document } = await ingest('tob-etcd-2020');
     const expected = truth('tob-etcd-2020');

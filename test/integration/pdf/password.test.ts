@@ -12,9 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { ingestFile } from '../../../electron/engine/pdf';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
-import { describeNeeding, CORPUS, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
+import { corpusFile as corpusPath } from '../../helpers/corpus';
+import { corpusDocuments, describeNeeding, QPDF as QPDF_INSTALLED } from '../../helpers/requirements';
 
-const corpusFile = path.resolve(import.meta.dirname, '../../../../shared/corpus/pdfs/hard-encrypted-userpw.pdf');
+const corpusFile = corpusPath('hard-encrypted-userpw', 'pdf');
 
 let dir: string;
 const file = (name: string): string => path.join(dir, name);
@@ -70,7 +71,7 @@ describeNeeding([QPDF_INSTALLED], 'encrypted PDFs', () => {
   });
 });
 
-describeNeeding([CORPUS], 'corpus: hard-encrypted-userpw.pdf (RC4, user password "test")', () => {
+describeNeeding([corpusDocuments(['hard-encrypted-userpw'], ['pdf'])], 'corpus: hard-encrypted-userpw.pdf (RC4, user password "test")', () => {
   it('opens with "test" and has text on its 4 pages; a wrong password is refused', async () => {
     const { document } = await ingestFile(corpusFile, { password: 'test' });
     expect(document.pageCount).toBe(4);

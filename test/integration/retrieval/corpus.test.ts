@@ -3,10 +3,11 @@
  * files: every finding's title asked about, the answer expected on the
  * finding's detail page.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ask } from '../../../electron/engine/retrieval';
 import { corpusPdf, corpusQuestions, QUESTION_REPORTS } from '../../fixtures/askQuestions';
 import { createAskResponder } from '../../helpers/askResponder';
+import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
 import { ingest, openStore, settingsFor, simClient, SIM_OPTIONS } from './fixtures';
@@ -14,7 +15,7 @@ import { ingest, openStore, settingsFor, simClient, SIM_OPTIONS } from './fixtur
 const tempDir = useTempDir('audit-ask-corpus-');
 const startSim = useSims();
 
-describe('ask the real corpus (truth-file questions)', () => {
+describeNeeding([corpusDocuments(QUESTION_REPORTS)], 'ask the real corpus (truth-file questions)', () => {
   it('cites the page of each finding asked about, and says "not in the documents" for an absent subject', async () => {
     const db = openStore(tempDir());
     const ids = await ingest(db, QUESTION_REPORTS.map(corpusPdf), 'auto');
