@@ -74,7 +74,14 @@ export interface SeverityTally {
   stated: number | null;
   /** How many entries of the document's summary table carry this severity (null without such a table). */
   listed: number | null;
+  /** Findings reported from the text (a finding known from its listed row alone is not among them: see onlyListed). */
   found: number;
+  /**
+   * Findings known only from their row in the document's own list (type "listed entry": the rules read the row, the
+   * analysis reported nothing for its section). Not counted as found, each one's entry is a place to check; counted
+   * here so the table never reads "0 found" beside findings the report lists. Absent in verdicts stored before it.
+   */
+  onlyListed?: number;
 }
 
 export type CheckPlaceKind =
@@ -122,3 +129,14 @@ export interface CompletenessVerdict {
 }
 
 export const COMPLETENESS_STATUSES: readonly CompletenessStatus[] = ['complete', 'check', 'no-stated-totals'];
+
+/**
+ * "15 findings are known only from their row ...": said beside the table whenever some are, so "0 found" never stands
+ * unexplained beside findings the report lists (a model that answered nothing, the simulator).
+ */
+export function onlyListedNote(verdict: CompletenessVerdict): string | null {
+  const count = verdict.tallies.reduce((n, t) => n + (t.onlyListed ?? 0), 0);
+  if (count === 0) return null;
+  const them = count === 1 ? 'It is' : 'They are';
+  return `${count === 1 ? '1 finding is' : `${count} findings are`} known only from ${count === 1 ? 'its row' : 'their rows'} in the document's own list: the analysis reported nothing for ${count === 1 ? 'its section' : 'their sections'}. ${them} listed with the findings but not counted as found, and each row is a place to check below.`;
+}

@@ -350,6 +350,8 @@ export interface OllamaStatus {
   error: ErrorInfo | null;
   /** What "Automatic" picks per stage on this server (the first installed recommended model); null when none is installed. */
   automatic?: Partial<Record<ModelStage, string | null>>;
+  /** The server said it is a stand-in, not a language model (shared/simulator.ts): its description. */
+  simulator?: string;
 }
 
 export interface EndpointStatus {

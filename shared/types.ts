@@ -100,7 +100,7 @@ export interface IdMention {
   page: number;
 }
 
-import type { RunPhase } from './pipeline';
+import type { RunPhase, RunStatus } from './pipeline';
 
 export type { RunPhase, RunStatus } from './pipeline';
 
@@ -126,6 +126,8 @@ export interface ProgressEvent {
   etaSeconds?: number;
   /** The inference endpoint the input is analysed on, when the run has a pool of them (its label). */
   endpoint?: string;
+  /** The run's last event (phase 'done'): how it ended, so a stop is never printed as "done". */
+  runStatus?: RunStatus;
 }
 
 /**

@@ -19,7 +19,8 @@ import { outcomeOf, problemsOf } from '../../shared/runOutcome';
 import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../shared/reportFormats';
 import type { OcrMode } from '../../shared/contract';
 import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettings } from '../../shared/endpoints';
-import type { RunOutcome, RunSettings } from '../engine';
+import type { RunModels, RunOutcome, RunSettings } from '../engine';
+import { modelLabel, simulatorNotice } from '../../shared/simulator';
 import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
 import { modelChoices } from './runOptions';
@@ -285,9 +286,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error, logPath).message}\nThe results are stored; write the report again with: ${again}\n`);
     return EXIT.inputFailed;
   }
+  const models = engine.runModels(runId);
   db.close();
   await log.close();
-  return summarize(outcome, reportPath, dbPath, dbOption, logPath);
+  // A report written by default lands in the folder the command ran in (the project folder, from npm): say so, so it
+  // is found, and not committed by mistake (.gitignore holds the default name too).
+  const where = out === undefined ? `${reportPath} (in the current folder; --out <file> writes it elsewhere)` : reportPath;
+  return summarize(outcome, where, dbPath, dbOption, logPath, models);
 }
 
 /**
@@ -324,11 +329,13 @@ async function readProfile(file: string): Promise<ExtractionProfile | string> {
   return parsed.data;
 }
 
-function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOption: string, logPath: string): number {
+function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOption: string, logPath: string, models: RunModels): number {
   // A finished run that left files or pages out says so, in the words the app uses ("done with problems: 1 file failed").
   const { problems } = outcomeOf(outcome.run.status, problemsOf(outcome.inputs));
   const runState = outcome.run.status === 'done' && problems ? `done with problems: ${problems}` : outcome.run.status;
   const lines: string[] = [`Run ${outcome.run.id}: ${runState}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
+  // A run against the simulator says so wherever a model is named (shared/simulator.ts): its findings are scripted.
+  if (models.simulator) lines.push(`Models: ${[...new Set(models.models.map((m) => m.name))].map((name) => modelLabel(name, models.simulator)).join(', ')}. ${simulatorNotice(models.simulator)}`);
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;

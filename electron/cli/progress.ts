@@ -21,19 +21,21 @@ export function createProgressPrinter(stream: NodeJS.WriteStream = process.stder
     update(event) {
       // In a pool, which endpoint the file is on.
       const message = event.endpoint ? `${event.message} [${event.endpoint}]` : event.message;
+      // The last line of a run that did not finish reads "stopped: <why>", never "done: Ollama is not reachable".
+      const phase = event.phase === 'done' && event.runStatus !== undefined && event.runStatus !== 'done' ? 'stopped' : event.phase;
       if (isTty) {
         const width = 24;
         const ratio = event.total > 0 ? Math.min(1, event.current / event.total) : 0;
         const filled = Math.round(ratio * width);
         const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
         const columns = stream.columns ?? 100;
-        stream.write(`\r${`${bar} ${event.phase.padEnd(6)} ${message}`.slice(0, columns - 1).padEnd(columns - 1)}`);
+        stream.write(`\r${`${bar} ${phase.padEnd(6)} ${message}`.slice(0, columns - 1).padEnd(columns - 1)}`);
         drawn = true;
         return;
       }
       const key = `${event.phase}|${event.fileName ?? ''}|${event.endpoint ?? ''}`;
       const finalOfPhase = event.total > 0 && event.current === event.total;
-      if (key !== lastKey || finalOfPhase) stream.write(`${event.phase}: ${message}\n`);
+      if (key !== lastKey || finalOfPhase) stream.write(`${phase}: ${message}\n`);
       lastKey = key;
     },
     done() {

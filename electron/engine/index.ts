@@ -11,6 +11,7 @@ import type { EndpointSettings } from '../../shared/endpoints';
 import { ingestFile } from './pdf';
 import { createTesseractRecognizer, type PageRecognizer } from './ocr';
 import { listDocuments, listRunInputs, listRuns, type Database } from './store';
+import { getRunModels, type RunModels } from './review';
 
 export interface EngineDeps {
   db: Database;
@@ -48,6 +49,8 @@ export interface Engine {
   listRuns: () => ReturnType<typeof listRuns>;
   listDocuments: () => ReturnType<typeof listDocuments>;
   listRunInputs: (runId: number) => ReturnType<typeof listRunInputs>;
+  /** The models a run used, with their digests, and whether the server was a simulator (its plan, as logged). */
+  runModels: (runId: number) => RunModels;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -78,12 +81,14 @@ export function createEngine(deps: EngineDeps): Engine {
     listRuns: () => listRuns(deps.db),
     listDocuments: () => listDocuments(deps.db),
     listRunInputs: (runId) => listRunInputs(deps.db, runId),
+    runModels: (runId) => getRunModels(deps.db, runId),
   };
 }
 
 export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type RunOutcome, type RunSettings } from './jobs';
 export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRequest, type PasswordSource } from './jobs';
 export { stopIdleRun } from './jobs';
+export type { RunModels } from './review';
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
 export { StopRequest, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';

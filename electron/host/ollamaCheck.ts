@@ -1,5 +1,6 @@
 import { MODEL_STAGES, type AppSettings, type OllamaStatus } from '../../shared/contract';
 import { ErrorCode, toErrorInfo } from '../../shared/errors';
+import { simulatorOf } from '../../shared/simulator';
 import { createLlmClient, resolveHost, sameModel } from '../engine/llm';
 import { automaticModels, isEmbeddingModel } from './modelChoice';
 
@@ -15,12 +16,14 @@ export async function checkOllama(hostSetting: string, models: AppSettings['mode
   const timeoutMs = options.timeoutMs ?? 3000;
   const base: OllamaStatus = { host, reachable: false, version: null, models: [], missing: [], guidance: [], error: null };
   let version: string;
+  let simulator: string | null;
   try {
     const response = await fetch(`${host}/api/version`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const body = (await response.json()) as { version?: unknown };
     if (typeof body.version !== 'string') throw new Error('the answer is not from Ollama');
     version = body.version;
+    simulator = simulatorOf(body);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -44,7 +47,7 @@ export async function checkOllama(hostSetting: string, models: AppSettings['mode
     if (installed.length === 0) guidance.push(`No model is installed. Run \`ollama pull ${PULL_HINT}\` (and \`ollama pull nomic-embed-text\` for embeddings).`);
     for (const m of missing) guidance.push(`The ${m.stage} model ${m.model} is not installed. Run \`ollama pull ${m.model}\`, or choose an installed model.`);
     const views = installed.map((m) => ({ ...m, embedding: isEmbeddingModel(m.name) }));
-    return { ...base, reachable: true, version, models: views, missing, guidance, automatic: automaticModels(installed.map((m) => m.name)) };
+    return { ...base, reachable: true, version, models: views, missing, guidance, automatic: automaticModels(installed.map((m) => m.name)), ...(simulator ? { simulator } : {}) };
   } catch (error) {
     return { ...base, reachable: true, version, error: toErrorInfo(error), guidance: ['Ollama answered but could not list its models. Check its log.'] };
   } finally {

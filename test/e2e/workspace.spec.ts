@@ -70,11 +70,13 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
 
   it('greets a first-time user: Ollama found, the automatic model named, and a sample document to try', async () => {
     const onboarding = page.getByTestId('onboarding');
-    await expect.poll(() => onboarding.textContent(), { timeout: 10_000 }).toContain('The analysis will use qwen3:8b (chosen automatically)');
-    expect(await onboarding.textContent()).toContain(`Found Ollama`);
+    await expect.poll(() => onboarding.textContent(), { timeout: 10_000 }).toContain('The analysis will use qwen3:8b (simulator, not a language model) (chosen automatically)');
+    // The bridge's Ollama is the project's simulator: every place that names a model says so (shared/simulator.ts).
+    expect(await onboarding.textContent()).toContain("(Offline Audit's Ollama simulator, not a language model)");
     const status = page.getByTestId('status-ollama');
     expect(await status.getAttribute('data-reachable')).toBe('true');
-    expect(await page.getByTestId('status-model').textContent()).toBe('Model: Automatic → qwen3:8b');
+    expect(await page.getByTestId('status-model').textContent()).toBe('Model: Automatic → qwen3:8b (simulator, not a language model)');
+    expect(await status.textContent()).toContain("(Offline Audit's Ollama simulator)");
     await screenshot(page, 'workspace-first-run-1440');
     axe.firstRun = await seriousAxeViolations(page);
 

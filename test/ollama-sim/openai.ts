@@ -17,13 +17,14 @@
  *   as a machine that dies mid-run.
  */
 import type http from 'node:http';
+import { SIMULATOR_FIELD } from '../../shared/simulator';
 import { serveOnLoopback } from './loopback';
 import { defaultSimModels } from './models';
 import { renderPrompt } from './protocol';
 import { schemaResponder } from './responders';
 import { Cancelled, pacedTime, simulatedTime } from './timing';
 import { defaultTokenize } from './tokenizer';
-import type { Responder, SimChatRequest, SimModel, SimRates } from './types';
+import { SIM_DESCRIPTION, type Responder, type SimChatRequest, type SimModel, type SimRates } from './types';
 import { embedTokens } from './util';
 
 export type OpenAiFault =
@@ -336,6 +337,7 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
         object: 'list',
+        [SIMULATOR_FIELD]: SIM_DESCRIPTION.openai,
         data: models.map((m) => ({ id: m.name, object: 'model', created: 0, owned_by: 'sim', ...(options.listContextLength === false ? {} : { max_model_len: contextLength }) })),
       });
     }

@@ -1,5 +1,6 @@
 /** The HTTP routes of the Ollama surface: the metadata endpoints here, the completion and embedding handlers by path. */
 import type http from 'node:http';
+import { SIMULATOR_FIELD } from '../../shared/simulator';
 import { handleCompletion } from './completion';
 import { handleEmbed } from './embed';
 import { ollamaErrors } from './errors';
@@ -7,6 +8,7 @@ import { details, findModel, showModel } from './models';
 import { sendError, sendJson } from './protocol';
 import { expireRunners, expiresIso } from './runners';
 import { ReqCtx, type SimState } from './state';
+import { SIM_DESCRIPTION } from './types';
 
 export async function route(state: SimState, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { models, startedAt } = state;
@@ -27,7 +29,7 @@ export async function route(state: SimState, req: http.IncomingMessage, res: htt
     res.end('Ollama is running');
     return;
   }
-  if ((method === 'GET' || method === 'HEAD') && path === '/api/version') return sendJson(res, 200, { version: state.version });
+  if ((method === 'GET' || method === 'HEAD') && path === '/api/version') return sendJson(res, 200, { version: state.version, [SIMULATOR_FIELD]: SIM_DESCRIPTION.ollama });
   if ((method === 'GET' || method === 'HEAD') && path === '/api/tags') {
     return sendJson(res, 200, {
       models: models.map((m) => ({ name: m.name, model: m.name, modified_at: startedAt, size: m.sizeBytes, digest: m.digest, details: details(m) })),

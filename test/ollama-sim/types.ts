@@ -2,6 +2,15 @@
  * The simulator's public types: the models it serves, the request a responder sees, faults and options, its
  * counters and handle. index.ts re-exports all of them.
  */
+/**
+ * What the simulator says it is, in the field real servers never send (shared/simulator.ts): the app then marks every
+ * model of a run against it "simulator", so its scripted findings are never taken for a model's.
+ */
+export const SIM_DESCRIPTION = {
+  ollama: "Offline Audit's Ollama simulator",
+  openai: "Offline Audit's OpenAI-compatible simulator",
+} as const;
+
 export interface SimModel {
   name: string;
   architecture: string;

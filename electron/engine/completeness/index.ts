@@ -76,11 +76,14 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     listings,
     // Counted as found: what the analysis reported. A finding known from its row alone is named by its entry instead.
     findings: analysed,
+    onlyListed: input.findings.filter((f) => f.type === LISTED_ENTRY_TYPE),
     // An item of a list of findings that no reported finding's evidence touches: a finding the model skipped.
     uncoveredItems: itemsWithoutFinding(findItemLists(lines, listings), evidenceSpans(analysed)),
     unreviewedMentions: splitMentions(input.unreviewedMentions, families, input.idPatterns).findingIds.filter((m) => !accounted(m.id)),
     failedChunks: input.failedChunks,
-    pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer).map((p) => p.pageNumber),
+    // A page OCR read and found no words on holds only pictures: nothing was lost there, so it is no place to check
+    // (the reports say so quietly). A page without text that was not read by OCR (OCR off) may hide findings.
+    pagesWithoutText: input.doc.pages.filter((p) => !p.hasTextLayer && p.textSource !== 'ocr').map((p) => p.pageNumber),
     usedLlm,
   });
   return { verdict, notes };

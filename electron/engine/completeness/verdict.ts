@@ -16,6 +16,8 @@ export interface VerdictInput {
   stated: readonly StatedCount[];
   listings: readonly Listing[];
   findings: readonly MergedFinding[];
+  /** Findings known only from their listed row (not counted as found: their entries are named instead). */
+  onlyListed?: readonly MergedFinding[];
   unreviewedMentions: readonly { id: string; pages: number[] }[];
   /** Items of lists of findings that no finding covers (itemLists.ts); none when omitted. */
   uncoveredItems?: readonly UncoveredItem[];
@@ -28,7 +30,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   const { stated, findings } = input;
   // Counting a table's rows per severity needs a severity on every row.
   const table = input.listings.find((l) => l.kind === 'summary-table' && l.entries.every((e) => e.severityCanonical !== null)) ?? null;
-  const tallies = tallyBySeverity(input.profile, stated, table, findings);
+  const tallies = tallyBySeverity(input.profile, stated, table, findings, input.onlyListed ?? []);
   const perSeverity = stated.filter((c) => c.severity !== null);
   const total = stated.find((c) => c.severity === null) ?? null;
   const places: CheckPlace[] = [];
@@ -155,14 +157,15 @@ function severityDifferences(listings: readonly Listing[], findings: readonly Me
   return places;
 }
 
-function tallyBySeverity(profile: ExtractionProfile, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[]): SeverityTally[] {
+function tallyBySeverity(profile: ExtractionProfile, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[], onlyListed: readonly MergedFinding[]): SeverityTally[] {
   const tallies: SeverityTally[] = [];
   for (const severity of [...profile.severities, null]) {
     const counts = stated.filter((c) => c.severity !== null && c.severity === severity);
     const found = findings.filter((f) => f.severityCanonical === severity).length;
+    const fromRows = onlyListed.filter((f) => f.severityCanonical === severity).length;
     const listed = table ? table.entries.filter((e) => e.severityCanonical === severity).length : null;
-    if (counts.length === 0 && found === 0 && !listed) continue;
-    tallies.push({ severity, stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null, listed, found });
+    if (counts.length === 0 && found === 0 && fromRows === 0 && !listed) continue;
+    tallies.push({ severity, stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null, listed, found, ...(fromRows > 0 ? { onlyListed: fromRows } : {}) });
   }
   return tallies;
 }

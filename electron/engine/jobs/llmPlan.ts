@@ -1,7 +1,7 @@
 import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { extractionInstructions } from '../extract';
 import { PIPELINE_STAGES, type PipelineStage } from '../../../shared/pipeline';
-import { planContext, type LlmClient, type ProbeResult } from '../llm';
+import { findInstalled, planContext, type LlmClient, type ProbeResult } from '../llm';
 import type { RunSettings } from './settings';
 
 /** What every LLM call of a run shares: the models, and one num_ctx so the model never reloads mid-run. */
@@ -16,6 +16,22 @@ export interface LlmRunPlan {
   unitTokenBudget: number;
   replyTokens: number;
   probe: ProbeResult;
+}
+
+/**
+ * What the run's plan event records (one per start or resume, single endpoint or pool): the models with the digest the
+ * server listed for each (a report must say exactly which weights produced it), the context, and whether the server
+ * said it is a simulator (shared/simulator.ts). review/runModels.ts and report/reportData.ts read it back.
+ */
+export function planRecord(plan: LlmRunPlan): Record<string, unknown> {
+  return {
+    models: plan.models,
+    digests: Object.fromEntries(Object.values(plan.models).map((name) => [name, findInstalled(name, plan.probe.installed)?.digest ?? null])),
+    numCtx: plan.numCtx,
+    chunkTokenBudget: plan.chunkTokenBudget,
+    warnings: plan.probe.warnings,
+    ...(plan.probe.simulator ? { simulator: plan.probe.simulator } : {}),
+  };
 }
 
 /**

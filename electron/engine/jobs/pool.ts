@@ -3,10 +3,10 @@ import { endpointLabel, plainHttpWarning, type EndpointSettings } from '../../..
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ProgressEvent, RunPhase } from '../../../shared/types';
 import type { Logger } from '../log';
-import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
+import { isRunWideLlmError, type LlmClient } from '../llm';
 import { addRunEvent, updateRunInput, type RunInput } from '../store';
 import { throwIfAborted } from '../util';
-import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { planRecord, prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunControl, RunDeps } from './runner';
 import { fileSha256 } from './fileIdentity';
 import type { RunSettings } from './settings';
@@ -130,10 +130,7 @@ async function preparePool(run: PoolRun, members: Member[], leaveOut: (m: Member
     message: `${live.length} of ${members.length} inference endpoints: ${live.map((m) => `${m.label} (${m.endpoint.concurrency} at once)`).join(', ')}; num_ctx ${plan.numCtx}`,
     data: {
       endpoints: live.map((m) => ({ url: m.endpoint.url, kind: m.endpoint.kind, concurrency: m.endpoint.concurrency, version: m.plan!.probe.version })),
-      models: plan.models,
-      digests: Object.fromEntries(Object.values(plan.models).map((name) => [name, findInstalled(name, plan.probe.installed)?.digest ?? null])),
-      numCtx: plan.numCtx,
-      chunkTokenBudget: plan.chunkTokenBudget,
+      ...planRecord(plan),
     },
   });
 }

@@ -3,7 +3,7 @@ import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../share
 import { silentLogger, type Logger } from '../log';
 import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
-import { findInstalled, isRunWideLlmError, type LlmClient } from '../llm';
+import { isRunWideLlmError, type LlmClient } from '../llm';
 import { pageWarnings, type IngestResult, type IngestWarning } from '../pdf';
 import { carryOverToLatest, type CarryOverResult } from '../review';
 import {
@@ -23,7 +23,7 @@ import {
 import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
-import { prepareLlmRun, type LlmRunPlan } from './llmPlan';
+import { planRecord, prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import { runPool, usesPool } from './pool';
 import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
 import type { OcrMode } from '../../../shared/contract';
@@ -110,14 +110,14 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
       const unencrypted = plainHttpWarning(client.host);
       if (unencrypted) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
       llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
-      // Model digests with the names: a report must say exactly which weights produced it.
-      const digests = Object.fromEntries(Object.values(llm.plan.models).map((name) => [name, findInstalled(name, llm!.plan.probe.installed)?.digest ?? null]));
+      const server = client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server';
+      const { simulator } = llm.plan.probe;
       addRunEvent(db, runId, {
         at: at(),
         level: 'info',
         phase: 'ingest',
-        message: `${client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server'} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
-        data: { models: llm.plan.models, digests, numCtx: llm.plan.numCtx, chunkTokenBudget: llm.plan.chunkTokenBudget, warnings: llm.plan.probe.warnings },
+        message: `${simulator ? `${simulator} (${server} API, not a language model)` : server} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
+        data: planRecord(llm.plan),
       });
     }
     const pending = inputs.filter((input) => input.status !== 'done' && input.status !== 'failed');
@@ -160,7 +160,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
       addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
       log.error({ stage, code: info.code, err: error }, 'run failed');
     } else log.info({ stage, status }, `run ${status}`);
-    emit('done', 0, 0, status === 'failed' ? info.message : status);
+    emit('done', 0, 0, status === 'failed' ? info.message : status, { runStatus: status });
     await llm?.client.close();
     await recognizer?.close();
     return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId) };
@@ -170,7 +170,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   markEnded(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
   log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
-  emit('done', finalInputs.length, finalInputs.length, 'finished');
+  emit('done', finalInputs.length, finalInputs.length, 'finished', { runStatus: 'done' });
   return { run: getRun(db, runId)!, inputs: finalInputs };
 }
 

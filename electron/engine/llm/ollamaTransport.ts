@@ -1,5 +1,6 @@
 import { Ollama } from 'ollama';
 import { createOllamaFetch, type FetchLike, type OllamaAgent } from './fetch';
+import { simulatorOf } from '../../../shared/simulator';
 import { parseShow, TRUNCATE_MIN_VERSION, versionAtLeast } from './models';
 import type { DoneRecord, LlmTransport } from './transport';
 
@@ -10,9 +11,10 @@ export function createOllamaTransport(init: { host: string; agent: OllamaAgent; 
   return {
     kind: 'ollama',
     async serverInfo(signal) {
-      const { version } = await client(signal).version();
-      const supportsTruncate = versionAtLeast(version, TRUNCATE_MIN_VERSION);
-      return { version, supportsTruncate, refusesOverflow: supportsTruncate };
+      const answer = await client(signal).version();
+      const supportsTruncate = versionAtLeast(answer.version, TRUNCATE_MIN_VERSION);
+      const simulator = simulatorOf(answer);
+      return { version: answer.version, supportsTruncate, refusesOverflow: supportsTruncate, ...(simulator ? { simulator } : {}) };
     },
     async listModels(signal) {
       const tags = await client(signal).list();

@@ -1,3 +1,4 @@
+import { simulatorOf } from '../../../shared/simulator';
 import { DEFAULT_OPENAI_CONTEXT_TOKENS } from '../../../shared/endpoints';
 import { createOllamaFetch, type FetchLike, type OllamaAgent } from './fetch';
 import type { InstalledModel, ModelInfo } from './models';
@@ -71,6 +72,8 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
   let structured: 'json_schema' | 'json_object' = 'json_schema';
   let listed: Promise<Map<string, { maxModelLen?: number }>> | undefined;
   let serverProps: Promise<{ nCtx?: number; slots?: number }> | undefined;
+  /** What the last /models answer said the server is, when it is a stand-in (shared/simulator.ts). */
+  let simulator: string | null = null;
   // Some servers quote the key they refused in their error text: it must not reach an error, a log line or the store.
   const redact = (text: string) => (init.apiKey && init.apiKey.length >= 4 ? text.split(init.apiKey).join('[the API key]') : text);
 
@@ -91,6 +94,7 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
   async function models(signal?: AbortSignal): Promise<Map<string, { maxModelLen?: number }>> {
     const res = await send('/models', signal);
     const body = (await res.json()) as { data?: Array<{ id?: unknown; max_model_len?: unknown }> };
+    simulator = simulatorOf(body);
     const out = new Map<string, { maxModelLen?: number }>();
     for (const m of body.data ?? []) {
       if (typeof m.id !== 'string') continue;
@@ -154,7 +158,7 @@ export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
       listed.catch(() => (listed = undefined));
       await listed;
       const { slots } = await props(signal);
-      return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}) };
+      return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}), ...(simulator ? { simulator } : {}) };
     },
     async listModels(signal) {
       const found = await models(signal);

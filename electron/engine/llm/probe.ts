@@ -15,6 +15,8 @@ export interface ProbeResult {
   slots?: number;
   /** Things the user should know but that do not stop the run (e.g. num_ctx above the model's maximum). */
   warnings: string[];
+  /** The server is a stand-in, not a language model (shared/simulator.ts): its description. */
+  simulator?: string;
 }
 
 export function listInstalled(ctx: ClientContext, signal?: AbortSignal): Promise<InstalledModel[]> {
@@ -66,7 +68,17 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
     }
     await loadModel(ctx, info, numCtx, signal).catch((e) => fail(e, name));
   }
-  return { host: ctx.host, version, supportsTruncate: server.supportsTruncate, installed, models, numCtx, warnings, ...(server.slots ? { slots: server.slots } : {}) };
+  return {
+    host: ctx.host,
+    version,
+    supportsTruncate: server.supportsTruncate,
+    installed,
+    models,
+    numCtx,
+    warnings,
+    ...(server.slots ? { slots: server.slots } : {}),
+    ...(server.simulator ? { simulator: server.simulator } : {}),
+  };
 }
 
 async function loadModel(ctx: ClientContext, info: ModelInfo, numCtx: number, signal?: AbortSignal): Promise<void> {

@@ -16,6 +16,8 @@ export interface ServerInfo {
   refusesOverflow: boolean;
   /** Requests the server runs at once, where it says (llama-server's /props total_slots). */
   slots?: number;
+  /** The server says it is a stand-in, not a language model (shared/simulator.ts): its description. */
+  simulator?: string;
 }
 
 export interface TransportChatRequest {

@@ -11,6 +11,8 @@ export interface TallyRow {
   stated: string;
   listed: string;
   found: number;
+  /** Findings known only from their listed row (not counted in `found`). */
+  onlyListed: number;
   /** False when the stated or listed number differs from what was found. */
   agrees: boolean;
 }
@@ -19,7 +21,7 @@ export function tallyRows(verdict: CompletenessVerdict): TallyRow[] {
   const rows = verdict.tallies.map((t): TallyRow => {
     const counts = verdict.stated.filter((c) => c.severity !== null && c.severity === t.severity);
     const stated = counts.length === 0 ? 'not stated' : `${counts.map((c) => `${c.label} ${c.count}`).join(' + ')} (p. ${counts[0]!.page})`;
-    return { severity: t.severity ?? 'off the scale', stated, listed: t.listed === null ? '—' : String(t.listed), found: t.found, agrees: agrees(t, verdict) };
+    return { severity: t.severity ?? 'off the scale', stated, listed: t.listed === null ? '—' : String(t.listed), found: t.found, onlyListed: t.onlyListed ?? 0, agrees: agrees(t, verdict) };
   });
   const total = verdict.stated.find((c) => c.severity === null);
   rows.push({
@@ -27,6 +29,7 @@ export function tallyRows(verdict: CompletenessVerdict): TallyRow[] {
     stated: total ? `${total.count} (p. ${total.page})` : verdict.statedTotal === null ? 'not stated' : `${verdict.statedTotal} (sum)`,
     listed: verdict.tallies.some((t) => t.listed !== null) ? String(verdict.tallies.reduce((n, t) => n + (t.listed ?? 0), 0)) : '—',
     found: verdict.foundTotal,
+    onlyListed: verdict.tallies.reduce((n, t) => n + (t.onlyListed ?? 0), 0),
     agrees: verdict.statedTotal === null || verdict.statedTotal === verdict.foundTotal,
   });
   return rows;

@@ -226,6 +226,7 @@ function sectionContent(doc: DocumentModel, s: Section<string>): SafeHtml {
       return html`<table class="tallies"><thead><tr>${c.tallies.head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>
 ${c.tallies.rows.map((row, i) => html`<tr${c.tallies.differs[i] ? html` class="differs"` : null}>${row.map((cell) => html`<td>${line(cell)}</td>`)}</tr>\n`)}</tbody></table>
 <p class="section-note">${c.statedSource}</p>
+${c.onlyListedNote ? html`<p class="section-note" data-note="only-listed">${c.onlyListedNote}</p>` : null}
 ${c.listings.length > 0 ? html`<ul class="listings">${c.listings.map((l) => html`<li>${l}</li>`)}</ul>` : null}
 ${c.places ? html`<p class="places-heading">${c.places.heading}</p>
 <ol class="places">${c.places.items.map((p) => html`<li data-kind="${p.kind}">${p.page ? html`${span(p.page)}: ` : null}${p.message}</li>\n`)}</ol>` : null}

@@ -116,6 +116,7 @@ function sectionContent(doc: DocumentModel, s: Section<string>): string[] {
     case 'completeness': {
       const c = doc.completeness!;
       const out = [...table(c.tallies), '', esc(c.statedSource)];
+      if (c.onlyListedNote) out.push('', esc(c.onlyListedNote));
       if (c.listings.length > 0) out.push('', ...c.listings.map((l) => `- ${esc(l)}`));
       if (c.places) out.push('', esc(c.places.heading), '', ...c.places.items.map((p) => `- ${p.page ? `${span(p.page)}: ` : ''}${esc(p.message)}`));
       if (c.picturePagesNote) out.push('', esc(c.picturePagesNote));

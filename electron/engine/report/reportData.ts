@@ -1,3 +1,4 @@
+import { simulatorOf } from '../../../shared/simulator';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
 import type { DocumentSummary, FindingSource, MergeConflict, MergedFinding, UnreviewedMention } from '../../../shared/findings';
@@ -172,6 +173,8 @@ export interface ReportRunInfo {
     models: Record<string, string>;
     numCtx: number | null;
     chunkTokenBudget: number | null;
+    /** The server said it is a stand-in, not a language model (shared/simulator.ts): its description; null for a real one. */
+    simulator: string | null;
   } | null;
   profileName: string | null;
   strategyChoice: string;
@@ -284,7 +287,7 @@ function collectRunInfo(db: Database, run: StoredRun, settings: StoredRunSetting
   return {
     durationMs: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : null,
     llm: plan && planEvent
-      ? { description: planEvent.message, models: plan.models, numCtx: plan.numCtx ?? null, chunkTokenBudget: plan.chunkTokenBudget ?? null }
+      ? { description: planEvent.message, models: plan.models, numCtx: plan.numCtx ?? null, chunkTokenBudget: plan.chunkTokenBudget ?? null, simulator: simulatorOf(plan) }
       : null,
     profileName: settings.profile?.name ?? null,
     strategyChoice: settings.strategy ?? 'auto',

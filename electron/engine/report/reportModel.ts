@@ -9,6 +9,8 @@
  * auditor stay literal here and every renderer escapes every string it is
  * given (HTML markup and Markdown syntax), our own words included.
  */
+import { onlyListedNote } from '../../../shared/completeness';
+import { SIMULATED_SUFFIX, simulatorNotice } from '../../../shared/simulator';
 import { formatPageRanges } from '../../../shared/canonical';
 import { problemWarnings } from '../../../shared/runOutcome';
 import type { CompletenessStatus, CheckPlaceKind } from '../../../shared/completeness';
@@ -122,7 +124,7 @@ export interface ReportModel {
   appVersion: string;
   generatedAt: string;
   header: readonly Fact[];
-  notices: readonly { key: 'rules-only' | 'confirmed-only'; text: string }[];
+  notices: readonly { key: 'rules-only' | 'confirmed-only' | 'simulated'; text: string }[];
   /** Full mode only: the counts a reader needs first. */
   executiveSummary: ExecutiveSummary | null;
   inputs: { heading: string; table: Table };
@@ -179,6 +181,8 @@ export interface CompletenessModel extends Section<'completeness'> {
   status: CompletenessStatus;
   tallies: Table & { differs: readonly boolean[] };
   statedSource: string;
+  /** Findings known only from their listed row, in a sentence (none: null). */
+  onlyListedNote: string | null;
   listings: readonly string[];
   places: { heading: string; items: readonly { kind: CheckPlaceKind; page: Span | null; message: string }[] } | null;
   picturePagesNote: string | null;
@@ -298,6 +302,7 @@ export function buildReportModel(data: ReportData, options: ModelOptions = {}): 
   // A picture-only page is noted quietly in its document's section, never a problem of the audit (trial row 10).
   const problemInputs = data.inputs.filter((input) => input.error || problemWarnings(input.warnings).length > 0);
   const title = `Audit report: run ${data.run.id}`;
+  const simulator = data.runInfo.llm?.simulator ?? null;
   return {
     title,
     heading: 'Audit report',
@@ -308,7 +313,12 @@ export function buildReportModel(data: ReportData, options: ModelOptions = {}): 
       { label: 'Run', value: [`${data.run.id} (${data.run.mode}), status ${data.run.status}`] },
       { label: 'Generated', value: [time(data.generatedAt), ` by Offline Audit ${data.appVersion}`] },
     ],
-    notices: [...(full ? [] : [{ key: 'rules-only' as const, text: RULES_ONLY_NOTE }]), ...(data.confirmedOnly ? [{ key: 'confirmed-only' as const, text: CONFIRMED_ONLY_NOTE }] : [])],
+    notices: [
+      // A run against a stand-in says so first: its findings are scripted, not a model's (shared/simulator.ts).
+      ...(simulator ? [{ key: 'simulated' as const, text: simulatorNotice(simulator) }] : []),
+      ...(full ? [] : [{ key: 'rules-only' as const, text: RULES_ONLY_NOTE }]),
+      ...(data.confirmedOnly ? [{ key: 'confirmed-only' as const, text: CONFIRMED_ONLY_NOTE }] : []),
+    ],
     executiveSummary: full ? executiveSummary(data, profile, problemInputs.length) : null,
     inputs: {
       heading: 'Inputs',
@@ -485,10 +495,11 @@ function completenessModel(doc: ReportDocument): CompletenessModel {
     status: verdict.status,
     tallies: {
       head: ['Severity', 'Stated by the document', 'Listed in its summary table', 'Found'],
-      rows: rows.map((row) => [[row.severity], [row.stated], [row.listed], [`${row.found}${row.agrees ? '' : ' (differs)'}`]]),
+      rows: rows.map((row) => [[row.severity], [row.stated], [row.listed], [`${row.found}${row.agrees ? '' : ' (differs)'}${row.onlyListed > 0 ? `, and ${row.onlyListed} only listed` : ''}`]]),
       differs: rows.map((row) => !row.agrees),
     },
     statedSource: statedSource(verdict),
+    onlyListedNote: onlyListedNote(verdict),
     listings: listingLines(verdict),
     places:
       verdict.places.length > 0
@@ -655,6 +666,7 @@ export function conversationModel(conversation: StoredConversation, names: Reado
 
 function settingsModel(data: ReportData): SettingsModel {
   const info = data.runInfo;
+  const simulator = info.llm?.simulator ?? null;
   const chunking =
     info.strategyChoice === 'auto'
       ? info.judgeEnabled
@@ -663,7 +675,7 @@ function settingsModel(data: ReportData): SettingsModel {
       : `${info.strategyChoice} (set by the user)`;
   const llm: Fact[] = info.llm
     ? [
-        { label: 'Models', value: Object.entries(info.llm.models).flatMap(([stage, model], i): Span[] => [...(i > 0 ? [', '] : []), `${stage}: `, code(model)]) },
+        { label: 'Models', value: Object.entries(info.llm.models).flatMap(([stage, model], i): Span[] => [...(i > 0 ? [', '] : []), `${stage}: `, code(model), ...(simulator ? [SIMULATED_SUFFIX] : [])]) },
         { label: 'num_ctx', value: [`${info.llm.numCtx ?? 'unknown'} (chunk budget ${info.llm.chunkTokenBudget ?? 'unknown'} tokens)`] },
         { label: 'LLM server', value: [info.llm.description] },
       ]
@@ -685,14 +697,14 @@ function settingsModel(data: ReportData): SettingsModel {
       info.models.length > 0
         ? {
             label: 'Model digests (as Ollama listed them for this run)',
-            items: info.models.map((m) => ({ name: m.name, line: [`${m.stage}: `, code(m.name), ' (digest ', m.digest ? { kind: 'code', text: m.digest, hash: true } : { kind: 'part', role: 'digest', text: 'not recorded' }, ')'] })),
+            items: info.models.map((m) => ({ name: m.name, line: [`${m.stage}: `, code(m.name), ...(simulator ? [SIMULATED_SUFFIX] : []), ' (digest ', m.digest ? { kind: 'code', text: m.digest, hash: true } : { kind: 'part', role: 'digest', text: 'not recorded' }, ')'] })),
           }
         : null,
     usageByModel:
       info.usage.byModel.length > 0
         ? {
             head: ['Model', 'Calls', 'Prompt tokens', 'Generated tokens', 'Model time'],
-            rows: info.usage.byModel.map((m) => [[code(m.model)], [String(m.calls)], [String(m.promptTokens)], [String(m.evalTokens)], [formatDuration(m.llmMs)]]),
+            rows: info.usage.byModel.map((m) => [[code(m.model), ...(simulator ? [SIMULATED_SUFFIX] : [])], [String(m.calls)], [String(m.promptTokens)], [String(m.evalTokens)], [formatDuration(m.llmMs)]]),
           }
         : null,
   };

@@ -10,6 +10,7 @@
  * call log (no event) are listed under their call purpose.
  */
 import type { RunModel } from '../../../shared/review';
+import { simulatorOf } from '../../../shared/simulator';
 import type { ReadDb } from '../store';
 import { runCalledModels, runInfoEventData } from './store';
 
@@ -21,6 +22,8 @@ export interface RunModels {
   logged: boolean;
   /** Every model has a digest. */
   complete: boolean;
+  /** The server said it is a stand-in, not a language model (shared/simulator.ts): its description; null for a real one. */
+  simulator: string | null;
 }
 
 const sameModel = (a: string, b: string): boolean => {
@@ -61,5 +64,5 @@ export function getRunModels(db: ReadDb, runId: number): RunModels {
     if (!models.some((m) => sameModel(m.name, c.model))) models.push({ stage: c.purpose, name: c.model, digest: plan ? digestIn(plan, c.model) : null });
   }
   const numCtx = plan && typeof plan['numCtx'] === 'number' ? (plan['numCtx'] as number) : null;
-  return { runId, models, numCtx, logged: plan !== undefined, complete: models.length > 0 && models.every((m) => m.digest !== null) };
+  return { runId, models, numCtx, logged: plan !== undefined, complete: models.length > 0 && models.every((m) => m.digest !== null), simulator: plan ? simulatorOf(plan) : null };
 }

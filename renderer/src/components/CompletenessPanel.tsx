@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CheckPlace, CompletenessVerdict } from '../../../shared/completeness';
+import { onlyListedNote, type CheckPlace, type CompletenessVerdict } from '../../../shared/completeness';
 import { picturePagesNote, placesToCheckOf, summarizeVerdict, verdictHeadline } from '../../../shared/runOutcome';
 import { invoke } from '../api';
 import { useAppStore } from '../stores/useAppStore';
@@ -97,11 +97,19 @@ export function CompletenessPanel({ documentId: given }: { documentId?: number |
                   <th scope="row">{t.severity ?? 'off the scale'}</th>
                   <td>{statedText(verdict, t.severity)}</td>
                   <td>{t.listed ?? '—'}</td>
-                  <td>{t.found}</td>
+                  <td>
+                    {t.found}
+                    {t.onlyListed ? `, and ${t.onlyListed} only listed` : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          {onlyListedNote(verdict) ? (
+            <p className="muted" data-testid="completeness-only-listed">
+              {onlyListedNote(verdict)}
+            </p>
+          ) : null}
           {verdict.stated.length > 0 ? (
             <p className="muted">
               Stated on <PageLink documentId={documentId} page={verdict.stated[0]!.page} />

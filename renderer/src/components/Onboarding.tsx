@@ -1,3 +1,4 @@
+import { modelLabel } from '../../../shared/simulator';
 import { useState } from 'react';
 import { invoke } from '../api';
 import { useAppStore } from '../stores/useAppStore';
@@ -100,7 +101,7 @@ export function Onboarding() {
             {status === null ? (
               'Checking…'
             ) : status.reachable ? (
-              `Found Ollama ${status.version ?? ''} at ${status.host}.`
+              `Found Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator}, not a language model)` : ''}.`
             ) : (
               <>
                 Not found at {status.host}. Start it: <ToDo command="ollama serve" />
@@ -115,7 +116,7 @@ export function Onboarding() {
           <div>
             <strong>A model is pulled.</strong>{' '}
             {modelReady ? (
-              `The analysis will use ${model}${chosen ? '' : ' (chosen automatically)'}.`
+              `The analysis will use ${modelLabel(model ?? '', status?.simulator)}${chosen ? '' : ' (chosen automatically)'}.`
             ) : (
               <>
                 Pull the recommended model (about 5 GB, once): <ToDo command={PULL} />

@@ -103,7 +103,7 @@ export function SettingsView() {
           {status ? (
             <>
               <p className="connection__headline">
-                {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}: ${plural(status.models.length, 'model')} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
+                {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator}: its models answer from scripts, not as language models)` : ''}: ${plural(status.models.length, 'model')} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
                 {checking ? ' (checking again…)' : ''}
               </p>
               {status.guidance.length > 0 ? (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { modelLabel } from '../../../shared/simulator';
 import { formatDuration, plural, timeLeftText } from '../format';
 import { useAppStore } from '../stores/useAppStore';
 import { useOllamaStore } from '../stores/useOllamaStore';
@@ -54,9 +55,13 @@ export function StatusBar() {
         title="Open the Ollama settings"
       >
         <span aria-hidden="true">{status === null ? '…' : status.reachable ? '●' : '✕'} </span>
-        {status === null ? 'Checking Ollama…' : status.reachable ? `Ollama ${status.version ?? ''} at ${status.host}` : `Ollama not reachable at ${status.host}`}
+        {status === null
+          ? 'Checking Ollama…'
+          : status.reachable
+            ? `Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator})` : ''}`
+            : `Ollama not reachable at ${status.host}`}
       </button>
-      {status?.reachable ? <span data-testid="status-model">Model: {extractModel(settings?.models.extract, status.automatic?.extract)}</span> : null}
+      {status?.reachable ? <span data-testid="status-model">Model: {modelLabel(extractModel(settings?.models.extract, status.automatic?.extract), status.simulator)}</span> : null}
       {status && !status.reachable ? <span className="statusbar__hint">Start it with <code>ollama serve</code></span> : null}
       <span className="statusbar__run" data-testid="status-run" aria-live="off">
         {active ? (

@@ -10,11 +10,11 @@ import { createServer } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTextPdf, sampleReportSpec, writeFixture } from '../../fixtures/pdfFactory';
+import { npmRunArgs } from '../../helpers/npmRun';
 import { useTempDir } from '../../helpers/tempDir';
 
 const root = resolve(import.meta.dirname, '../../..');
 const tempDir = useTempDir('audit-first-run-');
-const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const README_PORT = 11434;
 
 /** The README section's text, and the lines of its `console` block (after the `$` command line). */
@@ -36,17 +36,6 @@ function freePort(): Promise<number> {
     });
     server.on('error', fail);
   });
-}
-
-/**
- * `npm run <script> -- <args>` as npm runs it: the script's command line in a shell, node_modules/.bin on the PATH.
- * Its paths into the project are made absolute, so that it runs in a folder of the test's own (npm runs it in the
- * project folder, where relative file names and the default report land).
- */
-function npmRunArgs(script: string, args: string[]): [string, string[]] {
-  const command = scripts[script]!.split(' ').map((token) => (token.includes('/') && existsSync(join(root, token)) ? join(root, token) : token));
-  const quoted = args.map((arg) => `'${arg.replaceAll("'", `'\\''`)}'`);
-  return ['sh', ['-c', [...command, ...quoted].join(' ')]];
 }
 
 describe('README: first run without Ollama', () => {
@@ -101,7 +90,19 @@ describe('README: first run without Ollama', () => {
       expect(resumed.output).toContain('Run 1: done');
       expect(resumed.code).toBe(0);
       expect(section).toContain('prints "Run 1: done" and writes audit-report-1.md');
-      expect(readFileSync(join(cwd, 'audit-report-1.md'), 'utf8')).toMatch(/- Run: 1 \(full\), status done/);
+      const report = readFileSync(join(cwd, 'audit-report-1.md'), 'utf8');
+      expect(report).toMatch(/- Run: 1 \(full\), status done/);
+      // A simulated run says so wherever it names a model: the terminal, the report's notice and its appendix.
+      expect(resumed.output).toContain("Models: qwen3:8b (simulator, not a language model). The models named here were answered by Offline Audit's Ollama simulator");
+      expect(report).toContain("- The models named here were answered by Offline Audit's Ollama simulator: a stand-in that answers from scripts, not a language model.");
+      expect(report).toContain('- Models: judge: qwen3:8b (simulator, not a language model), ');
+      expect(report).toContain('  - extract: qwen3:8b (simulator, not a language model) (digest');
+      expect(section).toContain('reads "simulator, not a language model"');
+      // The terminal and the report give the same completeness verdict.
+      const terminal = /completeness: ([^|\n]+?)(?: \||\n)/.exec(resumed.output)?.[1];
+      const inReport = /### Completeness: (.+)\n/.exec(report)?.[1];
+      expect(terminal, resumed.output).toBeDefined();
+      expect(terminal).toBe(inReport);
     } finally {
       // The shell and the simulator under it, as one process group.
       process.kill(-sim.pid!, 'SIGTERM');

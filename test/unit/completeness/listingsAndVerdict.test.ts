@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../../shared/findings';
+import { onlyListedNote } from '../../../shared/completeness';
+import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type MergedFinding } from '../../../shared/findings';
 import { checkCompleteness, findListings, textLines } from '../../../electron/engine/completeness';
 import { normalizeId } from '../../../electron/engine/rules';
 import { documentFromPages } from '../../helpers/documents';
@@ -160,6 +161,36 @@ describe('completeness verdict', () => {
       ['finding-without-entry', 5],
     ]);
     expect(verdict.places[2]!.message).toContain('"Invented cross-site scripting in search" (High, page 5)');
+  });
+
+  it('a page OCR read and found no words on (pictures only) is no place to check; a page without text left unread is', async () => {
+    const doc = documentFromPages(reportPages());
+    doc.pages[5] = { ...doc.pages[5]!, hasTextLayer: false, textSource: 'ocr' };
+    const check = async () => (await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: allFindings(), unreviewedMentions: [], failedChunks: [] })).verdict;
+    const pictures = await check();
+    // The terminal's headline and the report's are one number (the report counted picture pages out on its own before).
+    expect(pictures.places).toEqual([]);
+    expect(pictures.headline).toBe('Complete');
+    expect(pictures.pagesWithoutText).toEqual([]);
+    doc.pages[5] = { ...doc.pages[5]!, textSource: undefined };
+    const unread = await check();
+    expect(unread.places.map((p) => [p.kind, p.page])).toEqual([['pages-without-text', 6]]);
+    expect(unread.headline).toBe('Check this place');
+  });
+
+  it('counts findings known only from their listed row apart from those found in the text, and says why in a sentence', async () => {
+    const [a, b, c] = allFindings();
+    const listed = { ...b!, type: LISTED_ENTRY_TYPE };
+    const verdict = await verdictOf(reportPages(), [a!, listed, c!]);
+    // The row's own finding is not counted as found, so its row stays a place to check...
+    expect(verdict.tallies.find((t) => t.severity === 'Medium')).toEqual({ severity: 'Medium', stated: 1, listed: 1, found: 0, onlyListed: 1 });
+    expect(verdict.tallies.find((t) => t.severity === 'High')).toEqual({ severity: 'High', stated: 1, listed: 1, found: 1 });
+    expect(verdict.places.some((p) => p.kind === 'entry-without-finding')).toBe(true);
+    // ...and the table never reads "0 found" unexplained beside a finding the report lists.
+    expect(onlyListedNote(verdict)).toBe(
+      "1 finding is known only from its row in the document's own list: the analysis reported nothing for its section. It is listed with the findings but not counted as found, and each row is a place to check below.",
+    );
+    expect(onlyListedNote(await verdictOf(reportPages(), allFindings()))).toBeNull();
   });
 
   it('matches a reworded finding to its row when the document prints the same number before its title, and not on words alone', async () => {
