@@ -78,20 +78,31 @@ describe('OpenAI-compatible simulator surface', () => {
     expect((await first).status).toBe(200);
   });
 
-  it('serves N requests at once with N slots, in the simulated time of one', async () => {
-    const rates = { prefillTokensPerSec: 1e6, decodeTokensPerSec: 100, loadSeconds: 0 };
+  it('serves N requests at once with N slots: all three streaming together, where one slot streams them one after another', async () => {
+    const rates = { prefillTokensPerSec: 1e6, decodeTokensPerSec: 20, loadSeconds: 0 };
     const reply = () => 'x '.repeat(20);
     const one = await sim({ slots: 1, timeScale: 1, rates, responder: reply });
     const three = await sim({ slots: 3, timeScale: 1, rates, responder: reply });
-    const time = async (s: OpenAiSim) => {
-      const t0 = performance.now();
-      await Promise.all([0, 1, 2].map(async () => (await post(s, chatBody({ stream: true }))).text()));
-      return performance.now() - t0;
-    };
-    const serial = await time(one);
-    const parallel = await time(three);
+    // When each reply started and ended streaming: an order of events, not a duration (the machine may be loaded).
+    const intervals = async (s: OpenAiSim) =>
+      Promise.all(
+        [0, 1, 2].map(async () => {
+          const response = await post(s, chatBody({ stream: true }));
+          const reader = response.body!.getReader();
+          let first: number | null = null;
+          while (!(await reader.read()).done) first ??= performance.now();
+          return { first: first!, end: performance.now() };
+        }),
+      );
+    const serial = await intervals(one);
+    const parallel = await intervals(three);
     expect(one.counters.maxInFlight).toBe(1);
     expect(three.counters.maxInFlight).toBe(3);
-    expect(parallel).toBeLessThan(serial * 0.7);
+    // One slot: each reply starts streaming only once the one before it has ended.
+    const bySerialStart = [...serial].sort((a, b) => a.first - b.first);
+    for (let i = 1; i < bySerialStart.length; i++) expect(bySerialStart[i]!.first).toBeGreaterThanOrEqual(bySerialStart[i - 1]!.end - 5);
+    // Three slots: every reply has started before the first one ends.
+    const firstEnd = Math.min(...parallel.map((p) => p.end));
+    expect(parallel.every((p) => p.first < firstEnd)).toBe(true);
   });
 });
