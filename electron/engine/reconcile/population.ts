@@ -90,8 +90,10 @@ function tooLarge(name: string, rows: number | null): AppError {
 function csvGrid(file: PopulationFile): string[][] {
   const text = decodeCsv(file);
   const limit = MAX_POPULATION_ROWS + HEADER_SCAN_ROWS;
-  // No dynamic typing: a key "00042" or a version "1.10" stays as written.
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, preview: limit + 1 });
+  // The separator (comma, tab, semicolon...) guessed from the first rows; blank lines would spoil the guess, so it is made without them.
+  const { delimiter } = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy', preview: HEADER_SCAN_ROWS + 20 }).meta;
+  // No dynamic typing: a key "00042" or a version "1.10" stays as written. Blank lines are kept: they count in the numbering.
+  const parsed = Papa.parse<string[]>(text, { delimiter, skipEmptyLines: false, preview: limit + 1 });
   if (parsed.data.length > limit) throw tooLarge(file.name, parsed.data.length);
   return parsed.data.map((row) => row.map((cell) => String(cell ?? '')));
 }
@@ -162,8 +164,8 @@ export function looksLikeData(cell: string): boolean {
 }
 
 /**
- * The header row (0-based): the first row as wide as the data under it (at least half the width most of the
- * first rows have), which sits above a title line or a blank row. It must name columns: text, no two alike,
+ * The header row (0-based): the first row about as wide as the data under it (three quarters of the width most
+ * of the first rows have, at least), so a title line or a blank row above it is passed over. It must name columns: text, no two alike,
  * none a number, a date or an ID. Null when the first wide row holds data: the file has no header.
  */
 export function findHeaderRow(grid: readonly (readonly string[])[]): number | null {
@@ -175,7 +177,8 @@ export function findHeaderRow(grid: readonly (readonly string[])[]): number | nu
   for (let i = 0; i < Math.min(grid.length, HEADER_SCAN_ROWS); i++) {
     const row = grid[i]!;
     const n = filled(row);
-    if (n === 0 || n * 2 < typical) continue;
+    // A title line or a logo row is narrower than the data; a header names (nearly) every column.
+    if (n === 0 || n < Math.ceil(typical * 0.75)) continue;
     const names = row.map((cell) => cell.trim()).filter(Boolean);
     const distinct = new Set(names.map((name) => name.toLowerCase())).size === names.length;
     return distinct && names.every((name) => !looksLikeData(name) && name.length <= 120) ? i : null;
@@ -217,7 +220,7 @@ export async function readPopulation(file: PopulationFile, options: { sheet?: st
       { file: file.name },
     );
   }
-  const width = Math.max(...grid.slice(headerIndex).map((row) => row.length));
+  const width = grid.slice(headerIndex).reduce((widest, row) => Math.max(widest, row.length), 0);
   const columns = columnNames(grid[headerIndex]!, width);
   const rows: PopulationRow[] = [];
   let blankRows = 0;
