@@ -147,7 +147,7 @@ describe('a generated audit report whose findings print no ID (the simulator ans
   // The tracker keys findings by its own IDs (FT-101...): the document prints none, so every row is matched by title.
   const tracker = jiraExport(report.items, { dropEvery: 4, family: 'FT' });
   const itemRows = tracker.rows.length - NOT_IN_DOCUMENT.length;
-  const rows = tracker.rows.map((row, i) => (i < itemRows ? [`FT-${101 + i}`, i % 2 === 0 ? reword(String(row[1])) : row[1], ...row.slice(2)] : row));
+  const rows = tracker.rows.map((row, i) => (i < itemRows ? [`FT-${101 + i}`, i % 2 === 0 ? reword(String(row[1])) : (row[1] ?? null), ...row.slice(2)] : row));
 
   it('a findings tracker keyed by its own IDs: each finding on its row and detailed page, reworded titles included', async () => {
     const r = await reconcileCsv(reportDocument, ['Finding ID', 'Title', 'Status', 'Severity', 'Release'], rows);
@@ -167,7 +167,7 @@ describe('a generated audit report whose findings print no ID (the simulator ans
 describe('exports of a tie-out', () => {
   it('the XLSX workpaper: a sheet per list, the population’s own columns, match, reason, page and review', async () => {
     const jira = jiraExport(notesItems.slice(0, 10), { dropEvery: 5, family: 'PBI' });
-    const rows = jira.rows.map((row, i) => (i === 0 ? [row[0], '=HYPERLINK("http://evil")', ...row.slice(2)] : row));
+    const rows = jira.rows.map((row, i) => (i === 0 ? [row[0] ?? null, '=HYPERLINK("http://evil")', ...row.slice(2)] : row));
     const r = await reconcileCsv(notesDocument, jira.header, rows);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await renderReconciliation(r, 'xlsx')) as never);

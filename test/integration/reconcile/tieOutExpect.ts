@@ -8,7 +8,8 @@ import type { Reconciliation } from '../../../shared/reconcile';
 import type { Expected, TruthItem } from '../../fixtures/populations';
 
 const idOf = (id: string | null) => (id === null ? null : (id.toUpperCase().match(/[A-Z]+|\d+/g) ?? []).map((r) => (/^\d+$/.test(r) ? String(Number(r)) : r)).join('-'));
-const titleOf = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A title's words: a merged title may drop a leading "++" or a quote mark the truth keeps. */
+const titleOf = (t: string) => (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 const sameItem = (finding: { id: string | null; title: string }, item: TruthItem) => (item.id !== null && finding.id !== null ? idOf(finding.id) === idOf(item.id) : titleOf(finding.title) === titleOf(item.title));
 
 export function expectTieOut(r: Reconciliation, items: readonly TruthItem[], expected: Expected, options: { pages?: boolean } = {}): void {
@@ -30,7 +31,8 @@ export function expectTieOut(r: Reconciliation, items: readonly TruthItem[], exp
   expect(wrong).toEqual([]);
   expect(r.onlyInPopulation.map((p) => p.row)).toEqual([...expected.onlyInPopulation].sort((a, b) => a - b));
   const documentOnly = r.onlyInDocument.map((d) => d.finding);
-  expect(documentOnly.map((f) => f.id ?? f.title).sort()).toEqual(expected.onlyInDocument.map((i) => items[i]!.id ?? items[i]!.title).sort());
+  const name = (f: { id: string | null; title: string }) => (f.id !== null ? idOf(f.id)! : titleOf(f.title));
+  expect(documentOnly.map(name).sort()).toEqual(expected.onlyInDocument.map((i) => name(items[i]!)).sort());
   for (const f of documentOnly) expect(expected.onlyInDocument.some((i) => sameItem(f, items[i]!))).toBe(true);
   expect(r.counts).toMatchObject({
     rows: r.matched.length + r.onlyInPopulation.length,
