@@ -13,7 +13,7 @@ import { savePopulation, saveReconciliation } from './store';
 export { readPopulation, findHeaderRow, populationKindOf, decodeCsv, cellText, HEADER_SCAN_ROWS, MAX_POPULATION_BYTES, type PopulationFile } from './population';
 export { proposeColumns, resolveColumn, tieOutRows, isIdShaped, idFamilyOf, type TieOutRow } from './columns';
 export { scoreTitles, assignTitles, titleTerms, TITLE_MATCH_THRESHOLD, type TitlePair } from './titleMatch';
-export { reconcileDocument, documentIdsOf, rowSubject, itemSubject, type ReconcileInput } from './reconcileDocument';
+export { reconcileDocument, documentIdsOf, printedIdsOf, rowSubject, itemSubject, type ReconcileInput } from './reconcileDocument';
 export { reviewTieOut, type TieOutChange } from './review';
 export { getPopulation, getReconciliation, latestReconciliationOf, listTieOutDecisions, listTieOutNotes, savePopulation, saveReconciliation } from './store';
 export { renderReconciliation, reconciliationMarkdown, reconciliationHtml, reconciliationCsv, reconciliationJson, reconciliationJsonValue, type PdfPrinter } from './exportReconciliation';

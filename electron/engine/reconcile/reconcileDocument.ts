@@ -94,13 +94,18 @@ function mentionsById(text: string, mentions: readonly IdMention[]): Map<string,
   return byId;
 }
 
-function loadDocument(db: Database, input: ReconcileInput): DocumentFindings {
+function loadDocument(db: Database, input: Pick<ReconcileInput, 'documentId' | 'runId' | 'mode'>): DocumentFindings {
   try {
     return loadFindingsOf(db, input.documentId, input.runId, input.mode);
   } catch (error) {
     if (error instanceof AppError && error.code === ErrorCode.COMPARE_NOT_ANALYSED) throw new AppError(ErrorCode.RECONCILE_NOT_ANALYSED, error.message, error.details);
     throw error;
   }
+}
+
+/** The IDs a stored document prints, for proposing a population's key column; refused when it was never analysed. */
+export function printedIdsOf(db: Database, documentId: number): string[] {
+  return documentIdsOf(loadDocument(db, { documentId, mode: 'auto' }));
 }
 
 /** The IDs the document prints (its items' and its mentions'): what a key column's values should look like. */
