@@ -35,11 +35,20 @@ export function isIdShaped(value: string): boolean {
 
 /** The letters of an ID without its numbers: "TOB-ETCD-001" -> "TOB-ETCD". Two IDs of one family name items of one list. */
 export function idFamilyOf(id: string): string {
-  return comparableId(id)
+  return familyOfComparable(comparableId(id));
+}
+
+/** The same for an ID already in its compared form ("TOB-ETCD-1"). */
+export function familyOfComparable(comparable: string): string {
+  return comparable
     .split('-')
     .filter((part) => !/^\d+$/.test(part))
     .join('-');
 }
+
+/** Values a column's proposal is judged on: the first rows tell what a column holds as well as all of them. */
+const PROPOSAL_SAMPLE = 2000;
+const wordCount = (value: string) => value.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 const columnLetter = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : columnLetter(Math.floor(i / 26) - 1) + String.fromCharCode(65 + (i % 26)));
 
@@ -63,7 +72,10 @@ export function resolveColumn(population: Pick<Population, 'columns' | 'file'>, 
 }
 
 function columnValues(population: Population, index: number): string[] {
-  return population.rows.map((r) => r.cells[index] ?? '').filter((v) => v !== '');
+  return population.rows
+    .slice(0, PROPOSAL_SAMPLE)
+    .map((r) => r.cells[index] ?? '')
+    .filter((v) => v !== '');
 }
 
 const share = (values: readonly string[], test: (v: string) => boolean) => (values.length === 0 ? 0 : values.filter(test).length / values.length);
@@ -85,11 +97,11 @@ export function proposeColumns(population: Population, documentIds: readonly str
       index,
       values,
       unique,
-      filled: values.length / population.rows.length,
+      filled: values.length / Math.min(population.rows.length, PROPOSAL_SAMPLE),
       ownFamily: share(values, (v) => isIdShaped(v) && families.has(idFamilyOf(v))),
       idShaped: share(values, isIdShaped),
       data: share(values, looksLikeData),
-      wordsPerValue: values.length === 0 ? 0 : values.reduce((n, v) => n + words(v).length, 0) / values.length,
+      wordsPerValue: values.length === 0 ? 0 : values.reduce((n, v) => n + wordCount(v), 0) / values.length,
     };
   });
   // Repeated keys are allowed (they are listed and the first row used), so the document's own IDs need no uniqueness.

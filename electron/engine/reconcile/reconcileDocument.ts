@@ -34,7 +34,7 @@ import {
 import type { IdMention } from '../../../shared/types';
 import { findingKeyOf, loadFindingsOf, type DocumentFindings } from '../compare';
 import { comparableId } from '../extract';
-import { idFamilyOf, proposeColumns, resolveColumn, tieOutRows, type TieOutRow } from './columns';
+import { familyOfComparable, idFamilyOf, proposeColumns, resolveColumn, tieOutRows, type TieOutRow } from './columns';
 import { listTieOutDecisions, listTieOutNotes, type StoredTieOutDecision, type StoredTieOutNote } from './store';
 import { assignTitles, scoreTitles } from './titleMatch';
 
@@ -182,7 +182,7 @@ function pairRows(rows: readonly TieOutRow[], items: readonly DocumentItem[], me
   // 3. The title, one best assignment over what is left.
   const openRows = rows.filter((r) => !pairedRows.has(r));
   const openItems = items.filter((i) => !pairedItems.has(i));
-  const rowFamily = openRows.map((r) => (r.keyId === null ? null : idFamilyOf(r.keyId)));
+  const rowFamily = openRows.map((r) => (r.keyId === null ? null : familyOfComparable(r.keyId)));
   const itemFamily = openItems.map((i) => (i.id === null ? null : idFamilyOf(i.id)));
   const allowed = (r: number, i: number) => (rowFamily[r] === null || itemFamily[i] === null || rowFamily[r] !== itemFamily[i]) && !isBroken(openRows[r]!, openItems[i]!);
   const scored = scoreTitles(

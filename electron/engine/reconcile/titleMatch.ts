@@ -9,17 +9,19 @@
  * all the titles (a product name or a version counts far more than
  * "update"), as the mean of two shares: of both titles together (weighted
  * Dice) and of the shorter one (a document's table row carries more words
- * than the tracker's summary). Terms are the merge's content words (stop
- * words out, plurals folded), and a word with digits is kept whole
+ * than the tracker's summary). Terms are words as the merge reads them (its
+ * stop words out, plurals folded), and a word with digits is kept whole
  * ("1.11.1", "31.1-jre", "CVE-2021-22569"): two titles naming different
  * versions of the same thing ("Upgrade to Avro 1.11.1" / "... 1.11.3") are
  * no match at any score.
  *
  * Scale: candidates come from an index of terms to items, so only pairs that
- * share a term are scored; the assignment is solved per group of rows and
- * items linked by a candidate pair, which stays small for real titles.
+ * share a term are scored, and a term most items hold ("case", "release")
+ * adds to a pair's score without making every item a candidate; the
+ * assignment is solved per group of rows and items linked by a candidate
+ * pair, which stays small for real titles.
  */
-import { contentWords } from '../merge';
+import { STOPWORDS } from '../merge';
 import { bestAssignment } from '../completeness';
 
 /** A title pair scoring this much or more is a match (when the assignment gives it). */
@@ -27,14 +29,23 @@ export const TITLE_MATCH_THRESHOLD = 0.5;
 /** Above this many cells a group is assigned greedily, best pair first, instead of by the exact method. */
 const EXACT_ASSIGNMENT_CELLS = 250_000;
 
-const DIGIT_WORD = /[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*(?:[._\-/#][\p{L}\p{N}]+)*/gu;
+/** A term this share of the items holds or more is "common": it counts in the score but makes no candidates. */
+const COMMON_SHARE = 0.2;
 
-/** A title's terms: words with digits whole, the other words as the merge reads them. */
+const DIGIT_WORD = /[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*(?:[._\-/#][\p{L}\p{N}]+)*/gu;
+/** Zero-width characters and soft hyphens a PDF or an export leaves inside words. */
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/g;
+const fold = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+/**
+ * A title's terms: words with digits whole, the others lower case without accents, plurals folded, stop words
+ * out (the merge's reading of a title, made without its offset map: thousands of rows are read at once).
+ */
 export function titleTerms(title: string): { all: Set<string>; digits: Set<string> } {
-  const normalized = title.normalize('NFKC').toLowerCase();
+  const normalized = title.replace(INVISIBLE, '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   const digits = new Set((normalized.match(DIGIT_WORD) ?? []).map((w) => w.replace(/^[._\-/#]+|[._\-/#]+$/g, '')).filter(Boolean));
-  const rest = normalized.replace(DIGIT_WORD, ' ');
-  return { all: new Set([...contentWords(rest), ...digits]), digits };
+  const words = (normalized.replace(DIGIT_WORD, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).map(fold).filter((w) => !STOPWORDS.has(w));
+  return { all: new Set([...words, ...digits]), digits };
 }
 
 /** Two titles naming different versions or numbers of one thing: each has a number the other lacks. */
@@ -63,6 +74,9 @@ export function scoreTitles(rowTitles: readonly string[], itemTitles: readonly s
   const weight = (term: string) => Math.log(1 + total / (df.get(term) ?? 1));
   const mass = (t: { all: Set<string> }) => [...t.all].reduce((sum, term) => sum + weight(term), 0);
   const itemMass = items.map(mass);
+  const itemCount = new Map<string, number>();
+  for (const t of items) for (const term of t.all) itemCount.set(term, (itemCount.get(term) ?? 0) + 1);
+  const common = (term: string) => (itemCount.get(term) ?? 0) > Math.max(20, items.length * COMMON_SHARE);
   const postings = new Map<string, number[]>();
   items.forEach((t, i) => {
     for (const term of t.all) {
@@ -75,11 +89,19 @@ export function scoreTitles(rowTitles: readonly string[], itemTitles: readonly s
   rows.forEach((r, ri) => {
     const rowMass = mass(r);
     if (rowMass === 0) return;
+    // Candidates from the row's distinctive terms (all its terms when it has none), then its common terms added.
+    const terms = [...r.all];
+    const distinctive = terms.filter((term) => !common(term));
+    const seeds = distinctive.length > 0 ? distinctive : terms;
     const shared = new Map<number, number>();
-    for (const term of r.all) for (const i of postings.get(term) ?? []) shared.set(i, (shared.get(i) ?? 0) + weight(term));
-    for (const [i, common] of shared) {
-      const dice = (2 * common) / (rowMass + itemMass[i]!);
-      const overlap = common / Math.min(rowMass, itemMass[i]!);
+    for (const term of seeds) for (const i of postings.get(term) ?? []) shared.set(i, (shared.get(i) ?? 0) + weight(term));
+    if (seeds !== terms) {
+      const rest = terms.filter(common);
+      for (const i of shared.keys()) for (const term of rest) if (items[i]!.all.has(term)) shared.set(i, shared.get(i)! + weight(term));
+    }
+    for (const [i, sharedMass] of shared) {
+      const dice = (2 * sharedMass) / (rowMass + itemMass[i]!);
+      const overlap = sharedMass / Math.min(rowMass, itemMass[i]!);
       const score = Math.round(((dice + overlap) / 2) * 1000) / 1000;
       if (score < TITLE_MATCH_THRESHOLD || numbersDisagree(r.digits, items[i]!.digits) || !allowed(ri, i)) continue;
       pairs.push({ row: ri, item: i, score });
