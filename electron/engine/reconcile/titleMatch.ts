@@ -32,20 +32,26 @@ const EXACT_ASSIGNMENT_CELLS = 250_000;
 /** A term this share of the items holds or more is "common": it counts in the score but makes no candidates. */
 const COMMON_SHARE = 0.2;
 
-const DIGIT_WORD = /[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*(?:[._\-/#][\p{L}\p{N}]+)*/gu;
+/** A word with a digit in it, with the parts joined to it by dots, dashes or slashes: "1.11.1", "31.1-jre", "CVE-2021-22569". */
+const DIGIT_WORD = /(?:[\p{L}\p{N}]+[._\-/#])*[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*(?:[._\-/#][\p{L}\p{N}]+)*/gu;
 /** Zero-width characters and soft hyphens a PDF or an export leaves inside words. */
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/g;
 const fold = (w: string) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
+/** The number in a word with digits ("2023-2976" in "CVE-2023-2976", "1.1.0" in "thirdparty-1.1.0"): what two versions are compared by. */
+const NUMBER = /\p{N}+(?:[._\-/]\p{N}+)*/gu;
+
 /**
- * A title's terms: words with digits whole, the others lower case without accents, plurals folded, stop words
- * out (the merge's reading of a title, made without its offset map: thousands of rows are read at once).
+ * A title's terms: words with digits whole and their numbers apart, the other words lower case without accents,
+ * plurals folded, stop words out (the merge's reading of a title, made without its offset map: thousands of
+ * rows are read at once). `digits` holds the numbers, which say which version or case a title is about.
  */
 export function titleTerms(title: string): { all: Set<string>; digits: Set<string> } {
   const normalized = title.replace(INVISIBLE, '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  const digits = new Set((normalized.match(DIGIT_WORD) ?? []).map((w) => w.replace(/^[._\-/#]+|[._\-/#]+$/g, '')).filter(Boolean));
+  const digitWords = (normalized.match(DIGIT_WORD) ?? []).map((w) => w.replace(/^[._\-/#]+|[._\-/#]+$/g, '')).filter(Boolean);
+  const digits = new Set(digitWords.flatMap((w) => w.match(NUMBER) ?? []));
   const words = (normalized.replace(DIGIT_WORD, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).map(fold).filter((w) => !STOPWORDS.has(w));
-  return { all: new Set([...words, ...digits]), digits };
+  return { all: new Set([...words, ...digitWords, ...digits]), digits };
 }
 
 /** Two titles naming different versions or numbers of one thing: each has a number the other lacks. */
