@@ -152,9 +152,14 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Text from the document or the population as one terminal line: control characters (escape sequences) become spaces. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
 /** What the import left out, each with its code, for stderr. */
 function warningsFor(r: Reconciliation): string[] {
-  const out = r.population.duplicates.map((d) => `POPULATION_DUPLICATE_KEYS: key ${d.key} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`);
+  const out = r.population.duplicates.map((d) => `POPULATION_DUPLICATE_KEYS: key ${printable(d.key)} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`);
   if (r.document.mode === 'rules-only' && r.counts.documentItems === 0) {
     out.push(`${r.document.file} prints no ID where it announces an item, so without a model's findings nothing of it can be matched by title. Run without --rules-only.`);
   }
@@ -164,10 +169,10 @@ function warningsFor(r: Reconciliation): string[] {
 function summaryText(r: Reconciliation, written: string[]): string {
   const p = r.population;
   const lines = [
-    `Reconciliation ${r.id}: ${r.document.file} against ${p.file} (key column: ${p.keyColumn ?? 'none'}, title column: ${p.titleColumn})`,
+    `Reconciliation ${r.id}: ${printable(r.document.file)} against ${printable(p.file)} (key column: ${printable(p.keyColumn ?? 'none')}, title column: ${printable(p.titleColumn)})`,
     `  ${countsSentence(r.counts)}`,
-    ...r.onlyInDocument.map((d) => `  only in the document:   ${[d.finding.id, d.finding.title].filter(Boolean).join(' ')} (p. ${d.finding.page ?? '?'})`),
-    ...r.onlyInPopulation.map((e) => `  only in the population: row ${e.row} ${[e.key, e.title].filter(Boolean).join(' ')}`),
+    ...r.onlyInDocument.map((d) => `  only in the document:   ${printable([d.finding.id, d.finding.title].filter(Boolean).join(' '))} (p. ${d.finding.page ?? '?'})`),
+    ...r.onlyInPopulation.map((e) => `  only in the population: row ${e.row} ${printable([e.key, e.title].filter(Boolean).join(' '))}`),
     ...written.map((file) => `Written: ${file}`),
   ];
   return `${lines.join('\n')}\n`;

@@ -17,12 +17,13 @@ import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings
 import { importPopulation, reconcileAndStore, reconcileDocument, renderReconciliation, reviewTieOut, WORKPAPER_SHEETS } from '../../../electron/engine/reconcile';
 import { listTrail } from '../../../electron/engine/review';
 import { openDatabase, type Database } from '../../../electron/engine/store';
-import type { Reconciliation } from '../../../shared/reconcile';
+import { MATCH_REASON_TEXT, type Reconciliation } from '../../../shared/reconcile';
 import { FAITHFUL_MODES, truthResponder, type TruthDocument } from '../../eval/truthResponder';
 import { makeTextPdf, proseLines, type PageSpec } from '../../fixtures/pdfFactory';
 import { csvText, jiraExport, NOT_IN_DOCUMENT, reword, titlesOnlyTracker, xlsxBytes, type Expected, type TruthItem } from '../../fixtures/populations';
 import { releaseNotes } from '../../fixtures/releaseNotes';
 import { startOllamaSim } from '../../ollama-sim/index';
+import { CHROMIUM, itNeeding } from '../../helpers/requirements';
 import { useTempDir } from '../../helpers/tempDir';
 import { expectTieOut } from './tieOutExpect';
 
@@ -204,6 +205,23 @@ describe('exports of a tie-out', () => {
     expect(matchedLine[3]).toBe('<script>alert(1)</script> | *bold* =cmd');
     expect(matchedLine.at(-1)).toBe("'@SUM(A1)");
     expect(csv.filter((line) => line[0] === 'only_in_document')).toHaveLength(r.counts.onlyInDocument);
+  });
+
+  itNeeding([CHROMIUM], 'PDF: printed from the HTML by Chromium, each matched row with its tick mark and page, the exceptions marked', async () => {
+    const jira = jiraExport(notesItems.slice(0, 10), { dropEvery: 5, rewordEvery: 4, family: 'PBI' });
+    const r = await reconcileCsv(notesDocument, jira.header, jira.rows);
+    const bytes = (await renderReconciliation(r, 'pdf')) as Buffer;
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+    let text = '';
+    for (let n = 1; n <= doc.numPages; n++) text += `${(await (await doc.getPage(n)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ')} `;
+    await doc.destroy();
+    const squashed = text.replace(/\s+/g, '');
+    for (const m of r.matched) expect(squashed, m.finding.id!).toContain(`${MATCH_REASON_TEXT[m.by].mark}${m.row}${(m.key ?? '').replace(/\s+/g, '')}`);
+    expect(squashed).toContain(`p.${notesItems[0]!.page}`);
+    expect(squashed).toContain(`Onlyinthepopulation:rowsthedocumentnevermentions(${r.counts.onlyInPopulation})`);
+    expect(squashed.split('✗').length - 1).toBe(r.counts.onlyInDocument + r.counts.onlyInPopulation + 1);
   });
 
   it('JSON in the issue’s shape (rows numbered from 1), the workpaper’s JSON with the review added', async () => {
