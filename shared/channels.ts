@@ -61,6 +61,10 @@ export const COMMAND_NAMES = [
   'compare.run',
   'compare.decide',
   'compare.export',
+  'reconcile.import',
+  'reconcile.run',
+  'reconcile.review',
+  'reconcile.export',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -26,6 +26,7 @@ import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
 import { COMPARE_FORMATS, type CompareExportResult, type Comparison } from './compare';
+import { RECONCILE_FORMATS, TIE_OUT_ACTIONS, type PopulationPreview, type Reconciliation, type ReconcileExportResult } from './reconcile';
 
 const id = z.number().int().positive();
 const empty = z.object({}).strict();
@@ -311,6 +312,47 @@ export const commands = {
   },
   /** Writes a stored comparison as a report (Markdown, HTML, PDF, CSV or JSON: docs/compare.schema.json) to the exports folder and says where. */
   'compare.export': { input: z.object({ comparisonId: id, format: z.enum(COMPARE_FORMATS) }).strict() },
+  /**
+   * Reads a population (issue 41: a tracker's export, CSV or XLSX; a path, or the bytes of a dropped file) to
+   * reconcile a document with: its columns, a few rows, and the key and title columns proposed from the IDs the
+   * document prints. Stored once per content and sheet; a file that cannot be a population is refused with its
+   * code and nothing is stored.
+   */
+  'reconcile.import': { input: z.object({ documentId: id, file: importFileSchema, sheet: z.string().min(1).max(200).optional() }).strict() },
+  /**
+   * Ties every row of a stored population to the item the document prints for it (printed ID, a mention of the
+   * key, the title), with the exceptions both ways. Columns as chosen (`keyColumn: null`: titles only), else as
+   * proposed. Stored, and answered with the tie-out.
+   */
+  'reconcile.run': {
+    input: z
+      .object({
+        documentId: id,
+        populationId: id,
+        keyColumn: z.string().min(1).max(500).nullable().optional(),
+        titleColumn: z.string().min(1).max(500).optional(),
+        mode: z.enum(['auto', 'rules-only']).optional(),
+      })
+      .strict(),
+  },
+  /**
+   * The auditor's review of a stored tie-out: confirm or break a match, match a row to an item by hand, take a
+   * decision back, or note why; recorded with the reviewer name of the settings (and in the review trail), kept
+   * across re-runs. Answers with the tie-out reconciled again.
+   */
+  'reconcile.review': {
+    input: z
+      .object({
+        reconciliationId: id,
+        action: z.enum(TIE_OUT_ACTIONS),
+        rowKey: z.string().min(1).max(2000).optional(),
+        itemKey: z.string().min(1).max(2000).optional(),
+        text: z.string().max(5000).optional(),
+      })
+      .strict(),
+  },
+  /** Writes a stored tie-out as the XLSX workpaper or a report (Markdown, HTML, PDF, CSV, JSON) to the exports folder and says where. */
+  'reconcile.export': { input: z.object({ reconciliationId: id, format: z.enum(RECONCILE_FORMATS) }).strict() },
 } as const;
 
 export { COMMAND_NAMES, EVENT_CHANNEL, ipcChannel, isCommandName, type CommandName } from './channels';
@@ -655,6 +697,10 @@ export interface CommandOutputs {
   'compare.run': Comparison;
   'compare.decide': Comparison;
   'compare.export': CompareExportResult;
+  'reconcile.import': PopulationPreview;
+  'reconcile.run': Reconciliation;
+  'reconcile.review': Reconciliation;
+  'reconcile.export': ReconcileExportResult;
   'app.info': AppInfo;
   'settings.get': AppSettings;
   'settings.update': AppSettings;

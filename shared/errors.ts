@@ -72,6 +72,27 @@ export const ErrorCode = {
   /** A document to compare has no finished analysis (it failed, or was never analysed). */
   COMPARE_NOT_ANALYSED: 'COMPARE_NOT_ANALYSED',
   COMPARISON_NOT_FOUND: 'COMPARISON_NOT_FOUND',
+  // Reconcile a document against a population (issue 41): the population file, each with a sentence saying what to do
+  /** The population file holds no rows (0 bytes, only blank lines, or a header and nothing under it). */
+  POPULATION_EMPTY: 'POPULATION_EMPTY',
+  /** No row reads as a header naming the columns (the first rows hold data, or numbers). */
+  POPULATION_NO_HEADER: 'POPULATION_NO_HEADER',
+  /** A column chosen for the key or the title (--key-column, --title-column, the picker) is not in the header. */
+  POPULATION_COLUMN_NOT_FOUND: 'POPULATION_COLUMN_NOT_FOUND',
+  /** Two or more rows share a key: the first row of each key is used, the others are listed (a warning, not a failure). */
+  POPULATION_DUPLICATE_KEYS: 'POPULATION_DUPLICATE_KEYS',
+  /** More rows than a population may hold (200,000), or a file too large to read. */
+  POPULATION_TOO_LARGE: 'POPULATION_TOO_LARGE',
+  /** An Excel workbook encrypted with a password to open. */
+  POPULATION_PASSWORD_PROTECTED: 'POPULATION_PASSWORD_PROTECTED',
+  /** Neither CSV nor an .xlsx workbook (a PDF, an old .xls, a zip that is no workbook, binary data named .csv). */
+  POPULATION_UNSUPPORTED: 'POPULATION_UNSUPPORTED',
+  /** The workbook has no sheet of the name asked for (--sheet). */
+  POPULATION_SHEET_NOT_FOUND: 'POPULATION_SHEET_NOT_FOUND',
+  POPULATION_NOT_FOUND: 'POPULATION_NOT_FOUND',
+  /** The document to reconcile has no finished analysis (it failed, or was never analysed). */
+  RECONCILE_NOT_ANALYSED: 'RECONCILE_NOT_ANALYSED',
+  RECONCILIATION_NOT_FOUND: 'RECONCILIATION_NOT_FOUND',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

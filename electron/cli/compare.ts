@@ -4,22 +4,16 @@
  * their findings paired and labelled, with the status the later one states.
  *   npm run compare -- <earlier> <later> [--json out.json] [--out report.md|.html|.pdf|.csv|.json] [analyze's model options] [--rules-only]
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
-import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
-import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
-import { runSettingsFrom } from '../../shared/runSettings';
-import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
+import { createEngine, createFileLogger, LOG_FILE } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
-import { documentHasMergedFindings } from '../engine/merge';
-import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
+import type { Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
-import { modelChoices } from './runOptions';
-import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
+import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP } from './documentAnalysis';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
 import { appVersion } from './version';
@@ -41,18 +35,9 @@ Options:
   --json <file>           Write the comparison as JSON (schema: docs/compare.schema.json)
   --out <file>            Write the comparison report; its extension gives the format: .md, .html, .pdf, .csv, .json
   --rules-only            No model: pair by the IDs the documents print, read statuses by the rules
-  --reanalyze             Analyse both files again instead of reusing a stored analysis
   --db <file>             SQLite store (default: ${defaultDatabasePath()})
   --log <file>            Log file (default: ${defaultLogPath()}, or logs/${LOG_FILE} beside the --db file)
-  --host <url>            Ollama (default: OLLAMA_HOST, else http://127.0.0.1:11434)
-  --model <name>          Model for every stage; --model-<stage> <name> per stage: ${PIPELINE_STAGES.join(', ')}
-  --strategy <s>          Chunk tree: ${STRATEGY_CHOICES.join(', ')} (default auto)
-  --no-judge              With --strategy auto: decide from the document's structure without asking the model
-  --num-ctx <n>           A fixed context size for every call
-  --unit-tokens <n>       Text per extraction call (default ${DEFAULT_RUN_LLM_SETTINGS.unitTokens})
-  --no-cache              Do not reuse stored LLM replies
-  --profile <file.json>   Extraction profile (see npm run analyze -- --print-profile)
-  --password <pw>         User password for encrypted PDFs
+${ANALYSIS_OPTIONS_HELP}
   -h, --help              This help
 
 Exit codes: 0 compared; 1 a file could not be analysed or a report not written; 2 usage errors; 130 stopped.`;
@@ -60,20 +45,9 @@ Exit codes: 0 compared; 1 a file could not be analysed or a report not written; 
 const OPTIONS = {
   json: { type: 'string' },
   out: { type: 'string' },
-  'rules-only': { type: 'boolean', default: false },
-  reanalyze: { type: 'boolean', default: false },
   db: { type: 'string' },
   log: { type: 'string' },
-  host: { type: 'string' },
-  model: { type: 'string' },
-  ...Object.fromEntries(PIPELINE_STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
-  strategy: { type: 'string' },
-  'no-judge': { type: 'boolean', default: false },
-  'num-ctx': { type: 'string' },
-  'unit-tokens': { type: 'string' },
-  'no-cache': { type: 'boolean', default: false },
-  profile: { type: 'string' },
-  password: { type: 'string' },
+  ...ANALYSIS_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -87,21 +61,6 @@ function usageError(message: string): number {
 function formatOf(file: string): CompareFormat | undefined {
   const ext = file.toLowerCase().split('.').pop();
   return FORMATS.find((f) => f === (ext === 'markdown' ? 'md' : ext));
-}
-
-function positiveInteger(value: string | undefined, min: number): number | undefined | null {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  return Number.isInteger(n) && n >= min ? n : null;
-}
-
-/** The document stored for this file's bytes with an analysis fit for the mode, or undefined. */
-function storedAnalysis(db: Database, file: string, rulesOnly: boolean): number | undefined {
-  const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
-  const doc = findDocumentBySha(db, sha);
-  if (!doc) return undefined;
-  const analysed = rulesOnly ? documentHasFinishedInput(db, doc.id) : documentHasMergedFindings(db, doc.id);
-  return analysed ? doc.id : undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -119,38 +78,10 @@ export async function main(argv: string[]): Promise<number> {
     if (!format) return usageError(`--out must end in ${FORMATS.map((f) => `.${f}`).join(', ')}; got "${values.out}".`);
     outputs.push({ file: resolve(values.out), format });
   }
-  const strategy = values.strategy ?? 'auto';
-  if (!(STRATEGY_CHOICES as readonly string[]).includes(strategy)) return usageError(`--strategy must be one of ${STRATEGY_CHOICES.join(', ')}; got "${strategy}".`);
-  const numCtx = positiveInteger(values['num-ctx'], 512);
-  if (numCtx === null) return usageError(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
-  const unitTokens = positiveInteger(values['unit-tokens'], 1);
-  if (unitTokens === null) return usageError(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
-  let profile: ExtractionProfile = DEFAULT_PROFILE;
-  if (values.profile !== undefined) {
-    const { extractionProfileSchema } = await import('../../shared/profileSchema');
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(values.profile, 'utf8'));
-    } catch (error) {
-      return usageError(`Cannot read the profile ${values.profile}: ${(error as Error).message}.`);
-    }
-    const checked = extractionProfileSchema.safeParse(raw);
-    if (!checked.success) return usageError(`The profile ${values.profile} is not valid: ${checked.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.`);
-    profile = checked.data;
-  }
+  const chosen = await analysisSettings(values);
+  if ('usage' in chosen) return usageError(chosen.usage);
+  const { settings, numCtx } = chosen;
   const rulesOnly = values['rules-only'];
-  // The same function as the app's and analyze's (shared/runSettings.ts), from the options under the Settings' names.
-  const settings = runSettingsFrom(
-    {
-      models: modelChoices(values),
-      ...(values.host ? { ollamaHost: values.host } : {}),
-      strategy: strategy as RunSettings['strategy'],
-      useJudge: !values['no-judge'],
-      profile,
-      ...(numCtx !== undefined ? { contextPolicy: { mode: 'fixed' as const, numCtx } } : {}),
-    },
-    { mode: rulesOnly ? 'rules-only' : 'full', cache: !values['no-cache'], ...(unitTokens !== undefined ? { unitTokens } : {}) },
-  );
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   mkdirSync(dirname(dbPath), { recursive: true });
@@ -165,26 +96,16 @@ export async function main(argv: string[]): Promise<number> {
     const documentIds: number[] = [];
     for (const [i, file] of files.entries()) {
       const role = i === 0 ? 'earlier' : 'later';
-      const reused = values.reanalyze ? undefined : storedAnalysis(db, file, rulesOnly);
-      if (reused !== undefined) {
-        process.stderr.write(`${role}: reusing the stored analysis of ${file}\n`);
-        documentIds.push(reused);
-        continue;
-      }
-      progress.note('ingest', `${role}: analysing ${file}`);
-      const outcome = await engine.analyze([file], settings, { signal: stop.signal, onProgress: progress.update, password: cliPasswordSource(values.password, terminalPrompt()) });
-      progress.done();
-      if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') {
+      const outcome = await analyseOrReuse(engine, db, file, { role, settings, reanalyze: values.reanalyze, password: values.password, signal: stop.signal, progress });
+      if ('stopped' in outcome) {
         process.stderr.write(`Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.\n`);
         return EXIT.cancelled;
       }
-      const input = outcome.inputs[0];
-      if (!input || input.status !== 'done' || input.documentId === null || outcome.run.status === 'failed') {
-        const error = input?.error ?? outcome.run.error;
-        process.stderr.write(`The ${role} file ${file} could not be analysed${error ? `: ${error.code}: ${error.message}` : '.'}\n`);
+      if ('failed' in outcome) {
+        process.stderr.write(`${outcome.failed}\n`);
         return EXIT.failed;
       }
-      documentIds.push(input.documentId);
+      documentIds.push(outcome.documentId);
     }
     let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
     if (!rulesOnly && statusesLeftUnread(comparison)) {

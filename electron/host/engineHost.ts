@@ -32,6 +32,7 @@ import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
 import { completenessHandlers } from './completenessHandlers';
 import { compareHandlers } from './compareHandlers';
+import { reconcileHandlers } from './reconcileHandlers';
 import { createRunControl } from './runControl';
 import { runHandlers } from './runHandlers';
 import { workspaceHandlers } from './workspaceHandlers';
@@ -53,6 +54,7 @@ const handlerModules: readonly ((ctx: HostContext) => HandlerModule)[] = [
   askExtractionHandlers,
   endpointHandlers,
   compareHandlers,
+  reconcileHandlers,
 ];
 
 export interface EngineHostOptions {

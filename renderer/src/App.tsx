@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { transportName } from './api';
 import { AskPanel } from './components/AskPanel';
 import { CompareView } from './components/compare/CompareView';
+import { ReconcileView } from './components/reconcile/ReconcileView';
 import { PasswordDialog } from './components/PasswordDialog';
 import { DocumentView } from './components/DocumentView';
 import { DropZone } from './components/DropZone';
@@ -24,6 +25,7 @@ const PLACES: { view: View; label: string; icon: string }[] = [
   { view: 'findings', label: 'Findings', icon: '⚑' },
   { view: 'ask', label: 'Ask', icon: '?' },
   { view: 'compare', label: 'Compare', icon: '⇄' },
+  { view: 'reconcile', label: 'Reconcile', icon: '✓' },
   { view: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
@@ -95,6 +97,7 @@ export function App() {
         {view === 'findings' ? <TriageView /> : null}
         {view === 'ask' ? <AskPanel /> : null}
         {view === 'compare' ? <CompareView /> : null}
+        {view === 'reconcile' ? <ReconcileView /> : null}
         {view === 'settings' ? <SettingsView /> : null}
       </main>
       <StatusBar />

@@ -247,7 +247,7 @@ function printTable(title: string, rows: Record<string, string>[]): void {
  * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
  * word of another section's title (ui in "build") must not run that section too. Unset: every section.
  */
-const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool'];
+const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile'];
 const chosenKeys = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((key) => key.trim().toLowerCase())
@@ -309,6 +309,7 @@ try {
     ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
     ['pool', 'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
+    ['reconcile', 'Reconcile (reconcile): 10,000 population rows against a 700-item release note (target: read + tie-out < 5 s)', async () => (await import('./reconcileBench')).runReconcileBench()],
   ];
   for (const [key, title, run] of sections) {
     if (!selected(key)) continue;

@@ -39,7 +39,7 @@ export interface CompareInput {
 }
 
 /** One finding of one side, as pairing and labelling need it. */
-interface Item extends PairingItem {
+export interface Item extends PairingItem {
   side: CompareSide;
   /** The run's finding ids behind it (for the auditor's notes). */
   findingIds: number[];
@@ -47,7 +47,8 @@ interface Item extends PairingItem {
   anchors: number[];
 }
 
-interface Side {
+/** One analysed document: its findings (merged, or read from its printed IDs), its text and ID mentions. */
+export interface Side {
   ref: CompareDocumentRef;
   text: string;
   view: StatusTextView;
@@ -197,7 +198,8 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
     });
 }
 
-function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
+/** A document's findings for a comparison (or a reconciliation): its latest merged findings, else (or with rules-only) the IDs it prints where it announces a finding. */
+export function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
   const stored = getDocument(db, documentId);
   const doc = stored && loadExtractedDocument(db, documentId);
   if (!stored || !doc) throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${documentId} is not in the store. Analyse it first (npm run analyze -- <file>).`);

@@ -27,6 +27,7 @@ export { statedTotalsByLlm, overviewParts, mayStateCounts, StatedTotalsReplySche
 export { textLines, type TextLine } from './textLines';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict } from './verdict';
+export { bestAssignment } from './bestAssignment';
 export { findItemLists, itemsWithoutFinding, type ItemList, type ListItem, type UncoveredItem } from './itemLists';
 
 export interface CompletenessInput {

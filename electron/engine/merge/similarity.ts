@@ -24,7 +24,8 @@ export const TITLE_THRESHOLD = 0.8;
 export const TEXT_THRESHOLD = 0.6;
 export const MIN_SUBSET_WORDS = 2;
 
-const STOPWORDS = new Set(
+/** Words that say nothing about what a title is about; shared with reconcile's title matching. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
   'a an the of on in at to for from by with and or not no is are was were be been it its this that these those as into via per than then there their our your which who whom when where while can could may might should would will shall do does did has have had without within over under about against between'.split(
     ' ',
   ),

@@ -30,6 +30,6 @@ export {
   type ReviewSummaryOptions,
   type RunReview,
 } from './view';
-export { latestAnalyzedRun, listTrail, runAnalyzedDocument, SYSTEM_REVIEWER } from './store';
+export { appendTrail, checkReviewer, latestAnalyzedRun, listTrail, runAnalyzedDocument, SYSTEM_REVIEWER, type TrailInput } from './store';
 export { matchFindings, spanOverlap, type Assignment, type CandidateMerged, type CandidateSource, type MatchResult, type MatchRule, type ReviewedCandidate, type Span } from './matching';
 export { getRunModels, type RunModels } from './runModels';

@@ -4,6 +4,7 @@ import { useAppStore } from '../stores/useAppStore';
 import { useDocumentsStore } from '../stores/useDocumentsStore';
 import { useMentionsStore } from '../stores/useMentionsStore';
 import { useSplitStore } from '../stores/useSplitStore';
+import { useReconcileStore } from '../stores/useReconcileStore';
 import { useTreeStore } from '../stores/useTreeStore';
 import { AnalysisPanel } from './AnalysisPanel';
 import { CompletenessPanel } from './CompletenessPanel';
@@ -16,6 +17,22 @@ import { DocumentHealthNote } from './DocumentHealthNote';
 import { OcrPagesNote } from './OcrPagesNote';
 
 /** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
+/** "Reconcile with…": this document against a population (a tracker's CSV or XLSX), in the Reconcile place. */
+function ReconcileWithButton({ documentId }: { documentId: number }) {
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      onClick={() => {
+        useReconcileStore.getState().chooseDocument(documentId);
+        useAppStore.getState().setView('reconcile');
+      }}
+    >
+      Reconcile with…
+    </button>
+  );
+}
+
 export function DocumentView() {
   const documentId = useTreeStore((s) => s.documentId);
   const loading = useTreeStore((s) => s.loading);
@@ -50,6 +67,7 @@ export function DocumentView() {
         <div className="panel__head">
           <h2 id="tree-title">{doc ? doc.fileName : 'Chunk tree'}</h2>
           <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useTreeStore.getState().open(id)} />
+          {documentId !== null ? <ReconcileWithButton documentId={documentId} /> : null}
         </div>
         {documentId === null ? (
           <p className="empty">

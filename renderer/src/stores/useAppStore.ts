@@ -3,7 +3,7 @@ import type { AppInfo } from '../../../shared/contract';
 import { invoke } from '../api';
 
 /** The sidebar's places. `findings` is the triage queue (review and findings in one). */
-export type View = 'library' | 'runs' | 'document' | 'findings' | 'ask' | 'compare' | 'settings';
+export type View = 'library' | 'runs' | 'document' | 'findings' | 'ask' | 'compare' | 'reconcile' | 'settings';
 
 const DETAIL_WIDTH_KEY = 'audit.detailWidth';
 
