@@ -15,7 +15,7 @@ import { expect, it } from 'vitest';
 import type { MatchReason, Reconciliation } from '../../../shared/reconcile';
 import { FAITHFUL_MODES, truthResponder } from '../../eval/truthResponder';
 import { csvText, jiraExport, NOT_IN_DOCUMENT, reword, titlesOnlyTracker, xlsxBytes, type Expected, type GeneratedPopulation, type TruthItem } from '../../fixtures/populations';
-import { CORPUS, describeNeeding, realDocument } from '../../helpers/requirements';
+import { corpusDocuments, describeNeeding, realDocument } from '../../helpers/requirements';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
 import { expectTieOut } from './tieOutExpect';
@@ -76,7 +76,7 @@ async function reconcile(pdf: string, population: { file: string; bytes: string 
 
 const csvOf = (name: string, p: GeneratedPopulation) => ({ file: name, bytes: csvText(p.header, p.rows) });
 
-describeNeeding([CORPUS], 'reconcile against the corpus release note (relnotes-hadoop-thirdparty, no model)', () => {
+describeNeeding([corpusDocuments(['relnotes-hadoop-thirdparty'])], 'reconcile against the corpus release note (relnotes-hadoop-thirdparty, no model)', () => {
   const NAME = 'relnotes-hadoop-thirdparty';
   const pdf = () => realDocument(NAME, 'pdf')!;
   const items = () => itemsOf(truthOf(NAME));
@@ -104,8 +104,10 @@ describeNeeding([CORPUS], 'reconcile against the corpus release note (relnotes-h
   }, 120_000);
 });
 
-describeNeeding([CORPUS], 'reconcile against corpus audit reports analysed by a model (the simulator answering from their truth)', () => {
-  for (const NAME of ['sigp-lido', 'cyfrin-stakepet-2023']) {
+const ANALYSED = ['sigp-lido', 'cyfrin-stakepet-2023'];
+
+describeNeeding([corpusDocuments(ANALYSED)], 'reconcile against corpus audit reports analysed by a model (the simulator answering from their truth)', () => {
+  for (const NAME of ANALYSED) {
     it(`${NAME}: a Jira-like export and a findings tracker keyed by its own IDs, reworded titles included`, async () => {
       const dir = tempDir();
       const truth = truthOf(NAME);
