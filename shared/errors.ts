@@ -14,6 +14,8 @@ export const ErrorCode = {
   PDF_NO_PAGES: 'PDF_NO_PAGES',
   PDF_NO_TEXT_LAYER: 'PDF_NO_TEXT_LAYER',
   PDF_PAGE_UNREADABLE: 'PDF_PAGE_UNREADABLE',
+  /** An image too large to decode for OCR (shared/ocr.ts MAX_DECODED_IMAGE_PIXELS) was left out of its page. */
+  PDF_IMAGE_TOO_LARGE: 'PDF_IMAGE_TOO_LARGE',
   TEXT_NOT_UTF8: 'TEXT_NOT_UTF8',
   // Store
   DB_TOO_NEW: 'DB_TOO_NEW',

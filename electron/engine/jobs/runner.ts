@@ -208,7 +208,7 @@ async function runInput(
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
-    const unreadable = unreadableDocument(doc.pages);
+    const unreadable = unreadableDocument(doc.pages, ingested.warnings);
     if (unreadable) {
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
       log.warn({ stage: 'ingest', documentId, code: unreadable.code }, 'input failed');
@@ -302,7 +302,12 @@ async function ingestInput(
     doc = read.doc;
     marks = read.marks;
     // The page warnings describe the pages as they are now: OCR may have read some that had no text layer.
-    warnings = [...warnings.filter((warning) => warning.code !== ErrorCode.PDF_NO_TEXT_LAYER), ...pageWarnings(doc.pages, fileName).filter((warning) => warning.code === ErrorCode.PDF_NO_TEXT_LAYER), ...ocrWarnings(doc.pages, fileName)];
+    warnings = [
+      ...warnings.filter((warning) => warning.code !== ErrorCode.PDF_NO_TEXT_LAYER),
+      ...pageWarnings(doc.pages, fileName).filter((warning) => warning.code === ErrorCode.PDF_NO_TEXT_LAYER),
+      ...ocrWarnings(doc.pages, fileName),
+      ...read.warnings,
+    ];
   }
   const { document } = timeStage('store', () =>
     deps.db.transaction(() => {
@@ -320,9 +325,14 @@ function warningInfo({ code, message, pages, picturesOnly }: IngestWarning): Err
   return { code, message, details: picturesOnly ? { pages, picturesOnly } : { pages } };
 }
 
-/** A document where no page has text cannot be analysed at all: that input fails, with what to do. */
-function unreadableDocument(pages: readonly PageSpan[]): ErrorInfo | null {
+/**
+ * A document where no page has text cannot be analysed at all: that input fails, with what to do. When OCR had to
+ * leave an image out (too large to decode), that is the likely reason, and its warning is the failure.
+ */
+function unreadableDocument(pages: readonly PageSpan[], warnings: readonly ErrorInfo[]): ErrorInfo | null {
   if (pages.length === 0 || pages.some((page) => page.hasTextLayer)) return null;
+  const imageLeftOut = warnings.find((warning) => warning.code === ErrorCode.PDF_IMAGE_TOO_LARGE);
+  if (imageLeftOut) return imageLeftOut;
   const numbers = pages.map((page) => page.pageNumber);
   if (pages.every((page) => page.readError !== undefined)) {
     return {
