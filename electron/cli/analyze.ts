@@ -9,7 +9,7 @@
  * side, the Ollama client, zod schemas, the logger: most of a second on a
  * busy machine). Keep heavy imports behind `await import(...)` here.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
@@ -179,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
   const progress = createProgressPrinter();
   progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
   const [
-    { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE },
+    { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE, writeOutputFile },
     { setRunOllamaHost, setRunEndpoints },
     { openStoreOrSay },
     { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
@@ -265,7 +265,10 @@ export async function main(argv: string[]): Promise<number> {
         : await engine.analyze(positionals.map((file) => resolve(file)), settings, control);
   } catch (error) {
     progress.done();
-    process.stderr.write(`${toErrorInfo(error, logPath).message}\n`);
+    const info = toErrorInfo(error, logPath);
+    process.stderr.write(`${info.code}: ${info.message}\n`);
+    // A run the store could not even mark as stopped (a full disk) is resumed like an interrupted one.
+    if (typeof info.details?.runId === 'number') process.stderr.write(`Once that is fixed, resume with: npm run analyze -- --resume ${info.details.runId}${dbOption}\n`);
     db.close();
     await log.close();
     return EXIT.usage;
@@ -277,12 +280,13 @@ export async function main(argv: string[]): Promise<number> {
   const runId = outcome.run.id;
   const reportPath = out ?? resolve(`audit-report-${runId}.${format}`);
   try {
-    writeFileSync(reportPath, await engine.exportReport(runId, format));
+    writeOutputFile(reportPath, await engine.exportReport(runId, format));
   } catch (error) {
     db.close();
     await log.close();
     const again = `npm run analyze -- --resume ${runId}${dbOption} --out <file>`;
-    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error, logPath).message}\nThe results are stored; write the report again with: ${again}\n`);
+    const info = toErrorInfo(error, logPath);
+    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${info.code}: ${info.message}\nThe results are stored; write the report again with: ${again}\n`);
     return EXIT.inputFailed;
   }
   db.close();

@@ -3,7 +3,7 @@
  * judge and grounded answer as the app's Ask panel.
  *   npm run ask -- "question" [--doc file-or-id ...] [--json] [--host url] [--db file]
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { settingsSchema } from '../../shared/contract';
@@ -20,6 +20,7 @@ import {
 } from '../engine/retrieval';
 import { conversationHtml, conversationMarkdown } from '../engine/report';
 import { loadSettingValues, type Database } from '../engine/store';
+import { writeOutputFile } from '../engine/util';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { defaultDatabasePath } from './paths';
 
@@ -171,7 +172,7 @@ function exportConversation(db: Database, idText: string, out: string | undefine
     return EXIT.usage;
   }
   try {
-    writeFileSync(resolve(out), format === 'html' ? conversationHtml(db, id) : conversationMarkdown(db, id));
+    writeOutputFile(resolve(out), format === 'html' ? conversationHtml(db, id) : conversationMarkdown(db, id));
   } catch (error) {
     const info = error instanceof AppError ? error.toInfo() : toErrorInfo(error);
     process.stderr.write(`${info.code}: ${info.message}\n`);

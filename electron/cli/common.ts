@@ -50,7 +50,7 @@ export function abortOnCtrlC(message: string, quitCode: number): { signal: Abort
 }
 
 /**
- * Opens the store, or says why it cannot (a database of a newer app version, a file that is not one) and
+ * Opens the store, or says why it cannot, with its code (DB_TOO_NEW, DB_CORRUPT, DB_READONLY, DISK_FULL) and
  * returns null: the caller exits with EXIT_USAGE, since the fix is another --db or another version.
  * `beforeMessage` runs before the message is written (the analyze CLI ends its progress line there).
  */
@@ -59,7 +59,8 @@ export function openStoreOrSay(dbPath: string, beforeMessage?: () => void): Data
     return openDatabase(dbPath);
   } catch (error) {
     beforeMessage?.();
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
+    const info = toErrorInfo(error);
+    process.stderr.write(`${info.code}: ${info.message}\n`);
     return null;
   }
 }

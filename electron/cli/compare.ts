@@ -5,14 +5,14 @@
  *   npm run compare -- <earlier> <later> [--json out.json] [--out report.md|.html|.pdf|.csv|.json] [analyze's model options] [--rules-only]
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
 import { runSettingsFrom } from '../../shared/runSettings';
-import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type RunSettings } from '../engine';
+import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, writeOutputFile, type RunSettings } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import { documentHasMergedFindings } from '../engine/merge';
@@ -201,7 +201,7 @@ export async function main(argv: string[]): Promise<number> {
     comparison.id = saveComparison(db, comparison);
     for (const output of outputs) {
       try {
-        writeFileSync(output.file, await renderComparison(comparison, output.format));
+        writeOutputFile(output.file, await renderComparison(comparison, output.format));
       } catch (error) {
         const info = toErrorInfo(error, logPath);
         process.stderr.write(`The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}\n`);

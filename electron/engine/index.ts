@@ -85,6 +85,6 @@ export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type Run
 export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRequest, type PasswordSource } from './jobs';
 export { stopIdleRun } from './jobs';
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
-export { StopRequest, type StopKind } from './util';
+export { StopRequest, writeOutputFile, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';
 export { assertOcrLanguagesInstalled, installedOcrLanguages, listOcrPages, loadPageOcrWords } from './ocr';

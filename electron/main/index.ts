@@ -5,7 +5,7 @@
  * Main only brokers: commands go to the host, host events go to the window.
  */
 import { app, BrowserWindow, dialog, ipcMain, shell, utilityProcess, type UtilityProcess } from 'electron';
-import { copyFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type ExportResult, type HostEvent } from '../../shared/contract';
@@ -15,6 +15,7 @@ import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 import { createRevealer } from './revealReports';
 import { createEndpointKeyFile, type EndpointKeyFile } from './endpointKeys';
+import { writeOutputFile } from '../engine/util';
 
 const revealer = createRevealer();
 
@@ -137,9 +138,11 @@ async function saveCopy(sender: Electron.WebContents, result: Result<unknown>): 
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) return { ok: true, data: { ...exported, savedTo: null } };
   try {
-    copyFileSync(exported.path, choice.filePath);
+    // Never through a link planted at the chosen name, never half-written (writeOutputFile).
+    writeOutputFile(choice.filePath, readFileSync(exported.path));
   } catch (error) {
-    return fail(new AppError(ErrorCode.INTERNAL, `The report is in ${exported.path}, but it could not be copied to ${choice.filePath}: ${(error as Error).message}`));
+    const info = toErrorInfo(error);
+    return fail(new AppError(info.code, `The report is in ${exported.path}, but it could not be copied to ${choice.filePath}: ${info.message}`));
   }
   return { ok: true, data: { ...exported, savedTo: choice.filePath } };
 }

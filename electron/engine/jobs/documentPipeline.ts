@@ -1,4 +1,4 @@
-import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { isStorageErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { LISTED_ENTRY_TYPE, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
@@ -297,7 +297,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
         throwIfAborted(ctx.signal);
       }
       const info = toErrorInfo(error, ctx.log.path);
-      if (isRunWideLlmError(info.code)) throw error;
+      // The model or the store failing is the run's problem, not this unit's: the run stops, resumable at this unit.
+      if (isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
       if (unit.leaves.length > 1) {
         // A unit whose replies stay broken is tried again leaf by leaf: it fails no more text than one call per leaf would.
         meter.chunkFinished();
@@ -321,7 +322,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
-    if (ctx.signal?.aborted || isRunWideLlmError(info.code)) throw error;
+    if (ctx.signal?.aborted || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     ctx.log.warn({ stage: 'extract', documentId, code: info.code, err: error }, 'follow-up call failed; its IDs stay unreviewed');
   }
   return failed;

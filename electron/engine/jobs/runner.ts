@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { AppError, ErrorCode, isStorageErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
@@ -153,13 +153,21 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   } catch (error) {
     const info = toErrorInfo(error, log.path);
     const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
-    // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
-    for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
-    markEnded(db, runId, status, at(), info);
-    if (status === 'failed') {
-      addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
-      log.error({ stage, code: info.code, err: error }, 'run failed');
-    } else log.info({ stage, status }, `run ${status}`);
+    try {
+      // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
+      for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+      markEnded(db, runId, status, at(), info);
+      if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+    } catch (bookkeeping) {
+      // A full disk (or a store gone read-only) may refuse even this: the run stays 'running' in the store, which a
+      // resume takes up like an interrupted run. The error goes up with the run's number, so the host can say how.
+      await llm?.client.close();
+      await recognizer?.close();
+      log.error({ stage, code: info.code, err: error }, 'run failed; its state could not be recorded');
+      throw new AppError(info.code, info.message, { ...info.details, runId }, { cause: bookkeeping });
+    }
+    if (status === 'failed') log.error({ stage, code: info.code, err: error }, 'run failed');
+    else log.info({ stage, status }, `run ${status}`);
     emit('done', 0, 0, status === 'failed' ? info.message : status);
     await llm?.client.close();
     await recognizer?.close();
@@ -247,7 +255,8 @@ async function runInput(
     } else log.info({ stage: 'done', documentId }, 'input done');
   } catch (error) {
     const info = toErrorInfo(error, log.path);
-    if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code)) throw error;
+    // A full disk or a store that cannot be written is not this file's fault: the run stops, and resumes this file.
+    if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
     addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', ...(documentId ? { documentId } : {}), message: `${input.filePath}: ${info.message}`, data: info });
     log.error({ stage: 'ingest', ...(documentId ? { documentId } : {}), code: info.code, err: error }, 'input failed');
