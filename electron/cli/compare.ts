@@ -22,6 +22,7 @@ import { modelChoices } from './runOptions';
 import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
+import { oneLine, writeLines } from './terminalText';
 import { appVersion } from './version';
 
 const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
@@ -80,7 +81,8 @@ const OPTIONS = {
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 function usageError(message: string): number {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  writeLines(process.stderr, message);
+  process.stderr.write(`\n${USAGE}\n`);
   return EXIT.usage;
 }
 
@@ -167,7 +169,7 @@ export async function main(argv: string[]): Promise<number> {
       const role = i === 0 ? 'earlier' : 'later';
       const reused = values.reanalyze ? undefined : storedAnalysis(db, file, rulesOnly);
       if (reused !== undefined) {
-        process.stderr.write(`${role}: reusing the stored analysis of ${file}\n`);
+        writeLines(process.stderr, `${role}: reusing the stored analysis of ${file}`);
         documentIds.push(reused);
         continue;
       }
@@ -181,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
       const input = outcome.inputs[0];
       if (!input || input.status !== 'done' || input.documentId === null || outcome.run.status === 'failed') {
         const error = input?.error ?? outcome.run.error;
-        process.stderr.write(`The ${role} file ${file} could not be analysed${error ? `: ${error.code}: ${error.message}` : '.'}\n`);
+        writeLines(process.stderr, `The ${role} file ${file} could not be analysed${error ? `: ${error.code}: ${error.message}` : '.'}`);
         return EXIT.failed;
       }
       documentIds.push(input.documentId);
@@ -193,8 +195,9 @@ export async function main(argv: string[]): Promise<number> {
     for (const side of ['earlier', 'later'] as const) {
       const ref = comparison[side];
       if (ref.mode === 'rules-only' && !comparison.pairs.some((p) => p[side] !== null)) {
-        process.stderr.write(
-          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.\n`,
+        writeLines(
+          process.stderr,
+          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.`,
         );
       }
     }
@@ -204,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
         writeOutputFile(output.file, await renderComparison(comparison, output.format));
       } catch (error) {
         const info = toErrorInfo(error, logPath);
-        process.stderr.write(`The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}\n`);
+        writeLines(process.stderr, `The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}`);
         return EXIT.failed;
       }
     }
@@ -213,7 +216,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     progress.done();
     const info = toErrorInfo(error, logPath);
-    process.stderr.write(`${info.code}: ${info.message}\n`);
+    writeLines(process.stderr, `${info.code}: ${info.message}`);
     return EXIT.failed;
   } finally {
     stop.release();
@@ -239,7 +242,7 @@ async function statusesByModel(
   const llm = createLlmClient({ db, ...(options.host ? { host: options.host } : {}), settings: { cache: options.cache } });
   try {
     const result = await readStatusesWithModel(db, comparison, { llm, ...chosen, cache: options.cache, signal: options.signal });
-    if (result.comparison.modelStatus) process.stderr.write(`${modelStatusText(result.comparison.modelStatus)}\n`);
+    if (result.comparison.modelStatus) writeLines(process.stderr, modelStatusText(result.comparison.modelStatus));
     return result.comparison;
   } finally {
     await llm.close();
@@ -257,7 +260,8 @@ function summaryText(c: Comparison, written: string[]): string {
     lines.push(`  ${COMPARE_LABEL_TEXT[p.label].padEnd(18)} ${name(p.earlier)} -> ${name(p.later)}${p.statedStatus ? `  [${p.statedStatus.text}]` : ''}`);
   }
   for (const file of written) lines.push(`Written: ${file}`);
-  return `${lines.join('\n')}\n`;
+  // Titles and file names come from the documents: one line each, control characters escaped.
+  return `${lines.map(oneLine).join('\n')}\n`;
 }
 
 runIfEntryPoint(import.meta.filename, main);
