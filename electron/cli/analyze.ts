@@ -20,7 +20,7 @@ import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } fro
 import type { OcrMode } from '../../shared/contract';
 import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettings } from '../../shared/endpoints';
 import type { RunOutcome, RunSettings } from '../engine';
-import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
+import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
 import { writeLines } from './terminalText';
 import { modelChoices } from './runOptions';
@@ -65,6 +65,8 @@ Options:
   --rules-only            Ingest, chunk tree and ID mentions without a language model
   --password <pw>         User password for encrypted PDFs (tried on every file that needs one; on a terminal the
                           CLI asks instead, with hidden input: safer, as a command line is visible to other users)
+  --password-env <VAR>    The password from the environment variable VAR (not on the command line)
+  --password-stdin        The password from the first line of standard input (a pipe: pass show x | npm run analyze ...)
   --ocr <mode>            Pages without a usable text layer (scanned, or a garbage text layer): auto (default) reads them
                           with OCR, offline; off leaves them out; force reads every page with OCR
   --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
@@ -103,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
         profile: { type: 'string' },
         'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
-        password: { type: 'string' },
+        ...PASSWORD_OPTIONS,
         ocr: { type: 'string' },
         'ocr-lang': { type: 'string' },
         resume: { type: 'string' },
@@ -170,6 +172,11 @@ export async function main(argv: string[]): Promise<number> {
   const endpoints = checkEndpoints(values.endpoint ?? [], values.host as string | undefined);
   if (typeof endpoints === 'string') {
     writeLines(process.stderr, endpoints);
+    return EXIT.usage;
+  }
+  const password = await givenPassword(values);
+  if ('problem' in password) {
+    writeLines(process.stderr, password.problem);
     return EXIT.usage;
   }
   // Where the documents go is always said: plain http to another machine is readable on the way.
@@ -258,7 +265,7 @@ export async function main(argv: string[]): Promise<number> {
       progress.done();
       return prompt(request);
     });
-    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(values.password as string | undefined, askBelowProgress) };
+    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(password.password, askBelowProgress) };
     if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
     if (resumeRunId !== undefined && endpoints.length > 0) setRunEndpoints(db, resumeRunId, endpoints);
     outcome =

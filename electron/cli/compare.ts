@@ -19,7 +19,7 @@ import { documentHasMergedFindings } from '../engine/merge';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { modelChoices } from './runOptions';
-import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
+import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt } from './passwordPrompt';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
 import { oneLine, writeLines } from './terminalText';
@@ -53,7 +53,10 @@ Options:
   --unit-tokens <n>       Text per extraction call (default ${DEFAULT_RUN_LLM_SETTINGS.unitTokens})
   --no-cache              Do not reuse stored LLM replies
   --profile <file.json>   Extraction profile (see npm run analyze -- --print-profile)
-  --password <pw>         User password for encrypted PDFs
+  --password <pw>         User password for encrypted PDFs (visible to other users in the process list: prefer
+                          --password-env <VAR>, --password-stdin, or no option and the hidden prompt on a terminal)
+  --password-env <VAR>    The password from the environment variable VAR
+  --password-stdin        The password from the first line of standard input
   -h, --help              This help
 
 Exit codes: 0 compared; 1 a file could not be analysed or a report not written; 2 usage errors; 130 stopped.`;
@@ -74,7 +77,7 @@ const OPTIONS = {
   'unit-tokens': { type: 'string' },
   'no-cache': { type: 'boolean', default: false },
   profile: { type: 'string' },
-  password: { type: 'string' },
+  ...PASSWORD_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -127,6 +130,9 @@ export async function main(argv: string[]): Promise<number> {
   if (numCtx === null) return usageError(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
   const unitTokens = positiveInteger(values['unit-tokens'], 1);
   if (unitTokens === null) return usageError(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
+  const given = await givenPassword(values);
+  if ('problem' in given) return usageError(given.problem);
+  const password = given.password;
   let profile: ExtractionProfile = DEFAULT_PROFILE;
   if (values.profile !== undefined) {
     const { extractionProfileSchema } = await import('../../shared/profileSchema');
@@ -174,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
         continue;
       }
       progress.note('ingest', `${role}: analysing ${file}`);
-      const outcome = await engine.analyze([file], settings, { signal: stop.signal, onProgress: progress.update, password: cliPasswordSource(values.password, terminalPrompt()) });
+      const outcome = await engine.analyze([file], settings, { signal: stop.signal, onProgress: progress.update, password: cliPasswordSource(password, terminalPrompt()) });
       progress.done();
       if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') {
         process.stderr.write(`Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.\n`);
