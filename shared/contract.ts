@@ -597,7 +597,8 @@ export interface DocumentAnalysis {
   /** The tree the chunks of that run belong to (may be older than the current tree). */
   treeId: number | null;
   judge: JudgeDecisionView | null;
-  summary: { text: string; chunkCount: number; levels: number; model: string | null } | null;
+  /** `ungroundedIds`: IDs the model-written summary names that no grounded finding has (shown marked). */
+  summary: { text: string; chunkCount: number; levels: number; model: string | null; ungroundedIds: string[] } | null;
   chunks: ChunkResultView[];
   counts: Record<ChunkStatusView, number>;
   unreviewedMentions: UnreviewedMentionView[];

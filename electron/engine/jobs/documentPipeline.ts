@@ -35,12 +35,12 @@ import {
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
-import { mergeFindings, saveMergeResult } from '../merge';
+import { listMergedFindings, mergeFindings, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions } from '../store';
 import { splitTreeWithLlm } from '../treesplit';
-import { saveSummary, summarizeDocument } from '../summary';
+import { saveSummary, summarizeDocument, summaryIdsWithoutFinding } from '../summary';
 import { stableHash, throwIfAborted, timeStage } from '../util';
 import { checkDocumentCompleteness } from './completenessStep';
 import type { DocumentContext } from './documentContext';
@@ -434,9 +434,13 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary });
+  // The summary is the model's words: an ID it names that no grounded finding has is kept with it, marked wherever it is shown.
+  const ungroundedIds = summaryIdsWithoutFinding(result.text, listMergedFindings(ctx.db, ctx.runId, ctx.documentId), ctx.settings.idPatterns);
+  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary, ungroundedIds });
   if (result.capped) ctx.log.info({ stage: 'summary', documentId: ctx.documentId, ...result.capped }, 'unit summaries shortened for the summary budget');
+  if (ungroundedIds.length > 0) ctx.log.warn({ stage: 'summary', documentId: ctx.documentId, ungroundedIds }, 'the summary names IDs no grounded finding has');
   const shortened = result.capped ? ` (${result.capped.note})` : '';
-  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}`);
+  const marked = ungroundedIds.length > 0 ? `; it names ${ungroundedIds.join(', ')}, which no verified finding has (marked)` : '';
+  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}${marked}`);
 }
 
