@@ -25,6 +25,7 @@ import { MODEL_STAGES, RUN_MODES, STRATEGY_CHOICES, type ModelStage } from './pi
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
+import type { KeyStorageStatus } from './keyStorage';
 import { COMPARE_FORMATS, type CompareExportResult, type Comparison } from './compare';
 
 const id = z.number().int().positive();
@@ -145,6 +146,8 @@ export const commands = {
   'endpoints.check': { input: z.object({ endpoint: endpointSettingsSchema }).strict() },
   /** Keeps an endpoint's API key with the operating system's keychain (Electron safeStorage) under `keyRef`; an empty key removes it. */
   'endpoints.setKey': { input: z.object({ keyRef: z.string().min(1).max(100), key: z.string().max(4096) }).strict() },
+  /** Whether a key typed in Settings can be stored safely here (no keyring on Linux: Electron's basic_text), and what to do if not. */
+  'endpoints.keyStorage': { input: empty },
   /**
    * Checks files (non-PDF and unreadable ones are rejected with the reason),
    * stores uploaded bytes under the data folder, and starts one run over the
@@ -660,6 +663,7 @@ export interface CommandOutputs {
   'ollama.check': OllamaStatus;
   'endpoints.check': EndpointStatus;
   'endpoints.setKey': { keyRef: string; stored: boolean };
+  'endpoints.keyStorage': KeyStorageStatus;
   'documents.import': ImportResult;
   'documents.list': DocumentSummary[];
   'runs.start': RunRef;

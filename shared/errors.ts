@@ -54,6 +54,8 @@ export const ErrorCode = {
   ENDPOINT_UNREACHABLE: 'ENDPOINT_UNREACHABLE',
   /** An endpoint setting is malformed (`--endpoint` value, a URL, a concurrency, a missing key variable). */
   ENDPOINT_INVALID: 'ENDPOINT_INVALID',
+  /** No keychain keeps an API key safely here (none at all, or Electron's basic_text on Linux): it is not stored; use an environment variable. */
+  KEY_STORAGE_UNSAFE: 'KEY_STORAGE_UNSAFE',
   // Reports
   PDF_RENDERER_MISSING: 'PDF_RENDERER_MISSING',
   // Review

@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands, COMMAND_NAMES, isCommandName, type HostEvent } from '../../shared/contract';
 import { AppError, ErrorCode, fail, ok, toErrorInfo, type Result } from '../../shared/errors';
+import { SESSION_KEY_STORAGE, type KeyStorageStatus } from '../../shared/keyStorage';
 import { createMemoryKeyStore, type HostKeyStore } from './endpointKeys';
 import { endpointHandlers } from './endpointHandlers';
 import { createEngine, createFileLogger, LOG_FILE, silentLogger, type EngineDeps, type FileLogger, type Logger } from '../engine';
@@ -76,6 +77,8 @@ export interface EngineHostOptions {
   logFile?: string | null;
   /** API keys of inference endpoints (the desktop app fills it from safeStorage through main); default: memory only. */
   keys?: HostKeyStore;
+  /** Whether keys typed in Settings may be stored (tests stand in for a computer without a keyring); default: for the session. */
+  keyStorage?: KeyStorageStatus;
 }
 
 export interface EngineHost {
@@ -126,7 +129,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     return storeUnavailableHost({ dataDir, dbPath, appVersion: options.appVersion, log, fileLog, error });
   }
   const now = options.now ?? (() => new Date());
-  const keys = options.keys ?? createMemoryKeyStore();
+  const keys = options.keys ?? createMemoryKeyStore({}, options.env ?? process.env);
   const engine = createEngine({
     db,
     appVersion: options.appVersion,
@@ -173,6 +176,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     log,
     env: options.env ?? process.env,
     keys,
+    keyStorage: options.keyStorage ?? SESSION_KEY_STORAGE,
     runs,
     views,
     providers,

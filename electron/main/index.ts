@@ -4,7 +4,7 @@
  * their input against the shared contract before forwarding it to the host.
  * Main only brokers: commands go to the host, host events go to the window.
  */
-import { app, BrowserWindow, dialog, ipcMain, shell, utilityProcess, type UtilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, utilityProcess, type UtilityProcess } from 'electron';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 import { createRevealer } from './revealReports';
 import { createEndpointKeyFile, type EndpointKeyFile } from './endpointKeys';
+import { electronKeyStorage } from './keyStorage';
 import { writeOutputFile } from '../engine/util';
 
 const revealer = createRevealer();
@@ -47,7 +48,7 @@ function hostConfig() {
 let keyFile: EndpointKeyFile | undefined;
 /** Endpoint keys live with main (safeStorage); the engine host gets them decrypted over its private port, never on disk. */
 function endpointKeys(): EndpointKeyFile {
-  keyFile ??= createEndpointKeyFile(app.getPath('userData'));
+  keyFile ??= createEndpointKeyFile(app.getPath('userData'), safeStorage, electronKeyStorage);
   return keyFile;
 }
 
@@ -114,6 +115,8 @@ function registerHandlers(): void {
       if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${parsed.error.message}`));
       if (command === 'reports.reveal') return reveal(parsed.data as { path: string; action: 'open' | 'show' });
       if (command === 'endpoints.setKey') return setEndpointKey(parsed.data as { keyRef: string; key: string });
+      // Only main can ask Electron whether the keychain is real (not basic_text on a Linux without a keyring).
+      if (command === 'endpoints.keyStorage') return ok(electronKeyStorage());
       const forwarded = new Promise<Result<unknown>>((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
