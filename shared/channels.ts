@@ -10,6 +10,7 @@ export const COMMAND_NAMES = [
   'ollama.check',
   'endpoints.check',
   'endpoints.setKey',
+  'endpoints.keyStorage',
   'documents.import',
   'documents.list',
   'runs.start',

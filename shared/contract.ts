@@ -25,6 +25,7 @@ import { MODEL_STAGES, RUN_MODES, STRATEGY_CHOICES, type ModelStage } from './pi
 import { REPORT_FORMATS } from './reportFormats';
 import { endpointSettingsSchema } from './runSettings';
 import type { EndpointKind } from './endpoints';
+import type { KeyStorageStatus } from './keyStorage';
 import { COMPARE_FORMATS, type CompareExportResult, type Comparison } from './compare';
 import { RECONCILE_FORMATS, TIE_OUT_ACTIONS, type PopulationPreview, type Reconciliation, type ReconcileExportResult } from './reconcile';
 
@@ -146,6 +147,8 @@ export const commands = {
   'endpoints.check': { input: z.object({ endpoint: endpointSettingsSchema }).strict() },
   /** Keeps an endpoint's API key with the operating system's keychain (Electron safeStorage) under `keyRef`; an empty key removes it. */
   'endpoints.setKey': { input: z.object({ keyRef: z.string().min(1).max(100), key: z.string().max(4096) }).strict() },
+  /** Whether a key typed in Settings can be stored safely here (no keyring on Linux: Electron's basic_text), and what to do if not. */
+  'endpoints.keyStorage': { input: empty },
   /**
    * Checks files (non-PDF and unreadable ones are rejected with the reason),
    * stores uploaded bytes under the data folder, and starts one run over the
@@ -641,7 +644,8 @@ export interface DocumentAnalysis {
   /** The tree the chunks of that run belong to (may be older than the current tree). */
   treeId: number | null;
   judge: JudgeDecisionView | null;
-  summary: { text: string; chunkCount: number; levels: number; model: string | null } | null;
+  /** `ungroundedIds`: IDs the model-written summary names that no grounded finding has (shown marked). */
+  summary: { text: string; chunkCount: number; levels: number; model: string | null; ungroundedIds: string[] } | null;
   chunks: ChunkResultView[];
   counts: Record<ChunkStatusView, number>;
   unreviewedMentions: UnreviewedMentionView[];
@@ -707,6 +711,7 @@ export interface CommandOutputs {
   'ollama.check': OllamaStatus;
   'endpoints.check': EndpointStatus;
   'endpoints.setKey': { keyRef: string; stored: boolean };
+  'endpoints.keyStorage': KeyStorageStatus;
   'documents.import': ImportResult;
   'documents.list': DocumentSummary[];
   'runs.start': RunRef;

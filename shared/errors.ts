@@ -14,10 +14,25 @@ export const ErrorCode = {
   PDF_NO_PAGES: 'PDF_NO_PAGES',
   PDF_NO_TEXT_LAYER: 'PDF_NO_TEXT_LAYER',
   PDF_PAGE_UNREADABLE: 'PDF_PAGE_UNREADABLE',
+  /** An image too large to decode for OCR (shared/ocr.ts MAX_DECODED_IMAGE_PIXELS) was left out of its page. */
+  PDF_IMAGE_TOO_LARGE: 'PDF_IMAGE_TOO_LARGE',
   TEXT_NOT_UTF8: 'TEXT_NOT_UTF8',
   // Store
   DB_TOO_NEW: 'DB_TOO_NEW',
   DB_OPEN_FAILED: 'DB_OPEN_FAILED',
+  /** The database file is damaged (not a database, malformed): it is left unchanged; restore a copy or choose another file. */
+  DB_CORRUPT: 'DB_CORRUPT',
+  /** The database (or its folder) cannot be written by this user. */
+  DB_READONLY: 'DB_READONLY',
+  /** No space left (or a file-size limit reached) while writing the store, a report or a temporary file: free space, then resume. */
+  DISK_FULL: 'DISK_FULL',
+  // Files the user chose to write (reports, exports)
+  /** The output path is a symbolic link: a report is never written through one. */
+  OUTPUT_IS_SYMLINK: 'OUTPUT_IS_SYMLINK',
+  /** The output path is a folder or another kind of non-regular file. */
+  OUTPUT_NOT_A_FILE: 'OUTPUT_NOT_A_FILE',
+  /** The output's folder is missing or not writable for this user. */
+  OUTPUT_NOT_WRITABLE: 'OUTPUT_NOT_WRITABLE',
   // Chunking
   SPLIT_VALIDATION_FAILED: 'SPLIT_VALIDATION_FAILED',
   // LLM
@@ -39,6 +54,8 @@ export const ErrorCode = {
   ENDPOINT_UNREACHABLE: 'ENDPOINT_UNREACHABLE',
   /** An endpoint setting is malformed (`--endpoint` value, a URL, a concurrency, a missing key variable). */
   ENDPOINT_INVALID: 'ENDPOINT_INVALID',
+  /** No keychain keeps an API key safely here (none at all, or Electron's basic_text on Linux): it is not stored; use an environment variable. */
+  KEY_STORAGE_UNSAFE: 'KEY_STORAGE_UNSAFE',
   // Reports
   PDF_RENDERER_MISSING: 'PDF_RENDERER_MISSING',
   // Review
@@ -125,13 +142,76 @@ export class AppError extends Error {
 /**
  * Any thrown value as an ErrorInfo; unknown errors become INTERNAL with their message kept. `logPath` is the
  * host's log file (where the stack was written): the sentence names it, so "report it with the log" is doable.
+ * A damaged, read-only or full store (or disk) is the user's machine, not a bug: it gets its code (storageErrorInfo).
  */
 export function toErrorInfo(error: unknown, logPath?: string | null): ErrorInfo {
   if (error instanceof AppError) return error.toInfo();
   if (isErrorInfo(error)) return error;
+  const stored = storageErrorInfo(error);
+  if (stored) return stored;
   const message = error instanceof Error ? error.message : String(error);
   const log = logPath ? `the log (${logPath})` : 'the log';
   return { code: ErrorCode.INTERNAL, message: `Unexpected error: ${message}. Please report it with ${log}.` };
+}
+
+/** The codes an error of SQLite (better-sqlite3's SqliteError) or of Node's file system carries. */
+const DAMAGED_DATABASE = /^SQLITE_(NOTADB|CORRUPT)/;
+const READONLY_DATABASE = /^SQLITE_(READONLY|CANTOPEN_ISDIR)/;
+/** SQLITE_IOERR_WRITE is how SQLite reports a write refused for a file-size limit (EFBIG); a full disk is SQLITE_FULL. */
+const NO_SPACE = /^(SQLITE_FULL|SQLITE_IOERR_WRITE|SQLITE_IOERR_FSYNC|SQLITE_IOERR_SHMSIZE|ENOSPC|EDQUOT|EFBIG)$/;
+
+/** Which store or file was written, and what to do once it is fixed, for the sentences of storageErrorInfo. */
+export interface StorageSubject {
+  /** "the database /home/me/audit.sqlite", "/home/me/report.md"; default "the database". */
+  what?: string;
+  /** What to do after the fix; default: resume the run. */
+  then?: string;
+}
+
+/**
+ * A store that is damaged, read-only or on a full disk, as a coded sentence saying what to do; null for any other
+ * error. The damaged file itself is never changed by the app: the sentence says to restore a copy or use another file.
+ */
+export function storageErrorInfo(error: unknown, subject: StorageSubject = {}): ErrorInfo | null {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string') return null;
+  const what = subject.what ?? 'the database';
+  const then = subject.then ?? 'then resume the run (it continues where it stopped; nothing committed is lost)';
+  const cause = error instanceof Error ? error.message : code;
+  if (DAMAGED_DATABASE.test(code)) {
+    return {
+      code: ErrorCode.DB_CORRUPT,
+      message: `${capitalized(what)} is damaged (${cause}) and was left unchanged. Restore a copy of it from a backup, or choose another database file (--db on the command line); the app keeps its store in its data folder.`,
+      details: { sqliteCode: code },
+    };
+  }
+  if (READONLY_DATABASE.test(code)) {
+    return {
+      code: ErrorCode.DB_READONLY,
+      message: `${capitalized(what)} cannot be written (${cause}): the file or its folder is read-only for you. Make both writable, or copy the file to a folder you may write and choose the copy (--db on the command line), ${then}.`,
+      details: { sqliteCode: code },
+    };
+  }
+  if (NO_SPACE.test(code)) {
+    return {
+      code: ErrorCode.DISK_FULL,
+      message: `There is no room to write ${what} (${cause}): the disk is full, or a quota or file-size limit was reached. Free space on that disk, ${then}.`,
+      details: { errorCode: code },
+    };
+  }
+  return null;
+}
+
+/**
+ * Whether the code is a store or disk problem (storageErrorInfo): it concerns the whole run, not the file being
+ * read, so a run stops on it (resumable once fixed) instead of marking file after file failed.
+ */
+export function isStorageErrorCode(code: ErrorCode): boolean {
+  return code === ErrorCode.DISK_FULL || code === ErrorCode.DB_READONLY || code === ErrorCode.DB_CORRUPT;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function isErrorInfo(value: unknown): value is ErrorInfo {

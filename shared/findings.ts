@@ -288,4 +288,9 @@ export interface DocumentSummary {
   chunkCount: number;
   /** 0 when the chunk summaries were appended as they are; else map levels + the reduce. */
   levels: number;
+  /**
+   * IDs the summary names that no grounded finding of the document has (an ID injected into the document, one the
+   * model made up): shown marked, as ungrounded findings are. Empty when every ID it names is a finding's.
+   */
+  ungroundedIds: string[];
 }

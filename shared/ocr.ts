@@ -18,6 +18,16 @@ export const OCR_MODES = ['auto', 'off', 'force'] as const;
 /** Pages (and words) read by OCR with a confidence below this are flagged: their text, and quotes from it, may be misread. */
 export const LOW_OCR_CONFIDENCE = 70;
 
+/**
+ * The largest image (width x height in pixels) pdf.js decodes when it draws a page, for OCR and in the window's page
+ * viewer. pdf.js decodes an image whole before scaling it onto the page, at 15 to 25 bytes a pixel at the peak (the
+ * decoded samples, their RGBA copy, the canvas they are drawn from; 16-bit colour with a transparency mask is the
+ * costliest), so 25 megapixels keep the CLI under about 750 MB while every page scanned at up to 500 dpi (A4 or
+ * Letter) is read. A larger image is left out of its page, with a warning: a 1 MB PDF can hold a 20000 x 20000
+ * image that would need 4.9 GB.
+ */
+export const MAX_DECODED_IMAGE_PIXELS = 25_000_000;
+
 /** A page OCR read, as the window and the reports show it: low confidence is judged only where OCR gave text. */
 export function ocrPageInfo({ page, confidence, hasText }: { page: number; confidence: number | null; hasText: boolean }): OcrPageInfo {
   return { page, confidence, hasText, low: hasText && confidence !== null && confidence < LOW_OCR_CONFIDENCE };

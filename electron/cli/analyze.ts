@@ -9,7 +9,7 @@
  * side, the Ollama client, zod schemas, the logger: most of a second on a
  * busy machine). Keep heavy imports behind `await import(...)` here.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
@@ -21,8 +21,9 @@ import type { OcrMode } from '../../shared/contract';
 import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettings } from '../../shared/endpoints';
 import type { RunModels, RunOutcome, RunSettings } from '../engine';
 import { modelLabel, simulatorNotice } from '../../shared/simulator';
-import { cliPasswordSource, terminalPrompt, type Prompt } from './passwordPrompt';
+import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt, type Prompt } from './passwordPrompt';
 import { createProgressPrinter } from './progress';
+import { writeLines } from './terminalText';
 import { modelChoices } from './runOptions';
 import { appVersion } from './version';
 
@@ -65,6 +66,8 @@ Options:
   --rules-only            Ingest, chunk tree and ID mentions without a language model
   --password <pw>         User password for encrypted PDFs (tried on every file that needs one; on a terminal the
                           CLI asks instead, with hidden input: safer, as a command line is visible to other users)
+  --password-env <VAR>    The password from the environment variable VAR (not on the command line)
+  --password-stdin        The password from the first line of standard input (a pipe: pass show x | npm run analyze ...)
   --ocr <mode>            Pages without a usable text layer (scanned, or a garbage text layer): auto (default) reads them
                           with OCR, offline; off leaves them out; force reads every page with OCR
   --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
@@ -103,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
         profile: { type: 'string' },
         'print-profile': { type: 'boolean', default: false },
         'rules-only': { type: 'boolean', default: false },
-        password: { type: 'string' },
+        ...PASSWORD_OPTIONS,
         ocr: { type: 'string' },
         'ocr-lang': { type: 'string' },
         resume: { type: 'string' },
@@ -111,7 +114,8 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${await usage()}\n`);
+    writeLines(process.stderr, (error as Error).message);
+    process.stderr.write(`\n${await usage()}\n`);
     return EXIT.usage;
   }
   const { values, positionals } = parsed;
@@ -127,14 +131,14 @@ export async function main(argv: string[]): Promise<number> {
   if (typeof values.profile === 'string') {
     const loaded = await readProfile(values.profile);
     if (typeof loaded === 'string') {
-      process.stderr.write(`${loaded}\n`);
+      writeLines(process.stderr, loaded);
       return EXIT.usage;
     }
     profile = loaded;
   }
   const resumeRunId = values.resume === undefined ? undefined : Number(values.resume);
   if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0)) {
-    process.stderr.write(`--resume needs a run number, got "${values.resume}".\n`);
+    writeLines(process.stderr, `--resume needs a run number, got "${values.resume}".`);
     return EXIT.usage;
   }
   if (positionals.length === 0 && resumeRunId === undefined) {
@@ -143,44 +147,49 @@ export async function main(argv: string[]): Promise<number> {
   }
   const strategy = values.strategy ?? 'auto';
   if (!(STRATEGIES as readonly string[]).includes(strategy)) {
-    process.stderr.write(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".\n`);
+    writeLines(process.stderr, `--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".`);
     return EXIT.usage;
   }
   const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
   if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
-    process.stderr.write(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".\n`);
+    writeLines(process.stderr, `--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
     return EXIT.usage;
   }
   const unitTokens = values['unit-tokens'] === undefined ? undefined : Number(values['unit-tokens']);
   if (unitTokens !== undefined && !(Number.isInteger(unitTokens) && unitTokens >= 1)) {
-    process.stderr.write(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".\n`);
+    writeLines(process.stderr, `--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
     return EXIT.usage;
   }
   const out = values.out === undefined ? undefined : resolve(values.out);
   if (values.format !== undefined && !isReportFormat(values.format)) {
-    process.stderr.write(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".\n`);
+    writeLines(process.stderr, `--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".`);
     return EXIT.usage;
   }
   const format: ReportFormat | undefined = (values.format as ReportFormat | undefined) ?? (out ? formatFromPath(out) : 'md');
   if (!format) {
-    process.stderr.write(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".\n`);
+    writeLines(process.stderr, `--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".`);
     return EXIT.usage;
   }
   const endpoints = checkEndpoints(values.endpoint ?? [], values.host as string | undefined);
   if (typeof endpoints === 'string') {
-    process.stderr.write(`${endpoints}\n`);
+    writeLines(process.stderr, endpoints);
+    return EXIT.usage;
+  }
+  const password = await givenPassword(values);
+  if ('problem' in password) {
+    writeLines(process.stderr, password.problem);
     return EXIT.usage;
   }
   // Where the documents go is always said: plain http to another machine is readable on the way.
   for (const endpoint of endpoints) {
     const unencrypted = plainHttpWarning(endpoint.url);
-    if (unencrypted) process.stderr.write(`Warning (${endpointLabel(endpoint)}): ${unencrypted}\n`);
+    if (unencrypted) writeLines(process.stderr, `Warning (${endpointLabel(endpoint)}): ${unencrypted}`);
   }
   // The arguments are right: say so at once, then load the engine (see the top of this file).
   const progress = createProgressPrinter();
   progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
   const [
-    { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE },
+    { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE, writeOutputFile },
     { setRunOllamaHost, setRunEndpoints },
     { openStoreOrSay },
     { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
@@ -190,12 +199,12 @@ export async function main(argv: string[]): Promise<number> {
   // The OCR options are checked with the engine loaded (their language list is a zod schema, and installed ones are looked up).
   const ocr = values.ocr ?? 'auto';
   if (!(OCR_MODES as readonly string[]).includes(ocr)) {
-    process.stderr.write(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".\n`);
+    writeLines(process.stderr, `--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".`);
     return EXIT.usage;
   }
   const ocrLanguages = parseOcrLanguages(values['ocr-lang'] ?? DEFAULT_OCR_LANGUAGES.join('+'));
   if (!ocrLanguages) {
-    process.stderr.write(`--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".\n`);
+    writeLines(process.stderr, `--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".`);
     return EXIT.usage;
   }
   if (ocr !== 'off') {
@@ -204,7 +213,7 @@ export async function main(argv: string[]): Promise<number> {
       assertOcrLanguagesInstalled(ocrLanguages);
     } catch (error) {
       const info = toErrorInfo(error);
-      process.stderr.write(`${info.code}: ${info.message}\n`);
+      writeLines(process.stderr, `${info.code}: ${info.message}`);
       return EXIT.usage;
     }
   }
@@ -257,7 +266,7 @@ export async function main(argv: string[]): Promise<number> {
       progress.done();
       return prompt(request);
     });
-    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(values.password as string | undefined, askBelowProgress) };
+    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(password.password, askBelowProgress) };
     if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
     if (resumeRunId !== undefined && endpoints.length > 0) setRunEndpoints(db, resumeRunId, endpoints);
     outcome =
@@ -266,7 +275,10 @@ export async function main(argv: string[]): Promise<number> {
         : await engine.analyze(positionals.map((file) => resolve(file)), settings, control);
   } catch (error) {
     progress.done();
-    process.stderr.write(`${toErrorInfo(error, logPath).message}\n`);
+    const info = toErrorInfo(error, logPath);
+    writeLines(process.stderr, `${info.code}: ${info.message}`);
+    // A run the store could not even mark as stopped (a full disk) is resumed like an interrupted one.
+    if (typeof info.details?.runId === 'number') writeLines(process.stderr, `Once that is fixed, resume with: npm run analyze -- --resume ${info.details.runId}${dbOption}`);
     db.close();
     await log.close();
     return EXIT.usage;
@@ -278,12 +290,13 @@ export async function main(argv: string[]): Promise<number> {
   const runId = outcome.run.id;
   const reportPath = out ?? resolve(`audit-report-${runId}.${format}`);
   try {
-    writeFileSync(reportPath, await engine.exportReport(runId, format));
+    writeOutputFile(reportPath, await engine.exportReport(runId, format));
   } catch (error) {
     db.close();
     await log.close();
     const again = `npm run analyze -- --resume ${runId}${dbOption} --out <file>`;
-    process.stderr.write(`Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${toErrorInfo(error, logPath).message}\nThe results are stored; write the report again with: ${again}\n`);
+    const info = toErrorInfo(error, logPath);
+    writeLines(process.stderr, `Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${info.code}: ${info.message}`, `The results are stored; write the report again with: ${again}`);
     return EXIT.inputFailed;
   }
   const models = engine.runModels(runId);
@@ -345,7 +358,8 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbOption}`;
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') lines.push(`Stopped. Resume with: ${resumeHint}`);
   if (outcome.run.status === 'failed') lines.push(`Fix the problem above, then resume with: ${resumeHint}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // File names and messages come from outside (a file may be named with a line break and escape sequences): one line each.
+  writeLines(process.stdout, ...lines);
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') return EXIT.cancelled;
   if (outcome.run.status === 'failed') return EXIT.inputFailed;
   return outcome.inputs.some((input) => input.status === 'failed') ? EXIT.inputFailed : EXIT.ok;
@@ -356,7 +370,7 @@ export function runCli(argv: string[]): void {
   main(argv).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`${toErrorInfo(error).message}\n`);
+      writeLines(process.stderr, toErrorInfo(error).message);
       process.exit(EXIT.usage);
     },
   );

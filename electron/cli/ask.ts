@@ -3,7 +3,7 @@
  * judge and grounded answer as the app's Ask panel.
  *   npm run ask -- "question" [--doc file-or-id ...] [--json] [--host url] [--db file]
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { settingsSchema } from '../../shared/contract';
@@ -20,7 +20,9 @@ import {
 } from '../engine/retrieval';
 import { conversationHtml, conversationMarkdown } from '../engine/report';
 import { loadSettingValues, type Database } from '../engine/store';
+import { writeOutputFile } from '../engine/util';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
+import { multilineText, oneLine, writeLines } from './terminalText';
 import { defaultDatabasePath } from './paths';
 
 const USAGE = `Usage: npm run ask -- "question" [options]
@@ -73,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const usage = (message: string) => {
-    process.stderr.write(`${message}\n`);
+    writeLines(process.stderr, message);
     return EXIT.usage;
   };
   const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
@@ -87,14 +89,14 @@ export async function main(argv: string[]): Promise<number> {
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   if (!existsSync(dbPath)) {
-    process.stderr.write(`${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.\n`);
+    writeLines(process.stderr, `${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.`);
     return EXIT.failed;
   }
   const db = openStoreOrSay(dbPath);
   if (!db) return EXIT.usage;
   try {
     if (values.list) {
-      for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${c.title}\n`);
+      for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${oneLine(c.title)}\n`);
       return EXIT.ok;
     }
     if (values.export !== undefined) return exportConversation(db, values.export, values.out);
@@ -106,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
       const saved = savedRetrievalSettings(db);
       const embedModel = values['embed-model'] ?? saved.embedModel;
       const models = await resolveAskModels(llm, { ...(values.model ? { model: values.model } : {}), ...(embedModel ? { embedModel } : {}) }, abort.signal);
-      if (models.embedMissing && !values['text-only']) process.stderr.write(`warning: ${models.embedMissing} Searching the text index only.\n`);
+      if (models.embedMissing && !values['text-only']) writeLines(process.stderr, `warning: ${models.embedMissing} Searching the text index only.`);
       const callsBefore = lastLlmCallRowId(db);
       const { answer, conversationId: stored } = await askInConversation(
         { db, llm },
@@ -121,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
             threshold: threshold ?? saved.retrieval.threshold,
           }),
           signal: abort.signal,
-          onStep: (s) => process.stderr.write(`${s.phase}: ${s.message}\n`),
+          onStep: (s) => writeLines(process.stderr, `${s.phase}: ${s.message}`),
           ...(conversationId !== undefined ? { conversationId } : {}),
         },
       );
@@ -136,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch (error) {
       const info = toErrorInfo(error);
       if (info.code === ErrorCode.CANCELLED) return EXIT.cancelled;
-      process.stderr.write(`${info.code}: ${info.message}\n`);
+      writeLines(process.stderr, `${info.code}: ${info.message}`);
       return EXIT.failed;
     } finally {
       abort.release();
@@ -162,7 +164,7 @@ export function savedRetrievalSettings(db: Database): { retrieval: RetrievalSett
 function exportConversation(db: Database, idText: string, out: string | undefined): number {
   const id = Number(idText);
   if (!(Number.isInteger(id) && id > 0)) {
-    process.stderr.write(`--export needs a conversation number; got "${idText}".\n`);
+    writeLines(process.stderr, `--export needs a conversation number; got "${idText}".`);
     return EXIT.usage;
   }
   const format = out?.toLowerCase().endsWith('.html') ? 'html' : out?.toLowerCase().endsWith('.md') ? 'md' : undefined;
@@ -171,26 +173,27 @@ function exportConversation(db: Database, idText: string, out: string | undefine
     return EXIT.usage;
   }
   try {
-    writeFileSync(resolve(out), format === 'html' ? conversationHtml(db, id) : conversationMarkdown(db, id));
+    writeOutputFile(resolve(out), format === 'html' ? conversationHtml(db, id) : conversationMarkdown(db, id));
   } catch (error) {
     const info = error instanceof AppError ? error.toInfo() : toErrorInfo(error);
-    process.stderr.write(`${info.code}: ${info.message}\n`);
+    writeLines(process.stderr, `${info.code}: ${info.message}`);
     return EXIT.failed;
   }
-  process.stdout.write(`Conversation ${id} written to ${resolve(out)}\n`);
+  writeLines(process.stdout, `Conversation ${id} written to ${resolve(out)}`);
   return EXIT.ok;
 }
 
 /** The answer for a terminal: text, marks and notes, then the sources. */
 export function formatAnswer(answer: AskAnswer, conversationId: number, extractAllCommand: string | null = null): string {
-  const lines = [answer.text, ''];
+  // The answer and the quotes are a model's and the documents' words: shown with their control characters escaped.
+  const lines = [multilineText(answer.text), ''];
   if (answer.unverified) lines.push(UNVERIFIED_TEXT, '');
   else if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
-  if (answer.exhaustiveNote) lines.push(`Note: ${answer.exhaustiveNote}`, '');
-  if (extractAllCommand) lines.push('To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):', `  ${extractAllCommand}`, '');
+  if (answer.exhaustiveNote) lines.push(`Note: ${oneLine(answer.exhaustiveNote)}`, '');
+  if (extractAllCommand) lines.push('To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):', `  ${oneLine(extractAllCommand)}`, '');
   if (answer.citations.length > 0) {
     lines.push('Sources:');
-    for (const c of answer.citations) lines.push(`  [${c.n}] ${c.documentName}, page ${c.page}, ${c.section.join(' > ')}: "${c.quote}"`);
+    for (const c of answer.citations) lines.push(oneLine(`  [${c.n}] ${c.documentName}, page ${c.page}, ${c.section.join(' > ')}: "${c.quote}"`));
     lines.push('');
   }
   lines.push(`Conversation ${conversationId} (continue with --conversation ${conversationId}).`);

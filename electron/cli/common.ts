@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { toErrorInfo } from '../../shared/errors';
 import { openDatabase, type Database } from '../engine/store';
+import { writeLines } from './terminalText';
 
 export const EXIT_USAGE = 2;
 
@@ -15,7 +16,8 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+    writeLines(process.stderr, (error as Error).message);
+    process.stderr.write(`\n${usage}\n`);
     return EXIT_USAGE;
   }
   if ((parsed.values as Record<string, unknown>).help) {
@@ -31,7 +33,7 @@ export function runIfEntryPoint(moduleFile: string, main: (argv: string[]) => Pr
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`${toErrorInfo(error).message}\n`);
+      writeLines(process.stderr, toErrorInfo(error).message);
       process.exit(EXIT_USAGE);
     },
   );
@@ -50,7 +52,7 @@ export function abortOnCtrlC(message: string, quitCode: number): { signal: Abort
 }
 
 /**
- * Opens the store, or says why it cannot (a database of a newer app version, a file that is not one) and
+ * Opens the store, or says why it cannot, with its code (DB_TOO_NEW, DB_CORRUPT, DB_READONLY, DISK_FULL) and
  * returns null: the caller exits with EXIT_USAGE, since the fix is another --db or another version.
  * `beforeMessage` runs before the message is written (the analyze CLI ends its progress line there).
  */
@@ -59,7 +61,8 @@ export function openStoreOrSay(dbPath: string, beforeMessage?: () => void): Data
     return openDatabase(dbPath);
   } catch (error) {
     beforeMessage?.();
-    process.stderr.write(`${toErrorInfo(error).message}\n`);
+    const info = toErrorInfo(error);
+    writeLines(process.stderr, `${info.code}: ${info.message}`);
     return null;
   }
 }

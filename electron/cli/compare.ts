@@ -4,11 +4,11 @@
  * their findings paired and labelled, with the status the later one states.
  *   npm run compare -- <earlier> <later> [--json out.json] [--out report.md|.html|.pdf|.csv|.json] [analyze's model options] [--rules-only]
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
-import { createEngine, createFileLogger, LOG_FILE } from '../engine';
+import { createEngine, createFileLogger, LOG_FILE, writeOutputFile } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import type { Database } from '../engine/store';
@@ -16,6 +16,7 @@ import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from 
 import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP } from './documentAnalysis';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
+import { oneLine, writeLines } from './terminalText';
 import { appVersion } from './version';
 
 const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
@@ -54,7 +55,8 @@ const OPTIONS = {
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 function usageError(message: string): number {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  writeLines(process.stderr, message);
+  process.stderr.write(`\n${USAGE}\n`);
   return EXIT.usage;
 }
 
@@ -80,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const chosen = await analysisSettings(values);
   if ('usage' in chosen) return usageError(chosen.usage);
-  const { settings, numCtx } = chosen;
+  const { settings, numCtx, password } = chosen;
   const rulesOnly = values['rules-only'];
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
@@ -96,13 +98,13 @@ export async function main(argv: string[]): Promise<number> {
     const documentIds: number[] = [];
     for (const [i, file] of files.entries()) {
       const role = i === 0 ? 'earlier' : 'later';
-      const outcome = await analyseOrReuse(engine, db, file, { role, settings, reanalyze: values.reanalyze, password: values.password, signal: stop.signal, progress });
+      const outcome = await analyseOrReuse(engine, db, file, { role, settings, reanalyze: values.reanalyze, password, signal: stop.signal, progress });
       if ('stopped' in outcome) {
-        process.stderr.write(`Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.\n`);
+        writeLines(process.stderr, `Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.`);
         return EXIT.cancelled;
       }
       if ('failed' in outcome) {
-        process.stderr.write(`${outcome.failed}\n`);
+        writeLines(process.stderr, `${outcome.failed}`);
         return EXIT.failed;
       }
       documentIds.push(outcome.documentId);
@@ -114,18 +116,19 @@ export async function main(argv: string[]): Promise<number> {
     for (const side of ['earlier', 'later'] as const) {
       const ref = comparison[side];
       if (ref.mode === 'rules-only' && !comparison.pairs.some((p) => p[side] !== null)) {
-        process.stderr.write(
-          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.\n`,
+        writeLines(
+          process.stderr,
+          `The ${side} file ${ref.file} prints no finding ID where it announces a finding, so without a model's findings nothing of it can be paired. Run without --rules-only to compare by number, title and evidence.`,
         );
       }
     }
     comparison.id = saveComparison(db, comparison);
     for (const output of outputs) {
       try {
-        writeFileSync(output.file, await renderComparison(comparison, output.format));
+        writeOutputFile(output.file, await renderComparison(comparison, output.format));
       } catch (error) {
         const info = toErrorInfo(error, logPath);
-        process.stderr.write(`The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}\n`);
+        writeLines(process.stderr, `The ${output.format} comparison could not be written to ${output.file}: ${info.code}: ${info.message}`);
         return EXIT.failed;
       }
     }
@@ -134,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     progress.done();
     const info = toErrorInfo(error, logPath);
-    process.stderr.write(`${info.code}: ${info.message}\n`);
+    writeLines(process.stderr, `${info.code}: ${info.message}`);
     return EXIT.failed;
   } finally {
     stop.release();
@@ -160,7 +163,7 @@ async function statusesByModel(
   const llm = createLlmClient({ db, ...(options.host ? { host: options.host } : {}), settings: { cache: options.cache } });
   try {
     const result = await readStatusesWithModel(db, comparison, { llm, ...chosen, cache: options.cache, signal: options.signal });
-    if (result.comparison.modelStatus) process.stderr.write(`${modelStatusText(result.comparison.modelStatus)}\n`);
+    if (result.comparison.modelStatus) writeLines(process.stderr, `${modelStatusText(result.comparison.modelStatus)}`);
     return result.comparison;
   } finally {
     await llm.close();
@@ -178,7 +181,8 @@ function summaryText(c: Comparison, written: string[]): string {
     lines.push(`  ${COMPARE_LABEL_TEXT[p.label].padEnd(18)} ${name(p.earlier)} -> ${name(p.later)}${p.statedStatus ? `  [${p.statedStatus.text}]` : ''}`);
   }
   for (const file of written) lines.push(`Written: ${file}`);
-  return `${lines.join('\n')}\n`;
+  // Titles and file names come from the documents: one line each, control characters escaped.
+  return `${lines.map(oneLine).join('\n')}\n`;
 }
 
 runIfEntryPoint(import.meta.filename, main);

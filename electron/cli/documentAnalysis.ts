@@ -13,7 +13,8 @@ import { DEFAULT_RUN_LLM_SETTINGS, type createEngine, type RunSettings } from '.
 import { documentHasMergedFindings } from '../engine/merge';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
 import { modelChoices } from './runOptions';
-import { cliPasswordSource, terminalPrompt } from './passwordPrompt';
+import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt, type PasswordOptions } from './passwordPrompt';
+import { writeLines } from './terminalText';
 
 /** analyze's model options, as node:util parseArgs declares them. */
 export const ANALYSIS_OPTIONS = {
@@ -28,7 +29,7 @@ export const ANALYSIS_OPTIONS = {
   'unit-tokens': { type: 'string' },
   'no-cache': { type: 'boolean', default: false },
   profile: { type: 'string' },
-  password: { type: 'string' },
+  ...PASSWORD_OPTIONS,
 } as const;
 
 /** The help lines of those options (after a command's own). */
@@ -41,7 +42,10 @@ export const ANALYSIS_OPTIONS_HELP = `  --reanalyze             Analyse again in
   --unit-tokens <n>       Text per extraction call (default ${DEFAULT_RUN_LLM_SETTINGS.unitTokens})
   --no-cache              Do not reuse stored LLM replies
   --profile <file.json>   Extraction profile (see npm run analyze -- --print-profile)
-  --password <pw>         User password for encrypted PDFs`;
+  --password <pw>         User password for encrypted PDFs (visible to other users in the process list: prefer
+                          --password-env <VAR>, --password-stdin, or no option and the hidden prompt on a terminal)
+  --password-env <VAR>    The password from the environment variable VAR
+  --password-stdin        The password from the first line of standard input`;
 
 export interface AnalysisOptionValues {
   'rules-only': boolean;
@@ -63,14 +67,19 @@ function positiveInteger(value: string | undefined, min: number): number | undef
   return Number.isInteger(n) && n >= min ? n : null;
 }
 
-/** The run settings the options give (the same function as the app's and analyze's), or a usage error in one sentence. */
-export async function analysisSettings(values: AnalysisOptionValues): Promise<{ settings: RunSettings; numCtx: number | undefined } | { usage: string }> {
+/**
+ * The run settings the options give (the same function as the app's and analyze's) and the PDF password they give
+ * (--password, --password-env or --password-stdin), or a usage error in one sentence.
+ */
+export async function analysisSettings(values: AnalysisOptionValues): Promise<{ settings: RunSettings; numCtx: number | undefined; password: string | undefined } | { usage: string }> {
   const strategy = values.strategy ?? 'auto';
   if (!(STRATEGY_CHOICES as readonly string[]).includes(strategy)) return { usage: `--strategy must be one of ${STRATEGY_CHOICES.join(', ')}; got "${strategy}".` };
   const numCtx = positiveInteger(values['num-ctx'], 512);
   if (numCtx === null) return { usage: `--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".` };
   const unitTokens = positiveInteger(values['unit-tokens'], 1);
   if (unitTokens === null) return { usage: `--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".` };
+  const given = await givenPassword(values as PasswordOptions);
+  if ('problem' in given) return { usage: given.problem };
   let profile: ExtractionProfile = DEFAULT_PROFILE;
   if (values.profile !== undefined) {
     const { extractionProfileSchema } = await import('../../shared/profileSchema');
@@ -96,7 +105,7 @@ export async function analysisSettings(values: AnalysisOptionValues): Promise<{ 
     },
     { mode: values['rules-only'] ? 'rules-only' : 'full', cache: !values['no-cache'], ...(unitTokens !== undefined ? { unitTokens } : {}) },
   );
-  return { settings, numCtx };
+  return { settings, numCtx, password: given.password };
 }
 
 /** The document stored for this file's bytes with an analysis fit for the mode, or undefined. */
@@ -123,7 +132,7 @@ export async function analyseOrReuse(
   const rulesOnly = options.settings.mode === 'rules-only';
   const reused = options.reanalyze ? undefined : storedAnalysis(db, file, rulesOnly);
   if (reused !== undefined) {
-    process.stderr.write(`${options.role}: reusing the stored analysis of ${file}\n`);
+    writeLines(process.stderr, `${options.role}: reusing the stored analysis of ${file}`);
     return { documentId: reused };
   }
   options.progress.note('ingest', `${options.role}: analysing ${file}`);

@@ -1,5 +1,6 @@
 import type { RunPhase } from '../../shared/pipeline';
 import type { ProgressEvent } from '../../shared/types';
+import { oneLine } from './terminalText';
 
 /**
  * Progress for a terminal: one redrawn bar line on a TTY; on a pipe or in CI,
@@ -20,7 +21,8 @@ export function createProgressPrinter(stream: NodeJS.WriteStream = process.stder
     },
     update(event) {
       // In a pool, which endpoint the file is on.
-      const message = event.endpoint ? `${event.message} [${event.endpoint}]` : event.message;
+      // File names and server messages are shown, never obeyed: a line break or escape sequence in them is escaped.
+      const message = oneLine(event.endpoint ? `${event.message} [${event.endpoint}]` : event.message);
       // The last line of a run that did not finish reads "stopped: <why>", never "done: Ollama is not reachable".
       const phase = event.phase === 'done' && event.runStatus !== undefined && event.runStatus !== 'done' ? 'stopped' : event.phase;
       if (isTty) {

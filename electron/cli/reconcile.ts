@@ -5,16 +5,17 @@
  * exceptions both ways.
  *   npm run reconcile -- <document.pdf> <population.csv|.xlsx> [--key-column C] [--title-column C] --json out.json [--out workpaper.xlsx]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { toErrorInfo, type ErrorInfo } from '../../shared/errors';
 import { countsSentence, RECONCILE_FORMATS, type Population, type Reconciliation, type ReconcileFormat } from '../../shared/reconcile';
-import { createEngine, createFileLogger, LOG_FILE } from '../engine';
+import { createEngine, createFileLogger, LOG_FILE, writeOutputFile } from '../engine';
 import { readPopulation, reconcileAndStore, reconciliationJson, renderReconciliation, resolveColumn, savePopulation } from '../engine/reconcile';
 import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
 import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP } from './documentAnalysis';
 import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
 import { createProgressPrinter } from './progress';
+import { oneLine, writeLines } from './terminalText';
 import { appVersion } from './version';
 
 const USAGE = `Usage: npm run reconcile -- <document.pdf> <population.csv|.xlsx> [options]
@@ -71,7 +72,7 @@ function formatOf(file: string): ReconcileFormat | undefined {
 }
 
 function failure(info: ErrorInfo): number {
-  process.stderr.write(`${info.code}: ${info.message}\n`);
+  writeLines(process.stderr, `${info.code}: ${info.message}`);
   return USAGE_CODES.has(info.code) ? EXIT.usage : EXIT.failed;
 }
 
@@ -113,13 +114,13 @@ export async function main(argv: string[]): Promise<number> {
   const engine = createEngine({ db, appVersion: appVersion(), log });
   const stop = abortOnCtrlC('Stopping after the current step (press Ctrl-C again to quit at once)...', EXIT.cancelled);
   try {
-    const outcome = await analyseOrReuse(engine, db, documentFile, { role: 'document', settings: chosen.settings, reanalyze: values.reanalyze, password: values.password, signal: stop.signal, progress });
+    const outcome = await analyseOrReuse(engine, db, documentFile, { role: 'document', settings: chosen.settings, reanalyze: values.reanalyze, password: chosen.password, signal: stop.signal, progress });
     if ('stopped' in outcome) {
       process.stderr.write('Stopped while analysing the document. Run the same command again: what was analysed is stored.\n');
       return EXIT.cancelled;
     }
     if ('failed' in outcome) {
-      process.stderr.write(`${outcome.failed}\n`);
+      writeLines(process.stderr, outcome.failed);
       return EXIT.failed;
     }
     const stored: Population = { ...population, id: savePopulation(db, population, new Date().toISOString()) };
@@ -130,17 +131,17 @@ export async function main(argv: string[]): Promise<number> {
       ...(values['title-column'] !== undefined ? { titleColumn: values['title-column'] } : {}),
       mode: values['rules-only'] ? 'rules-only' : 'auto',
     });
-    for (const warning of warningsFor(result)) process.stderr.write(`${warning}\n`);
+    for (const warning of warningsFor(result)) writeLines(process.stderr, warning);
     for (const output of outputs) {
       try {
-        writeFileSync(output.file, output.issueShape ? reconciliationJson(result) : await renderReconciliation(result, output.format));
+        writeOutputFile(output.file, output.issueShape ? reconciliationJson(result) : await renderReconciliation(result, output.format));
       } catch (error) {
         const info = toErrorInfo(error, logPath);
-        process.stderr.write(`The ${output.format} tie-out could not be written to ${output.file}: ${info.code}: ${info.message}\n`);
+        writeLines(process.stderr, `The ${output.format} tie-out could not be written to ${output.file}: ${info.code}: ${info.message}`);
         return EXIT.failed;
       }
     }
-    process.stdout.write(summaryText(result, outputs.map((o) => o.file)));
+    writeLines(process.stdout, ...summaryLines(result, outputs.map((o) => o.file)));
     return EXIT.ok;
   } catch (error) {
     progress.done();
@@ -152,30 +153,25 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Text from the document or the population as one terminal line: control characters (escape sequences) become spaces. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
-}
-
 /** What the import left out, each with its code, for stderr. */
 function warningsFor(r: Reconciliation): string[] {
-  const out = r.population.duplicates.map((d) => `POPULATION_DUPLICATE_KEYS: key ${printable(d.key)} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`);
+  const out = r.population.duplicates.map((d) => `POPULATION_DUPLICATE_KEYS: key ${oneLine(d.key)} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`);
   if (r.document.mode === 'rules-only' && r.counts.documentItems === 0) {
     out.push(`${r.document.file} prints no ID where it announces an item, so without a model's findings nothing of it can be matched by title. Run without --rules-only.`);
   }
   return out;
 }
 
-function summaryText(r: Reconciliation, written: string[]): string {
+function summaryLines(r: Reconciliation, written: string[]): string[] {
   const p = r.population;
   const lines = [
-    `Reconciliation ${r.id}: ${printable(r.document.file)} against ${printable(p.file)} (key column: ${printable(p.keyColumn ?? 'none')}, title column: ${printable(p.titleColumn)})`,
+    `Reconciliation ${r.id}: ${oneLine(r.document.file)} against ${oneLine(p.file)} (key column: ${oneLine(p.keyColumn ?? 'none')}, title column: ${oneLine(p.titleColumn)})`,
     `  ${countsSentence(r.counts)}`,
-    ...r.onlyInDocument.map((d) => `  only in the document:   ${printable([d.finding.id, d.finding.title].filter(Boolean).join(' '))} (p. ${d.finding.page ?? '?'})`),
-    ...r.onlyInPopulation.map((e) => `  only in the population: row ${e.row} ${printable([e.key, e.title].filter(Boolean).join(' '))}`),
+    ...r.onlyInDocument.map((d) => `  only in the document:   ${oneLine([d.finding.id, d.finding.title].filter(Boolean).join(' '))} (p. ${d.finding.page ?? '?'})`),
+    ...r.onlyInPopulation.map((e) => `  only in the population: row ${e.row} ${oneLine([e.key, e.title].filter(Boolean).join(' '))}`),
     ...written.map((file) => `Written: ${file}`),
   ];
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 runIfEntryPoint(import.meta.filename, main);

@@ -90,6 +90,6 @@ export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRe
 export { stopIdleRun } from './jobs';
 export type { RunModels } from './review';
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
-export { StopRequest, type StopKind } from './util';
+export { StopRequest, writeOutputFile, type StopKind } from './util';
 export type { ExportOptions, ReportFormat } from './report';
 export { assertOcrLanguagesInstalled, installedOcrLanguages, listOcrPages, loadPageOcrWords } from './ocr';

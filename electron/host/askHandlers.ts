@@ -8,7 +8,6 @@
  * recommended model), the embedding model is settings.models.embed (else the
  * first installed recommended embedding model, else text search only).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandOutputs, HostEvent, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
@@ -16,6 +15,7 @@ import { createLlmClient, resolveEndpoint, type KeySource } from '../engine/llm'
 import { askInConversation, askSettings, checkAskScope, listConversations, loadConversation, resolveAskModels } from '../engine/retrieval';
 import { conversationHtml, conversationMarkdown } from '../engine/report';
 import type { Database } from '../engine/store';
+import { writeExport } from './exportFile';
 import { readSettings } from './settings';
 
 type AskCommand = 'ask.start' | 'ask.cancel' | 'conversations.list' | 'conversations.get' | 'conversations.export';
@@ -111,13 +111,9 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
     'conversations.get': async ({ conversationId }) => loadConversation(db, conversationId),
     'conversations.export': async ({ conversationId, format }) => {
       const content = format === 'html' ? conversationHtml(db, conversationId) : conversationMarkdown(db, conversationId);
-      const dir = join(options.dataDir, 'exports');
-      mkdirSync(dir, { recursive: true });
       const fileName = `conversation-${conversationId}-${options.now().toISOString().replace(/[:.]/g, '-')}.${format}`;
-      const path = join(dir, fileName);
-      const bytes = Buffer.from(content, 'utf8');
-      writeFileSync(path, bytes);
-      return { conversationId, format, path, fileName, bytes: bytes.length };
+      const { path, bytes } = writeExport(join(options.dataDir, 'exports'), fileName, content);
+      return { conversationId, format, path, fileName, bytes };
     },
   };
 

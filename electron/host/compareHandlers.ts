@@ -9,7 +9,6 @@
  * A stored comparison is exported to the exports folder (PDF through the
  * host's `renderPdf`, as the audit report is).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompareExportResult, Comparison } from '../../shared/compare';
 import type { ParsedInput } from '../../shared/contract';
@@ -17,6 +16,7 @@ import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { compareDocuments, getComparison, readStatusesWithModel, renderComparison, saveComparison, saveDecision, statusesLeftUnread, statusModelFor } from '../engine/compare';
 import { createLlmClient, resolveEndpoint } from '../engine/llm';
 import type { HostContext } from './context';
+import { writeExport } from './exportFile';
 import { reviewerFrom } from './review';
 import { readSettings } from './settings';
 
@@ -69,13 +69,9 @@ export function compareHandlers(ctx: HostContext) {
       // The desktop app prints with Electron (its renderPdf); elsewhere the engine's headless Chromium does.
       const print = ctx.renderPdf;
       const content = print ? await renderComparison(comparison, format, (html) => print(html, { footerLabel: 'Re-audit comparison' })) : await renderComparison(comparison, format);
-      const dir = join(ctx.dataDir, 'exports');
-      mkdirSync(dir, { recursive: true });
       const fileName = `comparison-${comparisonId}-${now().toISOString().replace(/[:.]/g, '-')}.${format}`;
-      const path = join(dir, fileName);
-      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-      writeFileSync(path, bytes);
-      return { comparisonId, format, path, fileName, bytes: bytes.length };
+      const { path, bytes } = writeExport(join(ctx.dataDir, 'exports'), fileName, content);
+      return { comparisonId, format, path, fileName, bytes };
     },
   };
 }

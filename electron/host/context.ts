@@ -1,4 +1,5 @@
 import type { HostEvent } from '../../shared/contract';
+import type { KeyStorageStatus } from '../../shared/keyStorage';
 import type { HostKeyStore } from './endpointKeys';
 import type { Engine, EngineDeps, Logger } from '../engine';
 import type { Database } from '../engine/store';
@@ -20,6 +21,8 @@ export interface HostContext {
   env: Record<string, string | undefined>;
   /** API keys of inference endpoints, by keyRef (memory only; see endpointKeys.ts). */
   keys: HostKeyStore;
+  /** Whether a key typed in Settings may be stored here (the desktop app's main answers for itself). */
+  keyStorage: KeyStorageStatus;
   runs: RunControl;
   views: ReadModels;
   providers: HostProviders;

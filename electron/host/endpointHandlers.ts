@@ -1,7 +1,7 @@
-/** Settings › Inference: the live check of one endpoint, and its API key. */
+/** Settings › Inference: the live check of one endpoint, its API key, and whether a key can be stored safely here. */
 import { DEFAULT_OPENAI_CONTEXT_TOKENS, plainHttpWarning } from '../../shared/endpoints';
 import type { EndpointStatus } from '../../shared/contract';
-import { toErrorInfo } from '../../shared/errors';
+import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
 import { createLlmClient, resolveEndpoint } from '../engine/llm';
 import type { HostContext } from './context';
 import type { HandlerModule } from './handlerMap';
@@ -32,8 +32,10 @@ export function endpointHandlers(ctx: HostContext): HandlerModule {
       }
     },
     'endpoints.setKey': ({ keyRef, key }) => {
+      if (key !== '' && !ctx.keyStorage.canStore) throw new AppError(ErrorCode.KEY_STORAGE_UNSAFE, ctx.keyStorage.message);
       ctx.keys.set(keyRef, key);
       return { keyRef, stored: key !== '' };
     },
+    'endpoints.keyStorage': () => ctx.keyStorage,
   };
 }

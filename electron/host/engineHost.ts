@@ -12,8 +12,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { commands, isCommandName, type HostEvent } from '../../shared/contract';
-import { AppError, ErrorCode, fail, ok, type Result } from '../../shared/errors';
+import { commands, COMMAND_NAMES, isCommandName, type HostEvent } from '../../shared/contract';
+import { AppError, ErrorCode, fail, ok, toErrorInfo, type Result } from '../../shared/errors';
+import { SESSION_KEY_STORAGE, type KeyStorageStatus } from '../../shared/keyStorage';
 import { createMemoryKeyStore, type HostKeyStore } from './endpointKeys';
 import { endpointHandlers } from './endpointHandlers';
 import { createEngine, createFileLogger, LOG_FILE, silentLogger, type EngineDeps, type FileLogger, type Logger } from '../engine';
@@ -78,6 +79,8 @@ export interface EngineHostOptions {
   logFile?: string | null;
   /** API keys of inference endpoints (the desktop app fills it from safeStorage through main); default: memory only. */
   keys?: HostKeyStore;
+  /** Whether keys typed in Settings may be stored (tests stand in for a computer without a keyring); default: for the session. */
+  keyStorage?: KeyStorageStatus;
 }
 
 export interface EngineHost {
@@ -99,6 +102,20 @@ export function formatZodError(error: { issues: readonly { path: readonly Proper
   return error.issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : 'input'}: ${i.message}`).join('; ');
 }
 
+/** Parses the input with the contract's schema and runs the command's handler; never throws (errors come back coded). */
+async function dispatch(handlers: Handlers, command: string, input: unknown, log: Logger): Promise<Result<unknown>> {
+  if (!isCommandName(command)) return fail(new AppError(ErrorCode.INVALID_INPUT, `Unknown command ${String(command)}.`));
+  const parsed = commands[command].input.safeParse(input ?? {});
+  if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${formatZodError(parsed.error)}`));
+  try {
+    const handler = handlers[command] as (input: unknown) => Promise<unknown>;
+    return ok(await handler(parsed.data));
+  } catch (error) {
+    if (!(error instanceof AppError)) log.error({ command, code: toErrorInfo(error).code, err: error }, 'command failed');
+    return fail(error, log.path);
+  }
+}
+
 export function createEngineHost(options: EngineHostOptions): EngineHost {
   const dataDir = options.dataDir;
   mkdirSync(dataDir, { recursive: true });
@@ -106,9 +123,15 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const logFile = options.logFile === undefined ? join(dataDir, 'logs', LOG_FILE) : options.logFile;
   const fileLog: FileLogger | null = logFile === null ? null : createFileLogger(logFile);
   const log: Logger = fileLog ?? silentLogger;
-  const db: Database = openDatabase(dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  let db: Database;
+  try {
+    db = openDatabase(dbPath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  } catch (error) {
+    log.error({ code: toErrorInfo(error).code, err: error, dbPath }, 'the store could not be opened');
+    return storeUnavailableHost({ dataDir, dbPath, appVersion: options.appVersion, log, fileLog, error });
+  }
   const now = options.now ?? (() => new Date());
-  const keys = options.keys ?? createMemoryKeyStore();
+  const keys = options.keys ?? createMemoryKeyStore({}, options.env ?? process.env);
   const engine = createEngine({
     db,
     appVersion: options.appVersion,
@@ -155,6 +178,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     log,
     env: options.env ?? process.env,
     keys,
+    keyStorage: options.keyStorage ?? SESSION_KEY_STORAGE,
     runs,
     views,
     providers,
@@ -169,17 +193,8 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     dbPath,
     logPath: log.path,
     async invoke(command, input) {
-      if (!isCommandName(command)) return fail(new AppError(ErrorCode.INVALID_INPUT, `Unknown command ${String(command)}.`));
-      if (closed) return fail(new AppError(ErrorCode.INTERNAL, 'The engine host is shutting down.'));
-      const parsed = commands[command].input.safeParse(input ?? {});
-      if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${formatZodError(parsed.error)}`));
-      try {
-        const handler = handlers[command] as (input: unknown) => Promise<unknown>;
-        return ok(await handler(parsed.data));
-      } catch (error) {
-        if (!(error instanceof AppError)) log.error({ command, code: ErrorCode.INTERNAL, err: error }, 'command failed');
-        return fail(error, log.path);
-      }
+      if (closed && isCommandName(command)) return fail(new AppError(ErrorCode.INTERNAL, 'The engine host is shutting down.'));
+      return dispatch(handlers, command, input, log);
     },
     onEvent(listener) {
       listeners.add(listener);
@@ -198,6 +213,35 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       listeners.clear();
       db.close();
       await fileLog?.close();
+    },
+  };
+}
+
+/**
+ * The host when its store cannot be opened (damaged, read-only, a full disk, a newer version): the window still
+ * starts, `app.info` says where the data lives, and every other command answers with the store's coded error and
+ * what to do, instead of the engine process dying at start ("The engine stopped unexpectedly"). The damaged file is
+ * left as it is.
+ */
+function storeUnavailableHost(input: { dataDir: string; dbPath: string; appVersion: string; log: Logger; fileLog: FileLogger | null; error: unknown }): EngineHost {
+  const { dataDir, dbPath, log, error } = input;
+  const refuse = async (): Promise<never> => {
+    throw error;
+  };
+  const handlers = {
+    ...Object.fromEntries(COMMAND_NAMES.map((name) => [name, refuse])),
+    'app.info': async () => ({ version: input.appVersion, dataDir, dbPath }),
+  } as unknown as Handlers;
+  return {
+    handlers,
+    dataDir,
+    dbPath,
+    logPath: log.path,
+    invoke: (command, commandInput) => dispatch(handlers, command, commandInput, log),
+    onEvent: () => () => false,
+    idle: async () => {},
+    close: async () => {
+      await input.fileLog?.close();
     },
   };
 }

@@ -120,7 +120,7 @@ export function analysisView(db: Database, documentId: number, runId: number | u
           createdAt: judge.createdAt,
         }
       : null,
-    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model } : null,
+    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model, ungroundedIds: summary.ungroundedIds } : null,
     chunks,
     counts,
     unreviewedMentions: unreviewedMentions(loadMentions(db, documentId), covered),

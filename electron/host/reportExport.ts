@@ -1,14 +1,15 @@
 /**
  * `reports.export`: the engine renders the report (PDF through the host's
  * `renderPdf`: headless Chromium by default, Electron's printToPDF in the
- * desktop app), the host writes it to `<data>/exports/` and says where.
+ * desktop app), the host writes it to `<data>/exports/` (never through a
+ * link: exportFile.ts) and says where.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportResult, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
 import type { Engine } from '../engine';
 import type { HostContext } from './context';
+import { writeExport } from './exportFile';
 import type { HandlerModule } from './handlerMap';
 
 export function exportFileName(input: { runId: number; documentId?: number | undefined; format: string; confirmedOnly?: boolean | undefined }, at: Date): string {
@@ -22,12 +23,9 @@ export async function exportReport(engine: Engine, exportsDir: string, input: Pa
     ...(input.confirmedOnly ? { confirmedOnly: true } : {}),
     ...(input.outlineDepth !== undefined ? { outlineDepth: input.outlineDepth } : {}),
   });
-  mkdirSync(exportsDir, { recursive: true });
   const fileName = exportFileName(input, now);
-  const path = join(exportsDir, fileName);
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  writeFileSync(path, bytes);
-  return { runId: input.runId, documentId: input.documentId ?? null, format: input.format, confirmedOnly: input.confirmedOnly === true, path, fileName, bytes: bytes.length };
+  const { path, bytes } = writeExport(exportsDir, fileName, content);
+  return { runId: input.runId, documentId: input.documentId ?? null, format: input.format, confirmedOnly: input.confirmedOnly === true, path, fileName, bytes };
 }
 
 export function reportHandlers(ctx: HostContext): HandlerModule {

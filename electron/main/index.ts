@@ -4,8 +4,8 @@
  * their input against the shared contract before forwarding it to the host.
  * Main only brokers: commands go to the host, host events go to the window.
  */
-import { app, BrowserWindow, dialog, ipcMain, shell, utilityProcess, type UtilityProcess } from 'electron';
-import { copyFileSync, existsSync } from 'node:fs';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, utilityProcess, type UtilityProcess } from 'electron';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { COMMAND_NAMES, commands, EVENT_CHANNEL, ipcChannel, type ExportResult, type HostEvent } from '../../shared/contract';
@@ -15,6 +15,8 @@ import { printReportPdf } from './printPdf';
 import { hardenSession, hardenWebContents, isTrustedSender } from './security';
 import { createRevealer } from './revealReports';
 import { createEndpointKeyFile, type EndpointKeyFile } from './endpointKeys';
+import { electronKeyStorage } from './keyStorage';
+import { writeOutputFile } from '../engine/util';
 
 const revealer = createRevealer();
 
@@ -46,7 +48,7 @@ function hostConfig() {
 let keyFile: EndpointKeyFile | undefined;
 /** Endpoint keys live with main (safeStorage); the engine host gets them decrypted over its private port, never on disk. */
 function endpointKeys(): EndpointKeyFile {
-  keyFile ??= createEndpointKeyFile(app.getPath('userData'));
+  keyFile ??= createEndpointKeyFile(app.getPath('userData'), safeStorage, electronKeyStorage);
   return keyFile;
 }
 
@@ -113,6 +115,8 @@ function registerHandlers(): void {
       if (!parsed.success) return fail(new AppError(ErrorCode.INVALID_INPUT, `Invalid input for ${command}: ${parsed.error.message}`));
       if (command === 'reports.reveal') return reveal(parsed.data as { path: string; action: 'open' | 'show' });
       if (command === 'endpoints.setKey') return setEndpointKey(parsed.data as { keyRef: string; key: string });
+      // Only main can ask Electron whether the keychain is real (not basic_text on a Linux without a keyring).
+      if (command === 'endpoints.keyStorage') return ok(electronKeyStorage());
       const forwarded = new Promise<Result<unknown>>((resolve) => {
         const id = nextId++;
         pending.set(id, resolve);
@@ -137,9 +141,11 @@ async function saveCopy(sender: Electron.WebContents, result: Result<unknown>): 
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) return { ok: true, data: { ...exported, savedTo: null } };
   try {
-    copyFileSync(exported.path, choice.filePath);
+    // Never through a link planted at the chosen name, never half-written (writeOutputFile).
+    writeOutputFile(choice.filePath, readFileSync(exported.path));
   } catch (error) {
-    return fail(new AppError(ErrorCode.INTERNAL, `The report is in ${exported.path}, but it could not be copied to ${choice.filePath}: ${(error as Error).message}`));
+    const info = toErrorInfo(error);
+    return fail(new AppError(info.code, `The report is in ${exported.path}, but it could not be copied to ${choice.filePath}: ${info.message}`));
   }
   return { ok: true, data: { ...exported, savedTo: choice.filePath } };
 }

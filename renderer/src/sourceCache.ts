@@ -5,6 +5,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 // Bundled by vite next to the renderer (the CSP allows only 'self' scripts; nothing is fetched from the network).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { MAX_DECODED_IMAGE_PIXELS } from '../../shared/ocr';
 import type { ChunkNode } from '../../shared/types';
 import { invoke } from './api';
 import { printedLabelOf as printedLabelFrom } from '../../shared/printedPages';
@@ -90,7 +91,8 @@ export function pdfOf(documentId: number): Promise<PdfDocument> {
       }
       const bytes = Uint8Array.from(atob(r.data.bytes), (c) => c.charCodeAt(0));
       const pdfjs = await loadPdfJs();
-      return pdfjs.getDocument({ data: bytes, isEvalSupported: false }).promise;
+      // An image above the limit OCR keeps to is left out here too: decoding it whole could take gigabytes of the window's memory.
+      return pdfjs.getDocument({ data: bytes, isEvalSupported: false, maxImageSize: MAX_DECODED_IMAGE_PIXELS }).promise;
     });
     // A failure is not cached: the user may fix the file and try again.
     doc.catch(() => files.delete(documentId));

@@ -4,7 +4,8 @@
  * rendering of the same pages alone (the floor under OCR: every OCR page is
  * rendered first) and a second import of the same pages (served from the OCR
  * cache); then the corpus's image-only scan through the whole pipeline with
- * the Ollama simulator.
+ * the Ollama simulator; and the built CLI's peak memory on PDFs built to
+ * exhaust it (300 pages with nothing on them, one 20000 x 20000 image).
  *
  * Run alone: BENCH_ONLY=ocr npm run bench
  */
@@ -15,7 +16,9 @@ import { createEngine } from '../../electron/engine';
 import { createLlmClient } from '../../electron/engine/llm';
 import { createTesseractRecognizer, openForRendering } from '../../electron/engine/ocr';
 import { loadExtractedDocument, openDatabase } from '../../electron/engine/store';
+import { hugeImagePdf, mixedBlankPagesPdf } from '../fixtures/hostilePdfs';
 import { proseLines, writeFixture } from '../fixtures/pdfFactory';
+import { analyzeCliNodeArgs, runMeasured } from '../helpers/peakMemory';
 import { makeScannedPdf, pageText, scannedLetterPages, wordAccuracy, type ScanPage } from '../fixtures/scanFactory';
 import { schemaResponder, startOllamaSim } from '../ollama-sim/index';
 import { corpusFile } from '../helpers/corpus';
@@ -91,8 +94,29 @@ export async function runOcrBench(): Promise<Record<string, number | string>> {
         await sim.close();
       }
     }
+    Object.assign(figures, await hostileMemory(dir));
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Peak RSS of the built CLI (`npm run analyze -- <file> --rules-only`, OCR auto) on PDFs that once took gigabytes:
+ * the target is under 1 GB each, with a coded result (test/integration/cli/hostileMemory.test.ts holds it to that).
+ */
+async function hostileMemory(dir: string): Promise<Record<string, string>> {
+  const figures: Record<string, string> = {};
+  const cases = [
+    // Four of five pages paint nothing (known blank unrendered); every fifth is painted white (rendered, found blank).
+    { label: '300 blank pages (240 empty, 60 painted white)', file: 'blank300.pdf', bytes: mixedBlankPagesPdf(Array.from({ length: 300 }, (_, i) => (i % 5 === 4 ? 'white' : 'empty'))) },
+    { label: 'one 20000 x 20000 image page', file: 'bigimage.pdf', bytes: hugeImagePdf(20_000, 20_000) },
+  ];
+  for (const { label, file, bytes } of cases) {
+    const path = writeFixture(join(dir, file), bytes);
+    const run = await runMeasured(analyzeCliNodeArgs([path, '--rules-only', '--db', join(dir, `${file}.sqlite`), '--out', join(dir, `${file}.md`)]), { cwd: dir, killAboveMb: 4096 });
+    const code = /: failed: ([A-Z_]+)/.exec(run.stdout)?.[1] ?? (run.code === 0 ? 'done' : `exit ${run.code}`);
+    figures[`CLI on ${label} (${(bytes.length / 1024).toFixed(0)} KB): peak RSS MB (target < 1024) / s / result`] = `${run.peakMb}${run.killedAtMb === null ? '' : ' (killed)'} / ${fmt(run.seconds, 1)} / ${code}`;
+  }
+  return figures;
 }

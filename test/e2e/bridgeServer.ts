@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { AppError, ErrorCode } from '../../shared/errors';
+import type { KeyStorageStatus } from '../../shared/keyStorage';
 import { ingestFile } from '../../electron/engine/pdf';
 import { createEngineHost, type EngineHost, type HostProviders } from '../../electron/host/engineHost';
 import { startWsBridge, type WsBridge } from '../../electron/host/wsBridge';
@@ -32,6 +33,8 @@ export interface BridgeServerOptions {
   ingestDelayMs?: number;
   providers?: HostProviders;
   progressIntervalMs?: number;
+  /** What the host says of key storage (default: keys for the session): a spec stands in for a Linux without a keyring. */
+  keyStorage?: KeyStorageStatus;
 }
 
 export interface BridgeServer {
@@ -81,6 +84,7 @@ export async function startBridgeServer(options: BridgeServerOptions = {}): Prom
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
     ...(options.unitTokens !== undefined ? { unitTokens: options.unitTokens } : {}),
+    ...(options.keyStorage ? { keyStorage: options.keyStorage } : {}),
   });
   if (sim) await host.invoke('settings.update', { ollamaHost: sim.url });
 

@@ -102,6 +102,26 @@ export const QPDF = requirement('qpdf', () => {
 });
 
 /**
+ * A user whose file permissions are enforced: the tests run as themselves when they are not root; as root (which
+ * may write any file) they run the command as `nobody` through util-linux's setpriv.
+ */
+export const UNPRIVILEGED_USER = requirement('unprivileged-user', () => {
+  if (process.getuid?.() !== 0) return null;
+  try {
+    execFileSync('setpriv', ['--version'], { stdio: 'ignore' });
+    return null;
+  } catch {
+    return 'running as root, and setpriv (util-linux) is not installed to run the command as an unprivileged user: sudo apt-get install util-linux, or run the tests as a normal user';
+  }
+});
+
+/** The command and arguments that run `command args` as an unprivileged user (UNPRIVILEGED_USER must be met). */
+export function asUnprivilegedUser(command: string, args: readonly string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [command, [...args]];
+  return ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', command, ...args]];
+}
+
+/**
  * Electron's binary cannot be downloaded on every machine (air-gapped
  * workstations, CI): `require('electron')` returns the binary's path when it
  * is installed and throws "Electron failed to install correctly" when only

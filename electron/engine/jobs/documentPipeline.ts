@@ -1,4 +1,4 @@
-import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { isStorageErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { LISTED_ENTRY_TYPE, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
 import { buildChunkTree, resolveChunkingOptions, type ChunkingOptions } from '../chunking';
@@ -35,12 +35,12 @@ import {
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
-import { mergeFindings, saveMergeResult } from '../merge';
+import { listMergedFindings, mergeFindings, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions } from '../store';
 import { splitTreeWithLlm } from '../treesplit';
-import { saveSummary, summarizeDocument } from '../summary';
+import { saveSummary, summarizeDocument, summaryIdsWithoutFinding } from '../summary';
 import { stableHash, throwIfAborted, timeStage } from '../util';
 import { checkDocumentCompleteness } from './completenessStep';
 import type { DocumentContext } from './documentContext';
@@ -297,7 +297,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
         throwIfAborted(ctx.signal);
       }
       const info = toErrorInfo(error, ctx.log.path);
-      if (isRunWideLlmError(info.code)) throw error;
+      // The model or the store failing is the run's problem, not this unit's: the run stops, resumable at this unit.
+      if (isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
       if (unit.leaves.length > 1) {
         // A unit whose replies stay broken is tried again leaf by leaf: it fails no more text than one call per leaf would.
         meter.chunkFinished();
@@ -321,7 +322,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
-    if (ctx.signal?.aborted || isRunWideLlmError(info.code)) throw error;
+    if (ctx.signal?.aborted || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     ctx.log.warn({ stage: 'extract', documentId, code: info.code, err: error }, 'follow-up call failed; its IDs stay unreviewed');
   }
   return failed;
@@ -433,9 +434,13 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary });
+  // The summary is the model's words: an ID it names that no grounded finding has is kept with it, marked wherever it is shown.
+  const ungroundedIds = summaryIdsWithoutFinding(result.text, listMergedFindings(ctx.db, ctx.runId, ctx.documentId), ctx.settings.idPatterns);
+  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary, ungroundedIds });
   if (result.capped) ctx.log.info({ stage: 'summary', documentId: ctx.documentId, ...result.capped }, 'unit summaries shortened for the summary budget');
+  if (ungroundedIds.length > 0) ctx.log.warn({ stage: 'summary', documentId: ctx.documentId, ungroundedIds }, 'the summary names IDs no grounded finding has');
   const shortened = result.capped ? ` (${result.capped.note})` : '';
-  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}`);
+  const marked = ungroundedIds.length > 0 ? `; it names ${ungroundedIds.join(', ')}, which no verified finding has (marked)` : '';
+  ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}${marked}`);
 }
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { AppError, ErrorCode, isStorageErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import type { ExtractedDocument, PageSpan, ProgressEvent, RunPhase, RunStatus } from '../../../shared/types';
 import { requeueRunningChunks } from '../extract';
@@ -153,13 +153,21 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   } catch (error) {
     const info = toErrorInfo(error, log.path);
     const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
-    // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
-    for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
-    markEnded(db, runId, status, at(), info);
-    if (status === 'failed') {
-      addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
-      log.error({ stage, code: info.code, err: error }, 'run failed');
-    } else log.info({ stage, status }, `run ${status}`);
+    try {
+      // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
+      for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+      markEnded(db, runId, status, at(), info);
+      if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+    } catch (bookkeeping) {
+      // A full disk (or a store gone read-only) may refuse even this: the run stays 'running' in the store, which a
+      // resume takes up like an interrupted run. The error goes up with the run's number, so the host can say how.
+      await llm?.client.close();
+      await recognizer?.close();
+      log.error({ stage, code: info.code, err: error }, 'run failed; its state could not be recorded');
+      throw new AppError(info.code, info.message, { ...info.details, runId }, { cause: bookkeeping });
+    }
+    if (status === 'failed') log.error({ stage, code: info.code, err: error }, 'run failed');
+    else log.info({ stage, status }, `run ${status}`);
     emit('done', 0, 0, status === 'failed' ? info.message : status, { runStatus: status });
     await llm?.client.close();
     await recognizer?.close();
@@ -208,7 +216,7 @@ async function runInput(
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
-    const unreadable = unreadableDocument(doc.pages);
+    const unreadable = unreadableDocument(doc.pages, ingested.warnings);
     if (unreadable) {
       updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
       log.warn({ stage: 'ingest', documentId, code: unreadable.code }, 'input failed');
@@ -247,7 +255,8 @@ async function runInput(
     } else log.info({ stage: 'done', documentId }, 'input done');
   } catch (error) {
     const info = toErrorInfo(error, log.path);
-    if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code)) throw error;
+    // A full disk or a store that cannot be written is not this file's fault: the run stops, and resumes this file.
+    if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
     addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', ...(documentId ? { documentId } : {}), message: `${input.filePath}: ${info.message}`, data: info });
     log.error({ stage: 'ingest', ...(documentId ? { documentId } : {}), code: info.code, err: error }, 'input failed');
@@ -302,7 +311,12 @@ async function ingestInput(
     doc = read.doc;
     marks = read.marks;
     // The page warnings describe the pages as they are now: OCR may have read some that had no text layer.
-    warnings = [...warnings.filter((warning) => warning.code !== ErrorCode.PDF_NO_TEXT_LAYER), ...pageWarnings(doc.pages, fileName).filter((warning) => warning.code === ErrorCode.PDF_NO_TEXT_LAYER), ...ocrWarnings(doc.pages, fileName)];
+    warnings = [
+      ...warnings.filter((warning) => warning.code !== ErrorCode.PDF_NO_TEXT_LAYER),
+      ...pageWarnings(doc.pages, fileName).filter((warning) => warning.code === ErrorCode.PDF_NO_TEXT_LAYER),
+      ...ocrWarnings(doc.pages, fileName),
+      ...read.warnings,
+    ];
   }
   const { document } = timeStage('store', () =>
     deps.db.transaction(() => {
@@ -320,9 +334,14 @@ function warningInfo({ code, message, pages, picturesOnly }: IngestWarning): Err
   return { code, message, details: picturesOnly ? { pages, picturesOnly } : { pages } };
 }
 
-/** A document where no page has text cannot be analysed at all: that input fails, with what to do. */
-function unreadableDocument(pages: readonly PageSpan[]): ErrorInfo | null {
+/**
+ * A document where no page has text cannot be analysed at all: that input fails, with what to do. When OCR had to
+ * leave an image out (too large to decode), that is the likely reason, and its warning is the failure.
+ */
+function unreadableDocument(pages: readonly PageSpan[], warnings: readonly ErrorInfo[]): ErrorInfo | null {
   if (pages.length === 0 || pages.some((page) => page.hasTextLayer)) return null;
+  const imageLeftOut = warnings.find((warning) => warning.code === ErrorCode.PDF_IMAGE_TOO_LARGE);
+  if (imageLeftOut) return imageLeftOut;
   const numbers = pages.map((page) => page.pageNumber);
   if (pages.every((page) => page.readError !== undefined)) {
     return {

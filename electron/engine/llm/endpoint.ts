@@ -1,5 +1,6 @@
 import { endpointLabel, type EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode } from '../../../shared/errors';
+import { envVariableOf } from '../../../shared/keyStorage';
 import type { LlmEndpoint } from './client';
 
 /**
@@ -15,9 +16,12 @@ export function resolveEndpoint(endpoint: EndpointSettings, keys: KeySource | un
   if (endpoint.keyRef) {
     apiKey = keys?.(endpoint.keyRef);
     if (!apiKey) {
+      const variable = envVariableOf(endpoint.keyRef);
       throw new AppError(
         ErrorCode.ENDPOINT_INVALID,
-        `No API key for ${endpointLabel(endpoint)}: its key "${endpoint.keyRef}" is not set. On the command line, export the environment variable ${endpoint.keyRef}; in the app, enter the key again in Settings › Inference.`,
+        variable
+          ? `No API key for ${endpointLabel(endpoint)}: the environment variable ${variable} it is read from is not set for the app. Start the app with ${variable} exported, or choose another way in Settings › Inference.`
+          : `No API key for ${endpointLabel(endpoint)}: its key "${endpoint.keyRef}" is not set. On the command line, export the environment variable ${endpoint.keyRef}; in the app, enter the key again in Settings › Inference.`,
         { endpoint: endpoint.url, keyRef: endpoint.keyRef },
       );
     }

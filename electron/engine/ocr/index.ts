@@ -8,6 +8,7 @@ export { LOW_OCR_CONFIDENCE, ocrReadsBetter, pagesNeedingOcr, readPagesWithOcr, 
 export { isGarbageText, judgeTextLayer, type GarbageVerdict } from './garbage';
 export { assertOcrLanguagesInstalled, createTesseractRecognizer, installedOcrLanguages, languageDataPath } from './recognizer';
 export { openForRendering, RENDER_DPI } from './render';
+export { oversizedImages, type OversizedImage } from './oversizedImages';
 export { getCachedOcr, listOcrPages, loadPageOcrWords, savePageOcr, type OcrWordView, type PageOcrMark } from './store';
 export { ocrWarnings } from './warnings';
 export type { OcrLine, OcrPageText, OcrWord, PageBox, PageRecognizer, RenderedPage } from './types';

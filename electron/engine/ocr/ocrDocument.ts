@@ -12,16 +12,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { OcrMode } from '../../../shared/contract';
-import { LOW_OCR_CONFIDENCE } from '../../../shared/ocr';
+import { LOW_OCR_CONFIDENCE, MAX_DECODED_IMAGE_PIXELS } from '../../../shared/ocr';
 import type { ExtractedDocument, PageSpan } from '../../../shared/types';
-import { assemblePages, MIN_TEXT_LAYER_CHARS, type AssembledPage, type PageLine } from '../pdf';
+import { assemblePages, MIN_TEXT_LAYER_CHARS, type AssembledPage, type IngestWarning, type PageLine } from '../pdf';
 import { throwIfAborted } from '../util';
 import { CELL_SEPARATOR, visibleCharCount } from '../pdf';
 import type { Database } from '../store';
 import { judgeTextLayer } from './garbage';
+import { oversizedImages } from './oversizedImages';
 import { openForRendering } from './render';
 import { getCachedOcr, saveCachedOcr, type PageOcrMark } from './store';
 import type { OcrPageText, PageBox, PageRecognizer } from './types';
+import { oversizedImageWarning } from './warnings';
 
 /** Pages read by OCR with a mean confidence below this are flagged (shared with the window, which tints words by it). */
 export { LOW_OCR_CONFIDENCE };
@@ -71,18 +73,22 @@ export interface OcrStepResult {
   doc: ExtractedDocument;
   /** Pages whose text now comes from OCR, for page_ocr. */
   marks: PageOcrMark[];
+  /** What OCR had to leave out (an image too large to decode), said once per document. */
+  warnings: IngestWarning[];
 }
 
 export async function readPagesWithOcr(input: OcrStepInput): Promise<OcrStepResult> {
   const candidates = pagesNeedingOcr(input.doc, input.mode);
-  if (candidates.length === 0) return { doc: input.doc, marks: [] };
+  if (candidates.length === 0) return { doc: input.doc, marks: [], warnings: [] };
   const read = new Map<number, PageRead>();
+  const blankPages: number[] = [];
   const pdf = await openForRendering(input.bytes, input.doc.fileName, input.password, input.signal);
   try {
     for (const [index, candidate] of candidates.entries()) {
       throwIfAborted(input.signal);
       input.onPageStart?.(index, candidates.length, candidate.pageNumber);
       const image = await pdf.render(candidate.pageNumber);
+      if (image.blank) blankPages.push(candidate.pageNumber);
       const contentHash = createHash('sha256').update(input.recognizer.id).update('\0').update(image.blank ? 'blank' : image.png).digest('hex');
       let text = getCachedOcr(input.db, contentHash);
       const cached = text !== undefined;
@@ -96,7 +102,9 @@ export async function readPagesWithOcr(input: OcrStepInput): Promise<OcrStepResu
   } finally {
     await pdf.close();
   }
-  return replacePages(input.doc, candidates, read);
+  const oversized = oversizedImages(input.bytes, MAX_DECODED_IMAGE_PIXELS);
+  const warnings = oversized.length > 0 ? [oversizedImageWarning(input.doc.fileName, oversized, blankPages)] : [];
+  return { ...replacePages(input.doc, candidates, read), warnings };
 }
 
 /** A garbage text layer gives way only to OCR text that is itself not garbage and read with reasonable confidence. */
@@ -105,7 +113,7 @@ export function ocrReadsBetter(text: OcrPageText): boolean {
 }
 
 /** The document with the chosen pages' lines replaced by OCR lines: canonical text, spans and line offsets rebuilt. */
-function replacePages(doc: ExtractedDocument, candidates: readonly OcrCandidate[], read: ReadonlyMap<number, PageRead>): OcrStepResult {
+function replacePages(doc: ExtractedDocument, candidates: readonly OcrCandidate[], read: ReadonlyMap<number, PageRead>): Omit<OcrStepResult, 'warnings'> {
   const replaced = new Map<number, PageRead>();
   for (const candidate of candidates) {
     const result = read.get(candidate.pageNumber);

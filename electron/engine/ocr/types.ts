@@ -33,6 +33,8 @@ export interface RenderedPage {
   pageHeight: number;
   /** True when every pixel is (nearly) white: nothing to read, no OCR call needed. */
   blank: boolean;
+  /** False when the page's content paints nothing, known before rendering: no image was made (png is empty). */
+  rendered: boolean;
 }
 
 /** Reads text from a page image. One instance is reused for every page of a run (the worker keeps its language data loaded). */

@@ -111,6 +111,8 @@ export const CONFIRMED_ONLY_NOTE =
 export const SECTION_TEXT = {
   findings: 'Findings: each quote was found in the document',
   ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
+  /** The summary names IDs no grounded finding has (summary/summaryIds.ts); followed by the IDs. */
+  summaryIdsNote: 'Not verified: the model wrote this summary, and it names IDs that no verified finding of this document has (the model may have invented them, or obeyed text planted in the document). Check them by hand before relying on the summary:',
   unreviewedNote: 'IDs the document mentions that no finding covers: the model may have missed them.',
   noTextExplain: 'Nothing on them was read or analysed: they are blank, or scans and images that OCR found no words on (or OCR was off: turn it on in Settings, or --ocr auto, to include them).',
   ocrExplain: 'Their text was read from the page image by OCR (no usable text layer): words may be misread, most likely on pages flagged as low confidence. Check quotes from them against the original.',

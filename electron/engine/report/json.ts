@@ -24,8 +24,9 @@ import type { ReportData, ReportFinding, ReportReview } from './reportData';
  *      its grounded citations (document, page, section, quote, offsets) and whether it was marked.
  *   8: the page numbers the document prints where they differ from the PDF page: `mainPagePrinted`
  *      per finding, `printedPage` per source ("7" on PDF page 8).
+ *   9: `summary.ungroundedIds`: IDs the model-written summary names that no grounded finding has.
  */
-export const REPORT_JSON_VERSION = 8;
+export const REPORT_JSON_VERSION = 9;
 
 /**
  * The merged findings with their sources, per document, plus everything an

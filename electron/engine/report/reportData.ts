@@ -376,7 +376,7 @@ function collectDocument(
         const node = nodes[r.nodeIndex]!;
         return { nodeIndex: r.nodeIndex, title: node.title, pageStart: node.pageStart, pageEnd: node.pageEnd, error: r.error! };
       }),
-    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels } : null,
+    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, ungroundedIds: summary.ungroundedIds } : null,
     usage: llmUsage(calls.filter((c) => c.documentId === document.id)),
     review: fullMode && summaryOfReview ? reportReview(db, summaryOfReview) : null,
     completeness: fullMode ? asTheAppSaysIt(getCompleteness(db, run.id, document.id), picturePages) : null,

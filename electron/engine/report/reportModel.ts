@@ -389,6 +389,12 @@ function executiveSummary(data: ReportData, profile: ExtractionProfile, problems
   };
 }
 
+/** A summary naming IDs no verified finding has is marked, as ungrounded findings are. */
+function summaryNote(summary: ReportDocument['summary']): Note | null {
+  if (!summary || summary.ungroundedIds.length === 0) return null;
+  return { text: `${SECTION_TEXT.summaryIdsNote} ${summary.ungroundedIds.join(', ')}.`, tone: 'warning' };
+}
+
 function section<Key extends string>(key: Key, heading: string, options: { toc?: string; apart?: boolean; note?: Note | null; empty?: string | null } = {}): Section<Key> {
   return { key, heading, tocLabel: options.toc ?? heading, apart: options.apart ?? false, note: options.note ?? null, empty: options.empty ?? null };
 }
@@ -413,7 +419,7 @@ function documentModel(input: ReportInput, doc: ReportDocument, n: number, full:
     ],
     completeness: doc.completeness ? completenessModel(doc) : null,
     rulesOnlyNote: full ? null : 'Rules-only run: no findings for this document, only the ID mentions below.',
-    summary: full ? { ...section('summary', 'Summary', { empty: doc.summary ? null : 'No summary was written for this document.' }), text: doc.summary?.text ?? null } : null,
+    summary: full ? { ...section('summary', 'Summary', { note: summaryNote(doc.summary), empty: doc.summary ? null : 'No summary was written for this document.' }), text: doc.summary?.text ?? null } : null,
     review: full && doc.review ? reviewModel(doc, doc.review) : null,
     findings: full
       ? {

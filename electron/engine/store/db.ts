@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { AppError, ErrorCode } from '../../../shared/errors';
+import { AppError, ErrorCode, storageErrorInfo } from '../../../shared/errors';
 import { migrate } from './migrate';
 import { migrations } from './migrations';
 
@@ -34,7 +34,12 @@ export interface OpenDatabaseOptions {
   readonly?: boolean;
 }
 
-/** Opens (creating if needed) the store: WAL, foreign keys, migrated to the latest schema. */
+/**
+ * Opens (creating if needed) the store: WAL, foreign keys, migrated to the latest schema. A file that is not a
+ * database or is damaged is DB_CORRUPT, one this user may not write DB_READONLY, a full disk DISK_FULL: each with
+ * the file's path and what to do. A damaged file is only read, never changed: its schema is read before anything
+ * is written (switching to WAL writes its header).
+ */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   let db: Database;
   try {
@@ -43,14 +48,12 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
       ...(options.readonly ? { readonly: true } : {}),
     });
   } catch (error) {
-    throw new AppError(
-      ErrorCode.DB_OPEN_FAILED,
-      `Could not open the database ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`,
-      { file },
-      { cause: error },
-    );
+    throw storageError(error, file) ??
+      new AppError(ErrorCode.DB_OPEN_FAILED, `Could not open the database ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`, { file }, { cause: error });
   }
   try {
+    // Reads the header and the schema: a file that is not a database, or whose schema is damaged, stops here unchanged.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // NORMAL is durable in WAL mode except for the last transactions on power loss; a kill -9 loses nothing committed.
@@ -60,6 +63,12 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw storageError(error, file) ?? error;
   }
+}
+
+/** A damaged, read-only or full store as a coded AppError naming the file; null for any other error. */
+function storageError(error: unknown, file: string): AppError | null {
+  const info = storageErrorInfo(error, { what: `the database ${file}`, then: 'then start again' });
+  return info ? new AppError(info.code, info.message, { ...info.details, file }, { cause: error }) : null;
 }

@@ -11,3 +11,4 @@ export {
   type SummaryCap,
 } from './summarizeDocument';
 export { saveSummary, getSummary } from './store';
+export { summaryIdsWithoutFinding } from './summaryIds';

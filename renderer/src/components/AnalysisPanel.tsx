@@ -79,6 +79,13 @@ export function AnalysisPanel() {
           <h3>
             Summary <span className="muted">({plural(analysis.summary.chunkCount, 'chunk')}{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
           </h3>
+          {analysis.summary.ungroundedIds.length > 0 ? (
+            // The model's words: an ID no verified finding has is marked, as ungrounded findings are.
+            <p className="field-error" role="note" data-testid="summary-ungrounded-ids">
+              Not verified: this summary names {analysis.summary.ungroundedIds.join(', ')}, which no verified finding of this document has (the model may have
+              invented {analysis.summary.ungroundedIds.length === 1 ? 'it' : 'them'}, or obeyed text planted in the document). Check by hand.
+            </p>
+          ) : null}
           <div className="summary-text" tabIndex={0} role="region" aria-label="Document summary">{analysis.summary.text}</div>
         </div>
       ) : null}

@@ -2,10 +2,13 @@
  * Settings › Inference (issue 29): the endpoints a run sends its model calls to, each with a live check. Empty
  * list: the one Ollama of the section above. An OpenAI-compatible server (llama-server, vLLM, LM Studio, LocalAI)
  * gets its context size and an API key; the key goes to the operating system's keychain (Electron safeStorage)
- * at once and is never shown again nor kept in the settings. Plain http to another machine is flagged: document
- * text would travel unencrypted.
+ * at once and is never shown again nor kept in the settings. Where no keychain keeps it safely (a Linux without a
+ * keyring, where Electron would fall back to a built-in password: shared/keyStorage.ts) the page says so, stores
+ * nothing, and takes the key from an environment variable of the app instead. Plain http to another machine is
+ * flagged: document text would travel unencrypted.
  */
 import { useEffect, useId, useState } from 'react';
+import { envKeyRef, envVariableOf, type KeyStorageStatus } from '../../../shared/keyStorage';
 import type { EndpointStatus } from '../../../shared/contract';
 import { ENDPOINT_KINDS, endpointLabel, plainHttpWarning, type EndpointKind, type EndpointSettings } from '../../../shared/endpoints';
 import { invoke } from '../api';
@@ -17,12 +20,15 @@ function newKeyRef(): string {
   return `endpoint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSettings; index: number; update: (patch: Partial<EndpointSettings>) => void; remove: () => void }) {
+function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint: EndpointSettings; index: number; update: (patch: Partial<EndpointSettings>) => void; remove: () => void; keyStorage: KeyStorageStatus | null }) {
   const id = useId();
   const [status, setStatus] = useState<EndpointStatus | null>(null);
   const [checking, setChecking] = useState(false);
   const [key, setKey] = useState('');
   const [keyNote, setKeyNote] = useState<string | null>(null);
+  const [variable, setVariable] = useState('');
+  const keyVariable = endpoint.keyRef ? envVariableOf(endpoint.keyRef) : null;
+  const canStore = keyStorage?.canStore ?? true;
   const check = async () => {
     setChecking(true);
     const result = await invoke('endpoints.check', { endpoint });
@@ -45,6 +51,16 @@ function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSe
     setKey('');
     setKeyNote(result.data.stored ? 'Key stored in the system keychain.' : 'Key removed.');
     update(result.data.stored ? { keyRef } : { keyRef: undefined });
+  };
+  const useVariable = () => {
+    const keyRef = envKeyRef(variable.trim());
+    if (!keyRef) {
+      setKeyNote(`"${variable}" is not an environment variable name: letters, digits and _, not starting with a digit.`);
+      return;
+    }
+    setVariable('');
+    setKeyNote(null);
+    update({ keyRef });
   };
   const warning = plainHttpWarning(endpoint.url);
   return (
@@ -85,14 +101,45 @@ function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSe
             />
             <p className="hint">What the server was started with (llama-server -c, vLLM --max-model-len). Every prompt is planned to fit it.</p>
           </div>
+          {keyVariable ? (
+            <div className="field" data-testid="endpoint-key-variable">
+              <span>
+                API key: read from the environment variable <code>{keyVariable}</code> when it is needed, never stored.
+              </span>
+              <button type="button" className="button button--small" onClick={() => update({ keyRef: undefined })}>
+                Stop using {keyVariable}
+              </button>
+            </div>
+          ) : (
+            <div className="field">
+              <label htmlFor={`${id}-key`}>API key {endpoint.keyRef ? <span className="muted">(one is stored)</span> : null}</label>
+              <input
+                id={`${id}-key`}
+                type="password"
+                autoComplete="off"
+                value={key}
+                disabled={!canStore && !endpoint.keyRef}
+                placeholder={endpoint.keyRef ? 'enter a new key to replace it' : canStore ? 'none' : 'cannot be stored safely here'}
+                onChange={(event) => setKey(event.currentTarget.value)}
+              />
+              <button type="button" className="button button--small" onClick={() => void saveKey()} disabled={key === '' ? !endpoint.keyRef : !canStore}>
+                {key === '' && endpoint.keyRef ? 'Remove the key' : 'Store the key'}
+              </button>
+            </div>
+          )}
           <div className="field">
-            <label htmlFor={`${id}-key`}>API key {endpoint.keyRef ? <span className="muted">(one is stored)</span> : null}</label>
-            <input id={`${id}-key`} type="password" autoComplete="off" value={key} placeholder={endpoint.keyRef ? 'enter a new key to replace it' : 'none'} onChange={(event) => setKey(event.currentTarget.value)} />
-            <button type="button" className="button button--small" onClick={() => void saveKey()} disabled={key === '' && !endpoint.keyRef}>
-              {key === '' && endpoint.keyRef ? 'Remove the key' : 'Store the key'}
+            <label htmlFor={`${id}-key-variable`}>{keyVariable ? 'Another environment variable' : 'Or read the key from an environment variable'}</label>
+            <input id={`${id}-key-variable`} type="text" autoComplete="off" spellCheck={false} value={variable} placeholder="e.g. VLLM_API_KEY" onChange={(event) => setVariable(event.currentTarget.value)} />
+            <button type="button" className="button button--small" onClick={useVariable} disabled={variable.trim() === ''}>
+              Use this variable
             </button>
-            {keyNote ? <p className="hint" role="status">{keyNote}</p> : null}
+            <p className="hint">The app reads it from its own environment (start it with the variable exported); nothing is stored.</p>
           </div>
+          {keyNote ? (
+            <p className="hint" role="status">
+              {keyNote}
+            </p>
+          ) : null}
         </>
       ) : null}
       {warning ? (
@@ -135,6 +182,17 @@ function EndpointRow({ endpoint, index, update, remove }: { endpoint: EndpointSe
 export function InferenceSettings() {
   const draft = useSettingsStore((s) => s.draft);
   const edit = useSettingsStore((s) => s.edit);
+  // Whether a typed key can be kept safely here: asked once (main answers in the desktop app, from Electron).
+  const [keyStorage, setKeyStorage] = useState<KeyStorageStatus | null>(null);
+  useEffect(() => {
+    let live = true;
+    void invoke('endpoints.keyStorage', {}).then((result) => {
+      if (live && result.ok) setKeyStorage(result.data);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
   if (!draft) return null;
   const endpoints = draft.endpoints;
   const set = (next: EndpointSettings[]) => edit({ endpoints: next });
@@ -145,6 +203,11 @@ export function InferenceSettings() {
         Where the model calls go. With no endpoint listed, the Ollama above is used, one file at a time. With several, a batch’s files are spread over them;
         an endpoint that stops answering hands its files to the others.
       </p>
+      {keyStorage && !keyStorage.canStore ? (
+        <p className="field-error" role="note" data-testid="key-storage-warning">
+          {keyStorage.message}
+        </p>
+      ) : null}
       <ul className="endpoints">
         {endpoints.map((endpoint, index) => (
           <EndpointRow
@@ -157,6 +220,7 @@ export function InferenceSettings() {
               set(endpoints.map((e, i) => (i === index ? next : e)));
             }}
             remove={() => set(endpoints.filter((_, i) => i !== index))}
+            keyStorage={keyStorage}
           />
         ))}
       </ul>

@@ -62,6 +62,11 @@ describeNeeding([corpusDocuments(['hard-scanned-no-text'], ['pdf'])], 'corpus sc
     // Low-confidence pages (page 3, a chart OCR reads at about 40%) are flagged in the report and among the input's warnings.
     expect(json.inputs[0]!.document.ocrPages.filter((p) => p.low).map((p) => p.page)).toContain(3);
     expect(json.inputs[0]!.warnings.map((w) => w.code)).toContain(ErrorCode.OCR_LOW_CONFIDENCE);
+    // Page 2 is OCRmyPDF's "Huge Page" test, one 9000 x 9000 image (81 megapixels, 1.2 GB to decode): it is left out
+    // with a warning naming the page, so memory stays bounded (shared/ocr.ts MAX_DECODED_IMAGE_PIXELS).
+    const tooLarge = (json.inputs[0]!.warnings as { code: string; message: string; details?: { pages?: number[] } }[]).find((w) => w.code === ErrorCode.PDF_IMAGE_TOO_LARGE);
+    expect(tooLarge?.message).toMatch(/holds an image too large to read \(9000 x 9000 pixels; .*page 2 reads as blank/);
+    expect(tooLarge?.details?.pages).toEqual([2]);
     expect(markdown).toMatch(/3 \(\d+%, low\)/);
     // The CSV's sources cell says which quotes are OCR text.
     expect(String(await h.engine.exportReport(outcome.run.id, 'csv'))).toMatch(/page \d+ \(main\) \(OCR text, \d+% confidence[^)]*\), found/);

@@ -63,6 +63,6 @@ describe('summarizeDocument (simulator)', () => {
     const runId = createRun(h.db, 'analyze', {}, [doc.filePath], '2024-01-01T00:00:00Z');
     saveSummary(h.db, { runId, documentId, text: 'final', chunkCount: 14, levels: 2, model: 'qwen3:8b', mapLevels: [['a', 'b']] });
     saveSummary(h.db, { runId, documentId, text: 'final 2', chunkCount: 14, levels: 2, model: 'qwen3:8b' });
-    expect(getSummary(h.db, runId, documentId)).toEqual({ text: 'final 2', chunkCount: 14, levels: 2, model: 'qwen3:8b' });
+    expect(getSummary(h.db, runId, documentId)).toEqual({ text: 'final 2', chunkCount: 14, levels: 2, model: 'qwen3:8b', ungroundedIds: [] });
   });
 });

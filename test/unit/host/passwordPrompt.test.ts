@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { cliPasswordSource, terminalPrompt } from '../../../electron/cli/passwordPrompt';
+import { cliPasswordSource, givenPassword, terminalPrompt } from '../../../electron/cli/passwordPrompt';
 import { MAX_PASSWORD_ATTEMPTS, oneTimePassword, withPassword, type PasswordRequest } from '../../../electron/engine/jobs/passwords';
 
 const request = { filePath: '/x/a.pdf', fileName: 'a.pdf' };
@@ -76,5 +76,28 @@ describe('CLI password source', () => {
     const pipe = Object.assign(new PassThrough(), { isTTY: false });
     expect(terminalPrompt(pipe as unknown as NodeJS.ReadStream, terminal.output as unknown as NodeJS.WriteStream)).toBeUndefined();
     expect(await cliPasswordSource(undefined, undefined)({ ...request, reason: 'required' })).toBeUndefined();
+  });
+});
+
+describe('the password the CLI options give (givenPassword)', () => {
+  const pipe = (text: string) => {
+    const stream = new PassThrough();
+    stream.end(text);
+    return stream as unknown as NodeJS.ReadStream;
+  };
+
+  it('reads --password, the variable --password-env names, or the first line of a piped standard input', async () => {
+    expect(await givenPassword({ password: 'p1' }, {}, pipe(''))).toEqual({ password: 'p1' });
+    expect(await givenPassword({ 'password-env': 'PW' }, { PW: 'p2' }, pipe(''))).toEqual({ password: 'p2' });
+    expect(await givenPassword({ 'password-stdin': true }, {}, pipe('p3\r\nrest\n'))).toEqual({ password: 'p3' });
+    expect(await givenPassword({}, { PW: 'unused' }, pipe('unused'))).toEqual({ password: undefined });
+  });
+
+  it('says what is wrong: two ways at once, an unset variable, an empty pipe, a terminal instead of a pipe', async () => {
+    expect(await givenPassword({ password: 'a', 'password-env': 'PW' }, { PW: 'b' }, pipe(''))).toEqual({ problem: expect.stringMatching(/one way: --password and --password-env/) });
+    expect(await givenPassword({ 'password-env': 'PW' }, {}, pipe(''))).toEqual({ problem: expect.stringMatching(/PW \(--password-env\) is not set/) });
+    expect(await givenPassword({ 'password-stdin': true }, {}, pipe('\n'))).toEqual({ problem: expect.stringMatching(/found no password/) });
+    const terminal = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.ReadStream;
+    expect(await givenPassword({ 'password-stdin': true }, {}, terminal)).toEqual({ problem: expect.stringMatching(/reads the password from a pipe.*hidden input/) });
   });
 });

@@ -144,7 +144,7 @@ function reportData(): ReportData {
     unreviewedMentions: [{ id: 'CR-310', pages: [3] }],
     mergeConflicts: [{ kind: 'id' as const, key: 'PBI-1', findings: [{ findingId: 1, title: `Stored XSS ${SCRIPT}`, mainPage: 2 }, { findingId: 2, title: 'Finding 2', mainPage: 2 }] }],
     failedChunks: [{ nodeIndex: 2, title: 'Appendix', pageStart: 4, pageEnd: 4, error: { code: 'LLM_INVALID_REPLY', message: `Broken reply ${SCRIPT}` } }],
-    summary: { text: `A summary quoting ${SCRIPT}.`, chunkCount: 2, levels: 1 },
+    summary: { text: `A summary quoting ${SCRIPT}.`, chunkCount: 2, levels: 1, ungroundedIds: [] },
     usage,
     review: { documentId: 1, runId: 1, counts, findings: [r1, r2, r3, manual, vanished], confirmedOnly: false },
     completeness: {

@@ -17,6 +17,7 @@ import { migration0140Retrieval } from './0140-retrieval';
 import { migration0150ReviewUndo } from './0150-review-undo';
 import { migration0170TitleConflicts } from './0170-title-conflicts';
 import { migration0220Compare } from './0220-compare';
+import { migration0230SummaryIds } from './0230-summary-ids';
 import { migration0250Reconcile } from './0250-reconcile';
 
 export const migrations: readonly Migration[] = [
@@ -34,5 +35,6 @@ export const migrations: readonly Migration[] = [
   migration0150ReviewUndo,
   migration0170TitleConflicts,
   migration0220Compare,
+  migration0230SummaryIds,
   migration0250Reconcile,
 ];
