@@ -74,7 +74,8 @@ export function CompletenessPanel({ documentId: given }: { documentId?: number |
   const picturePages = pictures?.documentId === documentId ? pictures.pages : [];
   const summary = verdict ? summarizeVerdict(verdict, picturePages) : null;
   const places = verdict ? placesToCheckOf(verdict, picturePages) : [];
-  const picturesNote = verdict ? picturePagesNote(picturePages.filter((page) => verdict.pagesWithoutText.includes(page))) : null;
+  // The verdict leaves these pages out of its places already; the note names them, as the report does.
+  const picturesNote = verdict ? picturePagesNote(picturePages) : null;
   return (
     <section aria-labelledby="completeness-title" className="panel completeness" data-testid="completeness" data-status={summary?.status ?? 'none'}>
       <h2 id="completeness-title">

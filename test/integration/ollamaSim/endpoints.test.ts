@@ -30,7 +30,8 @@ async function raw(path: string, body?: unknown): Promise<{ status: number; type
 
 describe('metadata endpoints', () => {
   it('GET /api/version', async () => {
-    expect(await client.version()).toEqual({ version: '0.12.11' });
+    // The real field, plus the mark that lets the app say it talks to a simulator, not a model.
+    expect(await client.version()).toEqual({ version: '0.12.11', simulator: "Offline Audit's Ollama simulator" });
   });
 
   it('GET /api/tags lists the models with details', async () => {
