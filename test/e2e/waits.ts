@@ -10,13 +10,25 @@
  * An absence (`count()` is 0) is asserted only after a wait for the state in which it must hold (the thing
  * that replaces it, or the action's own result): polled alone, it would pass before the action had any effect.
  */
+import type { Page } from 'playwright';
 import { expect } from 'vitest';
-
-/**
- * The deadline for a state to be painted, for polls and for Playwright waits alike: far above what a loaded
- * machine needs (a few seconds), far below a test's own timeout (vitest.config.ts: 60 s).
- */
-export const UI_DEADLINE_MS = 30_000;
+import { UI_DEADLINE_MS } from './browser';
 
 /** expect.poll with the UI deadline (vitest's default deadline, 1 s, is too short on a loaded machine). */
 export const poll: typeof expect.poll = (read, options) => expect.poll(read, { timeout: UI_DEADLINE_MS, ...options });
+
+/**
+ * A frame has laid out what changed and delivered its ResizeObserver entries (the app commits what they measure
+ * at once), so what is read next, the source page's `data-rendered` included, is about the new sizes. Two animation
+ * frames: a frame delivers its resize observations after its animation-frame callbacks.
+ */
+export async function laidOut(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
+/** page.setViewportSize, then waits until the window has the new size and it is laid out (see laidOut). */
+export async function resizedTo(page: Page, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await poll(() => page.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([size.width, size.height]);
+  await laidOut(page);
+}
