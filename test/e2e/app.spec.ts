@@ -18,7 +18,7 @@ import { startBridgeServer, type BridgeServer } from './bridgeServer';
 import { buildRenderer, dropFiles, openApp, screenshot, seriousAxeViolations, type DroppedFile } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const pdf = (name: string, bytes: Uint8Array): DroppedFile => ({ name, bytes });
@@ -51,7 +51,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     const rendererDir = await renderer();
     server = await startBridgeServer({ rendererDir, unitTokens: 1, ollamaSim: { responder: model.responder } });
     ({ browser, page } = await openApp(server.appUrl));
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -310,7 +310,7 @@ describeNeeding([CHROMIUM], 'tree-split diff and findings views rendered from fi
       { id: 2, documentId: 1, runId: 1, nodeKey: `${node.start}-${node.end}`, nodePath: ['2 Findings', '2.1 Missing input validation'], attempt: 2, outcome: 'accepted', chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }], review: { passes: true, comments: 'Good.' }, validationErrors: [], diff: null, createdAt: new Date().toISOString() },
     );
     ({ browser, page } = await openApp(server.appUrl));
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await browser?.close();

@@ -17,7 +17,7 @@ import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
 import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'Ask panel', () => {
@@ -32,7 +32,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
       await host.idle();
     });
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -11,7 +11,7 @@ import { makeTextPdf } from '../fixtures/pdfFactory';
 import { secondRoundPair, statusQuoteResponder, versionSpec } from '../fixtures/reportPairs';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import type { DocumentSummary, ReviewViewResult } from '../../shared/contract';
 
@@ -38,7 +38,7 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
       if (!noted.ok) throw new Error(noted.error.message);
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

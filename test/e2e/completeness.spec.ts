@@ -11,7 +11,7 @@ import { makeTextPdf } from '../fixtures/pdfFactory';
 import { FINDINGS, headingResponder, reportSpec } from '../integration/completeness/helpers';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
@@ -26,7 +26,7 @@ describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

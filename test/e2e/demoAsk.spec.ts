@@ -11,7 +11,7 @@ import type { SimChatRequest } from '../ollama-sim/index';
 import { promptBlocks } from '../fixtures/plantedFindings';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 /** Questions this spec asks of a model that cites badly: its answer quotes words that are in no passage. */
@@ -48,7 +48,7 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
       },
     );
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

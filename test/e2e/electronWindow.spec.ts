@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BUILD, describeNeeding, ELECTRON } from '../helpers/requirements';
+import { SETUP_DEADLINE_MS } from './waits';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -11,7 +12,7 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
 
   beforeAll(async () => {
     app = await electron.launch({ args: [resolve(root, 'out/main/index.js')], cwd: root });
-  });
+  }, SETUP_DEADLINE_MS);
   afterAll(async () => {
     await app?.close();
   });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll, resizedTo } from './waits';
+import { SETUP_DEADLINE_MS, poll, resizedTo } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 /** Elements that scroll sideways (content wider than the box, and the box lets it scroll), the page included. */
@@ -49,7 +49,7 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'onboarding: the sample button aligned with its step, a next step where runs will be', () => {
   let app: AppUnderTest;
@@ -17,7 +17,7 @@ describeNeeding([CHROMIUM], 'onboarding: the sample button aligned with its step
   beforeAll(async () => {
     app = await startApp({ ollamaSim: {} });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

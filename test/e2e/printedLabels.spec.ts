@@ -11,7 +11,7 @@ import { makeTextPdf, proseLines } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 const body = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
@@ -58,7 +58,7 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -14,7 +14,7 @@ import { DEFAULT_PROFILE } from '../../shared/findings';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   let app: AppUnderTest;
@@ -29,7 +29,7 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   beforeAll(async () => {
     app = await startApp({ ollamaSim: true });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -17,7 +17,7 @@ import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { REPORT_JSON_VERSION } from '../../electron/engine/report';
 
 describeNeeding([CHROMIUM], 'review findings with the keyboard and export the review', () => {
@@ -58,7 +58,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
       await host.idle();
     });
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -17,7 +17,7 @@ import { startApp, type AppUnderTest } from './appUnderTest';
 import { reportSpec } from '../integration/completeness/helpers';
 import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 const body = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
 
@@ -75,7 +75,7 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
       ({ host }) => host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'pages', useJudge: false }).then(() => undefined),
     );
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved marker, selects wide enough', () => {
   let app: AppUnderTest;
@@ -20,7 +20,7 @@ describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved mar
       await host.invoke('settings.update', { reviewerName: 'A. Auditor' });
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

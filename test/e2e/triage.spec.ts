@@ -17,7 +17,7 @@ import { ID_CONFLICT_PAGES, idConflictResponder } from '../fixtures/idConflicts'
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 const goToFindings = (page: Page) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();
 const queueOf = (page: Page) => page.getByRole('listbox', { name: 'Findings to review' });
@@ -37,7 +37,7 @@ describeNeeding([CHROMIUM], 'the triage detail: where the ID comes from, and fin
       await server.host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -95,7 +95,7 @@ describeNeeding([CHROMIUM], 'a triage queue of thousands of findings', () => {
       db.close();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -32,3 +32,9 @@ export async function resizedTo(page: Page, size: { width: number; height: numbe
   await poll(() => page.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([size.width, size.height]);
   await laidOut(page);
 }
+
+/**
+ * The deadline for a spec's setup in beforeAll (a renderer build, an engine host, its documents analysed with the
+ * simulator, Chromium started): on a loaded machine triage's took 30 s of the 60 s vitest gives a hook by default.
+ */
+export const SETUP_DEADLINE_MS = 180_000;

@@ -16,7 +16,7 @@ import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
-import { laidOut, poll, resizedTo } from './waits';
+import { SETUP_DEADLINE_MS, laidOut, poll, resizedTo } from './waits';
 
 /** A report whose pages 2 and 3 have no text layer (scanned), with one finding on page 1. */
 async function partlyScannedPdf(): Promise<Uint8Array> {
@@ -63,7 +63,7 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
       ({ host }) => host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false }).then(() => undefined),
     );
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();

@@ -13,7 +13,7 @@ import { ID_CONFLICT_PAGES, idConflictResponder } from '../fixtures/idConflicts'
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { dropFiles, screenshot } from './browser';
-import { poll } from './waits';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 const nav = (page: Page, name: RegExp) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name }).click();
 
@@ -32,7 +32,7 @@ describeNeeding([CHROMIUM], 'workspace flow: text files, the document last chose
       await server.host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
