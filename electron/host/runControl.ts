@@ -101,10 +101,15 @@ export function createRunControl(deps: {
       }
       active.delete(runId);
       throttle.flush(runId);
-      const final = getRun(db, runId);
-      if (final) emit({ type: 'run.finished', data: deps.views().runView(final) });
-      emit({ type: 'documents.changed', data: {} });
+      announceStopped(runId);
     })();
+  }
+
+  /** The run's recorded state to every window, and the library's too (a document's status is its last run's). */
+  function announceStopped(runId: number): void {
+    const final = getRun(db, runId);
+    if (final) emit({ type: 'run.finished', data: deps.views().runView(final) });
+    emit({ type: 'documents.changed', data: {} });
   }
 
   function start(files: readonly string[], mode?: RunMode): number {
@@ -121,8 +126,10 @@ export function createRunControl(deps: {
       live.controller.abort(new StopRequest(how));
       await live.done;
     } else {
-      // A run left 'running' by a crash, or queued, is not executing: the runner's rule marks it resumable.
+      // A run left 'running' by a crash, paused, or queued, is not executing: the runner's rule marks it resumable.
       if (!stopIdleRun(db, runId, how, now().toISOString())) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId}. Refresh the run list.`);
+      // Said as for a run that was executing: a paused run cancelled here left the library saying 'Paused' (nothing told it).
+      announceStopped(runId);
     }
     return { runId, status: getRun(db, runId)!.status };
   }

@@ -17,6 +17,7 @@ import { SIM_OPTIONS, writeHandbook } from '../integration/retrieval/fixtures';
 import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'Ask panel', () => {
@@ -31,7 +32,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
       await host.idle();
     });
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -42,7 +43,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     const before = await page.getByTestId('ask-answer').count();
     await page.getByLabel('Question').fill(question);
     await page.locator('form.ask-form').getByRole('button', { name: 'Ask', exact: true }).click();
-    await expect.poll(() => page.getByTestId('ask-answer').count(), { timeout: 20_000 }).toBe(before + 1);
+    await poll(() => page.getByTestId('ask-answer').count()).toBe(before + 1);
     return page.getByTestId('ask-answer').last();
   };
 
@@ -53,12 +54,12 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await page.getByRole('heading', { name: 'Ask handbook.md' }).waitFor();
 
     const answer = await ask('How long are database backups kept?');
-    expect(await answer.getAttribute('data-not-found')).toBe('false');
-    expect(await answer.textContent()).toMatch(/35 days/);
+    await poll(() => answer.getAttribute('data-not-found')).toBe('false');
+    await poll(() => answer.textContent()).toMatch(/35 days/);
     const sources = answer.getByRole('list', { name: 'Sources' });
-    expect(await sources.textContent()).toMatch(/handbook\.md, page 3, Backup policy/);
+    await poll(() => sources.textContent()).toMatch(/handbook\.md, page 3, Backup policy/);
     await answer.getByText(/How the answer was found/).click();
-    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/the judge kept Backup policy/);
+    await poll(() => answer.locator('details.ask-steps').textContent()).toMatch(/the judge kept Backup policy/);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'ask-answer');
 
@@ -67,7 +68,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await body.waitFor();
     const mark = body.locator('mark', { hasText: '35 days' });
     await mark.waitFor();
-    expect(await mark.getAttribute('title')).toMatch(/citation \[\d+\]/);
+    await poll(() => mark.getAttribute('title')).toMatch(/citation \[\d+\]/);
   });
 
   it('says when the documents do not hold the answer, and keeps the conversation across a reload', async () => {
@@ -75,30 +76,30 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
     await page.getByLabel('Conversation').selectOption({ index: 1 });
     // The stored conversation is loaded before the next question is counted against it.
-    await expect.poll(() => page.getByTestId('ask-answer').count()).toBe(1);
+    await poll(() => page.getByTestId('ask-answer').count()).toBe(1);
     const absent = await ask('What colour is the company logo on the marketing brochure?');
-    expect(await absent.getAttribute('data-not-found')).toBe('true');
-    expect(await absent.textContent()).toMatch(/not in the documents/i);
+    await poll(() => absent.getAttribute('data-not-found')).toBe('true');
+    await poll(() => absent.textContent()).toMatch(/not in the documents/i);
 
     await page.reload();
     await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();
     await askTab().click();
     await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
     await page.getByLabel('Conversation').selectOption({ index: 1 });
-    await expect.poll(() => page.getByTestId('ask-answer').count()).toBe(2);
+    await poll(() => page.getByTestId('ask-answer').count()).toBe(2);
     await page.getByRole('button', { name: 'Export HTML' }).click();
     const written = page.getByTestId('ask-export');
     await written.waitFor();
-    expect(await written.getAttribute('data-path')).toMatch(new RegExp(`^${join(server.dataDir, 'exports').replace(/[/\\]/g, '.')}.*\\.html$`));
+    await poll(() => written.getAttribute('data-path')).toMatch(new RegExp(`^${join(server.dataDir, 'exports').replace(/[/\\]/g, '.')}.*\\.html$`));
   });
 
   it('answers with the retrieval settings saved in Settings (judge off: the search ranking, no judge step)', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Settings', exact: true }).click();
     const section = page.getByTestId('retrieval-settings');
     await section.waitFor();
-    expect(await section.getByTestId('retrieval-embed-model').textContent()).toMatch(/Automatic/);
+    await poll(() => section.getByTestId('retrieval-embed-model').textContent()).toMatch(/Automatic/);
     await section.getByLabel('Use the retrieval judge').uncheck();
-    expect(await section.getByLabel('Search rounds the judge may ask for').isDisabled()).toBe(true);
+    await poll(() => section.getByLabel('Search rounds the judge may ask for').isDisabled()).toBe(true);
     await section.getByLabel('Relevance threshold (0 to 1)').fill('0.25');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -107,11 +108,11 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await askTab().click();
     await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
     // The panel starts from the saved values.
-    await expect.poll(() => page.locator('form.ask-form').getByLabel('Retrieval judge').isChecked()).toBe(false);
-    expect(await page.locator('form.ask-form').getByLabel('Relevance threshold').inputValue()).toBe('0.25');
+    await poll(() => page.locator('form.ask-form').getByLabel('Retrieval judge').isChecked()).toBe(false);
+    await poll(() => page.locator('form.ask-form').getByLabel('Relevance threshold').inputValue()).toBe('0.25');
     const answer = await ask('Who reviews the incident log?');
     await answer.getByText(/How the answer was found/).click();
-    expect(await answer.locator('details.ask-steps').textContent()).toMatch(/passages? found\. Judge turned off: the search ranking is used\./);
+    await poll(() => answer.locator('details.ask-steps').textContent()).toMatch(/passages? found\. Judge turned off: the search ranking is used\./);
     await server.host.invoke('settings.update', { retrieval: { judge: true, threshold: 0.3, maxRounds: 2 } });
   });
 
@@ -120,7 +121,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await page.getByLabel('Documents').selectOption({ label: 'handbook.md' });
     const answer = await ask('Find all backup rules');
     const offer = answer.getByTestId('ask-extract-all');
-    expect(await offer.textContent()).toMatch(/not every page/);
+    await poll(() => offer.textContent()).toMatch(/not every page/);
     const listRuns = async () => {
       const result = await server.host.invoke('runs.list', {});
       if (!result.ok) throw new Error(`runs.list: ${result.error.message}`);
@@ -130,7 +131,7 @@ describeNeeding([CHROMIUM], 'Ask panel', () => {
     await offer.getByRole('button', { name: 'Analyse every chunk' }).click();
     const started = offer.getByRole('status');
     await started.waitFor();
-    expect(await started.textContent()).toMatch(/^Run \d+ started: every chunk of 1 document through the profile/);
+    await poll(() => started.textContent()).toMatch(/^Run \d+ started: every chunk of 1 document through the profile/);
     await server.host.idle();
     const runs = await listRuns();
     expect(runs.length).toBe(runsBefore.length + 1);

@@ -15,6 +15,12 @@ import { chromiumPath } from '../helpers/chromium';
 const root = resolve(import.meta.dirname, '../..');
 export const screenshotDir = join(root, 'test-results/screenshots');
 
+/**
+ * The deadline for a state to be painted, for Playwright's waits and the specs' polls alike (./waits.ts): far
+ * above what a loaded 2-core machine needs (a few seconds), far below a test's own timeout (vitest.config.ts: 60 s).
+ */
+export const UI_DEADLINE_MS = 30_000;
+
 
 /** Builds renderer/ into a temp folder with the app's own vite settings. */
 export async function buildRenderer(): Promise<string> {
@@ -37,6 +43,8 @@ export async function launchChromium(): Promise<Browser> {
 export async function openApp(appUrl: string): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // Every Playwright wait (waitFor, waitForSelector, a locator's read of an element yet to appear) has the UI deadline.
+  page.setDefaultTimeout(UI_DEADLINE_MS);
   page.on('pageerror', (error) => console.error('[page error]', error.message));
   await page.goto(appUrl);
   await page.getByRole('heading', { name: 'Offline Audit' }).waitFor();

@@ -11,6 +11,7 @@ import { makeTextPdf } from '../fixtures/pdfFactory';
 import { secondRoundPair, statusQuoteResponder, versionSpec } from '../fixtures/reportPairs';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import type { DocumentSummary, ReviewViewResult } from '../../shared/contract';
 
@@ -37,7 +38,7 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
       if (!noted.ok) throw new Error(noted.error.message);
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -51,45 +52,45 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     await view.getByRole('button', { name: 'Compare', exact: true }).click();
     const summary = view.getByLabel('Summary');
     await summary.waitFor();
-    expect(await summary.textContent()).toContain('Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1');
+    await poll(() => summary.textContent()).toContain('Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1');
     // The two new findings state no status; the model was asked once and the statuses it made up were not in the text.
-    expect(await view.getByLabel('Statuses read by the model').textContent()).toBe(
+    await poll(() => view.getByLabel('Statuses read by the model').textContent()).toBe(
       "0 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 2 quote(s) not found in their finding's section and dropped.",
     );
 
     const rows = view.locator('table.compare__pairs tbody tr');
-    expect(await rows.count()).toBe(9);
+    await poll(() => rows.count()).toBe(9);
     const reentrancy = rows.filter({ hasText: 'ACME-01 Reentrancy in withdraw' });
-    expect(await reentrancy.locator('td').nth(1).textContent()).toContain('“Fixed”p. 2: Status: Fixed');
+    await poll(() => reentrancy.locator('td').nth(1).textContent()).toContain('“Fixed”p. 2: Status: Fixed');
 
     // Filter by label: only the re-rated finding.
     await view.getByRole('button', { name: /^Severity changed/ }).click();
-    expect(await rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toContain('ACME-05 Unchecked return value of token transfer (Medium)');
-    expect(await rows.first().textContent()).toContain('ACME-04 Unchecked return value of token transfer (High)');
+    await poll(() => rows.count()).toBe(1);
+    await poll(() => rows.first().textContent()).toContain('ACME-05 Unchecked return value of token transfer (Medium)');
+    await poll(() => rows.first().textContent()).toContain('ACME-04 Unchecked return value of token transfer (High)');
     // The note written on the earlier finding in the review is carried over to its pair, in the earlier column.
-    expect(await rows.first().locator('td').nth(2).getByRole('list', { name: 'Auditor notes' }).textContent()).toBe('Ada: Client promised SafeERC20 in round two.');
-    expect(await view.getByRole('list', { name: 'Auditor notes' }).count()).toBe(1);
+    await poll(() => rows.first().locator('td').nth(2).getByRole('list', { name: 'Auditor notes' }).textContent()).toBe('Ada: Client promised SafeERC20 in round two.');
+    await poll(() => view.getByRole('list', { name: 'Auditor notes' }).count()).toBe(1);
     // The later side's source page, one click away, drawn with pdf.js.
     await rows.first().locator('td').nth(3).getByRole('button', { name: /Show page/ }).click();
     await rows.first().locator('td').nth(3).locator('canvas').waitFor();
     await view.getByRole('button', { name: /^Severity changed/ }).click();
-    expect(await rows.count()).toBe(9);
+    await poll(() => rows.count()).toBe(9);
 
     // The sibling candidate: confirmed, it becomes one pair.
     const candidates = view.getByRole('region', { name: 'Candidate pairs' });
-    expect(await candidates.textContent()).toContain('Missing input validation in deposit ↔ Missing input validation in withdraw');
+    await poll(() => candidates.textContent()).toContain('Missing input validation in deposit ↔ Missing input validation in withdraw');
     await candidates.getByRole('button', { name: 'Confirm pair' }).click();
-    await expect.poll(() => rows.count()).toBe(8);
-    expect(await candidates.textContent()).toContain('Confirmed: shown as one pair.');
-    expect(await rows.filter({ hasText: 'Missing input validation in deposit' }).textContent()).toContain('Missing input validation in withdraw');
+    await poll(() => rows.count()).toBe(8);
+    await poll(() => candidates.textContent()).toContain('Confirmed: shown as one pair.');
+    await poll(() => rows.filter({ hasText: 'Missing input validation in deposit' }).textContent()).toContain('Missing input validation in withdraw');
 
     // Exported from the view: the host writes it to the exports folder and the view says where.
     const exporting = view.getByRole('group', { name: 'Export the comparison' });
     await exporting.getByLabel('Format').selectOption({ label: 'JSON' });
     await exporting.getByRole('button', { name: 'Export comparison' }).click();
     await exporting.getByRole('status').waitFor();
-    expect(await exporting.getByRole('status').textContent()).toMatch(/^Written: .*[/\\]exports[/\\]comparison-\d+-[\dT-]+Z\.json \(\d+ bytes\)$/);
+    await poll(() => exporting.getByRole('status').textContent()).toMatch(/^Written: .*[/\\]exports[/\\]comparison-\d+-[\dT-]+Z\.json \(\d+ bytes\)$/);
     await screenshot(page, 'compare');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });

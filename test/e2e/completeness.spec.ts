@@ -11,6 +11,7 @@ import { makeTextPdf } from '../fixtures/pdfFactory';
 import { FINDINGS, headingResponder, reportSpec } from '../integration/completeness/helpers';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
@@ -25,7 +26,7 @@ describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -35,18 +36,18 @@ describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
     await page.getByRole('button', { name: 'Open disagreeing-report.pdf' }).click();
     const panel = page.getByTestId('completeness');
     await panel.getByTestId('completeness-headline').waitFor();
-    expect(await panel.getAttribute('data-status')).toBe('check');
-    expect(await panel.getByTestId('completeness-headline').textContent()).toBe('Check this place');
+    await poll(() => panel.getAttribute('data-status')).toBe('check');
+    await poll(() => panel.getByTestId('completeness-headline').textContent()).toBe('Check this place');
     const medium = panel.getByTestId('completeness-tallies').locator('tr[data-severity="Medium"] td');
-    expect(await medium.allTextContents()).toEqual(['Medium 2', '1', '1']);
+    await poll(() => medium.allTextContents()).toEqual(['Medium 2', '1', '1']);
     const place = panel.getByTestId('completeness-places').locator('li[data-kind="document-disagrees"]');
-    expect(await place.textContent()).toBe('p. 1: The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.');
+    await poll(() => place.textContent()).toBe('p. 1: The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.');
 
     // Another chunk first, so the link has to move the view.
     await page.getByRole('treeitem', { name: /Page 3/ }).click();
-    await expect.poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('1. SQL injection in the report export');
+    await poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('1. SQL injection in the report export');
     await place.getByRole('button', { name: 'p. 1' }).click();
-    await expect.poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('Total Medium-Severity Issues 2');
+    await poll(() => page.getByTestId('chunk-text').locator('pre').textContent()).toContain('Total Medium-Severity Issues 2');
     await screenshot(page, 'completeness');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });

@@ -11,6 +11,7 @@ import type { SimChatRequest } from '../ollama-sim/index';
 import { promptBlocks } from '../fixtures/plantedFindings';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 /** Questions this spec asks of a model that cites badly: its answer quotes words that are in no passage. */
@@ -47,7 +48,7 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
       },
     );
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -57,7 +58,7 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
     const before = await page.getByTestId('ask-answer').count();
     await page.getByLabel('Question').fill(question);
     await page.locator('form.ask-form').getByRole('button', { name: 'Ask', exact: true }).click();
-    await expect.poll(() => page.getByTestId('ask-answer').count(), { timeout: 30_000 }).toBe(before + 1);
+    await poll(() => page.getByTestId('ask-answer').count()).toBe(before + 1);
     return page.getByTestId('ask-answer').last();
   };
 
@@ -65,33 +66,33 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Ask', exact: true }).click();
     await page.getByLabel('Documents').selectOption({ label: 'sample-audit-report.pdf' });
     const answer = await ask('What severity does the report give to the first finding?');
-    expect(await answer.getAttribute('data-not-found')).toBe('false');
-    expect(await answer.locator('.ask-answer__text').textContent()).toMatch(/^High \[\d\]: the report rates "Passwords are stored with an outdated hash" High\.$/);
+    await poll(() => answer.getAttribute('data-not-found')).toBe('false');
+    await poll(() => answer.locator('.ask-answer__text').textContent()).toMatch(/^High \[\d\]: the report rates "Passwords are stored with an outdated hash" High\.$/);
     const sources = answer.getByRole('list', { name: 'Sources' });
-    expect(await sources.textContent()).toContain('sample-audit-report.pdf, page 1');
-    expect(await sources.locator('q').first().textContent()).toBe('Severity: High');
+    await poll(() => sources.textContent()).toContain('sample-audit-report.pdf, page 1');
+    await poll(() => sources.locator('q').first().textContent()).toBe('Severity: High');
     expect(await answer.getByTestId('ask-unverified').count()).toBe(0);
     await screenshot(page, 'demo-ask-answer-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await answer.getByRole('button', { name: /^Source \d:/ }).click();
     // The first finding is cited from its finding passage: the click opens it in the Findings view, selected.
-    await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 10_000 }).toContain('SAMPLE-001');
-    expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    await poll(() => page.getByTestId('review-detail').textContent()).toContain('SAMPLE-001');
+    await poll(() => page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
   });
 
   it('marks an answer whose citations were all dropped as unverified, and keeps code brackets as text', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Ask', exact: true }).click();
     const answer = await ask(MISCITED);
-    expect(await answer.getByTestId('ask-unverified').textContent()).toMatch(/^Unverified: none of the places this answer cites could be found in the documents/);
+    await poll(() => answer.getByTestId('ask-unverified').textContent()).toMatch(/^Unverified: none of the places this answer cites could be found in the documents/);
     // The marker went with its failed citation; the bracket inside the quoted code is the answer's own text.
-    expect(await answer.locator('.ask-answer__text').textContent()).toBe('The passwords use AES-256 with `keys[0]` as the master key.');
+    await poll(() => answer.locator('.ask-answer__text').textContent()).toBe('The passwords use AES-256 with `keys[0]` as the master key.');
     expect(await answer.getByRole('list', { name: 'Sources' }).count()).toBe(0);
     await screenshot(page, 'demo-ask-unverified-1440');
   });
 
   it('answers "not in the documents" when nothing speaks of the question', async () => {
     const answer = await ask('Who won the football league in 1998?');
-    expect(await answer.getAttribute('data-not-found')).toBe('true');
+    await poll(() => answer.getAttribute('data-not-found')).toBe('true');
   });
 });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { _electron as electron, type ElectronApplication } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BUILD, describeNeeding, ELECTRON } from '../helpers/requirements';
+import { SETUP_DEADLINE_MS } from './waits';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -11,7 +12,7 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
 
   beforeAll(async () => {
     app = await electron.launch({ args: [resolve(root, 'out/main/index.js')], cwd: root });
-  });
+  }, SETUP_DEADLINE_MS);
   afterAll(async () => {
     await app?.close();
   });
@@ -71,10 +72,18 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
   it('denies navigation away from the app and new windows', async () => {
     const page = await app.firstWindow();
     const before = page.url();
+    // Waits for the main process's answer to the navigation, not a fixed time: a listener added after the app's own
+    // hears the request once the app has decided on it.
+    await app.evaluate(({ BrowserWindow }) => {
+      const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+      (globalThis as { navigationAsked?: Promise<{ url: string; denied: boolean }> }).navigationAsked = new Promise((resolve) => {
+        contents.once('will-navigate', (details) => resolve({ url: details.url, denied: details.defaultPrevented }));
+      });
+    });
     await page.evaluate(() => {
       window.location.href = 'https://example.com/';
     });
-    await page.waitForTimeout(300);
+    expect(await app.evaluate(() => (globalThis as { navigationAsked?: Promise<{ url: string; denied: boolean }> }).navigationAsked)).toEqual({ url: 'https://example.com/', denied: true });
     expect(page.url()).toBe(before);
     const opened = await page.evaluate(() => window.open('https://example.com/') === null);
     expect(opened).toBe(true);

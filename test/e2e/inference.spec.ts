@@ -12,6 +12,7 @@ import type { SimChatRequest } from '../ollama-sim/index';
 import { startOpenAiSim, type OpenAiSim } from '../ollama-sim/openai';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { dropFiles } from './browser';
+import { poll } from './waits';
 import { plantedPdf } from './plantedPipeline';
 
 describeNeeding([CHROMIUM], 'Settings › Inference', () => {
@@ -43,20 +44,20 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     await endpoint.getByLabel('URL').fill(sim.baseUrl);
     await endpoint.getByLabel('Files at once').fill('3');
     // No key yet: the server refuses, and the page says so in words.
-    await expect.poll(async () => endpoint.getByTestId('endpoint-status').textContent(), { timeout: 15_000 }).toMatch(/LLM_UNAUTHORIZED: .*refused the API key/);
+    await poll(async () => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/LLM_UNAUTHORIZED: .*refused the API key/);
 
     await endpoint.getByLabel(/^API key/).fill('sk-ui-right');
     await endpoint.getByRole('button', { name: 'Store the key' }).click();
-    await expect.poll(async () => endpoint.getByTestId('endpoint-status').textContent(), { timeout: 15_000 }).toMatch(/Answers: \d+ models .*context 24576 tokens/);
-    expect(await endpoint.getByTestId('endpoint-status').textContent()).toMatch(/; 2 slots\./);
+    await poll(async () => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/Answers: \d+ models .*context 24576 tokens/);
+    await poll(() => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/; 2 slots\./);
     // Three files at once on a server with two slots: the page says to match them.
-    expect(await endpoint.getByTestId('endpoint-slots-hint').textContent()).toBe('The server runs 2 requests at once: set Files at once to 2.');
-    expect(await endpoint.getByLabel(/^API key/).inputValue()).toBe('');
-    expect(await endpoint.textContent()).toContain('(one is stored)');
+    await poll(() => endpoint.getByTestId('endpoint-slots-hint').textContent()).toBe('The server runs 2 requests at once: set Files at once to 2.');
+    await poll(() => endpoint.getByLabel(/^API key/).inputValue()).toBe('');
+    await poll(() => endpoint.textContent()).toContain('(one is stored)');
     expect(await endpoint.getByTestId('endpoint-warning').count()).toBe(0);
 
     await page.getByRole('button', { name: /^Save/ }).first().click();
-    await expect.poll(async () => (await saved()).endpoints.length, { timeout: 10_000 }).toBe(1);
+    await poll(async () => (await saved()).endpoints.length).toBe(1);
     const stored = (await saved()).endpoints[0]!;
     expect(stored).toMatchObject({ kind: 'openai', url: sim.baseUrl, concurrency: 3 });
     expect(stored.keyRef).toMatch(/^endpoint-/);
@@ -67,8 +68,8 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     await section().getByRole('button', { name: 'Add an endpoint' }).click();
     const second = section().getByTestId('endpoint').nth(1);
     await second.getByLabel('URL').fill('http://gpu-box.invalid:8000/v1');
-    expect(await second.getByTestId('endpoint-warning').textContent()).toMatch(/unencrypted over plain http to gpu-box\.invalid:8000/);
-    await expect.poll(async () => second.getByTestId('endpoint-status').textContent(), { timeout: 15_000 }).toMatch(/ENDPOINT_UNREACHABLE/);
+    await poll(() => second.getByTestId('endpoint-warning').textContent()).toMatch(/unencrypted over plain http to gpu-box\.invalid:8000/);
+    await poll(async () => second.getByTestId('endpoint-status').textContent()).toMatch(/ENDPOINT_UNREACHABLE/);
   });
 
   it('with a pool, the run card and the status bar say which endpoint each file in flight is on', async () => {
@@ -92,7 +93,7 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
       { name: 'first.pdf', bytes: await plantedPdf(report) },
       { name: 'second.pdf', bytes: await plantedPdf(second) },
     ]);
-    await page.locator('[data-testid^="run-"][data-status="running"]').first().waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid^="run-"][data-status="running"]').first().waitFor();
     // One moment of the window: each running file's row on the run card with its endpoint, and the status bar.
     const read = () =>
       page.evaluate(() => ({
@@ -102,8 +103,7 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
         bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '',
       }));
     let seen = await read();
-    await expect
-      .poll(async () => (seen = await read()).rows.map((row) => row.replace(/^\S+ /, '')).sort(), { timeout: 30_000, interval: 100 })
+    await poll(async () => (seen = await read()).rows.map((row) => row.replace(/^\S+ /, '')).sort(), { interval: 100 })
       .toEqual(['on GPU box 1', 'on GPU box 2']);
     // The two files are on the two endpoints, and the status bar says the same of each.
     expect(seen.rows.map((row) => row.split(' ')[0]).sort()).toEqual(['first.pdf', 'second.pdf']);

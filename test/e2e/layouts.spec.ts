@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll, resizedTo } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 /** Elements that scroll sideways (content wider than the box, and the box lets it scroll), the page included. */
@@ -48,7 +49,7 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -59,10 +60,11 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
     [800, 600],
   ] as const) {
     it(`reflows at ${width}x${height}: no sideways scrolling, actions on screen, titles with room`, async () => {
-      await page.setViewportSize({ width, height });
+      // Each view is measured once it is drawn whole at this width, never after a guessed pause.
+      await resizedTo(page, { width, height });
       await goTo('Library');
-      await page.getByTestId('library').locator('tr[data-document]').first().waitFor();
-      await page.waitForTimeout(200);
+      // The library has nothing more to load than its two documents' rows.
+      await poll(() => page.getByTestId('library').locator('tr[data-document]').count()).toBe(2);
       expect(await sidewaysScrollers(page)).toEqual([]);
       expect(await pastTheRightEdge(page, '[data-testid="library"] button')).toBe(0);
       const sidebar = await page.locator('.sidebar').boundingBox();
@@ -73,13 +75,16 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await goTo('Findings');
       // The document with the long name: the picker holding it must not push the queue sideways.
       await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'quarterly-security-assessment-of-the-document-portal-2025.pdf' });
+      await poll(() => page.locator('#review-title').textContent()).toBe('Findings in quarterly-security-assessment-of-the-document-portal-2025.pdf');
       const firstOption = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first();
       await firstOption.waitFor();
       await page.getByTestId('review-detail').waitFor();
       // A confirmed finding carries the widest state badge of the queue's first line.
       await page.getByTestId('review-detail').getByRole('button', { name: /^Confirm/ }).click();
-      await expect.poll(() => firstOption.locator('[data-state]').first().getAttribute('data-state')).toBe('confirmed');
-      await page.waitForTimeout(300);
+      await poll(() => firstOption.locator('[data-state]').first().getAttribute('data-state')).toBe('confirmed');
+      // The detail drawn whole: its quote found in the text, and its source page drawn (at the width of its pane).
+      await page.getByTestId('review-detail').getByTestId('surrounding-text').waitFor();
+      await page.getByTestId('review-detail').locator('[data-testid="pdf-page"][data-rendered="true"]').waitFor();
       expect(await sidewaysScrollers(page)).toEqual([]);
       // The queue's titles are not cut to a word or two, and each row's place ("R-1 · p. 1") is whole inside its row.
       const title = firstOption.locator('.review-item__title');
@@ -94,6 +99,9 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await page.getByRole('button', { name: 'Table of all findings' }).click();
       const head = page.getByTestId('findings-table').locator('.findings-row--head');
       await head.waitFor();
+      // Drawn whole: the findings' rows and the unreviewed mentions of the document (its analysis loaded).
+      await page.getByTestId('findings-table').locator('[role="row"]:not(.findings-row--head)').first().waitFor();
+      await poll(() => page.getByTestId('unreviewed-section').textContent()).toContain('IDs the rules found in');
       expect(await sidewaysScrollers(page)).toEqual([]);
       const [headBox, titleHead] = await Promise.all([head.boundingBox(), head.getByRole('columnheader', { name: /^Title/ }).boundingBox()]);
       expect(titleHead!.width).toBeGreaterThanOrEqual(headBox!.width * 0.25);
@@ -103,12 +111,15 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await goTo('Library');
       await page.getByRole('button', { name: 'Open sample-audit-report.pdf' }).first().click();
       const tree = page.getByRole('tree');
-      await tree.getByRole('treeitem').first().waitFor();
-      await page.waitForTimeout(200);
+      // Drawn whole: the tree's rows, and beside it the analysis, the completeness verdict and the ID mentions.
+      await tree.locator('.tree-row').nth(1).waitFor();
+      await page.getByTestId('analysis').getByTestId('chunk-counts').waitFor();
+      await page.getByTestId('completeness').getByTestId('completeness-headline').waitFor();
+      await page.getByTestId('mentions').getByTestId('mention').first().waitFor();
       expect(await sidewaysScrollers(page)).toEqual([]);
       // Chunk titles get most of the row: at least half of it.
       const [row, name] = await Promise.all([tree.locator('.tree-row').nth(1).boundingBox(), tree.locator('.tree-row').nth(1).locator('.tree-row__title').boundingBox()]);
-      if (row && name) expect(name.width).toBeGreaterThanOrEqual(row.width * 0.5);
+      expect(name!.width).toBeGreaterThanOrEqual(row!.width * 0.5);
       // The document picker stays inside its pane (its longest file name would set its width).
       const picker = await page.getByRole('combobox', { name: /^Document/ }).first().boundingBox();
       const pane = await tree.boundingBox();

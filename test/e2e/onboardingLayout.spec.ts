@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'onboarding: the sample button aligned with its step, a next step where runs will be', () => {
   let app: AppUnderTest;
@@ -16,7 +17,7 @@ describeNeeding([CHROMIUM], 'onboarding: the sample button aligned with its step
   beforeAll(async () => {
     app = await startApp({ ollamaSim: {} });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -35,9 +36,10 @@ describeNeeding([CHROMIUM], 'onboarding: the sample button aligned with its step
       const mark = await middle(page.getByTestId('onboarding').locator('li.step', { hasText: 'Try it.' }).locator('.step__mark').boundingBox());
       return { words: Math.abs(button - words) <= 1, mark: Math.abs(button - mark) <= 2 };
     };
-    // Measured once the page has settled: the server check re-renders the welcome right after it first appears.
-    await expect.poll(offsets, { timeout: 10_000 }).toEqual({ words: true, mark: true });
-    expect(await page.getByTestId('runs-next-step').textContent()).toContain('Findings lists what it found');
+    // Measured once the server check has answered: it re-renders the welcome right after it first appears.
+    await poll(() => page.getByTestId('onboarding').textContent()).toContain('Found Ollama');
+    await poll(offsets).toEqual({ words: true, mark: true });
+    await poll(() => page.getByTestId('runs-next-step').textContent()).toContain('Findings lists what it found');
     await screenshot(page, 'onboarding-aligned-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { makeTextPdf, sampleReportSpec, writeFixture } from '../fixtures/pdfFact
 import { startBridgeServer, type BridgeServer } from './bridgeServer';
 import { buildRenderer, openApp, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding, QPDF as QPDF_INSTALLED } from '../helpers/requirements';
+import { poll } from './waits';
 
 const PASSWORD = 'Dialog-Pass-42';
 
@@ -53,17 +54,17 @@ describeNeeding([CHROMIUM, QPDF_INSTALLED], 'desktop UI: password dialog for enc
 
     const dialog = page.getByRole('dialog', { name: 'Password needed' });
     await dialog.waitFor({ timeout: 60_000 });
-    expect(await dialog.textContent()).toContain('bank-letter.pdf is protected by a password');
+    await poll(() => dialog.textContent()).toContain('bank-letter.pdf is protected by a password');
     expect(await dialog.getByRole('alert').count()).toBe(0);
     const field = dialog.getByLabel('Password');
-    expect(await field.getAttribute('type')).toBe('password');
+    await poll(() => field.getAttribute('type')).toBe('password');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await field.fill('wrong-one');
     await dialog.getByRole('button', { name: 'Open' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'That password is wrong' }).waitFor({ timeout: 60_000 });
     await screenshot(page, 'password-dialog-wrong');
-    expect(await field.inputValue()).toBe('');
+    await poll(() => field.inputValue()).toBe('');
 
     await field.fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Open' }).click();

@@ -11,6 +11,7 @@ import { makeTextPdf, proseLines } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 
 const body = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
@@ -57,7 +58,7 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
       await host.idle();
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -68,10 +69,10 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
   it('says "Page 3, printed 2" where the footer prints 2 on the PDF’s third page', async () => {
     await page.getByRole('button', { name: 'Findings of footers.pdf' }).click();
     await page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first().waitFor();
-    await expect.poll(() => heading().textContent(), { timeout: 10_000 }).toMatch(/^Page 3, printed 2 · /);
+    await poll(() => heading().textContent()).toMatch(/^Page 3, printed 2 · /);
     // The queue row cites the page the same way.
     const queueRow = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').filter({ hasText: 'FTR-001' });
-    await expect.poll(() => queueRow.getByTestId('queue-page').textContent(), { timeout: 10_000 }).toBe('p. 3, printed 2');
+    await poll(() => queueRow.getByTestId('queue-page').textContent()).toBe('p. 3, printed 2');
     await screenshot(page, 'printed-label-footer-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
@@ -79,7 +80,7 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
   it('uses the PDF’s own page labels when it has them', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
     await page.getByRole('button', { name: 'Findings of labelled.pdf' }).click();
-    await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 10_000 }).toContain('LBL-001');
-    await expect.poll(() => heading().textContent(), { timeout: 10_000 }).toMatch(/^Page 2, printed 1 · /);
+    await poll(() => page.getByTestId('review-detail').textContent()).toContain('LBL-001');
+    await poll(() => heading().textContent()).toMatch(/^Page 2, printed 1 · /);
   });
 });

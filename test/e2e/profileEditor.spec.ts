@@ -14,6 +14,7 @@ import { DEFAULT_PROFILE } from '../../shared/findings';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   let app: AppUnderTest;
@@ -28,7 +29,7 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   beforeAll(async () => {
     app = await startApp({ ollamaSim: true });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -37,9 +38,9 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   it('edits the built-in profile as a form, and the JSON view shows the same profile', async () => {
     await goTo('Settings');
     await form().waitFor();
-    expect(await editor().textContent()).toContain(`built-in, “${DEFAULT_PROFILE.name}”`);
-    expect(await form().getByLabel('Name', { exact: true }).inputValue()).toBe(DEFAULT_PROFILE.name);
-    expect(await form().getByLabel(/^Severity \d+$/).evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(DEFAULT_PROFILE.severities);
+    await poll(() => editor().textContent()).toContain(`built-in, “${DEFAULT_PROFILE.name}”`);
+    await poll(() => form().getByLabel('Name', { exact: true }).inputValue()).toBe(DEFAULT_PROFILE.name);
+    await poll(() => form().getByLabel(/^Severity \d+$/).evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(DEFAULT_PROFILE.severities);
 
     await form().getByLabel('Name', { exact: true }).fill('Release notes');
     await form().getByRole('button', { name: 'Add type' }).click();
@@ -48,9 +49,10 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
     await form().getByLabel('Severity 5', { exact: true }).fill('Info');
     await form().getByRole('button', { name: 'Move severity 4 down' }).click();
     const noteRow = await form().getByLabel(/^Severity word \d+$/).evaluateAll((inputs) => inputs.findIndex((i) => (i as HTMLInputElement).value === 'note'));
-    expect(await form().getByLabel(`Severity word ${noteRow + 1} ranks as`, { exact: true }).inputValue()).toBe('Info');
+    await poll(() => form().getByLabel(`Severity word ${noteRow + 1} ranks as`, { exact: true }).inputValue()).toBe('Info');
+    await poll(() => editor().textContent()).toContain('custom, “Release notes”');
+    // With the edits drawn (above), none of them is a problem.
     expect(await editor().getByTestId('profile-problems').count()).toBe(0);
-    expect(await editor().textContent()).toContain('custom, “Release notes”');
 
     await showAs('JSON');
     const shown = JSON.parse(await json().inputValue()) as typeof DEFAULT_PROFILE;
@@ -67,57 +69,57 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
     await form().getByLabel('Severity 2', { exact: true }).fill('');
     await form().getByRole('button', { name: 'Remove severity 5' }).click();
     const patternError = form().getByLabel('ID pattern 1 regular expression', { exact: true });
-    await expect.poll(() => patternError.getAttribute('aria-invalid')).toBe('true');
+    await poll(() => patternError.getAttribute('aria-invalid')).toBe('true');
     const problems = editor().getByTestId('profile-problems');
-    expect(await problems.textContent()).toMatch(/^\d+ problems to fix/);
-    const formText = (await form().textContent()) ?? '';
-    expect(formText).toMatch(/ID pattern "[^"]+" is not a valid regular expression/);
-    expect(formText).toContain('Severity 2 is empty.');
+    await poll(() => problems.textContent()).toMatch(/^\d+ problems to fix/);
+    const formText = () => form().textContent();
+    await poll(formText).toMatch(/ID pattern "[^"]+" is not a valid regular expression/);
+    await poll(formText).toContain('Severity 2 is empty.');
     // Removing "Low" stranded its other words: each says so beside its row.
-    expect(formText).toContain('The severity word "minor" maps to "Low", which is not on the scale.');
-    expect(formText).toContain('The severity word "trivial" maps to "Low", which is not on the scale.');
-    expect(await page.getByTestId('settings-actions').textContent()).toMatch(/the profile is saved once its \d+ problems are fixed/);
+    await poll(formText).toContain('The severity word "minor" maps to "Low", which is not on the scale.');
+    await poll(formText).toContain('The severity word "trivial" maps to "Low", which is not on the scale.');
+    await poll(() => page.getByTestId('settings-actions').textContent()).toMatch(/the profile is saved once its \d+ problems are fixed/);
     await screenshot(page, 'settings-profile-form-problems');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await showAs('JSON');
-    expect(await json().inputValue()).toContain('"source": "PBI-(\\\\d+"');
-    expect(await editor().getByText(/not a valid regular expression/).count()).toBeGreaterThan(0);
+    await poll(() => json().inputValue()).toContain('"source": "PBI-(\\\\d+"');
+    await poll(() => editor().getByText(/not a valid regular expression/).count()).toBeGreaterThan(0);
     await goTo('Library');
     await goTo('Settings');
     await editor().waitFor();
-    expect(await json().inputValue()).toContain('"source": "PBI-(\\\\d+"');
+    await poll(() => json().inputValue()).toContain('"source": "PBI-(\\\\d+"');
     await showAs('Form');
-    expect(await form().getByLabel('ID pattern 1 regular expression', { exact: true }).inputValue()).toBe('PBI-(\\d+');
-    expect(await form().getByLabel('Severity 2', { exact: true }).inputValue()).toBe('');
-    expect(await form().getByLabel('Name', { exact: true }).inputValue()).toBe('Release notes');
+    await poll(() => form().getByLabel('ID pattern 1 regular expression', { exact: true }).inputValue()).toBe('PBI-(\\d+');
+    await poll(() => form().getByLabel('Severity 2', { exact: true }).inputValue()).toBe('');
+    await poll(() => form().getByLabel('Name', { exact: true }).inputValue()).toBe('Release notes');
   });
 
   it('takes an edit in the JSON view back into the form, and saves the valid profile the host reads back', async () => {
     await form().getByLabel('ID pattern 1 regular expression', { exact: true }).fill('PBI-\\d+');
     // Typed back, "High" takes its words back (they followed it while it was empty).
     await form().getByLabel('Severity 2', { exact: true }).fill('High');
-    await expect.poll(() => editor().getByTestId('profile-problems').textContent()).toMatch(/^2 problems/);
+    await poll(() => editor().getByTestId('profile-problems').textContent()).toMatch(/^2 problems/);
     // "minor" and "trivial" still point at the removed "Low": rank them as Info.
     const stranded = await form()
       .getByLabel(/^Severity word \d+ ranks as$/)
       .evaluateAll((selects) => selects.map((s, i) => ((s as HTMLSelectElement).value === 'Low' ? i : -1)).filter((i) => i >= 0));
     expect(stranded).toHaveLength(2);
     for (const i of stranded) await form().getByLabel(`Severity word ${i + 1} ranks as`, { exact: true }).selectOption('Info');
-    await expect.poll(() => editor().getByTestId('profile-problems').count()).toBe(0);
+    await poll(() => editor().getByTestId('profile-problems').count()).toBe(0);
 
     await showAs('JSON');
     const text = await json().inputValue();
     await json().fill(text.replace('"Release notes"', '"Release notes 2026"').replace('"description": "', '"extra": 1, "description": "'));
-    await expect.poll(() => editor().textContent()).toContain('has fields the profile does not know: extra');
+    await poll(() => editor().textContent()).toContain('has fields the profile does not know: extra');
     await json().fill('{ "name": ');
-    await expect.poll(() => editor().textContent()).toContain('The JSON is not valid');
+    await poll(() => editor().textContent()).toContain('The JSON is not valid');
     await showAs('Form');
-    expect(await editor().textContent()).toContain('Fix it in the JSON view');
+    await poll(() => editor().textContent()).toContain('Fix it in the JSON view');
     await showAs('JSON');
     await json().fill(text.replace('"Release notes"', '"Release notes 2026"'));
     await showAs('Form');
-    expect(await form().getByLabel('Name', { exact: true }).inputValue()).toBe('Release notes 2026');
+    await poll(() => form().getByLabel('Name', { exact: true }).inputValue()).toBe('Release notes 2026');
 
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -130,7 +132,7 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
     await screenshot(page, 'settings-profile-form');
 
     await editor().getByRole('button', { name: 'Use the built-in profile' }).click();
-    expect(await form().getByLabel('Name', { exact: true }).inputValue()).toBe(DEFAULT_PROFILE.name);
+    await poll(() => form().getByLabel('Name', { exact: true }).inputValue()).toBe(DEFAULT_PROFILE.name);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     expect((await saved()).data.profile).toBeNull();

@@ -17,6 +17,7 @@ import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { plantedPdf, scriptedModel } from './plantedPipeline';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 import { REPORT_JSON_VERSION } from '../../electron/engine/report';
 
 describeNeeding([CHROMIUM], 'review findings with the keyboard and export the review', () => {
@@ -27,6 +28,13 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
 
   const list = () => page.getByRole('listbox', { name: 'Findings to review' });
   const activeTitle = async () => (await page.getByTestId('review-detail').getAttribute('data-review-id')) ?? '';
+  /** Home in the queue, then the finding it selected: the queue's first, once it is the one shown. */
+  const home = async () => {
+    await list().focus();
+    await page.keyboard.press('Home');
+    await poll(() => list().getByRole('option').first().getAttribute('aria-selected')).toBe('true');
+    return activeTitle();
+  };
   const exportFile = async (format: string, confirmedOnly: boolean): Promise<string> => {
     const form = page.getByTestId('export-document');
     await form.getByLabel('Format').selectOption(format);
@@ -34,10 +42,10 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     if ((await box.isChecked()) !== confirmedOnly) await box.click();
     const before = await form.getByTestId('export-result').getAttribute('data-path');
     await form.getByRole('button', { name: 'Export this document' }).click();
-    await expect.poll(() => form.getByTestId('export-result').getAttribute('data-path'), { timeout: 15_000 }).not.toBe(before);
+    await poll(() => form.getByTestId('export-result').getAttribute('data-path')).not.toBe(before);
     const path = (await form.getByTestId('export-result').getAttribute('data-path'))!;
     expect(path.endsWith(`.${format}`)).toBe(true);
-    expect(await form.getByTestId('export-result').textContent()).toContain(path);
+    await poll(() => form.getByTestId('export-result').textContent()).toContain(path);
     return readFileSync(path, 'utf8');
   };
 
@@ -50,7 +58,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
       await host.idle();
     });
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -59,9 +67,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
   it('asks for the reviewer name where the first review key is pressed, then applies the action', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Findings', exact: true }).click();
     await list().getByRole('option').first().waitFor();
-    await list().focus();
-    await page.keyboard.press('Home');
-    const first = await activeTitle();
+    const first = await home();
     await page.keyboard.press('c');
     const prompt = page.getByTestId('reviewer-name-prompt');
     await prompt.waitFor();
@@ -73,37 +79,35 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('A. Auditor');
     await page.keyboard.press('Enter');
-    await expect.poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('confirmed');
+    await poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('confirmed');
     expect(await prompt.count()).toBe(0);
     expect(await server.host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { reviewerName: 'A. Auditor' } });
     // Back to new, so the next test starts from the same queue.
     await list().focus();
     await page.keyboard.press('u');
-    await expect.poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('new');
+    await poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('new');
   });
 
   it('reviews three findings with the keyboard: confirm, reject with a reason, edit a title; counters follow', async () => {
     const counters = page.getByTestId('review-counters');
     const left = Number(await counters.getAttribute('data-left'));
-    await list().focus();
-    await page.keyboard.press('Home');
-    reviewed.confirmed = await activeTitle();
+    reviewed.confirmed = await home();
     await page.keyboard.press('c');
-    await expect.poll(() => list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
+    await poll(() => list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
 
     await page.keyboard.press('j');
-    await expect.poll(activeTitle).not.toBe(reviewed.confirmed);
+    await poll(activeTitle).not.toBe(reviewed.confirmed);
     reviewed.rejected = await activeTitle();
     await page.keyboard.press('r');
     const reason = page.getByLabel('Reason for rejecting');
     await reason.waitFor();
     await page.keyboard.type('Duplicate of the summary table row');
     await page.keyboard.press('Enter');
-    await expect.poll(() => list().locator(`[data-review-id="${reviewed.rejected}"]`).getAttribute('data-state')).toBe('rejected');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
+    await poll(() => list().locator(`[data-review-id="${reviewed.rejected}"]`).getAttribute('data-state')).toBe('rejected');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
 
     await page.keyboard.press('ArrowDown');
-    await expect.poll(activeTitle).not.toBe(reviewed.rejected);
+    await poll(activeTitle).not.toBe(reviewed.rejected);
     reviewed.edited = await activeTitle();
     await page.keyboard.press('e');
     const title = page.getByRole('form', { name: 'Edit the finding' }).getByLabel(/^Title/);
@@ -111,7 +115,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await title.fill('Edited by the auditor: SQL injection confirmed in export');
     await page.keyboard.press('Enter');
     const values = page.getByTestId('review-values');
-    await expect.poll(() => values.locator('tr[data-field="title"] td.effective').textContent()).toBe('Edited by the auditor: SQL injection confirmed in export');
+    await poll(() => values.locator('tr[data-field="title"] td.effective').textContent()).toBe('Edited by the auditor: SQL injection confirmed in export');
     expect(await values.locator('tr[data-field="title"] td.original').textContent()).not.toBe('Edited by the auditor: SQL injection confirmed in export');
     await page.keyboard.press('n');
     await page.getByRole('form', { name: 'Add a note' }).getByLabel('Note').fill('Checked with the ticket owner.');
@@ -119,16 +123,16 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await page.getByTestId('review-notes').waitFor();
     // This finding is stated in two places: the source page steps from one to the other.
     const place = page.getByTestId('review-detail').getByTestId('source-place');
-    expect(await place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
+    await poll(() => place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
     await place.getByRole('button', { name: 'Next →' }).click();
-    await expect.poll(() => place.getByTestId('place-counter').textContent()).toBe('2 of 2: also stated here');
-    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"][data-highlights]:not([data-highlights="0"])', { timeout: 20_000 });
+    await poll(() => place.getByTestId('place-counter').textContent()).toBe('2 of 2: also stated here');
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"][data-highlights]:not([data-highlights="0"])');
     await place.getByRole('button', { name: '← Previous' }).click();
-    expect(await place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
+    await poll(() => place.getByTestId('place-counter').textContent()).toBe('1 of 2: main source');
     await list().focus();
 
-    await expect.poll(() => counters.getAttribute('data-left').then(Number)).toBe(left - 2);
-    expect(await counters.textContent()).toMatch(/1 confirmed · 1 rejected/);
+    await poll(() => counters.getAttribute('data-left').then(Number)).toBe(left - 2);
+    await poll(() => counters.textContent()).toMatch(/1 confirmed · 1 rejected/);
     await page.getByTestId('review-trail').locator('summary').click();
     await page.getByTestId('review-trail').locator('tr[data-action="edit"]').waitFor();
     await screenshot(page, 'review-keyboard');
@@ -145,73 +149,72 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await page.keyboard.press('n');
     await page.getByRole('form', { name: 'Add a note' }).getByLabel('Note').fill('Typed on the wrong finding.');
     await page.keyboard.press('Enter');
-    await expect.poll(() => notes.textContent()).toContain('Typed on the wrong finding.');
-    expect(await page.getByTestId('undo-bar').textContent()).toMatch(/Note added to R-\d+/);
+    await poll(() => notes.textContent()).toContain('Typed on the wrong finding.');
+    await poll(() => page.getByTestId('undo-bar').textContent()).toMatch(/Note added to R-\d+/);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => notes.textContent()).not.toContain('Typed on the wrong finding.');
-    expect(await notes.textContent()).toContain('Checked with the ticket owner.');
+    await poll(() => notes.textContent()).not.toContain('Typed on the wrong finding.');
+    await poll(() => notes.textContent()).toContain('Checked with the ticket owner.');
     // Every undo says what it took back; the changes before it can still be taken back, one at a time.
-    expect(await page.getByTestId('undone').textContent()).toMatch(/^Undone: Note added to R-\d+$/);
+    await poll(() => page.getByTestId('undone').textContent()).toMatch(/^Undone: Note added to R-\d+$/);
     // (the step before: the note of the test above, "Checked with the ticket owner.")
-    expect(await page.getByTestId('undo-bar').textContent()).toMatch(/^Note added to R-\d+\.Undo$/);
+    await poll(() => page.getByTestId('undo-bar').textContent()).toMatch(/^Note added to R-\d+\.Undo$/);
 
     // Split one of its two sources out, then undo: one finding again, with both sources.
     const tools = detail.locator('details.review-tools');
     await tools.locator('summary').click();
     await tools.getByRole('checkbox').first().check();
     await tools.getByRole('button', { name: 'Split out 1 source' }).click();
-    await expect.poll(() => list().getByRole('option').count()).toBe(count + 1);
-    expect(await page.getByTestId('undo-bar').textContent()).toMatch(/R-\d+ split out of R-\d+/);
+    await poll(() => list().getByRole('option').count()).toBe(count + 1);
+    await poll(() => page.getByTestId('undo-bar').textContent()).toMatch(/R-\d+ split out of R-\d+/);
     await undoButton.click();
-    await expect.poll(() => list().getByRole('option').count()).toBe(count);
-    await expect.poll(activeTitle).toBe(id);
-    expect(await detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
+    await poll(() => list().getByRole('option').count()).toBe(count);
+    await poll(activeTitle).toBe(id);
+    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
 
     // Merge the confirmed finding into this one, then undo: it is listed again, still confirmed.
     if ((await tools.getAttribute('open')) === null) await tools.locator('summary').click();
     await tools.getByLabel('Merge into this finding').selectOption(reviewed.confirmed!);
     await tools.getByRole('button', { name: 'Merge' }).click();
-    await expect.poll(() => list().getByRole('option').count()).toBe(count - 1);
+    await poll(() => list().getByRole('option').count()).toBe(count - 1);
     expect(await list().locator(`[data-review-id="${reviewed.confirmed}"]`).count()).toBe(0);
     await undoButton.click();
-    await expect.poll(() => list().getByRole('option').count()).toBe(count);
-    expect(await list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
+    await poll(() => list().getByRole('option').count()).toBe(count);
+    await poll(() => list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
     await list().locator(`[data-review-id="${id}"]`).click();
-    await expect.poll(activeTitle).toBe(id);
-    expect(await detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
+    await poll(activeTitle).toBe(id);
+    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
 
     const trail = detail.getByTestId('review-trail');
     // Still open from the test above: it reloads after every change.
     if ((await trail.getAttribute('open')) === null) await trail.locator('summary').click();
     const actions = () => trail.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')).slice(-6));
     // Note added and removed, split and merged back, merged and taken out again: six entries after the edit.
-    await expect.poll(actions).toEqual(['note', 'note', 'split', 'merge', 'merge', 'split']);
-    expect(await trail.locator('tbody tr').last().textContent()).toContain('merge undone');
+    await poll(actions).toEqual(['note', 'note', 'split', 'merge', 'merge', 'split']);
+    await poll(() => trail.locator('tbody tr').last().textContent()).toContain('merge undone');
   });
 
   it('asks once before confirming an ungrounded finding: c shows the warning, c again confirms', async () => {
     const ungrounded = list().getByRole('group', { name: /^Not grounded/ }).getByRole('option').first();
     await ungrounded.click();
     const id = await ungrounded.getAttribute('data-review-id');
-    await expect.poll(activeTitle).toBe(id);
+    await poll(activeTitle).toBe(id);
     await page.keyboard.press('c');
     const ask = page.getByTestId('confirm-ungrounded');
     await ask.waitFor();
-    expect(await ask.textContent()).toContain('not found in the document');
+    await poll(() => ask.textContent()).toContain('not found in the document');
     expect(await ungrounded.getAttribute('data-state')).toBe('new');
     await list().focus();
     await page.keyboard.press('c');
-    await expect.poll(() => ungrounded.getAttribute('data-state')).toBe('confirmed');
+    await poll(() => ungrounded.getAttribute('data-state')).toBe('confirmed');
     expect(await ask.count()).toBe(0);
     // Undo takes it back; the export below counts only the three reviewed above.
     await page.getByTestId('undo-bar').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => ungrounded.getAttribute('data-state')).toBe('new');
+    await poll(() => ungrounded.getAttribute('data-state')).toBe('new');
   });
 
   it('adds a finding the model missed from a selection in the chunk view, grounded by construction', async () => {
     // Back to the first (grounded) finding; its evidence opens the chunk to select in.
-    await list().focus();
-    await page.keyboard.press('Home');
+    await home();
     await page.getByRole('button', { name: 'Open this place in the document' }).click();
     const body = page.getByTestId('chunk-text-body');
     await body.waitFor();
@@ -243,12 +246,12 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await form.getByLabel('Title').fill('Severity wording is ambiguous');
     await form.getByRole('button', { name: 'Add finding' }).click();
     const detail = page.getByTestId('review-detail');
-    await expect.poll(() => detail.locator('h2').textContent()).toContain('Severity wording is ambiguous');
-    await expect.poll(() => detail.getByTestId('surrounding-text').locator('mark').textContent()).toBe(phrase.trim());
-    expect(await detail.textContent()).toContain('added by hand');
+    await poll(() => detail.locator('h2').textContent()).toContain('Severity wording is ambiguous');
+    await poll(() => detail.getByTestId('surrounding-text').locator('mark').textContent()).toBe(phrase.trim());
+    await poll(() => detail.textContent()).toContain('added by hand');
     await list().focus();
     await page.keyboard.press('c');
-    await expect.poll(() => detail.getAttribute('data-state')).toBe('confirmed');
+    await poll(() => detail.getAttribute('data-state')).toBe('confirmed');
     await screenshot(page, 'review-manual-finding');
   });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot } from './browser';
+import { SETUP_DEADLINE_MS, poll } from './waits';
 
 describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved marker, selects wide enough', () => {
   let app: AppUnderTest;
@@ -19,7 +20,7 @@ describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved mar
       await host.invoke('settings.update', { reviewerName: 'A. Auditor' });
     });
     page = app.page;
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -30,21 +31,22 @@ describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved mar
     await page.getByLabel('Reviewer name (in reports)').fill('B. Second');
     await page.getByRole('button', { name: 'Save settings' }).click();
     const status = page.getByTestId('settings-actions').getByRole('status');
-    await expect.poll(() => status.textContent()).toBe('Settings saved.');
+    await poll(() => status.textContent()).toBe('Settings saved.');
     await goTo('Library');
     await goTo('Settings');
+    // Read once on purpose: a poll would let an old "Settings saved." be shown for a while.
     expect(await status.textContent()).toBe('');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => status.textContent()).toBe('Settings saved.');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('');
+    await poll(() => status.textContent()).toBe('Settings saved.');
+    await poll(() => status.textContent()).toBe('');
   });
 
   it('marks the Settings place while edits are left unsaved elsewhere, and clears it on discard', async () => {
     await page.getByLabel('Reviewer name (in reports)').fill('C. Third');
     await goTo('Library');
     const marker = page.getByRole('navigation', { name: 'Places' }).getByTestId('settings-unsaved');
-    expect(await marker.isVisible()).toBe(true);
-    expect(await marker.textContent()).toContain('unsaved');
+    await poll(() => marker.isVisible()).toBe(true);
+    await poll(() => marker.textContent()).toContain('unsaved');
     await goTo('Settings');
     await page.getByTestId('settings-actions').getByRole('button', { name: 'Discard' }).click();
     await goTo('Library');

@@ -16,6 +16,7 @@ import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+import { SETUP_DEADLINE_MS, laidOut, poll, resizedTo } from './waits';
 
 /** A report whose pages 2 and 3 have no text layer (scanned), with one finding on page 1. */
 async function partlyScannedPdf(): Promise<Uint8Array> {
@@ -62,7 +63,7 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
       ({ host }) => host.invoke('settings.update', { reviewerName: 'A. Auditor', strategy: 'headings', useJudge: false }).then(() => undefined),
     );
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -70,31 +71,31 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
 
   it('greets a first-time user: Ollama found, the automatic model named, and a sample document to try', async () => {
     const onboarding = page.getByTestId('onboarding');
-    await expect.poll(() => onboarding.textContent(), { timeout: 10_000 }).toContain('The analysis will use qwen3:8b (simulator, not a language model) (chosen automatically)');
+    await poll(() => onboarding.textContent()).toContain('The analysis will use qwen3:8b (simulator, not a language model) (chosen automatically)');
     // The bridge's Ollama is the project's simulator: every place that names a model says so (shared/simulator.ts).
-    expect(await onboarding.textContent()).toContain("(Offline Audit's Ollama simulator, not a language model)");
+    await poll(() => onboarding.textContent()).toContain("(Offline Audit's Ollama simulator, not a language model)");
     const status = page.getByTestId('status-ollama');
-    expect(await status.getAttribute('data-reachable')).toBe('true');
-    expect(await page.getByTestId('status-model').textContent()).toBe('Model: Automatic → qwen3:8b (simulator, not a language model)');
-    expect(await status.textContent()).toContain("(Offline Audit's Ollama simulator)");
+    await poll(() => status.getAttribute('data-reachable')).toBe('true');
+    await poll(() => page.getByTestId('status-model').textContent()).toBe('Model: Automatic → qwen3:8b (simulator, not a language model)');
+    await poll(() => status.textContent()).toContain("(Offline Audit's Ollama simulator)");
     await screenshot(page, 'workspace-first-run-1440');
     axe.firstRun = await seriousAxeViolations(page);
 
     await onboarding.getByRole('button', { name: 'Try a sample document' }).click();
     // The sample ends on its first finding, beside its source page, as the welcome promises.
-    await expect.poll(() => page.getByTestId('review-detail').textContent(), { timeout: 30_000 }).toContain('SAMPLE-001');
-    expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    await poll(() => page.getByTestId('review-detail').textContent()).toContain('SAMPLE-001');
+    await poll(() => page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
     // The review keys work at once: the queue has the focus, so the first j or c acts without a click first (trial row 13).
-    await expect.poll(() => queue().evaluate((el) => el === document.activeElement)).toBe(true);
+    await poll(() => queue().evaluate((el) => el === document.activeElement)).toBe(true);
     await screenshot(page, 'workspace-sample-first-finding-1440');
     await goTo('Library');
     const run = page.getByTestId('run-1');
-    await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 30_000 });
-    expect(await run.locator('.badge').first().textContent()).toContain('Done');
+    await page.waitForSelector('[data-testid="run-1"][data-status="done"]');
+    await poll(() => run.locator('.badge').first().textContent()).toContain('Done');
     // The sample's CR-2041 is an ID mention no finding carries: its completeness verdict asks to check it, and the badge says so.
-    expect(await run.getByTestId('run-problems').textContent()).toBe('Done: check the result: 1 place to check.');
+    await poll(() => run.getByTestId('run-problems').textContent()).toBe('Done: check the result: 1 place to check.');
     const row = page.getByTestId('library').locator('tr[data-document="sample-audit-report.pdf"]');
-    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('3');
+    await poll(() => row.locator('td').nth(2).textContent()).toBe('3');
     expect(await page.getByTestId('onboarding').count()).toBe(0);
     await screenshot(page, 'workspace-library-1440');
   });
@@ -102,47 +103,84 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   it('triages the findings beside the source page: the PDF page drawn with the quote highlighted, named by page and section', async () => {
     await goTo('Findings');
     await queue().getByRole('option').first().waitFor();
-    expect(await queue().getByRole('option').count()).toBe(3);
-    expect(await queue().getByRole('option').first().textContent()).toContain('SAMPLE-001');
+    await poll(() => queue().getByRole('option').count()).toBe(3);
+    await poll(() => queue().getByRole('option').first().textContent()).toContain('SAMPLE-001');
     const place = detail().getByTestId('source-place');
-    await expect.poll(() => place.locator('h3').first().textContent()).toBe('Page 1 · 2.1 SAMPLE-001 Passwords are stored with an outdated hash');
-    expect(await place.getByTestId('surrounding-text').locator('mark').textContent()).toBe('The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.');
-    expect(await place.getByTestId('surrounding-text').textContent()).toContain('Recommendation: hash passwords with Argon2id');
+    await poll(() => place.locator('h3').first().textContent()).toBe('Page 1 · 2.1 SAMPLE-001 Passwords are stored with an outdated hash');
+    await poll(() => place.getByTestId('surrounding-text').locator('mark').textContent()).toBe('The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.');
+    await poll(() => place.getByTestId('surrounding-text').textContent()).toContain('Recommendation: hash passwords with Argon2id');
     const pdfPage = place.getByTestId('pdf-page');
-    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"]', { timeout: 20_000 });
-    expect(Number(await pdfPage.getAttribute('data-highlights'))).toBeGreaterThan(0);
+    // The drawn page read at one moment: its ink, its first highlight and its canvas (the pane may change width and
+    // the page be drawn again, which clears the canvas until it is done).
+    const drawing = () =>
+      pdfPage.evaluate((el) => {
+        if (el.getAttribute('data-rendered') !== 'true') return null;
+        const canvas = el.querySelector('canvas')!;
+        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let ink = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) ink++;
+        const { y, height } = canvas.getBoundingClientRect();
+        const first = el.querySelector('[data-testid="pdf-highlight"]')?.getBoundingClientRect();
+        return { ink, highlights: Number(el.getAttribute('data-highlights')), canvas: { y, height }, first: first ? { y: first.y, height: first.height } : null };
+      });
+    const seen: { drawn: Awaited<ReturnType<typeof drawing>> } = { drawn: null };
+    await poll(async () => (seen.drawn = await drawing()) !== null).toBe(true);
+    const { ink, highlights, canvas, first } = seen.drawn!;
+    expect(highlights).toBeGreaterThan(0);
     // The canvas has ink: pdf.js drew the page (a blank canvas would be all white).
-    const inked = await pdfPage.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let dark = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++;
-      return dark;
-    });
-    expect(inked).toBeGreaterThan(500);
+    expect(ink).toBeGreaterThan(500);
     // The highlight sits on the drawn page, inside the canvas.
-    const [box, canvasBox] = await Promise.all([pdfPage.getByTestId('pdf-highlight').first().boundingBox(), pdfPage.locator('canvas').boundingBox()]);
-    expect(box!.y).toBeGreaterThan(canvasBox!.y);
-    expect(box!.y + box!.height).toBeLessThan(canvasBox!.y + canvasBox!.height / 2);
+    expect(first!.y).toBeGreaterThan(canvas.y);
+    expect(first!.y + first!.height).toBeLessThan(canvas.y + canvas.height / 2);
     await screenshot(page, 'workspace-findings-1440');
     axe.findings = await seriousAxeViolations(page);
 
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.waitForTimeout(300);
+    // Made narrower from the keyboard, the detail draws the page again, and the page is never shown as drawn with an
+    // earlier drawing's size (its highlights placed for the old canvas): every moment is recorded in the page.
+    await pdfPage.evaluate((el) => {
+      const seen = { stale: [] as string[], redrawn: false };
+      const check = () => {
+        const canvasWidth = el.querySelector('canvas')!.style.width;
+        if (el.getAttribute('data-rendered') !== 'true') seen.redrawn = true;
+        else if (canvasWidth !== el.style.width) seen.stale.push(`page drawn ${el.style.width} wide on a canvas of ${canvasWidth}`);
+      };
+      const observer = new MutationObserver(check);
+      observer.observe(el, { subtree: true, attributes: true });
+      Object.assign(window, { redraw: seen, redrawObserver: observer });
+    });
+    const separator = page.getByRole('separator', { name: 'Resize the finding detail' });
+    const widthBefore = await separator.getAttribute('aria-valuenow');
+    await separator.focus();
+    await page.keyboard.press('ArrowRight');
+    await poll(() => separator.getAttribute('aria-valuenow')).toBe(String(Number(widthBefore) - 40));
+    await laidOut(page);
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"]');
+    const redraw = await page.evaluate(() => {
+      const { redraw: seen, redrawObserver } = window as unknown as { redraw: { stale: string[]; redrawn: boolean }; redrawObserver: MutationObserver };
+      redrawObserver.disconnect();
+      return seen;
+    });
+    expect(redraw).toEqual({ stale: [], redrawn: true });
+    await page.keyboard.press('ArrowLeft');
+    await poll(() => separator.getAttribute('aria-valuenow')).toBe(widthBefore);
+
+    await resizedTo(page, { width: 1024, height: 700 });
     // At 1024 px the queue and the detail are side by side, each on screen.
     const [queueBox, detailBox] = await Promise.all([queue().boundingBox(), detail().boundingBox()]);
     expect(queueBox!.x + queueBox!.width).toBeLessThanOrEqual(detailBox!.x);
     expect(detailBox!.y).toBeLessThan(700);
+    await page.waitForSelector('[data-testid="pdf-page"][data-rendered="true"]');
     await screenshot(page, 'workspace-findings-1024');
     axe.findings1024 = await seriousAxeViolations(page);
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await resizedTo(page, { width: 1440, height: 900 });
   });
 
   it('opens an unreviewed ID mention at its place, and comes back to the finding', async () => {
     const chip = page.getByTestId('unreviewed-section').getByRole('button', { name: /CR-2041/ });
     await chip.click();
     const mention = page.getByTestId('mention-detail');
-    await expect.poll(() => mention.getByTestId('surrounding-text').locator('mark').textContent()).toBe('CR-2041');
-    expect(await mention.locator('.source-place h3').textContent()).toBe('Page 1 · 1 Introduction');
+    await poll(() => mention.getByTestId('surrounding-text').locator('mark').textContent()).toBe('CR-2041');
+    await poll(() => mention.locator('.source-place h3').textContent()).toBe('Page 1 · 1 Introduction');
     await mention.getByRole('button', { name: '← Back to the finding' }).click();
     await detail().waitFor();
   });
@@ -150,20 +188,21 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   it('undoes a confirmation: the state goes back and the trail keeps both changes', async () => {
     await queue().focus();
     await page.keyboard.press('Home');
+    await poll(() => queue().getByRole('option').first().getAttribute('aria-selected')).toBe('true');
     const id = await detail().getAttribute('data-review-id');
     await page.keyboard.press('c');
-    await expect.poll(() => detail().getAttribute('data-state')).toBe('confirmed');
+    await poll(() => detail().getAttribute('data-state')).toBe('confirmed');
     const undo = page.getByTestId('undo-bar');
-    expect(await undo.textContent()).toMatch(/R-\d+ marked confirmed/);
+    await poll(() => undo.textContent()).toMatch(/R-\d+ marked confirmed/);
     await page.keyboard.press('Control+z');
-    await expect.poll(() => detail().getAttribute('data-state')).toBe('new');
-    expect(await detail().getAttribute('data-review-id')).toBe(id);
-    expect(await undo.count()).toBe(0);
+    await poll(() => detail().getAttribute('data-state')).toBe('new');
+    await poll(() => detail().getAttribute('data-review-id')).toBe(id);
+    await poll(() => undo.count()).toBe(0);
     await detail().getByTestId('review-trail').locator('summary').click();
     const rows = detail().getByTestId('review-trail').locator('tr[data-action="state"]');
-    await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toContain('Confirmed');
-    expect(await rows.nth(1).locator('td').nth(4).textContent()).toBe('New');
+    await poll(() => rows.count()).toBe(2);
+    await poll(() => rows.nth(0).textContent()).toContain('Confirmed');
+    await poll(() => rows.nth(1).locator('td').nth(4).textContent()).toBe('New');
   });
 
   it('chooses severity from the profile’s scale when editing, and undoes the edit', async () => {
@@ -171,12 +210,12 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await page.keyboard.press('e');
     const form = page.getByRole('form', { name: 'Edit the finding' });
     const severity = form.getByLabel(/^Severity/);
-    expect(await severity.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual(['Critical', 'High', 'Medium', 'Low', 'Informational']);
+    await poll(() => severity.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual(['Critical', 'High', 'Medium', 'Low', 'Informational']);
     await severity.selectOption('Critical');
     await form.getByRole('button', { name: 'Save edits' }).click();
-    await expect.poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Critical');
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Critical');
     await page.getByTestId('undo-bar').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('same');
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('same');
   });
 
   it('opens the place in the document view and goes Back to the finding', async () => {
@@ -184,7 +223,7 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await page.getByTestId('chunk-text').waitFor();
     await page.getByRole('button', { name: '← Back to the finding' }).click();
     await detail().waitFor();
-    expect(await page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
+    await poll(() => page.locator('.place[aria-current="page"]').textContent()).toContain('Findings');
   });
 
   it('says "Done with problems" in the run, the library and the document view when a file failed and pages had no text', async () => {
@@ -194,25 +233,25 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
       { name: 'partly-scanned.pdf', bytes: scanned },
       { name: 'broken.pdf', bytes: truncate(scanned, 0.4) },
     ]);
-    await page.waitForSelector('[data-testid="run-2"][data-status="done"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="run-2"][data-status="done"]');
     const run = page.getByTestId('run-2');
-    expect(await run.locator('.run__header .badge').textContent()).toContain('Done with problems');
+    await poll(() => run.locator('.run__header .badge').textContent()).toContain('Done with problems');
     // OCR read the two empty pages and found no words: that is noted quietly, never a problem of the audit.
-    expect(await run.getByTestId('run-problems').textContent()).toBe('Done with problems: 1 file failed.');
-    expect(await run.locator('li[data-file="partly-scanned.pdf"] p[data-code="PDF_NO_TEXT_LAYER"]').textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => run.getByTestId('run-problems').textContent()).toBe('Done with problems: 1 file failed.');
+    await poll(() => run.locator('li[data-file="partly-scanned.pdf"] p[data-code="PDF_NO_TEXT_LAYER"]').textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     const row = page.getByTestId('library').locator('tr[data-document="partly-scanned.pdf"]');
-    await expect.poll(() => row.locator('td').nth(1).textContent()).toContain('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => row.locator('td').nth(1).textContent()).toContain('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     expect(await row.locator('td').nth(1).textContent()).not.toContain('Done with problems');
     await screenshot(page, 'workspace-done-with-problems-1440');
     axe.library = await seriousAxeViolations(page);
 
     await row.getByRole('button', { name: 'Open partly-scanned.pdf' }).click();
     const note = page.getByTestId('picture-pages');
-    await expect.poll(() => note.textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => note.textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     expect(await page.getByTestId('document-problems').count()).toBe(0);
     // The Completeness panel says it in the same quiet sentence, and never lists those pages as a place to check.
     const completeness = page.getByTestId('completeness');
-    await expect.poll(() => completeness.getByTestId('completeness-pictures').textContent(), { timeout: 10_000 }).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => completeness.getByTestId('completeness-pictures').textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     expect(await completeness.locator('li[data-kind="pages-without-text"]').count()).toBe(0);
     expect(await completeness.getByTestId('completeness-headline').textContent()).not.toMatch(/^Check/);
     await screenshot(page, 'workspace-document-1440');
@@ -224,37 +263,38 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     extractDelayMs = 1200;
     await goTo('Library');
     await dropFiles(page, [{ name: 'four-findings.pdf', bytes: await fourFindingsPdf() }]);
-    await page.waitForSelector('[data-testid="run-3"][data-status="running"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="run-3"][data-status="running"]');
     // The library counts what the run has found so far, not a stale 0.
     const soFar = page.getByTestId('library').locator('tr[data-document="four-findings.pdf"]').getByTestId('findings-so-far');
-    await expect.poll(() => soFar.textContent(), { timeout: 20_000 }).toMatch(/^[1-3] so far$/);
+    await poll(() => soFar.textContent()).toMatch(/^[1-3] so far$/);
     await goTo('Findings');
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'four-findings.pdf' });
     // Findings of the parts already analysed show while the run still works on the others.
     const arriving = page.getByTestId('arriving-finding');
-    await expect.poll(() => arriving.count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    const seenWhileRunning = await arriving.count();
-    expect(seenWhileRunning).toBeLessThan(4);
-    expect(await arriving.first().textContent()).toContain('LIVE-001');
+    // Counted at the moment they show (read again later, the run may have finished its last part).
+    const arrived = { count: 0 };
+    await poll(async () => (arrived.count = await arriving.count())).toBeGreaterThan(0);
+    expect(arrived.count).toBeLessThan(4);
+    await poll(() => arriving.first().textContent()).toContain('LIVE-001');
     expect(await server.host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: 3, status: 'running' }, {}, {}] });
     const status = page.getByTestId('status-run');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Run #3 · four-findings\.pdf · \d+% · \d+ findings? so far · \d+ s elapsed/);
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/about \d+ s left$/);
+    await poll(() => status.textContent()).toMatch(/^Run #3 · four-findings\.pdf · \d+% · \d+ findings? so far · \d+ s elapsed/);
+    await poll(() => status.textContent()).toMatch(/about \d+ s left$/);
     // One count: the status bar's "N findings so far" is the number the Arriving list shows (trial, not judged: the
     // status bar said 4 while the Findings view said 0).
     const counts = async () => [/(\d+) findings? so far/.exec((await status.textContent()) ?? '')?.[1], /\((\d+)\)/.exec((await page.locator('#arriving-title').textContent()) ?? '')?.[1]];
-    await expect.poll(async () => ((c) => c[0] !== undefined && c[0] === c[1])(await counts()), { timeout: 10_000 }).toBe(true);
+    await poll(async () => ((c) => c[0] !== undefined && c[0] === c[1])(await counts())).toBe(true);
     await screenshot(page, 'workspace-live-run-1440');
-    await expect.poll(() => queue().getByRole('option').count(), { timeout: 30_000 }).toBe(4);
-    expect(await page.getByTestId('arriving').count()).toBe(0);
+    await poll(() => queue().getByRole('option').count()).toBe(4);
+    await poll(() => page.getByTestId('arriving').count()).toBe(0);
     extractDelayMs = 0;
-    await page.waitForSelector('[data-testid="status-run"]:has-text("No run in progress")', { timeout: 20_000 });
+    await page.waitForSelector('[data-testid="status-run"]:has-text("No run in progress")');
   });
 
   it('offers models by capability with "Automatic → qwen3:8b", and keeps unsaved settings while the user looks elsewhere', async () => {
     await goTo('Settings');
     const extract = page.getByLabel('Finding extraction');
-    await expect.poll(() => extract.locator('option').first().textContent(), { timeout: 10_000 }).toBe('Automatic → qwen3:8b');
+    await poll(() => extract.locator('option').first().textContent()).toBe('Automatic → qwen3:8b');
     const chatOptions = await extract.locator('option').allTextContents();
     const embedOptions = await page.getByLabel('Embeddings').locator('option').allTextContents();
     expect(chatOptions.some((o) => /embed/.test(o))).toBe(false);
@@ -264,16 +304,16 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
 
     await page.getByLabel('Reviewer name (in reports)').fill('B. Second');
     const actions = page.getByTestId('settings-actions');
-    expect(await actions.textContent()).toContain('Unsaved changes');
+    await poll(() => actions.textContent()).toContain('Unsaved changes');
     // The save bar stays in view however long the pane is.
     const bar = await actions.boundingBox();
     expect(bar!.y + bar!.height).toBeLessThanOrEqual(900);
     await screenshot(page, 'workspace-settings-1440');
     await goTo('Library');
     await goTo('Settings');
-    expect(await page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('B. Second');
+    await poll(() => page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('B. Second');
     await actions.getByRole('button', { name: 'Discard' }).click();
-    expect(await page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('A. Auditor');
+    await poll(() => page.getByLabel('Reviewer name (in reports)').inputValue()).toBe('A. Auditor');
     expect(await actions.textContent()).not.toContain('Unsaved changes');
   });
 
@@ -282,19 +322,19 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await goTo('Library');
     await dropFiles(page, [{ name: 'later.pdf', bytes: await partlyScannedPdf() }]);
     const down = page.getByTestId('drop-ollama-down');
-    await down.waitFor({ timeout: 10_000 });
-    expect(await down.textContent()).toContain('ollama serve');
-    expect(await page.getByTestId('status-ollama').getAttribute('data-reachable')).toBe('false');
-    expect(await page.getByTestId('status-ollama').textContent()).toContain('Ollama not reachable at http://127.0.0.1:9');
+    await down.waitFor();
+    await poll(() => down.textContent()).toContain('ollama serve');
+    await poll(() => page.getByTestId('status-ollama').getAttribute('data-reachable')).toBe('false');
+    await poll(() => page.getByTestId('status-ollama').textContent()).toContain('Ollama not reachable at http://127.0.0.1:9');
     // The run stops on it too, with the sentence first (commands as code, not backticks) and its code behind Details.
-    await page.waitForSelector('[data-testid="run-4"][data-status="failed"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="run-4"][data-status="failed"]');
     const runError = page.getByTestId('run-4').getByTestId('run-error');
-    expect(await runError.locator('.error-note__message code').allTextContents()).toContain('ollama serve');
+    await poll(() => runError.locator('.error-note__message code').allTextContents()).toContain('ollama serve');
     expect(await runError.locator('.error-note__message').textContent()).not.toContain('`');
     expect(await runError.locator('details').getAttribute('open')).toBeNull();
-    await page.setViewportSize({ width: 1024, height: 700 });
+    await resizedTo(page, { width: 1024, height: 700 });
     await screenshot(page, 'workspace-ollama-down-1024');
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await resizedTo(page, { width: 1440, height: 900 });
     await server.host.invoke('settings.update', { ollamaHost: server.sim!.url });
   });
 

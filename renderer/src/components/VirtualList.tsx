@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface VirtualListProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   count: number;
@@ -58,13 +58,18 @@ export function VirtualList({ count, rowHeight, virtualize = true, overscan = 8,
     return () => observer.disconnect();
   }, []);
 
-  useEffect(() => {
+  // A layout effect, and the new scroll position taken at once: the rows around the row brought into view are drawn
+  // in the same frame as the change that asked for it. Waiting for the scroll event instead left a frame (more on a
+  // busy machine) with the old rows, or none, in view, and aria-activedescendant naming a row not in the DOM.
+  useLayoutEffect(() => {
     const element = ref.current;
     if (!element || scrollToIndex === null || scrollToIndex === undefined || scrollToIndex < 0 || scrollToIndex >= count) return;
     const top = offsets[scrollToIndex]!;
     const bottom = offsets[scrollToIndex + 1]!;
     if (top < element.scrollTop) element.scrollTop = top;
     else if (bottom > element.scrollTop + element.clientHeight) element.scrollTop = bottom - element.clientHeight;
+    else return;
+    setScrollTop(element.scrollTop);
   }, [scrollToIndex, offsets, count]);
 
   const first = virtualize ? Math.max(0, rowAt(offsets, scrollTop) - overscan) : 0;

@@ -71,7 +71,8 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async save() {
     const draft = get().draft;
     if (!draft) return false;
-    set({ saving: true });
+    // The confirmation of an earlier save is not this one's: it said "Settings saved." while this save was on its way.
+    set({ saving: true, message: null });
     const result = await invoke('settings.update', draft);
     if (result.ok) {
       set({ settings: result.data, draft: structuredClone(result.data), saving: false, message: SAVED, error: null });

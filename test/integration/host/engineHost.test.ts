@@ -124,6 +124,23 @@ describe('engine host', () => {
     await host.close();
   });
 
+  it('tells the windows when a paused run is cancelled: the run as recorded, and that the library changed', async () => {
+    const dir = tempDir();
+    const host = createEngineHost({ dataDir: dir, appVersion: 't', ingestFile: delayedIngest(400) });
+    const file = writeFixture(join(dir, 'a.pdf'), await makeTextPdf(sampleReportSpec()));
+    const { runId } = await call<{ runId: number }>(host, 'runs.start', { files: [file], mode: 'rules-only' });
+    expect(await call(host, 'runs.pause', { runId })).toEqual({ runId, status: 'paused' });
+    // No runner executes a paused run: the cancel below is recorded by the host itself, and must be said as a stop is.
+    const events: HostEvent[] = [];
+    host.onEvent((e) => events.push(e));
+    expect(await call(host, 'runs.cancel', { runId })).toEqual({ runId, status: 'cancelled' });
+    const finished = events.filter((e) => e.type === 'run.finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.data).toMatchObject({ id: runId, status: 'cancelled', inputs: [{ status: 'cancelled' }] });
+    expect(events.some((e) => e.type === 'documents.changed')).toBe(true);
+    await host.close();
+  });
+
   it('checks Ollama: versions and models from the simulator, guidance when unreachable or a model is missing', async () => {
     const sim = await startOllamaSim();
     const host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });

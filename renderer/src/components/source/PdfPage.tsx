@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { quoteBoxes, type PdfBox, type TextItemLike } from '../../pdfHighlight';
 import { pdfOf } from '../../sourceCache';
 import type { OcrWordBox } from '../../../../shared/contract';
@@ -6,6 +7,8 @@ import { ocrWordsOf, useOcrStore } from '../../stores/useOcrStore';
 import { OcrPageBar, OcrWordLayer, pixelBox, quoteWords } from './OcrWordLayer';
 
 interface Drawn {
+  /** What was drawn: the document, page, width and quote (see drawingKey). */
+  key: string;
   width: number;
   height: number;
   boxes: { left: number; top: number; width: number; height: number }[];
@@ -18,11 +21,15 @@ interface Drawn {
  */
 export function PdfPage({ documentId, page, quote, range, width }: { documentId: number; page: number; quote: string; range?: { start: number; end: number }; width: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [drawn, setDrawn] = useState<Drawn | null>(null);
+  const [lastDrawing, setLastDrawing] = useState<Drawn | null>(null);
   const [error, setError] = useState<string | null>(null);
   // The OCR words of the page shown (words fetched for another page are not used while this one's arrive).
   const [ocr, setOcr] = useState<{ page: string; words: OcrWordBox[] } | null>(null);
   const pageKey = `${documentId}:${page}`;
+  // The drawing asked for now. Until it is done the page is not drawn: the canvas is being sized and drawn again, and
+  // an earlier drawing's highlights (another page, width or quote) are not shown over it.
+  const drawingKey = `${pageKey}:${width}:${quote}`;
+  const drawn = lastDrawing?.key === drawingKey ? lastDrawing : null;
   const ocrWords = ocr?.page === pageKey ? ocr.words : [];
   const showOcrWords = useOcrStore((s) => s.showWords);
 
@@ -47,6 +54,9 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
         const viewport = pdfPage.getViewport({ scale: Math.max(0.3, width / base.width) });
         const target = canvas.current;
         if (cancelled || !target) return;
+        // Sizing the canvas clears it: no drawing is shown as done from here (not even this key's, after a drawing
+        // for another width was started and given up), until this one is.
+        flushSync(() => setLastDrawing(null));
         const ratio = window.devicePixelRatio || 1;
         target.width = Math.floor(viewport.width * ratio);
         target.height = Math.floor(viewport.height * ratio);
@@ -60,7 +70,7 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
           const [x0, y0, x1, y1] = viewport.convertToViewportRectangle([b.x0, b.y0, b.x1, b.y1]);
           return { left: Math.min(x0, x1), top: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0) };
         });
-        if (!cancelled) setDrawn({ width: viewport.width, height: viewport.height, boxes });
+        if (!cancelled) setLastDrawing({ key: drawingKey, width: viewport.width, height: viewport.height, boxes });
       } catch (e) {
         if (!cancelled && (e as Error).name !== 'RenderingCancelledException') setError((e as Error).message);
       }
@@ -69,7 +79,7 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
       cancelled = true;
       task?.cancel();
     };
-  }, [documentId, page, quote, width]);
+  }, [documentId, page, quote, width, drawingKey]);
 
   if (error) return <p className="warning" data-testid="pdf-page-error">The page cannot be shown: {error}</p>;
   const ocrPage = ocrWords.length > 0;

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { ChunkNode } from '../../../../shared/types';
 import { useAppStore } from '../../stores/useAppStore';
 import { useTreeStore } from '../../stores/useTreeStore';
@@ -50,10 +51,16 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
   const box = useRef<HTMLDivElement>(null);
   const place = places[Math.min(at, places.length - 1)]!;
 
-  useEffect(() => {
+  // Measured before the first paint, then on every resize (committed at once, before the frame is painted): the page
+  // is drawn at the width it is shown at, never first at a guess (wider than a narrow pane), and a page drawn for the
+  // old width is never shown as drawn in a pane of the new one.
+  useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.max(240, Math.floor(entry.contentRect.width) - 2)));
+    const fit = (contentWidth: number) => setWidth(Math.max(240, Math.floor(contentWidth) - 2));
+    const style = getComputedStyle(element);
+    fit(element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+    const observer = new ResizeObserver(([entry]) => entry && flushSync(() => fit(entry.contentRect.width)));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
