@@ -80,6 +80,9 @@ export function createRunControl(deps: {
     };
     active.set(runId, live);
     const onProgress = (event: ProgressEvent) => {
+      // A new phase reaches the window at once, not after the throttle's wait: the step it starts may hold the
+      // engine for minutes (merging a thousand findings), and the window must say so before it does.
+      const newPhase = event.phase !== (event.ordinal === undefined ? live.lastEvent?.phase : live.progress.get(event.ordinal)?.phase);
       live.lastEvent = event;
       if (event.ordinal !== undefined) {
         const inputFinished = live.startedInputs.size > 0 && !live.startedInputs.has(event.ordinal);
@@ -91,6 +94,7 @@ export function createRunControl(deps: {
         if (documentStored || inputFinished) emit({ type: 'documents.changed', data: {} });
       }
       throttle.push(runId, true);
+      if (newPhase) throttle.flush(runId);
     };
     live.done = (async () => {
       try {
