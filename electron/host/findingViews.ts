@@ -1,9 +1,11 @@
 import type { ChunkResultView, ChunkStatusView, DocumentAnalysis, FindingView, SplitAttemptView } from '../../shared/contract';
 import { idLabel, idOriginOf, type MergeConflict, type MergedFinding } from '../../shared/findings';
 import type { SplitAttempt } from '../../shared/treesplit';
+import { getCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { latestJudgeDecision } from '../engine/judge';
 import { latestMergedRuns, listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
+import { isReferenceId } from '../engine/rules';
 import { latestRunWithLlmResults, loadChunks, loadMentions, type Database } from '../engine/store';
 import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
@@ -123,6 +125,17 @@ export function analysisView(db: Database, documentId: number, runId: number | u
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model } : null,
     chunks,
     counts,
-    unreviewedMentions: unreviewedMentions(loadMentions(db, documentId), covered),
+    unreviewedMentions: offeredMentions(db, documentId, run, covered),
   };
+}
+
+/**
+ * The IDs offered as places the model may have missed a finding: the completeness check's own list when the run
+ * checked the document (so the Findings view, the library and the check give one count), else every mention no
+ * finding covers, without the standards, licences and code line ranges a report cites (ERC-20, AGPL-3, L90-91).
+ */
+function offeredMentions(db: Database, documentId: number, run: number | null, covered: readonly { findingKey: string | null }[]): DocumentAnalysis['unreviewedMentions'] {
+  const verdict = run === null ? null : getCompleteness(db, run, documentId);
+  if (verdict) return verdict.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] }));
+  return unreviewedMentions(loadMentions(db, documentId), covered).filter((m) => !isReferenceId(m.id));
 }
