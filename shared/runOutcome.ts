@@ -28,6 +28,8 @@ export interface Problems {
   unreadablePages: number;
   /** Chunks whose analysis failed (only known for a document's analysis). */
   failedChunks: number;
+  /** The pages those chunks cover, when known: named as ranges ("pp. 83-96"), never page by page. */
+  failedChunkPages?: readonly number[];
 }
 
 interface InputLike {
@@ -79,11 +81,17 @@ export function problemsOf(inputs: readonly InputLike[], failedChunks = 0): Prob
   };
 }
 
+/** " (p. 83)", " (pp. 83-96, 101)", or nothing when the pages are not known. */
+function pagesInBrackets(pages: readonly number[] | undefined): string {
+  if (!pages || pages.length === 0) return '';
+  return ` (${new Set(pages).size === 1 ? 'p.' : 'pp.'} ${formatPageRanges(pages)})`;
+}
+
 /** "1 file failed, 5 pages without text", or null when nothing was lost. */
 export function describeProblems(p: Problems): string | null {
   const parts = [
     p.failedFiles > 0 ? `${plural(p.failedFiles, 'file')} failed` : null,
-    p.failedChunks > 0 ? `${plural(p.failedChunks, 'part')} not analysed` : null,
+    p.failedChunks > 0 ? `${plural(p.failedChunks, 'part')} not analysed${pagesInBrackets(p.failedChunkPages)}` : null,
     p.pagesWithoutText > 0 ? `${plural(p.pagesWithoutText, 'page')} without text` : null,
     p.unreadablePages > 0 ? `${plural(p.unreadablePages, 'page')} unreadable` : null,
   ].filter((part): part is string => part !== null);
@@ -168,6 +176,16 @@ export function combineVerdicts(verdicts: readonly (VerdictSummary | null | unde
 /** "0 of 3 stated findings found", when the document states more than was found. */
 export function shortfallText(v: VerdictSummary): string | null {
   return v.statedTotal !== null && v.foundTotal < v.statedTotal ? `${v.foundTotal.toLocaleString()} of ${plural(v.statedTotal, 'stated finding')} found` : null;
+}
+
+/**
+ * A file its run never started, because the run was paused, cancelled or stopped first: "Not started: run
+ * cancelled", never a plain "Queued" that promises work no run will do. Null for any other file.
+ */
+export function notStartedOutcome(inputStatus: RunStatus | 'stored', runStatus: RunStatus | null | undefined): Outcome | null {
+  if (inputStatus !== 'queued' || !runStatus || runStatus === 'queued' || runStatus === 'running') return null;
+  const why = runStatus === 'paused' ? 'run paused' : runStatus === 'cancelled' ? 'run cancelled' : 'run stopped';
+  return { label: `Not started: ${why}`, tone: 'idle', problems: null };
 }
 
 /**

@@ -26,6 +26,7 @@ import { LISTED_ENTRY_TYPE } from '../../shared/findings';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
+import { documentArriving } from './arriving';
 import { inputFraction, isFinished, overallFraction, wholeRunEta } from './progress';
 
 /** Where the views' data comes from; tests may substitute fixed findings and split attempts. */
@@ -165,6 +166,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         listedOnlyCount: findings?.filter((f) => f.type === LISTED_ENTRY_TYPE).length ?? 0,
         lastRun: l?.run ?? null,
         error: l?.error ?? null,
+        arrivingCount: l && (l.status === 'running' || l.status === 'paused' || l.status === 'cancelled') ? documentArriving(db, d.id).findings.length : null,
         verdict: verdictOf(latestCompleteness(db, d.id).verdict, l?.warnings ?? []),
       };
     });
