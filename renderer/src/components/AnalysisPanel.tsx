@@ -1,7 +1,6 @@
 import { realJustification, STRATEGY_SOURCES, strategyName } from '../../../shared/plainWords';
-import { useAnalysisStore } from '../stores/useAnalysisStore';
 import { plural } from '../format';
-import { useTreeStore } from '../stores/useTreeStore';
+import { store, useOpenPart } from '../store';
 import { ErrorNote } from './ErrorNote';
 import { Details } from './Details';
 
@@ -11,11 +10,11 @@ const averageOf = (values: readonly number[]): number | null => (values.length =
 
 /** What the full analysis stored for the open document: the judge's decision, the summary and the chunks that failed. */
 export function AnalysisPanel() {
-  const analysis = useAnalysisStore((s) => s.analysis);
-  const error = useAnalysisStore((s) => s.error);
+  const analysis = useOpenPart('analysis', (a) => a.analysis, null);
+  const error = useOpenPart('analysis', (a) => a.error, null);
   const failed = analysis?.chunks.filter((c) => c.status === 'failed') ?? [];
   // The chunks as they came out (the document's sections are often shorter than the target), beside the target.
-  const averageLeafTokens = useTreeStore((s) => averageOf(s.tree?.nodes.filter((n) => n.isLeaf).map((n) => n.tokenEstimate) ?? []));
+  const averageLeafTokens = useOpenPart('tree', (t) => averageOf(t.tree?.nodes.filter((n) => n.isLeaf).map((n) => n.tokenEstimate) ?? []), null);
   return (
     <section aria-labelledby="analysis-title" className="panel analysis" data-testid="analysis">
       <h2 id="analysis-title">Analysis{analysis?.runId ? ` (run #${analysis.runId})` : ''}</h2>
@@ -64,7 +63,7 @@ export function AnalysisPanel() {
           <ul className="failed-chunks" data-testid="failed-chunks">
             {failed.map((c) => (
               <li key={c.nodeIndex}>
-                <button type="button" className="link" onClick={() => void useTreeStore.getState().select(c.nodeIndex)}>
+                <button type="button" className="link" onClick={() => void store().tree.select(c.nodeIndex)}>
                   Chunk {c.nodeIndex}
                   {c.title ? `: ${c.title}` : ''} {pages(c.pageStart, c.pageEnd)}
                 </button>

@@ -1,28 +1,19 @@
-import { useEffect, useState } from 'react';
-import type { DocumentHealth } from '../../../shared/contract';
 import { describeProblems, picturePagesNote } from '../../../shared/runOutcome';
 import { formatPageList } from '../format';
-import { invoke } from '../api';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useOpenPart, useStore } from '../store';
 
-/** "Done with problems: 5 pages without text" for one document, so a scanned or half-failed document never looks complete. */
-export function DocumentHealthNote({ documentId }: { documentId: number }) {
-  const [health, setHealth] = useState<DocumentHealth | null>(null);
-  const doc = useDocumentsStore((s) => s.documents.find((d) => d.id === documentId));
-  useEffect(() => {
-    let current = true;
-    void invoke('documents.health', { documentId }).then((r) => current && setHealth(r.ok ? r.data : null));
-    return () => {
-      current = false;
-    };
-  }, [documentId, doc?.status, doc?.findingsCount]);
-  if (!health || health.documentId !== documentId) return null;
+/** "Done with problems: 5 pages without text" for the open document, so a scanned or half-failed document never looks complete. */
+export function DocumentHealthNote() {
+  const health = useOpenPart('health', (h) => h.health, null);
+  const doc = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId));
+  if (!health) return null;
   const problems = describeProblems({
     failedFiles: doc?.status === 'failed' ? 1 : 0,
     pagesWithoutText: health.pagesWithoutText.length,
     picturePages: health.picturePages ?? [],
     unreadablePages: health.unreadablePages.length,
     failedChunks: health.failedChunks,
+    ...(health.failedChunkPages ? { failedChunkPages: health.failedChunkPages } : {}),
   });
   const pictures = picturePagesNote(health.picturePages ?? []);
   if (!problems) {

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { quoteBoxes, type PdfBox, type TextItemLike } from '../../pdfHighlight';
 import { pdfOf } from '../../sourceCache';
 import type { OcrWordBox } from '../../../../shared/contract';
-import { ocrWordsOf, useOcrStore } from '../../stores/useOcrStore';
+import { ocrWordsOf } from '../../sourceCache';
+import { useStore } from '../../store';
 import { OcrPageBar, OcrWordLayer, pixelBox, quoteWords } from './OcrWordLayer';
 
 interface Drawn {
@@ -24,7 +25,7 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
   const [ocr, setOcr] = useState<{ page: string; words: OcrWordBox[] } | null>(null);
   const pageKey = `${documentId}:${page}`;
   const ocrWords = ocr?.page === pageKey ? ocr.words : [];
-  const showOcrWords = useOcrStore((s) => s.showWords);
+  const showOcrWords = useStore((s) => s.ocr.showWords);
 
   useEffect(() => {
     let cancelled = false;

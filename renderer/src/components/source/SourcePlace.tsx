@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChunkNode } from '../../../../shared/types';
-import { useAppStore } from '../../stores/useAppStore';
-import { useTreeStore } from '../../stores/useTreeStore';
+import { store } from '../../store';
 import { nodeText, placeOf, sectionName, treeOf } from '../../sourceCache';
 import { usePrintedLabel } from './usePrintedLabel';
 import { PdfPage } from './PdfPage';
@@ -29,14 +28,7 @@ interface Resolved {
 
 /** Opens the chunk tree at a place, remembering where to come back to. */
 export function openInDocument(documentId: number, nodeIndex: number | null): void {
-  const from = useAppStore.getState().view;
-  void useTreeStore
-    .getState()
-    .open(documentId)
-    .then(() => {
-      if (nodeIndex !== null) void useTreeStore.getState().select(nodeIndex);
-    });
-  useAppStore.getState().openDocument(from);
+  void store().doc.show(documentId, 'document', nodeIndex === null ? {} : { nodeIndex });
 }
 
 /**
