@@ -71,13 +71,36 @@ export function picturePagesNote(pages: readonly number[]): string | null {
   return `${list} only pictures or nothing on ${pages.length === 1 ? 'it' : 'them'} (OCR found no words).`;
 }
 
+/**
+ * The parts of a file its analysis could not do, when that is all that failed (the engine records the file as
+ * failed with the chunks and pages in the error's details); null for a file that failed as a whole, or did not fail.
+ */
+export function partsNotAnalysed(error: ErrorInfo | null | undefined): { parts: number; pages: number[] } | null {
+  const chunks = error?.details?.failedChunks;
+  if (!Array.isArray(chunks) || chunks.length === 0) return null;
+  const pages = error?.details?.failedPages;
+  return { parts: chunks.length, pages: Array.isArray(pages) ? pages.filter((p): p is number => typeof p === 'number') : [] };
+}
+
+/**
+ * The status a file is shown with: a file whose analysis failed only in some parts was analysed, all the rest of it
+ * kept, so it reads "Done with problems: 8 parts not analysed (pp. 83-96)", amber, never a red "Failed" beside a
+ * document whose findings were all found (trial 2026-11-28 row 9).
+ */
+export function shownStatus<S extends RunStatus | 'stored'>(status: S, error: ErrorInfo | null | undefined): S | 'done' {
+  return status === 'failed' && partsNotAnalysed(error) ? 'done' : status;
+}
+
 export function problemsOf(inputs: readonly InputLike[], failedChunks = 0): Problems {
+  const parts = inputs.map((i) => partsNotAnalysed(i.error)).filter((p): p is NonNullable<typeof p> => p !== null);
+  const failedChunkPages = parts.flatMap((p) => p.pages);
   return {
-    failedFiles: inputs.filter((i) => i.status === 'failed').length,
+    failedFiles: inputs.filter((i) => shownStatus(i.status, i.error) === 'failed').length,
     pagesWithoutText: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_NO_TEXT_LAYER'), 0),
     picturePages: inputs.length === 1 ? picturePagesOf(inputs[0]!.warnings) : [],
     unreadablePages: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_PAGE_UNREADABLE'), 0),
-    failedChunks,
+    failedChunks: failedChunks + parts.reduce((sum, p) => sum + p.parts, 0),
+    ...(failedChunkPages.length > 0 ? { failedChunkPages } : {}),
   };
 }
 

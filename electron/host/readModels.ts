@@ -21,7 +21,7 @@ import type {
 import { AppError, ErrorCode, type ErrorInfo } from '../../shared/errors';
 import type { ProgressEvent, RunStatus } from '../../shared/types';
 import type { Engine } from '../engine';
-import { picturePagesOf, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
+import { picturePagesOf, shownStatus, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
 import { LISTED_ENTRY_TYPE } from '../../shared/findings';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
@@ -84,7 +84,8 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       error: input.error,
       warnings: input.warnings,
       progress,
-      verdict: input.status === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
+      // A file analysed but for some parts has its verdict too: it is shown "Done with problems", not failed.
+      verdict: shownStatus(input.status, input.error) === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
     };
   }
 

@@ -1,3 +1,4 @@
+import { formatPageRanges } from '../../../shared/canonical';
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { LISTED_ENTRY_TYPE, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
@@ -68,11 +69,13 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
+  // The pages once each, as ranges ("83-96, 101"): a list of the chunks' pages repeated a page per chunk on it.
+  const failedPages = [...new Set(failed.flatMap((f) => pagesFrom(f.pageStart, f.pageEnd)))].sort((a, b) => a - b);
   return {
     error: {
       code: failed[0]!.error.code,
-      message: `${failed.length} of ${tree.nodes.filter((n) => n.isLeaf).length} chunks could not be analysed (pages ${failed.map((f) => f.pages).join(', ')}): ${failed[0]!.error.message}`,
-      details: { failedChunks: failed.map((f) => f.nodeIndex) },
+      message: `${failed.length} of ${tree.nodes.filter((n) => n.isLeaf).length} chunks could not be analysed (${failedPages.length === 1 ? 'page' : 'pages'} ${formatPageRanges(failedPages)}): ${failed[0]!.error.message}`,
+      details: { failedChunks: failed.map((f) => f.nodeIndex), failedPages },
     },
   };
 }
@@ -193,9 +196,12 @@ function chunkingOptions(ctx: DocumentContext): Partial<ChunkingOptions> {
 
 interface FailedChunk {
   nodeIndex: number;
-  pages: string;
+  pageStart: number;
+  pageEnd: number;
   error: ErrorInfo;
 }
+
+const pagesFrom = (start: number, end: number): number[] => Array.from({ length: end - start + 1 }, (_, i) => start + i);
 
 /**
  * Every leaf, in order, in units of consecutive leaves (one LLM call each,
@@ -308,7 +314,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
       ctx.log.warn({ stage: 'extract', documentId, nodeIndexes: unit.leaves.map((leaf) => leaf.index), code: info.code, err: error }, 'unit failed');
       for (const leaf of unit.leaves) {
         markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
-        failed.push({ nodeIndex: leaf.index, pages: leaf.pageStart === leaf.pageEnd ? `${leaf.pageStart}` : `${leaf.pageStart}-${leaf.pageEnd}`, error: info });
+        failed.push({ nodeIndex: leaf.index, pageStart: leaf.pageStart, pageEnd: leaf.pageEnd, error: info });
       }
     }
     meter.chunkFinished();

@@ -1,4 +1,4 @@
-import { describeProblems, picturePagesNote } from '../../../shared/runOutcome';
+import { describeProblems, picturePagesNote, shownStatus } from '../../../shared/runOutcome';
 import { formatPageList } from '../format';
 import { useOpenPart, useStore } from '../store';
 
@@ -8,7 +8,7 @@ export function DocumentHealthNote() {
   const doc = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId));
   if (!health) return null;
   const problems = describeProblems({
-    failedFiles: doc?.status === 'failed' ? 1 : 0,
+    failedFiles: doc && shownStatus(doc.status, doc.error) === 'failed' ? 1 : 0,
     pagesWithoutText: health.pagesWithoutText.length,
     picturePages: health.picturePages ?? [],
     unreadablePages: health.unreadablePages.length,
@@ -25,7 +25,7 @@ export function DocumentHealthNote() {
   }
   return (
     <div className="warning" role="note" data-testid="document-problems">
-      <strong>{doc?.status === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
+      <strong>{doc && shownStatus(doc.status, doc.error) === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
       {health.pagesWithoutText.length > 0 ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there cannot be seen until OCR reads them.` : ''}
       {pictures ? ` ${pictures}` : ''}
       {health.failedChunks > 0 ? ' Resume or re-run the analysis to finish the parts that failed.' : ''}

@@ -1,5 +1,5 @@
 import type { DocumentSummary, RunInputView, RunProgressPayload, RunView } from '../../../shared/contract';
-import { notStartedOutcome, outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
+import { notStartedOutcome, outcomeOf, picturePagesNote, problemsOf, shownStatus } from '../../../shared/runOutcome';
 import { plural, formatWhen } from '../format';
 import { store, useStore } from '../store';
 import { PHASES } from './RunView';
@@ -18,9 +18,10 @@ function findingsSoFar(documentId: number, progress: Record<number, RunProgressP
 /** The document's outcome in its last run, with what that run left out of it (pages without text...) and what its completeness verdict asks to check. */
 function documentOutcome(d: DocumentSummary, runs: readonly RunView[]) {
   const input = runs.find((r) => r.id === d.lastRun?.runId)?.inputs.find((i) => i.documentId === d.id);
-  const problems = problemsOf([{ status: 'done', warnings: input?.warnings ?? [] }]);
+  const problems = problemsOf([{ status: 'done', warnings: input?.warnings ?? [], error: d.error }]);
   const notStarted = notStartedOutcome(d.status, d.lastRun?.status);
-  return { ...(notStarted ?? outcomeOf(d.status, problems, d.verdict)), pictures: d.status === 'done' ? picturePagesNote(problems.picturePages) : null };
+  const status = shownStatus(d.status, d.error);
+  return { ...(notStarted ?? outcomeOf(status, problems, d.verdict)), pictures: status === 'done' ? picturePagesNote(problems.picturePages) : null };
 }
 
 /**

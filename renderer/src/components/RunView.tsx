@@ -1,5 +1,5 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
-import { combineVerdicts, notStartedOutcome, outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
+import { combineVerdicts, notStartedOutcome, outcomeOf, picturePagesNote, problemsOf, shownStatus } from '../../../shared/runOutcome';
 import { formatWhen, plural, timeLeftText } from '../format';
 import { store, useStore } from '../store';
 import { ErrorNote } from './ErrorNote';
@@ -146,7 +146,10 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                 <span className="run-input__name">{input.fileName}</span>
                 <StatusBadge
                   status={input.status}
-                  outcome={notStartedOutcome(input.status, run.active ? 'running' : run.status) ?? outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]), input.verdict)}
+                  outcome={
+                    notStartedOutcome(input.status, run.active ? 'running' : run.status) ??
+                    outcomeOf(shownStatus(input.status, input.error), problemsOf([{ status: 'done', warnings: input.warnings, error: input.error }]), input.verdict)
+                  }
                 />
                 {/* In a pool, several files run at once on different endpoints: each says where its text goes. */}
                 {input.status === 'running' && p?.endpoint ? (
