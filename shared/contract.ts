@@ -427,6 +427,8 @@ export interface InputProgress {
   fraction?: number;
   /** The inference endpoint the input is analysed on, in a run with a pool of them (its label). */
   endpoint?: string;
+  /** Findings this input has reported so far in the run (before its merge); never falls. */
+  findings?: number;
 }
 
 export interface RunInputView {

@@ -43,6 +43,10 @@ export interface LiveRun {
   /** Latest progress per input ordinal. */
   progress: Map<number, InputProgress>;
   lastEvent: ProgressEvent | null;
+  /** The run's earlier executions in this session (before a pause): share gained and working seconds; null for none. */
+  earlier: { gained: number; seconds: number } | null;
+  /** This execution so far, as last reported: the overall fraction and working seconds (kept for the next execution's history). */
+  reached: { overall: number; seconds: number } | null;
 }
 
 export interface ReadModels {
@@ -118,6 +122,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       const currentLeft = current ? (1 - (current.progress?.fraction ?? 0)) / inputs.length : 0;
       const engineEstimate = typeof event.etaSeconds === 'number' && event.ordinal === current?.ordinal ? event.etaSeconds : undefined;
       elapsedSeconds = (nowMs() - live.startedAt) / 1000;
+      live.reached = { overall, seconds: elapsedSeconds };
       etaSeconds = wholeRunEta({
         overall,
         startOverall: live.startOverall,
@@ -126,6 +131,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         inputsInFlight: running.length,
         ...(current?.progress?.phase ? { currentPhase: current.progress.phase } : {}),
         ...(engineEstimate === undefined ? {} : { currentInputSeconds: engineEstimate }),
+        ...(live.earlier ? { earlier: live.earlier } : {}),
       });
     }
     return {

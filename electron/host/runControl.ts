@@ -57,6 +57,8 @@ export function createRunControl(deps: {
 }): RunControl {
   const { db, engine, now, log, emit } = deps;
   const active = new Map<number, ActiveRun>();
+  /** Per run, what its executions before the current one did (share gained, working seconds): a resume keeps its pace. */
+  const history = new Map<number, { gained: number; seconds: number }>();
 
   const throttle = createThrottle<number, true>({
     intervalMs: deps.progressIntervalMs ?? 100,
@@ -75,6 +77,8 @@ export function createRunControl(deps: {
       startOverall: null,
       progress: new Map<number, InputProgress>(),
       lastEvent: null,
+      earlier: history.get(runId) ?? null,
+      reached: null,
       startedInputs: new Set(),
       storedInputs: new Set(),
     };
@@ -87,7 +91,16 @@ export function createRunControl(deps: {
       if (event.ordinal !== undefined) {
         const inputFinished = live.startedInputs.size > 0 && !live.startedInputs.has(event.ordinal);
         live.startedInputs.add(event.ordinal);
-        live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message, ...(event.endpoint ? { endpoint: event.endpoint } : {}) });
+        // Each input keeps its own findings so far (in a pool the events of several files interleave): a count never falls.
+        const findings = event.findings ?? live.progress.get(event.ordinal)?.findings;
+        live.progress.set(event.ordinal, {
+          phase: event.phase,
+          current: event.current,
+          total: event.total,
+          message: event.message,
+          ...(event.endpoint ? { endpoint: event.endpoint } : {}),
+          ...(findings === undefined ? {} : { findings }),
+        });
         const documentStored = event.documentId !== undefined && !live.storedInputs.has(event.ordinal);
         if (documentStored) live.storedInputs.add(event.ordinal);
         // A stored document, or an input that finished (done or failed), changes the library.
@@ -104,6 +117,10 @@ export function createRunControl(deps: {
         log.error({ runId, code: ErrorCode.INTERNAL, err: error }, 'run execution threw');
       }
       active.delete(runId);
+      if (live.reached && live.startOverall !== null) {
+        const before = history.get(runId) ?? { gained: 0, seconds: 0 };
+        history.set(runId, { gained: before.gained + Math.max(0, live.reached.overall - live.startOverall), seconds: before.seconds + live.reached.seconds });
+      }
       throttle.flush(runId);
       const final = getRun(db, runId);
       if (final) emit({ type: 'run.finished', data: deps.views().runView(final) });

@@ -6,11 +6,11 @@ import { PHASES } from './RunView';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from './TableHead';
 
-/** Findings a run reports so far for the document it is working on (merged and counted when it ends). */
+/** Findings a run reports so far for a document it is working on (merged and counted when it ends): that file's own count. */
 function findingsSoFar(documentId: number, progress: Record<number, RunProgressPayload>): number | null {
   for (const payload of Object.values(progress)) {
-    const current = payload.inputs.find((i) => i.status === 'running');
-    if ((payload.event.documentId ?? current?.documentId) === documentId && payload.event.findings !== undefined) return payload.event.findings;
+    const input = payload.inputs.find((i) => i.status === 'running' && i.documentId === documentId);
+    if (input?.progress?.findings !== undefined) return input.progress.findings;
   }
   return null;
 }

@@ -104,7 +104,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                 chunk {Math.min(event.current + 1, event.total)} of {event.total}
               </span>
             ) : null}
-            {event?.findings !== undefined ? <span>{plural(event.findings, 'finding')} so far</span> : null}
+            {current?.progress?.findings !== undefined ? <span>{plural(current.progress.findings, 'finding')} so far</span> : null}
             {progress && progress.overall < 1 ? <span data-testid="run-eta">{timeLeftText(progress.etaSeconds)}</span> : null}
             {progress?.tokensPerSecond ? <span>{progress.tokensPerSecond.toFixed(1)} tokens/s</span> : null}
           </>

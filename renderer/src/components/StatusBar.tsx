@@ -70,7 +70,10 @@ function RunsNote({ active, progress, now, receivedAt }: { active: RunView[]; pr
   const elapsed = payload?.elapsedSeconds != null ? payload.elapsedSeconds + Math.max(0, now - (receivedAt[payload.runId] ?? now)) / 1000 : null;
   // Several at once in a pool of endpoints: each file with the endpoint it is on (from its own progress).
   const running = (payload?.inputs ?? run.inputs).filter((i) => i.status === 'running');
-  const findings = payload?.event.findings;
+  // Each file's own count, added up: in a pool the events of several files interleave, and one file's count never
+  // stands for the run's (it made "55 so far" fall to 45 and rise again).
+  const counted = running.filter((i) => i.progress?.findings !== undefined);
+  const findings = counted.length > 0 ? counted.reduce((sum, i) => sum + i.progress!.findings!, 0) : undefined;
   return (
     <>
       <button type="button" className="link" onClick={() => store().nav.setView('runs')}>

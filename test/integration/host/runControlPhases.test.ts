@@ -66,3 +66,27 @@ it('sends the merge phase to the window before the merge holds the engine', asyn
   // The first extraction event goes at once; the merge's first event goes before the merge holds the loop.
   expect(seen.slice(0, seen.indexOf('merge starts'))).toEqual(['progress extract 1', 'progress merge 0']);
 });
+
+it('keeps each file’s own findings so far, so a pool’s interleaved events never make a count fall (trial 2026-11-28 row 8)', async () => {
+  db = openDatabase(join(tempDir(), 'audit.sqlite'));
+  const live: { control?: RunControl } = {};
+  const counts: string[] = [];
+  const event = (ordinal: number, findings?: number): ProgressEvent => ({ runId: 1, ordinal, documentId: ordinal + 1, phase: 'extract', current: 1, total: 9, message: '', ...(findings === undefined ? {} : { findings }) });
+  const engine = {
+    async resume(runId: number, options: { onProgress(event: ProgressEvent): void }) {
+      const seen = () => [...live.control!.live(runId)!.progress].map(([ordinal, p]) => `${ordinal}:${p.findings ?? '-'}`).join(' ');
+      for (const e of [event(0, 55), event(1, 10), event(0), event(1, 12), event(0, 57)]) {
+        options.onProgress(e);
+        counts.push(seen());
+      }
+    },
+  } as unknown as Engine;
+  const views = { progressPayload: () => null, runView: (run: { id: number }) => ({ id: run.id }) as unknown as RunView } as unknown as ReadModels;
+  const control = createRunControl({ db, engine, now: () => new Date(), log: silentLogger, views: () => views, emit: () => undefined });
+  live.control = control;
+  control.start([join(tempDir(), 'a.pdf'), join(tempDir(), 'b.pdf')], 'full');
+  await control.idle();
+  control.dispose();
+  // An event without a count (a file reading its pages again) keeps the file's count; each file has its own.
+  expect(counts).toEqual(['0:55', '0:55 1:10', '0:55 1:10', '0:55 1:12', '0:57 1:12']);
+});

@@ -4,11 +4,12 @@
  * (row 9), and a file its run never started says why instead of a plain "Queued" (row 6).
  */
 import { describe, expect, it } from 'vitest';
+import type { ErrorInfo } from '../../../shared/errors';
 import { describeProblems, notStartedOutcome, outcomeOf, problemsOf, shownStatus } from '../../../shared/runOutcome';
 
 /** The error the engine records for a document whose analysis failed in some chunks (documentPipeline.analyzeDocument). */
-const partial = {
-  code: 'LLM_REPLY_TRUNCATED',
+const partial: ErrorInfo = {
+  code: 'LLM_INVALID_REPLY',
   message: '8 of 463 chunks could not be analysed (pages 83-87, 90-92): the reply was cut at the length limit.',
   details: { failedChunks: [301, 302, 303, 304, 305, 306, 307, 312], failedPages: [83, 84, 85, 86, 87, 90, 91, 92] },
 };
@@ -22,7 +23,7 @@ describe('a document analysed but for some parts', () => {
   });
 
   it('counts a run of such files and of files that failed as a whole apart', () => {
-    const whole = { code: 'PDF_ENCRYPTED', message: 'The file needs a password.' };
+    const whole: ErrorInfo = { code: 'PDF_ENCRYPTED', message: 'The file needs a password.' };
     const problems = problemsOf([
       { status: 'failed', error: partial },
       { status: 'failed', error: whole },
