@@ -6,7 +6,7 @@
  * same way, from the statuses and warnings the host reports.
  */
 import { formatPageRanges } from './canonical';
-import type { CompletenessStatus, CompletenessVerdict } from './completeness';
+import type { CheckPlace, CompletenessStatus, CompletenessVerdict } from './completeness';
 import type { ErrorInfo } from './errors';
 import type { RunStatus } from './types';
 
@@ -166,12 +166,35 @@ export function summarizeVerdict(verdict: CompletenessVerdict, picturePages: rea
 export function placesToCheckOf(verdict: CompletenessVerdict, picturePages: readonly number[]): CompletenessVerdict['places'] {
   const pictures = new Set(picturePages);
   const withoutText = new Set(verdict.pagesWithoutText);
-  return verdict.places.filter((place) => {
+  return foldUnrated(verdict).filter((place) => {
     if (place.kind !== 'pages-without-text' || place.page === null) return true;
     // The place names a run of consecutive pages without text, from its first page.
     for (let page = place.page; withoutText.has(page) || page === place.page; page += 1) if (!pictures.has(page)) return true;
     return false;
   });
+}
+
+/**
+ * When no finding found is rated (every one off the scale), "states Critical 1; 0 Critical findings found" for each
+ * severity says five times what one sentence says: the findings have no severity to compare. Those places become
+ * one, "50 findings found, none rated: rate them to compare with the stated Critical 1, High 1...", at the page the
+ * counts are stated on (trial 2026-11-28 row 10); every other place stays.
+ */
+function foldUnrated(verdict: CompletenessVerdict): CompletenessVerdict['places'] {
+  const unrated = verdict.tallies.find((t) => t.severity === null)?.found ?? 0;
+  const rated = verdict.tallies.filter((t) => t.severity !== null).reduce((n, t) => n + t.found, 0);
+  const bySeverity = verdict.places.filter((p) => p.kind === 'stated-vs-found' && p.severity);
+  if (unrated === 0 || rated > 0 || bySeverity.length === 0) return verdict.places;
+  const stated = verdict.stated.filter((c) => c.severity !== null);
+  const page = stated[0]?.page ?? bySeverity[0]!.page;
+  const folded: CheckPlace = {
+    kind: 'stated-vs-found',
+    page,
+    message: `${plural(unrated, 'finding')} found, none rated: rate them to compare with the stated ${stated.map((c) => `${c.severity} ${c.count}`).join(', ')}.`,
+  };
+  const first = verdict.places.indexOf(bySeverity[0]!);
+  const rest = verdict.places.filter((p) => !bySeverity.includes(p));
+  return [...rest.slice(0, first), folded, ...rest.slice(first)];
 }
 
 /** The headline of a verdict whose places were counted by placesToCheckOf. */
