@@ -596,6 +596,8 @@ export interface JudgeDecisionView {
   overlapChars: number;
   cached: boolean;
   createdAt: string;
+  /** The chunk size the run's settings asked for (tokens); null when unknown. The judge's target may be smaller. */
+  settingsChunkTokens?: number | null;
 }
 
 export interface UnreviewedMentionView {

@@ -6,7 +6,7 @@ import { listChunkResults } from '../engine/extract';
 import { latestJudgeDecision } from '../engine/judge';
 import { latestMergedRuns, listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
 import { isReferenceId } from '../engine/rules';
-import { latestRunWithLlmResults, loadChunks, loadMentions, type Database } from '../engine/store';
+import { getRun, latestRunWithLlmResults, loadChunks, loadMentions, runSettingsOf, type Database } from '../engine/store';
 import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
 
@@ -120,6 +120,7 @@ export function analysisView(db: Database, documentId: number, runId: number | u
           overlapChars: judge.overlapChars,
           cached: judge.cached,
           createdAt: judge.createdAt,
+          settingsChunkTokens: run === null ? null : desiredChunkTokens(db, run),
         }
       : null,
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model } : null,
@@ -127,6 +128,17 @@ export function analysisView(db: Database, documentId: number, runId: number | u
     counts,
     unreviewedMentions: offeredMentions(db, documentId, run, covered),
   };
+}
+
+/** The chunk size a run's settings asked for, in tokens (null for a run whose settings cannot be read). */
+function desiredChunkTokens(db: Database, runId: number): number | null {
+  const run = getRun(db, runId);
+  if (!run) return null;
+  try {
+    return runSettingsOf(run).llm.desiredChunkTokens ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**

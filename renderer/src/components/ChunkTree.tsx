@@ -1,6 +1,7 @@
 import { useMemo, type KeyboardEvent } from 'react';
 import { VIRTUALIZE } from '../flags';
-import { store, useOpenPart, visibleRows, type NodeMeta } from '../store';
+import { store, useOpenPart, useStore, visibleRows, type NodeMeta } from '../store';
+import { strategyName } from '../../../shared/plainWords';
 import { VirtualList } from './VirtualList';
 import { plural } from '../format';
 
@@ -27,6 +28,8 @@ export function ChunkTree() {
   const selectedIndex = useOpenPart('tree', (t) => t.selectedIndex, null);
   const { setActive, toggle, select } = store().tree;
   const analysis = useOpenPart('analysis', (a) => a.analysis, null);
+  // The root is the document: named by its file, never by the PDF's metadata title (often a template's or a draft's).
+  const fileName = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId)?.fileName ?? null);
   const byNode = useOpenPart('analysis', (a) => a.byNode, null);
   // Chunk results belong to the tree their run cut; an older run's statuses do not apply to a newer tree.
   const statuses = analysis && byNode && tree && analysis.treeId === tree.treeId ? byNode : null;
@@ -142,7 +145,7 @@ export function ChunkTree() {
                 >
                   {info.hasChildren ? (expanded ? '▾' : '▸') : '·'}
                 </span>
-                {node.title || (node.parentIndex === null ? 'Document' : '(untitled)')}
+                {node.parentIndex === null ? (fileName ?? (node.title || 'Document')) : node.title || '(untitled)'}
               </span>
               <span className="tree-row__cell">L{node.section.level}</span>
               <span className="tree-row__cell">{pages(node.pageStart, node.pageEnd)}</span>
@@ -161,7 +164,7 @@ export function ChunkTree() {
         }}
       />
       <p className="hint">
-        {nodes.length.toLocaleString()} nodes, strategy {tree.strategy}
+        {nodes.length.toLocaleString()} nodes, cut by {strategyName(tree.strategy)}
         {statuses && analysis ? `; chunks: ${analysis.counts.done} done, ${analysis.counts.failed} failed, ${analysis.counts.queued + analysis.counts.running} to do` : ''}. Arrows move, → ← expand and
         collapse, Home/End jump, Enter shows the text.
       </p>
