@@ -25,6 +25,7 @@ import {
   isHidden,
   listsToRead,
   recordedList,
+  recordedWithin,
   recordedBlock,
   askForUncoveredMentions,
   uncoveredMentions,
@@ -227,9 +228,13 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   // Itemised lists besides them (a changelog's bullets): their items no finding covers are asked for again at the end.
   const itemLists = findItemLists(lines, allListings);
   const hidden = hiddenSpansOf(listings);
-  const recorded = recordedList(listings);
   // The recorded list is sent with every unit: its tokens come out of the unit budget, so every prompt stays planned.
-  const recordedTokens = recorded.text ? client.estimator.estimateText(recordedBlock(recorded.text), plan.models.extract) : 0;
+  // A leaf over the unit budget is a unit of its own, so the list may take only the room the context leaves beside a
+  // whole leaf: with a small context (an OpenAI-compatible server started with 4,096 tokens) it is cut, even to
+  // nothing, rather than eat the reply's room (trial 2026-11-28 row 18: 121 of 193 replies cut at the length limit).
+  const blockTokens = (text: string) => client.estimator.estimateText(recordedBlock(text), plan.models.extract);
+  const recorded = recordedWithin(recordedList(listings), Math.max(0, plan.textTokenRoom - plan.chunkTokenBudget), blockTokens);
+  const recordedTokens = recorded.text ? blockTokens(recorded.text) : 0;
   const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
