@@ -68,7 +68,11 @@ export function sectionName(path: readonly string[], leafText: string, offsetInL
     const line = lines[i]!.trim();
     if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line)) return line;
   }
-  const cleaned = path.map((title) => title.replace(/\s*\(\+\d+\)$/, '')).filter((title, i, all) => title !== all[i - 1]);
+  // A leaf that opens with the front matter is named after what follows it ("Front matter, Executive Summary (+2)");
+  // a place in it is in the front matter, however the next title reads (an OCR'd logo read "J sigma orime").
+  const cleaned = path
+    .map((title) => title.replace(/\s*\(\+\d+\)$/, '').replace(/^Front matter(?:,| and) .*$/, 'Front matter'))
+    .filter((title, i, all) => title !== all[i - 1]);
   return cleaned.length > 0 ? cleaned.join(' › ') : null;
 }
 
