@@ -513,7 +513,14 @@ function findingTable(findings: readonly ReportFinding[], profile: ExtractionPro
           [v.type],
           [findingPages(f)],
           [f.grounded ? 'yes' : { kind: 'strong', text: 'NO' }],
-          f.review.length === 0 ? ['not reviewed'] : f.review.flatMap((r, i): Span[] => [...(i > 0 ? ['; '] : []), { kind: 'state', state: r.state, text: `${r.label} ${stateText(r)}` }]),
+          // The state is marked (a rejected one struck through); the reason beside it stays readable.
+          f.review.length === 0
+            ? ['not reviewed']
+            : f.review.flatMap((r, i): Span[] => [
+                ...(i > 0 ? ['; '] : []),
+                { kind: 'state', state: r.state, text: `${r.label} ${REVIEW_STATE_LABEL[r.state]}` },
+                ...(r.state === 'rejected' && r.rejectReason ? [`: ${r.rejectReason}`] : []),
+              ]),
         ],
       };
     }),
@@ -582,6 +589,13 @@ function reviewBlock(r: ReviewExportFinding): ReviewBlock {
 
 function reviewModel(doc: ReportDocument, review: ReportReview): ReviewModel {
   const listed = new Set(doc.findings.map((f) => f.id));
+  const byId = new Map(doc.findings.map((f) => [f.id, f]));
+  // The ID the document prints for the finding ("TOB-PE-3", or its number "No. 7.3.5"), as the app shows it.
+  const printedId = (r: ReportReviewFinding): string => {
+    if (r.findingKey) return r.findingKey;
+    const merged = r.mergedIds.map((id) => byId.get(id)).find((f) => f !== undefined);
+    return merged && idOriginOf(merged) === 'document' ? idLabel(merged) : '—';
+  };
   const c = review.counts;
   return {
     ...section('review', 'Review', {
@@ -595,9 +609,9 @@ function reviewModel(doc: ReportDocument, review: ReportReview): ReviewModel {
       head: ['Review', 'ID', 'Title', 'Severity', 'State', 'Last change'],
       rows: review.findings.map((r) => [
         [r.label],
-        [code(r.findingKey ?? '—')],
+        [code(printedId(r))],
         [`${r.effective.title}${r.edits.length > 0 ? ' (edited)' : ''}${r.origin === 'manual' ? ' (added by the auditor)' : ''}`],
-        [r.effective.severity],
+        [r.effective.severity || '— unrated'],
         [stateText(r)],
         [reviewedBy(r) ?? '—'],
       ]),
