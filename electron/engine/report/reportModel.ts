@@ -546,8 +546,8 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
     ],
     reviews: f.review.map(reviewBlock),
     description: v.description,
-    sourcesLabel: `Sources (${f.sources.length}):`,
-    sources: f.sources.map((s) => ({
+    sourcesLabel: sourcesLabel(f.sources),
+    sources: foldedSources(f.sources).map(({ source: s, repeats }) => ({
       page: s.page,
       found: s.grounded,
       where: [
@@ -556,11 +556,37 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
         ', ',
         s.grounded ? `found (${s.match ?? 'exact'})` : { kind: 'strong', text: 'not found in the text' },
         `, chunk ${s.nodeIndex}`,
+        ...(repeats.length > 0 ? [`; +${repeats.length} ${repeats.length === 1 ? 'repeat' : 'repeats'} of the same quote`] : []),
       ],
       evidence: s.evidence,
       context: s.documentText === null ? null : ['In the document: …', s.contextBefore ?? '', { kind: 'mark', text: s.documentText }, s.contextAfter ?? '', '…'],
     })),
   };
+}
+
+type ReportSource = ReportFinding['sources'][number];
+
+/**
+ * A finding's sources with the same quote seen again folded into the first (overlapping chunks, a model repeating a
+ * title it was shown 60 times): each place is listed once with its repeats counted, so a report of 145 findings
+ * stays readable (trial 2026-11-28 row 21: 304 PDF pages). The main source's quote comes first.
+ */
+function foldedSources(sources: readonly ReportSource[]): { source: ReportSource; repeats: ReportSource[] }[] {
+  const groups = new Map<string, { source: ReportSource; repeats: ReportSource[] }>();
+  for (const s of [...sources].sort((a, b) => Number(b.isMain) - Number(a.isMain))) {
+    const key = `${s.grounded ? 'found' : 'not found'}|${s.evidence.replace(/\s+/g, ' ').trim().toLowerCase()}`;
+    const group = groups.get(key);
+    if (group) group.repeats.push(s);
+    else groups.set(key, { source: s, repeats: [] });
+  }
+  return [...groups.values()];
+}
+
+/** "Sources (3):", or "Sources (3, +64 repeats):" when quotes repeat. */
+function sourcesLabel(sources: readonly ReportSource[]): string {
+  const places = foldedSources(sources).length;
+  const repeats = sources.length - places;
+  return `Sources (${places}${repeats > 0 ? `, +${repeats} ${repeats === 1 ? 'repeat' : 'repeats'}` : ''}):`;
 }
 
 function reviewBlock(r: ReviewExportFinding): ReviewBlock {

@@ -318,6 +318,19 @@ describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
     expect(html).toMatch(/<span class="sev-mark" aria-hidden="true">—<\/span> unrated/);
   });
 
+  it('lists each place of a finding once, the same quote seen again counted as its repeats (row 21)', () => {
+    const data = reportData();
+    const doc = data.inputs[0]!.document!;
+    const main = doc.findings[0]!.sources[0]!;
+    const sighting = (n: number) => ({ ...main, findingId: 100 + n, isMain: false, page: null, grounded: false, evidence: 'Stored XSS', evidenceStart: null, evidenceEnd: null, match: null, documentText: null });
+    doc.findings[0] = { ...doc.findings[0]!, sources: [sighting(1), main, sighting(2), sighting(3), sighting(4)] };
+    const entry = buildReportModel(data).documents[0]!.findings!.entries.find((e) => e.findingId === 1)!;
+    expect(entry.sourcesLabel).toBe('Sources (2, +3 repeats):');
+    expect(entry.sources).toHaveLength(2);
+    expect(entry.sources[0]!.evidence).toBe(main.evidence);
+    expect(sentenceText(entry.sources[1]!.where)).toMatch(/\+3 repeats of the same quote$/);
+  });
+
   it('counts a contents numbered 7.1, 7.1.1, 7.1.2 as one list', () => {
     const data = reportData();
     const entry = (number: string, page: number) => ({ kind: 'contents' as const, number, id: null, title: `Entry ${number}`, severity: null, severityCanonical: null, findingIds: [1], page, start: 0, end: 1, text: '' });
