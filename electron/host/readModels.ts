@@ -63,6 +63,25 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
   const nowMs = deps.nowMs ?? (() => Date.now());
   const textCache = new Map<number, string>();
 
+  /**
+   * A file's error with the parts its analysis could not do, when that is all that failed: the chunks that failed
+   * beside chunks that were analysed, and their pages. The store keeps an error's code and sentence only; the views
+   * need the parts to say "Done with problems: 8 parts not analysed (pp. 83-96)" (shared/runOutcome partsNotAnalysed).
+   */
+  function withParts(runId: number, documentId: number | null, error: ErrorInfo | null): ErrorInfo | null {
+    if (!error || documentId === null) return error;
+    const results = listChunkResults(db, runId, documentId);
+    const failed = results.filter((r) => r.status === 'failed');
+    if (failed.length === 0 || !results.some((r) => r.status === 'done')) return error;
+    const nodes = new Map(loadChunks(db, failed[0]!.treeId).map((n) => [n.index, n]));
+    const pages = new Set<number>();
+    for (const r of failed) {
+      const node = nodes.get(r.nodeIndex);
+      if (node) for (let p = node.pageStart; p <= node.pageEnd; p++) pages.add(p);
+    }
+    return { ...error, details: { ...error.details, failedChunks: failed.map((r) => r.nodeIndex), failedPages: [...pages].sort((a, b) => a - b) } };
+  }
+
   /** Chunks committed by a stopped input, so its bar keeps what it did. */
   function committedChunks(runId: number, input: RunInput): { done: number; total: number } | null {
     if (input.documentId === null || input.phase !== 'extract') return null;
@@ -72,6 +91,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
 
   function inputView(run: StoredRun, input: RunInput, live: LiveRun | undefined): RunInputView {
     const liveProgress = live?.progress.get(input.ordinal);
+    const error = input.status === 'failed' ? withParts(run.id, input.documentId, input.error) : input.error;
     const stopped = input.status === 'paused' || input.status === 'cancelled';
     const committed = stopped ? committedChunks(run.id, input) : null;
     const fraction = inputFraction(run.mode, input, liveProgress, committed);
@@ -85,11 +105,11 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       documentId: input.documentId,
       status: input.status,
       phase: input.phase,
-      error: input.error,
+      error,
       warnings: input.warnings,
       progress,
       // A file analysed but for some parts has its verdict too: it is shown "Done with problems", not failed.
-      verdict: shownStatus(input.status, input.error) === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
+      verdict: shownStatus(input.status, error) === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
     };
   }
 
@@ -154,7 +174,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         last.set(input.documentId, {
           run: { runId: run.id, status: run.status, at: run.finishedAt ?? run.startedAt ?? run.createdAt },
           status: input.status,
-          error: input.error,
+          error: input.status === 'failed' ? withParts(run.id, input.documentId, input.error) : input.error,
           warnings: input.warnings,
         });
       }

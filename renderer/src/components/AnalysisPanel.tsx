@@ -11,21 +11,21 @@ const averageOf = (values: readonly number[]): number | null => (values.length =
 /** A target below this share of what Settings ask for cuts a document into many small calls: it is said, not taken silently. */
 const SMALL_TARGET_SHARE = 0.25;
 
-/** The judge's chunk target beside what Settings ask, and a word when the judge went far below it (trial 2026-11-28 row 16). */
-function ChunkTarget({ target, settings, source, chunks }: { target: number; settings: number | null; source: string; chunks: number }) {
+/** The judge's chunk target beside what the run's settings asked for (trial 2026-11-28 row 16). */
+function targetText(target: number, settings: number | null, source: string): string {
   const chosen = source === 'override' ? 'from Settings' : source === 'llm' || source === 'cached' ? 'chosen by the language model' : 'chosen by fixed rules';
-  const small = settings !== null && source !== 'override' && target < settings * SMALL_TARGET_SHARE;
+  const differs = settings !== null && settings !== target && source !== 'override';
+  return `target ${target.toLocaleString()} tokens a chunk, ${chosen}${differs ? ` (Settings ask for ${settings.toLocaleString()})` : ''}`;
+}
+
+/** A target far below what Settings ask cuts the document into many small calls: said, never taken silently. */
+function SmallTargetNote({ target, settings, source, chunks }: { target: number; settings: number | null; source: string; chunks: number }) {
+  if (settings === null || source === 'override' || target >= settings * SMALL_TARGET_SHARE) return null;
   return (
-    <>
-      target {target.toLocaleString()} tokens a chunk, {chosen}
-      {settings !== null && settings !== target && source !== 'override' ? ` (Settings ask for ${settings.toLocaleString()})` : ''}
-      {small ? (
-        <span className="warning" role="note" data-testid="small-chunk-target">
-          {' '}
-          Far smaller than Settings ask: {plural(chunks, 'chunk')}, each its own call, and long lists may be cut. Choose a structure strategy in Settings to keep your size.
-        </span>
-      ) : null}
-    </>
+    <p className="warning" role="note" data-testid="small-chunk-target">
+      Far smaller than Settings ask: {plural(chunks, 'chunk')}, each its own call, and long lists may be cut. Choose a structure strategy in Settings to keep your
+      size.
+    </p>
   );
 }
 
@@ -81,10 +81,11 @@ export function AnalysisPanel() {
             <dt>Chunk size</dt>
             <dd data-testid="chunk-size">
               {averageLeafTokens !== null ? `average ${averageLeafTokens.toLocaleString()} tokens a chunk; ` : ''}
-              <ChunkTarget target={analysis.judge.targetChunkTokens} settings={analysis.judge.settingsChunkTokens ?? null} source={analysis.judge.source} chunks={analysis.chunks.length} />. Sections shorter than the target stay whole, and the budget in Settings is the most a chunk may hold;
-              overlap {analysis.judge.overlapChars.toLocaleString()} characters.
+              {targetText(analysis.judge.targetChunkTokens, analysis.judge.settingsChunkTokens ?? null, analysis.judge.source)}. Sections shorter than the target stay whole, and the
+              budget in Settings is the most a chunk may hold; overlap {analysis.judge.overlapChars.toLocaleString()} characters.
             </dd>
           </dl>
+          <SmallTargetNote target={analysis.judge.targetChunkTokens} settings={analysis.judge.settingsChunkTokens ?? null} source={analysis.judge.source} chunks={analysis.chunks.length} />
         </div>
       ) : null}
       {analysis && analysis.chunks.length > 0 ? (

@@ -64,7 +64,7 @@ function FindingsCell({ d, progress }: { d: DocumentSummary; progress: Record<nu
     return (
       <span data-testid="findings-so-far" title={stopped ? `Reported before the run was ${d.status}; they join the review when it is resumed and finishes` : 'Reported so far; they join the review when the run finishes'}>
         {soFar} so far
-        {stopped ? <div className="cell-note">run {d.status}</div> : null}
+        {stopped ? <div className="cell-note"> run {d.status}</div> : null}
       </span>
     );
   }
