@@ -16,7 +16,8 @@ function SideCell({ side, documentId, notes }: { side: CompareSide | null; docum
         {side.id ? `${side.id} ` : side.number ? `${side.number}. ` : ''}
         {side.title}
       </strong>
-      {side.severity ? <span className="compare__severity"> ({side.severity})</span> : null}
+      {/* A side without a severity says so: it is not rated, and never reads as a change of severity. */}
+      <span className="compare__severity"> ({side.severity ?? 'unrated'})</span>
       <blockquote className="compare__quote">{side.quote}</blockquote>
       {side.page !== null ? (
         <button type="button" className="button button--small" aria-expanded={open} onClick={() => setOpen(!open)}>
