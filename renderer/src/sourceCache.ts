@@ -56,6 +56,7 @@ export function placeOf(nodes: readonly ChunkNode[], offset: number): { leaf: Ch
   return { leaf, path };
 }
 
+const DOT_LEADERS = /(?:\.\s?){4,}|…{2,}/;
 const HEADING_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.|Chapter \d+|Section \d+)\s+\S.{0,118}$/;
 
 /**
@@ -66,7 +67,8 @@ export function sectionName(path: readonly string[], leafText: string, offsetInL
   const lines = leafText.slice(0, offsetInLeaf).split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
-    if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line)) return line;
+    // A contents line ("7.1 Critical Risk . . . . 7") names a section without being in it.
+    if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line) && !DOT_LEADERS.test(line)) return line;
   }
   // A leaf that opens with the front matter is named after what follows it ("Front matter, Executive Summary (+2)");
   // a place in it is in the front matter, however the next title reads (an OCR'd logo read "J sigma orime").

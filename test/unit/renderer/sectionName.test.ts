@@ -20,6 +20,11 @@ describe('the section a place is in', () => {
     expect(sectionName(['Front matter and Executive Summary'], 'Lido\nPrepared for', 3)).toBe('Front matter');
   });
 
+  it('never names a place after a line of the contents', () => {
+    const contents = 'Contents\n7 Findings . . . . . . . . . . . . . . 7\n7.1 Critical Risk . . . . . . . . . . . . 7\n7.1.1 TokenSaleProposal::buy assumes 18 decimals . . . . 7';
+    expect(sectionName(['Front matter, Contents (+1)'], contents, contents.length - 5)).toBe('Front matter');
+  });
+
   it('keeps the last numbered heading before the place, and other paths as they are', () => {
     expect(sectionName(['Findings'], '2 Findings\n2.1 Missing check\nThe function does not check.', 40)).toBe('2.1 Missing check');
     expect(sectionName(['Appendix', 'Appendix (+1)'], 'Nothing numbered here.', 5)).toBe('Appendix');
