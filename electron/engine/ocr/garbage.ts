@@ -54,11 +54,12 @@ const BAD_CHAR = /[\uFFFD\uE000-\uF8FF\u0000-\u0008\u000E-\u001F]/gu;
 const LAYOUT = /^(?:[.·…]+|[-–—_=~]{2,})$/u;
 
 /**
- * A line as source code prints it (a listing's line number in front allowed): it ends a statement or a block
- * (";", "{", "}"), opens or continues a comment, or starts with a declaration or statement keyword.
+ * A line as source code prints it (a listing's line number or a diff's ">" in front allowed): it ends a statement,
+ * opens or closes a block or a call (";", "{", "}", "("), holds a comment or an operator prose does not use ("//",
+ * "::", "=>", "->", ":="), or starts with a declaration or statement keyword.
  */
 const CODE_LINE = new RegExp(
-  String.raw`[;{}]\s*$|^\s*(?:\d+\s+)?(?:\/\/|\/\*|\*\/?(?:\s|$)|#\s)|^\s*(?:\d+\s+)?(?:function|return|if|else|for|while|require|assert|revert|emit|uint\d*|int\d*|bool|address|bytes\d*|string|mapping|contract|interface|library|struct|enum|modifier|event|error|constructor|pragma|import|using|let|const|var|fn|pub|impl|use|mod|match|def|class|public|private|protected|external|internal|self|this)`,
+  String.raw`[;{}(]\s*$|\/\/|\/\*|::|=>|->|:=|^\s*(?:\d+\s+)?(?:\*\/?(?:\s|$)|#\s)|^\s*(?:\d+\s+|[>+-]\s+)?(?:function|return|if|else|for|while|require|assert|revert|emit|uint\d*|int\d*|bool|address|bytes\d*|string|mapping|contract|interface|library|struct|enum|modifier|event|error|constructor|pragma|import|using|let|const|var|fn|pub|impl|use|mod|match|def|class|public|private|protected|external|internal|self|this)\b`,
   'u',
 );
 /** Lines a page needs before its shape says "code", and the share of them that must look like code. */

@@ -30,6 +30,29 @@ const SOLIDITY_LISTING = [
   '}',
 ].join('\n');
 
+/** A finding's page as pdf.js reads it: code with a reviewer's ">" markers and comments, then the prose under it. */
+const MIXED_CODE_PAGE = [
+  'function createTier(',
+  'mapping(uint256 => ITier.Tier) storage tiers,',
+  'uint256 newTierId,',
+  'ITier.TierInitParams memory _params',
+  ') external {',
+  '_validateParams(_params);',
+  'uint256 decimals = _params.saleToken.decimals();',
+  '> _params.minPerUser = _params.minPerUser.to18(',
+  'decimals',
+  '); //@audit -> normalised to 18 decimals',
+  '> _params.maxPerUser = _params.maxPerUser.to18(decimals); //@audit ->',
+  '> require(x >= y && z != 0 || w == 1, "bad");',
+  '> total = a + b * c - d / e; // @audit ->',
+  ',! normalised to 18 decimals',
+  '....',
+  '}',
+  'However, when a participant invokes TokenSale::buy, the amount is assumed to be in 18 decimals.',
+  'The function compares this amount with the minimum and maximum allocations per user.',
+  '44',
+].join('\n');
+
 const RUST_LISTING = [
   'pub fn settle(&mut self, id: u64) -> Result<(), Error> {',
   '    let entry = self.orders.get_mut(&id).ok_or(Error::Missing)?;',
@@ -56,6 +79,7 @@ describe('garbage text layers', () => {
     ['a Solidity listing', SOLIDITY_LISTING],
     ['a Solidity listing with line numbers', SOLIDITY_LISTING.split('\n').map((line, i) => `${90 + i} ${line}`).join('\n')],
     ['a Rust listing', RUST_LISTING],
+    ['code marked with a diff\'s ">" and the prose that explains it', MIXED_CODE_PAGE],
   ])('keeps %s', (_name, text) => {
     expect(judgeTextLayer(text).garbage).toBe(false);
   });
