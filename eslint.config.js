@@ -128,6 +128,18 @@ export default tseslint.config(
     },
   },
   {
+    // Components call the engine only through the store (renderer/src/store): one place where the window's state
+    // changes, so every view shows the same open document and no component holds engine data of its own.
+    files: ['renderer/src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*', 'ollama'],
+        'The renderer talks to the engine only through the contract in shared/.',
+        { group: ['**/api', '**/api.ts'], message: 'Components call the engine through the store (store().…), never the transport: read state with useStore, act with its actions.' },
+      ),
+    },
+  },
+  {
     // The one renderer file that draws source pages: pdf.js only paints the bytes the host sent (documents.file); reading text stays in the engine.
     files: ['renderer/src/sourceCache.ts'],
     rules: {

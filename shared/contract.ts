@@ -144,7 +144,15 @@ export const commands = {
   /** Is Ollama reachable at `host` (default: the saved host), which version, which models; with guidance when something is missing. */
   'ollama.check': { input: z.object({ host: z.string().max(500).optional() }).strict() },
   /** Settings › Inference: does this endpoint answer (with its key), which models, what context; a warning for plain http to another machine. */
-  'endpoints.check': { input: z.object({ endpoint: endpointSettingsSchema }).strict() },
+  'endpoints.check': {
+    input: z
+      .object({
+        endpoint: endpointSettingsSchema,
+        /** A key typed in Settings and not stored yet: this check uses it instead of the stored one (it is never kept). */
+        apiKey: z.string().min(1).max(4096).optional(),
+      })
+      .strict(),
+  },
   /** Keeps an endpoint's API key with the operating system's keychain (Electron safeStorage) under `keyRef`; an empty key removes it. */
   'endpoints.setKey': { input: z.object({ keyRef: z.string().min(1).max(100), key: z.string().max(4096) }).strict() },
   /** Whether a key typed in Settings can be stored safely here (no keyring on Linux: Electron's basic_text), and what to do if not. */
@@ -447,6 +455,11 @@ export interface DocumentSummary {
   listedOnlyCount?: number;
   lastRun: LastRun | null;
   error: ErrorInfo | null;
+  /**
+   * Findings its latest run has reported and not merged yet (the run is working on it, or was paused or cancelled
+   * part-way); null when that run merged them or none works on it. The library shows "N so far" from it.
+   */
+  arrivingCount?: number | null;
   /** Its latest completeness verdict in brief (the badge follows it); null before a full run has checked it. */
   verdict?: VerdictSummary | null;
 }
@@ -461,6 +474,8 @@ export interface InputProgress {
   fraction?: number;
   /** The inference endpoint the input is analysed on, in a run with a pool of them (its label). */
   endpoint?: string;
+  /** Findings this input has reported so far in the run (before its merge); never falls. */
+  findings?: number;
 }
 
 export interface RunInputView {
@@ -628,6 +643,8 @@ export interface JudgeDecisionView {
   overlapChars: number;
   cached: boolean;
   createdAt: string;
+  /** The chunk size the run's settings asked for (tokens); null when unknown. The judge's target may be smaller. */
+  settingsChunkTokens?: number | null;
 }
 
 export interface UnreviewedMentionView {
@@ -786,8 +803,10 @@ export interface ArrivingFinding {
 }
 
 export interface ArrivingFindings {
-  /** The run working on the document; null when none is. */
+  /** The document's latest run, while it has not merged the document's findings (working, paused or cancelled part-way); null otherwise. */
   runId: number | null;
+  /** Where that run stands with the document: still working on it, or stopped part-way (the findings are kept). */
+  inputStatus?: RunStatus;
   findings: ArrivingFinding[];
 }
 
@@ -828,6 +847,8 @@ export interface DocumentHealth {
   picturePages?: number[];
   unreadablePages: number[];
   failedChunks: number;
+  /** The pages the failed chunks cover (named as ranges: "8 parts not analysed (pp. 83-96)"). */
+  failedChunkPages?: number[];
 }
 
 /** Progress as the host forwards it: the engine's event plus what the window needs to draw bars. */

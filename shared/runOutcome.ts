@@ -6,7 +6,7 @@
  * same way, from the statuses and warnings the host reports.
  */
 import { formatPageRanges } from './canonical';
-import type { CompletenessStatus, CompletenessVerdict } from './completeness';
+import type { CheckPlace, CompletenessStatus, CompletenessVerdict } from './completeness';
 import type { ErrorInfo } from './errors';
 import type { RunStatus } from './types';
 
@@ -28,6 +28,8 @@ export interface Problems {
   unreadablePages: number;
   /** Chunks whose analysis failed (only known for a document's analysis). */
   failedChunks: number;
+  /** The pages those chunks cover, when known: named as ranges ("pp. 83-96"), never page by page. */
+  failedChunkPages?: readonly number[];
 }
 
 interface InputLike {
@@ -69,21 +71,50 @@ export function picturePagesNote(pages: readonly number[]): string | null {
   return `${list} only pictures or nothing on ${pages.length === 1 ? 'it' : 'them'} (OCR found no words).`;
 }
 
+/**
+ * The parts of a file its analysis could not do, when that is all that failed (the engine records the file as
+ * failed with the chunks and pages in the error's details); null for a file that failed as a whole, or did not fail.
+ */
+export function partsNotAnalysed(error: ErrorInfo | null | undefined): { parts: number; pages: number[] } | null {
+  const chunks = error?.details?.failedChunks;
+  if (!Array.isArray(chunks) || chunks.length === 0) return null;
+  const pages = error?.details?.failedPages;
+  return { parts: chunks.length, pages: Array.isArray(pages) ? pages.filter((p): p is number => typeof p === 'number') : [] };
+}
+
+/**
+ * The status a file is shown with: a file whose analysis failed only in some parts was analysed, all the rest of it
+ * kept, so it reads "Done with problems: 8 parts not analysed (pp. 83-96)", amber, never a red "Failed" beside a
+ * document whose findings were all found (trial 2026-11-28 row 9).
+ */
+export function shownStatus<S extends RunStatus | 'stored'>(status: S, error: ErrorInfo | null | undefined): S | 'done' {
+  return status === 'failed' && partsNotAnalysed(error) ? 'done' : status;
+}
+
 export function problemsOf(inputs: readonly InputLike[], failedChunks = 0): Problems {
+  const parts = inputs.map((i) => partsNotAnalysed(i.error)).filter((p): p is NonNullable<typeof p> => p !== null);
+  const failedChunkPages = parts.flatMap((p) => p.pages);
   return {
-    failedFiles: inputs.filter((i) => i.status === 'failed').length,
+    failedFiles: inputs.filter((i) => shownStatus(i.status, i.error) === 'failed').length,
     pagesWithoutText: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_NO_TEXT_LAYER'), 0),
     picturePages: inputs.length === 1 ? picturePagesOf(inputs[0]!.warnings) : [],
     unreadablePages: inputs.reduce((sum, i) => sum + warnedPages(i.warnings, 'PDF_PAGE_UNREADABLE'), 0),
-    failedChunks,
+    failedChunks: failedChunks + parts.reduce((sum, p) => sum + p.parts, 0),
+    ...(failedChunkPages.length > 0 ? { failedChunkPages } : {}),
   };
+}
+
+/** " (p. 83)", " (pp. 83-96, 101)", or nothing when the pages are not known. */
+function pagesInBrackets(pages: readonly number[] | undefined): string {
+  if (!pages || pages.length === 0) return '';
+  return ` (${new Set(pages).size === 1 ? 'p.' : 'pp.'} ${formatPageRanges(pages)})`;
 }
 
 /** "1 file failed, 5 pages without text", or null when nothing was lost. */
 export function describeProblems(p: Problems): string | null {
   const parts = [
     p.failedFiles > 0 ? `${plural(p.failedFiles, 'file')} failed` : null,
-    p.failedChunks > 0 ? `${plural(p.failedChunks, 'part')} not analysed` : null,
+    p.failedChunks > 0 ? `${plural(p.failedChunks, 'part')} not analysed${pagesInBrackets(p.failedChunkPages)}` : null,
     p.pagesWithoutText > 0 ? `${plural(p.pagesWithoutText, 'page')} without text` : null,
     p.unreadablePages > 0 ? `${plural(p.unreadablePages, 'page')} unreadable` : null,
   ].filter((part): part is string => part !== null);
@@ -135,12 +166,35 @@ export function summarizeVerdict(verdict: CompletenessVerdict, picturePages: rea
 export function placesToCheckOf(verdict: CompletenessVerdict, picturePages: readonly number[]): CompletenessVerdict['places'] {
   const pictures = new Set(picturePages);
   const withoutText = new Set(verdict.pagesWithoutText);
-  return verdict.places.filter((place) => {
+  return foldUnrated(verdict).filter((place) => {
     if (place.kind !== 'pages-without-text' || place.page === null) return true;
     // The place names a run of consecutive pages without text, from its first page.
     for (let page = place.page; withoutText.has(page) || page === place.page; page += 1) if (!pictures.has(page)) return true;
     return false;
   });
+}
+
+/**
+ * When no finding found is rated (every one off the scale), "states Critical 1; 0 Critical findings found" for each
+ * severity says five times what one sentence says: the findings have no severity to compare. Those places become
+ * one, "50 findings found, none rated: rate them to compare with the stated Critical 1, High 1...", at the page the
+ * counts are stated on (trial 2026-11-28 row 10); every other place stays.
+ */
+function foldUnrated(verdict: CompletenessVerdict): CompletenessVerdict['places'] {
+  const unrated = verdict.tallies.find((t) => t.severity === null)?.found ?? 0;
+  const rated = verdict.tallies.filter((t) => t.severity !== null).reduce((n, t) => n + t.found, 0);
+  const bySeverity = verdict.places.filter((p) => p.kind === 'stated-vs-found' && p.severity);
+  if (unrated === 0 || rated > 0 || bySeverity.length === 0) return verdict.places;
+  const stated = verdict.stated.filter((c) => c.severity !== null);
+  const page = stated[0]?.page ?? bySeverity[0]!.page;
+  const folded: CheckPlace = {
+    kind: 'stated-vs-found',
+    page,
+    message: `${plural(unrated, 'finding')} found, none rated: rate them to compare with the stated ${stated.map((c) => `${c.severity} ${c.count}`).join(', ')}.`,
+  };
+  const first = verdict.places.indexOf(bySeverity[0]!);
+  const rest = verdict.places.filter((p) => !bySeverity.includes(p));
+  return [...rest.slice(0, first), folded, ...rest.slice(first)];
 }
 
 /** The headline of a verdict whose places were counted by placesToCheckOf. */
@@ -168,6 +222,16 @@ export function combineVerdicts(verdicts: readonly (VerdictSummary | null | unde
 /** "0 of 3 stated findings found", when the document states more than was found. */
 export function shortfallText(v: VerdictSummary): string | null {
   return v.statedTotal !== null && v.foundTotal < v.statedTotal ? `${v.foundTotal.toLocaleString()} of ${plural(v.statedTotal, 'stated finding')} found` : null;
+}
+
+/**
+ * A file its run never started, because the run was paused, cancelled or stopped first: "Not started: run
+ * cancelled", never a plain "Queued" that promises work no run will do. Null for any other file.
+ */
+export function notStartedOutcome(inputStatus: RunStatus | 'stored', runStatus: RunStatus | null | undefined): Outcome | null {
+  if (inputStatus !== 'queued' || !runStatus || runStatus === 'queued' || runStatus === 'running') return null;
+  const why = runStatus === 'paused' ? 'run paused' : runStatus === 'cancelled' ? 'run cancelled' : 'run stopped';
+  return { label: `Not started: ${why}`, tone: 'idle', problems: null };
 }
 
 /**

@@ -10,12 +10,15 @@ const CHECK_TIMEOUT_MS = 3000;
 
 export function endpointHandlers(ctx: HostContext): HandlerModule {
   return {
-    'endpoints.check': async ({ endpoint }) => {
+    'endpoints.check': async ({ endpoint, apiKey }) => {
       const base: EndpointStatus = { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, slots: null, warning: plainHttpWarning(endpoint.url), error: null };
       let client;
       try {
         // No retries: the user is looking at the page; one quick answer or why not.
-        client = createLlmClient({ endpoint: resolveEndpoint(endpoint, (ref) => ctx.keys.get(ref)), settings: { retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 0 } } });
+        // A key typed and not stored yet is what the user means to check with; otherwise the stored one.
+        const { keyRef: _stored, ...withoutKey } = endpoint;
+        const resolved = apiKey ? { ...resolveEndpoint(withoutKey, undefined), apiKey } : resolveEndpoint(endpoint, (ref) => ctx.keys.get(ref));
+        client = createLlmClient({ endpoint: resolved, settings: { retry: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, jitter: 0 } } });
       } catch (error) {
         return { ...base, error: toErrorInfo(error) };
       }

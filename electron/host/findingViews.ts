@@ -1,10 +1,12 @@
 import type { ChunkResultView, ChunkStatusView, DocumentAnalysis, FindingView, SplitAttemptView } from '../../shared/contract';
 import { idLabel, idOriginOf, type MergeConflict, type MergedFinding } from '../../shared/findings';
 import type { SplitAttempt } from '../../shared/treesplit';
+import { getCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { latestJudgeDecision } from '../engine/judge';
 import { latestMergedRuns, listMergeConflicts, listMergedFindings, unreviewedMentions } from '../engine/merge';
-import { latestRunWithLlmResults, loadChunks, loadMentions, type Database } from '../engine/store';
+import { isReferenceId } from '../engine/rules';
+import { getRun, latestRunWithLlmResults, loadChunks, loadMentions, runSettingsOf, type Database } from '../engine/store';
 import { getSummary } from '../engine/summary';
 import { listSplitAttempts } from '../engine/treesplit';
 
@@ -118,11 +120,34 @@ export function analysisView(db: Database, documentId: number, runId: number | u
           overlapChars: judge.overlapChars,
           cached: judge.cached,
           createdAt: judge.createdAt,
+          settingsChunkTokens: run === null ? null : desiredChunkTokens(db, run),
         }
       : null,
     summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model, ungroundedIds: summary.ungroundedIds } : null,
     chunks,
     counts,
-    unreviewedMentions: unreviewedMentions(loadMentions(db, documentId), covered),
+    unreviewedMentions: offeredMentions(db, documentId, run, covered),
   };
+}
+
+/** The chunk size a run's settings asked for, in tokens (null for a run whose settings cannot be read). */
+function desiredChunkTokens(db: Database, runId: number): number | null {
+  const run = getRun(db, runId);
+  if (!run) return null;
+  try {
+    return runSettingsOf(run).llm.desiredChunkTokens ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The IDs offered as places the model may have missed a finding: the completeness check's own list when the run
+ * checked the document (so the Findings view, the library and the check give one count), else every mention no
+ * finding covers, without the standards, licences and code line ranges a report cites (ERC-20, AGPL-3, L90-91).
+ */
+function offeredMentions(db: Database, documentId: number, run: number | null, covered: readonly { findingKey: string | null }[]): DocumentAnalysis['unreviewedMentions'] {
+  const verdict = run === null ? null : getCompleteness(db, run, documentId);
+  if (verdict) return verdict.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] }));
+  return unreviewedMentions(loadMentions(db, documentId), covered).filter((m) => !isReferenceId(m.id));
 }

@@ -69,6 +69,13 @@ export interface EtaInput {
    * the pace of the whole run (which the parallel inputs all advance) is the estimate.
    */
   inputsInFlight?: number;
+  /**
+   * What the run's earlier executions did before it was paused or stopped: the share they gained and their working
+   * seconds. A resumed run's first minutes (the model loading again, a chunk or two) say little of its pace; with
+   * this history the estimate keeps the pace the run has shown all along (trial 2026-11-28 row 8: "13 min" after
+   * resuming where "2 min 45 s" had been right).
+   */
+  earlier?: { gained: number; seconds: number };
 }
 
 /**
@@ -85,8 +92,16 @@ const PHASES_WITHOUT_RATE: readonly RunPhase[] = ['ingest', 'ocr', 'judge', 'tre
  * so the time a run sat paused or cancelled never slows the pace.
  */
 export function wholeRunEta(e: EtaInput): number | null {
+  const earlier = e.earlier && e.earlier.gained > 0.02 ? e.earlier : undefined;
+  const unmeasured = e.currentPhase !== undefined && PHASES_WITHOUT_RATE.includes(e.currentPhase) && e.currentInputSeconds === undefined;
+  // The run's pace covers extraction; reading pages and OCR still have no rate of their own.
+  if (earlier && !(unmeasured && e.currentPhase !== 'extract')) {
+    // A resumed run: the pace of all its working time so far, this execution's and the earlier ones'.
+    const secondsPerShare = (earlier.seconds + e.elapsedSeconds) / (earlier.gained + Math.max(0, e.overall - e.startOverall));
+    return Math.max(0, Math.round((1 - e.overall) * secondsPerShare));
+  }
   if ((e.inputsInFlight ?? 1) > 1) return wholeRunEta({ overall: e.overall, startOverall: e.startOverall, elapsedSeconds: e.elapsedSeconds, currentInputLeft: 0 });
-  if (e.currentPhase && PHASES_WITHOUT_RATE.includes(e.currentPhase) && e.currentInputSeconds === undefined) return null;
+  if (unmeasured) return null;
   const gained = e.overall - e.startOverall;
   const secondsPerShare = gained > 0.02 && e.elapsedSeconds > 0.5 ? e.elapsedSeconds / gained : null;
   const othersLeft = Math.max(0, 1 - e.overall - e.currentInputLeft);

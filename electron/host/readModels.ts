@@ -21,11 +21,12 @@ import type {
 import { AppError, ErrorCode, type ErrorInfo } from '../../shared/errors';
 import type { ProgressEvent, RunStatus } from '../../shared/types';
 import type { Engine } from '../engine';
-import { picturePagesOf, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
+import { picturePagesOf, shownStatus, summarizeVerdict, type VerdictSummary } from '../../shared/runOutcome';
 import { LISTED_ENTRY_TYPE } from '../../shared/findings';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
 import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
+import { documentArriving } from './arriving';
 import { inputFraction, isFinished, overallFraction, wholeRunEta } from './progress';
 
 /** Where the views' data comes from; tests may substitute fixed findings and split attempts. */
@@ -42,6 +43,10 @@ export interface LiveRun {
   /** Latest progress per input ordinal. */
   progress: Map<number, InputProgress>;
   lastEvent: ProgressEvent | null;
+  /** The run's earlier executions in this session (before a pause): share gained and working seconds; null for none. */
+  earlier: { gained: number; seconds: number } | null;
+  /** This execution so far, as last reported: the overall fraction and working seconds (kept for the next execution's history). */
+  reached: { overall: number; seconds: number } | null;
 }
 
 export interface ReadModels {
@@ -58,6 +63,25 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
   const nowMs = deps.nowMs ?? (() => Date.now());
   const textCache = new Map<number, string>();
 
+  /**
+   * A file's error with the parts its analysis could not do, when that is all that failed: the chunks that failed
+   * beside chunks that were analysed, and their pages. The store keeps an error's code and sentence only; the views
+   * need the parts to say "Done with problems: 8 parts not analysed (pp. 83-96)" (shared/runOutcome partsNotAnalysed).
+   */
+  function withParts(runId: number, documentId: number | null, error: ErrorInfo | null): ErrorInfo | null {
+    if (!error || documentId === null) return error;
+    const results = listChunkResults(db, runId, documentId);
+    const failed = results.filter((r) => r.status === 'failed');
+    if (failed.length === 0 || !results.some((r) => r.status === 'done')) return error;
+    const nodes = new Map(loadChunks(db, failed[0]!.treeId).map((n) => [n.index, n]));
+    const pages = new Set<number>();
+    for (const r of failed) {
+      const node = nodes.get(r.nodeIndex);
+      if (node) for (let p = node.pageStart; p <= node.pageEnd; p++) pages.add(p);
+    }
+    return { ...error, details: { ...error.details, failedChunks: failed.map((r) => r.nodeIndex), failedPages: [...pages].sort((a, b) => a - b) } };
+  }
+
   /** Chunks committed by a stopped input, so its bar keeps what it did. */
   function committedChunks(runId: number, input: RunInput): { done: number; total: number } | null {
     if (input.documentId === null || input.phase !== 'extract') return null;
@@ -67,6 +91,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
 
   function inputView(run: StoredRun, input: RunInput, live: LiveRun | undefined): RunInputView {
     const liveProgress = live?.progress.get(input.ordinal);
+    const error = input.status === 'failed' ? withParts(run.id, input.documentId, input.error) : input.error;
     const stopped = input.status === 'paused' || input.status === 'cancelled';
     const committed = stopped ? committedChunks(run.id, input) : null;
     const fraction = inputFraction(run.mode, input, liveProgress, committed);
@@ -80,10 +105,11 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       documentId: input.documentId,
       status: input.status,
       phase: input.phase,
-      error: input.error,
+      error,
       warnings: input.warnings,
       progress,
-      verdict: input.status === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
+      // A file analysed but for some parts has its verdict too: it is shown "Done with problems", not failed.
+      verdict: shownStatus(input.status, error) === 'done' && input.documentId !== null ? verdictOf(getCompleteness(db, run.id, input.documentId), input.warnings) : null,
     };
   }
 
@@ -116,6 +142,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
       const currentLeft = current ? (1 - (current.progress?.fraction ?? 0)) / inputs.length : 0;
       const engineEstimate = typeof event.etaSeconds === 'number' && event.ordinal === current?.ordinal ? event.etaSeconds : undefined;
       elapsedSeconds = (nowMs() - live.startedAt) / 1000;
+      live.reached = { overall, seconds: elapsedSeconds };
       etaSeconds = wholeRunEta({
         overall,
         startOverall: live.startOverall,
@@ -124,6 +151,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         inputsInFlight: running.length,
         ...(current?.progress?.phase ? { currentPhase: current.progress.phase } : {}),
         ...(engineEstimate === undefined ? {} : { currentInputSeconds: engineEstimate }),
+        ...(live.earlier ? { earlier: live.earlier } : {}),
       });
     }
     return {
@@ -146,7 +174,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         last.set(input.documentId, {
           run: { runId: run.id, status: run.status, at: run.finishedAt ?? run.startedAt ?? run.createdAt },
           status: input.status,
-          error: input.error,
+          error: input.status === 'failed' ? withParts(run.id, input.documentId, input.error) : input.error,
           warnings: input.warnings,
         });
       }
@@ -165,6 +193,7 @@ export function createReadModels(deps: { db: Database; engine: Engine; providers
         listedOnlyCount: findings?.filter((f) => f.type === LISTED_ENTRY_TYPE).length ?? 0,
         lastRun: l?.run ?? null,
         error: l?.error ?? null,
+        arrivingCount: l && (l.status === 'running' || l.status === 'paused' || l.status === 'cancelled') ? documentArriving(db, d.id).findings.length : null,
         verdict: verdictOf(latestCompleteness(db, d.id).verdict, l?.warnings ?? []),
       };
     });

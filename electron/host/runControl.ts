@@ -57,6 +57,8 @@ export function createRunControl(deps: {
 }): RunControl {
   const { db, engine, now, log, emit } = deps;
   const active = new Map<number, ActiveRun>();
+  /** Per run, what its executions before the current one did (share gained, working seconds): a resume keeps its pace. */
+  const history = new Map<number, { gained: number; seconds: number }>();
 
   const throttle = createThrottle<number, true>({
     intervalMs: deps.progressIntervalMs ?? 100,
@@ -75,22 +77,37 @@ export function createRunControl(deps: {
       startOverall: null,
       progress: new Map<number, InputProgress>(),
       lastEvent: null,
+      earlier: history.get(runId) ?? null,
+      reached: null,
       startedInputs: new Set(),
       storedInputs: new Set(),
     };
     active.set(runId, live);
     const onProgress = (event: ProgressEvent) => {
+      // A new phase reaches the window at once, not after the throttle's wait: the step it starts may hold the
+      // engine for minutes (merging a thousand findings), and the window must say so before it does.
+      const newPhase = event.phase !== (event.ordinal === undefined ? live.lastEvent?.phase : live.progress.get(event.ordinal)?.phase);
       live.lastEvent = event;
       if (event.ordinal !== undefined) {
         const inputFinished = live.startedInputs.size > 0 && !live.startedInputs.has(event.ordinal);
         live.startedInputs.add(event.ordinal);
-        live.progress.set(event.ordinal, { phase: event.phase, current: event.current, total: event.total, message: event.message, ...(event.endpoint ? { endpoint: event.endpoint } : {}) });
+        // Each input keeps its own findings so far (in a pool the events of several files interleave): a count never falls.
+        const findings = event.findings ?? live.progress.get(event.ordinal)?.findings;
+        live.progress.set(event.ordinal, {
+          phase: event.phase,
+          current: event.current,
+          total: event.total,
+          message: event.message,
+          ...(event.endpoint ? { endpoint: event.endpoint } : {}),
+          ...(findings === undefined ? {} : { findings }),
+        });
         const documentStored = event.documentId !== undefined && !live.storedInputs.has(event.ordinal);
         if (documentStored) live.storedInputs.add(event.ordinal);
         // A stored document, or an input that finished (done or failed), changes the library.
         if (documentStored || inputFinished) emit({ type: 'documents.changed', data: {} });
       }
       throttle.push(runId, true);
+      if (newPhase) throttle.flush(runId);
     };
     live.done = (async () => {
       try {
@@ -100,6 +117,10 @@ export function createRunControl(deps: {
         log.error({ runId, code: ErrorCode.INTERNAL, err: error }, 'run execution threw');
       }
       active.delete(runId);
+      if (live.reached && live.startOverall !== null) {
+        const before = history.get(runId) ?? { gained: 0, seconds: 0 };
+        history.set(runId, { gained: before.gained + Math.max(0, live.reached.overall - live.startOverall), seconds: before.seconds + live.reached.seconds });
+      }
       throttle.flush(runId);
       announceStopped(runId);
     })();

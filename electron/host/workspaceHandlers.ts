@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ArrivingFindings, DocumentFile, DocumentHealth, ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
-import { getDocument, listRunInputs, listRuns, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
-import { listFindings } from '../engine/extract';
-import { arrivingFindings } from '../engine/jobs';
+import { getDocument, pagesWithoutTextLayer, unreadablePages, type Database } from '../engine/store';
+import { documentArriving } from './arriving';
 import { listOcrPages } from '../engine/ocr';
 import { analysisView } from './findingViews';
 import { samplePdf } from './samplePdf';
@@ -36,20 +35,8 @@ export function workspaceHandlers(db: Database) {
       return { documentId, fileName: doc.fileName, kind: doc.kind === 'pdf' ? 'pdf' : 'text', bytes: bytes.toString('base64') };
     },
     async 'findings.arriving'({ documentId }: ParsedInput<'findings.arriving'>): Promise<ArrivingFindings> {
-      const run = [...listRuns(db)].reverse().find((r) => listRunInputs(db, r.id).some((i) => i.documentId === documentId && i.status === 'running'));
-      if (!run) return { runId: null, findings: [] };
-      // Counted as the status bar counts them (one function), so the two never disagree.
-      const findings = arrivingFindings(listFindings(db, run.id, documentId))
-        .map((f) => ({
-          findingId: f.findingId,
-          findingKey: f.findingKey,
-          title: f.title,
-          severity: f.severity,
-          severityRank: f.severityRank,
-          page: f.grounding.page ?? f.page,
-          grounded: f.grounding.status === 'grounded',
-        }));
-      return { runId: run.id, findings };
+      storedDocument(db, documentId);
+      return documentArriving(db, documentId);
     },
     /** Only main can open files (the desktop app answers this itself); the dev bridge says where the file is. */
     async 'reports.reveal'({ path }: ParsedInput<'reports.reveal'>): Promise<{ done: boolean; message: string }> {
@@ -70,7 +57,18 @@ export function workspaceHandlers(db: Database) {
         picturePages: withoutText.filter((page) => picturePages.has(page)),
         unreadablePages: unreadablePages(db, documentId).map((p) => p.page),
         failedChunks: analysis.counts.failed,
+        failedChunkPages: pagesOfChunks(analysis.chunks.filter((c) => c.status === 'failed')),
       };
     },
   };
+}
+
+/** Every page the chunks cover, once each, in order. */
+function pagesOfChunks(chunks: readonly { pageStart: number | null; pageEnd: number | null }[]): number[] {
+  const pages = new Set<number>();
+  for (const c of chunks) {
+    if (c.pageStart === null) continue;
+    for (let page = c.pageStart; page <= (c.pageEnd ?? c.pageStart); page++) pages.add(page);
+  }
+  return [...pages].sort((a, b) => a - b);
 }

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { transportName } from './api';
 import { AskPanel } from './components/AskPanel';
 import { CompareView } from './components/compare/CompareView';
 import { ReconcileView } from './components/reconcile/ReconcileView';
@@ -9,14 +8,11 @@ import { DropZone } from './components/DropZone';
 import { Library } from './components/Library';
 import { Onboarding } from './components/Onboarding';
 import { RunList } from './components/RunView';
-import { SettingsView } from './components/SettingsView';
+import { SettingsView } from './components/settings/SettingsView';
 import { StatusBar } from './components/StatusBar';
-import { TriageView } from './components/TriageView';
+import { TriageView } from './components/triage/TriageView';
 import { subscribeToHostEvents } from './events';
-import { useAppStore, type View } from './stores/useAppStore';
-import { useDocumentsStore } from './stores/useDocumentsStore';
-import { useRunsStore } from './stores/useRunsStore';
-import { isDirty, useSettingsStore } from './stores/useSettingsStore';
+import { hasUnsavedWork, store, useStore, type View } from './store';
 
 const PLACES: { view: View; label: string; icon: string }[] = [
   { view: 'library', label: 'Library', icon: '▤' },
@@ -31,18 +27,19 @@ const PLACES: { view: View; label: string; icon: string }[] = [
 
 /** The workspace: a sidebar of places, the place itself, and a status bar that is always in view. */
 export function App() {
-  const view = useAppStore((s) => s.view);
-  const info = useAppStore((s) => s.info);
-  const error = useAppStore((s) => s.error);
-  const activeRuns = useRunsStore((s) => s.runs.filter((r) => r.active || r.status === 'running').length);
+  const view = useStore((s) => s.nav.view);
+  const info = useStore((s) => s.nav.info);
+  const error = useStore((s) => s.nav.error);
+  const transport = useStore((s) => s.host.transport);
+  const activeRuns = useStore((s) => s.runs.runs.filter((r) => r.active || r.status === 'running').length);
   // Edits in Settings are kept while the user looks elsewhere: the place says so, so they are not forgotten.
-  const settingsUnsaved = useSettingsStore(isDirty);
+  const settingsUnsaved = useStore((s) => hasUnsavedWork(s.settings));
 
   useEffect(() => {
     const unsubscribe = subscribeToHostEvents();
-    void useAppStore.getState().loadInfo();
-    void useDocumentsStore.getState().load();
-    void useRunsStore.getState().load();
+    void store().nav.loadInfo();
+    void store().library.load();
+    void store().runs.load();
     return unsubscribe;
   }, []);
 
@@ -54,7 +51,7 @@ export function App() {
           <ul className="places">
             {PLACES.map((p) => (
               <li key={p.view}>
-                <button type="button" className="place" title={p.label} aria-current={view === p.view ? 'page' : undefined} onClick={() => useAppStore.getState().setView(p.view)}>
+                <button type="button" className="place" title={p.label} aria-current={view === p.view ? 'page' : undefined} onClick={() => store().nav.setView(p.view)}>
                   <span aria-hidden="true" className="place__icon">
                     {p.icon}
                   </span>
@@ -73,7 +70,7 @@ export function App() {
         </nav>
         <p className="sidebar__meta">
           {info ? `Version ${info.version}` : ''}
-          {transportName === 'websocket' ? ' · dev bridge' : ''}
+          {transport === 'websocket' ? ' · dev bridge' : ''}
         </p>
       </aside>
       <main className="workspace" data-view={view}>

@@ -104,6 +104,3 @@ export async function fileToBase64(file: Blob): Promise<string> {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
-
-/** `?novirtual=1` renders long lists in full: the benchmark's baseline. */
-export const VIRTUALIZE = !new URLSearchParams(window.location.search).has('novirtual');

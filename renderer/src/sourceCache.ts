@@ -1,10 +1,14 @@
 /**
- * Per-document data the source page needs, fetched once per window: the chunk tree
- * (to name a place by its section) and the original PDF opened with pdf.js.
+ * Per-document data the source page needs, fetched once per window and never
+ * changed once stored: the chunk tree (to name a place by its section), chunk
+ * texts, the original PDF opened with pdf.js, its printed page labels and
+ * what OCR read on its pages. A cache of immutable data beside the store: the
+ * store holds what changes (review, runs, settings).
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 // Bundled by vite next to the renderer (the CSP allows only 'self' scripts; nothing is fetched from the network).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import type { OcrPageInfo, OcrWordBox } from '../../shared/contract';
 import { MAX_DECODED_IMAGE_PIXELS } from '../../shared/ocr';
 import type { ChunkNode } from '../../shared/types';
 import { invoke } from './api';
@@ -53,6 +57,7 @@ export function placeOf(nodes: readonly ChunkNode[], offset: number): { leaf: Ch
   return { leaf, path };
 }
 
+const DOT_LEADERS = /(?:\.\s?){4,}|…{2,}/;
 const HEADING_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.|Chapter \d+|Section \d+)\s+\S.{0,118}$/;
 
 /**
@@ -63,9 +68,14 @@ export function sectionName(path: readonly string[], leafText: string, offsetInL
   const lines = leafText.slice(0, offsetInLeaf).split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
-    if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line)) return line;
+    // A contents line ("7.1 Critical Risk . . . . 7") names a section without being in it.
+    if (HEADING_LINE.test(line) && !/[.;:,]$/.test(line) && !DOT_LEADERS.test(line)) return line;
   }
-  const cleaned = path.map((title) => title.replace(/\s*\(\+\d+\)$/, '')).filter((title, i, all) => title !== all[i - 1]);
+  // A leaf that opens with the front matter is named after what follows it ("Front matter, Executive Summary (+2)");
+  // a place in it is in the front matter, however the next title reads (an OCR'd logo read "J sigma orime").
+  const cleaned = path
+    .map((title) => title.replace(/\s*\(\+\d+\)$/, '').replace(/^Front matter(?:,| and) .*$/, 'Front matter'))
+    .filter((title, i, all) => title !== all[i - 1]);
   return cleaned.length > 0 ? cleaned.join(' › ') : null;
 }
 
@@ -120,4 +130,29 @@ export function printedLabelOf(documentId: number, page: number): Promise<string
 /** Whitespace-insensitive, case-insensitive form used to find a quote among a page's text items. */
 export function normalizeForMatch(text: string): string {
   return text.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+const pageWords = new Map<string, Promise<OcrWordBox[]>>();
+const documentPages = new Map<number, Promise<OcrPageInfo[]>>();
+
+/** The words OCR read on a page; empty for a page with a text layer (or when they cannot be fetched: the page is then drawn without them). */
+export function ocrWordsOf(documentId: number, pageNumber: number): Promise<OcrWordBox[]> {
+  const key = `${documentId}:${pageNumber}`;
+  let words = pageWords.get(key);
+  if (!words) {
+    words = invoke('pages.ocrWords', { documentId, pageNumber }).then((r) => (r.ok ? r.data : []));
+    pageWords.set(key, words);
+  }
+  return words;
+}
+
+/** A document's pages read by OCR, with their confidence. Not cached while empty: the document may still be being read. */
+export function ocrPagesOf(documentId: number): Promise<OcrPageInfo[]> {
+  let pages = documentPages.get(documentId);
+  if (!pages) {
+    pages = invoke('documents.ocrPages', { documentId }).then((r) => (r.ok ? r.data : []));
+    documentPages.set(documentId, pages);
+    void pages.then((list) => list.length === 0 && documentPages.delete(documentId));
+  }
+  return pages;
 }

@@ -153,7 +153,7 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await poll(() => analysis.getByTestId('judge-decision').textContent()).toContain('LLM tree split');
     await poll(() => analysis.getByTestId('chunk-counts').textContent()).toMatch(/Chunks: \d+ done, 0 failed/);
     // The chunks as they came out beside the target, so "~128 tokens" against a budget of 1,500 explains itself.
-    await poll(() => analysis.getByTestId('chunk-size').textContent()).toMatch(/^average [\d,]+ tokens a chunk \(target [\d,]+\): sections shorter than the target stay whole/);
+    await poll(() => analysis.getByTestId('chunk-size').textContent()).toMatch(/^average [\d,]+ tokens a chunk; target [\d,]+ tokens a chunk, [^.]+\. Sections shorter than the target stay whole/);
     await poll(() => analysis.getByTestId('document-summary').textContent()).toMatch(/Summary/);
     await screenshot(page, 'chunk-tree');
 

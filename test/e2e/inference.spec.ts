@@ -41,13 +41,28 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     await section().waitFor();
     await section().getByRole('button', { name: 'Add an endpoint' }).click();
     const endpoint = section().getByTestId('endpoint').first();
+    const status = endpoint.getByTestId('endpoint-status');
+    // A new endpoint starts empty and calm (trial 2026-11-28 row 17): no address filled in for the user, no red error before input.
+    expect(await endpoint.getByLabel('URL').inputValue()).toBe('');
+    await expect.poll(() => status.textContent()).toBe('Enter the server’s URL to check it.');
+    expect(await endpoint.getByRole('alert').count()).toBe(0);
     await endpoint.getByLabel('URL').fill(sim.baseUrl);
     await endpoint.getByLabel('Files at once').fill('3');
-    // No key yet: the server refuses, and the page says so in words.
-    await poll(async () => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/LLM_UNAUTHORIZED: .*refused the API key/);
+    // No key yet: the server refuses, and the page says so in words, its code behind Details.
+    await poll(() => status.locator('.error-note__message').textContent()).toMatch(/refused the API key/);
+    expect(await status.locator('.error-note').getAttribute('data-code')).toBe('LLM_UNAUTHORIZED');
+    expect(await status.locator('.error-note details').getAttribute('open')).toBeNull();
 
+    // A key typed and not stored yet is the one Check uses, and the page says it is not kept yet.
     await endpoint.getByLabel(/^API key/).fill('sk-ui-right');
+    await endpoint.getByRole('button', { name: 'Check again' }).click();
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/Answers: \d+ models/);
+    expect(await endpoint.getByTestId('endpoint-typed-key').textContent()).toBe('Checked with the key typed above. It is not kept until you press Store the key.');
+    expect(await endpoint.getByLabel(/^API key/).inputValue()).toBe('sk-ui-right');
+
     await endpoint.getByRole('button', { name: 'Store the key' }).click();
+    // Checked again with the stored key: the note on the typed key goes.
+    await poll(() => endpoint.getByTestId('endpoint-typed-key').count()).toBe(0);
     await poll(async () => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/Answers: \d+ models .*context 24576 tokens/);
     await poll(() => endpoint.getByTestId('endpoint-status').textContent()).toMatch(/; 2 slots\./);
     // Three files at once on a server with two slots: the page says to match them.
@@ -69,7 +84,7 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     const second = section().getByTestId('endpoint').nth(1);
     await second.getByLabel('URL').fill('http://gpu-box.invalid:8000/v1');
     await poll(() => second.getByTestId('endpoint-warning').textContent()).toMatch(/unencrypted over plain http to gpu-box\.invalid:8000/);
-    await poll(async () => second.getByTestId('endpoint-status').textContent()).toMatch(/ENDPOINT_UNREACHABLE/);
+    await poll(async () => second.getByTestId('endpoint-status').locator('.error-note').getAttribute('data-code')).toBe('ENDPOINT_UNREACHABLE');
   });
 
   it('with a pool, the run card and the status bar say which endpoint each file in flight is on', async () => {

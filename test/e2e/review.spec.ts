@@ -82,6 +82,12 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await poll(() => list().locator(`[data-review-id="${first}"]`).getAttribute('data-state')).toBe('confirmed');
     expect(await prompt.count()).toBe(0);
     expect(await server.host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { reviewerName: 'A. Auditor' } });
+    // The keys work again at once: the focus is back on the queue, not on the page (trial 2026-11-28 row 13).
+    await expect.poll(() => list().evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('j');
+    await expect.poll(activeTitle).not.toBe(first);
+    await page.keyboard.press('k');
+    await expect.poll(activeTitle).toBe(first);
     // Back to new, so the next test starts from the same queue.
     await list().focus();
     await page.keyboard.press('u');
@@ -169,7 +175,8 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await undoButton.click();
     await poll(() => list().getByRole('option').count()).toBe(count);
     await poll(activeTitle).toBe(id);
-    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
+    // Both sightings quote the same words: one place, the other folded as its repeat (trial 2026-11-28 row 21).
+    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (1, +1 repeat)');
 
     // Merge the confirmed finding into this one, then undo: it is listed again, still confirmed.
     if ((await tools.getAttribute('open')) === null) await tools.locator('summary').click();
@@ -182,7 +189,7 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     await poll(() => list().locator(`[data-review-id="${reviewed.confirmed}"]`).getAttribute('data-state')).toBe('confirmed');
     await list().locator(`[data-review-id="${id}"]`).click();
     await poll(activeTitle).toBe(id);
-    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (2)');
+    await poll(() => detail.getByRole('heading', { name: /^Sources/ }).textContent()).toBe('Sources (1, +1 repeat)');
 
     const trail = detail.getByTestId('review-trail');
     // Still open from the test above: it reloads after every change.

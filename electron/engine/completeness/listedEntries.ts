@@ -21,7 +21,7 @@ import type { ListedEntry, ListingKind } from '../../../shared/completeness';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { IdMention } from '../../../shared/types';
 import { findIdMentions } from '../rules';
-import { countSkipped, placeOf, wordsSource, oneLine, type TextLine } from './textLines';
+import { countSkipped, joinWrapped, placeOf, wordsSource, oneLine, type TextLine } from './textLines';
 import { severityLabels } from './statedTotals';
 import { findRegisters } from './registers';
 import { isReferenceId } from './idFamily';
@@ -197,7 +197,7 @@ function entryBody(text: string): string {
 function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegExp, profile: ExtractionProfile, mentions: readonly IdMention[]): Omit<ListedEntry, 'kind'> {
   const ownLines = lines.slice(row.from, row.to + 1).filter((l) => !l.running);
   const place = placeOf(lines, row.from, row.to);
-  const text = oneLine(ownLines.map((l) => l.text).join(' '));
+  const text = joinWrapped(ownLines.map((l) => l.text));
   const body = entryBody(text);
   // A severity cell is capitalised ("Minor", "HIGH"); "gas" in "add externally used gas" is part of a title.
   const severityCells = (t: string) => [...t.matchAll(severityWord)].filter((m) => /^\p{Lu}/u.test(m[0]));
@@ -210,7 +210,7 @@ function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegE
   // Columns right of the severity on the row's first line (status, likelihood) are not the title; wrapped title lines are.
   const title = withoutCellSeparators(
     onFirstLine
-      ? oneLine(`${firstLine.slice(0, onFirstLine.index)} ${ownLines.slice(1).map((l) => l.text).join(' ')}`)
+      ? joinWrapped([firstLine.slice(0, onFirstLine.index), ...ownLines.slice(1).map((l) => l.text)])
       : severity
         ? oneLine(body.slice(0, severities.at(-1)!.index) + ' ' + body.slice(severities.at(-1)!.index + severity.length))
         : body,

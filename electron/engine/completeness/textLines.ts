@@ -90,6 +90,26 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Lines of one wrapped entry as one line. A line that ends in a hyphen glued to a word continues that word on the
+ * next line: "error-" + "prone" is "error-prone", and an identifier cut at the column's edge is whole again,
+ * "_validate-" + "OrdersAndPrepareToFulfill" is "_validateOrdersAndPrepareToFulfill" (trial 2026-11-28 row 31): the
+ * hyphen goes where the word before it is code (an underscore or a capital inside it) and the next part goes on it.
+ */
+export function joinWrapped(lines: readonly string[]): string {
+  let out = '';
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const cut = /(\S*[\p{L}\p{N}_])-$/u.exec(out);
+    if (cut && /^[\p{L}\p{N}_]/u.test(line)) {
+      const code = /_|\p{Ll}\p{Lu}/u.test(cut[1]!) && /^[\p{Lu}\p{N}_]/u.test(line);
+      out = `${code ? out.slice(0, -1) : out}${line}`;
+    } else out = out === '' ? line : `${out} ${line}`;
+  }
+  return oneLine(out);
+}
+
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
 
 /** Digits or a number word up to twenty ("two high-severity issues"). */

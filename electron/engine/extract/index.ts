@@ -53,5 +53,5 @@ export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FI
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
 export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
-export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
+export { listsToRead, recordedList, recordedWithin, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
 export { recordedDetail, sectionOpening, standsFor } from './recordedDetails';

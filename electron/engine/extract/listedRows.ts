@@ -153,6 +153,17 @@ export interface RecordedList {
   entries: ListedEntry[];
 }
 
+/**
+ * The recorded list cut to its first entries whose block fits `maxTokens` (`tokensOf` measures a block): line [n]
+ * stays entry n. Empty when not even one entry fits.
+ */
+export function recordedWithin(list: RecordedList, maxTokens: number, tokensOf: (text: string) => number): RecordedList {
+  const lines = list.text === '' ? [] : list.text.split('\n');
+  let keep = lines.length;
+  while (keep > 0 && tokensOf(lines.slice(0, keep).join('\n')) > maxTokens) keep = Math.floor(keep * 0.8);
+  return keep === lines.length ? list : { text: lines.slice(0, keep).join('\n'), entries: list.entries.slice(0, keep) };
+}
+
 export function recordedList(listings: readonly ListedRows[]): RecordedList {
   const seen = new Set<string>();
   const lines: string[] = [];

@@ -1,3 +1,4 @@
+import { formatPageRanges } from '../../../shared/canonical';
 import { isStorageErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import { LISTED_ENTRY_TYPE, type GroundedFinding } from '../../../shared/findings';
 import type { ChunkNode, IdMention, ProgressEvent } from '../../../shared/types';
@@ -24,6 +25,7 @@ import {
   isHidden,
   listsToRead,
   recordedList,
+  recordedWithin,
   recordedBlock,
   askForUncoveredMentions,
   uncoveredMentions,
@@ -68,11 +70,13 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
+  // The pages once each, as ranges ("83-96, 101"): a list of the chunks' pages repeated a page per chunk on it.
+  const failedPages = [...new Set(failed.flatMap((f) => pagesFrom(f.pageStart, f.pageEnd)))].sort((a, b) => a - b);
   return {
     error: {
       code: failed[0]!.error.code,
-      message: `${failed.length} of ${tree.nodes.filter((n) => n.isLeaf).length} chunks could not be analysed (pages ${failed.map((f) => f.pages).join(', ')}): ${failed[0]!.error.message}`,
-      details: { failedChunks: failed.map((f) => f.nodeIndex) },
+      message: `${failed.length} of ${tree.nodes.filter((n) => n.isLeaf).length} chunks could not be analysed (${failedPages.length === 1 ? 'page' : 'pages'} ${formatPageRanges(failedPages)}): ${failed[0]!.error.message}`,
+      details: { failedChunks: failed.map((f) => f.nodeIndex), failedPages },
     },
   };
 }
@@ -193,9 +197,12 @@ function chunkingOptions(ctx: DocumentContext): Partial<ChunkingOptions> {
 
 interface FailedChunk {
   nodeIndex: number;
-  pages: string;
+  pageStart: number;
+  pageEnd: number;
   error: ErrorInfo;
 }
+
+const pagesFrom = (start: number, end: number): number[] => Array.from({ length: end - start + 1 }, (_, i) => start + i);
 
 /**
  * Every leaf, in order, in units of consecutive leaves (one LLM call each,
@@ -221,9 +228,13 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   // Itemised lists besides them (a changelog's bullets): their items no finding covers are asked for again at the end.
   const itemLists = findItemLists(lines, allListings);
   const hidden = hiddenSpansOf(listings);
-  const recorded = recordedList(listings);
   // The recorded list is sent with every unit: its tokens come out of the unit budget, so every prompt stays planned.
-  const recordedTokens = recorded.text ? client.estimator.estimateText(recordedBlock(recorded.text), plan.models.extract) : 0;
+  // A leaf over the unit budget is a unit of its own, so the list may take only the room the context leaves beside a
+  // whole leaf: with a small context (an OpenAI-compatible server started with 4,096 tokens) it is cut, even to
+  // nothing, rather than eat the reply's room (trial 2026-11-28 row 18: 121 of 193 replies cut at the length limit).
+  const blockTokens = (text: string) => client.estimator.estimateText(recordedBlock(text), plan.models.extract);
+  const recorded = recordedWithin(recordedList(listings), Math.max(0, plan.textTokenRoom - plan.chunkTokenBudget), blockTokens);
+  const recordedTokens = recorded.text ? blockTokens(recorded.text) : 0;
   const asked = mentions.filter((m) => !isHidden(m.start, hidden));
   // Only leaves not done are packed: a resumed run starts at the first unfinished unit and redoes it whole.
   // Planned by the reply each unit will need too: a dense table gets a small unit (extract/units.ts ReplyPlan).
@@ -309,7 +320,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
       ctx.log.warn({ stage: 'extract', documentId, nodeIndexes: unit.leaves.map((leaf) => leaf.index), code: info.code, err: error }, 'unit failed');
       for (const leaf of unit.leaves) {
         markChunkFailed(db, { ...ref, nodeIndex: leaf.index }, info);
-        failed.push({ nodeIndex: leaf.index, pages: leaf.pageStart === leaf.pageEnd ? `${leaf.pageStart}` : `${leaf.pageStart}-${leaf.pageEnd}`, error: info });
+        failed.push({ nodeIndex: leaf.index, pageStart: leaf.pageStart, pageEnd: leaf.pageEnd, error: info });
       }
     }
     meter.chunkFinished();

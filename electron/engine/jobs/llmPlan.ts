@@ -14,6 +14,8 @@ export interface LlmRunPlan {
   chunkTokenBudget: number;
   /** Text (estimated tokens) packed into one extraction call: consecutive leaves up to this; at least one leaf. */
   unitTokenBudget: number;
+  /** All the room numCtx leaves an extraction prompt's text once the instructions and the reply have theirs (estimated tokens). */
+  textTokenRoom: number;
   replyTokens: number;
   probe: ProbeResult;
 }
@@ -70,6 +72,7 @@ export async function prepareLlmRun(llm: LlmClient, settings: RunSettings, signa
     numCtx: plan.numCtx,
     chunkTokenBudget: Math.min(plan.chunkTokenBudget, settings.llm.desiredChunkTokens),
     unitTokenBudget: Math.min(plan.chunkTokenBudget, unitTokens),
+    textTokenRoom: plan.numCtx - Math.ceil(instructionTokens) - Math.ceil(settings.llm.replyTokens) - plan.reserveTokens,
     replyTokens: settings.llm.replyTokens,
     probe,
   };

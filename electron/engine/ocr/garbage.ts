@@ -19,9 +19,13 @@
  * - junk: anything else (lone symbols such as | \ +, letters glued to
  *   brackets "vote{note", mixed symbol soup, unmapped glyphs).
  *
- * Source code still scores high (operators stand alone), so a verdict only
- * makes a page a candidate: its OCR text replaces the layer only when it reads
- * clearly better (see `ocrReadsBetter`), and a page of code keeps its text.
+ * Source code has many tokens of that last kind (operators and braces stand
+ * alone), so a page shaped like code is judged by its lines instead: when
+ * most of them end a statement or a block, open a comment or start with a
+ * declaration, and no glyph is unmapped, its text layer is usable and the
+ * page is not read again (trial 2026-11-28 row 12: a report's code listings
+ * were OCR'd and called "no usable text layer"). A scanner's junk layer does
+ * not look like that: its lines end anywhere.
  */
 
 export interface GarbageVerdict {
@@ -49,6 +53,26 @@ const BAD_CHAR = /[\uFFFD\uE000-\uF8FF\u0000-\u0008\u000E-\u001F]/gu;
 /** Dot leaders and rule lines: layout drawn with characters, neither words nor junk. */
 const LAYOUT = /^(?:[.·…]+|[-–—_=~]{2,})$/u;
 
+/**
+ * A line as source code prints it (a listing's line number or a diff's ">" in front allowed): it ends a statement,
+ * opens or closes a block or a call (";", "{", "}", "("), holds a comment or an operator prose does not use ("//",
+ * "::", "=>", "->", ":="), or starts with a declaration or statement keyword.
+ */
+const CODE_LINE = new RegExp(
+  String.raw`[;{}(]\s*$|\/\/|\/\*|::|=>|->|:=|^\s*(?:\d+\s+)?(?:\*\/?(?:\s|$)|#\s)|^\s*(?:\d+\s+|[>+-]\s+)?(?:function|return|if|else|for|while|require|assert|revert|emit|uint\d*|int\d*|bool|address|bytes\d*|string|mapping|contract|interface|library|struct|enum|modifier|event|error|constructor|pragma|import|using|let|const|var|fn|pub|impl|use|mod|match|def|class|public|private|protected|external|internal|self|this)\b`,
+  'u',
+);
+/** Lines a page needs before its shape says "code", and the share of them that must look like code. */
+const MIN_CODE_LINES = 4;
+const CODE_LINE_SHARE = 0.5;
+
+/** The page is a listing of source code: most of its lines look like code. */
+export function looksLikeCode(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim().length > 0);
+  if (lines.length < MIN_CODE_LINES) return false;
+  return lines.filter((line) => CODE_LINE.test(line)).length / lines.length >= CODE_LINE_SHARE;
+}
+
 export function judgeTextLayer(text: string): GarbageVerdict {
   const tokens = text.split(/\s+/u).filter((token) => token.length > 0 && !LAYOUT.test(token));
   const visible = tokens.reduce((sum, token) => sum + [...token].length, 0);
@@ -57,7 +81,9 @@ export function judgeTextLayer(text: string): GarbageVerdict {
   const junkTokenShare = tokens.length === 0 ? 0 : junk / tokens.length;
   const badCharShare = visible === 0 ? 0 : badChars / visible;
   const judged = tokens.length >= MIN_TOKENS_TO_JUDGE;
-  return { garbage: judged && (junkTokenShare >= JUNK_TOKEN_SHARE || badCharShare >= BAD_CHAR_SHARE), junkTokenShare, badCharShare, tokens: tokens.length };
+  // Unmapped glyphs are never code; otherwise a page shaped like code keeps its layer, whatever its operators score.
+  const junky = junkTokenShare >= JUNK_TOKEN_SHARE && !looksLikeCode(text);
+  return { garbage: judged && (junky || badCharShare >= BAD_CHAR_SHARE), junkTokenShare, badCharShare, tokens: tokens.length };
 }
 
 export const isGarbageText = (text: string): boolean => judgeTextLayer(text).garbage;

@@ -4,6 +4,7 @@
  * the stated totals and the document's lists of findings were read.
  */
 import { listingName, type CompletenessVerdict, type SeverityTally } from '../../../shared/completeness';
+import { plural } from '../../../shared/runOutcome';
 
 export interface TallyRow {
   severity: string;
@@ -46,14 +47,16 @@ export function listingLines(verdict: CompletenessVerdict): string[] {
   // Entries are stored listing after listing; each listing starts at its entry 1 ("1", or "4.1").
   const listings: CompletenessVerdict['listed'][] = [];
   for (const entry of verdict.listed) {
-    // A list starts at its entry 1, or where the kind of list changes (a register's entries are IDs, not counted).
-    if (listings.length === 0 || entry.number.split('.').at(-1) === '1' || listings.at(-1)!.at(-1)!.kind !== entry.kind) listings.push([]);
+    // A new list starts where the kind of list changes, or where the numbering starts again (a number the list being
+    // read already has): "7.1" then "7.1.1" are one contents, not two lists of one entry each.
+    const current = listings.at(-1);
+    if (!current || current.at(-1)!.kind !== entry.kind || current.some((e) => e.number === entry.number)) listings.push([]);
     listings.at(-1)!.push(entry);
   }
   return listings.map((list) => {
     const first = list[0]!;
     const matched = list.filter((e) => e.findingIds.length > 0).length;
-    return `${listingName(first.kind)} from page ${first.page}: ${list.length} entries, ${matched} with a finding`;
+    return `${listingName(first.kind)} from page ${first.page}: ${plural(list.length, 'entry', 'entries')}, ${matched} with a finding`;
   });
 }
 

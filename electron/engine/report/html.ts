@@ -92,7 +92,7 @@ function span(s: Span): SafeHtml | string {
     case 'time':
       return s.iso ? html`<time datetime="${s.iso}">${s.text}</time>` : s.text;
     case 'severity':
-      return html`<span class="sev sev-${s.level}"><span class="sev-mark" aria-hidden="true">${SEVERITY_MARK[s.level] ?? '????'}</span> ${s.text}</span>`;
+      return html`<span class="sev sev-${s.level}"><span class="sev-mark" aria-hidden="true">${SEVERITY_MARK[s.level] ?? '—'}</span> ${s.text}</span>`;
     case 'state':
       return html`<span class="state state-${s.state}" data-state="${s.state}">${s.text}</span>`;
     case 'mark':

@@ -530,7 +530,14 @@ function findingTable(findings: readonly ReportFinding[], profile: ExtractionPro
           [v.type],
           [findingPages(f)],
           [f.grounded ? 'yes' : { kind: 'strong', text: 'NO' }],
-          f.review.length === 0 ? ['not reviewed'] : f.review.flatMap((r, i): Span[] => [...(i > 0 ? ['; '] : []), { kind: 'state', state: r.state, text: `${r.label} ${stateText(r)}` }]),
+          // The state is marked (a rejected one struck through); the reason beside it stays readable.
+          f.review.length === 0
+            ? ['not reviewed']
+            : f.review.flatMap((r, i): Span[] => [
+                ...(i > 0 ? ['; '] : []),
+                { kind: 'state', state: r.state, text: `${r.label} ${REVIEW_STATE_LABEL[r.state]}` },
+                ...(r.state === 'rejected' && r.rejectReason ? [`: ${r.rejectReason}`] : []),
+              ]),
         ],
       };
     }),
@@ -556,8 +563,8 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
     ],
     reviews: f.review.map(reviewBlock),
     description: v.description,
-    sourcesLabel: `Sources (${f.sources.length}):`,
-    sources: f.sources.map((s) => ({
+    sourcesLabel: sourcesLabel(f.sources),
+    sources: foldedSources(f.sources).map(({ source: s, repeats }) => ({
       page: s.page,
       found: s.grounded,
       where: [
@@ -566,11 +573,37 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
         ', ',
         s.grounded ? `found (${s.match ?? 'exact'})` : { kind: 'strong', text: 'not found in the text' },
         `, chunk ${s.nodeIndex}`,
+        ...(repeats.length > 0 ? [`; +${repeats.length} ${repeats.length === 1 ? 'repeat' : 'repeats'} of the same quote`] : []),
       ],
       evidence: s.evidence,
       context: s.documentText === null ? null : ['In the document: …', s.contextBefore ?? '', { kind: 'mark', text: s.documentText }, s.contextAfter ?? '', '…'],
     })),
   };
+}
+
+type ReportSource = ReportFinding['sources'][number];
+
+/**
+ * A finding's sources with the same quote seen again folded into the first (overlapping chunks, a model repeating a
+ * title it was shown 60 times): each place is listed once with its repeats counted, so a report of 145 findings
+ * stays readable (trial 2026-11-28 row 21: 304 PDF pages). The main source's quote comes first.
+ */
+function foldedSources(sources: readonly ReportSource[]): { source: ReportSource; repeats: ReportSource[] }[] {
+  const groups = new Map<string, { source: ReportSource; repeats: ReportSource[] }>();
+  for (const s of [...sources].sort((a, b) => Number(b.isMain) - Number(a.isMain))) {
+    const key = `${s.grounded ? 'found' : 'not found'}|${s.evidence.replace(/\s+/g, ' ').trim().toLowerCase()}`;
+    const group = groups.get(key);
+    if (group) group.repeats.push(s);
+    else groups.set(key, { source: s, repeats: [] });
+  }
+  return [...groups.values()];
+}
+
+/** "Sources (3):", or "Sources (3, +64 repeats):" when quotes repeat. */
+function sourcesLabel(sources: readonly ReportSource[]): string {
+  const places = foldedSources(sources).length;
+  const repeats = sources.length - places;
+  return `Sources (${places}${repeats > 0 ? `, +${repeats} ${repeats === 1 ? 'repeat' : 'repeats'}` : ''}):`;
 }
 
 function reviewBlock(r: ReviewExportFinding): ReviewBlock {
@@ -599,6 +632,13 @@ function reviewBlock(r: ReviewExportFinding): ReviewBlock {
 
 function reviewModel(doc: ReportDocument, review: ReportReview): ReviewModel {
   const listed = new Set(doc.findings.map((f) => f.id));
+  const byId = new Map(doc.findings.map((f) => [f.id, f]));
+  // The ID the document prints for the finding ("TOB-PE-3", or its number "No. 7.3.5"), as the app shows it.
+  const printedId = (r: ReportReviewFinding): string => {
+    if (r.findingKey) return r.findingKey;
+    const merged = r.mergedIds.map((id) => byId.get(id)).find((f) => f !== undefined);
+    return merged && idOriginOf(merged) === 'document' ? idLabel(merged) : '—';
+  };
   const c = review.counts;
   return {
     ...section('review', 'Review', {
@@ -612,9 +652,9 @@ function reviewModel(doc: ReportDocument, review: ReportReview): ReviewModel {
       head: ['Review', 'ID', 'Title', 'Severity', 'State', 'Last change'],
       rows: review.findings.map((r) => [
         [r.label],
-        [code(r.findingKey ?? '—')],
+        [code(printedId(r))],
         [`${r.effective.title}${r.edits.length > 0 ? ' (edited)' : ''}${r.origin === 'manual' ? ' (added by the auditor)' : ''}`],
-        [r.effective.severity],
+        [r.effective.severity || '— unrated'],
         [stateText(r)],
         [reviewedBy(r) ?? '—'],
       ]),

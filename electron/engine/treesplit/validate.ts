@@ -38,9 +38,71 @@ export function cleanTitle(title: string, index: number): string {
   return t === '' ? `Chapter ${index + 1}` : t;
 }
 
+/** A line of a contents page: a title, dot leaders, a page number ("7.1 High Risk . . . . 6", "Summary …… 3"). */
+const CONTENTS_LINE = /(?:\.\s?){4,}\s*\d{1,4}\s*$|…+\s*\d{1,4}\s*$/u;
+/** A numbered or ID'd heading ("3. Use of error-prone pattern", "7.3.5 Various…", "TOB-PE-3: …"): printed once as a heading. */
+const NUMBERED_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+:?)\s+\S/u;
+
+/** A line as a heading key: without dot leaders and page number, spaces and case folded. */
+function headingKey(line: string): string {
+  return line.replace(/(?:[.…]\s?){2,}\s*\d{0,4}\s*$/u, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Two heading keys name the same heading: equal, or one is the other cut short (a contents line's truncated title). */
+function sameHeading(a: string, b: string): boolean {
+  if (a === b) return a !== '';
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.split(' ').length >= 4 && long.startsWith(short);
+}
+
+/** Neighbours looked at each side of a line to tell a list of entries (contents, summary table) from a heading in the text. */
+const LISTING_NEIGHBOURS = 3;
+
+/**
+ * Line n stands in a list of entries: most of the non-blank lines around it are numbered or contents lines too. A
+ * section's own heading stands among prose (the previous section's end, its severity and description lines).
+ */
+function inListing(nt: NodeText, n: number): boolean {
+  const around: string[] = [];
+  for (let i = n - 2; i >= 0 && around.length < LISTING_NEIGHBOURS; i--) if (!isBlank(nt.lines[i]!)) around.push(nt.lines[i]!);
+  const before = around.length;
+  for (let i = n; i < nt.lines.length && around.length < before + LISTING_NEIGHBOURS; i++) if (!isBlank(nt.lines[i]!)) around.push(nt.lines[i]!);
+  const listed = around.filter((line) => NUMBERED_LINE.test(line) || CONTENTS_LINE.test(line)).length;
+  return around.length > 0 && listed * 2 > around.length;
+}
+
+/**
+ * Chapters that start where a heading is only listed, not where its section begins: on a line of a contents page,
+ * or on a numbered heading the text prints again further on (a summary table's row, the contents' entry), where the
+ * section really starts. Such a split cuts the contents into chapters and leaves the sections inside the wrong ones
+ * (trial 2026-11-28 row 23), so it fails, naming the line to start at instead.
+ */
+function listedStarts(nt: NodeText, proposed: readonly ProposedChapter[]): string[] {
+  const errors: string[] = [];
+  proposed.forEach((c, i) => {
+    if (i === 0) return;
+    const n = c.chapterStartLineNumber;
+    const line = nt.lines[n - 1] ?? '';
+    const label = `chapter ${i + 1}`;
+    if (CONTENTS_LINE.test(line)) {
+      errors.push(`${label} starts at line ${n}, a line of the contents ("${line.trim().slice(0, 60)}"): start each chapter at its section's heading, not at its entry in the contents`);
+      return;
+    }
+    if (!NUMBERED_LINE.test(line) || !inListing(nt, n)) return;
+    const key = headingKey(line);
+    for (let later = n + 1; later <= nt.lines.length; later++) {
+      if (!sameHeading(key, headingKey(nt.lines[later - 1]!))) continue;
+      errors.push(`${label} starts at line ${n}, where the heading "${line.trim().slice(0, 60)}" is only listed: the text prints it again at line ${later}, where its section starts`);
+      return;
+    }
+  });
+  return errors;
+}
+
 /**
  * Checks the proposal (first chapter at the first line, starts strictly
- * increasing and in range, no empty chapter), merges tiny chapters into a
+ * increasing and in range, no chapter starting on a contents line or on a
+ * heading printed again later, no empty chapter), merges tiny chapters into a
  * neighbour, refuses a split that makes no progress (one chapter covering
  * everything), cuts the text and compares the joined chapters with the input.
  */
@@ -68,6 +130,8 @@ export function validateChapters(nt: NodeText, proposed: readonly ProposedChapte
       );
     }
   });
+  if (errors.length > 0) return { ok: false, errors, diff: null, notes };
+  errors.push(...listedStarts(nt, proposed));
   if (errors.length > 0) return { ok: false, errors, diff: null, notes };
 
   // Cut: the first chapter always begins at the node's start (leading blank lines belong to it).

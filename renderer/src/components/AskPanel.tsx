@@ -8,41 +8,9 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { citationMarkers, MAX_QUESTION_CHARS, UNVERIFIED_TEXT, type AskAnswer, type AskCitation, type ConversationMessage } from '../../../shared/retrieval';
 import { realJustification } from '../../../shared/plainWords';
-import { useAppStore } from '../stores/useAppStore';
-import { useAskStore } from '../stores/useAskStore';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
-import { useReviewStore } from '../stores/useReviewStore';
-import { useTreeStore } from '../stores/useTreeStore';
+import { store, useStore } from '../store';
 import { DocumentPicker } from './DocumentPicker';
 import { ErrorNote } from './ErrorNote';
-
-/** Opens a cited finding in the Findings view, selected, beside its source page. */
-async function openCitedFinding(c: AskCitation & { mergedFindingId: number }): Promise<void> {
-  const review = useReviewStore.getState();
-  if (review.documentId !== c.documentId || !review.view) await review.load(c.documentId);
-  const finding = useReviewStore.getState().view?.findings.find((f) => f.mergedIds.includes(c.mergedFindingId));
-  if (finding) useReviewStore.getState().setActive(finding.id);
-  useAppStore.getState().setView('findings');
-}
-
-/**
- * Opens what a citation points at: a cited finding in the Findings view; a cited chunk in the chunk view with
- * the quoted words marked.
- */
-export async function openCitationInChunkView(c: AskCitation): Promise<void> {
-  if (c.kind === 'finding' && c.mergedFindingId !== null) return openCitedFinding({ ...c, mergedFindingId: c.mergedFindingId });
-  if (c.nodeIndex === null) return;
-  useAppStore.getState().setView('document');
-  const tree = useTreeStore.getState();
-  if (tree.documentId !== c.documentId) await tree.open(c.documentId);
-  await useTreeStore.getState().select(c.nodeIndex);
-  const text = useTreeStore.getState().text;
-  if (!text || text.documentId !== c.documentId || text.nodeIndex !== c.nodeIndex) return;
-  const start = Math.max(0, c.start - text.start);
-  const end = Math.min(text.text.length, c.end - text.start);
-  if (end <= start) return;
-  useTreeStore.setState({ text: { ...text, highlights: [...text.highlights, { start, end, kind: 'evidence', label: `citation [${c.n}]` }] } });
-}
 
 function citationLabel(c: AskCitation): string {
   return `${c.documentName}, page ${c.page}, ${c.section.join(' > ')}`;
@@ -70,8 +38,8 @@ function AnswerText({ answer, onOpen }: { answer: AskAnswer; onOpen: (c: AskCita
 
 /** The note of a "find all" answer with its action: a full run of the extraction profile over every chunk. */
 function ExtractAllOffer({ note }: { note: string }) {
-  const extraction = useAskStore((s) => s.extraction);
-  const extractAll = useAskStore((s) => s.extractAll);
+  const extraction = useStore((s) => s.ask.extraction);
+  const extractAll = store().ask.extractAll;
   const [starting, setStarting] = useState(false);
   return (
     <div className="ask-note" data-testid="ask-extract-all">
@@ -79,7 +47,7 @@ function ExtractAllOffer({ note }: { note: string }) {
       {extraction ? (
         <p role="status">
           Run {extraction.runId} started: every chunk of {extraction.files} document{extraction.files === 1 ? '' : 's'} through the profile “{extraction.profile}”.{' '}
-          <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
+          <button type="button" className="link" onClick={() => store().nav.setView('runs')}>
             Follow it in Runs
           </button>
         </p>
@@ -152,19 +120,19 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
  * `documentIds` fixes the scope (a document's or a run's panel); without it the panel offers the library or
  * one document to choose from.
  */
-export function AskPanel({ documentIds, onOpenCitation = (c) => void openCitationInChunkView(c) }: { documentIds?: number[]; onOpenCitation?: (c: AskCitation) => void }) {
-  const state = useAskStore();
-  const documents = useDocumentsStore((s) => s.documents);
+export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask.openCitation(c) }: { documentIds?: number[]; onOpenCitation?: (c: AskCitation) => void }) {
+  const state = useStore((s) => s.ask);
+  const documents = useStore((s) => s.library.documents);
   const [question, setQuestion] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
   const scope = documentIds ?? (chosen === null ? [] : [chosen]);
   const scopeKey = scope.join(',');
   useEffect(() => {
-    void useAskStore.getState().loadDefaults();
+    void store().ask.loadDefaults();
   }, []);
   useEffect(() => {
-    useAskStore.getState().setScope(scopeKey === '' ? [] : scopeKey.split(',').map(Number));
-    void useAskStore.getState().loadConversations();
+    store().ask.setScope(scopeKey === '' ? [] : scopeKey.split(',').map(Number));
+    void store().ask.loadConversations();
   }, [scopeKey]);
 
   const submit = (e: FormEvent) => {

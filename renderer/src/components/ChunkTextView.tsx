@@ -1,8 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { Highlight } from '../../../shared/contract';
-import { useAppStore } from '../stores/useAppStore';
-import { useReviewStore } from '../stores/useReviewStore';
-import { useTreeStore } from '../stores/useTreeStore';
+import { store, useOpenPart } from '../store';
 import { ReviewFormShell } from './review/ReviewForms';
 
 function marksIn(text: string, from: number, to: number, highlights: readonly Highlight[], keyPrefix: string): ReactNode[] {
@@ -79,14 +77,13 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
       submitLabel="Add finding"
       onCancel={onDone}
       onSubmit={() => {
-        void useReviewStore
-          .getState()
-          .act('review.addManual', { documentId, start, end, title, severity, type, description })
+        void store()
+          .review.act('review.addManual', { documentId, start, end, title, severity, type, description })
           .then((ok) => {
-            const failure = useReviewStore.getState().error;
+            const failure = store().review.error;
             if (ok) {
               onDone();
-              useAppStore.getState().setView('findings');
+              store().nav.setView('findings');
             } else {
               setError(failure?.message ?? 'The finding could not be added.');
               setNeedsReviewer(failure?.details?.setting === 'reviewerName');
@@ -117,7 +114,7 @@ function ManualFindingForm({ documentId, start, end, quote, onDone }: { document
         <p role="alert" className="error-text">
           {error}{' '}
           {needsReviewer ? (
-            <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+            <button type="button" className="link" onClick={() => store().nav.setView('settings')}>
               Open the settings
             </button>
           ) : null}
@@ -132,10 +129,10 @@ export function ChunkTextView() {
   const preRef = useRef<HTMLPreElement>(null);
   const [selection, setSelection] = useState<{ start: number; end: number; quote: string } | null>(null);
   const [adding, setAdding] = useState(false);
-  const text = useTreeStore((s) => s.text);
-  const error = useTreeStore((s) => s.textError);
-  const selected = useTreeStore((s) => s.selectedIndex);
-  const node = useTreeStore((s) => s.tree?.nodes.find((n) => n.index === s.selectedIndex));
+  const text = useOpenPart('tree', (t) => t.text, null);
+  const error = useOpenPart('tree', (t) => t.textError, null);
+  const selected = useOpenPart('tree', (t) => t.selectedIndex, null);
+  const node = useOpenPart('tree', (t) => t.tree?.nodes.find((n) => n.index === t.selectedIndex), undefined);
   return (
     <section aria-labelledby="chunk-text-title" className="panel chunk-text" data-testid="chunk-text">
       <h2 id="chunk-text-title">{text ? text.title || 'Document' : 'Chunk text'}</h2>

@@ -1,11 +1,13 @@
 import { useMemo, type KeyboardEvent } from 'react';
-import { VIRTUALIZE } from '../api';
-import { useAnalysisStore } from '../stores/useAnalysisStore';
-import { useTreeStore, visibleRows } from '../stores/useTreeStore';
+import { VIRTUALIZE } from '../flags';
+import { store, useOpenPart, useStore, visibleRows, type NodeMeta } from '../store';
+import { strategyName } from '../../../shared/plainWords';
 import { VirtualList } from './VirtualList';
 import { plural } from '../format';
 
 const ROW_HEIGHT = 30;
+const NO_META: NodeMeta[] = [];
+const NONE_COLLAPSED = new Set<number>();
 
 /** "8–10", "3": the column is headed Pages, so the cell holds only the numbers and the title keeps the width. */
 const pages = (a: number, b: number) => (a === b ? `${a}` : `${a}–${b}`);
@@ -19,16 +21,18 @@ const STATUS_LABELS: Record<string, string> = { queued: 'queued', running: 'runn
  * Enter or Space shows the node's text.
  */
 export function ChunkTree() {
-  const tree = useTreeStore((s) => s.tree);
-  const meta = useTreeStore((s) => s.meta);
-  const collapsed = useTreeStore((s) => s.collapsed);
-  const activeIndex = useTreeStore((s) => s.activeIndex);
-  const selectedIndex = useTreeStore((s) => s.selectedIndex);
-  const { setActive, toggle, select } = useTreeStore.getState();
-  const analysis = useAnalysisStore((s) => s.analysis);
-  const byNode = useAnalysisStore((s) => s.byNode);
+  const tree = useOpenPart('tree', (t) => t.tree, null);
+  const meta = useOpenPart('tree', (t) => t.meta, NO_META);
+  const collapsed = useOpenPart('tree', (t) => t.collapsed, NONE_COLLAPSED);
+  const activeIndex = useOpenPart('tree', (t) => t.activeIndex, null);
+  const selectedIndex = useOpenPart('tree', (t) => t.selectedIndex, null);
+  const { setActive, toggle, select } = store().tree;
+  const analysis = useOpenPart('analysis', (a) => a.analysis, null);
+  // The root is the document: named by its file, never by the PDF's metadata title (often a template's or a draft's).
+  const fileName = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId)?.fileName ?? null);
+  const byNode = useOpenPart('analysis', (a) => a.byNode, null);
   // Chunk results belong to the tree their run cut; an older run's statuses do not apply to a newer tree.
-  const statuses = analysis && tree && analysis.treeId === tree.treeId ? byNode : null;
+  const statuses = analysis && byNode && tree && analysis.treeId === tree.treeId ? byNode : null;
   const nodes = useMemo(() => tree?.nodes ?? [], [tree]);
   const rows = useMemo(() => visibleRows(nodes, meta, collapsed), [nodes, meta, collapsed]);
   const activeRow = activeIndex === null ? -1 : rows.findIndex((r) => nodes[r]!.index === activeIndex);
@@ -141,7 +145,7 @@ export function ChunkTree() {
                 >
                   {info.hasChildren ? (expanded ? '▾' : '▸') : '·'}
                 </span>
-                {node.title || (node.parentIndex === null ? 'Document' : '(untitled)')}
+                {node.parentIndex === null ? (fileName ?? (node.title || 'Document')) : node.title || '(untitled)'}
               </span>
               <span className="tree-row__cell">L{node.section.level}</span>
               <span className="tree-row__cell">{pages(node.pageStart, node.pageEnd)}</span>
@@ -160,7 +164,7 @@ export function ChunkTree() {
         }}
       />
       <p className="hint">
-        {nodes.length.toLocaleString()} nodes, strategy {tree.strategy}
+        {nodes.length.toLocaleString()} nodes, cut by {strategyName(tree.strategy)}
         {statuses && analysis ? `; chunks: ${analysis.counts.done} done, ${analysis.counts.failed} failed, ${analysis.counts.queued + analysis.counts.running} to do` : ''}. Arrows move, → ← expand and
         collapse, Home/End jump, Enter shows the text.
       </p>

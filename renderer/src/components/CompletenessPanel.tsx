@@ -1,10 +1,6 @@
-import { useEffect, useState } from 'react';
 import { onlyListedNote, type CheckPlace, type CompletenessVerdict } from '../../../shared/completeness';
 import { picturePagesNote, placesToCheckOf, summarizeVerdict, verdictHeadline } from '../../../shared/runOutcome';
-import { invoke } from '../api';
-import { useAppStore } from '../stores/useAppStore';
-import { useCompletenessStore } from '../stores/useCompletenessStore';
-import { useTreeStore } from '../stores/useTreeStore';
+import { store, useOpenPart, useStore } from '../store';
 import { TableHead } from './TableHead';
 
 const STATUS_BADGE: Record<CompletenessVerdict['status'], string> = {
@@ -15,15 +11,7 @@ const STATUS_BADGE: Record<CompletenessVerdict['status'], string> = {
 
 /** Shows the chunk that holds a page: the place to check, in the document's own text. */
 function openPage(documentId: number, page: number) {
-  void useTreeStore
-    .getState()
-    .open(documentId)
-    .then(() => {
-      const nodes = useTreeStore.getState().tree?.nodes ?? [];
-      const leaf = nodes.find((n) => n.isLeaf && n.pageStart <= page && page <= n.pageEnd);
-      if (leaf) void useTreeStore.getState().select(leaf.index);
-    });
-  useAppStore.getState().setView('document');
+  void store().doc.show(documentId, 'document', { page });
 }
 
 function PageLink({ documentId, page }: { documentId: number; page: number | null }) {
@@ -43,35 +31,22 @@ function statedText(verdict: CompletenessVerdict, severity: string | null): stri
   return counts.length === 0 ? '—' : counts.map((c) => `${c.label} ${c.count}`).join(' + ');
 }
 
+const NO_PAGES: number[] = [];
+
 /**
  * The open document's completeness verdict: "Complete" only when every check
  * agrees, "Check these N places" with a link to each place's page, or the
- * neutral "No stated totals to check against". Self-contained: it loads its
- * own data for the document it is given (or the open one).
+ * neutral "No stated totals to check against".
  */
-export function CompletenessPanel({ documentId: given }: { documentId?: number | null } = {}) {
-  const openId = useTreeStore((s) => s.documentId);
-  const documentId = given ?? openId;
-  const view = useCompletenessStore((s) => (s.documentId === documentId ? s.view : null));
-  const error = useCompletenessStore((s) => s.error);
-
-  useEffect(() => {
-    if (documentId !== null) void useCompletenessStore.getState().load(documentId);
-  }, [documentId]);
+export function CompletenessPanel() {
+  const documentId = useStore((s) => s.doc.openId);
+  const view = useOpenPart('completeness', (c) => c.view, null);
+  const error = useOpenPart('completeness', (c) => c.error, null);
   // Pages OCR found no words on hold only pictures: noted in the one quiet sentence, never a place to check.
-  const [pictures, setPictures] = useState<{ documentId: number; pages: number[] } | null>(null);
-  useEffect(() => {
-    if (documentId === null) return;
-    let current = true;
-    void invoke('documents.health', { documentId }).then((r) => current && r.ok && setPictures({ documentId, pages: r.data.picturePages ?? [] }));
-    return () => {
-      current = false;
-    };
-  }, [documentId, view?.runId]);
+  const picturePages = useOpenPart('health', (h) => h.health?.picturePages ?? NO_PAGES, NO_PAGES);
 
   if (documentId === null) return null;
   const verdict = view?.verdict ?? null;
-  const picturePages = pictures?.documentId === documentId ? pictures.pages : [];
   const summary = verdict ? summarizeVerdict(verdict, picturePages) : null;
   const places = verdict ? placesToCheckOf(verdict, picturePages) : [];
   // The verdict leaves these pages out of its places already; the note names them, as the report does.

@@ -1,28 +1,19 @@
-import { useEffect, useState } from 'react';
-import type { DocumentHealth } from '../../../shared/contract';
-import { describeProblems, picturePagesNote } from '../../../shared/runOutcome';
+import { describeProblems, picturePagesNote, shownStatus } from '../../../shared/runOutcome';
 import { formatPageList } from '../format';
-import { invoke } from '../api';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { useOpenPart, useStore } from '../store';
 
-/** "Done with problems: 5 pages without text" for one document, so a scanned or half-failed document never looks complete. */
-export function DocumentHealthNote({ documentId }: { documentId: number }) {
-  const [health, setHealth] = useState<DocumentHealth | null>(null);
-  const doc = useDocumentsStore((s) => s.documents.find((d) => d.id === documentId));
-  useEffect(() => {
-    let current = true;
-    void invoke('documents.health', { documentId }).then((r) => current && setHealth(r.ok ? r.data : null));
-    return () => {
-      current = false;
-    };
-  }, [documentId, doc?.status, doc?.findingsCount]);
-  if (!health || health.documentId !== documentId) return null;
+/** "Done with problems: 5 pages without text" for the open document, so a scanned or half-failed document never looks complete. */
+export function DocumentHealthNote() {
+  const health = useOpenPart('health', (h) => h.health, null);
+  const doc = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId));
+  if (!health) return null;
   const problems = describeProblems({
-    failedFiles: doc?.status === 'failed' ? 1 : 0,
+    failedFiles: doc && shownStatus(doc.status, doc.error) === 'failed' ? 1 : 0,
     pagesWithoutText: health.pagesWithoutText.length,
     picturePages: health.picturePages ?? [],
     unreadablePages: health.unreadablePages.length,
     failedChunks: health.failedChunks,
+    ...(health.failedChunkPages ? { failedChunkPages: health.failedChunkPages } : {}),
   });
   const pictures = picturePagesNote(health.picturePages ?? []);
   if (!problems) {
@@ -34,7 +25,7 @@ export function DocumentHealthNote({ documentId }: { documentId: number }) {
   }
   return (
     <div className="warning" role="note" data-testid="document-problems">
-      <strong>{doc?.status === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
+      <strong>{doc && shownStatus(doc.status, doc.error) === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
       {health.pagesWithoutText.length > 0 ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there cannot be seen until OCR reads them.` : ''}
       {pictures ? ` ${pictures}` : ''}
       {health.failedChunks > 0 ? ' Resume or re-run the analysis to finish the parts that failed.' : ''}

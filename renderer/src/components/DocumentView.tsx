@@ -1,11 +1,5 @@
 import { useEffect } from 'react';
-import { useAnalysisStore } from '../stores/useAnalysisStore';
-import { useAppStore } from '../stores/useAppStore';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
-import { useMentionsStore } from '../stores/useMentionsStore';
-import { useSplitStore } from '../stores/useSplitStore';
-import { useReconcileStore } from '../stores/useReconcileStore';
-import { useTreeStore } from '../stores/useTreeStore';
+import { store, useStore } from '../store';
 import { AnalysisPanel } from './AnalysisPanel';
 import { CompletenessPanel } from './CompletenessPanel';
 import { ChunkTextView } from './ChunkTextView';
@@ -16,7 +10,6 @@ import { DocumentPicker } from './DocumentPicker';
 import { DocumentHealthNote } from './DocumentHealthNote';
 import { OcrPagesNote } from './OcrPagesNote';
 
-/** One document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
 /** "Reconcile with…": this document against a population (a tracker's CSV or XLSX), in the Reconcile place. */
 function ReconcileWithButton({ documentId }: { documentId: number }) {
   return (
@@ -24,8 +17,8 @@ function ReconcileWithButton({ documentId }: { documentId: number }) {
       type="button"
       className="button button--small"
       onClick={() => {
-        useReconcileStore.getState().chooseDocument(documentId);
-        useAppStore.getState().setView('reconcile');
+        store().reconcile.chooseDocument(documentId);
+        store().nav.setView('reconcile');
       }}
     >
       Reconcile with…
@@ -33,55 +26,44 @@ function ReconcileWithButton({ documentId }: { documentId: number }) {
   );
 }
 
+/** The open document: its chunk tree, the selected node's text, its ID mentions and tree-split attempts. */
 export function DocumentView() {
-  const documentId = useTreeStore((s) => s.documentId);
-  const loading = useTreeStore((s) => s.loading);
-  const error = useTreeStore((s) => s.error);
-  const tree = useTreeStore((s) => s.tree);
-  const documents = useDocumentsStore((s) => s.documents);
+  const documentId = useStore((s) => s.doc.openId);
+  const loading = useStore((s) => s.tree.loading && s.tree.documentId === documentId);
+  const error = useStore((s) => (s.tree.documentId === documentId ? s.tree.error : null));
+  const tree = useStore((s) => (s.tree.documentId === documentId ? s.tree.tree : null));
+  const documents = useStore((s) => s.library.documents);
   const doc = documents.find((d) => d.id === documentId);
-  const backTo = useAppStore((s) => s.backTo);
+  const backTo = useStore((s) => s.nav.backTo);
 
-  // Shown again after Findings (or the library's Findings button): open the document chosen there last, so
-  // the tree and the panels beside it are about the same document.
-  useEffect(() => {
-    const last = useAppStore.getState().lastDocumentId;
-    if (last !== null && last !== useTreeStore.getState().documentId) void useTreeStore.getState().open(last);
-  }, []);
-
-  useEffect(() => {
-    if (documentId === null) return;
-    void useMentionsStore.getState().load(documentId);
-    void useSplitStore.getState().load(documentId);
-    void useAnalysisStore.getState().load(documentId);
-  }, [documentId]);
+  useEffect(() => store().doc.ensureOpen(), [documents.length]);
 
   return (
     <div className="document-view">
       <section aria-labelledby="tree-title" className="panel tree-panel">
         {backTo ? (
-          <button type="button" className="button button--small back-button" onClick={() => useAppStore.getState().goBack()}>
+          <button type="button" className="button button--small back-button" onClick={() => store().nav.goBack()}>
             ← Back to {backTo === 'findings' ? 'the finding' : backTo}
           </button>
         ) : null}
         <div className="panel__head">
           <h2 id="tree-title">{doc ? doc.fileName : 'Chunk tree'}</h2>
-          <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void useTreeStore.getState().open(id)} />
+          <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void store().doc.open(id)} />
           {documentId !== null ? <ReconcileWithButton documentId={documentId} /> : null}
         </div>
         {documentId === null ? (
           <p className="empty">
             Open a document from the{' '}
-            <button type="button" className="link" onClick={() => useAppStore.getState().setView('library')}>
+            <button type="button" className="link" onClick={() => store().nav.setView('library')}>
               library
             </button>
             .
           </p>
         ) : null}
-        {documentId !== null ? <DocumentHealthNote documentId={documentId} /> : null}
+        {documentId !== null ? <DocumentHealthNote /> : null}
         {documentId !== null ? <OcrPagesNote documentId={documentId} /> : null}
         {error ? <p role="alert">{error}</p> : null}
-        {loading ? <p role="status">Loading the chunk tree…</p> : null}
+        {loading && !tree ? <p role="status">Loading the chunk tree…</p> : null}
         {documentId !== null && !loading && !tree && !error ? <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p> : null}
         <ChunkTree />
       </section>

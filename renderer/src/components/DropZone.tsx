@@ -1,39 +1,23 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import type { ImportResult, OllamaStatus } from '../../../shared/contract';
 import { FILE_PICKER_ACCEPT } from '../../../shared/fileKinds';
 import { plural } from '../format';
-import { useAppStore } from '../stores/useAppStore';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
-import { useOllamaStore } from '../stores/useOllamaStore';
-import { useRunsStore } from '../stores/useRunsStore';
-import { useSettingsStore } from '../stores/useSettingsStore';
+import { store, useStore } from '../store';
 import { ErrorNote } from './ErrorNote';
-
-/**
- * Files go in whatever Ollama's state (the rules-only part and the stored text need no model), but a full
- * analysis with Ollama down is answered at once with what to do instead of a run that fails later.
- */
-export async function importAndCheck(files: readonly File[], setDown: (status: OllamaStatus | null) => void): Promise<ImportResult | null> {
-  const [result, status] = await Promise.all([useDocumentsStore.getState().importFiles(files), useOllamaStore.getState().check()]);
-  const full = (useSettingsStore.getState().settings?.analysisMode ?? 'full') === 'full';
-  setDown(result && result.accepted.length > 0 && full && status && !status.reachable ? status : null);
-  return result;
-}
 
 /** Drop one or many PDFs (or .txt / .md files), or pick them; bad files are listed with the reason and the others are analysed. */
 export function DropZone() {
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const importing = useDocumentsStore((s) => s.importing);
-  const lastImport = useDocumentsStore((s) => s.lastImport);
+  const importing = useStore((s) => s.library.importing);
+  const lastImport = useStore((s) => s.library.lastImport);
   // "Analysing…" while the run of the last drop works; once it ended, the run card and the library say how it went.
-  const importRunActive = useRunsStore((s) => {
-    const run = s.runs.find((r) => r.id === lastImport?.runId);
+  const importRunActive = useStore((s) => {
+    const run = s.runs.runs.find((r) => r.id === lastImport?.runId);
     return run === undefined ? lastImport?.runId !== null : run.active || run.status === 'running' || run.status === 'queued';
   });
-  const [down, setDown] = useState<OllamaStatus | null>(null);
-  const importFiles = (files: readonly File[]) => importAndCheck(files, setDown);
+  const down = useStore((s) => s.library.ollamaDown);
+  const importFiles = (files: readonly File[]) => store().library.importFiles(files);
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -78,7 +62,7 @@ export function DropZone() {
         <div className="error-note" role="alert" data-testid="drop-ollama-down">
           <strong>Ollama is not running at {down.host}</strong>, so the analysis cannot read the files yet. Start it (run <code>ollama serve</code>, or open the Ollama app),
           then resume the run.{' '}
-          <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+          <button type="button" className="link" onClick={() => store().nav.setView('settings')}>
             Check the Ollama settings
           </button>
         </div>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { REPORT_FORMATS, type ExportResult, type ReportFormatName } from '../../../shared/contract';
-import { invoke, transportName } from '../api';
+import { store, useStore } from '../store';
 
 const FORMAT_LABEL: Record<ReportFormatName, string> = { md: 'Markdown', html: 'HTML', pdf: 'PDF', csv: 'CSV', json: 'JSON' };
 
@@ -13,17 +13,15 @@ export function ExportControl({ runId, documentId, label }: { runId: number; doc
   const [result, setResult] = useState<ExportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
-  const reveal = async (path: string, action: 'open' | 'show') => {
-    const answer = await invoke('reports.reveal', { path, action });
-    setRevealed(answer.ok ? answer.data.message : answer.error.message);
-  };
+  const transportName = useStore((s) => s.host.transport);
+  const reveal = async (path: string, action: 'open' | 'show') => setRevealed(await store().reports.reveal(path, action));
   const scope = documentId === undefined ? 'run' : 'document';
 
   const run = async () => {
     setBusy(true);
     setError(null);
     setRevealed(null);
-    const answer = await invoke('reports.export', {
+    const answer = await store().reports.exportReport({
       runId,
       format,
       ...(documentId !== undefined ? { documentId } : {}),

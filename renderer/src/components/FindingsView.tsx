@@ -1,16 +1,12 @@
-import { REVIEW_STATES } from '../../../shared/review';
-import { STATE_LABEL } from '../stores/useReviewStore';
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { FindingView } from '../../../shared/contract';
-import { VIRTUALIZE } from '../api';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
-import { useFindingsStore, visibleFindings, type FindingSortKey } from '../stores/useFindingsStore';
-import { useAnalysisStore } from '../stores/useAnalysisStore';
-import { useTreeStore } from '../stores/useTreeStore';
+import { REVIEW_STATES } from '../../../shared/review';
+import { VIRTUALIZE } from '../flags';
+import { STATE_LABEL, store, useOpenPart, useStore, visibleFindings, type FindingSortKey } from '../store';
 import { VirtualList } from './VirtualList';
 import { ID_ORIGIN_TEXT, IdConflictsNote, IdOriginLine } from './FindingIdentity';
+import { SourceList } from './review/SourceList';
 import { Severity } from './Severity';
-import { openInDocument } from './source/SourcePlace';
 
 const ROW_HEIGHT = 34;
 const COLUMNS: { key: FindingSortKey; label: string }[] = [
@@ -24,15 +20,11 @@ const COLUMNS: { key: FindingSortKey; label: string }[] = [
   { key: 'state', label: 'State' },
 ];
 
-function openChunk(documentId: number, nodeIndex: number) {
-  openInDocument(documentId, nodeIndex);
-}
-
 /** The merged findings: sort, filter, search, keyboard navigation; virtualized. */
 export function FindingsTable({ rows, label }: { rows: FindingView[]; label: string }) {
-  const sort = useFindingsStore((s) => s.sort);
-  const selectedId = useFindingsStore((s) => s.selectedId);
-  const { setSort, select } = useFindingsStore.getState();
+  const sort = useStore((s) => s.table.sort);
+  const selectedId = useStore((s) => s.table.selectedId);
+  const { setSort, select } = store().table;
   const [active, setActive] = useState(0);
   const activeRow = Math.min(active, rows.length - 1);
 
@@ -138,49 +130,31 @@ function FindingDetail({ finding }: { finding: FindingView }) {
         <Severity label={finding.severity} rank={finding.severityRank} /> · {finding.type} · {finding.grounded ? 'grounded' : <strong className="ungrounded">not grounded</strong>}
       </p>
       <p>{finding.description}</p>
-      <h3>Sources ({finding.sources.length})</h3>
-      <ol className="sources">
-        {finding.sources.map((s) => (
-          <li key={s.findingId}>
-            <blockquote className={s.grounded ? '' : 'ungrounded-quote'}>{s.evidence}</blockquote>
-            <p className="muted">
-              {s.page !== null ? `Page ${s.page}` : 'Page unknown'} · {s.grounded ? 'found in the source' : 'not found in the source'}
-              {s.isMain ? ' · main source' : ''} ·{' '}
-              <button type="button" className="link" onClick={() => openChunk(s.documentId, s.nodeIndex)}>
-                open this place in the document
-              </button>
-            </p>
-          </li>
-        ))}
-      </ol>
+      <SourceList sources={finding.sources} onOpen={(s) => void store().doc.show(s.documentId ?? finding.documentId, 'document', { nodeIndex: s.nodeIndex })} />
     </section>
   );
 }
 
-/** Findings, with ungrounded findings and unreviewed ID mentions in their own marked sections. */
+/**
+ * The table of the open document's findings (the document the queue shows; or all documents, when asked), with
+ * ungrounded findings and unreviewed ID mentions in their own marked sections.
+ */
 export function FindingsView() {
-  const state = useFindingsStore();
-  const documents = useDocumentsStore((s) => s.documents);
-  const analysis = useAnalysisStore((s) => s.analysis);
-  const analysisDoc = useAnalysisStore((s) => s.documentId);
-  const openDoc = useTreeStore((s) => s.documentId);
+  const state = useStore((s) => s.table);
+  const documents = useStore((s) => s.library.documents);
+  const openId = useStore((s) => s.doc.openId);
+  const unreviewedOfOpen = useOpenPart('analysis', (a) => a.analysis?.unreviewedMentions ?? null, null);
+  // The rows follow the open document (or the scope chosen): loaded again whenever either changes.
   useEffect(() => {
-    const store = useFindingsStore.getState();
-    // Start on the open document (its unreviewed mentions are known), else the first one with findings.
-    const start = store.documentId ?? openDoc ?? useDocumentsStore.getState().documents.find((d) => (d.findingsCount ?? 0) > 0)?.id ?? null;
-    if (start !== store.documentId) store.setDocument(start);
-    else void store.load();
-  }, []);
-  useEffect(() => {
-    if (state.documentId !== null) void useAnalysisStore.getState().load(state.documentId);
-  }, [state.documentId]);
+    void store().table.load();
+  }, [openId, state.scope]);
   const rows = useMemo(() => visibleFindings(state), [state]);
   const grounded = rows.filter((f) => f.grounded);
   const ungrounded = state.findings.filter((f) => !f.grounded);
   const severities = [...new Set(state.findings.map((f) => f.severity))];
   const selected = state.findings.find((f) => f.id === state.selectedId);
   const docName = documents.find((d) => d.id === state.documentId)?.fileName;
-  const unreviewed = state.documentId !== null && analysisDoc === state.documentId && analysis ? analysis.unreviewedMentions : null;
+  const unreviewed = state.documentId !== null && state.documentId === openId ? unreviewedOfOpen : null;
 
   return (
     <div className="findings-view">
@@ -189,7 +163,14 @@ export function FindingsView() {
           <h2 id="findings-title">Findings{docName ? ` in ${docName}` : ' (all documents)'}</h2>
           <label className="inline-field">
             <span>Document</span>
-            <select value={state.documentId ?? ''} onChange={(e) => state.setDocument(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}>
+            <select
+              value={state.scope === 'all' ? '' : (openId ?? '')}
+              onChange={(e) => {
+                if (e.currentTarget.value === '') return state.setScope('all');
+                void store().doc.open(Number(e.currentTarget.value));
+                if (state.scope !== 'open') state.setScope('open');
+              }}
+            >
               <option value="">All documents</option>
               {documents.map((d) => (
                 <option key={d.id} value={d.id}>

@@ -9,10 +9,9 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { envKeyRef, envVariableOf, type KeyStorageStatus } from '../../../shared/keyStorage';
-import type { EndpointStatus } from '../../../shared/contract';
 import { ENDPOINT_KINDS, endpointLabel, plainHttpWarning, type EndpointKind, type EndpointSettings } from '../../../shared/endpoints';
-import { invoke } from '../api';
-import { useSettingsStore } from '../stores/useSettingsStore';
+import { endpointCheckKey, endpointCheckOf, store, useStore } from '../store';
+import { ErrorNote } from './ErrorNote';
 
 const KIND_LABELS: Record<EndpointKind, string> = { ollama: 'Ollama (native API)', openai: 'OpenAI-compatible (llama-server, vLLM, LM Studio, LocalAI)' };
 
@@ -22,35 +21,37 @@ function newKeyRef(): string {
 
 function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint: EndpointSettings; index: number; update: (patch: Partial<EndpointSettings>) => void; remove: () => void; keyStorage: KeyStorageStatus | null }) {
   const id = useId();
-  const [status, setStatus] = useState<EndpointStatus | null>(null);
-  const [checking, setChecking] = useState(false);
+  const checkKey = endpointCheckKey(endpoint);
+  // The checks as stored, then this row's (a selector must not build a new object each time it runs).
+  const checks = useStore((s) => s.settings.endpointChecks);
+  const checked = endpointCheckOf(checks, endpoint);
+  const status = checked?.status ?? null;
+  const checking = checked?.checking ?? false;
   const [key, setKey] = useState('');
   const [keyNote, setKeyNote] = useState<string | null>(null);
   const [variable, setVariable] = useState('');
   const keyVariable = endpoint.keyRef ? envVariableOf(endpoint.keyRef) : null;
   const canStore = keyStorage?.canStore ?? true;
-  const check = async () => {
-    setChecking(true);
-    const result = await invoke('endpoints.check', { endpoint });
-    setChecking(false);
-    setStatus(result.ok ? result.data : { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, slots: null, warning: null, error: result.error });
-  };
-  // The live check: whenever what it depends on changes (and once on opening).
+  const hasUrl = endpoint.url.trim() !== '';
+  // A key typed and not stored yet is what the user means: the check uses it (it is kept only once stored).
+  const check = () => (hasUrl ? store().settings.checkEndpoint(endpoint, key) : Promise.resolve());
+  // The live check: whenever what it depends on changes (and once on opening); a new endpoint waits for its URL.
   useEffect(() => {
-    const timer = setTimeout(() => void check(), 400);
+    if (!hasUrl) return;
+    const timer = setTimeout(() => void store().settings.checkEndpoint(endpoint), 400);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [endpoint.url, endpoint.kind, endpoint.keyRef, endpoint.contextTokens]);
+  }, [checkKey, hasUrl]);
   const saveKey = async () => {
     const keyRef = endpoint.keyRef ?? newKeyRef();
-    const result = await invoke('endpoints.setKey', { keyRef, key });
-    if (!result.ok) {
+    const result = await store().settings.storeEndpointKey(keyRef, key);
+    if ('error' in result) {
       setKeyNote(result.error.message);
       return;
     }
     setKey('');
-    setKeyNote(result.data.stored ? 'Key stored in the system keychain.' : 'Key removed.');
-    update(result.data.stored ? { keyRef } : { keyRef: undefined });
+    setKeyNote(result.stored ? 'Key stored in the system keychain.' : 'Key removed.');
+    update(result.stored ? { keyRef } : { keyRef: undefined });
   };
   const useVariable = () => {
     const keyRef = envKeyRef(variable.trim());
@@ -121,6 +122,7 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
                 disabled={!canStore && !endpoint.keyRef}
                 placeholder={endpoint.keyRef ? 'enter a new key to replace it' : canStore ? 'none' : 'cannot be stored safely here'}
                 onChange={(event) => setKey(event.currentTarget.value)}
+                onBlur={() => key !== '' && void check()}
               />
               <button type="button" className="button button--small" onClick={() => void saveKey()} disabled={key === '' ? !endpoint.keyRef : !canStore}>
                 {key === '' && endpoint.keyRef ? 'Remove the key' : 'Store the key'}
@@ -148,7 +150,13 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
         </p>
       ) : null}
       <div className="endpoint__status" data-testid="endpoint-status" aria-live="polite">
+        {!hasUrl ? <span className="muted">Enter the server’s URL to check it.</span> : null}
         {checking ? <span className="muted">Checking {endpointLabel(endpoint)}…</span> : null}
+        {!checking && checked?.typedKey && status ? (
+          <p className="hint" data-testid="endpoint-typed-key">
+            Checked with the key typed above. It is not kept until you press Store the key.
+          </p>
+        ) : null}
         {!checking && status?.reachable ? (
           <span>
             Answers: {status.models.length} {status.models.length === 1 ? 'model' : 'models'}
@@ -164,12 +172,12 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
           </p>
         ) : null}
         {!checking && status?.error ? (
-          <span className="field-error" role="alert">
-            {status.error.code}: {status.error.message}
-          </span>
+          <div role="alert" className="field-error">
+            <ErrorNote error={status.error} />
+          </div>
         ) : null}
       </div>
-      <button type="button" className="button button--small" onClick={() => void check()}>
+      <button type="button" className="button button--small" disabled={!hasUrl} onClick={() => void check()}>
         Check again
       </button>
       <button type="button" className="link" onClick={remove}>
@@ -180,15 +188,17 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
 }
 
 export function InferenceSettings() {
-  const draft = useSettingsStore((s) => s.draft);
-  const edit = useSettingsStore((s) => s.edit);
+  const draft = useStore((s) => s.settings.draft);
+  const edit = store().settings.edit;
   // Whether a typed key can be kept safely here: asked once (main answers in the desktop app, from Electron).
   const [keyStorage, setKeyStorage] = useState<KeyStorageStatus | null>(null);
   useEffect(() => {
     let live = true;
-    void invoke('endpoints.keyStorage', {}).then((result) => {
-      if (live && result.ok) setKeyStorage(result.data);
-    });
+    void store()
+      .host.call('endpoints.keyStorage', {})
+      .then((result) => {
+        if (live && result.ok) setKeyStorage(result.data);
+      });
     return () => {
       live = false;
     };
@@ -224,7 +234,7 @@ export function InferenceSettings() {
           />
         ))}
       </ul>
-      <button type="button" className="button button--small" onClick={() => set([...endpoints, { kind: 'openai', url: 'http://127.0.0.1:8080/v1', concurrency: 1 }])} disabled={endpoints.length >= 16}>
+      <button type="button" className="button button--small" onClick={() => set([...endpoints, { kind: 'openai', url: '', concurrency: 1 }])} disabled={endpoints.length >= 16}>
         Add an endpoint
       </button>
     </section>

@@ -1,10 +1,13 @@
-import { useMentionsStore } from '../stores/useMentionsStore';
+import type { MentionView } from '../../../shared/contract';
+import { useOpenPart } from '../store';
+
+const NONE: MentionView[] = [];
 import { TableHead } from './TableHead';
 
 /** ID mentions the rules found in the open document, with their pages. */
 export function MentionsPanel() {
-  const mentions = useMentionsStore((s) => s.mentions);
-  const error = useMentionsStore((s) => s.error);
+  const mentions = useOpenPart('mentions', (m) => m.mentions, NONE);
+  const error = useOpenPart('mentions', (m) => m.error, null);
   return (
     <section aria-labelledby="mentions-title" className="panel" data-testid="mentions">
       <h2 id="mentions-title">ID mentions</h2>

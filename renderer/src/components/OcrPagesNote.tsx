@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { OcrPageInfo } from '../../../shared/contract';
 import { LOW_OCR_CONFIDENCE } from '../../../shared/ocr';
 import { formatPageList } from '../format';
-import { ocrPagesOf } from '../stores/useOcrStore';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
+import { ocrPagesOf } from '../sourceCache';
+import { useStore } from '../store';
 
 /**
  * Which pages of a document were read by OCR, and which of them with low confidence (issue 18): quotes from those
@@ -11,7 +11,7 @@ import { useDocumentsStore } from '../stores/useDocumentsStore';
  */
 export function OcrPagesNote({ documentId }: { documentId: number }) {
   const [fetched, setFetched] = useState<{ documentId: number; pages: OcrPageInfo[] } | null>(null);
-  const status = useDocumentsStore((s) => s.documents.find((d) => d.id === documentId)?.status);
+  const status = useStore((s) => s.library.documents.find((d) => d.id === documentId)?.status);
   useEffect(() => {
     let current = true;
     void ocrPagesOf(documentId).then((pages) => current && setFetched({ documentId, pages }));

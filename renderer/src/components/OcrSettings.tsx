@@ -6,18 +6,16 @@
 import { useEffect, useId } from 'react';
 import type { OcrMode } from '../../../shared/contract';
 import { ocrLanguageName } from '../../../shared/ocr';
-import { useOcrStore } from '../stores/useOcrStore';
-import { useSettingsStore } from '../stores/useSettingsStore';
+import { store, useStore } from '../store';
 
 export function OcrSettings() {
   const id = useId();
-  const draft = useSettingsStore((s) => s.draft);
-  const edit = useSettingsStore((s) => s.edit);
-  const languages = useOcrStore((s) => s.languages);
-  const loadLanguages = useOcrStore((s) => s.loadLanguages);
+  const draft = useStore((s) => s.settings.draft);
+  const edit = store().settings.edit;
+  const languages = useStore((s) => s.settings.ocrLanguages);
   useEffect(() => {
-    void loadLanguages();
-  }, [loadLanguages]);
+    void store().settings.loadOcrLanguages();
+  }, []);
   if (!draft) return null;
   const chosen = draft.ocrLanguages;
   const missing = languages ? chosen.filter((code) => !languages.some((language) => language.code === code)) : [];

@@ -1,13 +1,6 @@
 import { modelLabel } from '../../../shared/simulator';
 import { useState } from 'react';
-import { invoke } from '../api';
-import { useAppStore } from '../stores/useAppStore';
-import { useDocumentsStore } from '../stores/useDocumentsStore';
-import { useReviewStore } from '../stores/useReviewStore';
-import { useRunsStore } from '../stores/useRunsStore';
-import { useOllamaStore } from '../stores/useOllamaStore';
-import { useSettingsStore } from '../stores/useSettingsStore';
-import { importAndCheck } from './DropZone';
+import { store, useStore } from '../store';
 
 const PULL = 'ollama pull qwen3:8b';
 
@@ -37,41 +30,19 @@ function ToDo({ command }: { command: string }) {
   return (
     <>
       <CopyCommand command={command} />{' '}
-      <button type="button" className="link" onClick={() => void useOllamaStore.getState().check()}>
+      <button type="button" className="link" onClick={() => void store().ollama.check()}>
         Check again
       </button>
     </>
   );
 }
 
-/**
- * Once the sample's run is done, the user lands on its first finding (beside its source page), as the welcome
- * promises, instead of being left on the library. Lives outside the component: the welcome steps are gone by then.
- */
-function followToFirstFinding(runId: number): void {
-  const stop = useRunsStore.subscribe((state) => {
-    const run = state.runs.find((r) => r.id === runId);
-    if (!run || run.active || (run.status !== 'done' && run.status !== 'failed' && run.status !== 'cancelled')) return;
-    stop();
-    const documentId = run.inputs.find((i) => i.documentId !== null)?.documentId;
-    if (run.status !== 'done' || documentId === undefined || documentId === null) return;
-    void useReviewStore
-      .getState()
-      .load(documentId)
-      .then(() => {
-        const first = useReviewStore.getState().view?.findings[0];
-        if (first) useReviewStore.getState().setActive(first.id);
-        useAppStore.getState().setView('findings');
-      });
-  });
-}
-
 /** First run: is Ollama there, is a model pulled, and a sample document to try the whole flow on. */
 export function Onboarding() {
-  const documents = useDocumentsStore((s) => s.documents);
-  const loaded = useDocumentsStore((s) => s.loaded);
-  const status = useOllamaStore((s) => s.status);
-  const chosen = useSettingsStore((s) => s.settings?.models.extract ?? null);
+  const documents = useStore((s) => s.library.documents);
+  const loaded = useStore((s) => s.library.loaded);
+  const status = useStore((s) => s.ollama.status);
+  const chosen = useStore((s) => s.settings.settings?.models.extract ?? null);
   const [busy, setBusy] = useState(false);
   if (!loaded || documents.length > 0) return null;
   const model = chosen ?? status?.automatic?.extract ?? null;
@@ -79,12 +50,7 @@ export function Onboarding() {
 
   const trySample = async () => {
     setBusy(true);
-    const sample = await invoke('documents.sample', {});
-    if (sample.ok) {
-      const bytes = Uint8Array.from(atob(sample.data.bytes), (c) => c.charCodeAt(0));
-      const imported = await importAndCheck([new File([bytes], sample.data.name, { type: 'application/pdf' })], () => undefined);
-      if (imported?.runId) followToFirstFinding(imported.runId);
-    }
+    await store().library.trySample();
     setBusy(false);
   };
 

@@ -8,8 +8,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { RunInputView, RunView } from '../../../shared/contract';
-import { invoke } from '../api';
-import { useRunsStore } from '../stores/useRunsStore';
+import { store, useStore } from '../store';
 
 const PASSWORD_CODES = ['PDF_ENCRYPTED', 'PDF_PASSWORD_WRONG'];
 
@@ -35,7 +34,7 @@ function pendingRequest(runs: readonly RunView[], openedAt: string, skipped: Rea
 }
 
 export function PasswordDialog() {
-  const runs = useRunsStore((s) => s.runs);
+  const runs = useStore((s) => s.runs.runs);
   const [openedAt] = useState(() => new Date().toISOString());
   const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
   const request = pendingRequest(runs, openedAt, skipped);
@@ -55,11 +54,10 @@ function PasswordForm({ request, onSkip }: { request: Request; onSkip: () => voi
     event.preventDefault();
     if (password.length === 0) return;
     setSending(true);
-    const result = await invoke('runs.unlock', { runId: request.runId, ordinal: request.input.ordinal, password });
+    const refused = await store().runs.unlock(request.runId, request.input.ordinal, password);
     setSending(false);
     setPassword('');
-    if (!result.ok) setError(result.error.message);
-    else await useRunsStore.getState().load();
+    setError(refused);
   }
 
   return (

@@ -2,7 +2,7 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
 import { plural } from '../format';
 import { withSeverities, type ProfileForm, type ProfileProblem } from '../profileForm';
-import { useProfileEditorStore } from '../stores/useProfileEditorStore';
+import { store, useStore } from '../store';
 import { TableHead } from './TableHead';
 
 type Problems = readonly ProfileProblem[];
@@ -233,8 +233,9 @@ function ProfileFields({ form, problems, onChange }: { form: ProfileForm; proble
  */
 export function ProfileEditor({ profile }: { profile: ExtractionProfile | null }) {
   const id = useId();
-  const { view, form, json, syntaxError, problems, setView, editForm, editJson, chooseBuiltIn } = useProfileEditorStore();
-  useEffect(() => useProfileEditorStore.getState().sync(profile), [profile]);
+  const { view, form, json, syntaxError, problems } = useStore((s) => s.settings.profile);
+  const { setProfileView: setView, editProfileForm: editForm, editProfileJson: editJson, chooseBuiltInProfile: chooseBuiltIn } = store().settings;
+  useEffect(() => store().settings.syncProfile(profile), [profile]);
   const count = problems.length + (syntaxError ? 1 : 0);
   return (
     <div className="profile-editor" data-testid="profile-editor">

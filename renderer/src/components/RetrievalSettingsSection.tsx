@@ -6,14 +6,14 @@
  */
 import { useId } from 'react';
 import type { RetrievalSettings } from '../../../shared/retrieval';
-import { useSettingsStore } from '../stores/useSettingsStore';
+import { store, useStore } from '../store';
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 export function RetrievalSettingsSection() {
   const id = useId();
-  const draft = useSettingsStore((s) => s.draft);
-  const edit = useSettingsStore((s) => s.edit);
+  const draft = useStore((s) => s.settings.draft);
+  const edit = store().settings.edit;
   if (!draft) return null;
   const retrieval = draft.retrieval;
   const change = (patch: Partial<RetrievalSettings>) => edit({ retrieval: { ...retrieval, ...patch } });

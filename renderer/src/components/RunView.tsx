@@ -1,8 +1,7 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
-import { combineVerdicts, outcomeOf, picturePagesNote, problemsOf } from '../../../shared/runOutcome';
+import { combineVerdicts, notStartedOutcome, outcomeOf, picturePagesNote, problemsOf, shownStatus } from '../../../shared/runOutcome';
 import { formatWhen, plural, timeLeftText } from '../format';
-import { useAppStore } from '../stores/useAppStore';
-import { useRunsStore } from '../stores/useRunsStore';
+import { store, useStore } from '../store';
 import { ErrorNote } from './ErrorNote';
 import { ProgressBar } from './ProgressBar';
 import { ExportControl } from './ExportControl';
@@ -27,8 +26,15 @@ export const PHASES: Record<string, string> = {
   done: 'Finished',
 };
 
+/** A phase in words; a merge says how many findings it merges (on a long document it can take minutes). */
+export function phaseText(phase: string | undefined, findings?: number): string {
+  if (!phase) return 'Starting';
+  if (phase === 'merge' && findings !== undefined && findings > 0) return `Merging ${plural(findings, 'finding')}`;
+  return PHASES[phase] ?? phase;
+}
+
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
-  const control = useRunsStore((s) => s.control);
+  const control = store().runs.control;
   const running = run.active || run.status === 'running';
   const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
   // Between events (a paused or stopped run) the bar is what the inputs report: finished ones whole, the others by the progress they kept.
@@ -90,7 +96,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
           <>
             <span>
               {current ? `${current.fileName}${current.progress?.endpoint ? ` (on ${current.progress.endpoint})` : ''}: ` : ''}
-              {phase ? (PHASES[phase] ?? phase) : 'Starting'}
+              <span data-testid="run-phase">{phaseText(phase, event?.findings)}</span>
             </span>
             {event && event.phase === 'extract' && event.total > 0 ? (
               <span>
@@ -98,7 +104,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                 chunk {Math.min(event.current + 1, event.total)} of {event.total}
               </span>
             ) : null}
-            {event?.findings !== undefined ? <span>{plural(event.findings, 'finding')} so far</span> : null}
+            {current?.progress?.findings !== undefined ? <span>{plural(current.progress.findings, 'finding')} so far</span> : null}
             {progress && progress.overall < 1 ? <span data-testid="run-eta">{timeLeftText(progress.etaSeconds)}</span> : null}
             {progress?.tokensPerSecond ? <span>{progress.tokensPerSecond.toFixed(1)} tokens/s</span> : null}
           </>
@@ -115,7 +121,7 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
           {FIXABLE.has(run.error.code) && resumable ? (
             <p className="run__fix">
               <span>Fix this, then resume the run: it continues where it stopped.</span>
-              <button type="button" className="link" onClick={() => useAppStore.getState().setView('settings')}>
+              <button type="button" className="link" onClick={() => store().nav.setView('settings')}>
                 Open the settings
               </button>
             </p>
@@ -138,7 +144,13 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
             <li key={input.ordinal} className="run-input" data-testid="run-input" data-file={input.fileName} data-status={input.status}>
               <div className="run-input__head">
                 <span className="run-input__name">{input.fileName}</span>
-                <StatusBadge status={input.status} outcome={outcomeOf(input.status, problemsOf([{ status: 'done', warnings: input.warnings }]), input.verdict)} />
+                <StatusBadge
+                  status={input.status}
+                  outcome={
+                    notStartedOutcome(input.status, run.active ? 'running' : run.status) ??
+                    outcomeOf(shownStatus(input.status, input.error), problemsOf([{ status: 'done', warnings: input.warnings, error: input.error }]), input.verdict)
+                  }
+                />
                 {/* In a pool, several files run at once on different endpoints: each says where its text goes. */}
                 {input.status === 'running' && p?.endpoint ? (
                   <span className="muted" data-testid="run-input-endpoint">
@@ -171,9 +183,9 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
 
 /** Runs, newest first: overall and per-file progress, phase, ETA, tokens/s, and the controls. */
 export function RunList({ limit = 20, title = 'Runs' }: { limit?: number; title?: string }) {
-  const runs = useRunsStore((s) => s.runs);
-  const progress = useRunsStore((s) => s.progress);
-  const actionError = useRunsStore((s) => s.actionError);
+  const runs = useStore((s) => s.runs.runs);
+  const progress = useStore((s) => s.runs.progress);
+  const actionError = useStore((s) => s.runs.actionError);
   return (
     <section aria-labelledby="runs-title" className="panel runs">
       <h2 id="runs-title">{title}</h2>
@@ -193,7 +205,7 @@ export function RunList({ limit = 20, title = 'Runs' }: { limit?: number; title?
       {runs.length > limit ? (
         <p className="muted">
           {plural(runs.length - limit, 'older run')} not shown{' '}
-          <button type="button" className="link" onClick={() => useAppStore.getState().setView('runs')}>
+          <button type="button" className="link" onClick={() => store().nav.setView('runs')}>
             Show all runs
           </button>
         </p>

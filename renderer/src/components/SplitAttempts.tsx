@@ -1,6 +1,8 @@
 import type { SplitAttemptView } from '../../../shared/contract';
 import { plainSplitProblem } from '../../../shared/plainWords';
-import { useSplitStore } from '../stores/useSplitStore';
+import { useOpenPart } from '../store';
+
+const NONE: SplitAttemptView[] = [];
 
 const OUTCOMES: Record<SplitAttemptView['outcome'], string> = {
   accepted: 'Accepted',
@@ -84,8 +86,8 @@ export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
 
 /** Every LLM tree-split attempt of the open document, grouped by node. */
 export function SplitAttempts() {
-  const attempts = useSplitStore((s) => s.attempts);
-  const error = useSplitStore((s) => s.error);
+  const attempts = useOpenPart('splits', (s) => s.attempts, NONE);
+  const error = useOpenPart('splits', (s) => s.error, null);
   const byNode = new Map<string, SplitAttemptView[]>();
   for (const a of attempts) byNode.set(a.nodeKey, [...(byNode.get(a.nodeKey) ?? []), a]);
   return (

@@ -1,13 +1,13 @@
 import { useRef, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { useAppStore } from '../stores/useAppStore';
+import { store, useStore } from '../store';
 
 /**
  * A list and a detail side by side, each scrolling on its own (the list stays put while the detail scrolls),
  * with a separator that resizes the detail by mouse or keyboard (arrows, 40 px a step).
  */
 export function SplitPane({ list, detail, label }: { list: ReactNode; detail: ReactNode; label: string }) {
-  const width = useAppStore((s) => s.detailWidth);
-  const setWidth = useAppStore((s) => s.setDetailWidth);
+  const width = useStore((s) => s.nav.detailWidth);
+  const setWidth = store().nav.setDetailWidth;
   const root = useRef<HTMLDivElement>(null);
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {

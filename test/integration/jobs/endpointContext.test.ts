@@ -16,6 +16,7 @@ import { listChunkResults } from '../../../electron/engine/extract';
 import { createLlmClient, resolveEndpoint } from '../../../electron/engine/llm';
 import { openDatabase, type Database } from '../../../electron/engine/store';
 import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings';
+import type { SimChatRequest } from '../../ollama-sim/index';
 import { startOpenAiSim, type OpenAiSim } from '../../ollama-sim/openai';
 import { mergedOf, MODEL } from '../pipeline/helpers';
 
@@ -137,5 +138,33 @@ describe('the context of an OpenAI-compatible endpoint', () => {
     // The chunks were cut smaller instead, and the run says what to do if it repeats.
     expect(outcome.run.status).toBe('done');
     expect(sim.counters.completed).toBeGreaterThan(0);
+  });
+
+  it('a 4,096-token server and a report whose summary table names 60 findings: the list never takes the reply\'s room (trial 2026-11-28 row 18)', async () => {
+    // A summary table names each finding; each detailed section follows on its own page. The list of recorded findings the
+    // prompt would carry is most of a 4,096-token context. A weaker model answers every title it sees in the prompt
+    // (model-behaviours.md; the trial's stand-in did): with the list in the prompt, its replies were cut at the room left.
+    const titles = Array.from({ length: 60 }, (_, i) => `Vault accounting ${i + 1} does not round the shares of a deposit consistently across the pools`);
+    const contents = ['Summary of Findings', 'No Title Severity Status', ...titles.map((t, i) => `${i + 1} ${t} Medium Open`)].join('\n');
+    const sections = titles.map((t, i) => [`${i + 1}. ${t}`, 'Severity: Medium', `The vault rounds the shares of deposit ${i + 1} up in one pool and down in the other, so the totals drift apart.`].join('\n'));
+    const everyTitleSeen = (req: SimChatRequest) => {
+      const prompt = req.messages.map((m) => m.content).join('\n');
+      const seen = titles.filter((t) => prompt.includes(t.slice(0, 60)));
+      return JSON.stringify({
+        findings: seen.map((t) => ({ id: null, type: 'vulnerability', title: t, severity: 'Medium', description: `${t}.`, evidence: t, page: 1 })),
+        summary: `Reports ${seen.length} findings.`,
+      });
+    };
+    const sim = await startOpenAiSim({ responder: (req) => (JSON.stringify(req.format ?? '').includes('"findings"') ? everyTitleSeen(req) : req.format ? '{}' : 'A summary.'), contextLength: 4096, listContextLength: false });
+    cleanups.push(() => sim.close());
+    const h = await harness();
+    writeFileSync(h.file, [contents, ...sections].join('\f'));
+    const endpoint: EndpointSettings = { kind: 'openai', url: sim.baseUrl, concurrency: 1, contextTokens: 4096 };
+    const outcome = await h.engine.analyze([h.file], { ...settings, strategy: 'headings' as const, llm: { ...settings.llm, endpoints: [endpoint] } });
+    expect(outcome.run.status, JSON.stringify(outcome.run.error)).toBe('done');
+    expect(sim.counters.contextOverflows).toBe(0);
+    const cut = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND done_reason = 'length'").get(outcome.run.id) as { n: number };
+    expect(cut.n).toBe(0);
+    expectEveryUnitDone(h.db, outcome.run.id, outcome.inputs[0]!.documentId!);
   });
 });

@@ -72,7 +72,7 @@ describe('full pipeline against the simulator (planted findings)', () => {
     const outcome = await h.engine.analyze([file], settings);
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs[0]!.status).toBe('failed');
-    expect(outcome.inputs[0]!.error!.message).toMatch(/1 of 6 chunks could not be analysed \(pages 3\)/);
+    expect(outcome.inputs[0]!.error!.message).toMatch(/1 of 6 chunks could not be analysed \(page 3\)/);
     const results = listChunkResults(h.db, outcome.run.id);
     expect(results.filter((r) => r.status === 'failed')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'done')).toHaveLength(5);

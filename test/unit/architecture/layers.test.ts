@@ -19,6 +19,9 @@ describe('layer rules', () => {
     ['shared/x.ts', "import { a } from '../electron/engine/index';\nexport const b = a;"],
     ['renderer/src/x.ts', "import { a } from '../../electron/engine/store';\nexport const b = a;"],
     ['renderer/src/x.ts', "import Database from 'better-sqlite3';\nexport const b = Database;"],
+    // Components reach the engine through the store only.
+    ['renderer/src/components/X.tsx', "import { invoke } from '../api';\nexport const a = invoke;"],
+    ['renderer/src/components/review/X.tsx', "import { invoke } from '../../api';\nexport const a = invoke;"],
     ['electron/preload/x.ts', "import { a } from '../engine/store';\nexport const b = a;"],
     ['electron/cli/x.ts', "import { app } from 'electron';\nexport const a = app;"],
     // Engine modules meet through their index.ts only; hosts use the engine's public surface.
@@ -35,6 +38,8 @@ describe('layer rules', () => {
   it.each([
     ['electron/engine/jobs/x.ts', "import { ErrorCode } from '../../../shared/errors';\nexport const a = ErrorCode;"],
     ['renderer/src/x.ts', "import { commands } from '../../shared/contract';\nexport const a = commands;"],
+    ['renderer/src/components/X.tsx', "import { store } from '../store';\nexport const a = store;"],
+    ['renderer/src/store/x.ts', "import { invoke } from '../api';\nexport const a = invoke;"],
     ['electron/main/x.ts', "import { openDatabase } from '../engine/store';\nexport const a = openDatabase;"],
     ['electron/engine/report/x.ts', "import { getRun } from '../store';\nimport { renderJson } from './json';\nexport const a = [getRun, renderJson];"],
     ['electron/engine/store/migrations/x.ts', "import type { Migration } from '../migrate';\nexport type A = Migration;"],

@@ -89,6 +89,14 @@ describe('listed findings', () => {
     expect(verdict.listed.map((e) => e.findingIds)).toEqual([[1], [2]]);
   });
 
+  it('joins a title wrapped at a hyphen: a cut identifier whole again, a hyphenated word kept (trial 2026-11-28 row 31)', () => {
+    const doc = documentFromPages([
+      'Summary of Findings\nNo Title Severity Status\n1 Missing check in _validate- High Open\nOrdersAndPrepareToFulfill\n2 Use of error- Medium Open\nprone pattern in transfers\n3 Unchecked return value of transfer Low Open',
+    ]);
+    const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
+    expect(listing!.entries.map((e) => e.title)).toEqual(['Missing check in _validateOrdersAndPrepareToFulfill', 'Use of error-prone pattern in transfers', 'Unchecked return value of transfer']);
+  });
+
   it('reads section-numbered lists ("4.1", "4.2") as one listing', () => {
     const doc = documentFromPages(['Findings\n4.1 Reentrancy in withdraw Critical\n4.2 Unchecked return value Low\n4.3 Missing event Informational\n5 Conclusion']);
     const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);

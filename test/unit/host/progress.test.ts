@@ -56,3 +56,18 @@ describe('one ETA, honest about what it does not know', () => {
     expect(wholeRunEta({ overall: 0.3, startOverall: 0, elapsedSeconds: 30, currentInputLeft: 0.2, currentInputSeconds: 20, currentPhase: 'extract', inputsInFlight: 1 })).toBe(20 + 50);
   });
 });
+
+describe('the time left after a resume (trial 2026-11-28 row 8)', () => {
+  it('keeps the pace the run has shown before its pause, not the first seconds after resuming', () => {
+    // Before the pause: three quarters done in 600 s of work, so about 200 s left. Resumed a minute ago, the model
+    // loading again: the engine's estimate from this execution's first chunks says 700 s for the current file alone.
+    const resumed = { overall: 0.78, startOverall: 0.75, elapsedSeconds: 60, currentInputLeft: 0.15, currentInputSeconds: 700, currentPhase: 'extract' as const };
+    expect(wholeRunEta(resumed)).toBeGreaterThan(600);
+    const eta = wholeRunEta({ ...resumed, earlier: { gained: 0.75, seconds: 600 } })!;
+    expect(eta).toBeGreaterThan(180);
+    expect(eta).toBeLessThan(220);
+    // Reading pages or OCR still has no rate of its own, history or not.
+    const { currentInputSeconds: _engine, ...reading } = resumed;
+    expect(wholeRunEta({ ...reading, currentPhase: 'ocr', earlier: { gained: 0.75, seconds: 600 } })).toBeNull();
+  });
+});

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { create } from 'zustand';
 import type { ErrorInfo, Result } from '../../../shared/errors';
-import { errorMessage, perDocumentLoader, type PerDocumentLoader } from '../../../renderer/src/stores/perDocumentLoader';
-import type { useMentionsStore as MentionsStore } from '../../../renderer/src/stores/useMentionsStore';
+import { errorMessage, perDocumentLoader, type PerDocumentLoader } from '../../../renderer/src/store/perDocumentLoader';
+import type { useStore as Store } from '../../../renderer/src/store';
 
 /** A fetch whose answers the test gives, one per call, in any order. */
 function controlledFetch<T>() {
@@ -111,9 +111,9 @@ describe('per-document loader', () => {
   });
 });
 
-describe('a store built on it (mentions), through the app transport', () => {
+describe('a part of the store built on it (mentions), through the app transport', () => {
   const answers: { command: string; input: { documentId: number }; answer: (result: Result<unknown>) => void }[] = [];
-  let useMentionsStore: typeof MentionsStore;
+  let useStore: typeof Store;
 
   beforeAll(async () => {
     // The renderer's api module picks its transport when it loads: give it a preload bridge whose answers the test holds.
@@ -124,13 +124,13 @@ describe('a store built on it (mentions), through the app transport', () => {
         onEvent: () => () => undefined,
       },
     };
-    ({ useMentionsStore } = await import('../../../renderer/src/stores/useMentionsStore'));
+    ({ useStore } = await import('../../../renderer/src/store'));
   });
 
   it('asks the host for the document shown and keeps the answer of the latest document only', async () => {
     const mention = (id: string) => ({ id, pages: [1], count: 1 });
-    const first = useMentionsStore.getState().load(1);
-    const second = useMentionsStore.getState().load(2);
+    const first = useStore.getState().mentions.load(1);
+    const second = useStore.getState().mentions.load(2);
     await tick();
     expect(answers.map((a) => [a.command, a.input.documentId])).toEqual([
       ['mentions.list', 1],
@@ -140,6 +140,6 @@ describe('a store built on it (mentions), through the app transport', () => {
     await second;
     answers[0]!.answer({ ok: false, error: { code: 'INTERNAL', message: 'late' } satisfies ErrorInfo });
     await first;
-    expect(useMentionsStore.getState()).toMatchObject({ documentId: 2, mentions: [mention('PBI-2')], error: null, loading: false });
+    expect(useStore.getState().mentions).toMatchObject({ documentId: 2, mentions: [mention('PBI-2')], error: null, loading: false });
   });
 });

@@ -4,11 +4,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/errors';
-import type { useSettingsStore as SettingsStore } from '../../../renderer/src/stores/useSettingsStore';
+import type { useStore as Store } from '../../../renderer/src/store';
 import type { AppSettings } from '../../../shared/contract';
 
 const pending: { command: string; input: unknown; answer: (result: Result<unknown>) => void }[] = [];
-let useSettingsStore: typeof SettingsStore;
+let useStore: typeof Store;
+const settingsOf = () => useStore.getState().settings;
 
 beforeAll(async () => {
   // The store talks to the engine through `window.auditApi`; this one answers when the test says.
@@ -19,40 +20,38 @@ beforeAll(async () => {
       onEvent: () => () => undefined,
     },
   };
-  ({ useSettingsStore } = await import('../../../renderer/src/stores/useSettingsStore'));
+  ({ useStore } = await import('../../../renderer/src/store'));
 });
 
-const saved = (host: string) => ({ ollamaHost: host, reviewerName: 'A. Auditor' }) as unknown as AppSettings;
+const saved = (host: string) => ({ ollamaHost: host, reviewerName: 'A. Auditor', endpoints: [] }) as unknown as AppSettings;
 
 describe('settings store', () => {
   it('keeps a host typed while the pane was still loading, and saves it', async () => {
-    const store = useSettingsStore;
-    const first = store.getState().load();
+    const first = settingsOf().load();
     pending.shift()!.answer({ ok: true, data: saved('http://127.0.0.1:11434') });
     await first;
 
-    const reopened = store.getState().open();
-    store.getState().edit({ ollamaHost: 'http://127.0.0.1:9' } as Partial<AppSettings>);
+    const reopened = settingsOf().open();
+    settingsOf().edit({ ollamaHost: 'http://127.0.0.1:9' } as Partial<AppSettings>);
     pending.shift()!.answer({ ok: true, data: saved('http://127.0.0.1:11434') });
     await reopened;
-    expect(store.getState().draft).toMatchObject({ ollamaHost: 'http://127.0.0.1:9' });
-    expect(store.getState().settings).toMatchObject({ ollamaHost: 'http://127.0.0.1:11434' });
+    expect(settingsOf().draft).toMatchObject({ ollamaHost: 'http://127.0.0.1:9' });
+    expect(settingsOf().settings).toMatchObject({ ollamaHost: 'http://127.0.0.1:11434' });
 
-    const saving = store.getState().save();
+    const saving = settingsOf().save();
     const call = pending.shift()!;
     expect(call.command).toBe('settings.update');
     expect(call.input).toMatchObject({ ollamaHost: 'http://127.0.0.1:9' });
     call.answer({ ok: true, data: saved('http://127.0.0.1:9') });
     expect(await saving).toBe(true);
-    expect(store.getState().message).toBe('Settings saved.');
+    expect(settingsOf().message).toBe('Settings saved.');
   });
 
   it('shows the saved settings when nothing was edited while they loaded', async () => {
-    const store = useSettingsStore;
-    store.getState().discard();
-    const loading = store.getState().load();
+    settingsOf().discard();
+    const loading = settingsOf().load();
     pending.shift()!.answer({ ok: true, data: saved('http://10.0.0.5:11434') });
     await loading;
-    expect(store.getState().draft).toMatchObject({ ollamaHost: 'http://10.0.0.5:11434' });
+    expect(settingsOf().draft).toMatchObject({ ollamaHost: 'http://10.0.0.5:11434' });
   });
 });

@@ -289,6 +289,58 @@ function markdownText(md: string): string {
 /** Spans that sit in separate cells or lines in one format and side by side in the other: compared apart. */
 const pieces = (text: string) => squash(text).split(/ \| /);
 
+describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
+  it('names a finding by the number the document prints in the review table, as the app does', () => {
+    const data = reportData();
+    const doc = data.inputs[0]!.document!;
+    doc.findings[1] = { ...doc.findings[1]!, findingKey: null, printedNumber: '7.3.5' };
+    const model = buildReportModel(data);
+    const row = model.documents[0]!.review!.table.rows.find((r) => r[0]![0] === 'R-2')!;
+    expect(sentenceText(row[1]!)).toBe('No. 7.3.5');
+  });
+
+  it('strikes through a rejected state, never its reason', () => {
+    const model = buildReportModel(reportData());
+    const row = model.documents[0]!.findings!.table.rows.find((r) => r.findingId === 2)!;
+    const state = row.cells[6]!;
+    expect(state.find((s) => typeof s === 'object' && s.kind === 'state')).toEqual({ kind: 'state', state: 'rejected', text: 'R-2 rejected' });
+    expect(sentenceText(state)).toBe('R-2 rejected: Duplicate');
+    expect(renderHtml(reportData())).toMatch(/<span class="state state-rejected" data-state="rejected">R-2 rejected<\/span>: Duplicate/);
+  });
+
+  it('marks an unrated finding "— unrated", not with question marks', () => {
+    const data = reportData();
+    const doc = data.inputs[0]!.document!;
+    // Not reviewed, so the model's (empty) severity is what is shown.
+    doc.findings[0] = { ...doc.findings[0]!, severity: '', severityCanonical: null, review: [] };
+    const html = renderHtml(data);
+    expect(html).not.toContain('????');
+    expect(html).toMatch(/<span class="sev-mark" aria-hidden="true">—<\/span> unrated/);
+  });
+
+  it('lists each place of a finding once, the same quote seen again counted as its repeats (row 21)', () => {
+    const data = reportData();
+    const doc = data.inputs[0]!.document!;
+    const main = doc.findings[0]!.sources[0]!;
+    const sighting = (n: number) => ({ ...main, findingId: 100 + n, isMain: false, page: null, grounded: false, evidence: 'Stored XSS', evidenceStart: null, evidenceEnd: null, match: null, documentText: null });
+    doc.findings[0] = { ...doc.findings[0]!, sources: [sighting(1), main, sighting(2), sighting(3), sighting(4)] };
+    const entry = buildReportModel(data).documents[0]!.findings!.entries.find((e) => e.findingId === 1)!;
+    expect(entry.sourcesLabel).toBe('Sources (2, +3 repeats):');
+    expect(entry.sources).toHaveLength(2);
+    expect(entry.sources[0]!.evidence).toBe(main.evidence);
+    expect(sentenceText(entry.sources[1]!.where)).toMatch(/\+3 repeats of the same quote$/);
+  });
+
+  it('counts a contents numbered 7.1, 7.1.1, 7.1.2 as one list', () => {
+    const data = reportData();
+    const entry = (number: string, page: number) => ({ kind: 'contents' as const, number, id: null, title: `Entry ${number}`, severity: null, severityCanonical: null, findingIds: [1], page, start: 0, end: 1, text: '' });
+    data.inputs[0]!.document!.completeness!.listed = [entry('7.1', 2), entry('7.1.1', 2), entry('7.1.2', 2), entry('7.2', 3)];
+    const model = buildReportModel(data);
+    expect(JSON.stringify(model.documents[0]!.completeness)).toContain('Contents from page 2: 4 entries, 4 with a finding');
+    expect(JSON.stringify(model.documents[0]!.completeness)).not.toContain('1 entries');
+  });
+});
+
 describe('report model', () => {
   it('lists a picture-only page as no problem (its document notes it quietly), and keeps error codes out of the readable text', () => {
     const data = reportData();

@@ -100,3 +100,53 @@ describe('feedback', () => {
     expect(f).toContain('Reviewer comments: Chapter 2 cuts a sentence');
   });
 });
+
+describe('chapters that start where a heading is only listed (trial 2026-11-28 row 23)', () => {
+  // A fix review: its contents, a summary table of findings, then the findings' sections.
+  const lines = [
+    'Fix Review',
+    'Contents',
+    '1 Executive Summary . . . . . . . . . . 3',
+    '2 Detailed Fix Review Results . . . . . 5',
+    'Summary of findings',
+    '1. Lack of two-step process for ownership transfer Resolved',
+    '2. Missing zero-address checks Resolved',
+    '3. Use of error-prone pattern for token transfers Unresolved',
+    '4. Incorrect rounding in share calculation Resolved',
+    '',
+    '1 Executive Summary',
+    'Trail of Bits reviewed the fixes for the issues found in the earlier audit of the vault contracts.',
+    'Most of the issues were resolved, some were not; the details follow in the next section.',
+    '',
+    '2 Detailed Fix Review Results',
+    '1. Lack of two-step process for ownership transfer',
+    'Status: Resolved. The owner is now set in two steps, and the new owner must accept it explicitly.',
+    '2. Missing zero-address checks',
+    'Status: Resolved. Every setter now checks that the address given is not the zero address.',
+    '3. Use of error-prone pattern for token transfers',
+    'Status: Unresolved. The contract still calls transfer without checking the value it returns.',
+    '4. Incorrect rounding in share calculation',
+    'Status: Resolved. Shares are now rounded down when they are minted and up when they are burned.',
+  ];
+  const body = lines.join('\n');
+  const nt = nodeText(body, 0, body.length);
+  const at = (title: string) => lines.indexOf(title) + 1;
+  const split = (starts: number[]) => starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: lines[n - 1]!, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
+
+  it('fails a chapter that starts on a line of the contents', () => {
+    const v = validateChapters(nt, split([1, at('2 Detailed Fix Review Results . . . . . 5'), at('1 Executive Summary')]), { minChapterChars: 10 });
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(v.errors).toEqual(['chapter 2 starts at line 4, a line of the contents ("2 Detailed Fix Review Results . . . . . 5"): start each chapter at its section\'s heading, not at its entry in the contents']);
+  });
+
+  it('fails a chapter that starts on a summary row whose heading the text prints again further on, and names that line', () => {
+    const v = validateChapters(nt, split([1, at('3. Use of error-prone pattern for token transfers Unresolved'), at('1 Executive Summary'), at('2 Detailed Fix Review Results')]), { minChapterChars: 10 });
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(v.errors).toEqual(['chapter 2 starts at line 8, where the heading "3. Use of error-prone pattern for token transfers Unresolved" is only listed: the text prints it again at line 20, where its section starts']);
+  });
+
+  it('passes chapters that start at the sections’ own headings, though the contents and the summary list them too', () => {
+    const v = validateChapters(nt, split([1, at('1 Executive Summary'), at('2 Detailed Fix Review Results'), at('3. Use of error-prone pattern for token transfers')]), { minChapterChars: 10 });
+    expect(v.ok).toBe(true);
+  });
+});

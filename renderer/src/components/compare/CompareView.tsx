@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, COMPARE_LABELS, modelStatusText, type CompareCandidate, type CompareFormat, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
-import { useCompareStore } from '../../stores/useCompareStore';
-import { useDocumentsStore } from '../../stores/useDocumentsStore';
+import { store, useStore } from '../../store';
 import { DocumentPicker } from '../DocumentPicker';
 import { PdfPage } from '../source/PdfPage';
 
@@ -17,7 +16,8 @@ function SideCell({ side, documentId, notes }: { side: CompareSide | null; docum
         {side.id ? `${side.id} ` : side.number ? `${side.number}. ` : ''}
         {side.title}
       </strong>
-      {side.severity ? <span className="compare__severity"> ({side.severity})</span> : null}
+      {/* A side without a severity says so: it is not rated, and never reads as a change of severity. */}
+      <span className="compare__severity"> ({side.severity ?? 'unrated'})</span>
       <blockquote className="compare__quote">{side.quote}</blockquote>
       {side.page !== null ? (
         <button type="button" className="button button--small" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -41,9 +41,29 @@ function SideCell({ side, documentId, notes }: { side: CompareSide | null; docum
   );
 }
 
+/** The ID a pair goes by: the printed finding ID (either side's), else its printed number. */
+export function pairId(pair: ComparePair): string | null {
+  return pair.earlier?.id ?? pair.later?.id ?? pair.earlier?.number ?? pair.later?.number ?? null;
+}
+
+/** Pairs in the order of their printed IDs (TOB-PE-2 before TOB-PE-10), pairs without one after them in their own order. */
+export function pairsInIdOrder(pairs: readonly ComparePair[]): ComparePair[] {
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  return [...pairs].sort((a, b) => {
+    const x = pairId(a);
+    const y = pairId(b);
+    if (x === null || y === null) return x === y ? a.index - b.index : x === null ? 1 : -1;
+    return collator.compare(x, y) || a.index - b.index;
+  });
+}
+
 function PairRow({ pair, comparison }: { pair: ComparePair; comparison: Comparison }) {
+  const id = pairId(pair);
   return (
-    <tr data-label={pair.label}>
+    <tr data-label={pair.label} data-id={id ?? ''}>
+      <th scope="row" className="compare__id">
+        {id ? <code>{id}</code> : '—'}
+      </th>
       <td>{COMPARE_LABEL_TEXT[pair.label]}</td>
       <td>
         {pair.statedStatus ? (
@@ -68,8 +88,8 @@ function PairRow({ pair, comparison }: { pair: ComparePair; comparison: Comparis
 function CandidateItem({ candidate, comparison }: { candidate: CompareCandidate; comparison: Comparison }) {
   const earlier = comparison.pairs[candidate.earlierIndex]?.earlier;
   const later = comparison.pairs[candidate.laterIndex]?.later;
-  const busy = useCompareStore((s) => s.busy);
-  const decide = (decision: 'confirmed' | 'rejected' | null) => void useCompareStore.getState().decide(candidate, decision);
+  const busy = useStore((s) => s.compare.busy);
+  const decide = (decision: 'confirmed' | 'rejected' | null) => void store().compare.decide(candidate, decision);
   return (
     <li className="compare__candidate">
       <p>
@@ -105,7 +125,7 @@ const FORMAT_NAMES: Readonly<Record<CompareFormat, string>> = { md: 'Markdown', 
 /** The comparison as a report in the exports folder, in the format chosen. */
 function ExportControls({ busy }: { busy: boolean }) {
   const [format, setFormat] = useState<CompareFormat>('md');
-  const exported = useCompareStore((s) => s.exported);
+  const exported = useStore((s) => s.compare.exported);
   return (
     <div className="filters" role="group" aria-label="Export the comparison">
       <label className="inline-field">
@@ -118,7 +138,7 @@ function ExportControls({ busy }: { busy: boolean }) {
           ))}
         </select>
       </label>
-      <button type="button" className="button" disabled={busy} onClick={() => void useCompareStore.getState().exportAs(format)}>
+      <button type="button" className="button" disabled={busy} onClick={() => void store().compare.exportAs(format)}>
         Export comparison
       </button>
       {exported ? (
@@ -131,21 +151,21 @@ function ExportControls({ busy }: { busy: boolean }) {
 }
 
 export function CompareView() {
-  const documents = useDocumentsStore((s) => s.documents);
-  const { earlierId, laterId, mode, comparison, busy, error, labels } = useCompareStore();
-  const store = useCompareStore.getState();
-  const shown = comparison ? comparison.pairs.filter((p) => labels.length === 0 || labels.includes(p.label)) : [];
+  const documents = useStore((s) => s.library.documents);
+  const { earlierId, laterId, mode, comparison, busy, error, labels } = useStore((s) => s.compare);
+  const compare = store().compare;
+  const shown = comparison ? pairsInIdOrder(comparison.pairs.filter((p) => labels.length === 0 || labels.includes(p.label))) : [];
   return (
     <section className="compare" aria-label="Compare versions">
       <h2>Compare two versions of a report</h2>
       <div className="filters">
-        <DocumentPicker documents={documents} value={earlierId} label="Earlier" onChoose={(id) => store.choose('earlier', id)} />
-        <DocumentPicker documents={documents} value={laterId} label="Later" onChoose={(id) => store.choose('later', id)} />
+        <DocumentPicker documents={documents} value={earlierId} label="Earlier" onChoose={(id) => compare.choose('earlier', id)} />
+        <DocumentPicker documents={documents} value={laterId} label="Later" onChoose={(id) => compare.choose('later', id)} />
         <label className="inline-field">
-          <input type="checkbox" checked={mode === 'rules-only'} onChange={(e) => store.setMode(e.currentTarget.checked ? 'rules-only' : 'auto')} />
+          <input type="checkbox" checked={mode === 'rules-only'} onChange={(e) => compare.setMode(e.currentTarget.checked ? 'rules-only' : 'auto')} />
           <span>Printed IDs only (no model findings)</span>
         </label>
-        <button type="button" className="button" disabled={busy || earlierId === null || laterId === null} onClick={() => void store.run()}>
+        <button type="button" className="button" disabled={busy || earlierId === null || laterId === null} onClick={() => void compare.run()}>
           {busy ? 'Comparing…' : 'Compare'}
         </button>
       </div>
@@ -165,7 +185,7 @@ export function CompareView() {
           <ul className="chips" aria-label="Filter by label">
             {COMPARE_LABELS.map((label) => (
               <li key={label}>
-                <button type="button" className="chip" aria-pressed={labels.includes(label)} onClick={() => store.toggleLabel(label)}>
+                <button type="button" className="chip" aria-pressed={labels.includes(label)} onClick={() => compare.toggleLabel(label)}>
                   {COMPARE_LABEL_TEXT[label]} ({comparison.pairs.filter((p) => p.label === label).length})
                 </button>
               </li>
@@ -174,6 +194,7 @@ export function CompareView() {
           <table className="compare__pairs">
             <thead>
               <tr>
+                <th>ID</th>
                 <th>Label</th>
                 <th>Stated status</th>
                 <th>Earlier: {comparison.earlier.file}</th>

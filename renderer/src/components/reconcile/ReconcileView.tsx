@@ -11,8 +11,7 @@ import {
   type ReconcileFormat,
   type TieOutReview,
 } from '../../../../shared/reconcile';
-import { useDocumentsStore } from '../../stores/useDocumentsStore';
-import { useReconcileStore, type TieOutList } from '../../stores/useReconcileStore';
+import { store, useStore, type TieOutList } from '../../store';
 import { DocumentPicker } from '../DocumentPicker';
 import { PdfPage } from '../source/PdfPage';
 import { VirtualList } from '../VirtualList';
@@ -63,7 +62,7 @@ function NoteButton({ target }: { target: { rowKey?: string; itemKey?: string } 
       className="reconcile__note"
       onSubmit={(e) => {
         e.preventDefault();
-        if (text.trim()) void useReconcileStore.getState().review('note', { ...target, text });
+        if (text.trim()) void store().reconcile.review('note', { ...target, text });
         setText(null);
       }}
     >
@@ -107,7 +106,7 @@ const text = (value: string, className?: string) => (
 
 function MatchedList({ entries, onOpen, busy }: { entries: readonly MatchedEntry[]; onOpen: (o: OpenPage) => void; busy: boolean }) {
   const columns = '1.6em 3em 6.5em minmax(6em, 1fr) minmax(6em, 1fr) 3.8em 5.5em 9.5em';
-  const review = useReconcileStore.getState().review;
+  const review = store().reconcile.review;
   return (
     <div role="table" aria-label="Matched" className="reconcile__table">
       <Head columns={columns} names={['', 'Row', 'Key', 'Title (population)', 'In the document', 'Page', 'By', 'Review']} />
@@ -196,7 +195,7 @@ function MatchByHand({ entry, result, busy }: { entry: PopulationOnlyEntry; resu
       value=""
       onChange={(e) => {
         const itemKey = e.currentTarget.value;
-        if (itemKey) void useReconcileStore.getState().review('match', { rowKey: entry.rowKey, itemKey });
+        if (itemKey) void store().reconcile.review('match', { rowKey: entry.rowKey, itemKey });
       }}
     >
       <option value="">Match with…</option>
@@ -244,7 +243,7 @@ function PopulationDrop({ disabled }: { disabled: boolean }) {
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     const file = files?.[0];
-    if (file) void useReconcileStore.getState().importFile(file);
+    if (file) void store().reconcile.importFile(file);
   };
   return (
     <div
@@ -284,7 +283,7 @@ function PopulationDrop({ disabled }: { disabled: boolean }) {
 
 function Exports({ busy }: { busy: boolean }) {
   const [format, setFormat] = useState<ReconcileFormat>('xlsx');
-  const exported = useReconcileStore((s) => s.exported);
+  const exported = useStore((s) => s.reconcile.exported);
   return (
     <div className="filters" role="group" aria-label="Export the tie-out">
       <label className="inline-field">
@@ -297,7 +296,7 @@ function Exports({ busy }: { busy: boolean }) {
           ))}
         </select>
       </label>
-      <button type="button" className="button" disabled={busy} onClick={() => void useReconcileStore.getState().exportAs(format)}>
+      <button type="button" className="button" disabled={busy} onClick={() => void store().reconcile.exportAs(format)}>
         Export tie-out
       </button>
       {exported ? <p role="status">Written: {exported.path}</p> : null}
@@ -311,9 +310,9 @@ function Exports({ busy }: { busy: boolean }) {
  * auditor's review of each match.
  */
 export function ReconcileView() {
-  const documents = useDocumentsStore((s) => s.documents);
-  const { documentId, preview, keyColumn, titleColumn, mode, result, list, busy, error } = useReconcileStore();
-  const store = useReconcileStore.getState();
+  const documents = useStore((s) => s.library.documents);
+  const { documentId, preview, keyColumn, titleColumn, mode, result, list, busy, error } = useStore((s) => s.reconcile);
+  const reconcile = store().reconcile;
   // The page opened from a row belongs to this document and population: another tie-out starts without it.
   const [opened, setOpened] = useState<(OpenPage & { tieOut: string }) | null>(null);
   const tieOut = result ? `${result.document.documentId}:${result.population.populationId}` : '';
@@ -325,9 +324,9 @@ export function ReconcileView() {
     <section className="reconcile" aria-label="Reconcile">
       <h2>Reconcile a document with a population</h2>
       <div className="filters">
-        <DocumentPicker documents={documents} value={documentId} onChoose={(id) => store.chooseDocument(id)} />
+        <DocumentPicker documents={documents} value={documentId} onChoose={(id) => reconcile.chooseDocument(id)} />
         <label className="inline-field">
-          <input type="checkbox" checked={mode === 'rules-only'} onChange={(e) => store.setMode(e.currentTarget.checked ? 'rules-only' : 'auto')} />
+          <input type="checkbox" checked={mode === 'rules-only'} onChange={(e) => reconcile.setMode(e.currentTarget.checked ? 'rules-only' : 'auto')} />
           <span>Printed IDs only (no model findings)</span>
         </label>
       </div>
@@ -345,7 +344,7 @@ export function ReconcileView() {
           </span>
           <label className="inline-field" title={preview.proposal.keyReason}>
             <span>Key column</span>
-            <select value={keyColumn ?? ''} onChange={(e) => store.setColumns({ keyColumn: e.currentTarget.value || null })}>
+            <select value={keyColumn ?? ''} onChange={(e) => reconcile.setColumns({ keyColumn: e.currentTarget.value || null })}>
               <option value="">none: match by title</option>
               {preview.columns.map((c) => (
                 <option key={c} value={c}>
@@ -356,7 +355,7 @@ export function ReconcileView() {
           </label>
           <label className="inline-field" title={preview.proposal.titleReason}>
             <span>Title column</span>
-            <select value={titleColumn ?? ''} onChange={(e) => store.setColumns({ titleColumn: e.currentTarget.value })}>
+            <select value={titleColumn ?? ''} onChange={(e) => reconcile.setColumns({ titleColumn: e.currentTarget.value })}>
               {preview.columns.map((c) => (
                 <option key={c} value={c}>
                   {c}
@@ -364,7 +363,7 @@ export function ReconcileView() {
               ))}
             </select>
           </label>
-          <button type="button" className="button" disabled={busy || titleColumn === null} onClick={() => void store.run()}>
+          <button type="button" className="button" disabled={busy || titleColumn === null} onClick={() => void reconcile.run()}>
             {busy ? 'Reconciling…' : 'Reconcile'}
           </button>
         </div>
@@ -382,7 +381,7 @@ export function ReconcileView() {
           <Exports busy={busy} />
           <div className="chips" role="tablist" aria-label="Lists">
             {(Object.keys(LIST_NAMES) as TieOutList[]).map((key) => (
-              <button key={key} type="button" role="tab" className="chip" aria-selected={list === key} onClick={() => store.showList(key)}>
+              <button key={key} type="button" role="tab" className="chip" aria-selected={list === key} onClick={() => reconcile.showList(key)}>
                 {LIST_NAMES[key]} ({sizes[key]})
               </button>
             ))}

@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import type { ReviewViewResult } from '../../../../shared/contract';
 import { EDITABLE_FIELDS, type ReviewedFinding, type ReviewState, type TrailEntry } from '../../../../shared/review';
 import { formatWhen, plural } from '../../format';
-import { STATE_LABEL, useReviewStore } from '../../stores/useReviewStore';
+import { STATE_LABEL, store, useStore } from '../../store';
+import { PageLabel, printedIdOf } from '../source/PageLabel';
+import { SourceList } from './SourceList';
 import { IdConflictsNote, IdOriginLine } from '../FindingIdentity';
 import { Severity } from '../Severity';
 import { SourcePlace } from '../source/SourcePlace';
@@ -55,11 +57,11 @@ function trailValue(entry: TrailEntry, value: string | null): string {
 }
 
 function Trail({ finding }: { finding: ReviewedFinding }) {
-  const trail = useReviewStore((s) => s.trails[finding.id]);
+  const trail = useStore((s) => s.review.trails[finding.id]);
   const [open, setOpen] = useState(false);
   // Loaded when opened, and again after each change while open (a change clears the loaded trails).
   useEffect(() => {
-    if (open && !trail) void useReviewStore.getState().loadTrail(finding.id);
+    if (open && !trail) void store().review.loadTrail(finding.id);
   }, [open, trail, finding.id]);
   return (
     <details className="trail" data-testid="review-trail" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
@@ -118,7 +120,7 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
             type="button"
             className="button button--small"
             disabled={chosen.length === 0 || chosen.length === finding.sources.length}
-            onClick={() => void useReviewStore.getState().split(finding, chosen)}
+            onClick={() => void store().review.split(finding, chosen)}
           >
             Split out {plural(chosen.length, 'source')}
           </button>
@@ -141,7 +143,7 @@ function SplitAndMerge({ finding, view }: { finding: ReviewedFinding; view: Revi
             type="button"
             className="button button--small"
             disabled={mergeWith === ''}
-            onClick={() => mergeWith !== '' && void useReviewStore.getState().merge(finding, mergeWith)}
+            onClick={() => mergeWith !== '' && void store().review.merge(finding, mergeWith)}
           >
             Merge
           </button>
@@ -158,10 +160,10 @@ function ConfirmUngrounded({ finding }: { finding: ReviewedFinding }) {
       <p id="confirm-ungrounded-text">
         <strong>This finding is not grounded:</strong> its quote was not found in the document. Confirm it anyway? (<kbd>c</kbd> again confirms)
       </p>
-      <button type="button" className="button button--small button--primary" autoFocus onClick={() => void useReviewStore.getState().setState(finding, 'confirmed')}>
+      <button type="button" className="button button--small button--primary" autoFocus onClick={() => void store().review.setState(finding, 'confirmed')}>
         Confirm anyway
       </button>{' '}
-      <button type="button" className="button button--small" onClick={() => useReviewStore.getState().cancelConfirm()}>
+      <button type="button" className="button button--small" onClick={() => store().review.cancelConfirm()}>
         Cancel
       </button>
     </div>
@@ -169,9 +171,10 @@ function ConfirmUngrounded({ finding }: { finding: ReviewedFinding }) {
 }
 
 export function ReviewDetail({ finding, view, form, setForm }: { finding: ReviewedFinding; view: ReviewViewResult; form: Form; setForm(f: Form): void }) {
-  const store = useReviewStore.getState();
-  const pending = useReviewStore((s) => s.pendingConfirm === finding.id);
+  const review = store().review;
+  const pending = useStore((s) => s.review.pendingConfirm === finding.id);
   const identity = view.identity[finding.id];
+  const printedId = printedIdOf(finding, identity);
   const occurrences = [
     ...(finding.manualEvidence ? [{ start: finding.manualEvidence.start, end: finding.manualEvidence.end, page: finding.manualEvidence.page, label: 'your selection' }] : []),
     ...finding.sources
@@ -182,27 +185,30 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
   return (
     <section className="review-detail" aria-labelledby="review-detail-title" data-testid="review-detail" data-review-id={finding.id} data-state={finding.state}>
       <h2 id="review-detail-title">
-        <span className="muted">{finding.label}</span> {finding.findingKey ? <code>{finding.findingKey}</code> : null} {finding.effective.title}
+        <span className="muted">{finding.label}</span> {printedId ? <code>{printedId}</code> : null} {finding.effective.title}
       </h2>
       <p className="review-detail__facts">
         <StateBadge state={finding.state} /> <Severity label={finding.effective.severity} rank={finding.severityRank} /> <span className="muted">{finding.effective.type}</span>{' '}
-        <span className="muted">· {finding.mainPage !== null ? `page ${finding.mainPage}` : 'page unknown'}</span> <Badges f={finding} />
+        <span className="muted" data-testid="detail-page">
+          · <PageLabel documentId={finding.documentId} page={finding.mainPage} capital />
+        </span>{' '}
+        <Badges f={finding} />
         {finding.rejectReason ? <span className="reject-reason"> Reason: {finding.rejectReason}</span> : null}
       </p>
       {identity ? (
         <>
           <IdOriginLine idLabel={identity.idLabel} idOrigin={identity.idOrigin} />
-          <IdConflictsNote conflicts={identity.conflicts} onOpen={(id) => store.setActive(id)} />
+          <IdConflictsNote conflicts={identity.conflicts} onOpen={(id) => review.setActive(id)} />
         </>
       ) : null}
       <div className="review-actions" role="group" aria-label="Review actions">
-        <button type="button" className="button button--small button--primary" onClick={() => void store.setState(finding, 'confirmed')}>
+        <button type="button" className="button button--small button--primary" onClick={() => void review.setState(finding, 'confirmed')}>
           Confirm <kbd>c</kbd>
         </button>
         <button type="button" className="button button--small button--danger" onClick={() => setForm({ kind: 'reject' })}>
           Reject <kbd>r</kbd>
         </button>
-        <button type="button" className="button button--small" onClick={() => void store.setState(finding, 'needs_follow_up')}>
+        <button type="button" className="button button--small" onClick={() => void review.setState(finding, 'needs_follow_up')}>
           Needs follow-up <kbd>f</kbd>
         </button>
         <button type="button" className="button button--small" onClick={() => setForm({ kind: 'edit' })}>
@@ -212,7 +218,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
           Note <kbd>n</kbd>
         </button>
         {finding.changedFields.length > 0 ? (
-          <button type="button" className="button button--small" onClick={() => void store.act('review.acknowledge', { reviewedId: finding.id })}>
+          <button type="button" className="button button--small" onClick={() => void review.act('review.acknowledge', { reviewedId: finding.id })}>
             Acknowledge changes <kbd>a</kbd>
           </button>
         ) : null}
@@ -258,18 +264,7 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
           </ul>
         </>
       ) : null}
-      <h3>Sources ({finding.sources.length})</h3>
-      <ol className="sources">
-        {finding.sources.map((s) => (
-          <li key={`${s.runId}-${s.findingId}`}>
-            <blockquote className={s.grounded ? '' : 'ungrounded-quote'}>{s.evidence}</blockquote>
-            <p className="muted">
-              Page {s.page ?? '?'} · {s.grounded ? 'found in the source' : 'not found in the source'}
-              {s.isMain ? ' · main source' : ''}
-            </p>
-          </li>
-        ))}
-      </ol>
+      <SourceList sources={finding.sources} />
       {/* Keyed: choices made for one finding never carry over to the next. */}
       <SplitAndMerge key={`split-merge-${finding.id}`} finding={finding} view={view} />
       {finding.lastChange ? (

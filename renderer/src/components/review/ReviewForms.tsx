@@ -1,8 +1,7 @@
 import { useState, type FormHTMLAttributes, type ReactNode } from 'react';
 import { EDITABLE_FIELDS, type EditableField, type ReviewedFinding } from '../../../../shared/review';
-import { useReviewStore } from '../../stores/useReviewStore';
-import { useSettingsStore } from '../../stores/useSettingsStore';
 import { DEFAULT_PROFILE } from '../../../../shared/findings';
+import { store, useStore } from '../../store';
 
 export const FIELD_LABEL: Record<EditableField, string> = { title: 'Title', severity: 'Severity', type: 'Type', description: 'Description' };
 
@@ -45,7 +44,7 @@ export function ReviewFormShell({
 export function ReasonForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [reason, setReason] = useState('');
   return (
-    <ReviewFormShell label="Reject the finding" submitLabel="Reject" danger onCancel={onDone} onSubmit={() => void useReviewStore.getState().setState(finding, 'rejected', reason).then((ok) => ok && onDone())}>
+    <ReviewFormShell label="Reject the finding" submitLabel="Reject" danger onCancel={onDone} onSubmit={() => void store().review.setState(finding, 'rejected', reason).then((ok) => ok && onDone())}>
       <label className="field">
         <span>Reason for rejecting</span>
         <input type="text" autoFocus value={reason} required onChange={(e) => setReason(e.currentTarget.value)} />
@@ -54,14 +53,19 @@ export function ReasonForm({ finding, onDone }: { finding: ReviewedFinding; onDo
   );
 }
 
-/** Edits beside the model's values; severity is chosen from the profile's scale (the model's own word stays offered). */
+/**
+ * Edits beside the model's values; severity is chosen from the profile's scale (the model's own word stays
+ * offered). An unrated finding shows "— unrated —" selected, never the first word of the scale it does not have.
+ */
 export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [values, setValues] = useState(finding.effective);
-  const scale = useSettingsStore((s) => s.settings?.profile?.severities ?? DEFAULT_PROFILE.severities);
+  const scale = useStore((s) => s.settings.settings?.profile?.severities ?? DEFAULT_PROFILE.severities);
+  const saving = useStore((s) => s.review.saving);
+  const unrated = finding.effective.severity === '' || finding.original.severity === '';
   const severities = [...new Set([...scale, finding.original.severity, finding.effective.severity].filter((s) => s !== ''))];
   const change = (field: EditableField, value: string) => setValues({ ...values, [field]: value });
   return (
-    <ReviewFormShell label="Edit the finding" submitLabel="Save edits" onCancel={onDone} onSubmit={() => void useReviewStore.getState().edit(finding, values).then((ok) => ok && onDone())}>
+    <ReviewFormShell label="Edit the finding" submitLabel={saving ? 'Saving…' : 'Save edits'} onCancel={onDone} onSubmit={() => void store().review.edit(finding, values).then((ok) => ok && onDone())}>
       {EDITABLE_FIELDS.map((field, i) => (
         <label className="field" key={field}>
           <span>
@@ -71,6 +75,7 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
             <textarea rows={3} value={values[field]} onChange={(e) => change(field, e.currentTarget.value)} />
           ) : field === 'severity' ? (
             <select value={values.severity} onChange={(e) => change(field, e.currentTarget.value)}>
+              {unrated || values.severity === '' ? <option value="">— unrated —</option> : null}
               {severities.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -90,7 +95,7 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
 export function NoteForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [text, setText] = useState('');
   return (
-    <ReviewFormShell label="Add a note" submitLabel="Add note" onCancel={onDone} onSubmit={() => void useReviewStore.getState().note(finding, text).then((ok) => ok && onDone())}>
+    <ReviewFormShell label="Add a note" submitLabel="Add note" onCancel={onDone} onSubmit={() => void store().review.note(finding, text).then((ok) => ok && onDone())}>
       <label className="field">
         <span>Note</span>
         <input type="text" autoFocus required value={text} onChange={(e) => setText(e.currentTarget.value)} />

@@ -5,7 +5,7 @@
  */
 import type { OcrWordBox } from '../../../../shared/contract';
 import { LOW_OCR_CONFIDENCE } from '../../../../shared/ocr';
-import { useOcrStore } from '../../stores/useOcrStore';
+import { store, useStore } from '../../store';
 
 /** Words at or above this are drawn as sure; between it and the low threshold, as doubtful. */
 const SURE_CONFIDENCE = 90;
@@ -41,8 +41,8 @@ function meanConfidence(words: readonly OcrWordBox[]): number {
 }
 
 export function OcrPageBar({ words }: { words: readonly OcrWordBox[] }) {
-  const showWords = useOcrStore((s) => s.showWords);
-  const setShowWords = useOcrStore((s) => s.setShowWords);
+  const showWords = useStore((s) => s.ocr.showWords);
+  const setShowWords = store().ocr.setShowWords;
   const mean = meanConfidence(words);
   const low = words.filter((word) => word.confidence < LOW_OCR_CONFIDENCE).length;
   return (

@@ -3,7 +3,8 @@ import { flushSync } from 'react-dom';
 import { quoteBoxes, type PdfBox, type TextItemLike } from '../../pdfHighlight';
 import { pdfOf } from '../../sourceCache';
 import type { OcrWordBox } from '../../../../shared/contract';
-import { ocrWordsOf, useOcrStore } from '../../stores/useOcrStore';
+import { ocrWordsOf } from '../../sourceCache';
+import { useStore } from '../../store';
 import { OcrPageBar, OcrWordLayer, pixelBox, quoteWords } from './OcrWordLayer';
 
 interface Drawn {
@@ -22,7 +23,8 @@ interface Drawn {
 export function PdfPage({ documentId, page, quote, range, width }: { documentId: number; page: number; quote: string; range?: { start: number; end: number }; width: number }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [lastDrawing, setLastDrawing] = useState<Drawn | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Why the drawing asked for failed; an error of an earlier drawing (another page or width) is not shown.
+  const [failure, setFailure] = useState<{ key: string; message: string } | null>(null);
   // The OCR words of the page shown (words fetched for another page are not used while this one's arrive).
   const [ocr, setOcr] = useState<{ page: string; words: OcrWordBox[] } | null>(null);
   const pageKey = `${documentId}:${page}`;
@@ -30,8 +32,9 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
   // an earlier drawing's highlights (another page, width or quote) are not shown over it.
   const drawingKey = `${pageKey}:${width}:${quote}`;
   const drawn = lastDrawing?.key === drawingKey ? lastDrawing : null;
+  const error = failure?.key === drawingKey ? failure.message : null;
   const ocrWords = ocr?.page === pageKey ? ocr.words : [];
-  const showOcrWords = useOcrStore((s) => s.showWords);
+  const showOcrWords = useStore((s) => s.ocr.showWords);
 
   useEffect(() => {
     let cancelled = false;
@@ -44,7 +47,6 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
   useEffect(() => {
     let cancelled = false;
     let task: { cancel(): void; promise: Promise<void> } | null = null;
-    setError(null);
     void (async () => {
       try {
         const doc = await pdfOf(documentId);
@@ -72,7 +74,7 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
         });
         if (!cancelled) setLastDrawing({ key: drawingKey, width: viewport.width, height: viewport.height, boxes });
       } catch (e) {
-        if (!cancelled && (e as Error).name !== 'RenderingCancelledException') setError((e as Error).message);
+        if (!cancelled && (e as Error).name !== 'RenderingCancelledException') setFailure({ key: drawingKey, message: (e as Error).message });
       }
     })();
     return () => {

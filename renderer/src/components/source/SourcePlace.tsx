@@ -1,8 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { ChunkNode } from '../../../../shared/types';
-import { useAppStore } from '../../stores/useAppStore';
-import { useTreeStore } from '../../stores/useTreeStore';
+import { store } from '../../store';
 import { nodeText, placeOf, sectionName, treeOf } from '../../sourceCache';
 import { usePrintedLabel } from './usePrintedLabel';
 import { PdfPage } from './PdfPage';
@@ -30,14 +29,7 @@ interface Resolved {
 
 /** Opens the chunk tree at a place, remembering where to come back to. */
 export function openInDocument(documentId: number, nodeIndex: number | null): void {
-  const from = useAppStore.getState().view;
-  void useTreeStore
-    .getState()
-    .open(documentId)
-    .then(() => {
-      if (nodeIndex !== null) void useTreeStore.getState().select(nodeIndex);
-    });
-  useAppStore.getState().openDocument(from);
+  void store().doc.show(documentId, 'document', nodeIndex === null ? {} : { nodeIndex });
 }
 
 /**
@@ -46,10 +38,13 @@ export function openInDocument(documentId: number, nodeIndex: number | null): vo
  */
 export function SourcePlace({ documentId, places }: { documentId: number; places: readonly Place[] }) {
   const [at, setAt] = useState(0);
-  const [resolved, setResolved] = useState<Resolved | null>(null);
+  // What the place shown resolves to; a resolution of the place shown before is not used while this one's arrives.
+  const [resolution, setResolution] = useState<{ key: string; value: Resolved } | null>(null);
   const [width, setWidth] = useState(480);
   const box = useRef<HTMLDivElement>(null);
   const place = places[Math.min(at, places.length - 1)]!;
+  const placeKey = `${documentId}:${place.start}:${place.end}`;
+  const resolved = resolution?.key === placeKey ? resolution.value : null;
 
   // Measured before the first paint, then on every resize (committed at once, before the frame is painted): the page
   // is drawn at the width it is shown at, never first at a guess (wider than a narrow pane), and a page drawn for the
@@ -67,7 +62,6 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
 
   useEffect(() => {
     let cancelled = false;
-    setResolved(null);
     void (async () => {
       const nodes = await treeOf(documentId);
       const { leaf, path } = placeOf(nodes, place.start);
@@ -75,7 +69,7 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
       const from = leaf ? place.start - leaf.start : 0;
       const to = leaf ? Math.min(text.length, place.end - leaf.start) : 0;
       if (cancelled) return;
-      setResolved({ leaf, section: sectionName(path, text, from), before: text.slice(Math.max(0, from - BEFORE), from), quote: text.slice(from, to), after: text.slice(to, to + AFTER) });
+      setResolution({ key: `${documentId}:${place.start}:${place.end}`, value: { leaf, section: sectionName(path, text, from), before: text.slice(Math.max(0, from - BEFORE), from), quote: text.slice(from, to), after: text.slice(to, to + AFTER) } });
     })();
     return () => {
       cancelled = true;

@@ -1,69 +1,86 @@
-import { create } from 'zustand';
+/**
+ * The table of all findings: the open document's merged findings (or every
+ * document's, when the user asks for all), sorted and filtered. It follows
+ * the open document like every other view: it has no document of its own.
+ */
 import type { FindingView } from '../../../shared/contract';
-import { invoke } from '../api';
 import { errorMessage, perDocumentLoader } from './perDocumentLoader';
+import { patcher, type SliceCreator } from './slice';
 
 export type FindingSortKey = 'id' | 'title' | 'severity' | 'type' | 'pages' | 'grounded' | 'sources' | 'state';
 
 /** Review states in triage order: what still needs the auditor first. */
 const STATE_ORDER: Record<string, number> = { new: 0, needs_follow_up: 1, confirmed: 2, rejected: 3 };
 
-interface FindingsState {
-  findings: FindingView[];
-  loaded: boolean;
-  loading: boolean;
-  error: string | null;
-  sort: { key: FindingSortKey; ascending: boolean };
+export interface TableFilter {
   search: string;
   severity: string;
   grounded: 'all' | 'grounded' | 'ungrounded';
   /** Review state shown ('' = all). */
   state: string;
-  selectedId: number | null;
-  /** The document shown; null = all documents. */
+}
+
+export interface TableSlice extends TableFilter {
+  /** The open document's findings, or every document's. */
+  scope: 'open' | 'all';
+  /** The document the rows are of (null = all documents). */
   documentId: number | null;
+  findings: FindingView[];
+  loaded: boolean;
+  loading: boolean;
+  error: string | null;
+  sort: { key: FindingSortKey; ascending: boolean };
+  selectedId: number | null;
+  /** Loads the rows of the scope: the open document, or all of them. */
   load(): Promise<void>;
-  setDocument(documentId: number | null): void;
+  setScope(scope: 'open' | 'all'): void;
   setSort(key: FindingSortKey): void;
-  setFilter(patch: Partial<Pick<FindingsState, 'search' | 'severity' | 'grounded' | 'state'>>): void;
+  setFilter(patch: Partial<TableFilter>): void;
   select(id: number | null): void;
 }
 
-export const useFindingsStore = create<FindingsState>()((set, get) => {
-  const loader = perDocumentLoader<FindingsState, number | null, FindingView[], string | null>(set, get, {
-    fetch: (documentId) => invoke('findings.list', documentId === null ? {} : { documentId }),
+export const createTableSlice: SliceCreator<'table'> = (set, get) => {
+  const patch = patcher(set, 'table');
+  const loader = perDocumentLoader<TableSlice, number | null, FindingView[], string | null>((p) => patch(p), () => get().table, {
+    fetch: (documentId) => get().host.call('findings.list', documentId === null ? {} : { documentId }),
     empty: () => ({ selectedId: null, findings: [], loaded: false }),
     apply: (findings) => ({ findings, loaded: true }),
     failed: () => ({ loaded: true }),
     error: errorMessage,
   });
   return {
-  findings: [],
-  loaded: false,
-  loading: false,
-  error: null,
-  sort: { key: 'severity', ascending: true },
-  search: '',
-  severity: '',
-  grounded: 'all',
-  state: '',
-  selectedId: null,
-  documentId: null,
-  async load() {
-    await loader.load(get().documentId);
-  },
-  setDocument(documentId) {
-    if (documentId === get().documentId) return;
-    void loader.load(documentId);
-  },
-  setSort(key) {
-    const { sort } = get();
-    set({ sort: { key, ascending: sort.key === key ? !sort.ascending : true } });
-  },
-  setFilter: (patch) => set(patch),
-  select: (selectedId) => set({ selectedId }),
+    table: {
+      scope: 'open',
+      documentId: null,
+      findings: [],
+      loaded: false,
+      loading: false,
+      error: null,
+      sort: { key: 'severity', ascending: true },
+      search: '',
+      severity: '',
+      grounded: 'all',
+      state: '',
+      selectedId: null,
+      async load() {
+        const table = get().table;
+        const documentId = table.scope === 'all' ? null : get().doc.openId;
+        if (table.scope === 'open' && documentId === null) return;
+        await loader.load(documentId);
+      },
+      setScope(scope) {
+        patch({ scope });
+        void get().table.load();
+      },
+      setSort(key) {
+        const { sort } = get().table;
+        patch({ sort: { key, ascending: sort.key === key ? !sort.ascending : true } });
+      },
+      setFilter: (changes) => patch(changes),
+      select: (selectedId) => patch({ selectedId }),
+    },
   };
-});
+};
 
 const compare = (a: FindingView, b: FindingView, key: FindingSortKey): number => {
   switch (key) {
@@ -86,8 +103,8 @@ const compare = (a: FindingView, b: FindingView, key: FindingSortKey): number =>
   }
 };
 
-/** Filtered and sorted rows; stable (ties keep the store's order). */
-export function visibleFindings(state: Pick<FindingsState, 'findings' | 'sort' | 'search' | 'severity' | 'grounded' | 'state'>): FindingView[] {
+/** Filtered and sorted rows; stable (ties keep the table's order). */
+export function visibleFindings(state: Pick<TableSlice, 'findings' | 'sort' | 'search' | 'severity' | 'grounded' | 'state'>): FindingView[] {
   const needle = state.search.trim().toLowerCase();
   const rows = state.findings.filter(
     (f) =>
