@@ -11,6 +11,7 @@ import { pageAt } from '../../../shared/canonical';
 import { RECORDED_FINDING_TYPE, readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { normalizeForMatch, NormalizedViews } from './grounding';
+import { wordSequenceMatches } from '../util';
 import { identifyFinding } from './identity';
 
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
@@ -19,13 +20,12 @@ const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u
 const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
 const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
 
-/** A title's words as the text's normalised view holds them, and the pattern that finds them; null for a title too short to be a heading. */
-function titlePattern(title: string): { first: string; pattern: RegExp } | null {
+/** A title's words as the text's normalised view holds them; null for a title too short to be a heading. */
+function titleWords(title: string): string[] | null {
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   // A title of one short word is too common to be a heading of its own.
   if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return null;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'uy');
-  return { first: words[0]!, pattern };
+  return words;
 }
 
 /**
@@ -33,8 +33,8 @@ function titlePattern(title: string): { first: string; pattern: RegExp } | null 
  * to tell). Any wording that starts with these words is then printed nowhere there either.
  */
 export function printedNowhere(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): boolean {
-  const found = titlePattern(title);
-  return found !== null && matchesFrom(views.of(from, to).text, found.first, found.pattern).next().done === true;
+  const words = titleWords(title);
+  return words !== null && wordSequenceMatches(views.of(from, to).text, words, { wholeWords: true }).next().done === true;
 }
 
 /**
@@ -42,14 +42,15 @@ export function printedNowhere(text: string, title: string, from: number, to: nu
  * holds the normalised text of [from, to) when the caller looks up several titles there.
  */
 export function titleLines(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): { start: number; end: number; titleStart: number }[] {
-  const found = titlePattern(title);
-  if (!found) return [];
+  const words = titleWords(title);
+  if (!words) return [];
   const view = views.of(from, to);
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
   const out: { start: number; end: number; titleStart: number }[] = [];
-  for (const m of matchesFrom(view.text, found.first, found.pattern)) {
+  // The title's words in order, nothing but non-letters between them, whole words (util/wordSequence.ts).
+  for (const m of wordSequenceMatches(view.text, words, { wholeWords: true })) {
     const titleStart = view.map[m.index]!;
-    const titleEnd = view.map[m.index + m[0].length - 1]! + 1;
+    const titleEnd = view.map[m.index + m.length - 1]! + 1;
     const lineStart = text.lastIndexOf('\n', titleStart - 1) + 1;
     let before = text.slice(Math.max(lineStart, from), titleStart).replace(INVISIBLE, '');
     if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
@@ -62,19 +63,6 @@ export function titleLines(text: string, title: string, from: number, to: number
     out.push({ start, end, titleStart });
   }
   return out;
-}
-
-/**
- * The matches of a sticky `pattern` that starts with the literal `first`, left to right and not overlapping, as
- * matchAll finds them: tried only where `first` occurs (a native search), not at every position of a long text.
- */
-function* matchesFrom(text: string, first: string, pattern: RegExp): Generator<RegExpExecArray> {
-  for (let at = text.indexOf(first); at >= 0; ) {
-    pattern.lastIndex = at;
-    const m = pattern.exec(text);
-    at = text.indexOf(first, m ? at + m[0].length : at + 1);
-    if (m) yield m;
-  }
 }
 
 /**

@@ -45,7 +45,7 @@ import { stableHash, throwIfAborted, timeStage } from '../util';
 import { checkDocumentCompleteness } from './completenessStep';
 import type { DocumentContext } from './documentContext';
 import { createRateMeter } from './progress';
-import { countArrivingFindings } from './arrivingFindings';
+import { ArrivingCount } from './arrivingFindings';
 import type { StrategyChoice } from './settings';
 
 export interface DocumentOutcome {
@@ -233,7 +233,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const units = packUnits(leaves, unitBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', replyPlan(plan.replyTokens));
   /** The most entries this model lists in one reply, once a reply showed it (extractChunk's listEndedAt). */
   let listCap: number | undefined;
-  let findingsSoFar = countArrivingFindings(db, runId, documentId);
+  const arriving = new ArrivingCount(listFindings(db, runId, documentId));
+  let findingsSoFar = arriving.count;
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
 
@@ -279,7 +280,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           pieces: i === 0 ? result.pieces : 0,
         })),
       );
-      findingsSoFar = countArrivingFindings(db, runId, documentId);
+      findingsSoFar = arriving.add(findings);
       if (result.listEndedAt !== undefined && (listCap === undefined || result.listEndedAt < listCap)) {
         // The model ends its lists after about this many entries: the units still to come are packed to hold no more,
         // so each reply ends where its text does instead of being continued over the rest of its unit again.
@@ -317,7 +318,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar, recorded, hidden, itemLists });
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, arriving, recorded, hidden, itemLists });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -342,7 +343,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
  */
 async function askAgainForUncovered(
   ctx: DocumentContext,
-  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
+  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; arriving: ArrivingCount; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
 ): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client } = ctx.llm!;
@@ -359,7 +360,7 @@ async function askAgainForUncovered(
   if ((uncovered.length === 0 && sections.length === 0 && items.length === 0) || input.leaves.length === 0) return;
   const ids = askedIds.size + sections.length + items.length;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
-  let findings = input.findingsSoFar;
+  let findings = input.arriving.count;
   ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'} no finding covers`, { findings });
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
@@ -384,7 +385,7 @@ async function askAgainForUncovered(
       const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
       appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
-      findings = countArrivingFindings(db, runId, documentId);
+      findings = input.arriving.add(batch.findings);
     },
   );
   ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
