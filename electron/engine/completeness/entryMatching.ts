@@ -27,7 +27,8 @@
 import type { MergedFinding } from '../../../shared/findings';
 import type { ListedEntry } from '../../../shared/completeness';
 import { contentWords } from '../merge';
-import { bestAssignment } from './bestAssignment';
+import { runToEnd, type Steps } from '../util';
+import { bestAssignmentSteps } from './bestAssignment';
 import type { Listing } from './listedEntries';
 
 /** Share of a finding title's content words an entry must contain (or of the entry's in the title). */
@@ -39,12 +40,19 @@ type SureKind = 'row' | 'id' | 'number';
 const SURE_ORDER: readonly SureKind[] = ['row', 'id', 'number'];
 
 export function matchEntries(listings: readonly Listing[], findings: readonly MergedFinding[]): Listing[] {
-  const numberHolders = new Map<string, number>();
-  for (const f of findings) if (f.printedNumber !== null) numberHolders.set(f.printedNumber, (numberHolders.get(f.printedNumber) ?? 0) + 1);
-  return listings.map((listing) => ({ ...listing, entries: matchListing(listing.entries, findings, numberHolders) }));
+  return runToEnd(matchEntrySteps(listings, findings));
 }
 
-function matchListing(listed: readonly ListedEntry[], findings: readonly MergedFinding[], numberHolders: ReadonlyMap<string, number>): ListedEntry[] {
+/** matchEntries pausing after each finding it scores or places (util/slices.ts), to run in slices. */
+export function* matchEntrySteps(listings: readonly Listing[], findings: readonly MergedFinding[]): Steps<Listing[]> {
+  const numberHolders = new Map<string, number>();
+  for (const f of findings) if (f.printedNumber !== null) numberHolders.set(f.printedNumber, (numberHolders.get(f.printedNumber) ?? 0) + 1);
+  const out: Listing[] = [];
+  for (const listing of listings) out.push({ ...listing, entries: yield* matchListing(listing.entries, findings, numberHolders) });
+  return out;
+}
+
+function* matchListing(listed: readonly ListedEntry[], findings: readonly MergedFinding[], numberHolders: ReadonlyMap<string, number>): Steps<ListedEntry[]> {
   const entries = listed.map((e) => ({ ...e, findingIds: [] as number[] }));
   // Scored when needed: a finding placed by its row or ID (every row of a register read by the rules) needs no title scores.
   const index = new EntryIndex(entries);
@@ -53,25 +61,29 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
   const score = (fi: number, ei: number) => scoresOf(fi).get(ei) ?? 0;
   /** Per entry: how many findings' titles match it (counted on first use). */
   let matchedBy: Int32Array | undefined;
-  const countMatched = () => {
+  function* countMatched(): Steps<Int32Array> {
     const counts = new Int32Array(entries.length);
-    findings.forEach((_, fi) => {
+    for (let fi = 0; fi < findings.length; fi++) {
       for (const [ei, value] of scoresOf(fi)) if (value >= ENTRY_MATCH_THRESHOLD) counts[ei]!++;
-    });
+      yield;
+    }
     return counts;
-  };
+  }
   /** The finding shares no title words with the entry, and another finding's title matches it: the number is another list's. */
-  const titlesContradict = (fi: number, ei: number) => score(fi, ei) === 0 && (matchedBy ??= countMatched())[ei]! > 0;
+  const titlesContradict = (fi: number, ei: number) => score(fi, ei) === 0 && matchedBy![ei]! > 0;
   const byId = indexBy(entries, (e) => e.id);
   const byNumber = indexBy(entries, (e) => e.number);
   const rows = new EntryRows(entries);
   const sure = entries.map(() => [] as { finding: number; kind: SureKind }[]);
   const placed = new Set<number>();
 
-  findings.forEach((f, fi) => {
+  for (let fi = 0; fi < findings.length; fi++) {
+    const f = findings[fi]!;
     const row = rows.ofSources(f);
     // A row the finding was read from says which entry is its own: its printed number does not add another.
     const numbered = row < 0 && f.printedNumber !== null && numberHolders.get(f.printedNumber) === 1;
+    // Whether another finding's title matches an entry its number names: counted once, when first needed.
+    if (numbered && matchedBy === undefined && byNumber.has(f.printedNumber!)) matchedBy = yield* countMatched();
     // Per entry the strongest kind: its row, else its ID, else its number (the entries each kind can name, looked up).
     const kinds = new Map<number, SureKind>();
     if (numbered) for (const ei of byNumber.get(f.printedNumber!) ?? []) if (!titlesContradict(fi, ei)) kinds.set(ei, 'number');
@@ -81,7 +93,8 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
       sure[ei]!.push({ finding: fi, kind });
       placed.add(fi);
     }
-  });
+    yield;
+  }
   sure.forEach((list, ei) => {
     list.sort((a, b) => SURE_ORDER.indexOf(a.kind) - SURE_ORDER.indexOf(b.kind) || a.finding - b.finding);
     entries[ei]!.findingIds.push(...list.map((s) => findings[s.finding]!.id));
@@ -106,11 +119,12 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
     const taken = bestOf(fi, isTaken);
     const open = bestOf(fi, isOpen);
     if (taken >= 0 && (open < 0 || weight(fi, taken) >= weight(fi, open))) duplicates.set(fi, taken);
+    yield;
   }
 
   // The rest by title, as one assignment among the findings and entries no sure match took.
   const openFindings = findings.map((_, fi) => fi).filter((fi) => !placed.has(fi) && !duplicates.has(fi));
-  const assigned = bestAssignment(openFindings.map((fi) => openEntries.map((ei) => weight(fi, ei))));
+  const assigned = yield* bestAssignmentSteps(openFindings.map((fi) => openEntries.map((ei) => weight(fi, ei))));
   openFindings.forEach((fi, k) => {
     const ei = openEntries[assigned[k]!];
     if (ei === undefined) return;
@@ -123,6 +137,7 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
     if (placed.has(fi)) continue;
     const best = bestOf(fi, () => true);
     if (best >= 0) duplicates.set(fi, best);
+    yield;
   }
   for (const [fi, ei] of duplicates) entries[ei]!.findingIds.push(findings[fi]!.id);
   return entries;

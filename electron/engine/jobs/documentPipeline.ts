@@ -35,7 +35,7 @@ import {
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
-import { mergeFindings, saveMergeResult } from '../merge';
+import { mergeFindingsInSlices, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions } from '../store';
@@ -64,7 +64,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
 
   const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
   throwIfAborted(ctx.signal);
-  mergeDocument(ctx, mentions);
+  await mergeDocument(ctx, mentions);
   await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
@@ -405,12 +405,13 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
   };
 }
 
-function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): void {
+/** The document's findings merged, in slices: other documents' replies and the app's commands are answered meanwhile. */
+async function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): Promise<void> {
   ctx.report('merge', 0, 1, 'merging duplicate findings');
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
   // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
   const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
-  const result = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
+  const result = await mergeFindingsInSlices(findings, { documentText: ctx.doc.text, printedIds, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

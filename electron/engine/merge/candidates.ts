@@ -12,6 +12,7 @@
  *   j = t / (2 - t) is the Jaccard equivalent. Common tokens ("in case", "can be") sit at the end of that order and
  *   pair nothing; rare ones (a title's distinguishing words) pair the few sets that hold them.
  */
+import { runToEnd, type Steps } from '../util';
 import { MIN_SUBSET_WORDS, TEXT_THRESHOLD, TITLE_THRESHOLD, type TextFeatures } from './similarity';
 
 /** A set of pairs (i < j) of indexes below `size`. */
@@ -38,6 +39,10 @@ export interface Span {
 
 /** Pairs of spans (null: none) that overlap by more than nothing. */
 export function overlappingPairs(spans: readonly (Span | null)[]): [number, number][] {
+  return runToEnd(overlappingPairSteps(spans));
+}
+
+export function* overlappingPairSteps(spans: readonly (Span | null)[]): Steps<[number, number][]> {
   const pairs = new Pairs(spans.length);
   const order = spans.flatMap((s, i) => (s ? [i] : [])).sort((a, b) => spans[a]!.start - spans[b]!.start || a - b);
   for (let k = 0; k < order.length; k++) {
@@ -48,24 +53,29 @@ export function overlappingPairs(spans: readonly (Span | null)[]): [number, numb
       if (b.start >= a.end) break;
       if (Math.min(a.end, b.end) - Math.max(a.start, b.start) > 0) pairs.add(order[k]!, order[m]!);
     }
+    yield;
   }
   return pairs.sorted();
 }
 
 /** Pairs of findings `compareFeatures` may call the same: a superset of those it does. */
 export function similarTextPairs(features: readonly TextFeatures[]): [number, number][] {
+  return runToEnd(similarTextPairSteps(features));
+}
+
+export function* similarTextPairSteps(features: readonly TextFeatures[]): Steps<[number, number][]> {
   const pairs = new Pairs(features.length);
-  addDicePairs(
+  yield* addDicePairs(
     features.map((f) => f.titleBigrams),
     TITLE_THRESHOLD,
     pairs,
   );
-  addSubsetPairs(
+  yield* addSubsetPairs(
     features.map((f) => f.titleWords),
     MIN_SUBSET_WORDS,
     pairs,
   );
-  addDicePairs(
+  yield* addDicePairs(
     features.map((f) => f.textBigrams),
     TEXT_THRESHOLD,
     pairs,
@@ -107,7 +117,7 @@ function overlapOf(a: Int32Array, b: Int32Array): number {
  * near duplicate detection", 2008) drops a candidate as soon as the tokens left after a shared one cannot make up
  * the overlap the pair needs, so sets that share only common tokens are never compared whole.
  */
-function addDicePairs(sets: readonly ReadonlySet<string>[], threshold: number, pairs: Pairs): void {
+function* addDicePairs(sets: readonly ReadonlySet<string>[], threshold: number, pairs: Pairs): Steps<void> {
   const ranked = rankedSets(sets);
   const jaccard = threshold / (2 - threshold);
   /** Per token rank: the sets whose prefix holds it, and the token's position in each. */
@@ -146,11 +156,12 @@ function addDicePairs(sets: readonly ReadonlySet<string>[], threshold: number, p
         holders.at.push(i);
       } else index.set(tokens[i]!, { set: [x], at: [i] });
     }
+    yield;
   }
 }
 
 /** The pairs where the smaller set, of at least `minSize` tokens, lies inside the larger. */
-function addSubsetPairs(sets: readonly ReadonlySet<string>[], minSize: number, pairs: Pairs): void {
+function* addSubsetPairs(sets: readonly ReadonlySet<string>[], minSize: number, pairs: Pairs): Steps<void> {
   const ranked = rankedSets(sets);
   const holders = new Map<number, number[]>();
   ranked.forEach((tokens, i) => {
@@ -168,5 +179,6 @@ function addSubsetPairs(sets: readonly ReadonlySet<string>[], minSize: number, p
       const large = ranked[j]!;
       if (j !== i && large.length >= small.length && overlapOf(small, large) === small.length) pairs.add(i, j);
     }
+    yield;
   }
 }

@@ -34,7 +34,8 @@
 import type { StoredFinding, UnreviewedMention, MergedFindingDraft } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
-import { overlappingPairs, similarTextPairs } from './candidates';
+import { runInSlices, runToEnd, type Steps } from '../util';
+import { overlappingPairSteps, similarTextPairSteps } from './candidates';
 import { Groups, type GroupIdentity } from './groups';
 import { contentTitleOf, distinguishingWords, ownRowTitles, printedTitleTest, sharedShare, SIBLING_SHARE } from './printedTitles';
 import { buildResult, type MergeResult, type PendingConflict } from './result';
@@ -71,9 +72,26 @@ interface MergeState {
 }
 
 export function mergeFindings(reported: readonly StoredFinding[], options: MergeOptions = {}): MergeResult {
+  return runToEnd(mergeSteps(reported, options));
+}
+
+/**
+ * The merge in slices of about util SLICE_MS, the event loop answering between them (the app's commands, other
+ * documents' model replies): the same result as mergeFindings.
+ */
+export function mergeFindingsInSlices(reported: readonly StoredFinding[], options: MergeOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<MergeResult> {
+  const { signal, sliceMs } = options;
+  return runInSlices(mergeSteps(reported, options), { ...(signal ? { signal } : {}), ...(sliceMs === undefined ? {} : { sliceMs }) });
+}
+
+function* mergeSteps(reported: readonly StoredFinding[], options: MergeOptions): Steps<MergeResult> {
   const isPrinted = printedTitleTest(options.documentText);
-  const findings = ownRowTitles(reported, isPrinted);
-  const features = findings.map((f) => textFeatures(f));
+  const findings = yield* ownRowTitles(reported, isPrinted);
+  const features: TextFeatures[] = [];
+  for (const f of findings) {
+    features.push(textFeatures(f));
+    yield;
+  }
   const claimOf = (f: StoredFinding): string | null => {
     if (f.findingKey || !f.id || !options.printedIds) return null;
     const claimed = comparableId(f.id);
@@ -82,10 +100,10 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
   const identity: GroupIdentity[] = findings.map((f) => ({ key: f.findingKey, claim: claimOf(f), numbers: new Set(f.printedNumber ? [f.printedNumber] : []) }));
   const titles = findings.map((f, i) => (isPrinted(f.title) ? [contentTitleOf(features[i]!.titleWords)] : []));
   const state: MergeState = { findings, features, groups: new Groups(identity, titles), conflicts: [] };
-  joinByKey(state);
-  joinByOverlap(state, options.overlapRatio ?? 0.5);
-  if (options.similarText ?? true) joinBySimilarText(state);
-  return buildResult(findings, state.groups, state.conflicts, isPrinted);
+  yield* joinByKey(state);
+  yield* joinByOverlap(state, options.overlapRatio ?? 0.5);
+  if (options.similarText ?? true) yield* joinBySimilarText(state);
+  return yield* buildResult(findings, state.groups, state.conflicts, isPrinted);
 }
 
 /**
@@ -93,7 +111,7 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
  * ended in different groups although they share the key are kept apart and recorded as a conflict, when their
  * groups could otherwise have been joined (the ID or number is the document's, the titles say otherwise).
  */
-function joinByKey(state: MergeState): void {
+function* joinByKey(state: MergeState): Steps<void> {
   const { findings, features, groups } = state;
   for (const [kind, keyOf, reason] of [
     ['id', (f: StoredFinding) => f.findingKey, 'same-id'],
@@ -107,6 +125,7 @@ function joinByKey(state: MergeState): void {
           if (groups.find(a) === groups.find(b)) continue;
           if (agreeOn(findings[a]!, features[a]!, findings[b]!, features[b]!)) groups.join(a, b, reason, 1);
         }
+        yield;
       }
       const roots = [...new Set(members.map((i) => groups.find(i)))];
       for (let x = 0; x < roots.length; x++) {
@@ -116,16 +135,18 @@ function joinByKey(state: MergeState): void {
           groups.keepApart(a, b);
           state.conflicts.push({ kind, key, a, b, score: round(dice(features[a]!.titleBigrams, features[b]!.titleBigrams)) });
         }
+        yield;
       }
     }
   }
 }
 
 /** Grounded evidence of two different chunks overlapping by at least `overlapRatio` of the shorter span: the same text seen in a chunk and in the next chunk's context. */
-function joinByOverlap(state: MergeState, overlapRatio: number): void {
+function* joinByOverlap(state: MergeState, overlapRatio: number): Steps<void> {
   const { findings, groups } = state;
   const spans = findings.map(({ grounding: g }) => (g.status === 'grounded' && g.start !== null && g.end !== null ? { start: g.start, end: g.end } : null));
-  for (const [i, j] of overlappingPairs(spans)) {
+  for (const [i, j] of yield* overlappingPairSteps(spans)) {
+    yield;
     if (findings[i]!.nodeIndex === findings[j]!.nodeIndex) continue;
     const [a, b] = [spans[i]!, spans[j]!];
     const overlap = Math.min(a.end, b.end) - Math.max(a.start, b.start);
@@ -136,9 +157,10 @@ function joinByOverlap(state: MergeState, overlapRatio: number): void {
 }
 
 /** Findings `compareFeatures` calls the same (similarity.ts), among the candidate pairs that could be. */
-function joinBySimilarText(state: MergeState): void {
+function* joinBySimilarText(state: MergeState): Steps<void> {
   const { features, groups } = state;
-  for (const [i, j] of similarTextPairs(features)) {
+  for (const [i, j] of yield* similarTextPairSteps(features)) {
+    yield;
     const [ri, rj] = [groups.find(i), groups.find(j)];
     if (ri === rj || !groups.canJoin(ri, rj)) continue;
     const s = compareFeatures(features[i]!, features[j]!);

@@ -5,6 +5,7 @@
  * more per finding than one of ten.
  */
 import type { StoredFinding } from '../../../shared/findings';
+import type { Steps } from '../util';
 import { contentWords, words } from './similarity';
 
 /** A title's content words (similarity.ts: normalised, stemmed, stop words dropped). */
@@ -92,7 +93,7 @@ export function printedTitleTest(text: string | undefined): (title: string) => b
  * the model gave it, itself a printed title, the document's row says which finding it is (a model that gave a
  * sibling's row its neighbour's title). The quote is the document's words; the title only the model's.
  */
-export function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: string) => boolean): readonly StoredFinding[] {
+export function* ownRowTitles(findings: readonly StoredFinding[], isPrinted: (title: string) => boolean): Steps<readonly StoredFinding[]> {
   const printed = [...new Set(findings.map((f) => f.title))].filter(isPrinted).map((title) => ({ title, words: words(title) }));
   if (printed.length < 2) return findings;
   // Longest first: a title that opens another ("Unused errors" / "Unused errors can be removed") loses to the longer.
@@ -105,7 +106,14 @@ export function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (tit
     if (list) list.push(t);
     else byFirstWord.set(t.words[0]!, [t]);
   }
-  return findings.map((f) => {
+  const out: StoredFinding[] = [];
+  for (const f of findings) {
+    out.push(ownRowTitle(f));
+    yield;
+  }
+  return out;
+
+  function ownRowTitle(f: StoredFinding): StoredFinding {
     // Only a title the document prints for another finding is a sibling mix-up; a claim the document never names stays the model's (and a conflict where it takes an ID).
     if (f.grounding.status !== 'grounded' || !isPrinted(f.title)) return f;
     const quote = words(f.evidence);
@@ -119,5 +127,5 @@ export function ownRowTitles(findings: readonly StoredFinding[], isPrinted: (tit
       return { ...f, title: own.title, printedNumber: /^\s*(?:#|no\.?\s*)?(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?\s/i.exec(f.evidence)?.[1] ?? null };
     }
     return f;
-  });
+  }
 }

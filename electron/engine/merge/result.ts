@@ -8,6 +8,7 @@
  */
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type StoredFinding } from '../../../shared/findings';
 import { comparableId } from '../extract';
+import type { Steps } from '../util';
 import type { Groups } from './groups';
 import { contentTitle, distinctTitles } from './printedTitles';
 import { words } from './similarity';
@@ -28,8 +29,12 @@ export interface PendingConflict {
   score: number;
 }
 
-export function buildResult(findings: readonly StoredFinding[], groups: Groups, conflicts: readonly PendingConflict[], isPrinted: (title: string) => boolean): MergeResult {
-  const drafts = [...groups.members().entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), groups.keyOf(root), isPrinted) }));
+export function* buildResult(findings: readonly StoredFinding[], groups: Groups, conflicts: readonly PendingConflict[], isPrinted: (title: string) => boolean): Steps<MergeResult> {
+  const drafts: { root: number; draft: MergedFindingDraft }[] = [];
+  for (const [root, members] of groups.members()) {
+    drafts.push({ root, draft: buildDraft(members.map((i) => findings[i]!), groups.keyOf(root), isPrinted) });
+    yield;
+  }
   drafts.sort((x, y) => position(x.draft) - position(y.draft) || x.draft.mainFindingId - y.draft.mainFindingId);
   const indexOfRoot = new Map(drafts.map((d, i) => [d.root, i]));
   const decisions: MergeDecision[] = groups.edges.map((e) => ({

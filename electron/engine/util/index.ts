@@ -2,3 +2,4 @@ export { sha256, stableHash, stableStringify } from './hash';
 export { cancelledError, StopRequest, stopKindOf, throwIfAborted, type StopKind } from './abort';
 export { addStageTime, stageTimes, timeStage, STAGES as PROFILE_STAGES, type Stage as ProfileStage } from './stageProfile';
 export { caseFoldedAscii, wordSequenceMatches, type WordSequenceOptions } from './wordSequence';
+export { runInSlices, runToEnd, SLICE_MS, type Steps } from './slices';

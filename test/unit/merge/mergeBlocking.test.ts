@@ -6,7 +6,7 @@
  * decisions, conflicts) must be equal field for field and in order.
  */
 import { describe, expect, it } from 'vitest';
-import { mergeFindings, compareFindings } from '../../../electron/engine/merge';
+import { mergeFindings, mergeFindingsInSlices, compareFindings } from '../../../electron/engine/merge';
 import { overlappingPairs, similarTextPairs } from '../../../electron/engine/merge/candidates';
 import { textFeatures } from '../../../electron/engine/merge/similarity';
 import { generateFindingSet, type FindingSetOptions } from '../../fixtures/findingSets';
@@ -43,6 +43,21 @@ describe('the blocked merge decides what the all-pairs merge decides', () => {
       expect(actual).toEqual(expected);
     });
   }
+
+  it('in slices (the event loop running between them), the same result, and a cancel stops it at a pause', async () => {
+    const set = generateFindingSet({ findings: 100, seed: 3, keyed: 0.5, numbered: 0.3 });
+    const options = { documentText: set.documentText, printedIds: set.printedIds };
+    let turns = 0;
+    const counter = setInterval(() => turns++, 0);
+    const sliced = await mergeFindingsInSlices(set.findings, { ...options, sliceMs: 0 });
+    clearInterval(counter);
+    expect(sliced).toEqual(mergeFindings(set.findings, options));
+    // Timers ran while it merged: it paused.
+    expect(turns).toBeGreaterThan(0);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(mergeFindingsInSlices(set.findings, { ...options, sliceMs: 0, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
 
   it('covers every kind of join and conflict across the cases', () => {
     const reasons = new Set<string>();
