@@ -69,7 +69,8 @@ Options:
   --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
                           data package installed (npm install @tesseract.js-data/<code>); nothing is downloaded
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
-                          started with; only --host or --endpoint (where the models run now), --db and --out apply
+                          started with, and try again what failed in it (files, chunks); only --host or
+                          --endpoint (where the models run now), --db and --out apply
   -h, --help              This help`;
 }
 
@@ -329,6 +330,8 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const { problems } = outcomeOf(outcome.run.status, problemsOf(outcome.inputs));
   const runState = outcome.run.status === 'done' && problems ? `done with problems: ${problems}` : outcome.run.status;
   const lines: string[] = [`Run ${outcome.run.id}: ${runState}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
+  // The progress line is redrawn (or, on a pipe, shown once per phase): what a resume retried is said here too.
+  if (outcome.retried) lines.push(`  ${outcome.retried}`);
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;
@@ -338,6 +341,7 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbOption}`;
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') lines.push(`Stopped. Resume with: ${resumeHint}`);
   if (outcome.run.status === 'failed') lines.push(`Fix the problem above, then resume with: ${resumeHint}`);
+  if (outcome.run.status === 'done' && problems) lines.push(`Once the problem is fixed, try what failed again with: ${resumeHint}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') return EXIT.cancelled;
   if (outcome.run.status === 'failed') return EXIT.inputFailed;
