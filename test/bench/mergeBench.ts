@@ -38,10 +38,16 @@ async function timed<T>(work: () => T | Promise<T>): Promise<Timed<T>> {
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const timeOf = (t: Timed<unknown>) => `${fmt(t.seconds)} (${fmt(t.cpuSeconds)})`;
+
+/** One table: every part's rows have the same columns (the table takes its columns from the first row), '' where a part has none. */
+const COLUMNS = ['measure', 'case', 'now s (CPU s)', 'at once s (CPU s)', 'all pairs, before (baseline) s (CPU s)', 'CPU ratio to baseline', 'longest event-loop delay ms (p99)', 'identical results', 'target'] as const;
+type Row = Partial<Record<(typeof COLUMNS)[number], string>>;
+const fullRow = (row: Row): Record<string, string> => Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? '']));
 const optionsOf = (set: FindingSet) => ({ documentText: set.documentText, printedIds: set.printedIds });
 
-async function mergeRows(): Promise<Record<string, string>[]> {
-  const rows: Record<string, string>[] = [];
+async function mergeRows(): Promise<Row[]> {
+  const rows: Row[] = [];
   for (const size of [1000, 5000]) {
     const set = generateFindingSet({ findings: size, seed: 38 });
     const sliced = await timed(() => mergeFindingsInSlices(set.findings, optionsOf(set)));
@@ -49,10 +55,10 @@ async function mergeRows(): Promise<Record<string, string>[]> {
     const allPairs = size <= 1000 || process.env.BENCH_MERGE_ALL_PAIRS_5000 === '1' ? await timed(() => allPairsMerge(set.findings, optionsOf(set))) : undefined;
     const same = (r: MergeResult) => JSON.stringify(r) === JSON.stringify(sliced.value);
     rows.push({
-      findings: `${set.findings.length} without IDs -> ${sliced.value.merged.length} merged`,
-      'in slices s (CPU s)': `${fmt(sliced.seconds)} (${fmt(sliced.cpuSeconds)})`,
-      'at once s (CPU s)': `${fmt(once.seconds)} (${fmt(once.cpuSeconds)})`,
-      'all pairs, before (baseline) s (CPU s)': allPairs ? `${fmt(allPairs.seconds)} (${fmt(allPairs.cpuSeconds)})` : 'not run (BENCH_MERGE_ALL_PAIRS_5000=1)',
+      case: `${set.findings.length} findings without IDs -> ${sliced.value.merged.length} merged (now: in slices)`,
+      'now s (CPU s)': timeOf(sliced),
+      'at once s (CPU s)': timeOf(once),
+      'all pairs, before (baseline) s (CPU s)': allPairs ? timeOf(allPairs) : 'not run (BENCH_MERGE_ALL_PAIRS_5000=1)',
       'CPU ratio to baseline': allPairs ? `${fmt(sliced.cpuSeconds / allPairs.cpuSeconds, 3)}x` : '-',
       'identical results': allPairs ? (same(allPairs.value) && same(once.value) ? 'yes' : 'NO') : same(once.value) ? 'yes (slices = at once)' : 'NO',
       target: size <= 1000 ? '<= 2 s' : '<= 10 s',
@@ -77,16 +83,16 @@ async function loopDelay(work: () => unknown): Promise<{ maxMs: number; p99Ms: n
   return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, seconds: (performance.now() - started) / 1000 };
 }
 
-async function loopRows(): Promise<Record<string, string>[]> {
+async function loopRows(): Promise<Row[]> {
   const set = generateFindingSet({ findings: 1000, seed: 38 });
   const cases: [string, () => unknown][] = [
     ['merged at once, one task (baseline: the merge before)', () => mergeFindings(set.findings, optionsOf(set))],
     ['merged in slices (the pipeline now)', () => mergeFindingsInSlices(set.findings, optionsOf(set))],
   ];
-  const rows: Record<string, string>[] = [];
+  const rows: Row[] = [];
   for (const [label, work] of cases) {
     const d = await loopDelay(work);
-    rows.push({ [`${set.findings.length} findings without IDs`]: label, 'merge s': fmt(d.seconds), 'longest event-loop delay ms': fmt(d.maxMs, 0), 'p99 delay ms': fmt(d.p99Ms, 0), target: label.includes('slices') ? '<= 200 ms' : '' });
+    rows.push({ case: `${set.findings.length} findings without IDs ${label}`, 'now s (CPU s)': fmt(d.seconds), 'longest event-loop delay ms (p99)': `${fmt(d.maxMs, 0)} (${fmt(d.p99Ms, 0)})`, target: label.includes('slices') ? '<= 200 ms' : '' });
   }
   return rows;
 }
@@ -110,18 +116,18 @@ function listingOf(set: FindingSet): { listings: Listing[]; findings: MergedFind
   return { listings: [{ kind: 'register', entries }], findings: merged };
 }
 
-async function matchingRows(): Promise<Record<string, string>[]> {
+async function matchingRows(): Promise<Row[]> {
   const set = generateFindingSet({ findings: 4400, seed: 39, keyed: 0.5 });
   const { listings, findings } = listingOf(set);
   const now = await timed(() => matchEntries(listings, findings));
   const before = await timed(() => allPairsMatchEntries(listings, findings));
   return [
     {
-      listing: `${listings[0]!.entries.length} rows, ${findings.length} merged findings`,
-      'now s (CPU s)': `${fmt(now.seconds)} (${fmt(now.cpuSeconds)})`,
-      'all pairs, before (baseline) s (CPU s)': `${fmt(before.seconds)} (${fmt(before.cpuSeconds)})`,
+      case: `a listing of ${listings[0]!.entries.length} rows, ${findings.length} merged findings`,
+      'now s (CPU s)': timeOf(now),
+      'all pairs, before (baseline) s (CPU s)': timeOf(before),
       'CPU ratio to baseline': `${fmt(now.cpuSeconds / before.cpuSeconds, 3)}x`,
-      'identical matches': JSON.stringify(now.value) === JSON.stringify(before.value) ? 'yes' : 'NO',
+      'identical results': JSON.stringify(now.value) === JSON.stringify(before.value) ? 'yes' : 'NO',
     },
   ];
 }
@@ -129,9 +135,9 @@ async function matchingRows(): Promise<Record<string, string>[]> {
 export async function runMergeBench(): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
   const only = process.env.MERGE_ONLY;
-  if (!only || only === 'merge') for (const r of await mergeRows()) rows.push({ measure: 'merge', ...r });
-  if (!only || only === 'loop') for (const r of await loopRows()) rows.push({ measure: 'event loop while merging', ...r });
-  if (!only || only === 'matching') for (const r of await matchingRows()) rows.push({ measure: 'completeness: entries matched', ...r });
+  if (!only || only === 'merge') for (const r of await mergeRows()) rows.push(fullRow({ measure: 'merge', ...r }));
+  if (!only || only === 'loop') for (const r of await loopRows()) rows.push(fullRow({ measure: 'event loop while merging', ...r }));
+  if (!only || only === 'matching') for (const r of await matchingRows()) rows.push(fullRow({ measure: 'completeness: entries matched', ...r }));
   return rows;
 }
 
