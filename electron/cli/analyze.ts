@@ -73,7 +73,8 @@ Options:
   --ocr-lang <langs>      OCR languages, tesseract codes joined with + (default: eng; e.g. eng+deu): each needs its
                           data package installed (npm install @tesseract.js-data/<code>); nothing is downloaded
   --resume <run>          Continue an interrupted, paused or cancelled run with the settings it was
-                          started with; only --host or --endpoint (where the models run now), --db and --out apply
+                          started with, and try again what failed in it (files, chunks); only --host or
+                          --endpoint (where the models run now), --db and --out apply
   -h, --help              This help`;
 }
 
@@ -349,6 +350,8 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const lines: string[] = [`Run ${outcome.run.id}: ${runState}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
   // A run against the simulator says so wherever a model is named (shared/simulator.ts): its findings are scripted.
   if (models.simulator) lines.push(`Models: ${[...new Set(models.models.map((m) => m.name))].map((name) => modelLabel(name, models.simulator)).join(', ')}. ${simulatorNotice(models.simulator)}`);
+  // The progress line is redrawn (or, on a pipe, shown once per phase): what a resume retried is said here too.
+  if (outcome.retried) lines.push(`  ${outcome.retried}`);
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);
   for (const input of outcome.inputs) {
     const state = input.error ? `${input.status}: ${input.error.code}: ${input.error.message}` : input.status;
@@ -358,6 +361,7 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const resumeHint = `npm run analyze -- --resume ${outcome.run.id}${dbOption}`;
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') lines.push(`Stopped. Resume with: ${resumeHint}`);
   if (outcome.run.status === 'failed') lines.push(`Fix the problem above, then resume with: ${resumeHint}`);
+  if (outcome.run.status === 'done' && problems) lines.push(`Once the problem is fixed, try what failed again with: ${resumeHint}`);
   // File names and messages come from outside (a file may be named with a line break and escape sequences): one line each.
   writeLines(process.stdout, ...lines);
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') return EXIT.cancelled;

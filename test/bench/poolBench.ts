@@ -3,7 +3,8 @@
  * sequential run) against the same batch spread over three Ollama endpoints, over one OpenAI-compatible endpoint with
  * three slots (a vLLM-like server), and over three Ollama endpoints of which one dies a third of the way through its
  * share. The simulators keep a Q4 8B model's timing on a mid-range GPU (modelTimeBench RATES, replies of realistic
- * length), with time scaled by POOL_TIME_SCALE (default 0.1: a simulated minute is 6 s). At real speed the model's
+ * length), with time scaled by POOL_TIME_SCALE (default 0.1: a simulated minute is 6 s), and run in a process of
+ * their own (simFleet.ts), as real servers run on their own machines: the client's CPU time is its own. At real speed the model's
  * time is about a hundred times the engine's own CPU time; the scale keeps it the larger part, as it is, while the
  * bench ends in minutes (the engine runs on one thread, so on a busy machine its CPU time is what three endpoints
  * cannot divide). The batch is the corpus reports (not the hard-* extraction cases), filled up to 12 with the corpus
@@ -13,7 +14,10 @@
  *
  * Run alone: BENCH_ONLY=pool npx tsx test/bench/run.ts
  */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EndpointSettings } from '../../shared/endpoints';
@@ -22,9 +26,6 @@ import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engin
 import { listMergedFindings } from '../../electron/engine/merge';
 import { listRunInputs, openDatabase, type Database } from '../../electron/engine/store';
 import { loadCorpusTruth } from '../eval/truthResponder';
-import { startOllamaSim, type OllamaSim } from '../ollama-sim/index';
-import { startOpenAiSim, type OpenAiSim } from '../ollama-sim/openai';
-import { RATES, realisticResponder } from './modelTimeBench';
 import { CORPUS } from './treesplitCorpusBench';
 
 const TIME_SCALE = Number(process.env.POOL_TIME_SCALE ?? 0.1);
@@ -77,6 +78,37 @@ function findingsOf(db: Database, runId: number): string {
     .join('\n--\n');
 }
 
+/** The simulated servers' process (simFleet.ts): their CPU is theirs, not the client's. */
+class Fleet {
+  private readonly lines: AsyncIterator<string>;
+  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
+    this.lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  }
+
+  static async start(config: object): Promise<{ fleet: Fleet; urls: { ollama: string[]; openai: string | null } }> {
+    // tsx itself, not npx: npx's own start-up would be CPU on the client's side of the machine.
+    const child = spawn(join(import.meta.dirname, '../../node_modules/.bin/tsx'), [join(import.meta.dirname, 'simFleet.ts'), JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const fleet = new Fleet(child);
+    return { fleet, urls: JSON.parse(await fleet.next()) as { ollama: string[]; openai: string | null } };
+  }
+
+  async ask<T>(command: string): Promise<T> {
+    this.child.stdin.write(`${command}\n`);
+    return JSON.parse(await this.next()) as T;
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin.write('quit\n');
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+
+  private async next(): Promise<string> {
+    const line = await this.lines.next();
+    if (line.done) throw new Error('the simulated servers stopped');
+    return line.value;
+  }
+}
+
 export async function runPoolBench(): Promise<Record<string, string>[]> {
   const pdfDir = join(CORPUS, 'pdfs');
   if (!existsSync(pdfDir)) throw new Error('../shared/corpus not found');
@@ -84,73 +116,58 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
   const files = batchFiles(pdfDir, docs.map((d) => d.name));
   const dir = mkdtempSync(join(tmpdir(), 'pool-bench-'));
   const db = openDatabase(join(dir, 'bench.sqlite'));
-  const responder = realisticResponder(docs);
-  const servers: Array<OllamaSim | OpenAiSim> = [];
-  const ollama = async () => {
-    const sim = await startOllamaSim({ rates: RATES, timeScale: TIME_SCALE, responder });
-    servers.push(sim);
-    return sim;
-  };
+  // Three servers for the pool, one OpenAI-compatible one with three slots, and three more of which one dies.
+  const { fleet, urls } = await Fleet.start({ ollama: 6, openai: { slots: 3, contextLength: 32768 }, timeScale: TIME_SCALE });
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
     // Stored once: every measured run reuses the documents (same bytes) and measures the analysis only.
     await engine.analyze(files, { mode: 'rules-only' });
     const base: Partial<RunSettings> = { llm: { ...DEFAULT_RUN_LLM_SETTINGS, models: { default: 'qwen3:8b' }, cache: false } };
-    const [a, b, c] = [await ollama(), await ollama(), await ollama()];
-    const vllm = await startOpenAiSim({ rates: RATES, timeScale: TIME_SCALE, responder, slots: 3, contextLength: 32768 });
-    servers.push(vllm);
-    // The dying endpoint's own three servers: it closes every connection in the middle of a call, a third of the
-    // way through the calls it would take (a third of the reference run's).
-    const [d, e, f] = [await ollama(), await ollama(), await ollama()];
-    let killAfter = Infinity;
-    let dCalls = 0;
-    d.setResponder(async (req) => {
-      if (++dCalls === killAfter) await d.close();
-      return responder(req);
-    });
+    const ollama = (i: number): EndpointSettings => ({ kind: 'ollama', url: urls.ollama[i]!, concurrency: 1 });
     const layouts: Array<[string, EndpointSettings[]]> = [
-      ['1 Ollama endpoint (one file at a time)', [{ kind: 'ollama', url: a.url, concurrency: 1 }]],
-      [
-        '3 Ollama endpoints',
-        [a, b, c].map((s): EndpointSettings => ({ kind: 'ollama', url: s.url, concurrency: 1 })),
-      ],
-      ['1 OpenAI-compatible endpoint, 3 slots', [{ kind: 'openai', url: vllm.baseUrl, concurrency: 3 }]],
-      ['3 Ollama endpoints, one dies mid-batch', [d, e, f].map((s): EndpointSettings => ({ kind: 'ollama', url: s.url, concurrency: 1 }))],
+      ['1 Ollama endpoint (one file at a time)', [ollama(0)]],
+      ['3 Ollama endpoints', [ollama(0), ollama(1), ollama(2)]],
+      ['1 OpenAI-compatible endpoint, 3 slots', [{ kind: 'openai', url: urls.openai!, concurrency: 3 }]],
+      ['3 Ollama endpoints, one dies mid-batch', [ollama(3), ollama(4), ollama(5)]],
     ];
     const rows: Record<string, string>[] = [];
     let reference: { seconds: number; findings: string; calls: number } | undefined;
     for (const [label, endpoints] of layouts) {
       const dying = label.includes('dies');
-      if (dying) killAfter = Math.max(2, Math.round(reference!.calls / 9));
+      // The dying endpoint closes every connection in the middle of a call, a third of the way through the calls it
+      // would take (a third of the reference run's).
+      if (dying) await fleet.ask(`die 3 ${Math.max(2, Math.round(reference!.calls / 9))}`);
+      await fleet.ask('reset');
+      const cpu = process.cpuUsage();
       const started = performance.now();
       const outcome = await engine.analyze(files, { ...base, llm: { ...base.llm!, endpoints } });
       const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      const served = await fleet.ask<{ chatRequests: number; simulatedSeconds: number }>('counters');
       const findings = findingsOf(db, outcome.run.id);
-      const calls = servers.reduce((n, s) => n + s.counters.chatRequests, 0);
-      reference ??= { seconds, findings, calls };
+      reference ??= { seconds, findings, calls: served.chatRequests };
       const notDone = outcome.inputs.filter((i) => i.status !== 'done').length;
+      const clientCpu = (used.user + used.system) / 1e6;
       rows.push({
         endpoints: label,
         files: String(files.length),
         status: outcome.run.status,
         'wall s': seconds.toFixed(1),
-        'simulated model min': (servers.reduce((n, s) => n + s.counters.simulatedSeconds, 0) / 60).toFixed(1),
+        'simulated model min': (served.simulatedSeconds / 60).toFixed(1),
         'speed-up': `${(reference.seconds / seconds).toFixed(2)}x`,
         'findings identical': findings === reference.findings ? 'yes' : 'NO',
+        // The client's own CPU (the servers run in another process): per document and per model call.
+        'client CPU s (per file, per call ms)': `${clientCpu.toFixed(1)} (${(clientCpu / files.length).toFixed(2)}, ${((1000 * clientCpu) / Math.max(1, served.chatRequests)).toFixed(0)})`,
         'files not done': String(notDone),
         'units answered twice': String(answeredTwice(db, outcome.run.id)),
         // The proof that an endpoint did die in that row: the run left it out mid-run.
         'endpoints left out mid-run': String(leftOutMidRun(db, outcome.run.id)),
         target: label.startsWith('1 Ollama') ? '' : dying ? '0 not done, 0 twice, identical' : '>= 2.5x, identical',
       });
-      for (const s of servers) {
-        s.counters.simulatedSeconds = 0;
-        s.counters.chatRequests = 0;
-      }
     }
     return rows;
   } finally {
-    for (const s of servers) await s.close();
+    await fleet.stop();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }

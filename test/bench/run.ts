@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateLargeTextPdf } from '../fixtures/pdfFactory';
@@ -232,6 +232,12 @@ const STAGE_LABELS: Record<string, string> = {
   store: 'store (document, lines, mentions, tree)',
 };
 
+/** The load averages beside the cores: above the core count, other jobs took turns with ours, and wall times stretch. */
+function machineLoad(): string {
+  const [one, five] = loadavg();
+  return `load average ${one!.toFixed(1)} (1 min), ${five!.toFixed(1)} (5 min) on ${cpus().length} cores`;
+}
+
 function printTable(title: string, rows: Record<string, string>[]): void {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
@@ -247,7 +253,7 @@ function printTable(title: string, rows: Record<string, string>[]): void {
  * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
  * word of another section's title (ui in "build") must not run that section too. Unset: every section.
  */
-const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile'];
+const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile', 'merge'];
 const chosenKeys = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((key) => key.trim().toLowerCase())
@@ -264,6 +270,7 @@ function selected(key: string): boolean {
 
 try {
   console.log(`Benchmark (median of ${repeats} runs each; set BENCH_REPEATS to change)`);
+  console.log(`Machine: ${cpus().length} cores; ${machineLoad()}`);
   const onlyIngest = selected('ingest');
   const large = join(work, 'large-1000.pdf');
   if (onlyIngest) {
@@ -310,12 +317,15 @@ try {
     ['pool', 'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
     ['reconcile', 'Reconcile (reconcile): 10,000 population rows against a 700-item release note (target: read + tie-out < 5 s)', async () => (await import('./reconcileBench')).runReconcileBench()],
+    ['merge', 'The engine\'s own work on findings (merge): findings without IDs merged (targets: 1,000 in <= 2 s, 5,000 in <= 10 s, identical to the all-pairs merge), the event loop while 1,000 are merged (target: no delay over 200 ms), entries of a 2,000-row listing matched', async () => (await import('./mergeBench')).runMergeBench()],
   ];
   for (const [key, title, run] of sections) {
     if (!selected(key)) continue;
     try {
       const figures = await run();
       printTable(title, Array.isArray(figures) ? figures : Object.entries(figures).map(([figure, value]) => ({ figure, value: String(value) })));
+      // The machines are shared: how busy it was is part of each figure.
+      console.log(`\n(${machineLoad()})`);
     } catch (error) {
       console.log(`\n## ${title}\n\nnot measured: ${(error as Error).message}`);
     }

@@ -172,7 +172,7 @@ interface ChunkView {
   masked: string;
   /** Page marker positions: the page that starts at `at`. */
   markers: { page: number; at: number; end: number }[];
-  normalized: { text: string; map: number[] };
+  normalized: { text: string; map: ArrayLike<number> };
   tokens: { text: string; start: number; end: number }[];
 }
 

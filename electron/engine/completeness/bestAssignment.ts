@@ -5,18 +5,24 @@
  * the first of two near-identical siblings take both rows' best matches, and
  * leaves a row its own finding would have matched "without a finding".
  */
+import { runToEnd, type Steps } from '../util';
 
 /**
  * `weights[r][c]` > 0 is what pairing row r with column c is worth; 0 (or
  * less) means the two may not be paired. Returns, per row, its column or -1.
  */
 export function bestAssignment(weights: readonly (readonly number[])[]): number[] {
+  return runToEnd(bestAssignmentSteps(weights));
+}
+
+/** bestAssignment pausing after each row it places (util/slices.ts), to run in slices. */
+export function* bestAssignmentSteps(weights: readonly (readonly number[])[]): Steps<number[]> {
   const rows = weights.length;
   const cols = rows === 0 ? 0 : weights[0]!.length;
   if (rows === 0 || cols === 0) return new Array<number>(rows).fill(-1);
   // The method wants no more rows than columns: transpose when there are more rows.
   if (rows > cols) {
-    const byCol = bestAssignment(Array.from({ length: cols }, (_, c) => weights.map((row) => row[c]!)));
+    const byCol = yield* bestAssignmentSteps(Array.from({ length: cols }, (_, c) => weights.map((row) => row[c]!)));
     const out = new Array<number>(rows).fill(-1);
     byCol.forEach((r, c) => {
       if (r >= 0) out[r] = c;
@@ -67,6 +73,7 @@ export function bestAssignment(weights: readonly (readonly number[])[]): number[
       p[j0] = p[j1]!;
       j0 = j1;
     } while (j0 !== 0);
+    yield;
   }
   const out = new Array<number>(rows).fill(-1);
   for (let j = 1; j <= cols; j++) {

@@ -13,6 +13,7 @@ import type { ListedEntry } from '../../../shared/completeness';
 import type { MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
 import { findIdMentions, idFamily, isReferenceId, normalizeId } from '../rules';
+import { caseFoldedAscii, wordSequenceMatches } from '../util';
 
 export { idFamily, isReferenceId };
 
@@ -63,9 +64,9 @@ export function headingBlockIds(text: string, findings: readonly MergedFinding[]
       if (!s.grounded || s.evidenceStart === null) continue;
       const from = Math.max(0, s.evidenceStart - HEADING_BLOCK_CHARS);
       const before = text.slice(from, s.evidenceStart);
-      const heading = [...before.matchAll(title)].at(-1);
+      const heading = lastOccurrence(before, title);
       if (!heading) continue;
-      const block = before.slice(heading.index + heading[0].length);
+      const block = before.slice(heading.index + heading.length);
       const ids = new Set(findIdMentions(block, [], idPatterns).map((m) => m.normalized));
       if (ids.size === 1) out.add([...ids][0]!);
     }
@@ -73,9 +74,24 @@ export function headingBlockIds(text: string, findings: readonly MergedFinding[]
   return out;
 }
 
-/** The title's words in order, anything but letters and digits between them (line breaks, hyphens, quotes). */
-function titlePattern(title: string): RegExp | null {
+/** The title's words in order, anything but letters and digits between them (line breaks, hyphens, quotes), in any case. */
+function titlePattern(title: string): { words: string[]; regex: () => RegExp } | null {
   const words = title.match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length < 2) return null;
-  return new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'giu');
+  return { words, regex: () => new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'giu') };
+}
+
+/**
+ * The title's last occurrence in `text`. Plain ASCII words (nearly every title) are found without a regular
+ * expression (util/wordSequence.ts: compiling one per title was most of the completeness check's time); others with it.
+ */
+function lastOccurrence(text: string, title: NonNullable<ReturnType<typeof titlePattern>>): { index: number; length: number } | undefined {
+  const folded = caseFoldedAscii(text, title.words);
+  if (folded) {
+    let last: { index: number; length: number } | undefined;
+    for (const m of wordSequenceMatches(folded.text, folded.words, { caseFolded: true })) last = m;
+    return last;
+  }
+  const m = [...text.matchAll(title.regex())].at(-1);
+  return m ? { index: m.index, length: m[0].length } : undefined;
 }

@@ -10,10 +10,11 @@ import { LISTED_ENTRY_TYPE, type ExtractionProfile, type MergedFinding } from '.
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
+import { runInSlices } from '../util';
 import { headingBlockIds, ownIdFamilies, splitMentions } from './idFamily';
 import { findItemLists, itemsWithoutFinding } from './itemLists';
 import { findListings } from './listedEntries';
-import { matchEntries } from './entryMatching';
+import { matchEntrySteps } from './entryMatching';
 import { statedTotalsByLlm } from './llmTotals';
 import { findStatedTotals } from './statedTotals';
 import { textLines } from './textLines';
@@ -61,7 +62,8 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
   // A finding known from its listed row alone (the rules read the row, the model reported nothing for its detailed
   // section: extract/listedRows.ts) does not make its entry found: the entry is named, so a skipped section shows.
   const analysed = input.findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
-  const listings = matchEntries(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed);
+  // In slices: a listing of thousands of rows (a release note's issues) takes a while to match.
+  const listings = await runInSlices(matchEntrySteps(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed), input.llm?.signal ? { signal: input.llm.signal } : {});
   // Standards, licences and advisories (EIP-4844, AGPL-3, CVE-...) have the shape of finding IDs: only the document's own family counts.
   const families = ownIdFamilies(input.findings.map((f) => f.findingKey), listings.flatMap((l) => l.entries));
   // An ID a found finding names in its title ("port HADOOP-16754 to thirdparty"), or printed in a listed entry that a

@@ -16,6 +16,7 @@ import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
 import { parsePartialExtractionReply, type ReplyEntry } from './partialReply';
 import { groundFinding } from './groundFinding';
+import { NormalizedViews } from './grounding';
 import { groundPrintedLine, parsePrintedLine } from './printedEntries';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
 import { recordedDetail, standsFor } from './recordedDetails';
@@ -138,6 +139,8 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   // The rows of a hidden list are the rules' findings: their IDs are covered by them, never asked of the model.
   const mentions = (input.mentions ?? []).filter((m) => !isHidden(m.start, hidden));
   const visible = (start: number, end: number) => hasVisibleText(doc.text, start, end, hidden);
+  /** The stretches of text the rules read recorded sections in, each normalised once for every entry looked up there. */
+  const views = new NormalizedViews(doc.text);
 
   const call = async (start: number, end: number, context: ReplyContext | undefined, ref: string) => {
     const messages = buildExtractionMessages({
@@ -162,7 +165,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const ground = (reported: readonly ReplyEntry[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
     const details = [...new Set(recorded)].flatMap((n) => {
       const entry = input.recorded?.entries[n - 1];
-      const detail = entry ? recordedDetail(doc, profile, entry, range, hidden) : null;
+      const detail = entry ? recordedDetail(doc, profile, entry, range, hidden, views) : null;
       return detail ? [detail] : [];
     });
     return [...groundReply(doc, profile, reported, range, contextRange), ...details];
@@ -256,7 +259,7 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
    */
   const sectionsUnnamed = (from: number, to: number, listed: readonly GroundedFinding[]): boolean =>
     (input.recorded?.entries ?? []).some((entry) => {
-      const section = recordedDetail(doc, profile, entry, { start: from, end: to }, hidden);
+      const section = recordedDetail(doc, profile, entry, { start: from, end: to }, hidden, views);
       return section !== null && section.grounding.start! >= from && !listed.some((f) => standsFor(f, entry, section));
     });
 

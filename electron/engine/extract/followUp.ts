@@ -13,6 +13,7 @@ import type { ListedEntry } from '../../../shared/completeness';
 import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import type { ListItem } from '../completeness';
+import { NormalizedViews } from './grounding';
 import type { HiddenSpan, RecordedList } from './listedRows';
 import { recordedDetail, standsFor } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
@@ -51,9 +52,11 @@ export function unnamedSections(
 ): UnnamedSection[] {
   const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE && f.type !== REGISTER_ENTRY_TYPE);
   const whole = { start: 0, end: doc.text.length };
+  // The whole text normalised once for every entry looked up in it.
+  const views = new NormalizedViews(doc.text);
   return recorded.entries
     .flatMap((entry, i) => {
-      const section = recordedDetail(doc, profile, entry, whole, hidden);
+      const section = recordedDetail(doc, profile, entry, whole, hidden, views);
       if (!section || analysed.some((f) => standsFor(f, entry, section))) return [];
       return [{ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end! }];
     })
@@ -110,10 +113,11 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const reply = r.cut ? parsePartialExtractionReply(r.content) : r.value;
     const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };
     // A section named by its number is read by the rules in the excerpt that shows it, as in a unit's reply.
+    const views = new NormalizedViews(doc.text);
     const details = (named.sections ?? []).flatMap((s) => {
       if (!reply.recorded.includes(s.number)) return [];
       const excerpt = excerpts.find((e) => e.start <= s.start && s.start < e.end);
-      const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? []) : null;
+      const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? [], views) : null;
       return detail ? [detail] : [];
     });
     const items = named.items ? [`${named.items} list item${named.items === 1 ? '' : 's'}`] : [];

@@ -39,20 +39,38 @@ const LIGATURES: Record<string, string> = { '\uFB00': 'ff', '\uFB01': 'fi', '\uF
 export interface NormalizedText {
   text: string;
   /** map[i] = offset in the source of normalised character i (absolute when `base` was given). */
-  map: number[];
+  map: Int32Array;
 }
 
 /** Normalises source[start, end) for matching; map points back to absolute offsets. */
 export function normalizeForMatch(source: string, start = 0, end = source.length): NormalizedText {
   const out: string[] = [];
-  const map: number[] = [];
+  // A character becomes at most three ("\uFB03" -> "ffi"): room for all, cut to length at the end.
+  const map = new Int32Array(3 * Math.max(0, end - start));
+  let length = 0;
+  /** The last character written ('' before the first). */
+  let last = '';
   const push = (s: string, at: number) => {
     for (const c of s) {
       out.push(c);
-      map.push(at);
+      map[length++] = at;
+      last = c;
     }
   };
   for (let i = start; i < end; i++) {
+    // Most characters are printable ASCII other than the dash, the backtick and spaces: kept as they are, upper case
+    // lowered, a run of them at once, without the tests below (none of which such a character meets). The merge and
+    // grounding normalise every quote, title and document this way, so this is most of their time.
+    if (isPlain(source.charCodeAt(i))) {
+      let j = i + 1;
+      while (j < end && isPlain(source.charCodeAt(j))) j++;
+      const run = source.slice(i, j).toLowerCase();
+      out.push(run);
+      for (let k = i; k < j; k++) map[length++] = k;
+      last = run[run.length - 1]!;
+      i = j - 1;
+      continue;
+    }
     const ch = source[i]!;
     if (INVISIBLE.test(ch)) continue;
     const isDash = ch === '-' || DASHES.test(ch);
@@ -60,7 +78,7 @@ export function normalizeForMatch(source: string, start = 0, end = source.length
       // Hyphenation: letter, dash, line break, lower-case letter -> join the word.
       let j = i + 1;
       while (j < end && (source[j] === ' ' || source[j] === '\t' || INVISIBLE.test(source[j]!))) j++;
-      if (j < end && /[\n\r\f]/.test(source[j]!) && /\p{L}/u.test(out[out.length - 1] ?? '')) {
+      if (j < end && /[\n\r\f]/.test(source[j]!) && /\p{L}/u.test(last)) {
         let k = j;
         while (k < end && /\s/.test(source[k]!)) k++;
         if (k < end && /\p{Ll}/u.test(source[k]!)) {
@@ -72,7 +90,7 @@ export function normalizeForMatch(source: string, start = 0, end = source.length
       continue;
     }
     if (/\s/.test(ch)) {
-      if (out.length > 0 && out[out.length - 1] !== ' ') push(' ', i);
+      if (length > 0 && last !== ' ') push(' ', i);
       continue;
     }
     if (SINGLE_QUOTES.test(ch)) {
@@ -91,7 +109,30 @@ export function normalizeForMatch(source: string, start = 0, end = source.length
     const lower = ch.toLowerCase();
     push(lower.length === 1 ? lower : ch, i);
   }
-  return { text: out.join(''), map };
+  return { text: out.join(''), map: map.slice(0, length) };
+}
+
+/** A printable ASCII character other than the dash and the backtick (and so not white space): normalised to itself, lowered. */
+function isPlain(code: number): boolean {
+  return code > 32 && code < 127 && code !== 45 && code !== 96;
+}
+
+/**
+ * Normalised views of stretches of one text, each computed once: the rules look many titles up in the same unit (every
+ * recorded finding's heading, each of its shorter wordings), and normalising the unit again for each was most of the
+ * extraction's own CPU time.
+ */
+export class NormalizedViews {
+  private readonly views = new Map<string, NormalizedText>();
+  constructor(readonly text: string) {}
+
+  /** normalizeForMatch(text, from, to), computed on first use. */
+  of(from: number, to: number): NormalizedText {
+    const key = `${from}:${to}`;
+    let view = this.views.get(key);
+    if (!view) this.views.set(key, (view = normalizeForMatch(this.text, from, to)));
+    return view;
+  }
 }
 
 /** Page markers the prompt inserts ("[page 3]") never belong to a quote. */

@@ -26,6 +26,7 @@
  */
 import { normalizeForMatch } from './grounding';
 import { findIdMentions, isReferenceId, normalizeForIds, normalizeId } from '../rules';
+import { wordSequenceMatches } from '../util';
 import type { ExtractionProfile, Grounding } from '../../../shared/findings';
 
 /** How far after the evidence an ID, and around it a number, counts as the finding's own (a heading block: title, severity line, "Finding ID: ..."). */
@@ -196,8 +197,8 @@ function titleOccurrences(text: string, title: string, from: number, to: number)
   const lead = words.slice(0, Math.min(4, words.length));
   if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return [];
   const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
-  return [...view.text.matchAll(pattern)].map((m) => view.map[m.index]!);
+  // The words in order, nothing but non-letters between them, whole words (util/wordSequence.ts: no pattern compiled per title).
+  return [...wordSequenceMatches(view.text, lead, { wholeWords: true })].map((m) => view.map[m.index]!);
 }
 
 /** An occurrence of an ID (in comparable form) printed in text with any separators, case or zero padding. */
@@ -240,10 +241,9 @@ export function printedNumberBefore(text: string, title: string, from: number, t
   const lead = words.slice(0, Math.min(3, words.length));
   if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return null;
   const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
-  const pattern = new RegExp(lead.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+'), 'gu');
   // The title's own punctuation before its first word ("++i costs less gas ...") is part of the title, not of what precedes it.
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
-  for (const m of view.text.matchAll(pattern)) {
+  for (const m of wordSequenceMatches(view.text, lead)) {
     const startInSource = view.map[m.index]!;
     // Look at the raw line before the title (normalisation folded line breaks into spaces).
     const lineStart = text.lastIndexOf('\n', startInSource - 1) + 1;

@@ -17,9 +17,10 @@ import type { ListedEntry } from '../../../shared/completeness';
 import { RECORDED_FINDING_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions, isReferenceId } from '../rules';
+import { NormalizedViews } from './grounding';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
-import { titleLines } from './sightings';
+import { printedNowhere, titleLines } from './sightings';
 import { sentenceFrom } from './sourceDescription';
 import { wordShare } from './printedEntries';
 
@@ -50,7 +51,8 @@ const METADATA_LINE = /^(?:(?:context|targets?|severity|likelihood|impact|catego
 /**
  * The recorded finding `entry` read from its detailed section in [unit.start, unit.end), or null when the text shows
  * no heading of it outside the hidden lists. The heading is the first line that starts with the entry's ID or its
- * title and is followed by prose; else the first such line.
+ * title and is followed by prose; else the first such line. `views` holds the normalised text of the unit when the
+ * caller reads several entries there.
  */
 export function recordedDetail(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
@@ -58,10 +60,11 @@ export function recordedDetail(
   entry: ListedEntry,
   unit: { start: number; end: number },
   hidden: readonly HiddenSpan[],
+  views = new NormalizedViews(doc.text),
 ): GroundedFinding | null {
   const rowTitle = entry.title.replace(/\.\.\.$/, '').trim();
   const visible = (found: ReturnType<typeof titleLines>) => found.filter((l) => !isHidden(l.start, hidden));
-  const lines = [...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end)) : []), ...headingLines(doc.text, rowTitle, unit, visible), ...numberedLines(doc.text, entry, rowTitle, unit, visible)]
+  const lines = [...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end, views)) : []), ...headingLines(doc.text, rowTitle, unit, visible, views), ...numberedLines(doc.text, entry, rowTitle, unit, visible)]
     .sort((a, b) => a.start - b.start);
   if (lines.length === 0) return null;
   const opened = lines.map((line) => ({ line, opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
@@ -99,10 +102,14 @@ type Line = ReturnType<typeof titleLines>[number];
  * printed nowhere else, its leading words are tried, down to half of them (at least two): a heading prints the
  * title, not the row's cells.
  */
-function headingLines(text: string, title: string, unit: { start: number; end: number }, visible: (found: Line[]) => Line[]): Line[] {
+function headingLines(text: string, title: string, unit: { start: number; end: number }, visible: (found: Line[]) => Line[], views: NormalizedViews): Line[] {
   const words = title.split(/\s+/).filter(Boolean);
-  for (let n = words.length; n >= Math.max(2, Math.ceil(words.length / 2)); n--) {
-    const lines = visible(titleLines(text, words.slice(0, n).join(' '), unit.start, unit.end));
+  const fewest = Math.max(2, Math.ceil(words.length / 2));
+  // Each longer wording starts with the shortest one's words, so it is printed only where that one is: when the shortest
+  // is printed nowhere in the unit (as for most recorded findings of a unit), no wording is tried.
+  if (words.length >= fewest && printedNowhere(text, words.slice(0, fewest).join(' '), unit.start, unit.end, views)) return [];
+  for (let n = words.length; n >= fewest; n--) {
+    const lines = visible(titleLines(text, words.slice(0, n).join(' '), unit.start, unit.end, views));
     if (lines.length > 0) return lines;
   }
   return [];

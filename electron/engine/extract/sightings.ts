@@ -10,7 +10,8 @@
 import { pageAt } from '../../../shared/canonical';
 import { RECORDED_FINDING_TYPE, readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
-import { normalizeForMatch } from './grounding';
+import { normalizeForMatch, NormalizedViews } from './grounding';
+import { wordSequenceMatches } from '../util';
 import { identifyFinding } from './identity';
 
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
@@ -19,18 +20,37 @@ const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u
 const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
 const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
 
-/** Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. */
-export function titleLines(text: string, title: string, from: number, to: number): { start: number; end: number; titleStart: number }[] {
+/** A title's words as the text's normalised view holds them; null for a title too short to be a heading. */
+function titleWords(title: string): string[] | null {
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   // A title of one short word is too common to be a heading of its own.
-  if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return [];
-  const view = normalizeForMatch(text, from, to);
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
+  if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return null;
+  return words;
+}
+
+/**
+ * The title's words are printed nowhere in [from, to), at a line start or elsewhere (false when the title is too short
+ * to tell). Any wording that starts with these words is then printed nowhere there either.
+ */
+export function printedNowhere(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): boolean {
+  const words = titleWords(title);
+  return words !== null && wordSequenceMatches(views.of(from, to).text, words, { wholeWords: true }).next().done === true;
+}
+
+/**
+ * Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. `views`
+ * holds the normalised text of [from, to) when the caller looks up several titles there.
+ */
+export function titleLines(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): { start: number; end: number; titleStart: number }[] {
+  const words = titleWords(title);
+  if (!words) return [];
+  const view = views.of(from, to);
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
   const out: { start: number; end: number; titleStart: number }[] = [];
-  for (const m of view.text.matchAll(pattern)) {
+  // The title's words in order, nothing but non-letters between them, whole words (util/wordSequence.ts).
+  for (const m of wordSequenceMatches(view.text, words, { wholeWords: true })) {
     const titleStart = view.map[m.index]!;
-    const titleEnd = view.map[m.index + m[0].length - 1]! + 1;
+    const titleEnd = view.map[m.index + m.length - 1]! + 1;
     const lineStart = text.lastIndexOf('\n', titleStart - 1) + 1;
     let before = text.slice(Math.max(lineStart, from), titleStart).replace(INVISIBLE, '');
     if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
@@ -57,8 +77,10 @@ export function withEveryTitleSighting(
   reported: readonly GroundedFinding[],
   unit: { start: number; end: number },
 ): GroundedFinding[] {
+  // The unit's text normalised once for every title looked up in it.
+  const views = new NormalizedViews(doc.text);
   const findings = reported.map((f) => {
-    const own = rowOwnTitle(doc.text, profile, f, unit);
+    const own = rowOwnTitle(doc.text, profile, f, unit, views);
     return own ? { ...f, title: own } : f;
   });
   const out = [...findings];
@@ -77,7 +99,7 @@ export function withEveryTitleSighting(
     const lead = ` ${words(f.title).trim().split(' ').slice(0, 3).join(' ')} `;
     const sameTitle = findings.filter((g) => g.grounding.status === 'grounded' && normalizeForMatch(g.title).text === key);
     if (sameTitle.some((g) => !words(g.evidence).includes(lead))) continue;
-    for (const line of titleLines(doc.text, f.title, unit.start, unit.end)) {
+    for (const line of titleLines(doc.text, f.title, unit.start, unit.end, views)) {
       if (taken.some((t) => t.start < line.end && line.start < t.end)) continue;
       const { start, end } = line;
       const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start, end, page: pageAt(doc.pages, start), inContextOnly: false };
@@ -95,7 +117,7 @@ export function withEveryTitleSighting(
  * a line of its own (its heading) and the model's title is not how the row opens. A row belongs to the finding it names, never to the one the model
  * said (issue 24: near-identical sibling titles). Null when the quote is no such row.
  */
-export function rowOwnTitle(text: string, profile: ExtractionProfile, f: GroundedFinding, unit: { start: number; end: number }): string | null {
+export function rowOwnTitle(text: string, profile: ExtractionProfile, f: GroundedFinding, unit: { start: number; end: number }, views = new NormalizedViews(text)): string | null {
   if (f.grounding.status !== 'grounded' || f.grounding.start === null) return null;
   const words = (t: string) => normalizeForMatch(t).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   const quote = words(f.evidence).join(' ');
@@ -115,6 +137,6 @@ export function rowOwnTitle(text: string, profile: ExtractionProfile, f: Grounde
   const theirs = words(candidate).filter((w) => w.length > 2);
   const shared = theirs.filter((w) => own.has(w)).length;
   if (shared * 2 < Math.min(own.size, new Set(theirs).size)) return null;
-  const elsewhere = titleLines(text, candidate, unit.start, unit.end).filter((l) => l.end <= f.grounding.start! || l.start >= f.grounding.end!);
+  const elsewhere = titleLines(text, candidate, unit.start, unit.end, views).filter((l) => l.end <= f.grounding.start! || l.start >= f.grounding.end!);
   return elsewhere.length > 0 ? candidate : null;
 }

@@ -37,7 +37,7 @@ import {
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
-import { listMergedFindings, mergeFindings, saveMergeResult } from '../merge';
+import { listMergedFindings, mergeFindings, mergeFindingsInSlices, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions } from '../store';
@@ -47,7 +47,7 @@ import { stableHash, throwIfAborted, timeStage } from '../util';
 import { checkDocumentCompleteness } from './completenessStep';
 import type { DocumentContext } from './documentContext';
 import { createRateMeter } from './progress';
-import { countArrivingFindings } from './arrivingFindings';
+import { ArrivingCount } from './arrivingFindings';
 import type { StrategyChoice } from './settings';
 
 export interface DocumentOutcome {
@@ -66,7 +66,7 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
 
   const failed = await extractAll(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
   throwIfAborted(ctx.signal);
-  mergeDocument(ctx, mentions);
+  await mergeDocument(ctx, mentions);
   await checkDocumentCompleteness(ctx);
   await summarizeChunks(ctx);
   if (failed.length === 0) return { error: null };
@@ -244,7 +244,8 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const units = packUnits(leaves, unitBudget, (leaf) => getChunkResult(db, runId, documentId, leaf.index)?.status !== 'done', replyPlan(plan.replyTokens));
   /** The most entries this model lists in one reply, once a reply showed it (extractChunk's listEndedAt). */
   let listCap: number | undefined;
-  let findingsSoFar = countArrivingFindings(db, runId, documentId);
+  const arriving = new ArrivingCount(listFindings(db, runId, documentId));
+  let findingsSoFar = arriving.count;
   let done = leaves.length - units.reduce((n, u) => n + u.leaves.length, 0);
   let unitsLeft = units.length;
 
@@ -290,7 +291,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
           pieces: i === 0 ? result.pieces : 0,
         })),
       );
-      findingsSoFar = countArrivingFindings(db, runId, documentId);
+      findingsSoFar = arriving.add(findings);
       if (result.listEndedAt !== undefined && (listCap === undefined || result.listEndedAt < listCap)) {
         // The model ends its lists after about this many entries: the units still to come are packed to hold no more,
         // so each reply ends where its text does instead of being continued over the rest of its unit again.
@@ -329,7 +330,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     ctx.report('extract', done, leaves.length, `chunk ${done} of ${leaves.length} analysed, ${findingsSoFar} findings so far`, rates());
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, findingsSoFar, recorded, hidden, itemLists });
+    await askAgainForUncovered(ctx, { treeId, leaves, mentions: asked, arriving, recorded, hidden, itemLists });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -354,7 +355,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
  */
 async function askAgainForUncovered(
   ctx: DocumentContext,
-  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; findingsSoFar: number; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
+  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; arriving: ArrivingCount; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
 ): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client } = ctx.llm!;
@@ -371,7 +372,7 @@ async function askAgainForUncovered(
   if ((uncovered.length === 0 && sections.length === 0 && items.length === 0) || input.leaves.length === 0) return;
   const ids = askedIds.size + sections.length + items.length;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
-  let findings = input.findingsSoFar;
+  let findings = input.arriving.count;
   ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'} no finding covers`, { findings });
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
@@ -396,7 +397,7 @@ async function askAgainForUncovered(
       const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
       appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
-      findings = countArrivingFindings(db, runId, documentId);
+      findings = input.arriving.add(batch.findings);
     },
   );
   ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
@@ -416,12 +417,13 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
   };
 }
 
-function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): void {
+/** The document's findings merged, in slices: other documents' replies and the app's commands are answered meanwhile. */
+async function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): Promise<void> {
   ctx.report('merge', 0, 1, 'merging duplicate findings');
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
   // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
   const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
-  const result = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
+  const result = await mergeFindingsInSlices(findings, { documentText: ctx.doc.text, printedIds, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

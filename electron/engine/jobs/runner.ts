@@ -30,6 +30,7 @@ import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
 import { markEnded, markRunning } from './runStatus';
+import { hasFailures, queueFailedForRetry } from './retryFailed';
 import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
 import { plainHttpWarning, type EndpointSettings } from '../../../shared/endpoints';
@@ -63,6 +64,8 @@ export interface RunControl {
 export interface RunOutcome {
   run: StoredRun;
   inputs: RunInput[];
+  /** On a resume that tried again what had failed: what it retried, in a sentence (retryFailed.ts). */
+  retried?: string;
 }
 
 /** Creates a run for the given files and executes it. */
@@ -85,12 +88,14 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   const { db } = deps;
   const run = getRun(db, runId);
   if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
-  if (run.status === 'done') return { run, inputs: listRunInputs(db, runId) };
+  // A finished run has nothing to resume, unless something in it failed: that is tried again.
+  if (run.status === 'done' && !hasFailures(db, runId)) return { run, inputs: listRunInputs(db, runId) };
   const settings: RunSettings = runSettingsOf(run);
   const log = (deps.log ?? silentLogger).child({ runId });
   const at = () => deps.now().toISOString();
   // A crash leaves its chunk 'running': it goes back to the queue, its partial work was never committed.
   requeueRunningChunks(db, runId);
+  const retry = queueFailedForRetry(db, runId, at());
   markRunning(db, runId, at());
   const inputs = listRunInputs(db, runId);
   log.info({ mode: settings.mode, inputs: inputs.length, resumed: run.startedAt !== null }, 'run started');
@@ -99,6 +104,11 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     stage = phase;
     control.onProgress?.({ runId, phase, current, total, message, ...extra });
   };
+
+  if (retry) {
+    log.info({ files: retry.files, chunks: retry.chunks }, 'retrying what failed');
+    emit('ingest', 0, inputs.length, retry.message);
+  }
 
   let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
   const recognizer = deps.createRecognizer?.(settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
@@ -171,7 +181,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
     emit('done', 0, 0, status === 'failed' ? info.message : status, { runStatus: status });
     await llm?.client.close();
     await recognizer?.close();
-    return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId) };
+    return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId), ...(retry ? { retried: retry.message } : {}) };
   }
   await llm?.client.close();
   await recognizer?.close();
@@ -179,7 +189,7 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   const finalInputs = listRunInputs(db, runId);
   log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
   emit('done', finalInputs.length, finalInputs.length, 'finished', { runStatus: 'done' });
-  return { run: getRun(db, runId)!, inputs: finalInputs };
+  return { run: getRun(db, runId)!, inputs: finalInputs, ...(retry ? { retried: retry.message } : {}) };
 }
 
 /** One input file: ingest (or reuse), then the document pipeline. Errors of this file stay with it; cancel and run-wide errors go up. */

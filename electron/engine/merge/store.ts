@@ -6,7 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import type { FindingSource, MergeConflict, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
 import { listFindings } from '../extract';
-import { sortSources, toFindingSource, type MergeResult } from './mergeFindings';
+import type { MergeResult } from './mergeFindings';
+import { sortSources, toFindingSource } from './result';
 
 export function saveMergeResult(db: Database, input: { runId: number; documentId: number; result: MergeResult; now?: string }): { mergedIds: number[] } {
   const now = input.now ?? new Date().toISOString();

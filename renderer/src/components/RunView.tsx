@@ -36,7 +36,9 @@ export function phaseText(phase: string | undefined, findings?: number): string 
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
   const control = store().runs.control;
   const running = run.active || run.status === 'running';
-  const resumable = !run.active && run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
+  // Resume continues what is unfinished and tries again what failed (a server outage, a full disk), even in a finished run.
+  const unfinished = run.status !== 'done' && run.inputs.some((i) => i.status !== 'done' && i.status !== 'failed');
+  const resumable = !run.active && (unfinished || run.inputs.some((i) => i.status === 'failed'));
   // Between events (a paused or stopped run) the bar is what the inputs report: finished ones whole, the others by the progress they kept.
   const finishedShare =
     run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + (i.status === 'done' || i.status === 'failed' ? 1 : (i.progress?.fraction ?? 0)), 0) / run.inputs.length;

@@ -21,10 +21,22 @@ describe('grounding', () => {
     expect(text.slice(g.start!, g.end!)).toBe('the \u201Cadmin\u201D ac\u200Bcount is shared \u2013 its pass-\nword never\n  expires');
   });
 
+  it('normalises every ASCII character by the rules (the fast path for plain characters agrees with the general one)', () => {
+    for (let code = 0; code < 128; code++) {
+      const c = String.fromCharCode(code);
+      const v = normalizeForMatch(`Q${c}z`);
+      // White space becomes one space, the backtick a straight quote, the dash stays a dash; anything else is kept, lowered.
+      const expected = /\s/.test(c) ? ' ' : c === '`' ? "'" : c.toLowerCase();
+      expect({ code, text: v.text, map: Array.from(v.map) }).toEqual({ code, text: `q${expected}z`, map: [0, 1, 2] });
+    }
+    // A dash at a line end before a lower-case letter joins the word, after a plain ASCII letter as after any other.
+    expect(normalizeForMatch('Pass-\n word').text).toBe('password');
+  });
+
   it('normalisation keeps a map to source offsets and strips page markers from evidence', () => {
     const v = normalizeForMatch('A\u00ADB  C\uFB01x', 0);
     expect(v.text).toBe('ab cfix');
-    expect(v.map).toEqual([0, 2, 3, 5, 6, 6, 7]);
+    expect(Array.from(v.map)).toEqual([0, 2, 3, 5, 6, 6, 7]);
     expect(normalizeEvidence('"[page 3] Some  quote..."')).toBe('some quote');
   });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type GroundedFinding } from '../../../shared/findings';
 import type { PageSpan } from '../../../shared/types';
 import { groundFinding, rowOwnTitle, titleLines, withEveryTitleSighting } from '../../../electron/engine/extract';
+import { NormalizedViews } from '../../../electron/engine/extract/grounding';
+import { printedNowhere } from '../../../electron/engine/extract/sightings';
 
 // Page 1: the summary table; page 2: a contents line; page 3: the detailed section; page 4: another finding citing it mid-sentence.
 const pageTexts = [
@@ -90,3 +92,19 @@ describe('a table row the model titled like its sibling', () => {
   });
 });
 
+
+describe('titles printed nowhere', () => {
+  it('tells a title printed nowhere in the range from one printed anywhere, at a line start or mid-sentence', () => {
+    const views = new NormalizedViews(text);
+    expect(printedNowhere(text, 'Lack of input', 0, text.length, views)).toBe(false);
+    // Printed only inside a sentence on page 4: no title line, but printed.
+    expect(printedNowhere(text, 'Lack of input validations above', 0, text.length, views)).toBe(false);
+    expect(titleLines(text, 'Lack of input validations above', 0, text.length, views)).toEqual([]);
+    expect(printedNowhere(text, 'Lack of output', 0, text.length, views)).toBe(true);
+    // Outside the range it is not looked at.
+    expect(printedNowhere(text, 'Use alternative lib', 0, pages[1]!.end, views)).toBe(false);
+    expect(printedNowhere(text, 'Use alternative lib', pages[2]!.start, pages[2]!.end, views)).toBe(true);
+    // A title too short to be a heading is never said to be printed nowhere: its longer wordings may be.
+    expect(printedNowhere(text, 'Use', 0, text.length, views)).toBe(false);
+  });
+});
