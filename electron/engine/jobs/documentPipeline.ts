@@ -37,7 +37,7 @@ import {
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
-import { listMergedFindings, mergeFindings, mergeFindingsInSlices, saveMergeResult } from '../merge';
+import { listMergedFindings, mergeFindingsInSlices, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
 import { judgeStrategy } from '../judge';
 import { loadChunks, saveChunkTree, saveMentions } from '../store';
