@@ -54,4 +54,5 @@ export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, 
 export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
 export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
-export { recordedDetail, sectionOpening, standsFor } from './recordedDetails';
+export { recordedDetail, standsFor } from './recordedDetails';
+export { sectionOpening, fieldSeverity, severitiesAsPrinted, withPrintedSeverities, severityGroupLines, headingGroups, groupAbove, headingBlockId, titleHeading, headsSection, metadataBlockEnd, isSeverityWord, type PrintedSeverity, type SeverityGroup, type FindingPlaces } from './printedSections';

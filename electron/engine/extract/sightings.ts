@@ -15,8 +15,11 @@ import { identifyFinding } from './identity';
 
 const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
 
-/** Before a title on its line: numbers, IDs and punctuation only; or a section number after a chapter title ("3. Detailed Findings 3.1."). */
-const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
+/**
+ * Before a title on its line: a list bullet (a PDF often draws "◦" or "•" from a symbol font as the letter "o"), then
+ * numbers, IDs and punctuation only; or a section number after a chapter title ("3. Detailed Findings 3.1.").
+ */
+const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:[•●▪◦‣·*]|o(?=\s))\s*)?(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
 const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
 
 /** Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. */
@@ -43,6 +46,15 @@ export function titleLines(text: string, title: string, from: number, to: number
     out.push({ start, end, titleStart });
   }
   return out;
+}
+
+/**
+ * Whether `at` starts its line's words: only a lead (a bullet, numbers, IDs, punctuation: LINE_LEAD) before it on its
+ * line. A quote that starts so is a heading, a row or a list item, not a phrase inside a sentence.
+ */
+export function startsLine(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  return LINE_LEAD.test(text.slice(lineStart, at).replace(INVISIBLE, ''));
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   type RecordedList,
   appendChunkFindings,
   comparableId,
+  withPrintedSeverities,
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
@@ -409,7 +410,11 @@ function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): vo
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
   // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
   const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
-  const result = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
+  const merged = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
+  // Every finding rated as its document prints it (its section's field, its row's cell, its group heading), whatever
+  // the model said or left out; the model's word stays only where the document prints none (extract/printedSections.ts).
+  const rows = findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns).flatMap((l) => l.entries);
+  const result = { ...merged, merged: withPrintedSeverities(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

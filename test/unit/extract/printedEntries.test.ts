@@ -88,10 +88,13 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(invented.findingKey).toBe('PBI-10016');
   });
 
-  it('grounds the title as a quote when the ID is the model\'s own label, and leaves it ungrounded when the text has neither', () => {
-    const label = ground('F-3 | vulnerability | High | Gateway accepts unsigned tokens');
-    expect(label.grounding).toMatchObject({ status: 'grounded', start: at('Gateway accepts unsigned tokens') });
-    expect(label.findingKey).toBeNull();
+  it('grounds the title where the text prints it when the ID is the model\'s own label (with what its heading block prints), and leaves it ungrounded when the text has neither', () => {
+    const label = ground('F-3 | vulnerability | Low | Gateway accepts unsigned tokens');
+    // The heading that prints the title, from its number: the finding takes the ID, severity and opening sentence printed there.
+    expect(label.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
+    expect(label.evidence).toBe('3.2 Gateway accepts unsigned tokens');
+    expect(label).toMatchObject({ id: 'F-3', findingKey: 'TOB-GW-7', printedNumber: '3.2', severity: 'High' });
+    expect(label.description).toBe('The gateway verifies a token only when it carries a signature header, so an unsigned token is accepted as valid.');
     const nothing = ground('F-4 | vulnerability | High | Remote code execution in the upload handler');
     expect(nothing.grounding.status).toBe('ungrounded');
     expect(nothing.title).toBe('Remote code execution in the upload handler');
