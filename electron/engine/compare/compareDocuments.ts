@@ -17,12 +17,13 @@ import {
   type PairRule,
 } from '../../../shared/compare';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { MergedFinding } from '../../../shared/findings';
-import type { IdMention } from '../../../shared/types';
-import { isReferenceId } from '../completeness';
-import { comparableId } from '../extract';
+import { DEFAULT_PROFILE, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
+import type { IdPattern } from '../../../shared/idPatterns';
+import type { ExtractedDocument, IdMention } from '../../../shared/types';
+import { findListings, isReferenceId, textLines } from '../completeness';
+import { comparableId, severitiesAsPrinted } from '../extract';
 import { listMergedFindings, words } from '../merge';
-import { getDocument, loadExtractedDocument, loadMentions } from '../store';
+import { getDocument, getRun, loadExtractedDocument, loadMentions } from '../store';
 import { agreeEnough, pairFindings, type PairingItem } from './pairing';
 import { readStatedStatus, withoutTrailingStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
 import { latestFinishedRun, latestMergedRun, listDecisions, notesOnFindings } from './store';
@@ -48,6 +49,9 @@ interface Item extends PairingItem {
 }
 
 interface Side {
+  doc: ExtractedDocument;
+  /** The profile and ID patterns its run read it with. */
+  reading: { profile: ExtractionProfile; idPatterns: readonly IdPattern[] };
   ref: CompareDocumentRef;
   text: string;
   view: StatusTextView;
@@ -92,7 +96,8 @@ function itemFromMerged(m: MergedFinding): Item | null {
       id: m.findingKey,
       number: m.printedNumber,
       title: m.title,
-      severity: m.severity,
+      // No severity (the document prints none, the model gave none) is unknown, never a severity of its own.
+      severity: m.severity.trim() === '' ? null : m.severity,
       pages,
       quote: main.evidence,
       page: main.page,
@@ -197,6 +202,24 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
     });
 }
 
+/**
+ * Items read from the printed IDs get the severity the document prints for them (their section's field, their row's
+ * cell, their group heading: extract/printedSections.ts), as model findings get it after their merge.
+ */
+function withPrintedSeverity(doc: ExtractedDocument, profile: ExtractionProfile, idPatterns: readonly IdPattern[], items: Item[]): Item[] {
+  if (items.length === 0) return items;
+  const rows = findListings(textLines(doc), doc.text, profile, idPatterns).flatMap((l) => l.entries);
+  const places = items.map((item) => ({ titles: item.side.title ? [item.side.title] : [], printedNumber: item.side.number, places: item.side.start === null || item.side.end === null ? [] : [{ start: item.side.start, end: item.side.end }] }));
+  const severities = severitiesAsPrinted(doc.text, profile, places, rows);
+  return items.map((item, i) => ({ ...item, side: { ...item.side, severity: severities[i]?.original ?? null } }));
+}
+
+/** The profile and ID patterns a run read its document with (the defaults for a run whose settings cannot be read). */
+function readingOf(db: Database, runId: number): { profile: ExtractionProfile; idPatterns: readonly IdPattern[] } {
+  const settings = getRun(db, runId)?.settings;
+  return settings ? { profile: settings.profile, idPatterns: settings.idPatterns } : { profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns };
+}
+
 function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
   const stored = getDocument(db, documentId);
   const doc = stored && loadExtractedDocument(db, documentId);
@@ -207,8 +230,11 @@ function loadSide(db: Database, documentId: number, runId: number | undefined, m
   const full = mergedRun !== undefined && merged.length > 0;
   const run = full ? mergedRun : (runId ?? latestFinishedRun(db, documentId));
   if (run === undefined) throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${stored.fileName} has no finished analysis. Analyse it first (npm run analyze -- <file>).`);
-  const items = full ? merged.map(itemFromMerged).filter((i): i is Item => i !== null) : itemsFromMentions(doc.text, mentions);
+  const reading = readingOf(db, run);
+  const items = full ? merged.map(itemFromMerged).filter((i): i is Item => i !== null) : withPrintedSeverity(doc, reading.profile, reading.idPatterns, itemsFromMentions(doc.text, mentions));
   return {
+    doc,
+    reading,
     ref: {
       documentId,
       runId: run,
@@ -224,8 +250,10 @@ function loadSide(db: Database, documentId: number, runId: number | undefined, m
   };
 }
 
+/** A severity changed only when both sides print one and the words differ ("Undetermined" to "Medium" is a change); an unknown side changes nothing. */
 function sameSeverity(a: string | null, b: string | null): boolean {
-  return a === null || b === null || a.trim().toLowerCase() === b.trim().toLowerCase();
+  const word = (s: string | null) => (s ?? '').trim().toLowerCase();
+  return word(a) === '' || word(b) === '' || word(a) === word(b);
 }
 
 function sameTitle(a: CompareSide, b: CompareSide): boolean {
@@ -262,7 +290,7 @@ function missedButPrinted(side: Side, unpairedOthers: readonly Item[]): Item[] {
   if (side.ref.mode !== 'full') return [];
   const own = new Set(side.items.filter((i) => i.id !== null).map((i) => comparableId(i.id!)));
   const wanted = new Set(unpairedOthers.filter((i) => i.id !== null && !own.has(comparableId(i.id))).map((i) => comparableId(i.id!)));
-  return wanted.size === 0 ? [] : itemsFromMentions(side.text, side.mentions, wanted);
+  return wanted.size === 0 ? [] : withPrintedSeverity(side.doc, side.reading.profile, side.reading.idPatterns, itemsFromMentions(side.text, side.mentions, wanted));
 }
 
 export function compareDocuments(db: Database, input: CompareInput): Comparison {

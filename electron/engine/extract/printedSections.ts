@@ -336,18 +336,18 @@ function nextHeadingAfter(headings: readonly (TextSpan | null)[], heading: TextS
 }
 
 /**
- * The heading of a finding's detailed section: a grounded place of it that is a title line heading a section, else the
- * last line before its main place (within SECTION_REACH) that prints one of its titles and heads a section. A place in
- * one of the document's lists (a row, a contents line) is no heading. Null when none is found.
+ * The heading of a finding's detailed section: a grounded place of it that prints one of its titles at its line's start
+ * (a title may wrap onto the next line) and heads a section; else the last such title line before its main place
+ * (within SECTION_REACH: a quote from its description); else its main place itself when that starts its line, ends no
+ * sentence and heads a section (a heading whose text layer lost letters, "the o er" for "the offer"). A place in one
+ * of the document's lists (a row, a contents line) is no heading. Null when none is found.
  */
 function sectionHeadingOf(text: string, f: FindingPlaces, rowAt: (at: number) => ListedEntry | undefined): TextSpan | null {
+  const ownTitleLine = (line: TextSpan) => f.titles.some((t) => titleLines(text, t, line.start, line.end + t.length * 2).some((l) => l.start < line.end));
   for (const place of f.places) {
     if (rowAt(place.start)) continue;
     const line = lineOf(text, place.start);
-    // A place that prints one of its titles at its line's start (a title may wrap onto the next line), or a quote that
-    // starts its line (a heading whose text layer lost letters: "the o er" for "the offer"), heading a section.
-    const titled = f.titles.some((t) => titleLines(text, t, line.start, line.end + t.length * 2).some((l) => l.start < line.end)) || startsLine(text, place.start);
-    if (titled && headsSection(text, line)) return line;
+    if (ownTitleLine(line) && headsSection(text, line)) return line;
   }
   const main = f.places.find((p) => !rowAt(p.start));
   if (!main) return null;
@@ -356,8 +356,12 @@ function sectionHeadingOf(text: string, f: FindingPlaces, rowAt: (at: number) =>
     .flatMap((t) => titleLines(text, t, from, main.start))
     .filter((l) => !rowAt(l.start))
     .sort((a, b) => b.start - a.start)
-    .map((l) => lineOf(text, l.start));
-  return before.find((line) => headsSection(text, line)) ?? null;
+    .map((l) => lineOf(text, l.start))
+    .find((line) => headsSection(text, line));
+  if (before) return before;
+  const own = lineOf(text, main.start);
+  const endsSentence = /[.!?]["')\]]?\s*$/.test(text.slice(own.start, own.end));
+  return startsLine(text, main.start) && !endsSentence && headsSection(text, own) ? own : null;
 }
 
 /** A merged finding as the severity reader needs it. */
