@@ -29,10 +29,13 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   // Counting a table's rows per severity needs a severity on every row.
   const table = input.listings.find((l) => l.kind === 'summary-table' && l.entries.every((e) => e.severityCanonical !== null)) ?? null;
   const keyOf = tallyKeys(input.profile, stated);
-  const tallies = tallyBySeverity(input.profile, keyOf, stated, table, findings);
+  // Counted as found: the grounded findings. One the text does not show (made up, or quoted beyond recognition) is
+  // listed apart and never counted as a finding of its severity.
+  const counted = findings.filter((f) => f.grounded);
+  const tallies = tallyBySeverity(input.profile, keyOf, stated, table, counted);
   const perSeverity = stated.filter((c) => c.severity !== null);
   // Findings the document prints no severity for (and the model gave none): said in words, never counted as 0 of a severity silently.
-  const unrated = findings.filter((f) => f.severity.trim() === '').length;
+  const unrated = counted.filter((f) => f.severity.trim() === '').length;
   const unratedNote = unrated === 0 ? '' : ` (${plural(unrated, 'finding')} found ${unrated === 1 ? 'has' : 'have'} no severity: the document prints none for ${unrated === 1 ? 'it' : 'them'})`;
   const total = stated.find((c) => c.severity === null) ?? null;
   const places: CheckPlace[] = [];
@@ -64,8 +67,8 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     const sum = perSeverity.reduce((n, c) => n + c.count, 0);
     if (perSeverity.length > 0 && sum !== total.count) {
       places.push({ kind: 'document-disagrees', page: total.page, message: `The document disagrees with itself: its total on page ${total.page} is ${total.count}, but its counts per severity add up to ${sum}.` });
-    } else if (perSeverity.length === 0 && total.count !== findings.length) {
-      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${findings.length} found.` });
+    } else if (perSeverity.length === 0 && total.count !== counted.length) {
+      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${counted.length} found.` });
     }
   }
 
@@ -103,7 +106,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     stated: [...stated],
     tallies,
     statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
-    foundTotal: findings.length,
+    foundTotal: counted.length,
     listed: input.listings.flatMap((l) => l.entries),
     findingsWithoutEntry,
     unreviewedMentions: input.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] })),

@@ -55,4 +55,4 @@ export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
 export { listsToRead, recordedList, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
 export { recordedDetail, standsFor } from './recordedDetails';
-export { sectionOpening, fieldSeverity, severitiesAsPrinted, withPrintedSeverities, severityGroupLines, headingGroups, groupAbove, headingBlockId, titleHeading, headsSection, metadataBlockEnd, isSeverityWord, type PrintedSeverity, type SeverityGroup, type FindingPlaces } from './printedSections';
+export { sectionOpening, fieldSeverity, severitiesAsPrinted, readAsPrinted, asPrinted, severityGroupLines, headingGroups, groupAbove, headingBlockId, titleHeading, headsSection, metadataBlockEnd, isSeverityWord, type PrintedSeverity, type PrintedFields, type SeverityGroup, type FindingPlaces } from './printedSections';

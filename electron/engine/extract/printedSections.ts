@@ -302,30 +302,48 @@ export interface FindingPlaces {
   places: readonly TextSpan[];
 }
 
+/** What the document prints for one finding, as the rules read it. */
+export interface PrintedFields {
+  /** The heading line of its detailed section; null when the rules find none. */
+  heading: TextSpan | null;
+  /** The severity printed for it (its section's field, its row's cell, its group heading); null when none is printed. */
+  severity: PrintedSeverity | null;
+  /** The ID printed in its heading block (normalised); null when none. */
+  id: string | null;
+  /** The number printed before the title on its heading line ("7.2.1", "3"); null when none. */
+  number: string | null;
+}
+
 /**
- * The severity the document prints for each finding (see the module comment), in the order given; null where the
- * document prints none for it. `rows` are the entries of the document's own lists (summary tables, contents, registers).
+ * What the document prints for each finding (see the module comment), in the order given. `rows` are the entries of the
+ * document's own lists (summary tables, contents, registers).
  */
-export function severitiesAsPrinted(text: string, profile: ExtractionProfile, findings: readonly FindingPlaces[], rows: readonly ListedEntry[]): (PrintedSeverity | null)[] {
+export function readAsPrinted(text: string, profile: ExtractionProfile, findings: readonly FindingPlaces[], rows: readonly ListedEntry[]): PrintedFields[] {
   const rowAt = (at: number) => rows.find((r) => at >= r.start && at < r.end);
   // Each finding's heading: a grounded place that heads its section, else the title line last printed before its main place.
   const headings = findings.map((f) => sectionHeadingOf(text, f, rowAt));
   const groups = headingGroups(severityGroupLines(text, profile), headings.flatMap((h) => (h ? [h.start] : [])));
   return findings.map((f, i) => {
-    const heading = headings[i];
-    if (heading) {
-      const field = fieldSeverity(text, heading.end, metadataBlockEnd(text, heading, nextHeadingAfter(headings, heading)), profile);
-      if (field) return field;
-    }
+    const heading = headings[i] ?? null;
+    const blockEnd = heading ? metadataBlockEnd(text, heading, nextHeadingAfter(headings, heading)) : 0;
+    const number = heading ? (/^[ \t#]*(\d{1,3}(?:\.\d{1,3}){0,3})[.):]?[ \t]+\p{L}/u.exec(text.slice(heading.start, heading.end))?.[1] ?? null) : null;
+    const fields = { heading, id: heading ? headingBlockId(text, profile, heading, blockEnd) : null, number };
+    const field = heading ? fieldSeverity(text, heading.end, blockEnd, profile) : null;
+    if (field) return { ...fields, severity: field };
     const row = f.places.map((p) => rowAt(p.start)).find((r) => r?.severity);
     if (row?.severity) {
       const at = text.indexOf(row.severity, row.start);
-      return { ...rankSeverity(profile, row.severity), start: at < 0 ? row.start : at, end: at < 0 ? row.end : at + row.severity.length, from: 'row' };
+      return { ...fields, severity: { ...rankSeverity(profile, row.severity), start: at < 0 ? row.start : at, end: at < 0 ? row.end : at + row.severity.length, from: 'row' } };
     }
     const place = heading?.start ?? f.places.find((p) => !rowAt(p.start))?.start;
-    const group = place === undefined ? null : groupAbove(groups, place, f.printedNumber);
-    return group ? { ...rankSeverity(profile, group.word), start: group.start, end: group.end, from: 'group' } : null;
+    const group = place === undefined ? null : groupAbove(groups, place, f.printedNumber ?? number);
+    return { ...fields, severity: group ? { ...rankSeverity(profile, group.word), start: group.start, end: group.end, from: 'group' } : null };
   });
+}
+
+/** The severity the document prints for each finding (readAsPrinted), in the order given; null where it prints none. */
+export function severitiesAsPrinted(text: string, profile: ExtractionProfile, findings: readonly FindingPlaces[], rows: readonly ListedEntry[]): (PrintedSeverity | null)[] {
+  return readAsPrinted(text, profile, findings, rows).map((f) => f.severity);
 }
 
 /** Where the next finding's heading starts after `heading` (its metadata block ends before it). */
@@ -339,40 +357,41 @@ function nextHeadingAfter(headings: readonly (TextSpan | null)[], heading: TextS
  * The heading of a finding's detailed section: a grounded place of it that prints one of its titles at its line's start
  * (a title may wrap onto the next line) and heads a section; else the last such title line before its main place
  * (within SECTION_REACH: a quote from its description); else its main place itself when that starts its line, ends no
- * sentence and heads a section (a heading whose text layer lost letters, "the o er" for "the offer"). A place in one
- * of the document's lists (a row, a contents line) is no heading. Null when none is found.
+ * sentence and heads a section (a heading whose text layer lost letters, "the o er" for "the offer"). A finding known
+ * only from rows of the document's lists (the model did not report its section) has its heading wherever the document
+ * prints its title as one. A place in one of the lists (a row, a contents line) is no heading. Null when none is found.
  */
 function sectionHeadingOf(text: string, f: FindingPlaces, rowAt: (at: number) => ListedEntry | undefined): TextSpan | null {
   const ownTitleLine = (line: TextSpan) => f.titles.some((t) => titleLines(text, t, line.start, line.end + t.length * 2).some((l) => l.start < line.end));
+  const titleHeadingIn = (from: number, to: number, last: boolean) => {
+    const lines = f.titles.flatMap((t) => titleLines(text, t, from, to)).filter((l) => !rowAt(l.start)).sort((a, b) => (last ? b.start - a.start : a.start - b.start));
+    return lines.map((l) => lineOf(text, l.start)).find((line) => headsSection(text, line)) ?? null;
+  };
   for (const place of f.places) {
     if (rowAt(place.start)) continue;
     const line = lineOf(text, place.start);
     if (ownTitleLine(line) && headsSection(text, line)) return line;
   }
   const main = f.places.find((p) => !rowAt(p.start));
-  if (!main) return null;
-  const from = Math.max(0, main.start - SECTION_REACH);
-  const before = f.titles
-    .flatMap((t) => titleLines(text, t, from, main.start))
-    .filter((l) => !rowAt(l.start))
-    .sort((a, b) => b.start - a.start)
-    .map((l) => lineOf(text, l.start))
-    .find((line) => headsSection(text, line));
+  if (!main) return f.places.length > 0 ? titleHeadingIn(0, text.length, false) : null;
+  const before = titleHeadingIn(Math.max(0, main.start - SECTION_REACH), main.start, true);
   if (before) return before;
   const own = lineOf(text, main.start);
   const endsSentence = /[.!?]["')\]]?\s*$/.test(text.slice(own.start, own.end));
   return startsLine(text, main.start) && !endsSentence && headsSection(text, own) ? own : null;
 }
 
-/** A merged finding as the severity reader needs it. */
-type RatedDraft = Pick<MergedFindingDraft, 'title' | 'printedNumber' | 'sources' | 'severity' | 'severityCanonical' | 'severityRank'>;
+/** A merged finding as the reader needs it. */
+type PrintedDraft = Pick<MergedFindingDraft, 'title' | 'printedNumber' | 'findingKey' | 'sources' | 'severity' | 'severityCanonical' | 'severityRank'>;
 
 /**
- * The merged findings of one document, each with the severity its document prints for it (severitiesAsPrinted): its
- * main source's section first, then its other grounded sources. A finding the document rates nowhere keeps what its
- * sources said (the model's word, or none: unrated).
+ * The merged findings of one document, each with what its document prints for it (readAsPrinted), read from its main
+ * source's section first, then its other grounded sources, whichever way the model gave it: the severity printed for
+ * it (a finding the document rates nowhere keeps what its sources said: the model's word, or none, unrated), and, where
+ * the finding carries none, the ID its heading block prints (unless another finding carries that ID: the merge kept
+ * them apart) and the number its heading prints.
  */
-export function withPrintedSeverities<T extends RatedDraft>(text: string, profile: ExtractionProfile, merged: readonly T[], rows: readonly ListedEntry[]): T[] {
+export function asPrinted<T extends PrintedDraft>(text: string, profile: ExtractionProfile, merged: readonly T[], rows: readonly ListedEntry[]): T[] {
   const places = merged.map((m): FindingPlaces => {
     const grounded = m.sources.filter((s) => s.grounded && s.evidenceStart !== null && s.evidenceEnd !== null);
     const ordered = [...grounded.filter((s) => s.isMain), ...grounded.filter((s) => !s.isMain)];
@@ -382,9 +401,13 @@ export function withPrintedSeverities<T extends RatedDraft>(text: string, profil
       places: ordered.map((s) => ({ start: s.evidenceStart!, end: s.evidenceEnd! })),
     };
   });
-  const printed = severitiesAsPrinted(text, profile, places, rows);
+  const printed = readAsPrinted(text, profile, places, rows);
+  const keys = new Set(merged.map((m) => m.findingKey).filter((k): k is string => k !== null));
   return merged.map((m, i) => {
-    const p = printed[i];
-    return p ? { ...m, severity: p.original, severityCanonical: p.canonical, severityRank: p.rank } : m;
+    const p = printed[i]!;
+    const id = m.findingKey === null && p.id !== null && !keys.has(p.id) ? { findingKey: p.id } : {};
+    const number = m.printedNumber === null && p.number !== null ? { printedNumber: p.number } : {};
+    const severity = p.severity ? { severity: p.severity.original, severityCanonical: p.severity.canonical, severityRank: p.severity.rank } : {};
+    return { ...m, ...id, ...number, ...severity };
   });
 }

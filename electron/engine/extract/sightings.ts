@@ -27,7 +27,7 @@ export function titleLines(text: string, title: string, from: number, to: number
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   // A title of one short word is too common to be a heading of its own.
   if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return [];
-  const view = normalizeForMatch(text, from, to);
+  const view = normalizeForMatch(text, from, Math.min(to, text.length));
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
   const out: { start: number; end: number; titleStart: number }[] = [];

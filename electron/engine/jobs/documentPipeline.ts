@@ -32,7 +32,7 @@ import {
   type RecordedList,
   appendChunkFindings,
   comparableId,
-  withPrintedSeverities,
+  asPrinted,
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
@@ -411,10 +411,11 @@ function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): vo
   // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
   const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
   const merged = mergeFindings(findings, { documentText: ctx.doc.text, printedIds });
-  // Every finding rated as its document prints it (its section's field, its row's cell, its group heading), whatever
-  // the model said or left out; the model's word stays only where the document prints none (extract/printedSections.ts).
+  // Every finding with what its document prints for it, whatever the model said or left out: the severity (its
+  // section's field, its row's cell, its group heading; the model's word only where the document prints none), and the
+  // ID and number its heading prints where it carries none (extract/printedSections.ts).
   const rows = findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns).flatMap((l) => l.entries);
-  const result = { ...merged, merged: withPrintedSeverities(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
+  const result = { ...merged, merged: asPrinted(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }
