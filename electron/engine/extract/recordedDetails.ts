@@ -117,14 +117,16 @@ const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?
 
 /**
  * The title as the heading prints it (its line after the number or ID), unless the row's title goes on where the
- * heading's line ends (a heading wrapped over two lines): then the row's. A row's leaked cell never reaches the title.
+ * heading's line ends (a heading wrapped over two lines), or the heading's text layer lost a glyph: then the row's. A
+ * row's leaked cell never reaches the title.
  */
 function headingTitle(text: string, line: Line, rowTitle: string): string {
   // A line found by its ID starts with it ("LID-05 DKG Susceptible ..."): the ID is no part of the title.
   const printed = text.slice(line.titleStart, line.end).replace(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s:|.)-]*/, '').replace(/\s+/g, ' ').trim();
   const printedWords = wordsOf(printed);
   const rowWords = wordsOf(rowTitle);
-  if (printedWords.length < 2) return rowTitle;
+  // A heading whose text layer lost a glyph ("Insu\uFFFDcient" for a ligature it could not map) reads worse than its row.
+  if (printedWords.length < 2 || printed.includes('\uFFFD')) return rowTitle;
   const rest = rowWords.slice(printedWords.length);
   const wrapsOn = rowWords.slice(0, printedWords.length).join(' ') === printedWords.join(' ') && rest.length > 0 && wordsOf(text.slice(line.end, line.end + 200)).slice(0, rest.length).join(' ') === rest.join(' ');
   return wrapsOn ? rowTitle : printed;
