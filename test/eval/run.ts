@@ -107,7 +107,7 @@ interface EvalDocument {
   /** A generated document held to the corpus gate (its truth is exact, like the corpus's). */
   gated?: boolean;
   responder?: Responder;
-  /** The corpus truth file, for the completeness score. */
+  /** Its truth (a corpus truth file, or a generated document's), for the completeness score. */
   truthDoc?: TruthDocument;
 }
 
@@ -116,11 +116,11 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   const corpusDir = options.corpusDir ?? defaultCorpusDir();
   const documents: EvalDocument[] = [];
   const planted = plantedReport();
-  for (const g of options.generated === false ? [] : generatedSet(dir)) {
+  for (const g of options.generated === false ? [] : await generatedSet(dir)) {
     if (g.truthDocument) {
       // Answered from its truth like the corpus, in the same model modes, and gated with it.
       const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
-      documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder });
+      documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder, truthDoc: g.truthDocument });
       continue;
     }
     documents.push({ name: g.name, file: g.file, corpus: false, truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })), responder: plantedResponder(planted) });
@@ -182,11 +182,10 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       recall: sum('truth') === 0 ? 1 : sum('found') / sum('truth'),
       secondsPerPage: pages === 0 ? 0 : rows.reduce((a, r) => a + r.seconds, 0) / pages,
     };
-    const corpusRows = rows.filter((r) => r.corpus);
     const skipping = (options.modes ?? FAITHFUL_MODES).some((m) => SKIPPING_MODES.includes(m));
     // A model that leaves findings out cannot pass the strict gate; what must hold then is that the check names each one.
     const gated = rows.filter((r) => r.gated);
-    const gate = [...(skipping ? [] : corpusGate(gated)), ...printedGate(gated), ...completenessGate(corpusRows, skipping)];
+    const gate = [...(skipping ? [] : corpusGate(gated)), ...printedGate(gated), ...completenessGate(gated, skipping)];
     return { rows, totals, gate };
   } finally {
     db.close();

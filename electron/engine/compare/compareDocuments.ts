@@ -21,7 +21,7 @@ import { DEFAULT_PROFILE, type ExtractionProfile, type MergedFinding } from '../
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { findListings, isReferenceId, textLines } from '../completeness';
-import { comparableId, severitiesAsPrinted } from '../extract';
+import { comparableId, listsToRead, severitiesAsPrinted } from '../extract';
 import { listMergedFindings, words } from '../merge';
 import { getDocument, getRun, loadExtractedDocument, loadMentions } from '../store';
 import { agreeEnough, pairFindings, type PairingItem } from './pairing';
@@ -208,7 +208,8 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
  */
 function withPrintedSeverity(doc: ExtractedDocument, profile: ExtractionProfile, idPatterns: readonly IdPattern[], items: Item[]): Item[] {
   if (items.length === 0) return items;
-  const rows = findListings(textLines(doc), doc.text, profile, idPatterns).flatMap((l) => l.entries);
+  // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
+  const rows = listsToRead(doc.text, findListings(textLines(doc), doc.text, profile, idPatterns)).flatMap((l) => l.entries);
   const places = items.map((item) => ({ titles: item.side.title ? [item.side.title] : [], printedNumber: item.side.number, places: item.side.start === null || item.side.end === null ? [] : [{ start: item.side.start, end: item.side.end }] }));
   const severities = severitiesAsPrinted(doc.text, profile, places, rows);
   return items.map((item, i) => ({ ...item, side: { ...item.side, severity: severities[i]?.original ?? null } }));

@@ -28,8 +28,7 @@ import { findIdMentions } from '../rules';
 import { fuzzyFind, FUZZY_THRESHOLD, normalizeForMatch, type GroundingRegions } from './grounding';
 import { groundFinding } from './groundFinding';
 import { candidateIds, ID_WINDOW_CHARS, idOccurrences } from './identity';
-import { fieldSeverity, headingBlockId, headsSection, lineOf, metadataBlockEnd, OPENING_WINDOW_CHARS, sectionOpening, titleHeading } from './printedSections';
-import { startsLine } from './sightings';
+import { fieldSeverity, headingBlockId, headsSection, lineOf, metadataBlockEnd, OPENING_WINDOW_CHARS, sectionOpening, startsLine, titleHeading } from './printedSections';
 
 /** One line of a reply as the rules read it. */
 export interface PrintedLine {

@@ -25,7 +25,7 @@ import { CONTENTS_LINE_END } from '../../../shared/canonical';
 import { rankSeverity, type ExtractionProfile, type MergedFindingDraft, type SeverityRank } from '../../../shared/findings';
 import type { ListedEntry } from '../../../shared/completeness';
 import { findIdMentions, isReferenceId } from '../rules';
-import { startsLine, titleLines } from './sightings';
+import { normalizeForMatch } from './grounding';
 import { sentenceFrom } from './sourceDescription';
 
 /** How far after its heading a section's opening sentence is looked for (past its metadata lines). */
@@ -108,6 +108,50 @@ export function sectionOpening(text: string, from: number, to: number): { start:
     at = nl + 1;
   }
   return null;
+}
+
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Before a title on its line: a list bullet (a PDF often draws "◦" or "•" from a symbol font as the letter "o"), then
+ * numbers, IDs and punctuation only; or a section number after a chapter title ("3. Detailed Findings 3.1.").
+ */
+const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:[•●▪◦‣·*]|o(?=\s))\s*)?(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
+const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
+
+/** Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. */
+export function titleLines(text: string, title: string, from: number, to: number): { start: number; end: number; titleStart: number }[] {
+  const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  // A title of one short word is too common to be a heading of its own.
+  if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return [];
+  const view = normalizeForMatch(text, from, Math.min(to, text.length));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
+  const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
+  const out: { start: number; end: number; titleStart: number }[] = [];
+  for (const m of view.text.matchAll(pattern)) {
+    const titleStart = view.map[m.index]!;
+    const titleEnd = view.map[m.index + m[0].length - 1]! + 1;
+    const lineStart = text.lastIndexOf('\n', titleStart - 1) + 1;
+    let before = text.slice(Math.max(lineStart, from), titleStart).replace(INVISIBLE, '');
+    if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
+    if (!LINE_LEAD.test(before) && !SECTION_NUMBER_AFTER_WORDS.test(before)) continue;
+    const nl = text.indexOf('\n', titleEnd);
+    let start = Math.max(lineStart, from);
+    while (start < titleStart && /\s/.test(text[start]!)) start++;
+    let end = Math.min(nl < 0 ? text.length : nl, to);
+    while (end > titleEnd && /\s/.test(text[end - 1]!)) end--;
+    out.push({ start, end, titleStart });
+  }
+  return out;
+}
+
+/**
+ * Whether `at` starts its line's words: only a lead (a bullet, numbers, IDs, punctuation: LINE_LEAD) before it on its
+ * line. A quote that starts so is a heading, a row or a list item, not a phrase inside a sentence.
+ */
+export function startsLine(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  return LINE_LEAD.test(text.slice(lineStart, at).replace(INVISIBLE, ''));
 }
 
 /** Where a heading's metadata block ends: at its opening sentence, else a short way on. */

@@ -19,8 +19,7 @@ import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions, isReferenceId } from '../rules';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
-import { fieldSeverity, OPENING_WINDOW_CHARS, sectionOpening } from './printedSections';
-import { titleLines } from './sightings';
+import { fieldSeverity, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './printedSections';
 import { parsePrintedLine, wordShare } from './printedEntries';
 import type { ReplyEntry } from './partialReply';
 

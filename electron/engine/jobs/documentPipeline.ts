@@ -414,7 +414,8 @@ function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[]): vo
   // Every finding with what its document prints for it, whatever the model said or left out: the severity (its
   // section's field, its row's cell, its group heading; the model's word only where the document prints none), and the
   // ID and number its heading prints where it carries none (extract/printedSections.ts).
-  const rows = findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns).flatMap((l) => l.entries);
+  // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
+  const rows = listsToRead(ctx.doc.text, findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)).flatMap((l) => l.entries);
   const result = { ...merged, merged: asPrinted(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);

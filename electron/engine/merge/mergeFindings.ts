@@ -27,6 +27,7 @@
  * its own chunk first, then the one with the most text (the detailed section rather than a table row);
  * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
  */
+import { CONTENTS_LINE_END } from '../../../shared/canonical';
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type MergeReason, type StoredFinding, type UnreviewedMention } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
 import { comparableId } from '../extract';
@@ -370,12 +371,13 @@ function position(d: MergedFindingDraft): number {
 /**
  * How strongly a source speaks for its finding: grounded in its own chunk, then the detailed section's heading
  * (a line that prints the title and nothing else but its number or ID: not a table row with its cells, not a
- * contents line with its page), then text length; table rows lose.
+ * contents line with its page), then text length; table rows and contents lines lose.
  */
 function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
-  const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
+  // A table row or a contents line names the finding; its section describes it.
+  const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) ? -1000 : 0;
   // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
   const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;

@@ -39,6 +39,15 @@ describe('mergeFindings', () => {
     expect(decisions).toEqual([{ mergedIndex: 0, keptFindingId: row.findingId, absorbedFindingId: detail.findingId, reason: 'same-id', score: 1 }]);
   });
 
+  it('takes the detailed heading as main source over a contents line, however long the contents line and whatever description it carries', () => {
+    const title = 'Withdrawals revert forever once the queue holds a cancelled request from a closed account';
+    const contents = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: `5.2.1 ${title} . . . . . . . . . . . . 6`, grounding: at(460, 560, 2), nodeIndex: 1 });
+    const heading = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: '5.2.1 Withdrawals revert forever once the queue holds a cancelled request from a', grounding: at(3043, 3121, 6), nodeIndex: 5 });
+    const { merged } = mergeFindings([contents, heading]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ mainPage: 6, mainFindingId: heading.findingId });
+  });
+
   it('never merges different IDs, even with identical titles or overlapping evidence', () => {
     const a = f({ findingKey: 'CR-1', title: 'Same title', grounding: at(0, 50, 1), nodeIndex: 1 });
     const b = f({ findingKey: 'CR-2', title: 'Same title', grounding: at(0, 50, 1), nodeIndex: 2 });
