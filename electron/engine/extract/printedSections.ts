@@ -171,9 +171,33 @@ export function namesOnly(line: string): boolean {
  */
 export function headsSection(text: string, line: TextSpan, limit = text.length): boolean {
   if (namesOnly(text.slice(line.start, line.end))) return false;
+  // An entry of a list followed by the next entry of that list ("o PBI-12: ..." then "o PBI-13: ...", "5.2.1 ..." then
+  // "5.2.2 ..."): its neighbours are other findings, not its section.
+  const next = nextLine(text, line.end, limit);
+  if (next && leadShape(text.slice(line.start, line.end)) !== '' && leadShape(text.slice(next.start, next.end)) === leadShape(text.slice(line.start, line.end))) return false;
   const to = Math.min(limit, line.end + OPENING_WINDOW_CHARS);
   if (sectionOpening(text, line.end, to) !== null) return true;
   return text.slice(line.end, to).split('\n').some((l) => METADATA_LINE.test(l.trim()));
+}
+
+/** The first line after `from` (up to `limit`) that holds anything but white space; null when none. */
+function nextLine(text: string, from: number, limit: number): TextSpan | null {
+  for (let at = text.indexOf('\n', from); at >= 0 && at + 1 < limit; at = text.indexOf('\n', at + 1)) {
+    const line = lineOf(text, at + 1);
+    if (text.slice(line.start, line.end).trim() !== '') return line;
+  }
+  return null;
+}
+
+/**
+ * The shape of what leads a line before its words: a bullet, a number of so many levels, an ID ("o ID:", "N.N.N",
+ * "ID |"); empty for a line that starts with words. Two lines of one shape are entries of one list.
+ */
+function leadShape(line: string): string {
+  const lead = /^\s*((?:[•●▪◦‣·*\-–—]|o(?=\s))?)\s*(\d{1,3}(?:\.\d{1,3})*)?\.?\)?\s*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?/.exec(line)!;
+  const [, bullet, number, id] = lead;
+  if (!bullet && !number && !id) return '';
+  return `${bullet ?? ''}|${number ? number.split('.').length : 0}|${id ? 'id' : ''}`;
 }
 
 /**
@@ -379,8 +403,8 @@ export function readAsPrinted(text: string, profile: ExtractionProfile, findings
       const at = text.indexOf(row.severity, row.start);
       return { ...fields, severity: { ...rankSeverity(profile, row.severity), start: at < 0 ? row.start : at, end: at < 0 ? row.end : at + row.severity.length, from: 'row' } };
     }
-    const place = heading?.start ?? f.places.find((p) => !rowAt(p.start))?.start;
-    const group = place === undefined ? null : groupAbove(groups, place, f.printedNumber ?? number);
+    // Only a heading stands under a group: a quote with no heading found above it may lie in an appendix after the last group.
+    const group = heading ? groupAbove(groups, heading.start, f.printedNumber ?? number) : null;
     return { ...fields, severity: group ? { ...rankSeverity(profile, group.word), start: group.start, end: group.end, from: 'group' } : null };
   });
 }

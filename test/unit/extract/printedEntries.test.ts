@@ -100,6 +100,18 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(nothing.title).toBe('Remote code execution in the upload handler');
   });
 
+  it('a bare title and an object without its ID or quote are read like a line without an ID: grounded on the heading that prints the title, with its block\'s ID, severity and opening sentence', () => {
+    const bare = ground('Gateway accepts unsigned tokens');
+    const half = groundReply(doc, DEFAULT_PROFILE, [{ id: null, type: 'vulnerability', title: 'Gateway accepts unsigned tokens', severity: '', evidence: '', page: 0 }], whole.chunk)[0]!;
+    for (const f of [bare, half]) {
+      expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
+      expect(f).toMatchObject({ id: null, findingKey: 'TOB-GW-7', printedNumber: '3.2', severity: 'High', severityCanonical: 'High' });
+      expect(f.description).toBe('The gateway verifies a token only when it carries a signature header, so an unsigned token is accepted as valid.');
+    }
+    // A title the text prints nowhere stays ungrounded: never verified.
+    expect(ground('Remote code execution in the upload handler').grounding.status).toBe('ungrounded');
+  });
+
   it('looks in the text shown only: an ID printed outside the chunk and its context grounds nothing', () => {
     const secondPage = { chunk: { start: at('ID | Title'), end: doc.text.length } };
     const f = ground('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', secondPage);
