@@ -119,15 +119,23 @@ const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u
 const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:[•●▪◦‣·*]|o(?=\s))\s*)?(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
 const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
 
+/** A title printed at a line start: its line(s) [start, end) without their outer white space, and where the title's words start and end. */
+export interface TitleLine {
+  start: number;
+  end: number;
+  titleStart: number;
+  titleEnd: number;
+}
+
 /** Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. */
-export function titleLines(text: string, title: string, from: number, to: number): { start: number; end: number; titleStart: number }[] {
+export function titleLines(text: string, title: string, from: number, to: number): TitleLine[] {
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   // A title of one short word is too common to be a heading of its own.
   if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return [];
   const view = normalizeForMatch(text, from, Math.min(to, text.length));
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'gu');
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
-  const out: { start: number; end: number; titleStart: number }[] = [];
+  const out: TitleLine[] = [];
   for (const m of view.text.matchAll(pattern)) {
     const titleStart = view.map[m.index]!;
     const titleEnd = view.map[m.index + m[0].length - 1]! + 1;
@@ -140,7 +148,7 @@ export function titleLines(text: string, title: string, from: number, to: number
     while (start < titleStart && /\s/.test(text[start]!)) start++;
     let end = Math.min(nl < 0 ? text.length : nl, to);
     while (end > titleEnd && /\s/.test(text[end - 1]!)) end--;
-    out.push({ start, end, titleStart });
+    out.push({ start, end, titleStart, titleEnd });
   }
   return out;
 }
@@ -165,6 +173,15 @@ export function namesOnly(line: string): boolean {
   return CONTENTS_LINE_END.test(line.trim()) || TABLE_ROW.test(line);
 }
 
+/** After a title, its line ends with a page number ("7. <title> 14"): a contents line without leaders, no heading. */
+const PAGE_AFTER_TITLE = /^[\s.·…]*\d{1,4}\s*$/;
+
+/** Whether a title line only names its finding: a contents line (leaders, or a page number right after the title), or a table row. */
+export function namesTitleOnly(text: string, line: TitleLine): boolean {
+  const own = lineOf(text, line.titleEnd > line.titleStart ? line.titleEnd - 1 : line.start);
+  return namesOnly(text.slice(lineOf(text, line.start).start, own.end)) || PAGE_AFTER_TITLE.test(text.slice(line.titleEnd, own.end));
+}
+
 /**
  * Whether `line` heads a section: no contents line or table row, and a section follows it in [line.end, limit): its
  * opening sentence, or a metadata field ("Severity: High") before the next line that prints another heading.
@@ -172,21 +189,34 @@ export function namesOnly(line: string): boolean {
 export function headsSection(text: string, line: TextSpan, limit = text.length): boolean {
   if (namesOnly(text.slice(line.start, line.end))) return false;
   // An entry of a list followed by the next entry of that list ("o PBI-12: ..." then "o PBI-13: ...", "5.2.1 ..." then
-  // "5.2.2 ..."): its neighbours are other findings, not its section.
-  const next = nextLine(text, line.end, limit);
-  if (next && leadShape(text.slice(line.start, line.end)) !== '' && leadShape(text.slice(next.start, next.end)) === leadShape(text.slice(line.start, line.end))) return false;
+  // "5.2.2 ...", maybe after the rest of its wrapped title): its neighbours are other findings, not its section.
+  const shape = leadShape(text.slice(line.start, line.end));
+  if (shape !== '' && nextLeadShape(text, line.end, limit) === shape) return false;
   const to = Math.min(limit, line.end + OPENING_WINDOW_CHARS);
   if (sectionOpening(text, line.end, to) !== null) return true;
   return text.slice(line.end, to).split('\n').some((l) => METADATA_LINE.test(l.trim()));
 }
 
-/** The first line after `from` (up to `limit`) that holds anything but white space; null when none. */
-function nextLine(text: string, from: number, limit: number): TextSpan | null {
+/** The longest line read as the rest of a title wrapped onto it (before the next entry of a list). */
+const TITLE_CONTINUATION_CHARS = 80;
+
+/**
+ * The lead shape of the line after `from` (up to `limit`), past one line that continues a wrapped title (no lead, no
+ * label, no sentence end, short); '' when that line starts with words of its own (a label, prose).
+ */
+function nextLeadShape(text: string, from: number, limit: number): string {
+  let skipped = false;
   for (let at = text.indexOf('\n', from); at >= 0 && at + 1 < limit; at = text.indexOf('\n', at + 1)) {
     const line = lineOf(text, at + 1);
-    if (text.slice(line.start, line.end).trim() !== '') return line;
+    const content = text.slice(line.start, line.end).trim();
+    if (content === '') continue;
+    const shape = leadShape(content);
+    if (shape !== '') return shape;
+    const continuesTitle = !skipped && content.length <= TITLE_CONTINUATION_CHARS && !METADATA_LINE.test(content) && !DESCRIPTION_LABEL.test(`\n${content}`) && !/[.!?:]["')\]]?$/.test(content);
+    if (!continuesTitle) return '';
+    skipped = true;
   }
-  return null;
+  return '';
 }
 
 /**
@@ -205,12 +235,17 @@ function leadShape(line: string): string {
  * titleLines), the first that heads a section; else the first that is no contents line or table row; else the first.
  * Null when the area prints the title at no line start. Lines inside `skip` (lists the rules read) are passed over.
  */
-export function titleHeading(text: string, title: string, area: TextSpan, skip: (at: number) => boolean = () => false): (TextSpan & { titleStart: number; heads: boolean }) | null {
+export function titleHeading(text: string, title: string, area: TextSpan, skip: (at: number) => boolean = () => false): (TitleLine & { heads: boolean }) | null {
   const lines = titleLines(text, title, area.start, area.end).filter((l) => !skip(l.start));
   if (lines.length === 0) return null;
-  const heading = lines.find((l) => headsSection(text, lineOf(text, l.start), area.end));
+  const heading = lines.find((l) => headsTitledSection(text, l, area.end));
   if (heading) return { ...heading, heads: true };
-  return { ...(lines.find((l) => !namesOnly(text.slice(lineOf(text, l.start).start, lineOf(text, l.start).end))) ?? lines[0]!), heads: false };
+  return { ...(lines.find((l) => !namesTitleOnly(text, l)) ?? lines[0]!), heads: false };
+}
+
+/** Whether a title line is the heading of its section: it does not only name the finding, and a section follows it. */
+export function headsTitledSection(text: string, line: TitleLine, limit = text.length): boolean {
+  return !namesTitleOnly(text, line) && headsSection(text, lineOf(text, line.start), limit);
 }
 
 /** "ID:", "Finding ID", "Ref." right before an ID on its line: a heading block's metadata, never a table row. */
@@ -430,15 +465,17 @@ function nextHeadingAfter(headings: readonly (TextSpan | null)[], heading: TextS
  * prints its title as one. A place in one of the lists (a row, a contents line) is no heading. Null when none is found.
  */
 function sectionHeadingOf(text: string, f: FindingPlaces, rowAt: (at: number) => ListedEntry | undefined): TextSpan | null {
-  const ownTitleLine = (line: TextSpan) => f.titles.some((t) => titleLines(text, t, line.start, line.end + t.length * 2).some((l) => l.start < line.end));
   const titleHeadingIn = (from: number, to: number, last: boolean) => {
     const lines = f.titles.flatMap((t) => titleLines(text, t, from, to)).filter((l) => !rowAt(l.start)).sort((a, b) => (last ? b.start - a.start : a.start - b.start));
-    return lines.map((l) => lineOf(text, l.start)).find((line) => headsSection(text, line)) ?? null;
+    const heading = lines.find((l) => headsTitledSection(text, l));
+    return heading ? lineOf(text, heading.start) : null;
   };
   for (const place of f.places) {
     if (rowAt(place.start)) continue;
     const line = lineOf(text, place.start);
-    if (ownTitleLine(line) && headsSection(text, line)) return line;
+    // One of its titles printed from this line's start (a title may wrap onto the next line), heading its section.
+    const titled = f.titles.flatMap((t) => titleLines(text, t, line.start, Math.min(text.length, line.end + t.length * 2))).filter((l) => l.start < line.end);
+    if (titled.some((l) => headsTitledSection(text, l))) return line;
   }
   const main = f.places.find((p) => !rowAt(p.start));
   if (!main) return f.places.length > 0 ? titleHeadingIn(0, text.length, false) : null;

@@ -19,7 +19,7 @@ import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions, isReferenceId } from '../rules';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
-import { fieldSeverity, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './printedSections';
+import { fieldSeverity, headsTitledSection, namesTitleOnly, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './printedSections';
 import { parsePrintedLine, wordShare } from './printedEntries';
 import type { ReplyEntry } from './partialReply';
 
@@ -45,8 +45,16 @@ export function recordedDetail(
   const lines = [...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end)) : []), ...headingLines(doc.text, rowTitle, unit, visible), ...numberedLines(doc.text, entry, rowTitle, unit, visible)]
     .sort((a, b) => a.start - b.start);
   if (lines.length === 0) return null;
-  const opened = lines.map((line) => ({ line, opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
-  const { line, opening } = opened.find((o) => o.opening !== null) ?? opened[0]!;
+  // The heading of the section first (never a contents line: "7. <title> 14", or an entry followed by the next one),
+  // else a line followed by prose, else the first.
+  // A line found by the whole title and by its number alone is one line: names-only when either finding shows it is.
+  const namesOnlyAt = new Set(lines.filter((l) => namesTitleOnly(doc.text, l)).map((l) => l.start));
+  // A line that only names the finding (a contents line, a row) is no detailed section: without one, nothing is read.
+  const opened = lines
+    .filter((line) => !namesOnlyAt.has(line.start))
+    .map((line) => ({ line, heads: headsTitledSection(doc.text, line, unit.end), opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
+  if (opened.length === 0) return null;
+  const { line, opening } = opened.find((o) => o.heads) ?? opened.find((o) => o.opening !== null) ?? opened[0]!;
   const claimed = claimedTitle && titleLines(doc.text, claimedTitle, line.start, Math.min(unit.end, line.end + claimedTitle.length * 2)).some((l) => l.start === line.start);
   const title = claimed ? claimedTitle.trim() : headingTitle(doc.text, line, rowTitle);
   const page = pageAt(doc.pages, line.start);
@@ -107,7 +115,8 @@ function numberedLines(text: string, entry: ListedEntry, title: string, unit: { 
     const nl = text.indexOf('\n', titleStart);
     const end = Math.min(nl < 0 ? text.length : nl, unit.end);
     const shared = wordsOf(text.slice(titleStart, end)).filter((w) => words.has(w)).length;
-    if (shared * 2 >= words.size) out.push({ start: unit.start + m.index + (m[0].length - m[0].trimStart().length), end, titleStart });
+    // The heading words its title otherwise: its line after the number is the title as printed.
+    if (shared * 2 >= words.size) out.push({ start: unit.start + m.index + (m[0].length - m[0].trimStart().length), end, titleStart, titleEnd: end });
   }
   return visible(out);
 }

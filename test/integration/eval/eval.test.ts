@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plantedReport } from '../../fixtures/plantedFindings';
 import { runEval } from '../../eval/run';
-import { FAITHFUL_MODES, loadCorpusTruth, skippedFindings } from '../../eval/truthResponder';
+import { BARE_TITLE_MODES, FAITHFUL_MODES, loadCorpusTruth, skippedFindings } from '../../eval/truthResponder';
 import { CORPUS, describeNeeding } from '../../helpers/requirements';
 
 describe('npm run eval against the simulator', () => {
@@ -16,10 +16,17 @@ describe('npm run eval against the simulator', () => {
     // The invented finding and the heavy paraphrase are listed, apart, as ungrounded.
     expect(planted.ungrounded).toBe(2);
     expect(clean).toMatchObject({ status: 'done', truth: 0, found: 0, grounded: 0 });
-    // The generated set also holds the sibling report (near-identical titles, no IDs): every one of its findings found once.
-    const siblings = rows.find((r) => r.name === 'sibling-report')!;
-    expect(siblings).toMatchObject({ status: 'done', found: siblings.truth, duplicates: 0, wrongMerges: 0, extra: 0 });
-    expect(totals.recall).toBeCloseTo((findable + siblings.truth) / (truth.length + siblings.truth), 5);
+    // The generated set also holds documents answered from their truth and gated like the corpus: the sibling report
+    // (near-identical titles, no IDs), the reports that rate findings only in group headings, the one of long titles one
+    // word apart. Every one of their findings found once, with the severity its document prints.
+    const gated = rows.filter((r) => r.gated);
+    expect(gated.map((r) => r.name)).toEqual(['sibling-report', 'group-severity-report', 'group-severity-report-detailed-results', 'one-word-siblings-report']);
+    for (const r of gated) {
+      expect(r, r.name).toMatchObject({ status: 'done', found: r.truth, duplicates: 0, wrongMerges: 0, extra: 0, severityAsPrinted: r.severityScored });
+      expect(r.severityScored, r.name).toBe(r.truth);
+    }
+    const gatedTruth = gated.reduce((n, r) => n + r.truth, 0);
+    expect(totals.recall).toBeCloseTo((findable + gatedTruth) / (truth.length + gatedTruth), 5);
     expect(totals.secondsPerPage).toBeGreaterThan(0);
   });
 });
@@ -43,6 +50,21 @@ describeNeeding([CORPUS], 'corpus eval gate (faithful model modes)', () => {
     expect(corpus.filter((r) => r.status === 'done').length).toBeGreaterThan(truths.length - 2);
     expect(corpus.filter((r) => r.completeness?.totals === 'wrong').map((r) => r.name)).toEqual([]);
     // Every real PDF through the whole simulated pipeline: minutes on a busy 2-core machine.
+  }, 900_000);
+});
+
+// The same gate with a weaker model that answers every finding with its bare title (no ID, severity or quote): every
+// finding found once with the ID, number and severity its document prints, on its detailed section's page. Only the
+// reports with findings (the others hold nothing a reply shape could change, and the faithful run above gates them).
+describeNeeding([CORPUS], 'corpus eval gate (a model that answers with bare titles)', () => {
+  it('finds every truth finding once with its printed ID and severity and its detail page; the completeness check stays clean', async () => {
+    const reports = loadCorpusTruth().filter((d) => d.findings.length > 0).map((d) => d.name);
+    const { rows, gate } = await runEval({ sim: true, corpus: true, only: reports, modes: BARE_TITLE_MODES });
+    const corpus = rows.filter((r) => r.corpus);
+    expect(corpus.map((r) => r.name).sort()).toEqual([...reports].sort());
+    expect(gate).toEqual([]);
+    expect(corpus.reduce((a, r) => a + r.withPrintedId, 0)).toBe(corpus.reduce((a, r) => a + r.idScored, 0));
+    expect(corpus.reduce((a, r) => a + r.severityAsPrinted, 0)).toBe(corpus.reduce((a, r) => a + r.truth, 0));
   }, 900_000);
 });
 
