@@ -25,7 +25,8 @@
  * wrong merge costs a finding. A title only the model wrote (reworded) does not keep anything apart.
  * The merged finding takes its title, description, type and main page from the main source: grounded in
  * its own chunk first, then the one with the most text (the detailed section rather than a table row);
- * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept.
+ * the severity is the highest among the sources (profile rank), as its source wrote it. Every source is kept;
+ * a finding the text shows lists only the sightings found in it and counts the others (`listedSources`).
  */
 import { CONTENTS_LINE_END } from '../../../shared/canonical';
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type MergeReason, type StoredFinding, type UnreviewedMention } from '../../../shared/findings';
@@ -403,7 +404,7 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
   const printedTitle = isPrinted(main.title) ? undefined : ranked.find((f) => isPrinted(f.title))?.title;
   const title = printedTitle && distinctTitles(contentTitle(main.title), contentTitle(printedTitle)) ? printedTitle : main.title;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
-  const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
+  const { sources, unfoundSightings } = listedSources(members.map((f) => toFindingSource(f, f === main)));
   const keyForm = key ? comparableId(key) : null;
   const labels = members.map((f) => f.id).filter((id): id is string => id !== null && (keyForm === null || comparableId(id) !== keyForm));
   return {
@@ -422,6 +423,7 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
     grounded: members.some((f) => f.grounding.status === 'grounded'),
     sources,
     absorbedFindingIds: members.filter((f) => f !== main).map((f) => f.findingId),
+    ...(unfoundSightings > 0 ? { unfoundSightings } : {}),
   };
 }
 
@@ -464,6 +466,16 @@ export function toFindingSource(f: StoredFinding, isMain: boolean): FindingSourc
     isMain,
     modelId: f.id,
   };
+}
+
+/**
+ * The sources a merged finding lists, in document order: of a finding the text shows, only the sightings found in
+ * it (a model that repeats a title it was given but not shown adds nothing an auditor can open); the others are
+ * counted. A finding the text shows nowhere lists every sighting, so there is something to check.
+ */
+export function listedSources(all: FindingSource[]): { sources: FindingSource[]; unfoundSightings: number } {
+  const listed = all.some((s) => s.grounded) ? all.filter((s) => s.grounded) : all;
+  return { sources: sortSources(listed), unfoundSightings: all.length - listed.length };
 }
 
 /** Sources in document order. */

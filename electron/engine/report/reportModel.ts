@@ -539,7 +539,7 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
     ],
     reviews: f.review.map(reviewBlock),
     description: v.description,
-    sourcesLabel: `Sources (${f.sources.length}):`,
+    sourcesLabel: sourcesLabel(f),
     sources: f.sources.map((s) => ({
       page: s.page,
       found: s.grounded,
@@ -554,6 +554,13 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
       context: s.documentText === null ? null : ['In the document: …', s.contextBefore ?? '', { kind: 'mark', text: s.documentText }, s.contextAfter ?? '', '…'],
     })),
   };
+}
+
+/** "Sources (2):", and how many more sightings the merge joined that the text does not show (not listed). */
+function sourcesLabel(f: ReportFinding): string {
+  const unfound = f.unfoundSightings ?? 0;
+  if (unfound === 0) return `Sources (${f.sources.length}):`;
+  return `Sources (${f.sources.length}; ${unfound} more sighting${unfound === 1 ? '' : 's'} not found in the text, not listed):`;
 }
 
 function reviewBlock(r: ReviewExportFinding): ReviewBlock {
