@@ -68,7 +68,11 @@ export interface ListedEntry extends TextPlace {
 
 /** Stated, listed and found per severity of the profile scale. */
 export interface SeverityTally {
-  /** Canonical severity, or null for findings whose severity is off the scale. */
+  /**
+   * Canonical severity; or a word the document counts on its own though the scale maps it onto another ("Undetermined"
+   * beside "Medium", "Gas" beside "Informational"), as printed; or null for findings whose severity is off the scale
+   * or missing (completeness/verdict.ts tallyKeys).
+   */
   severity: string | null;
   /** What the document states (null when it states nothing for this severity). */
   stated: number | null;

@@ -227,9 +227,15 @@ export interface MergedFindingDraft {
   mainFindingId: number;
   /** True when at least one source is grounded; ungrounded-only findings are never counted as verified. */
   grounded: boolean;
+  /** The sightings listed, in document order: of a grounded finding only those found in the text (see `unfoundSightings`). */
   sources: FindingSource[];
-  /** Finding ids absorbed into the main one (all sources but the main). */
+  /** Finding ids absorbed into the main one: every sighting joined but the main, listed among `sources` or not. */
   absorbedFindingIds: number[];
+  /**
+   * Sightings of a grounded finding whose quote or title the text does not show (a model that repeats a title it was
+   * given but not shown): joined to it, but not listed among its sources, only counted here. Absent when none.
+   */
+  unfoundSightings?: number;
 }
 
 /**

@@ -5,7 +5,8 @@
  *
  * A place is true when:
  * - stated-vs-found: the count the document prints for that severity (truth `pdf_stated_counts ?? stated_counts`)
- *   differs from what the run found;
+ *   differs from its truth findings of that severity, or one of them was missed (a found finding rated otherwise
+ *   than its document prints makes the place false);
  * - document-disagrees (a severity): the printed count differs from the truth findings of that severity;
  *   (a total against its counts): never, no corpus report contradicts its own total;
  * - severity-differs: the finding was found with another severity than its truth finding's;
@@ -15,6 +16,7 @@
  * - failed-chunk, pages-without-text: always (the run or the file says so).
  */
 import { comparableId } from '../../electron/engine/extract';
+import { tallyKeys } from '../../electron/engine/completeness';
 import { contentWords } from '../../electron/engine/merge';
 import type { CheckPlace, CompletenessVerdict, ListedEntry } from '../../shared/completeness';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../shared/findings';
@@ -39,14 +41,24 @@ export interface CompletenessScore {
   problems: string[];
 }
 
-/** Counts per canonical severity (labels of one severity added up: "Informational 0" and "Gas 6" are 6). */
-function canonicalCounts(counts: Record<string, number>, profile: ExtractionProfile): Map<string, number> {
+/**
+ * Counts per tally, as the check counts them (completeness/verdict.ts tallyKeys): a word the document counts on its own
+ * ("Undetermined 3" beside "Medium 3", "Gas 6" beside "Informational 0") apart, every other label under its scale word.
+ */
+function tallyCounts(counts: Record<string, number>, profile: ExtractionProfile): Map<string, number> {
+  const keyOf = truthKeys(counts, profile);
   const out = new Map<string, number>();
   for (const [label, n] of Object.entries(counts)) {
-    const canonical = rankSeverity(profile, label).canonical;
-    if (canonical !== null) out.set(canonical, (out.get(canonical) ?? 0) + n);
+    const key = keyOf(label);
+    if (key !== null) out.set(key, (out.get(key) ?? 0) + n);
   }
   return out;
+}
+
+/** The tally a severity word of this document is counted under, from the labels the document prints counts for. */
+function truthKeys(counts: Record<string, number>, profile: ExtractionProfile): (word: string) => string | null {
+  const keyOf = tallyKeys(profile, Object.keys(counts).map((label) => ({ label, severity: rankSeverity(profile, label).canonical })));
+  return (word) => keyOf(word, rankSeverity(profile, word).canonical);
 }
 
 export function printedCounts(truth: TruthDocument): Record<string, number> {
@@ -54,13 +66,17 @@ export function printedCounts(truth: TruthDocument): Record<string, number> {
 }
 
 export function totalsRead(truth: TruthDocument, verdict: CompletenessVerdict, profile: ExtractionProfile = DEFAULT_PROFILE): TotalsRead {
-  const expected = canonicalCounts(printedCounts(truth), profile);
+  const expected = tallyCounts(printedCounts(truth), profile);
   const perSeverity = verdict.stated.filter((c) => c.severity !== null);
   const total = verdict.stated.find((c) => c.severity === null) ?? null;
   if (perSeverity.length === 0 && total === null) return 'none';
   if (expected.size === 0) return 'wrong';
+  const readKey = tallyKeys(profile, verdict.stated);
   const read = new Map<string, number>();
-  for (const c of perSeverity) read.set(c.severity!, (read.get(c.severity!) ?? 0) + c.count);
+  for (const c of perSeverity) {
+    const key = readKey(c.label, c.severity)!;
+    read.set(key, (read.get(key) ?? 0) + c.count);
+  }
   for (const severity of new Set([...expected.keys(), ...read.keys()])) {
     // A severity printed as 0 and not read is no wrong number; any other difference is.
     if ((read.get(severity) ?? 0) !== (expected.get(severity) ?? 0) && perSeverity.length > 0) return 'wrong';
@@ -91,17 +107,17 @@ const QUOTED_TITLE = /^Finding "(.*?)" (?:\(|was found)/;
 const LIST_ITEM = /^List item on page \d+, "(.*)", matches no finding/;
 
 export function scoreCompleteness(truth: TruthDocument, findings: readonly MergedFinding[], verdict: CompletenessVerdict, profile: ExtractionProfile = DEFAULT_PROFILE): CompletenessScore {
-  const printed = canonicalCounts(printedCounts(truth), profile);
+  const printed = tallyCounts(printedCounts(truth), profile);
+  const keyOf = truthKeys(printedCounts(truth), profile);
   const truthBySeverity = new Map<string, number>();
   for (const t of truth.findings) {
-    const c = rankSeverity(profile, t.severity).canonical;
+    const c = keyOf(t.severity);
     if (c !== null) truthBySeverity.set(c, (truthBySeverity.get(c) ?? 0) + 1);
   }
   // Missed: no finding the analysis reported carries it (one known from its listed row alone is still missed: the
   // model reported nothing for its detailed section, extract/listedRows.ts).
   const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
   const missed = truth.findings.filter((t) => carriersOf(t, analysed).length === 0);
-  const foundOf = (severity: string) => verdict.tallies.find((t) => t.severity === severity)?.found ?? 0;
   const entryOf = (place: CheckPlace) => {
     const m = ENTRY_NUMBER.exec(place.message);
     return m ? (verdict.listed.find((e) => e.number === m[1] && e.page === Number(m[2]) && e.findingIds.length === 0) ?? null) : null;
@@ -123,10 +139,15 @@ export function scoreCompleteness(truth: TruthDocument, findings: readonly Merge
   };
   const isTrue = (place: CheckPlace): boolean => {
     switch (place.kind) {
-      case 'stated-vs-found':
+      case 'stated-vs-found': {
+        // True when the run really lacks a finding of that severity (one was missed), or the document states a count
+        // its own findings do not have. Found findings given another severity than the one printed make it false:
+        // the place is then the run's mistake, not the document's gap.
         if (printed.size === 0) return false;
-        if (!place.severity) return [...printed.values()].reduce((a, b) => a + b, 0) !== verdict.foundTotal;
-        return (printed.get(place.severity) ?? 0) !== foundOf(place.severity);
+        if (!place.severity) return [...printed.values()].reduce((a, b) => a + b, 0) !== truth.findings.length || missed.length > 0;
+        const missedOfSeverity = missed.some((t) => keyOf(t.severity) === place.severity);
+        return missedOfSeverity || (printed.get(place.severity) ?? 0) !== (truthBySeverity.get(place.severity) ?? 0);
+      }
       case 'document-disagrees':
         return place.severity ? (printed.get(place.severity) ?? 0) !== (truthBySeverity.get(place.severity) ?? 0) : false;
       case 'severity-differs': {

@@ -1,12 +1,16 @@
 /**
  * The generated documents `npm run eval` measures a model on: a report with
  * planted findings of known pages, a report with none (a model that
- * invents findings shows up there) and a report of sibling findings whose
- * titles are one word apart (a merge that joins them loses a finding). The real PDFs of ../shared/corpus come
+ * invents findings shows up there), a report of sibling findings whose
+ * titles are one word apart (a merge that joins them loses a finding), and
+ * reports that print each finding's severity only in its group heading, and one whose findings come in pairs of long
+ * titles one word apart. The real PDFs of ../shared/corpus come
  * with their truth files (truthResponder.ts loadCorpusTruth).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { groupSeverityReport } from '../fixtures/groupSeverityReport';
+import { oneWordSiblingsReport } from '../fixtures/oneWordSiblings';
 import { plantedReport } from '../fixtures/plantedFindings';
 import type { TruthDocument } from './truthResponder';
 
@@ -57,7 +61,7 @@ const CLEAN_PAGES = [
   'Conclusion\nNo exceptions were identified. Management confirmed the description of the controls and the results were discussed with them.',
 ];
 
-export function generatedSet(dir: string): LabelledDocument[] {
+export async function generatedSet(dir: string): Promise<LabelledDocument[]> {
   const report = plantedReport();
   const planted = join(dir, 'planted-report.txt');
   writeFileSync(planted, report.pageTexts.join('\f'));
@@ -81,5 +85,15 @@ export function generatedSet(dir: string): LabelledDocument[] {
       truth: siblings.truth.findings.map((t) => ({ id: t.id, titles: [t.title], page: t.page })),
       truthDocument: siblings.truth,
     },
+    // Severities printed only in group headings (Cyfrin-style), with its contents read as a list of findings, and with a
+    // findings chapter the rules do not take for one (the model then sees the contents lines too); an Oak-style report
+    // whose findings come in pairs of long titles one word apart.
+    ...(await Promise.all(
+      [groupSeverityReport(), groupSeverityReport({ chapter: 'Detailed Results' }), oneWordSiblingsReport()].map(async (report) => {
+        const file = join(dir, `${report.name}.pdf`);
+        writeFileSync(file, await report.pdf());
+        return { name: report.name, file, generated: true, truth: report.truth.findings.map((t) => ({ id: t.id, titles: [t.title], page: t.page })), truthDocument: report.truth };
+      }),
+    )),
   ];
 }

@@ -33,7 +33,7 @@ import { generatedSet } from './labelledSet';
 import { completenessGate, scoreCompleteness, type CompletenessScore } from './completenessScore';
 import { scoreStrict, type StrictScore } from './strictScore';
 import { corpusGap, corpusInventory } from '../helpers/corpus';
-import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, MODEL_MODES, truthResponder, type ModelMode, type TruthDocument, type TruthFindingSpec } from './truthResponder';
+import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, MODE_SETS, MODEL_MODES, truthResponder, type ModelMode, type TruthDocument, type TruthFindingSpec } from './truthResponder';
 
 /** Modes in which the model leaves findings out: the strict gate cannot hold, the completeness check must name them. */
 const SKIPPING_MODES: readonly ModelMode[] = ['missed-finding', 'skips-findings'];
@@ -86,6 +86,12 @@ export interface EvalRow extends StrictScore {
 export interface EvalTotals {
   truth: number;
   found: number;
+  /** Found findings whose truth names a severity, and of those the ones carrying the printed word. */
+  severityScored: number;
+  severityAsPrinted: number;
+  /** Found findings whose document prints an ID or number for them, and of those the ones carrying it. */
+  idScored: number;
+  withPrintedId: number;
   duplicates: number;
   wrongMerges: number;
   detailPages: number;
@@ -102,7 +108,7 @@ interface EvalDocument {
   /** A generated document held to the corpus gate (its truth is exact, like the corpus's). */
   gated?: boolean;
   responder?: Responder;
-  /** The corpus truth file, for the completeness score. */
+  /** Its truth (a corpus truth file, or a generated document's), for the completeness score. */
   truthDoc?: TruthDocument;
 }
 
@@ -111,11 +117,11 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   const corpusDir = options.corpusDir ?? defaultCorpusDir();
   const documents: EvalDocument[] = [];
   const planted = plantedReport();
-  for (const g of options.generated === false ? [] : generatedSet(dir)) {
+  for (const g of options.generated === false ? [] : await generatedSet(dir)) {
     if (g.truthDocument) {
       // Answered from its truth like the corpus, in the same model modes, and gated with it.
       const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
-      documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder });
+      documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder, truthDoc: g.truthDocument });
       continue;
     }
     documents.push({ name: g.name, file: g.file, corpus: false, truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })), responder: plantedResponder(planted) });
@@ -161,11 +167,15 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       const completeness = doc.truthDoc && verdict ? scoreCompleteness(doc.truthDoc, findings, verdict) : null;
       rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, gated: doc.corpus || (doc.gated ?? false), runId: outcome.run.id, documentId: input.documentId, completeness, ...scoreStrict(doc.truth, findings) });
     }
-    const sum = (key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra') => rows.reduce((a, r) => a + r[key], 0);
+    const sum = (key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra' | 'severityScored' | 'severityAsPrinted' | 'idScored' | 'withPrintedId') => rows.reduce((a, r) => a + r[key], 0);
     const pages = rows.reduce((a, r) => a + r.pages, 0);
     const totals: EvalTotals = {
       truth: sum('truth'),
       found: sum('found'),
+      severityScored: sum('severityScored'),
+      severityAsPrinted: sum('severityAsPrinted'),
+      idScored: sum('idScored'),
+      withPrintedId: sum('withPrintedId'),
       duplicates: sum('duplicates'),
       wrongMerges: sum('wrongMerges'),
       detailPages: sum('detailPages'),
@@ -173,10 +183,10 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       recall: sum('truth') === 0 ? 1 : sum('found') / sum('truth'),
       secondsPerPage: pages === 0 ? 0 : rows.reduce((a, r) => a + r.seconds, 0) / pages,
     };
-    const corpusRows = rows.filter((r) => r.corpus);
     const skipping = (options.modes ?? FAITHFUL_MODES).some((m) => SKIPPING_MODES.includes(m));
     // A model that leaves findings out cannot pass the strict gate; what must hold then is that the check names each one.
-    const gate = [...(skipping ? [] : corpusGate(rows.filter((r) => r.gated))), ...completenessGate(corpusRows, skipping)];
+    const gated = rows.filter((r) => r.gated);
+    const gate = [...(skipping ? [] : corpusGate(gated)), ...printedGate(gated), ...completenessGate(gated, skipping)];
     return { rows, totals, gate };
   } finally {
     db.close();
@@ -198,6 +208,19 @@ export function corpusGate(rows: readonly EvalRow[]): string[] {
   return failures;
 }
 
+/**
+ * What every found finding must carry, whatever the model left out (a model that skips findings included): the
+ * severity its document prints for it, and the ID (or number) it prints for it.
+ */
+export function printedGate(rows: readonly EvalRow[]): string[] {
+  const failures: string[] = [];
+  for (const r of rows) {
+    if (r.severityAsPrinted < r.severityScored) failures.push(`${r.name}: ${r.severityScored - r.severityAsPrinted} of ${r.severityScored} found findings without the severity the document prints`);
+    if (r.withPrintedId < r.idScored) failures.push(`${r.name}: ${r.idScored - r.withPrintedId} of ${r.idScored} found findings without the ID or number the document prints`);
+  }
+  return failures;
+}
+
 export function printEval(result: Awaited<ReturnType<typeof runEval>>): void {
   console.table(
     result.rows.map((r) => ({
@@ -209,6 +232,8 @@ export function printEval(result: Awaited<ReturnType<typeof runEval>>): void {
       duplicates: r.duplicates,
       'wrong merges': r.wrongMerges,
       'detail page': `${r.detailPages}/${r.found}`,
+      severity: `${r.severityAsPrinted}/${r.severityScored}`,
+      'printed ID': `${r.withPrintedId}/${r.idScored}`,
       extra: r.extra,
       ungrounded: r.ungrounded,
       's/page': (r.seconds / Math.max(1, r.pages)).toFixed(2),
@@ -228,6 +253,8 @@ export function printEval(result: Awaited<ReturnType<typeof runEval>>): void {
   console.log(
     `found once ${t.found}/${t.truth} (${pct(t.recall)})  duplicates ${t.duplicates}  wrong merges ${t.wrongMerges}  detail pages ${t.detailPages}/${t.found}  extra ${t.extra}  time per page ${t.secondsPerPage.toFixed(2)} s`,
   );
+  const share = (a: number, b: number) => `${a}/${b} (${pct(b === 0 ? 1 : a / b)})`;
+  console.log(`severity as printed ${share(t.severityAsPrinted, t.severityScored)}  with printed ID or number ${share(t.withPrintedId, t.idScored)}`);
   const scored = result.rows.flatMap((r) => (r.completeness ? [r.completeness] : []));
   if (scored.length > 0) {
     const printing = scored.filter((c) => c.printsTotals);
@@ -311,10 +338,12 @@ async function main(): Promise<void> {
       'key-env': { type: 'string' },
     },
   });
-  const modes = values.modes?.split(',').map((m) => m.trim()).filter(Boolean);
+  // A named set (faithful, imperfect, bare-titles-set) stands for its modes; sets and single modes combine.
+  const named = values.modes?.split(',').map((m) => m.trim()).filter(Boolean);
+  const modes = named && [...new Set(named.flatMap((m): readonly string[] => MODE_SETS[m] ?? [m]))];
   const unknown = modes?.filter((m) => !(MODEL_MODES as readonly string[]).includes(m)) ?? [];
   if (unknown.length > 0) {
-    console.error(`Unknown mode ${unknown.join(', ')}. Modes: ${MODEL_MODES.join(', ')}.`);
+    console.error(`Unknown mode ${unknown.join(', ')}. Modes: ${MODEL_MODES.join(', ')}; sets: ${Object.keys(MODE_SETS).join(', ')}.`);
     process.exit(2);
   }
   let sizes: number[] | undefined;

@@ -25,8 +25,35 @@ export interface StrictScore {
   /** Merged findings that are ungrounded (listed apart, never counted as findings). */
   ungrounded: number;
   grounded: number;
+  /** Found findings whose truth names a severity: each should carry the word its document prints. */
+  severityScored: number;
+  /** Of those, the ones whose severity is the printed word (its qualifier aside: "High Risk" is High, "Gas Optimizations" Gas). */
+  severityAsPrinted: number;
+  /** Found findings whose document prints an ID or number for them (the truth's `id`). */
+  idScored: number;
+  /** Of those, the ones that carry it: the ID string as their printed ID, a number as their printed number. */
+  withPrintedId: number;
   /** Titles of truth findings not found, or found more than once, for the table. */
   problems: string[];
+}
+
+/**
+ * A severity as a word to compare: lower case, without the qualifier a document prints beside it ("High Risk",
+ * "Medium-severity", "Gas Optimizations", "Impact: Low"). The word itself is kept: "Undetermined" is not "Medium".
+ */
+export function severityWord(severity: string | null | undefined): string {
+  return (severity ?? '')
+    .toLowerCase()
+    .replace(/\b(?:risk|severity|impact|level|optimi[sz]ations?|findings?|issues?)\b/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Whether a found finding carries the ID (or number) its document prints for it: the truth's `id`. */
+export function carriesPrintedId(t: TruthFindingSpec, f: Pick<MergedFinding, 'findingKey' | 'printedNumber'>): boolean {
+  if (t.id === null) return false;
+  if (isIdString(t.id)) return f.findingKey !== null && comparableId(f.findingKey) === comparableId(t.id);
+  return f.printedNumber === t.id || (f.findingKey !== null && comparableId(f.findingKey) === comparableId(t.id));
 }
 
 const norm = (text: string) => (normalizeForMatch(text).text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
@@ -51,13 +78,28 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   let found = 0;
   let duplicates = 0;
   let detailPages = 0;
+  let severityScored = 0;
+  let severityAsPrinted = 0;
+  let idScored = 0;
+  let withPrintedId = 0;
   const problems: string[] = [];
   for (const t of truth) {
     const carriers = carriersOf(t, grounded);
     if (carriers.length === 1) {
       found++;
-      if (carriers[0]!.sources.some((s) => s.page === t.page)) detailPages++;
+      const f = carriers[0]!;
+      if (f.sources.some((s) => s.page === t.page)) detailPages++;
       else problems.push(`no detail page ${t.page}: ${t.title}`);
+      if (severityWord(t.severity) !== '') {
+        severityScored++;
+        if (severityWord(f.severity) === severityWord(t.severity)) severityAsPrinted++;
+        else problems.push(`severity ${f.severity === '' ? '(none)' : `"${f.severity}"`}, printed ${t.severity}: ${t.title}`);
+      }
+      if (t.id !== null) {
+        idScored++;
+        if (carriesPrintedId(t, f)) withPrintedId++;
+        else problems.push(`no printed ID ${t.id} (has ${f.findingKey ?? f.printedNumber ?? 'none'}): ${t.title}`);
+      }
     } else if (carriers.length > 1) {
       duplicates++;
       problems.push(`${carriers.length}x: ${t.title}`);
@@ -78,6 +120,10 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
     extra: grounded.filter((f) => !hasTitle(allTitles, f.title)).length,
     ungrounded: findings.length - grounded.length,
     grounded: grounded.length,
+    severityScored,
+    severityAsPrinted,
+    idScored,
+    withPrintedId,
     problems,
   };
 }

@@ -75,11 +75,33 @@ export const MODEL_MODES = [
    * "ID | type | severity | title" the reply schema offers for it: a model that does not take up that instruction.
    */
   'ignores-id-lines',
+  // Reply shapes of weaker models (issue 36): the document still prints what the model leaves out.
+  /**
+   * Takes the simplest branch of the findings union: every finding it reports is a bare string holding only its title
+   * (no ID, no severity, no quote, no page), the recorded ones too (it does not take up the numbering).
+   */
+  'bare-titles',
+  /** Leaves the `id` of about 20% of the findings whose ID the text prints empty (null), writing them as objects. */
+  'drops-ids',
+  /** Forgets or shifts about 10% of the RECORDED FINDINGS numbers it gives (half left out, half given as a neighbouring line's number). */
+  'recorded-slips',
 ] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
 /** What a faithful model does that the merge must survive: the CI gate runs with these on. */
 export const FAITHFUL_MODES: readonly ModelMode[] = ['invented-ids', 'null-ids', 'summary-and-detail'];
+
+/**
+ * An imperfect model (issue 36's measurement): skips findings, paraphrases quotes, drops printed IDs, invents findings,
+ * slips on the recorded numbers, ends its lists after 20 entries and writes long fields.
+ */
+export const IMPERFECT_MODES: readonly ModelMode[] = [...FAITHFUL_MODES, 'skips-findings', 'paraphrased-quotes', 'drops-ids', 'invented-finding', 'recorded-slips', 'stops-after-n', 'verbose-replies'];
+
+/** A weaker model that answers every finding with its bare title. */
+export const BARE_TITLE_MODES: readonly ModelMode[] = [...FAITHFUL_MODES, 'bare-titles'];
+
+/** The named sets `npm run eval -- --modes <set>` takes besides single modes. */
+export const MODE_SETS: Readonly<Record<string, readonly ModelMode[]>> = { faithful: FAITHFUL_MODES, imperfect: IMPERFECT_MODES, 'bare-titles-set': BARE_TITLE_MODES };
 
 export interface TruthFindingSpec {
   /** As the truth file gives it: an ID string (TOB-ETCD-001) or a bare sequence number ("7"). */
@@ -237,7 +259,8 @@ function leadingPunctuation(view: ChunkView, at: number, title: string): number 
 }
 
 /**
- * Only numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line. Or a section
+ * Only a list bullet, numbers, IDs and punctuation before it on its line: a heading, a table row, a contents line, a
+ * list item ("o REL-1504: Adding labels ..."). Or a section
  * number of two levels or more right before it, after other words: a heading printed on its chapter title's line
  * ("3. Detailed Findings 3.1. Lack of input validations"), which a reader sees as the heading it is.
  */
@@ -245,7 +268,7 @@ function atLineStart(view: ChunkView, start: number): boolean {
   const lineStart = view.masked.lastIndexOf('\n', start - 1) + 1;
   const before = view.masked.slice(lineStart, start).replace(INVISIBLE, '');
   if (/(?:^|\s)\d+(?:\.\d+)+\.?\s+$/.test(before)) return true;
-  return /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/.test(before);
+  return /^[\s#.:)(|\-–—]*(?:(?:[•●▪◦‣·*]|o(?=\s))\s*)?(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/.test(before);
 }
 
 function lineBounds(text: string, at: number): { start: number; end: number } {
@@ -294,6 +317,21 @@ const OFF_SCALE: Record<string, string> = {
   undetermined: 'Unknown',
 };
 
+/** Share of findings (in percent) whose printed ID the drops-ids mode leaves out. */
+const DROPPED_ID_PERCENT = 20;
+/** Share of recorded numbers (in percent) the recorded-slips mode forgets, and as many it shifts to a neighbouring line. */
+const SLIPPED_RECORDED_PERCENT = 10;
+
+/** recorded-slips: some numbers forgotten, as many given as a neighbouring line's number. */
+function slipNumbers(numbers: readonly number[], chunkSeed: number): number[] {
+  return numbers.flatMap((n) => {
+    const roll = hash(`${chunkSeed}:slip:${n}`) % 100;
+    if (roll < SLIPPED_RECORDED_PERCENT / 2) return [];
+    if (roll < SLIPPED_RECORDED_PERCENT) return [n > 1 && roll % 2 === 0 ? n - 1 : n + 1];
+    return [n];
+  });
+}
+
 /** The findings of a document the skips-findings mode never reports (the same ones on every run with the same seed). */
 export function skippedFindings(doc: TruthDocument, seed = DEFAULT_SEED): TruthFindingSpec[] {
   return doc.findings.filter((f) => hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT);
@@ -328,14 +366,16 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
           : sightings.filter((s) => isDetail(view, s));
     // A model that follows the instructions gives a recorded finding whose detailed section it reads by its line
     // number ("recorded", when the reply schema has it); one that reports every sighting writes every entry in full.
-    const byNumber = !careless && !modes.has('ignores-recorded') && hasReplyField(req.format, 'recorded');
-    const recordedNumbers = byNumber ? [...new Set(chosen.filter((s) => isDetail(view, s) && recordedLine(s) > 0).map(recordedLine))] : [];
+    const byNumber = !careless && !modes.has('ignores-recorded') && !modes.has('bare-titles') && hasReplyField(req.format, 'recorded');
+    const named = byNumber ? [...new Set(chosen.filter((s) => isDetail(view, s) && recordedLine(s) > 0).map(recordedLine))] : [];
+    const recordedNumbers = modes.has('recorded-slips') ? slipNumbers(named, chunkSeed) : named;
     const reported = byNumber ? chosen.filter((s) => !(isDetail(view, s) && recordedLine(s) > 0)) : chosen;
 
     let counter = 0;
     const idless = idlessStyle(modes, chunkSeed);
     const findings = reported.map((s, i) => {
-      const printedId = isIdString(s.finding.id) && idVisibleNear(view, s) ? s.finding.id : null;
+      const dropped = modes.has('drops-ids') && hash(`${chunkSeed}:drop:${s.finding.title}`) % 100 < DROPPED_ID_PERCENT;
+      const printedId = isIdString(s.finding.id) && idVisibleNear(view, s) && !dropped ? s.finding.id : null;
       let id: string | null;
       if (printedId) id = modes.has('reformatted-ids') ? reformatId(printedId, s.title, chunkSeed + i) : printedId;
       else if (idless === 'invented') id = `F-${++counter}`;
@@ -368,7 +408,11 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
     // A model that follows the instructions writes a finding whose ID the text prints as one line (when the reply
     // schema offers lines); one that reports every sighting carelessly still writes what the schema offers.
     const asLines = !modes.has('ignores-id-lines') && acceptsLines(req.format);
-    const entries = asLines ? listed.map((f) => (f.printed ? `${String(f.id)} | ${String(f.type)} | ${String(f.severity)} | ${String(f.title)}` : f)) : listed;
+    const entries = modes.has('bare-titles') && acceptsLines(req.format)
+      ? listed.map((f) => String(f.title))
+      : asLines
+        ? listed.map((f) => (f.printed ? `${String(f.id)} | ${String(f.type)} | ${String(f.severity)} | ${String(f.title)}` : f))
+        : listed;
     const reply = shapeLike(req.format, { recorded, findings: entries, summary });
     if (modes.has('verbose-replies')) return verboseReply(req.format, reply);
     return JSON.stringify(reply);

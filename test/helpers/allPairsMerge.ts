@@ -5,9 +5,11 @@
  * (test/bench/mergeBench.ts). Not used by the product. When the merge's rules change, change them here too, or the
  * differential test says so.
  */
+import { CONTENTS_LINE_END } from '../../shared/canonical';
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type MergeReason, type StoredFinding } from '../../shared/findings';
 import { comparableId } from '../../electron/engine/extract';
 import { compareFindings, contentWords, textSimilarity, words } from '../../electron/engine/merge';
+import { listedSources } from '../../electron/engine/merge/result';
 
 export interface MergeOptions {
   /** Share of the shorter evidence span two spans must overlap to be the same text. Default 0.5. */
@@ -352,7 +354,7 @@ function position(d: MergedFindingDraft): number {
 function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
-  const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
+  const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) ? -1000 : 0;
   // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
   const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
@@ -378,7 +380,8 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
   const printedTitle = isPrinted(main.title) ? undefined : ranked.find((f) => isPrinted(f.title))?.title;
   const title = printedTitle && distinctTitles(contentTitle(main.title), contentTitle(printedTitle)) ? printedTitle : main.title;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
-  const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
+  // The sources listed as the merge lists them (result.ts): only the grounded sightings of a finding the text shows.
+  const { sources, unfoundSightings } = listedSources(members.map((f) => toFindingSource(f, f === main)));
   const keyForm = key ? comparableId(key) : null;
   const labels = members.map((f) => f.id).filter((id): id is string => id !== null && (keyForm === null || comparableId(id) !== keyForm));
   return {
@@ -397,6 +400,7 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
     grounded: members.some((f) => f.grounding.status === 'grounded'),
     sources,
     absorbedFindingIds: members.filter((f) => f !== main).map((f) => f.findingId),
+    ...(unfoundSightings > 0 ? { unfoundSightings } : {}),
   };
 }
 
@@ -422,11 +426,6 @@ function toFindingSource(f: StoredFinding, isMain: boolean): FindingSource {
     isMain,
     modelId: f.id,
   };
-}
-
-/** Sources in document order. */
-function sortSources(sources: FindingSource[]): FindingSource[] {
-  return sources.sort((a, b) => (a.evidenceStart ?? Infinity) - (b.evidenceStart ?? Infinity) || a.findingId - b.findingId);
 }
 
 function round(x: number): number {

@@ -17,12 +17,13 @@ import {
   type PairRule,
 } from '../../../shared/compare';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import type { MergedFinding } from '../../../shared/findings';
-import type { IdMention } from '../../../shared/types';
-import { isReferenceId } from '../completeness';
-import { comparableId } from '../extract';
+import { DEFAULT_PROFILE, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
+import type { IdPattern } from '../../../shared/idPatterns';
+import type { ExtractedDocument, IdMention } from '../../../shared/types';
+import { findListings, isReferenceId, textLines } from '../completeness';
+import { comparableId, listsToRead, severitiesAsPrinted } from '../extract';
 import { listMergedFindings, words } from '../merge';
-import { getDocument, loadExtractedDocument, loadMentions } from '../store';
+import { getDocument, getRun, loadExtractedDocument, loadMentions } from '../store';
 import { agreeEnough, pairFindings, type PairingItem } from './pairing';
 import { readStatedStatus, withoutTrailingStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
 import { latestFinishedRun, latestMergedRun, listDecisions, notesOnFindings } from './store';
@@ -49,6 +50,9 @@ export interface Item extends PairingItem {
 
 /** One analysed document: its findings (merged, or read from its printed IDs), its text and ID mentions. */
 export interface Side {
+  doc: ExtractedDocument;
+  /** The profile and ID patterns its run read it with. */
+  reading: { profile: ExtractionProfile; idPatterns: readonly IdPattern[] };
   ref: CompareDocumentRef;
   text: string;
   view: StatusTextView;
@@ -93,7 +97,8 @@ function itemFromMerged(m: MergedFinding): Item | null {
       id: m.findingKey,
       number: m.printedNumber,
       title: m.title,
-      severity: m.severity,
+      // No severity (the document prints none, the model gave none) is unknown, never a severity of its own.
+      severity: m.severity.trim() === '' ? null : m.severity,
       pages,
       quote: main.evidence,
       page: main.page,
@@ -198,6 +203,25 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
     });
 }
 
+/**
+ * Items read from the printed IDs get the severity the document prints for them (their section's field, their row's
+ * cell, their group heading: extract/printedSections.ts), as model findings get it after their merge.
+ */
+function withPrintedSeverity(doc: ExtractedDocument, profile: ExtractionProfile, idPatterns: readonly IdPattern[], items: Item[]): Item[] {
+  if (items.length === 0) return items;
+  // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
+  const rows = listsToRead(doc.text, findListings(textLines(doc), doc.text, profile, idPatterns)).flatMap((l) => l.entries);
+  const places = items.map((item) => ({ titles: item.side.title ? [item.side.title] : [], printedNumber: item.side.number, places: item.side.start === null || item.side.end === null ? [] : [{ start: item.side.start, end: item.side.end }] }));
+  const severities = severitiesAsPrinted(doc.text, profile, places, rows);
+  return items.map((item, i) => ({ ...item, side: { ...item.side, severity: severities[i]?.original ?? null } }));
+}
+
+/** The profile and ID patterns a run read its document with (the defaults for a run whose settings cannot be read). */
+function readingOf(db: Database, runId: number): { profile: ExtractionProfile; idPatterns: readonly IdPattern[] } {
+  const settings = getRun(db, runId)?.settings;
+  return settings ? { profile: settings.profile, idPatterns: settings.idPatterns } : { profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns };
+}
+
 /** A document's findings for a comparison (or a reconciliation): its latest merged findings, else (or with rules-only) the IDs it prints where it announces a finding. */
 export function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
   const stored = getDocument(db, documentId);
@@ -209,8 +233,11 @@ export function loadSide(db: Database, documentId: number, runId: number | undef
   const full = mergedRun !== undefined && merged.length > 0;
   const run = full ? mergedRun : (runId ?? latestFinishedRun(db, documentId));
   if (run === undefined) throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${stored.fileName} has no finished analysis. Analyse it first (npm run analyze -- <file>).`);
-  const items = full ? merged.map(itemFromMerged).filter((i): i is Item => i !== null) : itemsFromMentions(doc.text, mentions);
+  const reading = readingOf(db, run);
+  const items = full ? merged.map(itemFromMerged).filter((i): i is Item => i !== null) : withPrintedSeverity(doc, reading.profile, reading.idPatterns, itemsFromMentions(doc.text, mentions));
   return {
+    doc,
+    reading,
     ref: {
       documentId,
       runId: run,
@@ -226,8 +253,10 @@ export function loadSide(db: Database, documentId: number, runId: number | undef
   };
 }
 
+/** A severity changed only when both sides print one and the words differ ("Undetermined" to "Medium" is a change); an unknown side changes nothing. */
 function sameSeverity(a: string | null, b: string | null): boolean {
-  return a === null || b === null || a.trim().toLowerCase() === b.trim().toLowerCase();
+  const word = (s: string | null) => (s ?? '').trim().toLowerCase();
+  return word(a) === '' || word(b) === '' || word(a) === word(b);
 }
 
 function sameTitle(a: CompareSide, b: CompareSide): boolean {
@@ -264,7 +293,7 @@ function missedButPrinted(side: Side, unpairedOthers: readonly Item[]): Item[] {
   if (side.ref.mode !== 'full') return [];
   const own = new Set(side.items.filter((i) => i.id !== null).map((i) => comparableId(i.id!)));
   const wanted = new Set(unpairedOthers.filter((i) => i.id !== null && !own.has(comparableId(i.id))).map((i) => comparableId(i.id!)));
-  return wanted.size === 0 ? [] : itemsFromMentions(side.text, side.mentions, wanted);
+  return wanted.size === 0 ? [] : withPrintedSeverity(side.doc, side.reading.profile, side.reading.idPatterns, itemsFromMentions(side.text, side.mentions, wanted));
 }
 
 export function compareDocuments(db: Database, input: CompareInput): Comparison {

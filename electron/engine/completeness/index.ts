@@ -27,7 +27,7 @@ export { matchEntries, ENTRY_MATCH_THRESHOLD } from './entryMatching';
 export { statedTotalsByLlm, overviewParts, mayStateCounts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
 export { textLines, type TextLine } from './textLines';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
-export { composeVerdict } from './verdict';
+export { composeVerdict, tallyKeys } from './verdict';
 export { bestAssignment } from './bestAssignment';
 export { findItemLists, itemsWithoutFinding, type ItemList, type ListItem, type UncoveredItem } from './itemLists';
 

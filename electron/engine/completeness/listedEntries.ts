@@ -26,8 +26,9 @@ import { severityLabels } from './statedTotals';
 import { findRegisters } from './registers';
 import { isReferenceId } from './idFamily';
 
+/** A heading that names the findings listed under it; a fix review or retest sums its results up the same way ("Summary of Fix Review Results"). */
 const FINDINGS_HEADING =
-  /^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:summary\s+of\s+(?:the\s+)?(?:findings|issues|vulnerabilities|results)|(?:findings?|issues?|vulnerabilit(?:y|ies))\s+(?:summary|overview|list|table)|list\s+of\s+(?:findings|issues|vulnerabilities)|detailed\s+(?:findings|issues)|findings(?:\s+and\s+recommendations)?|issues\s+found|vulnerabilities)\s*[.\s]*(\d{1,4})?\s*$/i;
+  /^\s*(?:[A-Z]?\d+(?:\.\d+)*\.?\s+)?(?:summary\s+of\s+(?:the\s+)?(?:(?:fix\s+review|retest|remediation)\s+)?(?:findings|issues|vulnerabilities|results)|(?:findings?|issues?|vulnerabilit(?:y|ies))\s+(?:summary|overview|list|table)|list\s+of\s+(?:findings|issues|vulnerabilities)|detailed\s+(?:findings|issues)|findings(?:\s+and\s+recommendations)?|issues\s+found|vulnerabilities)\s*[.\s]*(\d{1,4})?\s*$/i;
 /** Lines between the heading and entry 1 (an intro sentence, a column header). */
 const FIRST_ENTRY_WITHIN = 6;
 /** Lines one entry may wrap onto (a long title in a narrow column). */

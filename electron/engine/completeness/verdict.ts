@@ -7,7 +7,7 @@
 import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
 import { entryName, LISTING_NAMES, type CheckPlace, type CompletenessVerdict, type ListedEntry, type SeverityTally, type StatedCount } from '../../../shared/completeness';
-import type { ExtractionProfile, MergedFinding } from '../../../shared/findings';
+import { rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { UncoveredItem } from './itemLists';
 import type { Listing } from './listedEntries';
 
@@ -30,8 +30,15 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   const { stated, findings } = input;
   // Counting a table's rows per severity needs a severity on every row.
   const table = input.listings.find((l) => l.kind === 'summary-table' && l.entries.every((e) => e.severityCanonical !== null)) ?? null;
-  const tallies = tallyBySeverity(input.profile, stated, table, findings, input.onlyListed ?? []);
+  const keyOf = tallyKeys(input.profile, stated);
+  // Counted as found: the grounded findings. One the text does not show (made up, or quoted beyond recognition) is
+  // listed apart and never counted as a finding of its severity.
+  const counted = findings.filter((f) => f.grounded);
+  const tallies = tallyBySeverity(input.profile, keyOf, stated, table, counted, input.onlyListed ?? []);
   const perSeverity = stated.filter((c) => c.severity !== null);
+  // Findings the document prints no severity for (and the model gave none): said in words, never counted as 0 of a severity silently.
+  const unrated = counted.filter((f) => f.severity.trim() === '').length;
+  const unratedNote = unrated === 0 ? '' : ` (${plural(unrated, 'finding')} found ${unrated === 1 ? 'has' : 'have'} no severity: the document prints none for ${unrated === 1 ? 'it' : 'them'})`;
   const total = stated.find((c) => c.severity === null) ?? null;
   const places: CheckPlace[] = [];
   // "States no High count" only holds against a full breakdown: a table of three severities or more, or counts that add up to
@@ -41,7 +48,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
 
   for (const tally of tallies) {
     if (tally.severity === null || perSeverity.length === 0) continue;
-    const counts = perSeverity.filter((c) => c.severity === tally.severity);
+    const counts = perSeverity.filter((c) => keyOf(c.label, c.severity) === tally.severity);
     if (counts.length === 0 && !fullBreakdown) continue;
     const statedCount = tally.stated ?? 0;
     const where = counts[0] ?? perSeverity[0]!;
@@ -54,15 +61,16 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
         message: `The document disagrees with itself: it ${said}, but its summary table (page ${table.entries[0]!.page}) lists ${plural(tally.listed, `${tally.severity} finding`)}; ${tally.found} found.`,
       });
     } else if (statedCount !== tally.found) {
-      places.push({ kind: 'stated-vs-found', page: where.page, severity: tally.severity, message: `The document ${said}; ${plural(tally.found, `${tally.severity} finding`)} found.` });
+      const note = tally.found < statedCount ? unratedNote : '';
+      places.push({ kind: 'stated-vs-found', page: where.page, severity: tally.severity, message: `The document ${said}; ${plural(tally.found, `${tally.severity} finding`)} found${note}.` });
     }
   }
   if (total) {
     const sum = perSeverity.reduce((n, c) => n + c.count, 0);
     if (perSeverity.length > 0 && sum !== total.count) {
       places.push({ kind: 'document-disagrees', page: total.page, message: `The document disagrees with itself: its total on page ${total.page} is ${total.count}, but its counts per severity add up to ${sum}.` });
-    } else if (perSeverity.length === 0 && total.count !== findings.length) {
-      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${findings.length} found.` });
+    } else if (perSeverity.length === 0 && total.count !== counted.length) {
+      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${counted.length} found.` });
     }
   }
 
@@ -100,7 +108,7 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     stated: [...stated],
     tallies,
     statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
-    foundTotal: findings.length,
+    foundTotal: counted.length,
     listed: input.listings.flatMap((l) => l.entries),
     findingsWithoutEntry,
     unreviewedMentions: input.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] })),
@@ -157,13 +165,31 @@ function severityDifferences(listings: readonly Listing[], findings: readonly Me
   return places;
 }
 
-function tallyBySeverity(profile: ExtractionProfile, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[], onlyListed: readonly MergedFinding[]): SeverityTally[] {
+/** Under which tally a severity word is counted (see tallyKeys): a word the document counts on its own, its scale word, or null. */
+type TallyKey = (word: string | null, canonical: string | null) => string | null;
+
+/**
+ * A severity word the document states a count for under its own name, though the profile's scale maps it onto another
+ * ("Undetermined 3" beside "Medium 3", "Gas Optimizations 6" beside "Informational 0", "Major 2"), is counted on its
+ * own, as printed: folding it into its scale word would let a finding rated Medium pass for an Undetermined one. Every
+ * other word counts under its scale word; a word off the scale under null.
+ */
+export function tallyKeys(profile: ExtractionProfile, stated: readonly Pick<StatedCount, 'label' | 'severity'>[]): TallyKey {
+  const scale = new Set(profile.severities.map((s) => s.toLowerCase()));
+  const own = new Map(stated.filter((c) => c.severity !== null && !scale.has(c.label.trim().toLowerCase())).map((c) => [c.label.trim().toLowerCase(), c.label.trim()]));
+  return (word, canonical) => own.get((word ?? '').trim().toLowerCase()) ?? canonical;
+}
+
+function tallyBySeverity(profile: ExtractionProfile, keyOf: TallyKey, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[], onlyListed: readonly MergedFinding[]): SeverityTally[] {
   const tallies: SeverityTally[] = [];
-  for (const severity of [...profile.severities, null]) {
-    const counts = stated.filter((c) => c.severity !== null && c.severity === severity);
-    const found = findings.filter((f) => f.severityCanonical === severity).length;
-    const fromRows = onlyListed.filter((f) => f.severityCanonical === severity).length;
-    const listed = table ? table.entries.filter((e) => e.severityCanonical === severity).length : null;
+  // The scale in order, each word the document counts on its own right after its scale word ("Medium", "Undetermined").
+  const ownWords = [...new Set(stated.map((c) => keyOf(c.label, c.severity)))].filter((k): k is string => k !== null && !profile.severities.includes(k));
+  const keys = [...profile.severities.flatMap((s) => [s, ...ownWords.filter((w) => rankSeverity(profile, w).canonical === s)]), null];
+  for (const severity of keys) {
+    const counts = stated.filter((c) => c.severity !== null && keyOf(c.label, c.severity) === severity);
+    const found = findings.filter((f) => keyOf(f.severity, f.severityCanonical) === severity).length;
+    const fromRows = onlyListed.filter((f) => keyOf(f.severity, f.severityCanonical) === severity).length;
+    const listed = table ? table.entries.filter((e) => keyOf(e.severity, e.severityCanonical) === severity).length : null;
     if (counts.length === 0 && found === 0 && fromRows === 0 && !listed) continue;
     tallies.push({ severity, stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null, listed, found, ...(fromRows > 0 ? { onlyListed: fromRows } : {}) });
   }

@@ -11,6 +11,7 @@ import type { Database } from 'better-sqlite3';
 import { pageAt } from '../../../shared/canonical';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
+import type { ListedEntry } from '../../../shared/completeness';
 import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
@@ -19,7 +20,7 @@ import { groundFinding } from './groundFinding';
 import { NormalizedViews } from './grounding';
 import { groundPrintedLine, parsePrintedLine } from './printedEntries';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
-import { recordedDetail, standsFor } from './recordedDetails';
+import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { planExtractionReplyTokens } from './replyBudget';
 
 export interface ExtractDeps {
@@ -163,12 +164,19 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
   const callOptions = (ref: string) => extractionCallOptions(input, ref);
   /** The reply's findings grounded, then the detailed sections of the recorded findings it named by number, read by the rules. */
   const ground = (reported: readonly ReplyEntry[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
+    const detailOf = (entry: ListedEntry | undefined, title?: string) => (entry ? recordedDetail(doc, profile, entry, range, hidden, views, title) : null);
     const details = [...new Set(recorded)].flatMap((n) => {
-      const entry = input.recorded?.entries[n - 1];
-      const detail = entry ? recordedDetail(doc, profile, entry, range, hidden, views) : null;
+      const detail = detailOf(input.recorded?.entries[n - 1]);
       return detail ? [detail] : [];
     });
-    return [...groundReply(doc, profile, reported, range, contextRange), ...details];
+    // A finding given by its title alone (a bare title, an object without ID or quote) that the recorded list names,
+    // whose detailed section is in the text: read there by the rules, as if the model had given its number.
+    const byTitle = reported.map((f) => {
+      const title = titleOnly(f, profile);
+      return title === null ? null : detailOf(recordedByTitle(input.recorded?.entries ?? [], title), title);
+    });
+    const rest = reported.filter((_, i) => byTitle[i] === null);
+    return [...groundReply(doc, profile, rest, range, contextRange), ...details, ...byTitle.filter((d): d is GroundedFinding => d !== null)];
   };
 
   const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
@@ -285,9 +293,12 @@ export function groundReply(
   const regions = { chunk: range, ...(contextRange ? { context: contextRange } : {}) };
   return reported.map((f) => {
     if (typeof f === 'string') {
-      // A line for a finding whose ID the text prints: the rules look the ID up and quote the text there.
+      // A line for a finding whose ID the text prints: the rules look the ID up and quote the text there. A bare title
+      // (the simplest branch of the union) is such a line without an ID: the rules find where the text prints it.
       return groundPrintedLine(doc, profile, parsePrintedLine(f, profile), regions);
     }
+    // An object without its quote (a model that filled half the fields) is read like a line: by its ID, else its title.
+    if (f.evidence.trim() === '') return groundPrintedLine(doc, profile, { id: f.id ?? null, type: f.type, severity: f.severity, title: f.title }, regions);
     const finding = { ...f, id: f.id ?? null };
     const grounded = groundFinding(doc, profile, finding, regions);
     return onStatedPage(doc, profile, finding, grounded, range) ?? grounded;

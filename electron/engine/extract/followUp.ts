@@ -15,7 +15,7 @@ import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import type { ListItem } from '../completeness';
 import { NormalizedViews } from './grounding';
 import type { HiddenSpan, RecordedList } from './listedRows';
-import { recordedDetail, standsFor } from './recordedDetails';
+import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractChunk';
 import { parsePartialExtractionReply } from './partialReply';
@@ -112,16 +112,27 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
     const reply = r.cut ? parsePartialExtractionReply(r.content) : r.value;
     const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };
-    // A section named by its number is read by the rules in the excerpt that shows it, as in a unit's reply.
+    // A section named by its number (or by its title alone, as a model that writes bare titles does) is read by the
+    // rules in the excerpt that shows it, as in a unit's reply.
     const views = new NormalizedViews(doc.text);
-    const details = (named.sections ?? []).flatMap((s) => {
-      if (!reply.recorded.includes(s.number)) return [];
-      const excerpt = excerpts.find((e) => e.start <= s.start && s.start < e.end);
-      const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? [], views) : null;
-      return detail ? [detail] : [];
+    const asked = named.sections ?? [];
+    const titles = reply.findings.map((f) => titleOnly(f, profile));
+    const titled = titles.map((title) => {
+      const entry = title === null ? undefined : recordedByTitle(asked.map((s) => s.entry), title);
+      return asked.find((s) => s.entry === entry);
     });
+    const read = new Map(
+      asked.flatMap((s) => {
+        if (!reply.recorded.includes(s.number) && !titled.includes(s)) return [];
+        const excerpt = excerpts.find((e) => e.start <= s.start && s.start < e.end);
+        const detail = excerpt ? recordedDetail(doc, profile, s.entry, excerpt, input.hidden ?? [], views, titles[titled.indexOf(s)] ?? undefined) : null;
+        return detail ? [[s, detail] as const] : [];
+      }),
+    );
+    const details = [...read.values()];
+    const others = reply.findings.filter((_, i) => !read.has(titled[i]!));
     const items = named.items ? [`${named.items} list item${named.items === 1 ? '' : 's'}`] : [];
-    onBatch({ findings: [...groundReply(doc, profile, reply.findings, shown), ...details], callId: r.call.callId, ids: [...named.ids, ...(sections ?? []), ...items] });
+    onBatch({ findings: [...groundReply(doc, profile, others, shown), ...details], callId: r.call.callId, ids: [...named.ids, ...(sections ?? []), ...items] });
   };
 
   const all = [...new Map(input.mentions.map((m) => [m.normalized, m])).values()];

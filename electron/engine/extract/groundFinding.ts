@@ -29,8 +29,9 @@ export function groundFinding(
     type: reported.type.trim(),
     title,
     severity: severity.original,
-    // The model is not asked for a description (prompts.ts): the sentence its quote stands in, as printed.
-    description: reported.description?.trim() || sourceDescription(doc.text, grounding),
+    // The model is not asked for a description (prompts.ts): the sentence its quote stands in, as printed. The rules
+    // give one (a section's opening sentence), or none where the line only names the finding (a contents line, a row).
+    description: reported.description !== undefined ? reported.description.trim() : sourceDescription(doc.text, grounding),
     evidence: reported.evidence,
     page,
     findingKey: identity.idKey,

@@ -75,8 +75,10 @@ export function identifyFinding(text: string, profile: ExtractionProfile, input:
   return {
     idKey: printedIdKey(text, profile, input, located) ?? (located ? openingIdOfLine(text, profile, located, input.region) : null),
     // The number goes right before the title: a table row or heading near the evidence, or anywhere in the text shown when ungrounded.
+    // Nearest the quote: siblings whose titles open alike ("... by spamming Deposit / Grant transactions") print their
+    // numbers on neighbouring lines, and the first in the window may be the sibling's.
     printedNumber: located
-      ? printedNumberBefore(text, input.title, Math.max(input.region.start, located.start - ID_WINDOW_CHARS), Math.min(input.region.end, located.end + ID_WINDOW_CHARS))
+      ? printedNumberBefore(text, input.title, Math.max(input.region.start, located.start - ID_WINDOW_CHARS), Math.min(input.region.end, located.end + ID_WINDOW_CHARS), located.start)
       : printedNumberBefore(text, input.title, input.region.start, input.region.end),
   };
 }
@@ -233,24 +235,37 @@ const SECTION_NUMBER_AFTER_WORDS = /(?<!\b(?:version|release|rev|v)\.?)[ \t](\d{
 
 /**
  * The number printed directly before the finding's title in [from, to): the
- * title's first words (normalised: case, invisible characters, ligatures,
- * line breaks) must follow "7", "7.", "3.2", "#7", "No. 7" or a table row's "7 | " at a line start.
+ * title's words (normalised: case, invisible characters, ligatures, line
+ * breaks) must follow "7", "7.", "3.2", "#7", "No. 7" or a table row's "7 | " at a line start. The whole title is
+ * looked for first, then its first words (a heading that words the rest differently); with `near` (where the quote
+ * is), the occurrence at it or before it, nearest, wins: siblings whose titles open alike ("... by spamming Deposit /
+ * Grant transactions") print their numbers on neighbouring lines.
  */
-export function printedNumberBefore(text: string, title: string, from: number, to: number): string | null {
+export function printedNumberBefore(text: string, title: string, from: number, to: number, near?: number): string | null {
   const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   const lead = words.slice(0, Math.min(3, words.length));
   if (lead.length === 0 || (lead.length < 2 && (lead[0]?.length ?? 0) < 6)) return null;
   const view = normalizeForMatch(text, Math.max(0, from), Math.min(to, text.length));
   // The title's own punctuation before its first word ("++i costs less gas ...") is part of the title, not of what precedes it.
   const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
-  for (const m of wordSequenceMatches(view.text, lead)) {
-    const startInSource = view.map[m.index]!;
-    // Look at the raw line before the title (normalisation folded line breaks into spaces).
-    const lineStart = text.lastIndexOf('\n', startInSource - 1) + 1;
-    let before = text.slice(Math.max(lineStart - 1, 0), startInSource).replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g, '');
-    if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
-    const number = NUMBER_BEFORE.exec(before.startsWith('\n') ? before : `\n${before}`)?.[1] ?? SECTION_NUMBER_AFTER_WORDS.exec(before)?.[1];
-    if (number) return number;
+  for (const wanted of words.length > lead.length ? [words, lead] : [lead]) {
+    const found: { number: string; at: number }[] = [];
+    // The words in order, nothing but non-letters between them (util/wordSequence.ts: no pattern compiled per title).
+    for (const m of wordSequenceMatches(view.text, wanted)) {
+      const startInSource = view.map[m.index]!;
+      // Look at the raw line before the title (normalisation folded line breaks into spaces).
+      const lineStart = text.lastIndexOf('\n', startInSource - 1) + 1;
+      let before = text.slice(Math.max(lineStart - 1, 0), startInSource).replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g, '');
+      if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
+      const number = NUMBER_BEFORE.exec(before.startsWith('\n') ? before : `\n${before}`)?.[1] ?? SECTION_NUMBER_AFTER_WORDS.exec(before)?.[1];
+      if (!number) continue;
+      if (near === undefined) return number;
+      found.push({ number, at: lineStart });
+    }
+    // At or before the quote, nearest first (its own line, its heading above a description); then after it.
+    const rank = (x: { at: number }) => (x.at <= near! ? near! - x.at : 1e9 + x.at - near!);
+    const best = found.sort((a, b) => rank(a) - rank(b))[0];
+    if (best) return best.number;
   }
   return null;
 }

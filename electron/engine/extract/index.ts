@@ -51,7 +51,8 @@ export {
 export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, PRINTED_LINE_TOKENS, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
-export { withEveryTitleSighting, titleLines, rowOwnTitle } from './sightings';
+export { withEveryTitleSighting, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
 export { listsToRead, recordedList, recordedWithin, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
-export { recordedDetail, sectionOpening, standsFor } from './recordedDetails';
+export { recordedDetail, standsFor } from './recordedDetails';
+export { titleLines, startsLine, headsTitledSection, namesTitleOnly, sectionOpening, fieldSeverity, severitiesAsPrinted, readAsPrinted, asPrinted, severityGroupLines, headingGroups, groupAbove, headingBlockId, titleHeading, headsSection, metadataBlockEnd, isSeverityWord, type PrintedSeverity, type PrintedFields, type SeverityGroup, type FindingPlaces, type TitleLine } from './printedSections';

@@ -28,6 +28,7 @@ import { findIdMentions } from '../rules';
 import { fuzzyFind, FUZZY_THRESHOLD, normalizeForMatch, type GroundingRegions } from './grounding';
 import { groundFinding } from './groundFinding';
 import { candidateIds, ID_WINDOW_CHARS, idOccurrences } from './identity';
+import { fieldSeverity, headingBlockId, headsSection, lineOf, metadataBlockEnd, OPENING_WINDOW_CHARS, sectionOpening, startsLine, titleHeading } from './printedSections';
 
 /** One line of a reply as the rules read it. */
 export interface PrintedLine {
@@ -92,8 +93,62 @@ export function groundPrintedLine(doc: Pick<ExtractedDocument, 'text' | 'pages'>
     const notFound: Grounding = { status: 'ungrounded', match: null, score: null, start: null, end: null, page: null, inContextOnly: false };
     return groundFinding(doc, profile, reported(text.slice(quoted.start, quoted.end), pageAt(doc.pages, unverified.start)), regions, notFound);
   }
-  // No ID the text prints: the title is the only thing to ground, as a quote.
-  return groundFinding(doc, profile, reported(title, null), regions);
+  // No ID the text prints: the title is the only thing to ground.
+  return groundTitle(doc, profile, { ...line, title }, regions, areas);
+}
+
+/**
+ * A finding known by its title alone (a bare title, an object without its quote, a line whose ID the text does not
+ * print): where the text shown prints the title at a line start, that line is its place, grounded exactly: the
+ * heading of its section first (printedSections.ts titleHeading; its opening sentence is the description, its
+ * heading block's ID and severity field the finding's), never a contents line when the heading is there. A line that
+ * only names it (a row, a list item) keeps the ID printed on it. A title printed at no line start is grounded as a
+ * quote would be (a heading whose text layer lost letters still starts its line: it is read as that heading); one
+ * printed nowhere stays ungrounded.
+ */
+function groundTitle(doc: Pick<ExtractedDocument, 'text' | 'pages'>, profile: ExtractionProfile, line: PrintedLine, regions: GroundingRegions, areas: readonly { start: number; end: number }[]): GroundedFinding {
+  const text = doc.text;
+  for (const area of areas) {
+    const heading = line.title === '' ? null : titleHeading(text, line.title, area);
+    if (heading) return atTitleLine(doc, profile, line, regions, { start: heading.start, end: Math.min(lineOf(text, heading.start).end, area.end) }, heading.heads, area);
+  }
+  const quoted = groundFinding(doc, profile, { id: line.id, type: line.type, title: line.title, severity: line.severity, evidence: line.title, page: null }, regions);
+  const g = quoted.grounding;
+  if (g.status !== 'grounded' || g.start === null || !startsLine(text, g.start)) return quoted;
+  const own = lineOf(text, g.start);
+  const area = areas.find((a) => g.start! >= a.start && g.start! < a.end) ?? regions.chunk;
+  const heads = !/[.!?]["')\]]?\s*$/.test(text.slice(own.start, own.end)) && headsSection(text, own, area.end);
+  return heads ? atTitleLine(doc, profile, line, regions, { start: g.start, end: Math.min(own.end, area.end) }, true, area) : quoted;
+}
+
+/** The finding of a title printed at `span` (a line start): grounded exactly there, with what its heading block prints when it heads a section. */
+function atTitleLine(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  line: PrintedLine,
+  regions: GroundingRegions,
+  span: { start: number; end: number },
+  heads: boolean,
+  area: { start: number; end: number },
+): GroundedFinding {
+  const text = doc.text;
+  const own = lineOf(text, span.start);
+  const page = pageAt(doc.pages, span.start);
+  const placed: Grounding = { status: 'grounded', match: 'exact', score: 1, start: span.start, end: span.end, page, inContextOnly: span.end <= regions.chunk.start };
+  const blockEnd = heads ? metadataBlockEnd(text, own, area.end) : own.end;
+  const opening = heads ? sectionOpening(text, own.end, Math.min(area.end, own.end + OPENING_WINDOW_CHARS)) : null;
+  const field = heads ? fieldSeverity(text, own.end, blockEnd, profile) : null;
+  const printedId = headingBlockId(text, profile, own, blockEnd);
+  const found = groundFinding(
+    doc,
+    profile,
+    // A line that only names the finding (a row, a contents line) has no sentence of its own: no description.
+    { id: line.id, type: line.type, title: line.title, severity: field?.original ?? line.severity, evidence: text.slice(span.start, span.end), page, description: opening?.sentence ?? '' },
+    regions,
+    placed,
+  );
+  // The ID its heading block prints is the finding's own, whatever label (or none) the model gave.
+  return printedId && found.findingKey === null ? { ...found, findingKey: printedId } : found;
 }
 
 type TitleCheck = { kind: 'title' | 'words'; span: { start: number; end: number }; score: number } | { kind: 'none' };

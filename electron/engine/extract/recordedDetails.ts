@@ -20,33 +20,9 @@ import { findIdMentions, isReferenceId } from '../rules';
 import { NormalizedViews } from './grounding';
 import { ID_WINDOW_CHARS, identifyFinding } from './identity';
 import { isHidden, type HiddenSpan } from './listedRows';
-import { printedNowhere, titleLines } from './sightings';
-import { sentenceFrom } from './sourceDescription';
-import { wordShare } from './printedEntries';
-
-/** How far after its heading a section's opening sentence is looked for (past its metadata lines). */
-const OPENING_WINDOW_CHARS = 1500;
-/**
- * A section's first prose line has this many words at least, and is this long, or ends a sentence, or opens with a
- * capital (a label, a cell, a heading continued on its next line is none of these, or too short).
- */
-const PROSE_CHARS = 60;
-const PROSE_WORDS = 6;
-/**
- * The labels a section's metadata block states a severity under, in the order they are trusted ("Impact" is one
- * half of a severity where both are printed). The value follows the label on its line ("Severity: High", "Risk |
- * Medium", "Category Code Maturity Severity Low" in a two-column block read row by row) or on the next line
- * ("Severity" / "Medium"). Only the metadata block is read (heading to the opening sentence), never the prose.
- */
-const SEVERITY_LABELS = [/\bseverity\b/i, /\b(?:risk(?:\s+level)?|rating)\b/i, /\bimpact\b/i];
-/** A line that labels a section's description: alone on its line, or leading it ("Description: The function ..."). */
-const DESCRIPTION_LABEL = /(?:^|\n)[ \t]*(?:issue |finding )?description(?:\s*\/\s*recommendation)?[ \t]*:?[ \t]*(?:\n|(?=\S))/i;
-
-/**
- * Metadata lines that are no part of a section's prose, however long: a label and a colon ("Context: a.sol#L67,
- * b.sol#L105, ..."), or a block label without one ("Target BTC Staking TS and Go", "Category Code Maturity Severity Low").
- */
-const METADATA_LINE = /^(?:(?:context|targets?|severity|likelihood|impact|category|type|status|difficulty|files?|locations?|finding id|id|disclaimer)\s*:|(?:targets?|assets?|category|severity|likelihood|difficulty|status|rating)\s)/i;
+import { fieldSeverity, headsTitledSection, namesTitleOnly, OPENING_WINDOW_CHARS, printedNowhere, sectionOpening, titleLines } from './printedSections';
+import { parsePrintedLine, wordShare } from './printedEntries';
+import type { ReplyEntry } from './partialReply';
 
 /**
  * The recorded finding `entry` read from its detailed section in [unit.start, unit.end), or null when the text shows
@@ -61,18 +37,33 @@ export function recordedDetail(
   unit: { start: number; end: number },
   hidden: readonly HiddenSpan[],
   views = new NormalizedViews(doc.text),
+  /**
+   * The title the model gave the finding, when it named it by title (a bare title): where the text prints it whole from
+   * the heading's start (a heading wrapped over two lines, hyphenated differently from its list row), its wording.
+   */
+  claimedTitle?: string,
 ): GroundedFinding | null {
   const rowTitle = entry.title.replace(/\.\.\.$/, '').trim();
   const visible = (found: ReturnType<typeof titleLines>) => found.filter((l) => !isHidden(l.start, hidden));
   const lines = [...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end, views)) : []), ...headingLines(doc.text, rowTitle, unit, visible, views), ...numberedLines(doc.text, entry, rowTitle, unit, visible)]
     .sort((a, b) => a.start - b.start);
   if (lines.length === 0) return null;
-  const opened = lines.map((line) => ({ line, opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
-  const { line, opening } = opened.find((o) => o.opening !== null) ?? opened[0]!;
-  const title = headingTitle(doc.text, line, rowTitle);
+  // The heading of the section first (never a contents line: "7. <title> 14", or an entry followed by the next one),
+  // else a line followed by prose, else the first.
+  // A line found by the whole title and by its number alone is one line: names-only when either finding shows it is.
+  const namesOnlyAt = new Set(lines.filter((l) => namesTitleOnly(doc.text, l)).map((l) => l.start));
+  // A line that only names the finding (a contents line, a row) is no detailed section: without one, nothing is read.
+  const opened = lines
+    .filter((line) => !namesOnlyAt.has(line.start))
+    .map((line) => ({ line, heads: headsTitledSection(doc.text, line, unit.end), opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
+  if (opened.length === 0) return null;
+  const { line, opening } = opened.find((o) => o.heads) ?? opened.find((o) => o.opening !== null) ?? opened[0]!;
+  const claimed = claimedTitle && titleLines(doc.text, claimedTitle, line.start, Math.min(unit.end, line.end + claimedTitle.length * 2)).some((l) => l.start === line.start);
+  const title = claimed ? claimedTitle.trim() : headingTitle(doc.text, line, rowTitle);
   const page = pageAt(doc.pages, line.start);
   const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start: line.start, end: line.end, page, inContextOnly: false };
-  const severity = rankSeverity(profile, statedSeverity(doc.text, line.end, opening?.start ?? Math.min(unit.end, line.end + OPENING_WINDOW_CHARS / 3), profile) ?? entry.severity ?? '');
+  const field = fieldSeverity(doc.text, line.end, opening?.start ?? Math.min(unit.end, line.end + OPENING_WINDOW_CHARS / 3), profile);
+  const severity = field ?? rankSeverity(profile, entry.severity ?? '');
   // A list without IDs ("1 | Title | Type | Severity") still leaves the section's own ID line ("Finding ID: TOB-X-2").
   // A standard or advisory its title names ("Unsafe ERC-20 approve") is no ID of the finding.
   const blockEnd = Math.min(unit.end, line.end + ID_WINDOW_CHARS);
@@ -131,7 +122,8 @@ function numberedLines(text: string, entry: ListedEntry, title: string, unit: { 
     const nl = text.indexOf('\n', titleStart);
     const end = Math.min(nl < 0 ? text.length : nl, unit.end);
     const shared = wordsOf(text.slice(titleStart, end)).filter((w) => words.has(w)).length;
-    if (shared * 2 >= words.size) out.push({ start: unit.start + m.index + (m[0].length - m[0].trimStart().length), end, titleStart });
+    // The heading words its title otherwise: its line after the number is the title as printed.
+    if (shared * 2 >= words.size) out.push({ start: unit.start + m.index + (m[0].length - m[0].trimStart().length), end, titleStart, titleEnd: end });
   }
   return visible(out);
 }
@@ -140,70 +132,23 @@ const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?
 
 /**
  * The title as the heading prints it (its line after the number or ID), unless the row's title goes on where the
- * heading's line ends (a heading wrapped over two lines): then the row's. A row's leaked cell never reaches the title.
+ * heading's line ends (a heading wrapped over two lines), or the heading's text layer lost a glyph: then the row's. A
+ * row's leaked cell never reaches the title.
  */
 function headingTitle(text: string, line: Line, rowTitle: string): string {
   // A line found by its ID starts with it ("LID-05 DKG Susceptible ..."): the ID is no part of the title.
   const printed = text.slice(line.titleStart, line.end).replace(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s:|.)-]*/, '').replace(/\s+/g, ' ').trim();
   const printedWords = wordsOf(printed);
   const rowWords = wordsOf(rowTitle);
-  if (printedWords.length < 2) return rowTitle;
+  // A heading whose text layer lost a glyph ("Insu\uFFFDcient" for a ligature it could not map) reads worse than its row.
+  if (printedWords.length < 2 || printed.includes('\uFFFD')) return rowTitle;
   const rest = rowWords.slice(printedWords.length);
   const wrapsOn = rowWords.slice(0, printedWords.length).join(' ') === printedWords.join(' ') && rest.length > 0 && wordsOf(text.slice(line.end, line.end + 200)).slice(0, rest.length).join(' ') === rest.join(' ');
   return wrapsOn ? rowTitle : printed;
 }
 
-/**
- * The first sentence of prose in [from, to): past the heading's metadata lines ("Severity: High", "Target: x.sol",
- * table cells), the document's own words on what the finding is. Null when there is none.
- */
-export function sectionOpening(text: string, from: number, to: number): { start: number; sentence: string } | null {
-  // Where the section labels its description ("Description", "Description:"), the prose starts there: past any
-  // metadata block, whatever its layout.
-  const label = DESCRIPTION_LABEL.exec(text.slice(from, to));
-  let at = label ? from + label.index + label[0].length : from;
-  while (at < to) {
-    const nl = text.indexOf('\n', at);
-    const end = nl < 0 || nl > to ? to : nl;
-    const line = text.slice(at, end).trim();
-    const words = line.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
-    // A sentence's first line: long, or ending a sentence, or opening with a capital (a wrapped line starts mid-sentence).
-    const prose = !/\s\|\s/.test(line) && !METADATA_LINE.test(line) && (line.length >= PROSE_CHARS || /[.!?]["')\]]?$/.test(line) || /^\p{Lu}/u.test(line));
-    if (prose && words >= PROSE_WORDS) {
-      const start = at + (text.slice(at, end).length - text.slice(at, end).trimStart().length);
-      // A label printed on the sentence's own line ("Description: The function ...") is no part of it.
-      const sentence = sentenceFrom(text, start, Math.min(to + OPENING_WINDOW_CHARS, text.length), METADATA_LINE).replace(/^(?:description|details|summary)(?:\s*\/\s*\w+)?\s*:?\s+(?=\S)/i, '');
-      if (sentence !== '') return { start, sentence };
-    }
-    if (nl < 0) break;
-    at = nl + 1;
-  }
-  return null;
-}
-
-/** The severity a section's metadata block states, as printed: the first one or two words after its label that the profile's scale knows; else null. */
-function statedSeverity(text: string, from: number, to: number, profile: ExtractionProfile): string | null {
-  const lines = text.slice(from, Math.max(from, to)).split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  for (const label of SEVERITY_LABELS) {
-    for (let i = 0; i < lines.length; i++) {
-      const m = label.exec(lines[i]!);
-      if (!m) continue;
-      const after = lines[i]!.slice(m.index + m[0].length).replace(/^[\s:|]+/, '') || lines[i + 1] || '';
-      const words = after.split(/\s+/).filter(Boolean);
-      for (const n of [2, 1]) if (words.length >= n && onScale(profile, words.slice(0, n).join(' '))) return words.slice(0, n).join(' ');
-    }
-  }
-  return null;
-}
-
-/** Whether a word is a severity of the profile's scale or one of its aliases as it stands ("Very High"), not merely containing one. */
-function onScale(profile: ExtractionProfile, value: string): boolean {
-  const key = value.toLowerCase().replace(/[.:,;]+$/, '');
-  return profile.severities.some((s) => s.toLowerCase() === key) || Object.keys(profile.severityAliases).some((a) => a.toLowerCase() === key);
-}
-
 /** Share of title words two titles of one finding have in common, both ways (a model shortens or rewords a little). */
-const SAME_TITLE_SHARE = 0.7;
+export const SAME_TITLE_SHARE = 0.7;
 
 /**
  * Whether a reported finding is the recorded `entry` whose detailed section the rules read as `section`: it carries
@@ -213,4 +158,25 @@ export function standsFor(f: Pick<GroundedFinding, 'findingKey' | 'grounding' | 
   if (section.findingKey !== null && f.findingKey === section.findingKey) return true;
   if (f.grounding.start !== null && f.grounding.start === section.grounding.start) return true;
   return wordShare(entry.title, f.title) >= SAME_TITLE_SHARE && wordShare(f.title, entry.title) >= SAME_TITLE_SHARE;
+}
+
+/** The title of a reply entry that gives nothing but its title (a bare title, an object without ID or quote); else null. */
+export function titleOnly(f: ReplyEntry, profile: ExtractionProfile): string | null {
+  if (typeof f === 'string') {
+    const line = parsePrintedLine(f, profile);
+    return line.id === null ? line.title : null;
+  }
+  return !f.id && f.evidence.trim() === '' ? f.title : null;
+}
+
+/**
+ * The recorded entry a title names: the one whose title it is (words alike, case and punctuation aside), else the one
+ * it shares most words with both ways (SAME_TITLE_SHARE, a shortened or reworded title), when no other shares as many.
+ */
+export function recordedByTitle(entries: readonly ListedEntry[], title: string): ListedEntry | undefined {
+  const key = (t: string) => (t.replace(/\.\.\.$/, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  const exact = entries.filter((e) => key(e.title) === key(title));
+  if (exact.length === 1) return exact[0];
+  const scored = entries.map((e) => ({ e, share: Math.min(wordShare(e.title, title), wordShare(title, e.title)) })).filter((x) => x.share >= SAME_TITLE_SHARE).sort((a, b) => b.share - a.share);
+  return scored.length > 0 && (scored.length === 1 || scored[0]!.share > scored[1]!.share) ? scored[0]!.e : undefined;
 }

@@ -11,59 +11,9 @@ import { pageAt } from '../../../shared/canonical';
 import { RECORDED_FINDING_TYPE, readByRules, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { normalizeForMatch, NormalizedViews } from './grounding';
-import { wordSequenceMatches } from '../util';
 import { identifyFinding } from './identity';
+import { headsSection, lineOf, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './printedSections';
 
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
-
-/** Before a title on its line: numbers, IDs and punctuation only; or a section number after a chapter title ("3. Detailed Findings 3.1."). */
-const LINE_LEAD = /^[\s#.:)(|\-–—]*(?:(?:\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+|No\.?|ID:?)[\s.:)(|\-–—]*)*$/;
-const SECTION_NUMBER_AFTER_WORDS = /(?:^|\s)\d+(?:\.\d+)+\.?\s+$/;
-
-/** A title's words as the text's normalised view holds them; null for a title too short to be a heading. */
-function titleWords(title: string): string[] | null {
-  const words = normalizeForMatch(title).text.match(/[\p{L}\p{N}]+/gu) ?? [];
-  // A title of one short word is too common to be a heading of its own.
-  if (words.length === 0 || (words.length < 2 && words[0]!.length < 6)) return null;
-  return words;
-}
-
-/**
- * The title's words are printed nowhere in [from, to), at a line start or elsewhere (false when the title is too short
- * to tell). Any wording that starts with these words is then printed nowhere there either.
- */
-export function printedNowhere(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): boolean {
-  const words = titleWords(title);
-  return words !== null && wordSequenceMatches(views.of(from, to).text, words, { wholeWords: true }).next().done === true;
-}
-
-/**
- * Where a title is printed at the start of a line in [from, to): its line(s), without their outer white space. `views`
- * holds the normalised text of [from, to) when the caller looks up several titles there.
- */
-export function titleLines(text: string, title: string, from: number, to: number, views = new NormalizedViews(text)): { start: number; end: number; titleStart: number }[] {
-  const words = titleWords(title);
-  if (!words) return [];
-  const view = views.of(from, to);
-  const ownLead = /^[^\p{L}\p{N}]*/u.exec(title.trim())![0].replace(/\s+/g, '');
-  const out: { start: number; end: number; titleStart: number }[] = [];
-  // The title's words in order, nothing but non-letters between them, whole words (util/wordSequence.ts).
-  for (const m of wordSequenceMatches(view.text, words, { wholeWords: true })) {
-    const titleStart = view.map[m.index]!;
-    const titleEnd = view.map[m.index + m.length - 1]! + 1;
-    const lineStart = text.lastIndexOf('\n', titleStart - 1) + 1;
-    let before = text.slice(Math.max(lineStart, from), titleStart).replace(INVISIBLE, '');
-    if (ownLead && before.endsWith(ownLead)) before = before.slice(0, -ownLead.length);
-    if (!LINE_LEAD.test(before) && !SECTION_NUMBER_AFTER_WORDS.test(before)) continue;
-    const nl = text.indexOf('\n', titleEnd);
-    let start = Math.max(lineStart, from);
-    while (start < titleStart && /\s/.test(text[start]!)) start++;
-    let end = Math.min(nl < 0 ? text.length : nl, to);
-    while (end > titleEnd && /\s/.test(text[end - 1]!)) end--;
-    out.push({ start, end, titleStart });
-  }
-  return out;
-}
 
 /**
  * The unit's findings, plus one sighting for each place a reported (grounded) title is printed again in the unit
@@ -104,7 +54,11 @@ export function withEveryTitleSighting(
       const { start, end } = line;
       const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start, end, page: pageAt(doc.pages, start), inContextOnly: false };
       const identity = identifyFinding(doc.text, profile, { modelId: f.id, title: f.title, grounding, region: unit });
-      out.push({ ...f, evidence: doc.text.slice(start, end), page: grounding.page, grounding, findingKey: identity.idKey, printedNumber: identity.printedNumber });
+      // The sentence around the other quote is no description of this place: a heading's is its opening sentence, a
+      // row or a contents line has none (its neighbours are other findings).
+      const own = lineOf(doc.text, start);
+      const description = headsSection(doc.text, own, unit.end) ? (sectionOpening(doc.text, own.end, Math.min(unit.end, own.end + OPENING_WINDOW_CHARS))?.sentence ?? '') : '';
+      out.push({ ...f, description, evidence: doc.text.slice(start, end), page: grounding.page, grounding, findingKey: identity.idKey, printedNumber: identity.printedNumber });
       taken.push({ start, end });
     }
   }

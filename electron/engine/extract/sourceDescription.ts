@@ -6,7 +6,7 @@
  * where the finding is; the sentence around it says what it is, in the document's words, and is grounded by
  * construction. A quote that is a heading or a table row has no sentence around it, and no description.
  */
-import { LIST_ITEM_START } from '../../../shared/canonical';
+import { CONTENTS_LINE_END, LIST_ITEM_START } from '../../../shared/canonical';
 import type { Grounding } from '../../../shared/findings';
 
 /** Longest description kept: a sentence or two. */
@@ -27,7 +27,8 @@ export function sourceDescription(text: string, grounding: Grounding): string {
   const block = text.slice(start, end);
   // A table row, or a heading (one line that ends no sentence): no sentence around the quote. Its line would only
   // repeat a title, and two findings that quote one heading would then read alike to the merge.
-  if (/\s\|\s/.test(block) || (!block.includes('\n') && !ENDS_BLOCK.test(block.trim()) && block.trim().length < PROSE_LINE)) return '';
+  // A contents line only names a section, and its neighbours name others: no sentence either.
+  if (/\s\|\s/.test(block) || block.split('\n').some((l) => CONTENTS_LINE_END.test(l)) || (!block.includes('\n') && !ENDS_BLOCK.test(block.trim()) && block.trim().length < PROSE_LINE)) return '';
   // The sentence(s) the quote stands in: from the last sentence end before it to the first one after it.
   const from = grounding.start - start;
   const to = grounding.end - start;

@@ -34,6 +34,7 @@ import {
   type RecordedList,
   appendChunkFindings,
   comparableId,
+  asPrinted,
 } from '../extract';
 import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
 import { isRunWideLlmError } from '../llm';
@@ -423,7 +424,13 @@ async function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[
   const findings = listFindings(ctx.db, ctx.runId, ctx.documentId);
   // An ID the model gave that the document prints keeps its finding out of another ID's group (mergeFindings).
   const printedIds = new Set(mentions.map((m) => comparableId(m.raw)));
-  const result = await mergeFindingsInSlices(findings, { documentText: ctx.doc.text, printedIds, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const merged = await mergeFindingsInSlices(findings, { documentText: ctx.doc.text, printedIds, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  // Every finding with what its document prints for it, whatever the model said or left out: the severity (its
+  // section's field, its row's cell, its group heading; the model's word only where the document prints none), and the
+  // ID and number its heading prints where it carries none (extract/printedSections.ts).
+  // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
+  const rows = listsToRead(ctx.doc.text, findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)).flatMap((l) => l.entries);
+  const result = { ...merged, merged: asPrinted(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
 }

@@ -23,7 +23,8 @@
  * group against group, so no chain of similar pairs carries one finding into another. Siblings kept apart that
  * text alone would have joined are recorded as a 'title' conflict for the auditor: a duplicate costs a click, a
  * wrong merge costs a finding. A title only the model wrote (reworded) does not keep anything apart.
- * The merged finding is built from its group in result.ts.
+ * The merged finding is built from its group in result.ts; a finding the text shows lists only the sightings found
+ * in it and counts the others (`listedSources`).
  *
  * In steps, each over the merge's state (the findings, their text features, the groups, the conflicts): join by
  * printed ID and number, join by overlapping evidence, join by similar text, build the result. No step compares all

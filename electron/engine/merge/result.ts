@@ -6,6 +6,7 @@
  * chunk first, then the one with the most text (the detailed section rather than a table row); the severity is the
  * highest among the sources (profile rank), as its source wrote it. Every source is kept.
  */
+import { CONTENTS_LINE_END } from '../../../shared/canonical';
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type StoredFinding } from '../../../shared/findings';
 import { comparableId } from '../extract';
 import type { Steps } from '../util';
@@ -69,7 +70,8 @@ function position(d: MergedFindingDraft): number {
 function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
-  const tableLike = /\||\t/.test(f.evidence) ? -1000 : 0;
+  // A table row or a contents line names the finding; its section describes it.
+  const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) ? -1000 : 0;
   // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
   const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
@@ -97,7 +99,7 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
   const printedTitle = isPrinted(main.title) ? undefined : ranked.find((f) => isPrinted(f.title))?.title;
   const title = printedTitle && distinctTitles(contentTitle(main.title), contentTitle(printedTitle)) ? printedTitle : main.title;
   const top = [...members].sort((a, b) => a.severityRank - b.severityRank || (a === main ? -1 : b === main ? 1 : 0))[0]!;
-  const sources = sortSources(members.map((f) => toFindingSource(f, f === main)));
+  const { sources, unfoundSightings } = listedSources(members.map((f) => toFindingSource(f, f === main)));
   const keyForm = key ? comparableId(key) : null;
   const labels = members.map((f) => f.id).filter((id): id is string => id !== null && (keyForm === null || comparableId(id) !== keyForm));
   return {
@@ -116,6 +118,7 @@ function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (ti
     grounded: members.some((f) => f.grounding.status === 'grounded'),
     sources,
     absorbedFindingIds: members.filter((f) => f !== main).map((f) => f.findingId),
+    ...(unfoundSightings > 0 ? { unfoundSightings } : {}),
   };
 }
 
@@ -141,6 +144,16 @@ export function toFindingSource(f: StoredFinding, isMain: boolean): FindingSourc
     isMain,
     modelId: f.id,
   };
+}
+
+/**
+ * The sources a merged finding lists, in document order: of a finding the text shows, only the sightings found in
+ * it (a model that repeats a title it was given but not shown adds nothing an auditor can open); the others are
+ * counted. A finding the text shows nowhere lists every sighting, so there is something to check.
+ */
+export function listedSources(all: FindingSource[]): { sources: FindingSource[]; unfoundSightings: number } {
+  const listed = all.some((s) => s.grounded) ? all.filter((s) => s.grounded) : all;
+  return { sources: sortSources(listed), unfoundSightings: all.length - listed.length };
 }
 
 /** Sources in document order. */

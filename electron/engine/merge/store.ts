@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { FindingSource, MergeConflict, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
 import { listFindings } from '../extract';
 import type { MergeResult } from './mergeFindings';
-import { sortSources, toFindingSource } from './result';
+import { listedSources, toFindingSource } from './result';
 
 export function saveMergeResult(db: Database, input: { runId: number; documentId: number; result: MergeResult; now?: string }): { mergedIds: number[] } {
   const now = input.now ?? new Date().toISOString();
@@ -41,12 +41,15 @@ export function saveMergeResult(db: Database, input: { runId: number; documentId
           m.mainPage,
           m.mainFindingId,
           m.grounded ? 1 : 0,
-          m.sources.length,
+          // Every sighting joined, the ones not found in the text (not listed as sources) included.
+          m.absorbedFindingIds.length + 1,
           now,
           m.printedNumber,
         ).lastInsertRowid,
       );
-      for (const s of m.sources) insertSource.run(id, s.findingId, s.isMain ? 1 : 0);
+      // Every sighting is stored, listed or not, so the merge keeps the record of all it joined (listedSources picks).
+      insertSource.run(id, m.mainFindingId, 1);
+      for (const absorbed of m.absorbedFindingIds) insertSource.run(id, absorbed, 0);
       return id;
     });
     for (const d of input.result.decisions) {
@@ -86,19 +89,18 @@ export function listMergedFindings(db: Database, runId: number, documentId?: num
   const findings = new Map(listFindings(db, runId, documentId).map((f) => [f.findingId, f]));
   const sourcesOf = db.prepare('SELECT finding_id, is_main FROM merged_finding_sources WHERE merged_id = ?');
   return rows.map((r) => {
-    const sources: FindingSource[] = sortSources(
-      (sourcesOf.all(r.id) as { finding_id: number; is_main: number }[])
-        .map((s) => ({ s, f: findings.get(s.finding_id) }))
-        .filter((x): x is { s: { finding_id: number; is_main: number }; f: NonNullable<typeof x.f> } => x.f !== undefined)
-        .map(({ s, f }) => toFindingSource(f, s.is_main === 1)),
-    );
+    const all: FindingSource[] = (sourcesOf.all(r.id) as { finding_id: number; is_main: number }[])
+      .map((s) => ({ s, f: findings.get(s.finding_id) }))
+      .filter((x): x is { s: { finding_id: number; is_main: number }; f: NonNullable<typeof x.f> } => x.f !== undefined)
+      .map(({ s, f }) => toFindingSource(f, s.is_main === 1));
+    const { sources, unfoundSightings } = listedSources(all);
     return {
       id: r.id,
       runId: r.run_id,
       documentId: r.document_id,
       findingKey: r.finding_key,
       printedNumber: r.printed_number,
-      modelLabels: r.finding_key ? [] : [...new Set(sources.map((s) => s.modelId).filter((id): id is string => id !== null))],
+      modelLabels: r.finding_key ? [] : [...new Set(all.map((s) => s.modelId).filter((id): id is string => id !== null))],
       title: r.title,
       type: r.type,
       severity: r.severity,
@@ -109,7 +111,8 @@ export function listMergedFindings(db: Database, runId: number, documentId?: num
       mainFindingId: r.main_finding_id,
       grounded: r.grounded === 1,
       sources,
-      absorbedFindingIds: sources.filter((s) => !s.isMain).map((s) => s.findingId),
+      absorbedFindingIds: all.filter((s) => !s.isMain).map((s) => s.findingId),
+      ...(unfoundSightings > 0 ? { unfoundSightings } : {}),
     };
   });
 }

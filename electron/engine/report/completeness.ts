@@ -3,7 +3,7 @@
  * same words: the rows of stated / listed / found per severity, and where
  * the stated totals and the document's lists of findings were read.
  */
-import { listingName, type CompletenessVerdict, type SeverityTally } from '../../../shared/completeness';
+import { listingName, type CompletenessVerdict, type SeverityTally, type StatedCount } from '../../../shared/completeness';
 import { plural } from '../../../shared/runOutcome';
 
 export interface TallyRow {
@@ -20,9 +20,9 @@ export interface TallyRow {
 
 export function tallyRows(verdict: CompletenessVerdict): TallyRow[] {
   const rows = verdict.tallies.map((t): TallyRow => {
-    const counts = verdict.stated.filter((c) => c.severity !== null && c.severity === t.severity);
+    const counts = verdict.stated.filter((c) => c.severity !== null && statedUnder(c, verdict) === t.severity);
     const stated = counts.length === 0 ? 'not stated' : `${counts.map((c) => `${c.label} ${c.count}`).join(' + ')} (p. ${counts[0]!.page})`;
-    return { severity: t.severity ?? 'off the scale', stated, listed: t.listed === null ? '—' : String(t.listed), found: t.found, onlyListed: t.onlyListed ?? 0, agrees: agrees(t, verdict) };
+    return { severity: t.severity ?? 'unrated or off the scale', stated, listed: t.listed === null ? '—' : String(t.listed), found: t.found, onlyListed: t.onlyListed ?? 0, agrees: agrees(t, verdict) };
   });
   const total = verdict.stated.find((c) => c.severity === null);
   rows.push({
@@ -34,6 +34,12 @@ export function tallyRows(verdict: CompletenessVerdict): TallyRow[] {
     agrees: verdict.statedTotal === null || verdict.statedTotal === verdict.foundTotal,
   });
   return rows;
+}
+
+/** The tally a stated count belongs to: the one named by its own word ("Undetermined", counted on its own), else its scale word's. */
+function statedUnder(c: StatedCount, verdict: CompletenessVerdict): string | null {
+  const own = verdict.tallies.find((t) => t.severity !== null && t.severity.toLowerCase() === c.label.trim().toLowerCase());
+  return own ? own.severity : c.severity;
 }
 
 function agrees(t: SeverityTally, verdict: CompletenessVerdict): boolean {

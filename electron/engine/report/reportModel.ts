@@ -563,7 +563,7 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
     ],
     reviews: f.review.map(reviewBlock),
     description: v.description,
-    sourcesLabel: sourcesLabel(f.sources),
+    sourcesLabel: sourcesLabel(f),
     sources: foldedSources(f.sources).map(({ source: s, repeats }) => ({
       page: s.page,
       found: s.grounded,
@@ -599,11 +599,17 @@ function foldedSources(sources: readonly ReportSource[]): { source: ReportSource
   return [...groups.values()];
 }
 
-/** "Sources (3):", or "Sources (3, +64 repeats):" when quotes repeat. */
-function sourcesLabel(sources: readonly ReportSource[]): string {
-  const places = foldedSources(sources).length;
-  const repeats = sources.length - places;
-  return `Sources (${places}${repeats > 0 ? `, +${repeats} ${repeats === 1 ? 'repeat' : 'repeats'}` : ''}):`;
+/**
+ * "Sources (3):", "Sources (3, +64 repeats):" when quotes repeat, and how many more sightings the merge joined that the
+ * text does not show (not listed).
+ */
+function sourcesLabel(f: ReportFinding): string {
+  const places = foldedSources(f.sources).length;
+  const repeats = f.sources.length - places;
+  const unfound = f.unfoundSightings ?? 0;
+  const repeated = repeats > 0 ? `, +${repeats} ${repeats === 1 ? 'repeat' : 'repeats'}` : '';
+  const notListed = unfound > 0 ? `; ${unfound} more sighting${unfound === 1 ? '' : 's'} not found in the text, not listed` : '';
+  return `Sources (${places}${repeated}${notListed}):`;
 }
 
 function reviewBlock(r: ReviewExportFinding): ReviewBlock {

@@ -172,7 +172,8 @@ describe('npm run compare (CLI, real child process)', () => {
       ['ACME-02', 'ACME-02', 'still_present', 'Acknowledged'],
       ['ACME-03', 'ACME-03', 'still_present', 'Partially Resolved'],
       ['ACME-04', null, 'no_longer_present', null],
-      ['ACME-05', 'ACME-04', 'still_present', 'Unresolved'],
+      // Re-rated Medium -> High: the printed IDs alone read each side's severity from its section too.
+      ['ACME-05', 'ACME-04', 'severity_changed', 'Unresolved'],
       // New, and its section states no status: the one above it (ACME-04's) is never taken.
       [null, 'ACME-05', 'new', null],
     ]);

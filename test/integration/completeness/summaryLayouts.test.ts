@@ -249,12 +249,13 @@ describe('more summary layouts of generated reports', () => {
     expect(verdict.status).toBe('complete');
   });
 
-  it('an "Undetermined" row counted with the severity it ranks as', async () => {
+  it('an "Undetermined" row counted as its own word (ranked with Medium, never folded into it)', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Executive Summary' },
       { kind: 'body', lines: ['EXPOSURE ANALYSIS CATEGORY BREAKDOWN', 'Severity Count Category Count', 'High 1 Data Validation 3', 'Medium 1 Access Controls 1', 'Undetermined 1 Timing 1', 'Low 1', 'Gas 1'] },
     ];
-    const verdict = await verdictOf('undetermined-row', [CONTENTS, summary]);
+    const planted = PLANTED.map((p) => (p.number === '5.2.2' ? { ...p, severity: 'Undetermined' } : p));
+    const verdict = await verdictOf('undetermined-row', [CONTENTS, summary], planted);
     expect(verdict.stated.map((c) => [c.label, c.severity, c.count])).toEqual([
       ['High', 'High', 1],
       ['Medium', 'Medium', 1],
@@ -263,8 +264,21 @@ describe('more summary layouts of generated reports', () => {
       ['Gas', rankSeverity(DEFAULT_PROFILE, 'Gas').canonical, 1],
     ]);
     expect(verdict.status).toBe('complete');
-    // The two Medium-ranked rows stand for two findings: one Medium missing is named.
-    const short = await verdictOf('undetermined-row-short', [CONTENTS, summary], withoutSecondMedium);
+    expect(verdict.tallies.map((t) => [t.severity, t.stated, t.found])).toEqual([
+      ['High', 1, 1],
+      ['Medium', 1, 1],
+      ['Undetermined', 1, 1],
+      ['Low', 1, 1],
+      ['Gas', 1, 1],
+    ]);
+    // The Undetermined finding found as Medium: the counts say so (folded together they would agree).
+    const misrated = await verdictOf('undetermined-as-medium', [CONTENTS, summary], PLANTED);
+    expect(misrated.places.filter((p) => p.kind === 'stated-vs-found').map((p) => p.message)).toEqual([
+      'The document states Medium 1 on page 2; 2 Medium findings found.',
+      'The document states Undetermined 1 on page 2; 0 Undetermined findings found.',
+    ]);
+    // The Undetermined finding missing: its row and its count are named.
+    const short = await verdictOf('undetermined-row-short', [CONTENTS, summary], planted.filter((p) => p.number !== '5.2.2'));
     expect(short.places.map((p) => p.kind)).toEqual(['entry-without-finding', 'stated-vs-found']);
   });
 });

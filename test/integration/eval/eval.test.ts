@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { runEval } from '../../eval/run';
-import { FAITHFUL_MODES, loadCorpusTruth, skippedFindings } from '../../eval/truthResponder';
+import { BARE_TITLE_MODES, FAITHFUL_MODES, loadCorpusTruth, skippedFindings } from '../../eval/truthResponder';
+import { wholeCorpusDocuments } from '../../helpers/corpus';
 import { CORPUS, corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
 // The CI gate of `npm run eval -- --sim --corpus`: every real PDF of the corpus, a model that numbers ID-less findings
@@ -25,6 +26,23 @@ describeNeeding([CORPUS, corpusDocuments(NAMED)], 'corpus eval gate (faithful mo
     expect(corpus.filter((r) => r.status === 'done').length).toBeGreaterThan(truths.length - 2);
     expect(corpus.filter((r) => r.completeness?.totals === 'wrong').map((r) => r.name)).toEqual([]);
     // Every real PDF through the whole simulated pipeline: minutes on a busy 2-core machine.
+  }, 900_000);
+});
+
+// The same gate with a weaker model that answers every finding with its bare title (no ID, severity or quote): every
+// finding found once with the ID, number and severity its document prints, on its detailed section's page. Only the
+// reports with findings (the others hold nothing a reply shape could change, and the faithful run above gates them).
+describeNeeding([CORPUS], 'corpus eval gate (a model that answers with bare titles)', () => {
+  it('finds every truth finding once with its printed ID and severity and its detail page; the completeness check stays clean', async () => {
+    // A half document (its PDF or its truth file missing) is left out, as the faithful gate leaves it out.
+    const whole = wholeCorpusDocuments();
+    const reports = loadCorpusTruth().filter((d) => d.findings.length > 0 && whole.includes(d.name)).map((d) => d.name);
+    const { rows, gate } = await runEval({ sim: true, corpus: true, only: reports, modes: BARE_TITLE_MODES });
+    const corpus = rows.filter((r) => r.corpus);
+    expect(corpus.map((r) => r.name).sort()).toEqual([...reports].sort());
+    expect(gate).toEqual([]);
+    expect(corpus.reduce((a, r) => a + r.withPrintedId, 0)).toBe(corpus.reduce((a, r) => a + r.idScored, 0));
+    expect(corpus.reduce((a, r) => a + r.severityAsPrinted, 0)).toBe(corpus.reduce((a, r) => a + r.truth, 0));
   }, 900_000);
 });
 

@@ -18,10 +18,17 @@ describe('npm run eval against the simulator', () => {
     // The invented finding and the heavy paraphrase are listed, apart, as ungrounded.
     expect(planted.ungrounded).toBe(2);
     expect(clean).toMatchObject({ status: 'done', truth: 0, found: 0, grounded: 0 });
-    // The generated set also holds the sibling report (near-identical titles, no IDs): every one of its findings found once.
-    const siblings = rows.find((r) => r.name === 'sibling-report')!;
-    expect(siblings).toMatchObject({ status: 'done', found: siblings.truth, duplicates: 0, wrongMerges: 0, extra: 0 });
-    expect(totals.recall).toBeCloseTo((findable + siblings.truth) / (truth.length + siblings.truth), 5);
+    // The generated set also holds documents answered from their truth and gated like the corpus: the sibling report
+    // (near-identical titles, no IDs), the reports that rate findings only in group headings, the one of long titles one
+    // word apart. Every one of their findings found once, with the severity its document prints.
+    const gated = rows.filter((r) => r.gated);
+    expect(gated.map((r) => r.name)).toEqual(['sibling-report', 'group-severity-report', 'group-severity-report-detailed-results', 'one-word-siblings-report']);
+    for (const r of gated) {
+      expect(r, r.name).toMatchObject({ status: 'done', found: r.truth, duplicates: 0, wrongMerges: 0, extra: 0, severityAsPrinted: r.severityScored });
+      expect(r.severityScored, r.name).toBe(r.truth);
+    }
+    const gatedTruth = gated.reduce((n, r) => n + r.truth, 0);
+    expect(totals.recall).toBeCloseTo((findable + gatedTruth) / (truth.length + gatedTruth), 5);
     expect(totals.secondsPerPage).toBeGreaterThan(0);
   });
 });

@@ -24,10 +24,12 @@ import { startOllamaSim } from '../../ollama-sim/index';
 
 const registers = releaseNotes();
 const notes = releaseNotes({ layout: 'prose' });
+// Each issue a running-text line "o PBI-10001: <title>": no register, only the model reads it.
+const bulleted = releaseNotes({ layout: 'bullets' });
 const dir = mkdtempSync(join(tmpdir(), 'release-notes-'));
 const fileOf = (n: ReleaseNotes) => join(dir, `${n.name}.pdf`);
 beforeAll(async () => {
-  for (const n of [registers, notes]) writeFileSync(fileOf(n), await n.pdf());
+  for (const n of [registers, notes, bulleted]) writeFileSync(fileOf(n), await n.pdf());
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -104,6 +106,22 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
     expect(raw.filter((f) => f.grounding.status !== 'grounded')).toEqual([]);
     // Every issue prints its ID: the ID-free upgrade notes and known limitations after the last one are not asked again.
     expect(calls.filter((c) => /\+\d+$/.test(c.ref))).toEqual([]);
+  }, 300_000);
+
+  it('a model that answers with bare titles (no ID, no quote) on lines "o PBI-10001: <title>": every issue found once with the ID printed before its title; no ID listed as uncovered', async () => {
+    const { status, score, raw, verdict } = await analyse(['invented-ids', 'null-ids', 'summary-and-detail', 'bare-titles'], bulleted);
+    expect(status).toBe('done');
+    expect(score.problems.slice(0, 5)).toEqual([]);
+    expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0, idScored: 360, withPrintedId: 360 });
+    // The model gave titles only: each is grounded on its own line, quoted from the bullet, and keyed by the ID there.
+    const issue = raw.find((f) => f.findingKey === 'PBI-10015')!;
+    const truth = bulleted.truth.findings.find((f) => f.id === 'PBI-10015')!;
+    expect(issue).toMatchObject({ id: null, title: truth.title, grounding: { status: 'grounded', match: 'exact', page: truth.page } });
+    expect(issue.evidence).toBe(`o PBI-10015: ${truth.title}`);
+    // A line that only names its issue among others has no sentence: no neighbour's words as its description.
+    expect(issue.description).not.toContain('PBI-10016');
+    // Every printed ID is a finding's: none is "mentioned but no finding covers it".
+    expect(verdict!.places.filter((p) => p.kind === 'unreviewed-id')).toEqual([]);
   }, 300_000);
 
   /** The unit of a call's reference ("1#20+2" is a continuation of the unit "1#20"), and whether it is a continuation. */

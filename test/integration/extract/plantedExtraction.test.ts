@@ -146,6 +146,32 @@ describe('extraction of a report with planted findings (simulator answers from t
     expect(listMergeDecisions(h.db, runId, documentId)).toHaveLength(result.decisions.length);
   });
 
+  it('stores a sighting not found in the text with its finding: counted and absorbed, not listed as a source', () => {
+    // The same findings in a second run, plus a bare-title sighting (no quote the text shows) of a grounded finding.
+    const otherRun = createRun(h.db, 'analyze', {}, [doc.filePath], NOW);
+    const detail = findings.find((f) => f.findingKey === 'PBI-1305' && f.grounding.status === 'grounded')!;
+    const bare = { ...detail, evidence: '', description: '', grounding: { status: 'ungrounded' as const, match: null, score: null, start: null, end: null, page: null, inContextOnly: false } };
+    const lastLeaf = leaves.at(-1)!.index;
+    for (const leaf of leaves) {
+      const own = findings.filter((f) => f.nodeIndex === leaf.index);
+      commitChunkResult(h.db, { runId: otherRun, documentId, treeId, nodeIndex: leaf.index, findings: leaf.index === lastLeaf ? [...own, bare] : own, summary: '' });
+    }
+    const result = mergeFindings(listFindings(h.db, otherRun, documentId));
+    saveMergeResult(h.db, { runId: otherRun, documentId, result, now: NOW });
+    const stored = listMergedFindings(h.db, otherRun, documentId);
+    const finding = stored.find((m) => m.findingKey === 'PBI-1305')!;
+    const bareId = listFindings(h.db, otherRun, documentId).find((f) => f.findingKey === 'PBI-1305' && f.grounding.status === 'ungrounded')!.findingId;
+    expect(finding.grounded).toBe(true);
+    expect(finding.unfoundSightings).toBe(1);
+    expect(finding.sources.every((s) => s.grounded)).toBe(true);
+    expect(finding.sources.map((s) => s.findingId)).not.toContain(bareId);
+    expect(finding.absorbedFindingIds).toContain(bareId);
+    // What is read back is what the merge said, for every finding.
+    expect(stored.map((m) => [m.sources.map((s) => s.findingId), [...m.absorbedFindingIds].sort(), m.unfoundSightings])).toEqual(
+      result.merged.map((m) => [m.sources.map((s) => s.findingId), [...m.absorbedFindingIds].sort(), m.unfoundSightings]),
+    );
+  });
+
   it('commitChunkResult twice never duplicates findings', () => {
     const before = listFindings(h.db, runId, documentId).length;
     const leaf = leaves[1]!;

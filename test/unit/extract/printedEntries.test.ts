@@ -88,13 +88,28 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(invented.findingKey).toBe('PBI-10016');
   });
 
-  it('grounds the title as a quote when the ID is the model\'s own label, and leaves it ungrounded when the text has neither', () => {
-    const label = ground('F-3 | vulnerability | High | Gateway accepts unsigned tokens');
-    expect(label.grounding).toMatchObject({ status: 'grounded', start: at('Gateway accepts unsigned tokens') });
-    expect(label.findingKey).toBeNull();
+  it('grounds the title where the text prints it when the ID is the model\'s own label (with what its heading block prints), and leaves it ungrounded when the text has neither', () => {
+    const label = ground('F-3 | vulnerability | Low | Gateway accepts unsigned tokens');
+    // The heading that prints the title, from its number: the finding takes the ID, severity and opening sentence printed there.
+    expect(label.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
+    expect(label.evidence).toBe('3.2 Gateway accepts unsigned tokens');
+    expect(label).toMatchObject({ id: 'F-3', findingKey: 'TOB-GW-7', printedNumber: '3.2', severity: 'High' });
+    expect(label.description).toBe('The gateway verifies a token only when it carries a signature header, so an unsigned token is accepted as valid.');
     const nothing = ground('F-4 | vulnerability | High | Remote code execution in the upload handler');
     expect(nothing.grounding.status).toBe('ungrounded');
     expect(nothing.title).toBe('Remote code execution in the upload handler');
+  });
+
+  it('a bare title and an object without its ID or quote are read like a line without an ID: grounded on the heading that prints the title, with its block\'s ID, severity and opening sentence', () => {
+    const bare = ground('Gateway accepts unsigned tokens');
+    const half = groundReply(doc, DEFAULT_PROFILE, [{ id: null, type: 'vulnerability', title: 'Gateway accepts unsigned tokens', severity: '', evidence: '', page: 0 }], whole.chunk)[0]!;
+    for (const f of [bare, half]) {
+      expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
+      expect(f).toMatchObject({ id: null, findingKey: 'TOB-GW-7', printedNumber: '3.2', severity: 'High', severityCanonical: 'High' });
+      expect(f.description).toBe('The gateway verifies a token only when it carries a signature header, so an unsigned token is accepted as valid.');
+    }
+    // A title the text prints nowhere stays ungrounded: never verified.
+    expect(ground('Remote code execution in the upload handler').grounding.status).toBe('ungrounded');
   });
 
   it('looks in the text shown only: an ID printed outside the chunk and its context grounds nothing', () => {

@@ -39,6 +39,32 @@ describe('mergeFindings', () => {
     expect(decisions).toEqual([{ mergedIndex: 0, keptFindingId: row.findingId, absorbedFindingId: detail.findingId, reason: 'same-id', score: 1 }]);
   });
 
+  it('takes the detailed heading as main source over a contents line, however long the contents line and whatever description it carries', () => {
+    const title = 'Withdrawals revert forever once the queue holds a cancelled request from a closed account';
+    const contents = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: `5.2.1 ${title} . . . . . . . . . . . . 6`, grounding: at(460, 560, 2), nodeIndex: 1 });
+    const heading = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: '5.2.1 Withdrawals revert forever once the queue holds a cancelled request from a', grounding: at(3043, 3121, 6), nodeIndex: 5 });
+    const { merged } = mergeFindings([contents, heading]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ mainPage: 6, mainFindingId: heading.findingId });
+  });
+
+  it('lists only the sightings the text shows of a finding it shows; a sighting not found is counted and still absorbed', () => {
+    // A weak model repeats a title it was given (a bare title: no quote the text shows) beside the heading it read.
+    const heading = f({ findingKey: 'CR-7', title: 'Session tokens never expire', evidence: 'CR-7 Session tokens never expire', grounding: at(900, 932, 5), nodeIndex: 4 });
+    const bare = f({ findingKey: 'CR-7', title: 'Session tokens never expire', evidence: '', nodeIndex: 2 });
+    const { merged } = mergeFindings([bare, heading]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ grounded: true, mainFindingId: heading.findingId, absorbedFindingIds: [bare.findingId], unfoundSightings: 1 });
+    expect(merged[0]!.sources.map((s) => s.findingId)).toEqual([heading.findingId]);
+    // A finding the text shows nowhere lists every sighting (there is nothing else to check) and counts none as unfound.
+    const a = f({ findingKey: 'CR-9', title: 'Backups are not encrypted', nodeIndex: 1 });
+    const b = f({ findingKey: 'CR-9', title: 'Backups are not encrypted', nodeIndex: 3 });
+    const [alone] = mergeFindings([a, b]).merged;
+    expect(alone!.grounded).toBe(false);
+    expect(alone!.sources.map((s) => s.findingId).sort()).toEqual([a.findingId, b.findingId].sort());
+    expect(alone!.unfoundSightings).toBeUndefined();
+  });
+
   it('never merges different IDs, even with identical titles or overlapping evidence', () => {
     const a = f({ findingKey: 'CR-1', title: 'Same title', grounding: at(0, 50, 1), nodeIndex: 1 });
     const b = f({ findingKey: 'CR-2', title: 'Same title', grounding: at(0, 50, 1), nodeIndex: 2 });

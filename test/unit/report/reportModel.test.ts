@@ -394,6 +394,15 @@ describe('report model', () => {
     expect(doc.noText.sentence).toMatch(/^Pages 4\. /);
   });
 
+  it('says how many sightings of a finding were not found in the text and are not listed among its sources', () => {
+    const data = reportData();
+    const findings = data.inputs[0]!.document!.findings;
+    findings[1] = { ...findings[1]!, unfoundSightings: 3 };
+    const entries = buildReportModel(data).documents[0]!.findings!.entries;
+    expect(entries.map((e) => e.sourcesLabel)).toEqual(['Sources (1):', 'Sources (1; 3 more sightings not found in the text, not listed):']);
+    expect(renderMarkdown(data)).toContain('Sources (1; 3 more sightings not found in the text, not listed):');
+  });
+
   it('keeps document text literal; the HTML escapes it, the Markdown escapes it too, and both show it as written', () => {
     const data = reportData();
     const model = buildReportModel(data);
