@@ -24,6 +24,7 @@ import type { BridgeServer } from './bridgeServer';
 import { startApp, type AppUnderTest } from './appUnderTest';
 import { dropFiles, screenshot, seriousAxeViolations } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+import { poll, SETUP_DEADLINE_MS } from './waits';
 
 const body = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
 
@@ -139,7 +140,7 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
       },
     );
     ({ server, page } = app);
-  });
+  }, SETUP_DEADLINE_MS);
 
   afterAll(async () => {
     await app?.close();
@@ -148,33 +149,33 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
   it('opens the document a library button names, whatever document another view had open (row 2)', async () => {
     await goTo('Library');
     await page.getByRole('button', { name: 'Findings of alpha-report.pdf' }).click();
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
     // The trial's sequence: another document in the Document view, then Compare, then the library's Findings button.
     await goTo('Library');
     await page.getByRole('button', { name: 'Open beta-report.pdf' }).click();
-    await expect.poll(() => page.locator('#tree-title').textContent()).toBe('beta-report.pdf');
+    await poll(() => page.locator('#tree-title').textContent()).toBe('beta-report.pdf');
     await goTo('Compare');
     await goTo('Library');
     await page.getByRole('button', { name: 'Findings of alpha-report.pdf' }).click();
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
-    await expect.poll(() => queue().getByRole('option').first().textContent()).toContain(ALPHA_TITLES[0]);
+    await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => queue().getByRole('option').first().textContent()).toContain(ALPHA_TITLES[0]);
     // And the Document view shows the same document now: there is one open document.
     await goTo('Document');
-    await expect.poll(() => page.locator('#tree-title').textContent()).toBe('alpha-report.pdf');
+    await poll(() => page.locator('#tree-title').textContent()).toBe('alpha-report.pdf');
   });
 
   it('opens the document an Ask citation names, after another document was open (row 2)', async () => {
     await goTo('Library');
     await page.getByRole('button', { name: 'Open beta-report.pdf' }).click();
-    await expect.poll(() => page.locator('#tree-title').textContent()).toBe('beta-report.pdf');
+    await poll(() => page.locator('#tree-title').textContent()).toBe('beta-report.pdf');
     await goTo('Ask');
     await page.getByLabel('Documents').selectOption({ label: 'alpha-report.pdf' });
     // A long question: the conversation is named by it, and its picker still fits the card (row 27).
     await page.getByLabel('Question').fill('Are the backups of the ledger ever restored, and who checks that they are restored at all during the quarter?');
     await page.locator('form.ask-form').getByRole('button', { name: 'Ask', exact: true }).click();
     const answer = page.getByTestId('ask-answer').last();
-    await expect.poll(() => page.getByTestId('ask-answer').count(), { timeout: 30_000 }).toBe(1);
-    await expect.poll(() => page.getByLabel('Conversation').locator('option').count()).toBe(2);
+    await poll(() => page.getByTestId('ask-answer').count()).toBe(1);
+    await poll(() => page.getByLabel('Conversation').locator('option').count()).toBe(2);
     const [card, picker] = await Promise.all([page.locator('.ask-panel').boundingBox(), page.getByLabel('Conversation').boundingBox()]);
     expect(picker!.x + picker!.width).toBeLessThanOrEqual(card!.x + card!.width);
     const citation = answer.getByRole('list', { name: 'Sources' }).getByRole('button').first();
@@ -182,61 +183,59 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await screenshot(page, 'round3-ask-1440');
     await citation.click();
     // The cited document, wherever it opens (its finding in Findings, or its passage in the Document view).
-    await expect
-      .poll(async () => ((await page.locator('.place[aria-current="page"]').textContent())?.includes('Findings') ? queueTitle().textContent() : page.locator('#tree-title').textContent()), { timeout: 10_000 })
-      .toMatch(/alpha-report\.pdf$/);
+    await poll(async () => ((await page.locator('.place[aria-current="page"]').textContent())?.includes('Findings') ? queueTitle().textContent() : page.locator('#tree-title').textContent())).toMatch(/alpha-report\.pdf$/);
   });
 
   it('shows the open document in the table of all findings too, and follows it when another is chosen (row 19)', async () => {
     await goTo('Library');
     await page.getByRole('button', { name: 'Findings of alpha-report.pdf' }).click();
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
     await page.getByRole('button', { name: 'Table of all findings' }).click();
     const table = page.getByTestId('findings-table').first();
-    await expect.poll(() => page.locator('#findings-title').textContent()).toBe('Findings in alpha-report.pdf');
-    await expect.poll(() => table.getByRole('row').count()).toBe(7);
+    await poll(() => page.locator('#findings-title').textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => table.getByRole('row').count()).toBe(7);
     await page.getByRole('button', { name: 'Triage queue' }).click();
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'beta-report.pdf' });
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
     await page.getByRole('button', { name: 'Table of all findings' }).click();
-    await expect.poll(() => page.locator('#findings-title').textContent()).toBe('Findings in beta-report.pdf');
-    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await poll(() => page.locator('#findings-title').textContent()).toBe('Findings in beta-report.pdf');
+    await poll(() => table.getByRole('row').count()).toBe(3);
     expect(await table.textContent()).toContain('BET-001');
     await page.getByRole('button', { name: 'Triage queue' }).click();
   });
 
   it('keeps the way back of a review while the user looks at other documents and places (row 28)', async () => {
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'alpha-report.pdf' });
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
     await queue().getByRole('option').first().click();
     const id = await detail().getAttribute('data-review-id');
     await page.keyboard.press('c');
-    await expect.poll(() => detail().getAttribute('data-state')).toBe('confirmed');
+    await poll(() => detail().getAttribute('data-state')).toBe('confirmed');
     // Elsewhere: another document's findings, the library, the document view.
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'beta-report.pdf' });
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
     await goTo('Library');
     await page.getByRole('button', { name: 'Open alpha-report.pdf' }).click();
     await goTo('Findings');
-    await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+    await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
     await queue().focus();
     await page.keyboard.press('Control+z');
-    await expect.poll(() => page.getByTestId('undone').textContent()).toMatch(/^Undone: R-\d+ marked confirmed$/);
-    await expect.poll(() => queue().locator(`[data-review-id="${id}"]`).getAttribute('data-state')).toBe('new');
+    await poll(() => page.getByTestId('undone').textContent()).toMatch(/^Undone: R-\d+ marked confirmed$/);
+    await poll(() => queue().locator(`[data-review-id="${id}"]`).getAttribute('data-state')).toBe('new');
   });
 
   it('names a finding\'s page as the queue does, and folds the repeats of its sightings (rows 21, 25)', async () => {
     const row = queue().getByRole('option').filter({ hasText: ALPHA_TITLES[2] });
     await row.click();
-    await expect.poll(() => detail().locator('h2').textContent()).toContain(ALPHA_TITLES[2]);
+    await poll(() => detail().locator('h2').textContent()).toContain(ALPHA_TITLES[2]);
     // The page the way the queue row and the source heading say it: "Page 3, printed 2" (row 25).
-    await expect.poll(() => row.getByTestId('queue-page').textContent(), { timeout: 10_000 }).toBe('p. 3, printed 2');
-    await expect.poll(() => detail().getByTestId('detail-page').textContent()).toBe('· Page 3, printed 2');
+    await poll(() => row.getByTestId('queue-page').textContent()).toBe('p. 3, printed 2');
+    await poll(() => detail().getByTestId('detail-page').textContent()).toBe('· Page 3, printed 2');
 
     await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'unrated-report.pdf' });
-    await expect.poll(() => detail().locator('h2').textContent()).toContain('Shared folder is world readable');
+    await poll(() => detail().locator('h2').textContent()).toContain('Shared folder is world readable');
     // Three sightings of one quote: one place, its repeats counted (row 21).
-    await expect.poll(() => detail().getByRole('heading', { name: /^Sources/ }).textContent()).toMatch(/^Sources \(1, \+\d+ repeats\)$/);
+    await poll(() => detail().getByRole('heading', { name: /^Sources/ }).textContent()).toMatch(/^Sources \(1, \+\d+ repeats\)$/);
     expect(await detail().getByTestId('source').count()).toBe(1);
     expect(await detail().getByTestId('source-repeats').textContent()).toMatch(/\+\d+ repeats/);
   });
@@ -251,7 +250,7 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     // Saving another field leaves the severity as it was: unrated, and the form said so.
     await page.getByRole('form', { name: 'Edit the finding' }).getByLabel(/^Title/).fill('Shared folder is readable by everyone');
     await page.getByRole('form', { name: 'Edit the finding' }).getByRole('button', { name: 'Save edits' }).click();
-    await expect.poll(() => detail().getByTestId('review-values').locator('tr[data-field="title"] td.effective').textContent()).toBe('Shared folder is readable by everyone');
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="title"] td.effective').textContent()).toBe('Shared folder is readable by everyone');
     expect(await detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('same');
   });
 
@@ -259,24 +258,24 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await goTo('Library');
     const row = libraryRow('partly-read-report.pdf');
     // Amber and done (here "Done: check the result": the part not analysed is a place its completeness check names), never a red "Failed".
-    await expect.poll(() => row.locator('.badge').textContent()).toMatch(/^! Done/);
+    await poll(() => row.locator('.badge').textContent()).toMatch(/^! Done/);
     expect(await row.locator('.badge').getAttribute('class')).toContain('badge--warn');
     // The pages of the chunk that holds the unreadable page, as a range.
     expect(await row.locator('td').nth(1).textContent()).toMatch(/1 part not analysed \(pp?\. \d+(?:-\d+)?\)/);
     await row.getByRole('button', { name: 'Open partly-read-report.pdf' }).click();
-    await expect.poll(() => page.getByTestId('document-problems').textContent()).toMatch(/^Done with problems: 1 part not analysed \(pp?\. \d+(?:-\d+)?\)\./);
+    await poll(() => page.getByTestId('document-problems').textContent()).toMatch(/^Done with problems: 1 part not analysed \(pp?\. \d+(?:-\d+)?\)\./);
   });
 
   it('names the strategy that cut the tree and says the judge\'s chunk target is far below Settings (rows 16, 26)', async () => {
     await goTo('Library');
     await page.getByRole('button', { name: 'Open alpha-report.pdf' }).click();
     const analysis = page.getByTestId('analysis');
-    await expect.poll(() => analysis.getByTestId('strategy-used').textContent()).toBe('detected headings (the language model’s choice, PDF outline (bookmarks), did not fit this document)');
+    await poll(() => analysis.getByTestId('strategy-used').textContent()).toBe('detected headings (the language model’s choice, PDF outline (bookmarks), did not fit this document)');
     expect(await analysis.getByTestId('chunk-size').textContent()).toMatch(/target \d+ tokens a chunk, chosen by the language model \(Settings ask for 1,500\)/);
     expect(await analysis.getByTestId('small-chunk-target').textContent()).toMatch(/Far smaller than Settings ask: \d+ chunks/);
     // The tree's root is the file, and the strategy is in words.
     const tree = page.getByRole('tree');
-    await expect.poll(() => tree.getByRole('treeitem').first().locator('.tree-row__title').textContent()).toMatch(/alpha-report\.pdf$/);
+    await poll(() => tree.getByRole('treeitem').first().locator('.tree-row__title').textContent()).toMatch(/alpha-report\.pdf$/);
     expect(await page.locator('.tree-wrap .hint').textContent()).toMatch(/nodes, cut by detected headings/);
     await screenshot(page, 'round3-document-1440');
   });
@@ -289,7 +288,7 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await page.getByLabel('Printed IDs only (no model findings)').check();
     await page.locator('.compare').getByRole('button', { name: 'Compare', exact: true }).click();
     const rows = page.locator('.compare__pairs tbody tr');
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(6);
+    await poll(() => rows.count()).toBe(6);
     expect(await page.locator('.compare__pairs thead th').first().textContent()).toBe('ID');
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).toEqual(['ALP-001', 'ALP-002', 'ALP-003', 'ALP-004', 'ALP-005', 'ALP-006']);
   });
@@ -303,25 +302,25 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     ]);
     await dropFiles(page, [{ name: 'epsilon-report.pdf', bytes: await slowPdf('EPS') }]);
     // Two runs at once: the status bar names both (row 29).
-    await expect.poll(() => page.getByTestId('status-run').textContent(), { timeout: 20_000 }).toMatch(/^2 runs: #\d+ .*, #\d+ /);
+    await poll(() => page.getByTestId('status-run').textContent()).toMatch(/^2 runs: #\d+ .*, #\d+ /);
     const gamma = libraryRow('gamma-report.pdf');
-    await expect.poll(() => gamma.getByTestId('findings-so-far').textContent(), { timeout: 30_000 }).toMatch(/^[1-3] so far/);
+    await poll(() => gamma.getByTestId('findings-so-far').textContent()).toMatch(/^[1-3] so far/);
     const runs = (await server.host.invoke('runs.list', {})) as { ok: true; data: { id: number; inputs: { fileName: string }[] }[] };
     const runId = runs.data.find((r) => r.inputs.some((i) => i.fileName === 'gamma-report.pdf'))!.id;
     const card = page.getByTestId(`run-${runId}`);
     await card.getByRole('button', { name: 'Pause' }).click();
-    await page.waitForSelector(`[data-testid="run-${runId}"][data-status="paused"]`, { timeout: 15_000 });
+    await page.waitForSelector(`[data-testid="run-${runId}"][data-status="paused"]`);
     // Paused: the file not started yet stays listed and says why (row 6); the findings reported so far stay counted (row 7).
     const delta = libraryRow('delta-report.pdf');
-    await expect.poll(() => delta.locator('.badge').textContent()).toContain('Not started: run paused');
-    await expect.poll(() => gamma.getByTestId('findings-so-far').textContent()).toMatch(/^[1-3] so far run paused$/);
+    await poll(() => delta.locator('.badge').textContent()).toContain('Not started: run paused');
+    await poll(() => gamma.getByTestId('findings-so-far').textContent()).toMatch(/^[1-3] so far run paused$/);
     const reported = Number(/^(\d+)/.exec((await gamma.getByTestId('findings-so-far').textContent()) ?? '')![1]);
     expect(await card.locator('li[data-file="delta-report.pdf"] .badge').textContent()).toContain('Not started: run paused');
     await screenshot(page, 'round3-library-paused-1440');
 
     await gamma.getByRole('button', { name: 'Findings of gamma-report.pdf' }).click();
     const arriving = page.getByTestId('arriving');
-    await expect.poll(() => arriving.getAttribute('data-input-status')).toBe('paused');
+    await poll(() => arriving.getAttribute('data-input-status')).toBe('paused');
     expect(await page.getByTestId('arriving-finding').count()).toBe(reported);
     expect(await page.locator('#arriving-title').textContent()).toBe(`Reported by run #${runId} before it was paused (${reported})`);
     expect(await page.getByTestId('findings-empty').textContent()).toMatch(/^The run was paused after \d+ findings? had been reported/);
@@ -329,10 +328,10 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
 
     await goTo('Runs');
     await card.getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForSelector(`[data-testid="run-${runId}"][data-status="cancelled"]`, { timeout: 15_000 });
+    await page.waitForSelector(`[data-testid="run-${runId}"][data-status="cancelled"]`);
     await goTo('Library');
-    await expect.poll(() => delta.locator('.badge').textContent()).toContain('Not started: run cancelled');
-    await expect.poll(() => gamma.getByTestId('findings-so-far').textContent()).toBe(`${reported} so far run cancelled`);
+    await poll(() => delta.locator('.badge').textContent()).toContain('Not started: run cancelled');
+    await poll(() => gamma.getByTestId('findings-so-far').textContent()).toBe(`${reported} so far run cancelled`);
     extractDelayMs = 0;
     await page.waitForSelector('[data-testid="status-run"]:has-text("No run in progress")', { timeout: 60_000 });
   });
@@ -345,8 +344,8 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
       await page.setViewportSize({ width, height });
       await goTo('Library');
       await libraryRow('alpha-report.pdf').getByRole('button', { name: 'Findings of alpha-report.pdf' }).click();
-      await expect.poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
-      await expect.poll(() => queue().getByRole('option').count()).toBeGreaterThan(rows);
+      await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
+      await poll(() => queue().getByRole('option').count()).toBeGreaterThan(rows);
       // Whole rows inside the listbox's visible box.
       const inView = async () =>
         queue().evaluate((list) => {
@@ -357,7 +356,7 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
             return r.top >= box.top - 1 && r.bottom <= bottom + 1;
           }).length;
         });
-      await expect.poll(inView).toBeGreaterThanOrEqual(rows);
+      await poll(inView).toBeGreaterThanOrEqual(rows);
       const scrollers = await page.evaluate(() =>
         [document.documentElement, ...document.querySelectorAll<HTMLElement>('body *')]
           .filter((el) => {
