@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startOpenAiSim, type OpenAiSim, type OpenAiSimOptions } from '../../ollama-sim/openai';
 
 const sims: OpenAiSim[] = [];
@@ -70,9 +70,11 @@ describe('OpenAI-compatible simulator surface', () => {
     expect((await fetch(`${keyed.baseUrl}/models`)).status).toBe(401);
     expect((await post(keyed, chatBody(), { authorization: 'Bearer k1' })).status).toBe(200);
 
-    const busy = await sim({ slots: 1, maxQueue: 0, timeScale: 1, rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 50, loadSeconds: 0 }, responder: () => 'a b c d e f g h i j' });
+    // The first reply takes about 2 s (100 tokens at 50 a second): the second request comes while it holds the one slot.
+    const busy = await sim({ slots: 1, maxQueue: 0, timeScale: 1, rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 50, loadSeconds: 0 }, responder: () => 'a b c d e f g h i j '.repeat(10) });
     const first = post(busy, chatBody());
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Sent once the server holds the first one (a fixed 30 ms wait lost that race on a loaded machine).
+    await vi.waitFor(() => expect(busy.counters.inFlight).toBe(1), { timeout: 30_000, interval: 5 });
     const second = await post(busy, chatBody());
     expect(second.status).toBe(429);
     expect((await first).status).toBe(200);
