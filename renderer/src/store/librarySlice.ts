@@ -46,9 +46,14 @@ export const createLibrarySlice: SliceCreator<'library'> = (set, get, api) => {
       rejected: [...unreadable, ...(result?.ok ? result.data.rejected : result ? uploads.map((u) => ({ name: u.name, error: result.error })) : [])],
       runId: result?.ok ? result.data.runId : null,
     };
-    patch({ importing: false, lastImport: outcome });
+    patch({ lastImport: outcome });
     return result?.ok ? result.data : null;
   }
+
+  // Drops are imported one after another, each as its own run: a second drop made while the first is still being
+  // sent waits its turn instead of being lost (two quick drops used to import only the first).
+  let importsDone: Promise<unknown> = Promise.resolve();
+  let importsWaiting = 0;
 
   /** Once run `runId` is done, shows its document's first finding (the sample's promise). */
   function followToFirstFinding(runId: number): void {
@@ -80,14 +85,24 @@ export const createLibrarySlice: SliceCreator<'library'> = (set, get, api) => {
         patch(result.ok ? { documents: result.data, loaded: true, error: null } : { error: result.error.message, loaded: true });
       },
       async importFiles(files) {
-        if (files.length === 0 || library().importing) return null;
+        if (files.length === 0) return null;
+        importsWaiting += 1;
         patch({ importing: true });
-        // Files go in whatever Ollama's state (the rules-only part and the stored text need no model), but a full
-        // analysis with Ollama down is answered at once with what to do instead of a run that fails later.
-        const [result, status] = await Promise.all([sendFiles(files), get().ollama.check()]);
-        const full = (get().settings.settings?.analysisMode ?? 'full') === 'full';
-        patch({ ollamaDown: result && result.accepted.length > 0 && full && status && !status.reachable ? status : null });
-        return result;
+        const turn = importsDone.then(async () => {
+          // Files go in whatever Ollama's state (the rules-only part and the stored text need no model), but a full
+          // analysis with Ollama down is answered at once with what to do instead of a run that fails later.
+          const [result, status] = await Promise.all([sendFiles(files), get().ollama.check()]);
+          const full = (get().settings.settings?.analysisMode ?? 'full') === 'full';
+          patch({ ollamaDown: result && result.accepted.length > 0 && full && status && !status.reachable ? status : null });
+          return result;
+        });
+        importsDone = turn.catch(() => undefined);
+        try {
+          return await turn;
+        } finally {
+          importsWaiting -= 1;
+          if (importsWaiting === 0) patch({ importing: false });
+        }
       },
       async trySample() {
         const sample = await get().host.call('documents.sample', {});

@@ -107,3 +107,33 @@ describe('a command the engine is slow to answer', () => {
     expect(s().review.saving).toBe(false);
   });
 });
+
+describe('two drops made one after the other', () => {
+  it('imports both, each as its own run, the second once the first has been sent (none lost while reading)', async () => {
+    const s = () => useStore.getState();
+    const pdf = (name: string) => new File([new TextEncoder().encode('%PDF-1.4 ' + name)], name, { type: 'application/pdf' });
+    const first = s().library.importFiles([pdf('gamma.pdf'), pdf('delta.pdf')]);
+    const second = s().library.importFiles([pdf('epsilon.pdf')]);
+    const imports = () => pending.filter((call) => call.command === 'documents.import');
+    await vi.waitFor(() => expect(imports()).toHaveLength(1));
+    expect(s().library.importing).toBe(true);
+    let nextRun = 7;
+    const answer = (command: string, input: Record<string, unknown>): unknown => {
+      if (command === 'documents.import') {
+        const files = input.files as { name: string }[];
+        return { accepted: files.map((f, i) => ({ name: f.name, documentId: i + 1 })), rejected: [], runId: nextRun++ };
+      }
+      if (command === 'ollama.status') return { reachable: true, host: 'http://127.0.0.1:11434' };
+      return null;
+    };
+    // Only the first drop's files are on their way; the second waits for them, then goes as its own import.
+    expect((imports()[0]!.input.files as { name: string }[]).map((f) => f.name)).toEqual(['gamma.pdf', 'delta.pdf']);
+    await answerAll(answer);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a?.runId).toBe(7);
+    expect(b?.runId).toBe(8);
+    expect(b?.accepted.map((f) => f.name)).toEqual(['epsilon.pdf']);
+    expect(s().library.lastImport).toEqual({ accepted: ['epsilon.pdf'], rejected: [], runId: 8 });
+    expect(s().library.importing).toBe(false);
+  });
+});
