@@ -71,12 +71,35 @@ function mainScore(f: StoredFinding): number {
   const g = f.grounding;
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
   // A table row or a contents line names the finding; its section describes it.
-  const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) ? -1000 : 0;
+  const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) || isBorderlessRow(f) ? -1000 : 0;
   // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
   const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
   return grounded + tableLike + listedRow + heading + f.description.length + f.evidence.length;
 }
+
+/**
+ * The quote is a summary-table row whose cells pdf text joins with spaces ("Deposits can be spammed  High  Open"):
+ * on one line, the title, then the finding's own severity word and at most a few short cells (a status). A heading
+ * prints no severity after its title; a sentence does not end its line with the title, the severity and a word.
+ */
+function isBorderlessRow(f: StoredFinding): boolean {
+  const severity = words(f.severity ?? '');
+  const own = words(f.title);
+  if (severity.length === 0 || own.length === 0) return false;
+  return f.evidence.split('\n').some((line) => {
+    const quote = words(line);
+    const after = quote.length - severity.length - own.length;
+    for (let cells = 0; cells <= MAX_TRAILING_CELLS && after - cells >= 0; cells++) {
+      const at = after - cells;
+      if (own.every((w, i) => quote[at + i] === w) && severity.every((w, i) => quote[at + own.length + i] === w)) return true;
+    }
+    return false;
+  });
+}
+
+/** Short cells a summary row prints after its severity (status, likelihood): "High Open", "High Resolved Fixed". */
+const MAX_TRAILING_CELLS = 3;
 
 /** The quote is the title's heading line: the title's words, after a number or an ID at most. */
 function isHeadingLine(evidence: string, title: string): boolean {

@@ -189,12 +189,9 @@ describeNeeding(
     }
   });
 
-  // KNOWN REGRESSION (issue 36, left open): since a heading sighting carries its section's own opening sentence, a
-  // table-row sighting the model described at length (273 characters against 70) outscores it as the main source,
-  // and two of the six long sibling titles open on the summary table's page. Raising the heading's weight fixed this
-  // mode but moved the main page of two fix-review findings on the corpus, so it was not done. \`it.fails\` keeps the
-  // test running: it turns red the day the main page is right again, and the marker must then go.
-  it.fails('each finding reported once per unit at its first occurrence (its table row): the unit\'s heading of it is recorded too, and is its main page', async () => {
+  // The table rows print no cell borders ("Title High Open"): a row the model described at length must not outrank
+  // the finding's heading (merge/result.ts isBorderlessRow).
+  it('each finding reported once per unit at its first occurrence (its table row): the unit\'s heading of it is recorded too, and is its main page', async () => {
     const { rows, raw, merged } = await runModes(['once-per-unit-first-occurrence', 'invented-ids'], { generated: true });
     passes(rows);
     const report = rows.find((r) => r.name === 'sibling-report')!;
