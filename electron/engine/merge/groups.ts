@@ -136,7 +136,7 @@ export class Groups {
 }
 
 /** "7" and "9" clash; "7" and "3.2" do not (a table row number and its section number can differ in shape). */
-function numbersClash(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+export function numbersClash(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size === 0 || b.size === 0) return false;
   const shape = (x: string) => x.split('.').length;
   for (const x of a) {

@@ -57,7 +57,8 @@ export function* buildResult(findings: readonly StoredFinding[], groups: Groups,
   return { merged: drafts.map((d) => d.draft), decisions, conflicts: mergeConflicts };
 }
 
-function position(d: MergedFindingDraft): number {
+/** Where a merged finding sits in document order: its main page, then its main quote's place. */
+export function position(d: MergedFindingDraft): number {
   const main = d.sources.find((s) => s.isMain);
   return (d.mainPage ?? 1e9) * 1e9 + (main?.evidenceStart ?? 0);
 }
@@ -110,7 +111,8 @@ function isHeadingLine(evidence: string, title: string): boolean {
   return quote.slice(0, at).every((w) => /\d/.test(w) || /^[a-z]{1,5}$/.test(w)) && own.every((w, i) => quote[at + i] === w);
 }
 
-function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (title: string) => boolean): MergedFindingDraft {
+/** One merged finding from the members of its group (the main source chosen by mainScore). */
+export function buildDraft(members: StoredFinding[], key: string | null, isPrinted: (title: string) => boolean): MergedFindingDraft {
   // Scored once per member, not in every comparison of the sort.
   const score = new Map(members.map((f) => [f, mainScore(f)]));
   const ranked = [...members].sort((a, b) => score.get(b)! - score.get(a)! || a.findingId - b.findingId);
