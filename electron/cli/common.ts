@@ -6,6 +6,8 @@ import { openDatabase, type Database } from '../engine/store';
 import { writeLines } from './terminalText';
 
 export const EXIT_USAGE = 2;
+/** A command stopped by Ctrl-C exits as a shell's interrupted command does (128 + SIGINT). */
+export const EXIT_CANCELLED = 130;
 
 /**
  * Parses the arguments; on a mistake prints it with the usage and gives the

@@ -4,20 +4,17 @@
  * their findings paired and labelled, with the status the later one states.
  *   npm run compare -- <earlier> <later> [--json out.json] [--out report.md|.html|.pdf|.csv|.json] [analyze's model options] [--rules-only]
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
-import { createEngine, createFileLogger, LOG_FILE, writeOutputFile } from '../engine';
+import { writeOutputFile } from '../engine';
 import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import type { Database } from '../engine/store';
-import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
-import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP } from './documentAnalysis';
-import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
-import { createProgressPrinter } from './progress';
+import { parseCommandLine, runIfEntryPoint } from './common';
+import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP, openAnalysisSession, SESSION_OPTIONS, SESSION_OPTIONS_HELP } from './documentAnalysis';
 import { oneLine, writeLines } from './terminalText';
-import { appVersion } from './version';
 
 const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
 
@@ -36,8 +33,7 @@ Options:
   --json <file>           Write the comparison as JSON (schema: docs/compare.schema.json)
   --out <file>            Write the comparison report; its extension gives the format: .md, .html, .pdf, .csv, .json
   --rules-only            No model: pair by the IDs the documents print, read statuses by the rules
-  --db <file>             SQLite store (default: ${defaultDatabasePath()})
-  --log <file>            Log file (default: ${defaultLogPath()}, or logs/${LOG_FILE} beside the --db file)
+${SESSION_OPTIONS_HELP}
 ${ANALYSIS_OPTIONS_HELP}
   -h, --help              This help
 
@@ -46,8 +42,7 @@ Exit codes: 0 compared; 1 a file could not be analysed or a report not written; 
 const OPTIONS = {
   json: { type: 'string' },
   out: { type: 'string' },
-  db: { type: 'string' },
-  log: { type: 'string' },
+  ...SESSION_OPTIONS,
   ...ANALYSIS_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -85,20 +80,14 @@ export async function main(argv: string[]): Promise<number> {
   const { settings, numCtx, password } = chosen;
   const rulesOnly = values['rules-only'];
 
-  const dbPath = resolve(values.db ?? defaultDatabasePath());
-  mkdirSync(dirname(dbPath), { recursive: true });
-  const progress = createProgressPrinter();
-  const db = openStoreOrSay(dbPath);
-  if (!db) return EXIT.usage;
-  const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
-  const log = createFileLogger(logPath);
-  const engine = createEngine({ db, appVersion: appVersion(), log });
-  const stop = abortOnCtrlC('Stopping after the current step (press Ctrl-C again to quit at once)...', EXIT.cancelled);
+  const session = openAnalysisSession(values);
+  if (!session) return EXIT.usage;
+  const { db, engine, logPath, progress, signal } = session;
   try {
     const documentIds: number[] = [];
     for (const [i, file] of files.entries()) {
       const role = i === 0 ? 'earlier' : 'later';
-      const outcome = await analyseOrReuse(engine, db, file, { role, settings, reanalyze: values.reanalyze, password, signal: stop.signal, progress });
+      const outcome = await analyseOrReuse(engine, db, file, { role, settings, reanalyze: values.reanalyze, password, signal, progress });
       if ('stopped' in outcome) {
         writeLines(process.stderr, `Stopped while analysing the ${role} file. Run the same command again: what was analysed is stored.`);
         return EXIT.cancelled;
@@ -111,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
     if (!rulesOnly && statusesLeftUnread(comparison)) {
-      comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal: stop.signal });
+      comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal });
     }
     for (const side of ['earlier', 'later'] as const) {
       const ref = comparison[side];
@@ -140,9 +129,7 @@ export async function main(argv: string[]): Promise<number> {
     writeLines(process.stderr, `${info.code}: ${info.message}`);
     return EXIT.failed;
   } finally {
-    stop.release();
-    db.close();
-    await log.close();
+    await session.close();
   }
 }
 

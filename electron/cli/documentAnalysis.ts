@@ -1,20 +1,75 @@
 /**
  * What the commands that work on analysed documents (compare, reconcile)
  * share with `npm run analyze`: its model options, the run settings they
- * give, and "reuse the stored analysis of these bytes, else analyse the file".
+ * give, the store, log and engine they open, and "reuse the stored analysis of these bytes, else analyse the file".
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../shared/findings';
 import { PIPELINE_STAGES, STRATEGY_CHOICES } from '../../shared/pipeline';
 import { runSettingsFrom } from '../../shared/runSettings';
 import type { ProgressEvent, RunPhase } from '../../shared/types';
-import { DEFAULT_RUN_LLM_SETTINGS, type createEngine, type RunSettings } from '../engine';
+import { createEngine, createFileLogger, DEFAULT_RUN_LLM_SETTINGS, LOG_FILE, type FileLogger, type RunSettings } from '../engine';
 import { documentHasMergedFindings } from '../engine/merge';
 import { documentHasFinishedInput, findDocumentBySha, type Database } from '../engine/store';
+import { abortOnCtrlC, EXIT_CANCELLED, openStoreOrSay } from './common';
+import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
+import { createProgressPrinter, type ProgressPrinter } from './progress';
 import { modelChoices } from './runOptions';
+import { appVersion } from './version';
 import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt, type PasswordOptions } from './passwordPrompt';
 import { writeLines } from './terminalText';
+
+/** The store and log options (openAnalysisSession), as node:util parseArgs declares them. */
+export const SESSION_OPTIONS = {
+  db: { type: 'string' },
+  log: { type: 'string' },
+} as const;
+
+/** Their help lines. */
+export const SESSION_OPTIONS_HELP = `  --db <file>             SQLite store (default: ${defaultDatabasePath()})
+  --log <file>            Log file (default: ${defaultLogPath()}, or logs/${LOG_FILE} beside the --db file)`;
+
+/** What a command that analyses documents holds open while it works; `close` releases all of it. */
+export interface AnalysisSession {
+  db: Database;
+  engine: ReturnType<typeof createEngine>;
+  /** Where the log is written: error messages name it. */
+  logPath: string;
+  progress: ProgressPrinter;
+  /** Aborted by the first Ctrl-C (the step under way ends; what was analysed is stored). */
+  signal: AbortSignal;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store (--db, else the app's), the log beside it (--log, else the app's) and an engine on them, and
+ * turns Ctrl-C into a stop after the current step. Null when the store cannot be opened: that has been said.
+ */
+export function openAnalysisSession(values: { db?: string | undefined; log?: string | undefined }): AnalysisSession | null {
+  const dbPath = resolve(values.db ?? defaultDatabasePath());
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const progress = createProgressPrinter();
+  const db = openStoreOrSay(dbPath);
+  if (!db) return null;
+  const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
+  const log: FileLogger = createFileLogger(logPath);
+  const engine = createEngine({ db, appVersion: appVersion(), log });
+  const stop = abortOnCtrlC('Stopping after the current step (press Ctrl-C again to quit at once)...', EXIT_CANCELLED);
+  return {
+    db,
+    engine,
+    logPath,
+    progress,
+    signal: stop.signal,
+    async close() {
+      stop.release();
+      db.close();
+      await log.close();
+    },
+  };
+}
 
 /** analyze's model options, as node:util parseArgs declares them. */
 export const ANALYSIS_OPTIONS = {

@@ -2,16 +2,18 @@ import type { RunPhase } from '../../shared/pipeline';
 import type { ProgressEvent } from '../../shared/types';
 import { oneLine } from './terminalText';
 
-/**
- * Progress for a terminal: one redrawn bar line on a TTY; on a pipe or in CI,
- * a plain line only when the phase or file changes, so logs stay readable.
- */
-export function createProgressPrinter(stream: NodeJS.WriteStream = process.stderr): {
+export interface ProgressPrinter {
   update(event: ProgressEvent): void;
   /** A line of its own before the run has events (e.g. while the engine loads). */
   note(phase: RunPhase, message: string): void;
   done(): void;
-} {
+}
+
+/**
+ * Progress for a terminal: one redrawn bar line on a TTY; on a pipe or in CI,
+ * a plain line only when the phase or file changes, so logs stay readable.
+ */
+export function createProgressPrinter(stream: NodeJS.WriteStream = process.stderr): ProgressPrinter {
   const isTty = stream.isTTY === true;
   let lastKey = '';
   let drawn = false;

@@ -5,18 +5,15 @@
  * exceptions both ways.
  *   npm run reconcile -- <document.pdf> <population.csv|.xlsx> [--key-column C] [--title-column C] --json out.json [--out workpaper.xlsx]
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { toErrorInfo, type ErrorInfo } from '../../shared/errors';
 import { countsSentence, RECONCILE_FORMATS, type Population, type Reconciliation, type ReconcileFormat } from '../../shared/reconcile';
-import { createEngine, createFileLogger, LOG_FILE, writeOutputFile } from '../engine';
+import { writeOutputFile } from '../engine';
 import { readPopulation, reconcileAndStore, reconciliationJson, renderReconciliation, resolveColumn, savePopulation } from '../engine/reconcile';
-import { abortOnCtrlC, openStoreOrSay, parseCommandLine, runIfEntryPoint } from './common';
-import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP } from './documentAnalysis';
-import { defaultDatabasePath, defaultLogPath, LOG_FOLDER } from './paths';
-import { createProgressPrinter } from './progress';
+import { parseCommandLine, runIfEntryPoint } from './common';
+import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP, openAnalysisSession, SESSION_OPTIONS, SESSION_OPTIONS_HELP } from './documentAnalysis';
 import { oneLine, writeLines } from './terminalText';
-import { appVersion } from './version';
 
 const USAGE = `Usage: npm run reconcile -- <document.pdf> <population.csv|.xlsx> [options]
 
@@ -36,8 +33,7 @@ Options:
   --json <file>           Write the tie-out as JSON
   --out <file>            Write the workpaper; its extension gives the format: ${RECONCILE_FORMATS.map((f) => `.${f}`).join(', ')}
   --rules-only            No model: the document's items are the IDs it prints where it announces an item
-  --db <file>             SQLite store (default: ${defaultDatabasePath()})
-  --log <file>            Log file (default: ${defaultLogPath()}, or logs/${LOG_FILE} beside the --db file)
+${SESSION_OPTIONS_HELP}
 ${ANALYSIS_OPTIONS_HELP}
   -h, --help              This help
 
@@ -50,8 +46,7 @@ const OPTIONS = {
   sheet: { type: 'string' },
   json: { type: 'string' },
   out: { type: 'string' },
-  db: { type: 'string' },
-  log: { type: 'string' },
+  ...SESSION_OPTIONS,
   ...ANALYSIS_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -104,17 +99,11 @@ export async function main(argv: string[]): Promise<number> {
     return failure(toErrorInfo(error));
   }
 
-  const dbPath = resolve(values.db ?? defaultDatabasePath());
-  mkdirSync(dirname(dbPath), { recursive: true });
-  const progress = createProgressPrinter();
-  const db = openStoreOrSay(dbPath);
-  if (!db) return EXIT.usage;
-  const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
-  const log = createFileLogger(logPath);
-  const engine = createEngine({ db, appVersion: appVersion(), log });
-  const stop = abortOnCtrlC('Stopping after the current step (press Ctrl-C again to quit at once)...', EXIT.cancelled);
+  const session = openAnalysisSession(values);
+  if (!session) return EXIT.usage;
+  const { db, engine, logPath, progress, signal } = session;
   try {
-    const outcome = await analyseOrReuse(engine, db, documentFile, { role: 'document', settings: chosen.settings, reanalyze: values.reanalyze, password: chosen.password, signal: stop.signal, progress });
+    const outcome = await analyseOrReuse(engine, db, documentFile, { role: 'document', settings: chosen.settings, reanalyze: values.reanalyze, password: chosen.password, signal, progress });
     if ('stopped' in outcome) {
       process.stderr.write('Stopped while analysing the document. Run the same command again: what was analysed is stored.\n');
       return EXIT.cancelled;
@@ -147,9 +136,7 @@ export async function main(argv: string[]): Promise<number> {
     progress.done();
     return failure(toErrorInfo(error, logPath));
   } finally {
-    stop.release();
-    db.close();
-    await log.close();
+    await session.close();
   }
 }
 
