@@ -342,27 +342,8 @@ export function ReconcileView() {
             <strong>{preview.file}</strong>
             {preview.sheet ? `, sheet “${preview.sheet}”` : ''}: {preview.rows} rows, header on {preview.kind === 'csv' ? 'line' : 'row'} {preview.headerRow}
           </span>
-          <label className="inline-field" title={preview.proposal.keyReason}>
-            <span>Key column</span>
-            <select value={keyColumn ?? ''} onChange={(e) => reconcile.setColumns({ keyColumn: e.currentTarget.value || null })}>
-              <option value="">none: match by title</option>
-              {preview.columns.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field" title={preview.proposal.titleReason}>
-            <span>Title column</span>
-            <select value={titleColumn ?? ''} onChange={(e) => reconcile.setColumns({ titleColumn: e.currentTarget.value })}>
-              {preview.columns.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ColumnSelect label="Key column" reason={preview.proposal.keyReason} columns={preview.columns} value={keyColumn} none="none: match by title" onChange={(column) => reconcile.setColumns({ keyColumn: column })} />
+          <ColumnSelect label="Title column" reason={preview.proposal.titleReason} columns={preview.columns} value={titleColumn} onChange={(column) => column !== null && reconcile.setColumns({ titleColumn: column })} />
           <button type="button" className="button" disabled={busy || titleColumn === null} onClick={() => void reconcile.run()}>
             {busy ? 'Reconciling…' : 'Reconcile'}
           </button>
@@ -414,5 +395,22 @@ export function ReconcileView() {
         </>
       ) : null}
     </section>
+  );
+}
+
+/** One of the population's columns to read as the key or the title; `none` offers no column at all. */
+function ColumnSelect({ label, reason, columns, value, none, onChange }: { label: string; reason: string; columns: readonly string[]; value: string | null; none?: string; onChange: (column: string | null) => void }) {
+  return (
+    <label className="inline-field" title={reason}>
+      <span>{label}</span>
+      <select value={value ?? ''} onChange={(e) => onChange(e.currentTarget.value || null)}>
+        {none !== undefined ? <option value="">{none}</option> : null}
+        {columns.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
