@@ -1,6 +1,6 @@
 /**
  * Dense documents (issue 25): audit reports from ../shared/corpus and a generated release note with 360 issue IDs
- * (test/fixtures/releaseNotes.ts: as an issue table and a list, and the same issues in running text), through the whole pipeline against the simulator at the model-time bench's rates,
+ * (test/fixtures/releaseNotes.ts: as an issue table and a list, as "o ID: title" lines, and in running text), through the whole pipeline against the simulator at the model-time bench's rates,
  * answered from their truth by a model that writes replies as long as real models do (verbose-replies: pretty-printed
  * JSON, fields at their word limits) and reports every sighting (summary-and-detail), once as it is and once ending
  * its lists after 20 findings, or 10 (stops-after-n).
@@ -120,14 +120,16 @@ async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: num
 export async function runDenseBench(): Promise<Record<string, string>[]> {
   const dir = mkdtempSync(join(tmpdir(), 'dense-bench-'));
   try {
-    // The same 360 issues as an issue table and a list (registers, read by the rules) and in running text (read by the model).
-    const notes = [releaseNotes(), releaseNotes({ layout: 'prose' })];
+    // The same 360 issues as an issue table and a list (registers, read by the rules), as changelog lines "o ID: title"
+    // (a symbol-font bullet; read by the rules too) and in running text (read by the model).
+    const notes = [releaseNotes(), releaseNotes({ layout: 'bullets' }), releaseNotes({ layout: 'prose' })];
+    const layoutNames = ['table and list', 'ID lines', 'running text'];
     for (const n of notes) writeFileSync(join(dir, `${n.name}.pdf`), await n.pdf());
     const reports = loadCorpusTruth(CORPUS).filter((t) => t.findings.length > 0);
     const cases: Case[] = [
       { label: `audit reports (${reports.length}, ../shared/corpus)`, docs: reports.map((truth) => ({ truth, file: join(CORPUS, 'pdfs', `${truth.name}.pdf`) })) },
       ...notes.map((n, i) => ({
-        label: `release note (${n.truth.findings.length} IDs, generated, ${i === 0 ? 'table and list' : 'running text'})`,
+        label: `release note (${n.truth.findings.length} IDs, generated, ${layoutNames[i]})`,
         docs: [{ truth: n.truth, file: join(dir, `${n.name}.pdf`) }],
       })),
     ];
@@ -142,7 +144,7 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 10 },
     ];
     const rows: Record<string, string>[] = [];
-    // DENSE_ONLY=running measures only the cases whose label contains one of these words (reports, table, running).
+    // DENSE_ONLY=running measures only the cases whose label contains one of these words (reports, table, lines, running).
     const only = process.env.DENSE_ONLY?.split(',').map((w) => w.trim()).filter(Boolean);
     for (const c of cases.filter((x) => !only || only.some((w) => x.label.includes(w)))) {
       for (const { modes, stopAfter, label } of modeSets) {

@@ -39,10 +39,16 @@ const MAX_GAP_WORDS = 12;
 /** Share of a register's IDs that may be printed elsewhere too (a release note's highlights naming a few). */
 const MAX_ELSEWHERE_SHARE = 0.2;
 
+/**
+ * A list bullet: a dash or a bullet sign, or what a symbol-font bullet becomes in a PDF's text layer: the letter "o"
+ * standing alone (Word's "Courier New" / Symbol bullets: a changelog's "o REL-1504: Adding labels ...") or a
+ * private-use glyph (Wingdings' U+F0B7, U+F0A7, U+F0D8).
+ */
+const BULLET_SIGN = String.raw`(?:[-–•*▪◦●‣·]|o(?=\s)|[\uF0B7\uF0A7\uF0D8])`;
 /** A bullet or a table's leading rule before a row's ID. */
-const ROW_LEAD = /^\s*(?:[-–•*▪◦]\s+|\|\s*)?/u;
+const ROW_LEAD = new RegExp(String.raw`^\s*(?:${BULLET_SIGN}\s+|\|\s*)?`, 'u');
 /** A bullet before a changelog row whose ID comes last. */
-const BULLET = /^\s*[-–•*▪◦]\s+/u;
+const BULLET = new RegExp(String.raw`^\s*${BULLET_SIGN}\s+`, 'u');
 /** After a closing ID: its bracket and the line's end punctuation, nothing else. */
 const TRAILING_ID_END = /^[\s)\]}.,;]*$/;
 /** Before a closing ID: the bracket, dash or colon that sets it off from the row's text. */

@@ -24,7 +24,7 @@ import { startOllamaSim } from '../../ollama-sim/index';
 
 const registers = releaseNotes();
 const notes = releaseNotes({ layout: 'prose' });
-// Each issue a running-text line "o PBI-10001: <title>": no register, only the model reads it.
+// Each issue a line "o PBI-10001: <title>", its bullet drawn by a symbol font as the letter "o": a register too.
 const bulleted = releaseNotes({ layout: 'bullets' });
 const dir = mkdtempSync(join(tmpdir(), 'release-notes-'));
 const fileOf = (n: ReleaseNotes) => join(dir, `${n.name}.pdf`);
@@ -108,18 +108,21 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
     expect(calls.filter((c) => /\+\d+$/.test(c.ref))).toEqual([]);
   }, 300_000);
 
-  it('a model that answers with bare titles (no ID, no quote) on lines "o PBI-10001: <title>": every issue found once with the ID printed before its title; no ID listed as uncovered', async () => {
-    const { status, score, raw, verdict } = await analyse(['invented-ids', 'null-ids', 'summary-and-detail', 'bare-titles'], bulleted);
+  it('lines "o PBI-10001: <title>" (a symbol-font bullet) and a model that answers with bare titles: every line read by the rules with the ID before its title, none written by the model, no ID listed as uncovered', async () => {
+    const { status, score, raw, calls, verdict } = await analyse(['invented-ids', 'null-ids', 'summary-and-detail', 'bare-titles'], bulleted);
     expect(status).toBe('done');
     expect(score.problems.slice(0, 5)).toEqual([]);
     expect(score).toMatchObject({ truth: 360, found: 360, duplicates: 0, wrongMerges: 0, extra: 0, idScored: 360, withPrintedId: 360 });
-    // The model gave titles only: each is grounded on its own line, quoted from the bullet, and keyed by the ID there.
+    // Each issue is its own line, read as a register row: quoted from the bullet, keyed by the ID there, titled by the line.
     const issue = raw.find((f) => f.findingKey === 'PBI-10015')!;
     const truth = bulleted.truth.findings.find((f) => f.id === 'PBI-10015')!;
-    expect(issue).toMatchObject({ id: null, title: truth.title, grounding: { status: 'grounded', match: 'exact', page: truth.page } });
+    expect(issue).toMatchObject({ type: REGISTER_ENTRY_TYPE, title: truth.title, grounding: { status: 'grounded', match: 'exact', page: truth.page } });
     expect(issue.evidence).toBe(`o PBI-10015: ${truth.title}`);
-    // A line that only names its issue among others has no sentence: no neighbour's words as its description.
+    // A line that only names its issue has no sentence: no neighbour's words as its description.
     expect(issue.description).not.toContain('PBI-10016');
+    // The model is shown the prose around the lists, not the 360 lines: it writes none of them, in a few calls.
+    expect(raw.filter((f) => f.type !== REGISTER_ENTRY_TYPE)).toEqual([]);
+    expect(calls.length).toBeLessThan(10);
     // Every printed ID is a finding's: none is "mentioned but no finding covers it".
     expect(verdict!.places.filter((p) => p.kind === 'unreviewed-id')).toEqual([]);
   }, 300_000);

@@ -55,6 +55,26 @@ describe('registers: rows that are the findings themselves', () => {
     expect(register![0]).toMatchObject({ id: 'CR-2001', title: 'Invoice export number 1 times out for large batches', severity: null });
   });
 
+  it('bullets a symbol font drew as the letter "o" or a private-use glyph lead rows too: "o REL-1504: title"', () => {
+    const rows = [
+      ...Array.from({ length: 4 }, (_, i) => `o REL-${1504 + i}: Adding labels to the export number ${i + 1}`),
+      '\uF0B7 REL-1508: Search index ignores the timezone',
+      '\uF0A7 REL-1509: Mail relay rejects valid input',
+    ];
+    const [register, ...more] = registersOf([['Release 7.4', ...rows].join('\n')]);
+    expect(more).toEqual([]);
+    expect(register!.map((e) => [e.id, e.title])).toEqual([
+      ['REL-1504', 'Adding labels to the export number 1'],
+      ['REL-1505', 'Adding labels to the export number 2'],
+      ['REL-1506', 'Adding labels to the export number 3'],
+      ['REL-1507', 'Adding labels to the export number 4'],
+      ['REL-1508', 'Search index ignores the timezone'],
+      ['REL-1509', 'Mail relay rejects valid input'],
+    ]);
+    // A word that merely starts with "o" before an ID is prose, not a bullet.
+    expect(registersOf([Array.from({ length: 6 }, (_, i) => `of REL-${1600 + i}: the export was slow`).join('\n')])).toEqual([]);
+  });
+
   it('a row wrapped over two lines keeps its continuation; prose between rows ends the register', () => {
     const rows = (from: number) => Array.from({ length: 5 }, (_, i) => `PBI-${from + i} | Login page drops records number ${i} | High`);
     const text = [
