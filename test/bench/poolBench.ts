@@ -14,10 +14,7 @@
  *
  * Run alone: BENCH_ONLY=pool npx tsx test/bench/run.ts
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EndpointSettings } from '../../shared/endpoints';
@@ -26,6 +23,7 @@ import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engin
 import { listMergedFindings } from '../../electron/engine/merge';
 import { listRunInputs, openDatabase, type Database } from '../../electron/engine/store';
 import { loadCorpusTruth } from '../eval/truthResponder';
+import { Fleet } from './fleet';
 import { CORPUS } from './treesplitCorpusBench';
 
 const TIME_SCALE = Number(process.env.POOL_TIME_SCALE ?? 0.1);
@@ -76,37 +74,6 @@ function findingsOf(db: Database, runId: number): string {
         .join('\n'),
     )
     .join('\n--\n');
-}
-
-/** The simulated servers' process (simFleet.ts): their CPU is theirs, not the client's. */
-class Fleet {
-  private readonly lines: AsyncIterator<string>;
-  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
-    this.lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  }
-
-  static async start(config: object): Promise<{ fleet: Fleet; urls: { ollama: string[]; openai: string | null } }> {
-    // tsx itself, not npx: npx's own start-up would be CPU on the client's side of the machine.
-    const child = spawn(join(import.meta.dirname, '../../node_modules/.bin/tsx'), [join(import.meta.dirname, 'simFleet.ts'), JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const fleet = new Fleet(child);
-    return { fleet, urls: JSON.parse(await fleet.next()) as { ollama: string[]; openai: string | null } };
-  }
-
-  async ask<T>(command: string): Promise<T> {
-    this.child.stdin.write(`${command}\n`);
-    return JSON.parse(await this.next()) as T;
-  }
-
-  async stop(): Promise<void> {
-    this.child.stdin.write('quit\n');
-    await new Promise((resolve) => this.child.once('exit', resolve));
-  }
-
-  private async next(): Promise<string> {
-    const line = await this.lines.next();
-    if (line.done) throw new Error('the simulated servers stopped');
-    return line.value;
-  }
 }
 
 export async function runPoolBench(): Promise<Record<string, string>[]> {

@@ -253,7 +253,7 @@ function printTable(title: string, rows: Record<string, string>[]): void {
  * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
  * word of another section's title (ui in "build") must not run that section too. Unset: every section.
  */
-const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile', 'merge'];
+const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile', 'merge', 'stall'];
 const chosenKeys = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((key) => key.trim().toLowerCase())
@@ -317,6 +317,7 @@ try {
     ['pool', 'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)', async () => (await import('./poolBench')).runPoolBench()],
     ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
     ['reconcile', 'Reconcile (reconcile): 10,000 population rows against a 700-item release note (target: read + tie-out < 5 s)', async () => (await import('./reconcileBench')).runReconcileBench()],
+    ['stall', 'The host\'s event loop during whole analyses (stall): every corpus PDF through the engine, the simulated server in a process of its own (target: no stall over 200 ms)', async () => (await import('./stallBench')).runStallBench()],
     ['merge', 'The engine\'s own work on findings (merge): findings without IDs merged (targets: 1,000 in <= 2 s, 5,000 in <= 10 s, identical to the all-pairs merge), the event loop while 1,000 are merged (target: no delay over 200 ms), entries of a 2,000-row listing matched', async () => (await import('./mergeBench')).runMergeBench()],
   ];
   for (const [key, title, run] of sections) {
