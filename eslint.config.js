@@ -21,6 +21,14 @@ const HOST_INTO_ENGINE_INTERNALS = {
   message: "Hosts use the engine's public surface: '../engine' or a module's index ('../engine/store'), never its internal files.",
 };
 
+// printed/ is what the document prints about itself, read by the stages (extract, merge, completeness, compare,
+// reconcile, jobs): it sits one floor below them and imports none, only util/ and rules/ (the ID patterns), which import
+// no engine module. A stage's import there would let two stages reach each other through it again.
+const PRINTED_FLOOR = {
+  regex: '^\\.\\./(?!(util|rules)(/|$))[^./]',
+  message: "printed/ is one floor below the stages: it imports only util/, rules/ and shared/, never a stage ('../extract', '../merge', '../completeness'...). Move what it needs down into printed/ instead.",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'build/**', 'test-results/**', 'playwright-report/**', 'scripts/**'] },
   ...tseslint.configs.recommended,
@@ -43,6 +51,18 @@ export default tseslint.config(
         ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
         'The engine is plain Node: it must run in the app, the CLI and tests, so it never imports Electron or a host.',
         ENGINE_MODULE_INTERNALS,
+      ),
+    },
+  },
+  {
+    // After the engine block: a file matched by both takes this block's list, so it repeats the engine's rules.
+    files: ['electron/engine/printed/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
+        'The engine is plain Node: it must run in the app, the CLI and tests, so it never imports Electron or a host.',
+        ENGINE_MODULE_INTERNALS,
+        PRINTED_FLOOR,
       ),
     },
   },

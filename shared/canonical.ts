@@ -55,13 +55,13 @@ export function formatPageRanges(pageNumbers: readonly number[]): string {
 
 /**
  * A line that opens an item of a bulleted list ("- ", "\u2022 ", "* ") or of a numbered one ("3. ", "3) ", "(3) "):
- * group 1 is the bullet, group 2 the number. Items are read as entries (completeness/itemLists.ts), and an item's
- * line never runs on into the next item's (extract/sourceDescription.ts).
+ * group 1 is the bullet, group 2 the number. Items are read as entries (printed/itemLists.ts), and an item's
+ * line never runs on into the next item's (printed/sourceDescription.ts).
  */
 export const LIST_ITEM_START = /^\s*(?:([-\u2013\u2014\u2022*\u25AA\u25E6\u2023\u25CF\u00B7])\s+\S|\(?(\d{1,3})[.)]\s+\p{L})/u;
 
 /**
  * The end of a contents line: dot leaders (". . . . 12", "...... 12", "… 12") before a page number. Such a line names
- * a section; it is no sentence and no heading (extract/printedSections.ts, extract/sourceDescription.ts).
+ * a section; it is no sentence and no heading (printed/sections.ts, printed/sourceDescription.ts).
  */
 export const CONTENTS_LINE_END = /(?:\.\s?){3,}\s*\d{1,4}\s*$|…\s*\d{1,4}\s*$/;

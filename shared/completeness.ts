@@ -29,7 +29,7 @@ export interface StatedCount extends TextPlace {
 
 /**
  * A summary table or a contents list names findings described elsewhere in the document; a register's rows are the
- * findings themselves (a release note's issue table, a list of change requests: completeness/registers.ts).
+ * findings themselves (a release note's issue table, a list of change requests: printed/registers.ts).
  */
 export type ListingKind = 'summary-table' | 'contents' | 'register';
 
@@ -94,7 +94,7 @@ export type CheckPlaceKind =
   /** A summary-table row whose severity differs from the finding found for it. */
   | 'severity-differs'
   | 'entry-without-finding'
-  /** An item of an itemised list most of whose items are findings, that no finding covers (completeness/itemLists.ts). */
+  /** An item of an itemised list most of whose items are findings, that no finding covers (printed/itemLists.ts). */
   | 'item-without-finding'
   | 'finding-without-entry'
   | 'unreviewed-id'

@@ -28,14 +28,14 @@ export interface ExtractionProfile {
 
 /**
  * The type of a finding read by the rules from a row of the document's own list of findings (its summary table or
- * contents), not reported by the model (electron/engine/extract/listedRows.ts). A merged finding keeps it only when
+ * contents), not reported by the model (electron/engine/printed/listedRows.ts). A merged finding keeps it only when
  * the model reported nothing for the row's detailed section: it is then known from its row alone.
  */
 export const LISTED_ENTRY_TYPE = 'listed entry';
 
 /**
  * The type of a finding read by the rules from a row of a register (a release note's issue table, a list of change
- * requests: completeness/registers.ts), whose rows are the findings themselves. Unlike a listed entry it counts as
+ * requests: printed/registers.ts), whose rows are the findings themselves. Unlike a listed entry it counts as
  * analysed: the row is all the document says of that issue.
  */
 export const REGISTER_ENTRY_TYPE = 'register entry';

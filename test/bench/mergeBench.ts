@@ -17,7 +17,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../shared/findings';
 import type { ListedEntry } from '../../shared/completeness';
-import { matchEntries, type Listing } from '../../electron/engine/completeness';
+import { matchEntries } from '../../electron/engine/completeness';
+import type { Listing } from '../../electron/engine/printed';
 import { mergeFindings, mergeFindingsInSlices, type MergeResult } from '../../electron/engine/merge';
 import { generateFindingSet, type FindingSet } from '../fixtures/findingSets';
 import { allPairsMerge } from '../helpers/allPairsMerge';

@@ -15,9 +15,8 @@
  * - finding-without-entry: the finding is in no truth file (an invented one: no list can hold it);
  * - failed-chunk, pages-without-text: always (the run or the file says so).
  */
-import { comparableId } from '../../electron/engine/extract';
+import { comparableId, contentWords } from '../../electron/engine/printed';
 import { tallyKeys } from '../../electron/engine/completeness';
-import { contentWords } from '../../electron/engine/merge';
 import type { CheckPlace, CompletenessVerdict, ListedEntry } from '../../shared/completeness';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type ExtractionProfile, type MergedFinding } from '../../shared/findings';
 import { carriersOf } from './strictScore';
@@ -115,7 +114,7 @@ export function scoreCompleteness(truth: TruthDocument, findings: readonly Merge
     if (c !== null) truthBySeverity.set(c, (truthBySeverity.get(c) ?? 0) + 1);
   }
   // Missed: no finding the analysis reported carries it (one known from its listed row alone is still missed: the
-  // model reported nothing for its detailed section, extract/listedRows.ts).
+  // model reported nothing for its detailed section, printed/listedRows.ts).
   const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
   const missed = truth.findings.filter((t) => carriersOf(t, analysed).length === 0);
   const entryOf = (place: CheckPlace) => {

@@ -9,7 +9,7 @@
  * - invented: a finding the model made up (its title matches no truth title) must be ungrounded, never a finding;
  * - extra: grounded findings that match no truth title (a negative control must have none).
  */
-import { comparableId, normalizeForMatch } from '../../electron/engine/extract';
+import { comparableId, normalizeForMatch } from '../../electron/engine/printed';
 import type { MergedFinding } from '../../shared/findings';
 import { isIdString, type TruthFindingSpec } from './truthResponder';
 

@@ -9,8 +9,7 @@
  * pages are used to word the detailed sighting's description and by the scoring, never to help the merge.
  */
 import { readFileSync } from 'node:fs';
-import { normalizeForMatch } from '../../electron/engine/extract';
-import { comparableId } from '../../electron/engine/extract';
+import { normalizeForMatch, comparableId } from '../../electron/engine/printed';
 import { promptBlocks } from '../fixtures/plantedFindings';
 import { CORPUS_DIR, corpusFile, wholeCorpusDocuments } from '../helpers/corpus';
 import { fnv1a as hash, minimalInstance, schemaResponder, type Responder, type SimChatRequest, type SimReply } from '../ollama-sim/index';

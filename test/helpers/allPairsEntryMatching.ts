@@ -5,9 +5,9 @@
  */
 import type { MergedFinding } from '../../shared/findings';
 import type { ListedEntry } from '../../shared/completeness';
-import { contentWords } from '../../electron/engine/merge';
+import { contentWords } from '../../electron/engine/printed';
 import { bestAssignment } from '../../electron/engine/completeness/bestAssignment';
-import type { Listing } from '../../electron/engine/completeness/listedEntries';
+import type { Listing } from '../../electron/engine/printed/listedEntries';
 
 /** Share of a finding title's content words an entry must contain (or of the entry's in the title). */
 const ENTRY_MATCH_THRESHOLD = 0.7;

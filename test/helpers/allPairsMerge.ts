@@ -9,10 +9,20 @@
  * the product's own functions, so a change of those rules is held to the oracle without being copied here.
  */
 import type { MergeConflictDraft, MergeDecision, MergedFindingDraft, MergeReason, StoredFinding } from '../../shared/findings';
-import { comparableId } from '../../electron/engine/extract';
-import { agree, compareFindings, contentWords, textSimilarity } from '../../electron/engine/merge';
+import { comparableId, contentWords, textSimilarity } from '../../electron/engine/printed';
+import { agree, compareFindings } from '../../electron/engine/merge';
 import { numbersClash } from '../../electron/engine/merge/groups';
-import { contentTitle, distinguishingWords, ownRowTitles, printedTitleTest, sharedShare, SIBLING_SHARE, titlesDistinct, uniqueTitles, type ContentTitle } from '../../electron/engine/merge/printedTitles';
+import {
+  contentTitle,
+  distinguishingWords,
+  ownRowTitles,
+  printedTitleTest,
+  sharedShare,
+  SIBLING_SHARE,
+  titlesDistinct,
+  uniqueTitles,
+  type ContentTitle,
+} from '../../electron/engine/printed/titles';
 import { buildDraft, position } from '../../electron/engine/merge/result';
 import { runToEnd } from '../../electron/engine/util';
 

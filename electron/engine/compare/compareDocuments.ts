@@ -20,9 +20,8 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_PROFILE, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
-import { findListings, isReferenceId, textLines } from '../completeness';
-import { comparableId, listsToRead, severitiesAsPrinted } from '../extract';
-import { listMergedFindings, words } from '../merge';
+import { findListings, isReferenceId, textLines, comparableId, listsToRead, severitiesAsPrinted, words } from '../printed';
+import { listMergedFindings } from '../merge';
 import { getDocument, getRun, loadExtractedDocument, loadMentions } from '../store';
 import { agreeEnough, pairFindings, type PairingItem } from './pairing';
 import { readStatedStatus, withoutTrailingStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
@@ -205,7 +204,7 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
 
 /**
  * Items read from the printed IDs get the severity the document prints for them (their section's field, their row's
- * cell, their group heading: extract/printedSections.ts), as model findings get it after their merge.
+ * cell, their group heading: printed/sections.ts), as model findings get it after their merge.
  */
 function withPrintedSeverity(doc: ExtractedDocument, profile: ExtractionProfile, idPatterns: readonly IdPattern[], items: Item[]): Item[] {
   if (items.length === 0) return items;

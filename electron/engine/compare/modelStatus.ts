@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { pageAt } from '../../../shared/canonical';
 import { summarizePairs, type Comparison, type StatedStatus } from '../../../shared/compare';
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { groundEvidence } from '../extract';
+import { groundEvidence } from '../printed';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
 import { getRunModels } from '../review';
 import { loadExtractedDocument } from '../store';

@@ -12,8 +12,8 @@
  * Unsure pairs (a shared ID with disagreeing titles, siblings, a match that is not the only one, a
  * similarity just under the bar) are returned as candidates for the auditor: never silently paired.
  */
-import { compareFindings, contentWords, textSimilarity } from '../merge';
-import { comparableId } from '../extract';
+import { compareFindings } from '../merge';
+import { contentWords, textSimilarity, comparableId } from '../printed';
 import type { PairRule } from '../../../shared/compare';
 
 export interface PairingItem {

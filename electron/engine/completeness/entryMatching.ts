@@ -26,10 +26,9 @@
  */
 import type { MergedFinding } from '../../../shared/findings';
 import type { ListedEntry } from '../../../shared/completeness';
-import { contentWords } from '../merge';
+import { contentWords, type Listing } from '../printed';
 import { runToEnd, type Steps } from '../util';
 import { bestAssignmentSteps } from './bestAssignment';
-import type { Listing } from './listedEntries';
 
 /** Share of a finding title's content words an entry must contain (or of the entry's in the title). */
 export const ENTRY_MATCH_THRESHOLD = 0.7;

@@ -11,25 +11,16 @@ import type { IdPattern } from '../../../shared/idPatterns';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { LlmClient } from '../llm';
 import { runInSlices } from '../util';
-import { headingBlockIds, ownIdFamilies, splitMentions } from './idFamily';
-import { findItemLists, itemsWithoutFinding } from './itemLists';
-import { findListings } from './listedEntries';
+import { headingBlockIds, ownIdFamilies, splitMentions, findItemLists, itemsWithoutFinding, findListings, findStatedTotals, textLines } from '../printed';
 import { matchEntrySteps } from './entryMatching';
 import { statedTotalsByLlm } from './llmTotals';
-import { findStatedTotals } from './statedTotals';
-import { textLines } from './textLines';
 import { composeVerdict } from './verdict';
 
 export { saveCompleteness, getCompleteness, latestCompleteness } from './store';
-export { findStatedTotals, severityLabels } from './statedTotals';
-export { findListings, type Listing } from './listedEntries';
 export { matchEntries, ENTRY_MATCH_THRESHOLD } from './entryMatching';
 export { statedTotalsByLlm, overviewParts, mayStateCounts, StatedTotalsReplySchema, STATED_TOTALS_CHUNK_REF, STATED_TOTALS_INSTRUCTIONS } from './llmTotals';
-export { textLines, type TextLine } from './textLines';
-export { idFamily, isReferenceId, ownIdFamilies, splitMentions } from './idFamily';
 export { composeVerdict, tallyKeys } from './verdict';
 export { bestAssignment } from './bestAssignment';
-export { findItemLists, itemsWithoutFinding, type ItemList, type ListItem, type UncoveredItem } from './itemLists';
 
 export interface CompletenessInput {
   doc: ExtractedDocument;
@@ -60,7 +51,7 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
     if (byLlm.problem) notes.push(byLlm.problem);
   }
   // A finding known from its listed row alone (the rules read the row, the model reported nothing for its detailed
-  // section: extract/listedRows.ts) does not make its entry found: the entry is named, so a skipped section shows.
+  // section: printed/listedRows.ts) does not make its entry found: the entry is named, so a skipped section shows.
   const analysed = input.findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
   // In slices: a listing of thousands of rows (a release note's issues) takes a while to match.
   const listings = await runInSlices(matchEntrySteps(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed), input.llm?.signal ? { signal: input.llm.signal } : {});

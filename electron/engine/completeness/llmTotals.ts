@@ -13,9 +13,8 @@ import { AppError, ErrorCode, toErrorInfo } from '../../../shared/errors';
 import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';
 import type { StatedCount } from '../../../shared/completeness';
 import type { ExtractedDocument } from '../../../shared/types';
-import { groundEvidence, renderWithPageMarkers } from '../extract';
+import { groundEvidence, renderWithPageMarkers, COUNT_SOURCE, oneLine, parseCount, type TextLine } from '../printed';
 import { chatJsonPrompt, isRunWideLlmError, promptText, type LlmClient } from '../llm';
-import { COUNT_SOURCE, oneLine, parseCount, type TextLine } from './textLines';
 
 export const STATED_TOTALS_CHUNK_REF = 'completeness:stated-totals';
 /** Characters of summary parts the model reads: totals sit in a page or two. */

@@ -8,8 +8,7 @@ import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
 import { entryName, LISTING_NAMES, type CheckPlace, type CompletenessVerdict, type ListedEntry, type SeverityTally, type StatedCount } from '../../../shared/completeness';
 import { rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
-import type { UncoveredItem } from './itemLists';
-import type { Listing } from './listedEntries';
+import type { UncoveredItem, Listing } from '../printed';
 
 export interface VerdictInput {
   profile: ExtractionProfile;

@@ -14,10 +14,19 @@ import { DEFAULT_PROFILE, type ExtractionProfile, type GroundedFinding } from '.
 import type { ListedEntry } from '../../../shared/completeness';
 import type { ChunkNode, ExtractedDocument, IdMention } from '../../../shared/types';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
-import { hasVisibleText, hiddenSpansOf, isHidden, rowFinding, rowsWithin, withHiddenSpans, type ListedRows, type RecordedList } from './listedRows';
+import {
+  hasVisibleText,
+  hiddenSpansOf,
+  isHidden,
+  rowFinding,
+  rowsWithin,
+  withHiddenSpans,
+  type ListedRows,
+  type RecordedList,
+  NormalizedViews,
+} from '../printed';
 import { parsePartialExtractionReply, type ReplyEntry } from './partialReply';
 import { groundFinding } from './groundFinding';
-import { NormalizedViews } from './grounding';
 import { groundPrintedLine, parsePrintedLine } from './printedEntries';
 import { buildExtractionMessages, extractionReplySchema } from './prompts';
 import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';

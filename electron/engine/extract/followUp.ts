@@ -6,15 +6,13 @@
  * shown with the text around it. Asked per document, not per unit: an ID a unit only refers to (a recommendation, a
  * figure caption, a cross-reference) is covered by the finding of its detailed section elsewhere, and costs no call.
  * So are the items of an itemised list most of whose items were reported as findings, that no finding covers
- * (completeness/itemLists.ts: a changelog's bullets carry no ID, and nothing else would show one skipped).
+ * (printed/itemLists.ts: a changelog's bullets carry no ID, and nothing else would show one skipped).
  * What stays uncovered reaches the completeness check (unreviewed IDs, listed entries and items without a finding).
  */
 import type { ListedEntry } from '../../../shared/completeness';
 import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
-import type { ListItem } from '../completeness';
-import { NormalizedViews } from './grounding';
-import type { HiddenSpan, RecordedList } from './listedRows';
+import { type ListItem, NormalizedViews, type HiddenSpan, type RecordedList } from '../printed';
 import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractChunk';
@@ -74,7 +72,7 @@ export interface FollowUpInput extends ExtractionCallSettings {
   sections?: readonly UnnamedSection[];
   recorded?: RecordedList;
   hidden?: readonly HiddenSpan[];
-  /** Items of lists of findings that no finding covers (completeness/itemLists.ts itemsWithoutFinding), in document order. */
+  /** Items of lists of findings that no finding covers (printed/itemLists.ts itemsWithoutFinding), in document order. */
   items?: readonly ListItem[];
 }
 

@@ -4,9 +4,7 @@
  */
 import { rankSeverity, type ExtractionProfile, type GroundedFinding, type Grounding, type ReportedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
-import { groundEvidence } from './grounding';
-import { identifyFinding } from './identity';
-import { sourceDescription } from './sourceDescription';
+import { groundEvidence, identifyFinding, sourceDescription } from '../printed';
 
 /** Grounds one reported finding (unless `placed`), derives its document-printed identity, its severity rank and its description. */
 export function groundFinding(

@@ -15,21 +15,7 @@ export {
   type ExtractionCallSettings,
 } from './extractChunk';
 export { groundFinding } from './groundFinding';
-export { identifyFinding, comparableId, candidateIds, printedNumberBefore, idOccurrences, ID_WINDOW_CHARS, type FindingIdentity } from './identity';
 export { parsePrintedLine, groundPrintedLine, wordShare, type PrintedLine } from './printedEntries';
-export {
-  groundEvidence,
-  fuzzyFind,
-  normalizeForMatch,
-  normalizeEvidence,
-  evidenceTokens,
-  FUZZY_THRESHOLD,
-  MIN_FUZZY_TOKENS,
-  FUZZY_WINDOW_FACTOR,
-  type GroundingRegions,
-  type FuzzyMatch,
-  type NormalizedText,
-} from './grounding';
 export {
   PROMPT_VERSION,
   extractionReplySchema,
@@ -39,7 +25,6 @@ export {
   buildExtractionMessages,
   recordedBlock,
   buildFollowUpMessages,
-  renderWithPageMarkers,
   buildSummaryMessages,
   renderSummaryParts,
   SUMMARY_MAP_SENTENCES,
@@ -51,8 +36,5 @@ export {
 export * from './store';
 export { planExtractionReplyTokens, planSummaryReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, PRINTED_LINE_TOKENS, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
-export { withEveryTitleSighting, rowOwnTitle } from './sightings';
 export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
-export { listsToRead, recordedList, recordedWithin, hiddenSpansOf, withHiddenSpans, hasVisibleText, isHidden, rowsWithin, rowFinding, type ListedRows, type HiddenSpan, type RecordedList } from './listedRows';
 export { recordedDetail, standsFor } from './recordedDetails';
-export { titleLines, startsLine, headsTitledSection, namesTitleOnly, sectionOpening, fieldSeverity, severitiesAsPrinted, readAsPrinted, asPrinted, severityGroupLines, headingGroups, groupAbove, headingBlockId, titleHeading, headsSection, metadataBlockEnd, isSeverityWord, type PrintedSeverity, type PrintedFields, type SeverityGroup, type FindingPlaces, type TitleLine } from './printedSections';

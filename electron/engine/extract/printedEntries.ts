@@ -25,10 +25,25 @@ import { pageAt } from '../../../shared/canonical';
 import { rankSeverity, type ExtractionProfile, type GroundedFinding, type Grounding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions } from '../rules';
-import { fuzzyFind, FUZZY_THRESHOLD, normalizeForMatch, type GroundingRegions } from './grounding';
+import {
+  fuzzyFind,
+  FUZZY_THRESHOLD,
+  normalizeForMatch,
+  type GroundingRegions,
+  candidateIds,
+  ID_WINDOW_CHARS,
+  idOccurrences,
+  fieldSeverity,
+  headingBlockId,
+  headsSection,
+  lineOf,
+  metadataBlockEnd,
+  OPENING_WINDOW_CHARS,
+  sectionOpening,
+  startsLine,
+  titleHeading,
+} from '../printed';
 import { groundFinding } from './groundFinding';
-import { candidateIds, ID_WINDOW_CHARS, idOccurrences } from './identity';
-import { fieldSeverity, headingBlockId, headsSection, lineOf, metadataBlockEnd, OPENING_WINDOW_CHARS, sectionOpening, startsLine, titleHeading } from './printedSections';
 
 /** One line of a reply as the rules read it. */
 export interface PrintedLine {
@@ -100,7 +115,7 @@ export function groundPrintedLine(doc: Pick<ExtractedDocument, 'text' | 'pages'>
 /**
  * A finding known by its title alone (a bare title, an object without its quote, a line whose ID the text does not
  * print): where the text shown prints the title at a line start, that line is its place, grounded exactly: the
- * heading of its section first (printedSections.ts titleHeading; its opening sentence is the description, its
+ * heading of its section first (printed/sections.ts titleHeading; its opening sentence is the description, its
  * heading block's ID and severity field the finding's), never a contents line when the heading is there. A line that
  * only names it (a row, a list item) keeps the ID printed on it. A title printed at no line start is grounded as a
  * quote would be (a heading whose text layer lost letters still starts its line: it is read as that heading); one

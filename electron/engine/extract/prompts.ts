@@ -9,11 +9,11 @@
  * the instructions.
  */
 import { z } from 'zod';
-import { PAGE_SEPARATOR, pageAt } from '../../../shared/canonical';
+import { pageAt } from '../../../shared/canonical';
 import type { ExtractionProfile } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { buildMessages, delimitDocument, jsonPromptMessages, promptText, type ChatMessage } from '../llm';
-import { withHiddenSpans, type HiddenSpan } from './listedRows';
+import { renderWithPageMarkers, type HiddenSpan } from '../printed';
 
 export const PROMPT_VERSION = 'extract-v9';
 
@@ -89,18 +89,6 @@ export function extractionInstructions(profile: ExtractionProfile): string {
 
 export const EXTRACTION_TASK = 'List every finding in the DOCUMENT block below (one whose ID it prints as one line, any other with verbatim evidence and its page), and summarise the block.';
 
-/**
- * The chunk text with "[page N]" markers at its start and at every page break; each hidden span (a list of findings
- * the rules read, listedRows.ts) shown as its one placeholder line.
- */
-export function renderWithPageMarkers(doc: ExtractedDocument, start: number, end: number, firstPage: number, hidden: readonly HiddenSpan[] = []): string {
-  const text = hidden.length > 0 ? withHiddenSpans(doc.text, start, end, hidden) : doc.text.slice(start, end);
-  return text
-    .split(PAGE_SEPARATOR)
-    .map((part, i) => `[page ${firstPage + i}]\n${part}`)
-    .join('\n');
-}
-
 export interface ExtractionPromptInput {
   profile: ExtractionProfile;
   doc: ExtractedDocument;
@@ -157,7 +145,7 @@ export interface FollowUpPromptInput {
   recorded?: string;
   /**
    * How many items of an itemised list the excerpts show that no finding covers, of a list whose other items were
-   * reported as findings (completeness/itemLists.ts). Only the count is named: the items are document text, shown in
+   * reported as findings (printed/itemLists.ts). Only the count is named: the items are document text, shown in
    * the DOCUMENT block where text is data.
    */
   items?: number;

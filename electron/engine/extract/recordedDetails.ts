@@ -17,10 +17,20 @@ import type { ListedEntry } from '../../../shared/completeness';
 import { RECORDED_FINDING_TYPE, rankSeverity, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
 import { findIdMentions, isReferenceId } from '../rules';
-import { NormalizedViews } from './grounding';
-import { ID_WINDOW_CHARS, identifyFinding } from './identity';
-import { isHidden, type HiddenSpan } from './listedRows';
-import { fieldSeverity, headsTitledSection, namesTitleOnly, OPENING_WINDOW_CHARS, printedNowhere, sectionOpening, titleLines } from './printedSections';
+import {
+  NormalizedViews,
+  ID_WINDOW_CHARS,
+  identifyFinding,
+  isHidden,
+  type HiddenSpan,
+  fieldSeverity,
+  headsTitledSection,
+  namesTitleOnly,
+  OPENING_WINDOW_CHARS,
+  printedNowhere,
+  sectionOpening,
+  titleLines,
+} from '../printed';
 import { parsePrintedLine, wordShare } from './printedEntries';
 import type { ReplyEntry } from './partialReply';
 

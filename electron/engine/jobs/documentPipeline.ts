@@ -19,24 +19,30 @@ import {
   previousTailFor,
   queueChunks,
   requeueRunningChunks,
-  withEveryTitleSighting,
   type ExtractionCallSettings,
+  recordedBlock,
+  askForUncoveredMentions,
+  uncoveredMentions,
+  unnamedSections,
+  appendChunkFindings,
+} from '../extract';
+import {
+  withEveryTitleSighting,
   hiddenSpansOf,
   isHidden,
   listsToRead,
   recordedList,
   recordedWithin,
-  recordedBlock,
-  askForUncoveredMentions,
-  uncoveredMentions,
-  unnamedSections,
   type HiddenSpan,
   type RecordedList,
-  appendChunkFindings,
   comparableId,
   asPrinted,
-} from '../extract';
-import { findItemLists, findListings, itemsWithoutFinding, textLines, type ItemList } from '../completeness';
+  findItemLists,
+  findListings,
+  itemsWithoutFinding,
+  textLines,
+  type ItemList,
+} from '../printed';
 import { isRunWideLlmError } from '../llm';
 import { listMergedFindings, mergeFindingsInSlices, saveMergeResult } from '../merge';
 import { findIdMentions } from '../rules';
@@ -222,7 +228,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
   const meter = createRateMeter(db, runId);
   const failed: FailedChunk[] = [];
   // The document's own lists of findings (summary table, contents): the rules read their rows, the model is not shown
-  // them, so it writes each finding once, from its detailed section (extract/listedRows.ts).
+  // them, so it writes each finding once, from its detailed section (printed/listedRows.ts).
   const lines = textLines(ctx.doc);
   const allListings = timeStage('mentions', () => findListings(lines, ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns));
   const listings = listsToRead(ctx.doc.text, allListings);
@@ -427,7 +433,7 @@ async function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[
   const merged = await mergeFindingsInSlices(findings, { documentText: ctx.doc.text, printedIds, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   // Every finding with what its document prints for it, whatever the model said or left out: the severity (its
   // section's field, its row's cell, its group heading; the model's word only where the document prints none), and the
-  // ID and number its heading prints where it carries none (extract/printedSections.ts).
+  // ID and number its heading prints where it carries none (printed/sections.ts).
   // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
   const rows = listsToRead(ctx.doc.text, findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)).flatMap((l) => l.entries);
   const result = { ...merged, merged: asPrinted(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };

@@ -112,7 +112,7 @@ function overlapOf(a: Int32Array, b: Int32Array): number {
 }
 
 /**
- * The pairs whose Dice coefficient 2|x∩y| / (|x|+|y|) reaches `threshold` (computed as similarity.ts `dice` does).
+ * The pairs whose Dice coefficient 2|x∩y| / (|x|+|y|) reaches `threshold` (computed as printed/titleWords.ts `dice` does).
  * Prefix filtering finds the candidates; positional filtering (Xiao et al., "Efficient similarity joins for
  * near duplicate detection", 2008) drops a candidate as soon as the tokens left after a shared one cannot make up
  * the overlap the pair needs, so sets that share only common tokens are never compared whole.

@@ -5,8 +5,7 @@
  * contradicts, and is recorded as an edge (the merge decision).
  */
 import type { MergeReason } from '../../../shared/findings';
-import { comparableId } from '../extract';
-import { titlesDistinct, uniqueTitles, type ContentTitle } from './printedTitles';
+import { comparableId, titlesDistinct, uniqueTitles, type ContentTitle } from '../printed';
 
 /** What the document says about a group: its printed ID (at most one), the printed ID its model claims, and its printed numbers. */
 export interface GroupIdentity {

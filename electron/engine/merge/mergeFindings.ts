@@ -1,7 +1,7 @@
 /**
  * Merges the raw findings of one document into one finding per real finding.
  *
- * Identity comes from the document, never from the model's say-so (extract/identity.ts): a finding's
+ * Identity comes from the document, never from the model's say-so (printed/identity.ts): a finding's
  * `findingKey` is an ID the document prints for it, its `printedNumber` the number printed before its
  * title; the model's own `id` is only a label. Findings are joined (union-find) in four passes, each
  * join recorded as a decision:
@@ -34,13 +34,12 @@
  */
 import type { StoredFinding, UnreviewedMention, MergedFindingDraft } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
-import { comparableId } from '../extract';
+import { comparableId, contentTitleOf, distinguishingWords, ownRowTitles, printedTitleTest, sharedShare, SIBLING_SHARE, dice } from '../printed';
 import { runInSlices, runToEnd, type Steps } from '../util';
 import { overlappingPairSteps, similarTextPairSteps } from './candidates';
 import { Groups, type GroupIdentity } from './groups';
-import { contentTitleOf, distinguishingWords, ownRowTitles, printedTitleTest, sharedShare, SIBLING_SHARE } from './printedTitles';
 import { buildResult, type MergeResult, type PendingConflict } from './result';
-import { compareFeatures, dice, textFeatures, type TextFeatures } from './similarity';
+import { compareFeatures, textFeatures, type TextFeatures } from './similarity';
 
 export type { MergeResult } from './result';
 

@@ -8,11 +8,9 @@
  */
 import { CONTENTS_LINE_END } from '../../../shared/canonical';
 import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type StoredFinding } from '../../../shared/findings';
-import { comparableId } from '../extract';
+import { comparableId, contentTitle, distinctTitles, words } from '../printed';
 import type { Steps } from '../util';
 import type { Groups } from './groups';
-import { contentTitle, distinctTitles } from './printedTitles';
-import { words } from './similarity';
 
 export interface MergeResult {
   merged: MergedFindingDraft[];
@@ -73,7 +71,7 @@ function mainScore(f: StoredFinding): number {
   const grounded = g.status === 'grounded' ? (g.inContextOnly ? 500_000 : 1_000_000) : 0;
   // A table row or a contents line names the finding; its section describes it.
   const tableLike = /\||\t/.test(f.evidence) || f.evidence.split('\n').some((l) => CONTENTS_LINE_END.test(l)) || isBorderlessRow(f) ? -1000 : 0;
-  // A row the rules read (extract/listedRows.ts) has no type or description of the model's: any reported sighting leads.
+  // A row the rules read (printed/listedRows.ts) has no type or description of the model's: any reported sighting leads.
   const listedRow = f.type === LISTED_ENTRY_TYPE ? -2000 : 0;
   const heading = g.status === 'grounded' && isHeadingLine(f.evidence, f.title) ? 200 : 0;
   return grounded + tableLike + listedRow + heading + f.description.length + f.evidence.length;

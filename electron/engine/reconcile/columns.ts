@@ -7,8 +7,7 @@
  */
 import { AppError, ErrorCode } from '../../../shared/errors';
 import type { ColumnProposal, DuplicateKey, Population, SkippedRow } from '../../../shared/reconcile';
-import { comparableId } from '../extract';
-import { words } from '../merge';
+import { comparableId, words } from '../printed';
 import { looksLikeData } from './population';
 
 /** A population row as the tie-out reads it. */

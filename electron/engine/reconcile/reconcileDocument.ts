@@ -33,7 +33,7 @@ import {
 } from '../../../shared/reconcile';
 import type { IdMention } from '../../../shared/types';
 import { findingKeyOf, loadFindingsOf, type DocumentFindings } from '../compare';
-import { comparableId } from '../extract';
+import { comparableId } from '../printed';
 import { familyOfComparable, idFamilyOf, proposeColumns, resolveColumn, tieOutRows, type TieOutRow } from './columns';
 import { listTieOutDecisions, listTieOutNotes, type StoredTieOutDecision, type StoredTieOutNote } from './store';
 import { assignTitles, scoreTitles } from './titleMatch';

@@ -21,7 +21,7 @@
  * assignment is solved per group of rows and items linked by a candidate
  * pair, which stays small for real titles.
  */
-import { STOPWORDS } from '../merge';
+import { STOPWORDS } from '../printed';
 import { bestAssignment } from '../completeness';
 
 /** A title pair scoring this much or more is a match (when the assignment gives it). */

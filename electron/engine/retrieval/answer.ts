@@ -1,14 +1,14 @@
 /**
  * The answer: written by the model from the selected context only, with [n]
  * markers and, for every n, words quoted from passage n. Each citation is
- * then checked like a finding's evidence (extract/grounding): the passage
+ * then checked like a finding's evidence (printed/grounding.ts): the passage
  * must have been in the context and the quote must be found in that
  * passage's source text. A citation that fails is dropped, its marker
  * removed, and the answer marked.
  */
 import { z } from 'zod';
 import { citationMarkers, type AskCitation, type DroppedCitation } from '../../../shared/retrieval';
-import { groundEvidence } from '../extract';
+import { groundEvidence } from '../printed';
 import { promptText } from '../llm';
 import type { ContextEntry, DocumentSource } from './context';
 import { renderEntry } from './context';

@@ -10,7 +10,7 @@
  */
 import type { MergedFinding } from '../../../shared/findings';
 import type { IdPattern } from '../../../shared/idPatterns';
-import { comparableId } from '../extract';
+import { comparableId } from '../printed';
 import { findIdMentions, isReferenceId } from '../rules';
 
 export function summaryIdsWithoutFinding(summary: string, findings: readonly MergedFinding[], idPatterns: readonly IdPattern[]): string[] {

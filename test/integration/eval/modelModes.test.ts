@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, RECORDED_FINDING_TYPE, rankSeverity, type StoredFinding } from '../../../shared/findings';
-import { comparableId, listFindings } from '../../../electron/engine/extract';
+import { listFindings } from '../../../electron/engine/extract';
+import { comparableId } from '../../../electron/engine/printed';
 import { listMergedFindings, unreviewedMentions } from '../../../electron/engine/merge';
 import { getCompleteness } from '../../../electron/engine/completeness';
 import { loadMentions, openDatabase } from '../../../electron/engine/store';
@@ -176,7 +177,7 @@ describeNeeding(
     const report = rows.find((r) => r.name === 'sibling-report')!;
     expect(report).toMatchObject({ gated: true, truth: 6, found: 6, duplicates: 0, wrongMerges: 0, detailPages: 6 });
     // The mode gives a later sibling's rows the earlier sibling's title (test/unit/eval/siblingsMode.test.ts); the
-    // engine gives them back the title their row prints before anything else reads them (extract/sightings.ts rowOwnTitle).
+    // engine gives them back the title their row prints before anything else reads them (printed/sightings.ts rowOwnTitle).
     const ofReport = raw.filter((f) => f.documentId === report.documentId);
     const tableRows = ofReport.filter((f) => /Open$/.test(f.evidence.trim()));
     expect(tableRows).toHaveLength(6);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FindingView, OllamaStatus } from '../../../shared/contract';
 import { createEngineHost, type EngineHost } from '../../../electron/host/engineHost';
-import { renderWithPageMarkers } from '../../../electron/engine/extract/prompts';
+import { renderWithPageMarkers } from '../../../electron/engine/printed/pageMarkers';
 import { ingestFile } from '../../../electron/engine/pdf';
 import { samplePdf } from '../../../electron/host/samplePdf';
 import { makeTextPdf } from '../../fixtures/pdfFactory';

@@ -80,7 +80,7 @@ describe('carrying a review over to a re-run', () => {
     // Changed: the reviewed originals stay, the model's new values are shown beside them.
     const audit2 = v2.findings.find((f) => f.id === audit.id)!;
     expect(audit2.state).toBe('needs_follow_up');
-    // The description is the document's sentence around the same quote (extract/sourceDescription.ts): the model's
+    // The description is the document's sentence around the same quote (printed/sourceDescription.ts): the model's
     // rewording of it is not asked for, so only the title changed.
     expect(audit2.changedFields).toEqual(['title']);
     expect(audit2.original.title).toBe('Audit log can be deleted by operators');

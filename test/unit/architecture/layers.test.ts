@@ -31,6 +31,13 @@ describe('layer rules', () => {
     ['electron/host/x.ts', "import { getRun } from '../engine/store/runs';\nexport const a = getRun;"],
     ['electron/cli/x.ts', "import { defaultRunSettings } from '../engine/jobs/settings';\nexport const a = defaultRunSettings;"],
     ['electron/main/x.ts', "import { openDatabase } from '../engine/store/db';\nexport const a = openDatabase;"],
+    // printed/ is one floor below the stages: it imports none of them, and the engine's rules still hold there.
+    ['electron/engine/printed/x.ts', "import { checkCompleteness } from '../completeness';\nexport const a = checkCompleteness;"],
+    ['electron/engine/printed/x.ts', "import type { ExtractionReply } from '../extract';\nexport type A = ExtractionReply;"],
+    ['electron/engine/printed/x.ts', "import { compareFindings } from '../merge';\nexport const a = compareFindings;"],
+    ['electron/engine/printed/x.ts', "import { getRun } from '../store';\nexport const a = getRun;"],
+    ['electron/engine/printed/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['electron/engine/printed/x.ts', "import { findIdMentions } from '../rules/findMentions';\nexport const a = findIdMentions;"],
   ])('refuse a forbidden import in %s', async (file, source) => {
     expect(await restrictedImportErrors(file, source)).toHaveLength(1);
   });
@@ -42,6 +49,10 @@ describe('layer rules', () => {
     ['renderer/src/store/x.ts', "import { invoke } from '../api';\nexport const a = invoke;"],
     ['electron/main/x.ts', "import { openDatabase } from '../engine/store';\nexport const a = openDatabase;"],
     ['electron/engine/report/x.ts', "import { getRun } from '../store';\nimport { renderJson } from './json';\nexport const a = [getRun, renderJson];"],
+    [
+      'electron/engine/printed/x.ts',
+      "import { runInSlices } from '../util';\nimport { findIdMentions } from '../rules';\nimport { pageAt } from '../../../shared/canonical';\nimport { textLines } from './textLines';\nexport const a = [runInSlices, findIdMentions, pageAt, textLines];",
+    ],
     ['electron/engine/store/migrations/x.ts', "import type { Migration } from '../migrate';\nexport type A = Migration;"],
     ['electron/host/x.ts', "import { getRun } from '../engine/store';\nimport { createEngine } from '../engine';\nexport const a = [getRun, createEngine];"],
   ])('allow the contract and downward imports in %s', async (file, source) => {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../../shared/findings';
-import { checkCompleteness, findListings, findStatedTotals, ownIdFamilies, splitMentions, textLines } from '../../../electron/engine/completeness';
+import { checkCompleteness } from '../../../electron/engine/completeness';
+import { findListings, findStatedTotals, ownIdFamilies, splitMentions, textLines } from '../../../electron/engine/printed';
 import { documentFromPages } from '../../helpers/documents';
 
 const brief = (pages: string[]) => findStatedTotals(textLines(documentFromPages(pages)), DEFAULT_PROFILE).map((c) => [c.label, c.count]);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity, type FindingSource, type MergedFinding } from '../../../shared/findings';
-import { checkCompleteness, findListings, matchEntries, textLines, type Listing } from '../../../electron/engine/completeness';
+import { checkCompleteness, matchEntries } from '../../../electron/engine/completeness';
+import { findListings, textLines, type Listing } from '../../../electron/engine/printed';
 import { bestAssignment } from '../../../electron/engine/completeness/bestAssignment';
 import { normalizeId } from '../../../electron/engine/rules';
 import { documentFromPages } from '../../helpers/documents';

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity, type MergedFinding } from '../../../shared/findings';
 import type { ListedEntry } from '../../../shared/completeness';
-import { matchEntries, type Listing } from '../../../electron/engine/completeness';
+import { matchEntries } from '../../../electron/engine/completeness';
+import type { Listing } from '../../../electron/engine/printed';
 import { mergeFindings } from '../../../electron/engine/merge';
 import { generateFindingSet, type FindingSetOptions } from '../../fixtures/findingSets';
 import { allPairsMatchEntries } from '../../helpers/allPairsEntryMatching';

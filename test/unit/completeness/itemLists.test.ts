@@ -1,11 +1,12 @@
 /**
- * Itemised lists whose items are findings (completeness/itemLists.ts): found across wrapped items and page breaks,
+ * Itemised lists whose items are findings (printed/itemLists.ts): found across wrapped items and page breaks,
  * told apart from enumerations and headings, and their items that no finding covers named only when most of the
  * list was reported as findings.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type MergedFinding } from '../../../shared/findings';
-import { checkCompleteness, findItemLists, itemsWithoutFinding, textLines } from '../../../electron/engine/completeness';
+import { checkCompleteness } from '../../../electron/engine/completeness';
+import { findItemLists, itemsWithoutFinding, textLines } from '../../../electron/engine/printed';
 import { documentFromPages } from '../../helpers/documents';
 
 const FOOTER = 'Changelog | Acme Ledger';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { onlyListedNote } from '../../../shared/completeness';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, rankSeverity, type MergedFinding } from '../../../shared/findings';
-import { checkCompleteness, findListings, textLines } from '../../../electron/engine/completeness';
+import { checkCompleteness } from '../../../electron/engine/completeness';
+import { findListings, textLines } from '../../../electron/engine/printed';
 import { normalizeId } from '../../../electron/engine/rules';
 import { documentFromPages } from '../../helpers/documents';
 

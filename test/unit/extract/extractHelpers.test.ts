@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
-import { previousTailFor, renderWithPageMarkers, splitPoint } from '../../../electron/engine/extract';
+import { previousTailFor, splitPoint } from '../../../electron/engine/extract';
+import { renderWithPageMarkers } from '../../../electron/engine/printed';
 import { documentFromPages } from '../../helpers/documents';
 
 describe('extraction helpers', () => {

@@ -1,5 +1,5 @@
 /**
- * The document's own lists of findings, read by the rules (extract/listedRows.ts): hidden from the model as one
+ * The document's own lists of findings, read by the rules (printed/listedRows.ts): hidden from the model as one
  * placeholder line each, page markers kept; each row a finding of its own, grounded exactly on the row, titled and
  * numbered as printed.
  */
@@ -7,9 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
-import { findListings, textLines } from '../../../electron/engine/completeness';
-import { buildExtractionMessages, hasVisibleText, hiddenSpansOf, isHidden, listsToRead, recordedList, rowFinding, rowsWithin, withHiddenSpans } from '../../../electron/engine/extract';
-import { renderWithPageMarkers } from '../../../electron/engine/extract';
+import {
+  findListings,
+  textLines,
+  hasVisibleText,
+  hiddenSpansOf,
+  isHidden,
+  listsToRead,
+  recordedList,
+  rowFinding,
+  rowsWithin,
+  withHiddenSpans,
+  renderWithPageMarkers,
+} from '../../../electron/engine/printed';
+import { buildExtractionMessages } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
 const doc = documentFromPages([

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, RECORDED_FINDING_TYPE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
-import { findListings, textLines } from '../../../electron/engine/completeness';
-import { hiddenSpansOf, listsToRead, recordedDetail, recordedList } from '../../../electron/engine/extract';
+import { findListings, textLines, hiddenSpansOf, listsToRead, recordedList } from '../../../electron/engine/printed';
+import { recordedDetail } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 
 // A summary table without IDs whose title cells run into the type column, then the detailed sections: one with its

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Grounding, StoredFinding } from '../../../shared/findings';
-import { compareFindings, mergeFindings, textSimilarity, unreviewedMentions } from '../../../electron/engine/merge';
+import { compareFindings, mergeFindings, unreviewedMentions } from '../../../electron/engine/merge';
+import { textSimilarity } from '../../../electron/engine/printed';
 
 let nextId = 1;
 const ungrounded: Grounding = { status: 'ungrounded', match: null, score: null, start: null, end: null, page: null, inContextOnly: false };

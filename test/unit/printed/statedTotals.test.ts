@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../../shared/findings';
-import { findStatedTotals, textLines } from '../../../electron/engine/completeness';
+import { findStatedTotals, textLines } from '../../../electron/engine/printed';
 import { documentFromPages } from '../../helpers/documents';
 
 function stated(pages: string[]) {

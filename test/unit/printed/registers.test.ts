@@ -1,5 +1,5 @@
 /**
- * Registers (completeness/registers.ts): lists whose rows are the findings themselves (a release note's issue table,
+ * Registers (printed/registers.ts): lists whose rows are the findings themselves (a release note's issue table,
  * a list of change requests), found by their ID-led rows, never an audit report's summary of findings described
  * elsewhere, a table of references or a short list.
  */
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
 import { entryName } from '../../../shared/completeness';
-import { findListings, textLines } from '../../../electron/engine/completeness';
-import { findRegisters } from '../../../electron/engine/completeness/registers';
+import { findListings, textLines } from '../../../electron/engine/printed';
+import { findRegisters } from '../../../electron/engine/printed/registers';
 import { documentFromPages } from '../../helpers/documents';
 
 const registersOf = (pages: string[]) => {

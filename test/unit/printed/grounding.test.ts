@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { joinPages } from '../../../shared/canonical';
-import { FUZZY_THRESHOLD, fuzzyFind, groundEvidence, normalizeEvidence, normalizeForMatch } from '../../../electron/engine/extract/grounding';
+import { FUZZY_THRESHOLD, fuzzyFind, groundEvidence, normalizeEvidence, normalizeForMatch } from '../../../electron/engine/printed/grounding';
 
 const doc = (pages: string[]) => joinPages(pages.map((text) => ({ text, hasTextLayer: true })));
 const whole = (text: string) => ({ chunk: { start: 0, end: text.length } });

@@ -16,7 +16,7 @@
  * detailed sections print again). IDs of standards, licences and advisories (CVE-..., ERC-20) are references, never
  * a register's rows.
  *
- * The rules read a register's rows as findings (extract/listedRows.ts), so the model is not asked to copy hundreds
+ * The rules read a register's rows as findings (printed/listedRows.ts), so the model is not asked to copy hundreds
  * of rows it cannot improve on; each row counts as analysed, since it is all the document says of that issue.
  */
 import { rankSeverity, type ExtractionProfile } from '../../../shared/findings';

@@ -4,7 +4,7 @@
  *
  * A report prints most findings three times: a summary-table row, a contents line and the detailed section. A model
  * asked for every occurrence writes a full reply entry for each (about 100 output tokens at 40 tokens/s), though the
- * rules already parse those rows (completeness/listedEntries.ts: number, ID, title, severity, place). So the rows are
+ * rules already parse those rows (printed/listedEntries.ts: number, ID, title, severity, place). So the rows are
  * hidden from the model (one placeholder line stands for a list in the prompt) and each row becomes a finding of its
  * unit here, grounded exactly on the row: the model writes each finding once, from its detailed section, and the
  * merge joins it to its row by the printed ID, number or title. A row's finding carries the row's own printed title

@@ -1,5 +1,5 @@
 /**
- * What the document prints around a finding's heading, read by the rules (extract/printedSections.ts): the heading
+ * What the document prints around a finding's heading, read by the rules (printed/sections.ts): the heading
  * itself (never a contents line or the entry of a list), its metadata block's severity field (Impact first where the
  * document counts by impact), the ID of its heading block, the severity group heading it stands under, and the whole
  * severity a finding takes from them (field, else its row's cell, else its group), as the printed word.
@@ -16,7 +16,7 @@ import {
   readAsPrinted,
   severityGroupLines,
   titleHeading,
-} from '../../../electron/engine/extract';
+} from '../../../electron/engine/printed';
 
 const lineAt = (text: string, needle: string) => {
   const start = text.indexOf(needle);

@@ -6,9 +6,9 @@
  */
 import type { StoredFinding } from '../../../shared/findings';
 import type { Steps } from '../util';
-import { contentWords, words } from './similarity';
+import { contentWords, words } from './titleWords';
 
-/** A title's content words (similarity.ts: normalised, stemmed, stop words dropped). */
+/** A title's content words (titleWords.ts: normalised, stemmed, stop words dropped). */
 export interface ContentTitle {
   words: ReadonlySet<string>;
   key: string;

@@ -1,11 +1,11 @@
 /**
- * A finding's description from the document (extract/sourceDescription.ts): the sentence its grounded quote stands
+ * A finding's description from the document (printed/sourceDescription.ts): the sentence its grounded quote stands
  * in, over wrapped lines, never over a heading, a page break or into the next sentence; none for a row or heading.
  */
 import { describe, expect, it } from 'vitest';
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
 import type { Grounding } from '../../../shared/findings';
-import { MAX_DESCRIPTION_CHARS, sourceDescription } from '../../../electron/engine/extract/sourceDescription';
+import { MAX_DESCRIPTION_CHARS, sourceDescription } from '../../../electron/engine/printed/sourceDescription';
 
 const at = (text: string, quote: string): Grounding => {
   const start = text.indexOf(quote);

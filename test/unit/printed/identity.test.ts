@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type Grounding } from '../../../shared/findings';
-import { comparableId, candidateIds, identifyFinding, printedNumberBefore } from '../../../electron/engine/extract';
+import { comparableId, candidateIds, identifyFinding, printedNumberBefore } from '../../../electron/engine/printed';
 
 const at = (text: string, quote: string): Grounding => {
   const start = text.indexOf(quote);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type GroundedFinding } from '../../../shared/findings';
 import type { PageSpan } from '../../../shared/types';
-import { groundFinding, rowOwnTitle, titleLines, withEveryTitleSighting } from '../../../electron/engine/extract';
-import { NormalizedViews } from '../../../electron/engine/extract/grounding';
-import { printedNowhere } from '../../../electron/engine/extract/printedSections';
+import { groundFinding } from '../../../electron/engine/extract';
+import { rowOwnTitle, titleLines, withEveryTitleSighting } from '../../../electron/engine/printed';
+import { NormalizedViews } from '../../../electron/engine/printed/grounding';
+import { printedNowhere } from '../../../electron/engine/printed/sections';
 
 // Page 1: the summary table; page 2: a contents line; page 3: the detailed section; page 4: another finding citing it mid-sentence.
 const pageTexts = [

@@ -12,7 +12,7 @@ import { RECORDED_FINDING_TYPE, readByRules, type ExtractionProfile, type Ground
 import type { ExtractedDocument } from '../../../shared/types';
 import { normalizeForMatch, NormalizedViews } from './grounding';
 import { identifyFinding } from './identity';
-import { headsSection, lineOf, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './printedSections';
+import { headsSection, lineOf, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './sections';
 
 
 /**
