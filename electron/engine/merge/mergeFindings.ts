@@ -34,7 +34,7 @@
  */
 import type { StoredFinding, UnreviewedMention, MergedFindingDraft } from '../../../shared/findings';
 import type { IdMention } from '../../../shared/types';
-import { comparableId, contentTitleOf, distinguishingWords, ownRowTitles, printedTitleTest, sharedShare, SIBLING_SHARE, dice } from '../printed';
+import { comparableId, contentTitleOf, distinguishingWords, ownRowTitles, printedTitleTestSteps, sharedShare, SIBLING_SHARE, dice } from '../printed';
 import { runInSlices, runToEnd, type Steps } from '../util';
 import { overlappingPairSteps, similarTextPairSteps } from './candidates';
 import { Groups, type GroupIdentity } from './groups';
@@ -85,7 +85,7 @@ export function mergeFindingsInSlices(reported: readonly StoredFinding[], option
 }
 
 function* mergeSteps(reported: readonly StoredFinding[], options: MergeOptions): Steps<MergeResult> {
-  const isPrinted = printedTitleTest(options.documentText);
+  const isPrinted = yield* printedTitleTestSteps(options.documentText);
   const findings = yield* ownRowTitles(reported, isPrinted);
   const features: TextFeatures[] = [];
   for (const f of findings) {

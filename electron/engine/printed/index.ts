@@ -21,4 +21,4 @@ export { findListings, type Listing } from './listedEntries';
 export { idFamily, isReferenceId, ownIdFamilies, splitMentions, headingBlockIds } from './idFamily';
 export { findItemLists, itemsWithoutFinding, type ItemList, type ListItem, type UncoveredItem } from './itemLists';
 export { words, contentWords, bigrams, dice, textSimilarity, STOPWORDS } from './titleWords';
-export { contentTitle, contentTitleOf, uniqueTitles, distinctTitles, titlesDistinct, sharedShare, distinguishingWords, printedTitleTest, ownRowTitles, SIBLING_SHARE, type ContentTitle } from './titles';
+export { contentTitle, contentTitleOf, uniqueTitles, distinctTitles, titlesDistinct, sharedShare, distinguishingWords, printedTitleTest, printedTitleTestSteps, ownRowTitles, SIBLING_SHARE, type ContentTitle } from './titles';

@@ -5,7 +5,7 @@
  * more per finding than one of ten.
  */
 import type { StoredFinding } from '../../../shared/findings';
-import type { Steps } from '../util';
+import { runToEnd, type Steps } from '../util';
 import { contentWords, words } from './titleWords';
 
 /** A title's content words (titleWords.ts: normalised, stemmed, stop words dropped). */
@@ -60,14 +60,33 @@ export function distinguishingWords(wa: ReadonlySet<string>, wb: ReadonlySet<str
  * rarest word in the document, not by scanning the text for each title.
  */
 export function printedTitleTest(text: string | undefined): (title: string) => boolean {
+  return runToEnd(printedTitleTestSteps(text));
+}
+
+/** Characters of the document read into words between two pauses (about 15 ms of work here). */
+const WORDS_PER_STEP_CHARS = 20_000;
+
+/**
+ * printedTitleTest in steps: a 600-page document's words take half a second to read, which the merge (running in
+ * slices on the host's thread) must not spend in one go. The text is read in pieces cut at a space between two
+ * letters or digits, where no word can start or end differently than in the whole.
+ */
+export function* printedTitleTestSteps(text: string | undefined): Steps<(title: string) => boolean> {
   if (text === undefined) return () => false;
-  const documentWords = words(text);
+  const documentWords: string[] = [];
+  for (let from = 0; from < text.length; ) {
+    const to = pieceEnd(text, from + WORDS_PER_STEP_CHARS);
+    for (const w of words(text.slice(from, to))) documentWords.push(w);
+    from = to;
+    yield;
+  }
   const positions = new Map<string, number[]>();
   documentWords.forEach((w, i) => {
     const list = positions.get(w);
     if (list) list.push(i);
     else positions.set(w, [i]);
   });
+  yield;
   const printedAt = (titleWords: readonly string[], start: number) =>
     start >= 0 && start + titleWords.length <= documentWords.length && titleWords.every((w, k) => documentWords[start + k] === w);
   const cache = new Map<string, boolean>();
@@ -85,6 +104,15 @@ export function printedTitleTest(text: string | undefined): (title: string) => b
     }
     return printed;
   };
+}
+
+/** The first space at or after `at` with a letter or digit on each side (the text's end if there is none). */
+function pieceEnd(text: string, at: number): number {
+  const alnum = /[\p{L}\p{N}]/u;
+  for (let i = at; i < text.length - 1; i++) {
+    if (text[i] === ' ' && alnum.test(text[i - 1]!) && alnum.test(text[i + 1]!)) return i;
+  }
+  return text.length;
 }
 
 /**
