@@ -14,12 +14,14 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
           host: resolve(import.meta.dirname, 'electron/host/utilityEntry.ts'),
           rawExtractor: resolve(import.meta.dirname, 'electron/engine/pdf/rawExtractor.mjs'),
+          // The OCR page renderer, started by ocr/render.ts as `new URL('./pageRenderer.mjs', import.meta.url)`.
+          pageRenderer: resolve(import.meta.dirname, 'electron/engine/ocr/pageRenderer.mjs'),
         },
       },
       rollupOptions: {
         // Native and worker-loading packages stay in node_modules: bundling breaks their file lookups.
         external: ['better-sqlite3', 'pdfjs-dist', 'electron', 'ws', 'tesseract.js', '@napi-rs/canvas'],
-        output: { entryFileNames: (chunk) => (chunk.name === 'rawExtractor' ? '[name].mjs' : '[name].js') },
+        output: { entryFileNames: (chunk) => (chunk.name === 'rawExtractor' || chunk.name === 'pageRenderer' ? '[name].mjs' : '[name].js') },
       },
     },
   },

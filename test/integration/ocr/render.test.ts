@@ -37,6 +37,25 @@ describe('rendering pages for OCR', () => {
     }
   });
 
+  it('draws on a thread of its own: a stop while a page is being drawn ends the drawing at once, as CANCELLED, and the caller keeps its bytes', async () => {
+    const bytes = await makeTextPdf(sampleReportSpec());
+    const stop = new AbortController();
+    const pdf = await openForRendering(bytes, 'report.pdf', undefined, stop.signal);
+    // Asked, then stopped before the engine's thread runs again: drawn on this thread, the page would come back whole.
+    const drawing = pdf.render(1);
+    stop.abort();
+    await expect(drawing).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(pdf.render(2)).rejects.toMatchObject({ code: 'CANCELLED' });
+    await pdf.close();
+    // The bytes went to the thread as a copy.
+    expect(bytes.byteLength).toBeGreaterThan(0);
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('says a damaged file as the reader does (PDF_CORRUPT), the thread ended', async () => {
+    await expect(openForRendering(new TextEncoder().encode('%PDF-1.7\nnot a pdf at all'), 'broken.pdf')).rejects.toMatchObject({ code: 'PDF_CORRUPT' });
+  });
+
   it('draws an image of the allowed size, and leaves out one above it (the page then reads as blank)', async () => {
     const small = await openForRendering(new Uint8Array(hugeImagePdf(400, 300)), 'grey.pdf');
     try {
