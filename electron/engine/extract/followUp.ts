@@ -34,6 +34,8 @@ export interface UnnamedSection {
   /** Where its heading line is. */
   start: number;
   end: number;
+  /** The section as the rules read it: its heading as the quote, its opening sentence, its printed severity and ID. */
+  detail: GroundedFinding;
 }
 
 /**
@@ -56,7 +58,7 @@ export function unnamedSections(
     .flatMap((entry, i) => {
       const section = recordedDetail(doc, profile, entry, whole, hidden, views);
       if (!section || analysed.some((f) => standsFor(f, entry, section))) return [];
-      return [{ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end! }];
+      return [{ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end!, detail: section }];
     })
     .sort((a, b) => a.start - b.start);
 }

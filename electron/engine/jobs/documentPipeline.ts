@@ -42,6 +42,7 @@ import {
   itemsWithoutFinding,
   textLines,
   type ItemList,
+  words,
 } from '../printed';
 import { isRunWideLlmError } from '../llm';
 import { listMergedFindings, mergeFindingsInSlices, saveMergeResult } from '../merge';
@@ -344,6 +345,7 @@ async function extractAll(ctx: DocumentContext, treeId: number, leaves: readonly
     if (ctx.signal?.aborted || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     ctx.log.warn({ stage: 'extract', documentId, code: info.code, err: error }, 'follow-up call failed; its IDs stay unreviewed');
   }
+  recordUnnamedSections(ctx, { treeId, leaves, recorded, hidden });
   return failed;
 
   function rates(): Partial<ProgressEvent> {
@@ -408,6 +410,44 @@ async function askAgainForUncovered(
     },
   );
   ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
+}
+
+/**
+ * The recorded findings whose detailed section the rules find but that no analysed finding stands for, even after
+ * asking again (a model that skips a section, or reads it as something else): each section's heading is stored as
+ * the rules read it (its heading as the quote, its opening sentence, its printed severity), with the type of a listed
+ * entry, so the finding opens on its own section and not on a contents line or a summary row (re-trial 2026-11-29
+ * row 2), and is still not taken as analysed: the completeness check names it as before. Stored once: a resume finds
+ * the heading already recorded.
+ */
+function recordUnnamedSections(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; recorded: RecordedList; hidden: readonly HiddenSpan[] }): void {
+  const { db, runId, documentId } = ctx;
+  if (input.leaves.length === 0 || input.recorded.entries.length === 0) return;
+  const stored = listFindings(db, runId, documentId);
+  const recordedAt = new Set(stored.filter((f) => f.type === LISTED_ENTRY_TYPE).map((f) => f.grounding.start));
+  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter((s) => !recordedAt.has(s.start));
+  if (sections.length === 0) return;
+  const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
+  // A section listed twice (its contents line and its summary row) is one heading: recorded once, under the listed
+  // title its heading prints most of (a summary row's title may hold the next cell, "... iterations Cryptography").
+  const byStart = new Map<number, GroundedFinding>();
+  for (const { start, detail } of sections) {
+    const kept = byStart.get(start);
+    if (!kept || printedShare(detail.title, detail.evidence) > printedShare(kept.title, kept.evidence)) byStart.set(start, detail);
+  }
+  const byLeaf = new Map<number, GroundedFinding[]>();
+  for (const detail of byStart.values()) {
+    const leaf = leafOfFinding(all, detail).index;
+    byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), { ...detail, type: LISTED_ENTRY_TYPE }]);
+  }
+  appendChunkFindings(db, { chunks: [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings })), callIds: [] });
+}
+
+/** Share of a title's words that a quote prints. */
+function printedShare(title: string, quote: string): number {
+  const quoted = new Set(words(quote));
+  const own = words(title);
+  return own.filter((w) => quoted.has(w)).length / Math.max(1, own.length);
 }
 
 /** The run's settings for every extraction call of this document (units and follow-ups alike). */
