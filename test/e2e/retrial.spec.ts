@@ -1,0 +1,79 @@
+/**
+ * The re-trial of 2026-11-29 (issue 37's done-when, /work/notes/retrial-2026-11-29.md), in Chromium through the
+ * WebSocket bridge against a real engine and the demo model, for the rows about the UI:
+ * - the table of all findings shows the auditor's edit (title, severity, marked edited), as the queue and the
+ *   reports do (row 1);
+ */
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeTextPdf } from '../fixtures/pdfFactory';
+import { demoResponder } from '../ollama-sim/demoResponder';
+import { startApp, type AppUnderTest } from './appUnderTest';
+import { CHROMIUM, describeNeeding } from '../helpers/requirements';
+import { poll, SETUP_DEADLINE_MS } from './waits';
+
+/** A path as audit reports quote them, wider than the detail pane at every window size. */
+const LONG_PATH = 'packages/incentives/src/state/rewards_schedule_calculation.rs:128';
+
+const TITLES = ['Rewards are paid twice for a new schedule', 'Paused pools still accrue rewards'];
+
+/** A cover, then two findings as a report prints them; the first one's opening sentence quotes a long path (short enough for the page). */
+async function reportPdf(): Promise<Uint8Array> {
+  const lines = TITLES.flatMap((title, i) => [
+    `3.${i + 1} RWD-00${i + 1} ${title}`,
+    'Severity: Medium',
+    i === 0 ? `In ${LONG_PATH} it is paid twice.` : 'Rewards keep accruing while the pool is paused by the owner.',
+    'The team was told on the day it was found.',
+  ]);
+  return makeTextPdf({ title: 'Rewards', pages: [{ blocks: [{ kind: 'body', lines: ['Security review of the rewards contracts'] }] }, { blocks: [{ kind: 'body', lines }] }] });
+}
+
+describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
+  let app: AppUnderTest;
+  let page: Page;
+  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
+  const detail = () => page.getByTestId('review-detail');
+
+  beforeAll(async () => {
+    app = await startApp({ ollamaSim: { responder: demoResponder } }, async ({ host }) => {
+      await host.invoke('settings.update', { reviewerName: 'A. Auditor' });
+      await host.invoke('documents.import', { files: [{ name: 'rewards-report.pdf', bytes: Buffer.from(await reportPdf()).toString('base64') }] });
+      await host.idle();
+    });
+    ({ page } = app);
+    await goTo('Library');
+    await page.getByRole('button', { name: 'Findings of rewards-report.pdf' }).click();
+    // Playwright's wait (expect.poll belongs to a test): the queue holds both findings.
+    await queue().getByRole('option').nth(1).waitFor();
+  }, SETUP_DEADLINE_MS);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows the auditor\'s edited title and severity in the table of all findings, marked edited (row 1)', async () => {
+    await queue().getByRole('option').filter({ hasText: TITLES[1] }).click();
+    await poll(() => detail().locator('h2').textContent()).toContain(TITLES[1]);
+    await queue().focus();
+    await page.keyboard.press('e');
+    const form = page.getByRole('form', { name: 'Edit the finding' });
+    await form.getByLabel(/^Title/).fill('Paused pools keep accruing rewards');
+    await form.getByLabel(/^Severity/).selectOption('Low');
+    await form.getByRole('button', { name: 'Save edits' }).click();
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Low');
+
+    await page.getByRole('button', { name: 'Table of all findings' }).click();
+    const row = page.getByTestId('findings-table').first().getByRole('row').filter({ hasText: 'RWD-002' });
+    await poll(() => row.locator('.cell-title').textContent()).toMatch(/Paused pools keep accruing rewards$/);
+    expect(await row.locator('.severity').textContent()).toContain('Low');
+    expect(await row.getByTestId('table-edited').getAttribute('title')).toBe('Edited by the auditor: title, severity');
+    // The finding nobody edited keeps the model's values and no mark.
+    const other = page.getByTestId('findings-table').first().getByRole('row').filter({ hasText: 'RWD-001' });
+    expect(await other.locator('.severity').textContent()).toContain('Medium');
+    expect(await other.getByTestId('table-edited').count()).toBe(0);
+    // Sorted by severity, the edited Low comes after the Medium.
+    await poll(async () => (await page.getByTestId('findings-table').first().getByRole('row').allTextContents()).slice(1).map((t) => t.slice(0, 7))).toEqual(['RWD-001', 'RWD-002']);
+    await page.getByRole('button', { name: 'Triage queue' }).click();
+  });
+});
