@@ -3,14 +3,17 @@
  * WebSocket bridge against a real engine and the demo model, for the rows about the UI:
  * - the table of all findings shows the auditor's edit (title, severity, marked edited), as the queue and the
  *   reports do (row 1);
+ * - a finding that quotes a long path or identifier never makes the detail pane scroll sideways, at 1440x900,
+ *   1024x700 and 800x600 (row 3); screenshots in test-results/screenshots/retrial-detail-*.png.
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeTextPdf } from '../fixtures/pdfFactory';
 import { demoResponder } from '../ollama-sim/demoResponder';
 import { startApp, type AppUnderTest } from './appUnderTest';
+import { screenshot } from './browser';
 import { CHROMIUM, describeNeeding } from '../helpers/requirements';
-import { poll, SETUP_DEADLINE_MS } from './waits';
+import { laidOut, poll, resizedTo, SETUP_DEADLINE_MS } from './waits';
 
 /** A path as audit reports quote them, wider than the detail pane at every window size. */
 const LONG_PATH = 'packages/incentives/src/state/rewards_schedule_calculation.rs:128';
@@ -76,4 +79,29 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     await poll(async () => (await page.getByTestId('findings-table').first().getByRole('row').allTextContents()).slice(1).map((t) => t.slice(0, 7))).toEqual(['RWD-001', 'RWD-002']);
     await page.getByRole('button', { name: 'Triage queue' }).click();
   });
+
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 700 },
+    { width: 800, height: 600 },
+  ]) {
+    it(`keeps the detail of a finding that quotes a long path inside its pane at ${size.width}x${size.height} (row 3)`, async () => {
+      await resizedTo(page, size);
+      // The queue, whichever tab an earlier test left open.
+      await page.getByRole('button', { name: 'Triage queue' }).click();
+      await queue().getByRole('option').filter({ hasText: TITLES[0] }).click();
+      await poll(() => detail().locator('h2').textContent()).toContain(TITLES[0]);
+      const values = detail().getByTestId('review-values');
+      await poll(() => values.locator('tr[data-field="description"]').textContent()).toContain(LONG_PATH);
+      await laidOut(page);
+      const pane = page.locator('.split__detail');
+      const [scrollWidth, clientWidth] = await pane.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      // The auditor's column is in sight, inside the pane.
+      const [paneBox, effectiveBox] = await Promise.all([pane.boundingBox(), values.locator('tr[data-field="description"] td.effective').boundingBox()]);
+      expect(effectiveBox!.x + effectiveBox!.width).toBeLessThanOrEqual(paneBox!.x + paneBox!.width);
+      await values.scrollIntoViewIfNeeded();
+      await screenshot(page, `retrial-detail-${size.width}x${size.height}`);
+    });
+  }
 });
