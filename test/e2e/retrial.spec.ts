@@ -4,7 +4,9 @@
  * - the table of all findings shows the auditor's edit (title, severity, marked edited), as the queue and the
  *   reports do (row 1);
  * - a finding that quotes a long path or identifier never makes the detail pane scroll sideways, at 1440x900,
- *   1024x700 and 800x600 (row 3); screenshots in test-results/screenshots/retrial-detail-*.png.
+ *   1024x700 and 800x600 (row 3); screenshots in test-results/screenshots/retrial-detail-*.png;
+ * - at 1024x700 and 800x600 a queue row's page and the table's severity are never cut ("p. 12, printe",
+ *   "Informationa": polish rows 6, 7); an endpoint of the pool is a card, not a bulleted item (polish row 10).
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,15 +22,20 @@ const LONG_PATH = 'packages/incentives/src/state/rewards_schedule_calculation.rs
 
 const TITLES = ['Rewards are paid twice for a new schedule', 'Paused pools still accrue rewards'];
 
-/** A cover, then two findings as a report prints them; the first one's opening sentence quotes a long path (short enough for the page). */
+/**
+ * An unnumbered cover, then one finding a page as a report prints them, each page's footer printing a number one less
+ * than its position ("p. 2, printed 1"); the first finding's opening sentence quotes a long path (short enough for the page).
+ */
 async function reportPdf(): Promise<Uint8Array> {
-  const lines = TITLES.flatMap((title, i) => [
+  const findingPages = TITLES.map((title, i) => [
     `3.${i + 1} RWD-00${i + 1} ${title}`,
     'Severity: Medium',
     i === 0 ? `In ${LONG_PATH} it is paid twice.` : 'Rewards keep accruing while the pool is paused by the owner.',
     'The team was told on the day it was found.',
+    `Page | ${i + 1}`,
   ]);
-  return makeTextPdf({ title: 'Rewards', pages: [{ blocks: [{ kind: 'body', lines: ['Security review of the rewards contracts'] }] }, { blocks: [{ kind: 'body', lines }] }] });
+  const pages = [['Security review of the rewards contracts'], ...findingPages].map((lines) => ({ blocks: [{ kind: 'body' as const, lines }] }));
+  return makeTextPdf({ title: 'Rewards', pages });
 }
 
 describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
@@ -62,20 +69,20 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     await page.keyboard.press('e');
     const form = page.getByRole('form', { name: 'Edit the finding' });
     await form.getByLabel(/^Title/).fill('Paused pools keep accruing rewards');
-    await form.getByLabel(/^Severity/).selectOption('Low');
+    await form.getByLabel(/^Severity/).selectOption('Informational');
     await form.getByRole('button', { name: 'Save edits' }).click();
-    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Low');
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Informational');
 
     await page.getByRole('button', { name: 'Table of all findings' }).click();
     const row = page.getByTestId('findings-table').first().getByRole('row').filter({ hasText: 'RWD-002' });
     await poll(() => row.locator('.cell-title').textContent()).toMatch(/Paused pools keep accruing rewards$/);
-    expect(await row.locator('.severity').textContent()).toContain('Low');
+    expect(await row.locator('.severity').textContent()).toContain('Informational');
     expect(await row.getByTestId('table-edited').getAttribute('title')).toBe('Edited by the auditor: title, severity');
     // The finding nobody edited keeps the model's values and no mark.
     const other = page.getByTestId('findings-table').first().getByRole('row').filter({ hasText: 'RWD-001' });
     expect(await other.locator('.severity').textContent()).toContain('Medium');
     expect(await other.getByTestId('table-edited').count()).toBe(0);
-    // Sorted by severity, the edited Low comes after the Medium.
+    // Sorted by severity, the edited Informational comes after the Medium.
     await poll(async () => (await page.getByTestId('findings-table').first().getByRole('row').allTextContents()).slice(1).map((t) => t.slice(0, 7))).toEqual(['RWD-001', 'RWD-002']);
     await page.getByRole('button', { name: 'Triage queue' }).click();
   });
@@ -104,4 +111,44 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
       await screenshot(page, `retrial-detail-${size.width}x${size.height}`);
     });
   }
+
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 800, height: 600 },
+  ]) {
+    it(`cuts neither a queue row's page nor the table's severity at ${size.width}x${size.height} (polish rows 6, 7)`, async () => {
+      await resizedTo(page, size);
+      await page.getByRole('button', { name: 'Triage queue' }).click();
+      // The edited finding: state icon, "Informational", "edited" and its page share one line.
+      const edited = queue().getByRole('option').filter({ hasText: 'Paused pools keep accruing rewards' });
+      await poll(() => edited.getByTestId('queue-page').textContent()).toBe('p. 3, printed 2');
+      await laidOut(page);
+      for (const option of await queue().getByRole('option').all()) {
+        const [line, where] = await Promise.all([option.locator('.review-item__line').boundingBox(), option.locator('.review-item__where').boundingBox()]);
+        expect(where!.x + where!.width).toBeLessThanOrEqual(line!.x + line!.width + 0.5);
+      }
+      await screenshot(page, `retrial-queue-${size.width}x${size.height}`);
+
+      await page.getByRole('button', { name: 'Table of all findings' }).click();
+      const table = page.getByTestId('findings-table').first();
+      await poll(() => table.getByRole('row').filter({ hasText: 'RWD-002' }).locator('.severity').textContent()).toContain('Informational');
+      await laidOut(page);
+      for (const cell of await table.locator('[role="gridcell"]:has(> .severity)').all()) {
+        const [scrollWidth, clientWidth] = await cell.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      }
+      await screenshot(page, `retrial-table-${size.width}x${size.height}`);
+      await page.getByRole('button', { name: 'Triage queue' }).click();
+    });
+  }
+
+  it('shows an endpoint of the pool as a card, without a list bullet (polish row 10)', async () => {
+    await goTo('Settings');
+    await page.getByRole('button', { name: 'Add an endpoint' }).click();
+    const endpoint = page.getByTestId('endpoint').first();
+    await endpoint.waitFor();
+    expect(await endpoint.evaluate((e) => getComputedStyle(e).listStyleType)).toBe('none');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await poll(() => page.getByTestId('endpoint').count()).toBe(0);
+  });
 });
