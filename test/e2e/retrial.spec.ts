@@ -6,7 +6,8 @@
  * - a finding that quotes a long path or identifier never makes the detail pane scroll sideways, at 1440x900,
  *   1024x700 and 800x600 (row 3); screenshots in test-results/screenshots/retrial-detail-*.png;
  * - at 1024x700 and 800x600 a queue row's page and the table's severity are never cut ("p. 12, printe",
- *   "Informationa": polish rows 6, 7); an endpoint of the pool is a card, not a bulleted item (polish row 10).
+ *   "Informationa": polish rows 6, 7); an endpoint of the pool is a card, not a bulleted item (polish row 10);
+ * - a blank last page is noted once, quietly, in the Document view, not above the triage queue (polish row 5).
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -34,7 +35,8 @@ async function reportPdf(): Promise<Uint8Array> {
     'The team was told on the day it was found.',
     `Page | ${i + 1}`,
   ]);
-  const pages = [['Security review of the rewards contracts'], ...findingPages].map((lines) => ({ blocks: [{ kind: 'body' as const, lines }] }));
+  // The last page is blank, as reports often end: OCR finds no words on it.
+  const pages = [['Security review of the rewards contracts'], ...findingPages, []].map((lines) => ({ blocks: [{ kind: 'body' as const, lines }] }));
   return makeTextPdf({ title: 'Rewards', pages });
 }
 
@@ -150,5 +152,17 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     expect(await endpoint.evaluate((e) => getComputedStyle(e).listStyleType)).toBe('none');
     await page.getByRole('button', { name: 'Discard' }).click();
     await poll(() => page.getByTestId('endpoint').count()).toBe(0);
+  });
+
+  it('notes a blank last page in the Document view, not above the triage queue (polish row 5)', async () => {
+    await resizedTo(page, { width: 800, height: 600 });
+    await goTo('Document');
+    await poll(() => page.getByTestId('picture-pages').textContent()).toBe('Page 4 has only pictures or nothing on it (OCR found no words).');
+    await goTo('Findings');
+    await page.getByRole('button', { name: 'Triage queue' }).click();
+    const head = page.getByTestId('queue-head');
+    await poll(() => head.getByTestId('review-counters').textContent()).toMatch(/2 findings in all/);
+    expect(await head.getByTestId('picture-pages').count()).toBe(0);
+    await screenshot(page, 'retrial-queue-blank-page-800x600');
   });
 });
