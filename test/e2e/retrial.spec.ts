@@ -6,7 +6,8 @@
  * - a finding that quotes a long path or identifier never makes the detail pane scroll sideways, at 1440x900,
  *   1024x700 and 800x600 (row 3); screenshots in test-results/screenshots/retrial-detail-*.png;
  * - at 1024x700 and 800x600 a queue row's page and the table's severity are never cut ("p. 12, printe",
- *   "Informationa": polish rows 6, 7); an endpoint of the pool is a card, not a bulleted item (polish row 10);
+ *   "Informationa": polish rows 6, 7); an endpoint of the pool is a card, not a bulleted item, and Settings' "unsaved"
+ *   mark stays on its line (polish rows 9, 10);
  * - a blank last page is noted once, quietly, in the Document view, not above the triage queue (polish row 5).
  */
 import type { Page } from 'playwright';
@@ -144,12 +145,20 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     });
   }
 
-  it('shows an endpoint of the pool as a card, without a list bullet (polish row 10)', async () => {
+  it('shows an endpoint of the pool as a card, without a list bullet, and "unsaved" on the Settings line (polish rows 9, 10)', async () => {
+    await resizedTo(page, { width: 1024, height: 700 });
     await goTo('Settings');
     await page.getByRole('button', { name: 'Add an endpoint' }).click();
     const endpoint = page.getByTestId('endpoint').first();
     await endpoint.waitFor();
     expect(await endpoint.evaluate((e) => getComputedStyle(e).listStyleType)).toBe('none');
+    // Elsewhere, the Settings place keeps one line with its "• unsaved" mark: as high as a place without one.
+    await goTo('Library');
+    const places = page.getByRole('navigation', { name: 'Places' });
+    await places.getByTestId('settings-unsaved').waitFor();
+    const [settings, library] = await Promise.all([places.getByRole('button', { name: /^Settings/ }).boundingBox(), places.getByRole('button', { name: /^Library/ }).boundingBox()]);
+    expect(Math.abs(settings!.height - library!.height)).toBeLessThan(1);
+    await goTo('Settings');
     await page.getByRole('button', { name: 'Discard' }).click();
     await poll(() => page.getByTestId('endpoint').count()).toBe(0);
   });
