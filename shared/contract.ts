@@ -589,6 +589,8 @@ export interface FindingView {
   sources: FindingSourceView[];
   /** The auditor's review state of the finding this merged finding belongs to (null when no review holds it). */
   reviewState?: ReviewState | null;
+  /** The fields the auditor edited: title, severity, type and description above are then the auditor's (the effective values). */
+  edited?: EditableField[];
 }
 
 export interface SplitChapterView {

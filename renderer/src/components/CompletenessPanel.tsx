@@ -1,7 +1,10 @@
+import { useMemo } from 'react';
 import { onlyListedNote, type CheckPlace, type CompletenessVerdict } from '../../../shared/completeness';
 import { picturePagesNote, placesToCheckOf, summarizeVerdict, verdictHeadline } from '../../../shared/runOutcome';
 import { store, useOpenPart, useStore } from '../store';
+import { printedSeverityWords, severityHeading } from '../severityWords';
 import { TableHead } from './TableHead';
+import { useOpenReview } from './triage/useOpenReview';
 
 const STATUS_BADGE: Record<CompletenessVerdict['status'], string> = {
   complete: 'badge badge--done',
@@ -44,6 +47,9 @@ export function CompletenessPanel() {
   const error = useOpenPart('completeness', (c) => c.error, null);
   // Pages OCR found no words on hold only pictures: noted in the one quiet sentence, never a place to check.
   const picturePages = useOpenPart('health', (h) => h.health?.picturePages ?? NO_PAGES, NO_PAGES);
+  // The document's words for the scale's severities ("Major" for High), read from its findings as the queue shows them.
+  const reviewed = useOpenReview((r) => r.view?.findings ?? null, null);
+  const printedWords = useMemo(() => printedSeverityWords(reviewed ?? []), [reviewed]);
 
   if (documentId === null) return null;
   const verdict = view?.verdict ?? null;
@@ -70,7 +76,7 @@ export function CompletenessPanel() {
             <tbody>
               {verdict.tallies.map((t) => (
                 <tr key={t.severity ?? 'off-scale'} data-severity={t.severity ?? 'off-scale'}>
-                  <th scope="row">{t.severity ?? 'off the scale'}</th>
+                  <th scope="row">{t.severity === null ? 'off the scale' : severityHeading(t.severity, printedWords)}</th>
                   <td>{statedText(verdict, t.severity)}</td>
                   <td>{t.listed ?? '—'}</td>
                   <td>

@@ -2,8 +2,12 @@ import { describeProblems, picturePagesNote, shownStatus } from '../../../shared
 import { formatPageList } from '../format';
 import { useOpenPart, useStore } from '../store';
 
-/** "Done with problems: 5 pages without text" for the open document, so a scanned or half-failed document never looks complete. */
-export function DocumentHealthNote() {
+/**
+ * "Done with problems: 5 pages without text" for the open document, so a scanned or half-failed document never looks
+ * complete. `quiet`: also the one quiet sentence on pages that hold only pictures, where nothing was lost (the Document
+ * view and the library say it; the triage queue leaves it out, its lines are for findings).
+ */
+export function DocumentHealthNote({ quiet = true }: { quiet?: boolean }) {
   const health = useOpenPart('health', (h) => h.health, null);
   const doc = useStore((s) => s.library.documents.find((d) => d.id === s.doc.openId));
   if (!health) return null;
@@ -17,7 +21,7 @@ export function DocumentHealthNote() {
   });
   const pictures = picturePagesNote(health.picturePages ?? []);
   if (!problems) {
-    return pictures ? (
+    return pictures && quiet ? (
       <p className="muted" role="note" data-testid="picture-pages">
         {pictures}
       </p>

@@ -97,6 +97,12 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
                 {f.conflicts.length > 0 ? <span className="conflict-mark" title="Kept apart from another finding that shares its ID or number, or has a sibling title: check"> ⚠</span> : null}
               </div>
               <div role="gridcell" className="cell-title">
+                {/* Before the title: a long title is cut at the cell's end, the mark must stay in sight. */}
+                {f.edited && f.edited.length > 0 ? (
+                  <span className="badge badge--idle cell-title__edited" data-testid="table-edited" title={`Edited by the auditor: ${f.edited.join(', ')}`}>
+                    edited
+                  </span>
+                ) : null}
                 {f.title}
               </div>
               <div role="gridcell">

@@ -13,6 +13,22 @@ describe('quoteBoxes', () => {
     expect(boxes[2]!.x1).toBe(400 + 6 * 5);
   });
 
+  it('places a quote whose word pdf.js splits at a ligature into items that touch ("speci", "fi", "ed")', () => {
+    // Astroport's justified p. 11: the "fi" ligature is its own item, flush with the items either side of it.
+    const rest = 'ed by the user will be used to claim rewards from the pool.';
+    const line = [item('vector speci', 72, 268), item('fi', 132, 268), item(rest, 142, 268)];
+    const boxes = quoteBoxes(line, 'vector specified by the user will be used to claim rewards from the pool.');
+    expect(boxes.map((b) => [b.x0, b.x1])).toEqual([
+      [72, 72 + 12 * 5],
+      [132, 142],
+      [142, 142 + rest.length * 5],
+    ]);
+  });
+
+  it('still needs the words in order: a quote that only shares letters with the page is not placed', () => {
+    expect(quoteBoxes(row, 'Market Manipulation Possible')).toEqual([]);
+  });
+
   it('finds nothing for words the page does not print', () => {
     expect(quoteBoxes(row, 'LID-03 | Outdated Dependencies')).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, COMPARE_LABELS, modelStatusText, type CompareCandidate, type CompareFormat, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
 import { store, useStore } from '../../store';
+import { formatPageList } from '../../format';
 import { DocumentPicker } from '../DocumentPicker';
 import { PdfPage } from '../source/PdfPage';
 
@@ -24,7 +25,7 @@ function SideCell({ side, documentId, notes }: { side: CompareSide | null; docum
           {open ? 'Hide' : 'Show'} page {side.page}
         </button>
       ) : null}
-      {side.pages.length > 1 ? <span className="compare__pages"> also on pages {side.pages.filter((p) => p !== side.page).join(', ')}</span> : null}
+      {side.pages.length > 1 ? <span className="compare__pages"> also on {formatPageList(side.pages.filter((p) => p !== side.page))}</span> : null}
       {notes && notes.length > 0 ? (
         <ul className="compare__notes" aria-label="Auditor notes">
           {notes.map((n, i) => (

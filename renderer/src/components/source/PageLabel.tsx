@@ -12,7 +12,8 @@ export function PageLabel({ documentId, page, capital = false, testId = 'page-la
   return (
     <span data-testid={testId}>
       {capital ? 'Page' : 'p.'} {page}
-      {printed ? `, printed ${printed}` : ''}
+      {/* Its own element: a narrow queue row leaves it out rather than cut it ("p. 12, printe"). */}
+      {printed ? <span className="page-label__printed">, printed {printed}</span> : null}
     </span>
   );
 }

@@ -71,7 +71,8 @@ export function QueueHead({ modeSwitch }: { modeSwitch: ReactNode }) {
       </h2>
       {modeSwitch}
       <DocumentPicker documents={documents} value={documentId} onChoose={(id) => void store().doc.open(id)} />
-      {documentId !== null ? <DocumentHealthNote /> : null}
+      {/* Problems only: a blank last page took two of the queue's lines at 800x600 (re-trial 2026-11-29 row 5). */}
+      {documentId !== null ? <DocumentHealthNote quiet={false} /> : null}
       {counters ? (
         <p className="review-counters" data-testid="review-counters" data-left={counters.leftToReview}>
           <strong>{counters.leftToReview} left to review</strong> · {counters.confirmed} confirmed · {counters.rejected} rejected · {counters.needsFollowUp} need follow-up ·{' '}
