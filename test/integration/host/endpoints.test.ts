@@ -86,11 +86,16 @@ describe('engine host: Settings › Inference', () => {
   it('a pool run: each running file\'s progress names its endpoint, and the library is told of changes per file, not per event', async () => {
     const report = plantedReport();
     const answer = plantedResponder(report);
-    const slow = async (req: SimChatRequest) => {
+    // Each endpoint holds its first call until the other has one too: two files are then in flight at once however
+    // slowly this machine reads the second file (a loaded machine finished the first file before the second started).
+    const called = [false, false];
+    const slow = (box: number) => async (req: SimChatRequest) => {
+      called[box] = true;
+      for (let waited = 0; !called.every(Boolean) && waited < 30_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
       await new Promise((resolve) => setTimeout(resolve, 40));
       return answer(req);
     };
-    const pool = [await startOpenAiSim({ responder: slow, contextLength: 16384 }), await startOpenAiSim({ responder: slow, contextLength: 16384 })];
+    const pool = [await startOpenAiSim({ responder: slow(0), contextLength: 16384 }), await startOpenAiSim({ responder: slow(1), contextLength: 16384 })];
     sims.push(...pool);
     // Every progress event sent (no 100 ms throttle): how many there are then depends on the run, not on how fast this machine is.
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1, logFile: null, progressIntervalMs: 0 });
