@@ -336,13 +336,21 @@ export function skippedFindings(doc: TruthDocument, seed = DEFAULT_SEED): TruthF
   return doc.findings.filter((f) => hash(`${seed}:skip:${doc.name}:${f.title}`) % 100 < SKIPPED_PERCENT);
 }
 
+/** The one finding of a document the mode missed-finding leaves out. */
+export function missedFinding(doc: TruthDocument, seed = DEFAULT_SEED): TruthFindingSpec | undefined {
+  return doc.findings.length > 0 ? doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length] : undefined;
+}
+
 export function truthResponder(docs: readonly TruthDocument[], options: TruthResponderOptions = {}): Responder {
   const modes = new Set(options.modes ?? []);
   const fallback = options.fallback ?? schemaResponder;
   const seed = options.seed ?? DEFAULT_SEED;
   const missed = new Set<TruthFindingSpec>();
   if (modes.has('missed-finding')) {
-    for (const doc of docs) if (doc.findings.length > 0) missed.add(doc.findings[hash(`${seed}:${doc.name}`) % doc.findings.length]!);
+    for (const doc of docs) {
+      const left = missedFinding(doc, seed);
+      if (left) missed.add(left);
+    }
   }
   if (modes.has('skips-findings')) for (const doc of docs) for (const f of skippedFindings(doc, seed)) missed.add(f);
   const left = (f: TruthFindingSpec, doc: TruthDocument) => missed.has(f) || (options.omit?.(f, doc) ?? false);

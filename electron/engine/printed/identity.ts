@@ -128,7 +128,7 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
   // The evidence's own line names another ID of that kind (a table row of the next finding): not this ID.
   if (ofKind.some((m) => m.start >= lineStart && m.start < lineEnd)) return null;
   const titleStarts = titleOccurrences(text, input.title, from, located.end);
-  if (titleStarts.some((t) => t >= lineStart && t < located.end)) {
+  if (titleStarts.some((t) => t >= lineStart && t < located.end) && !isProse(text.slice(located.start, located.end), input.title)) {
     // The quote is the title's own line: only an ID line of the heading block, right above or right below.
     const above = lineAt(text, lineStart - 1);
     const idAbove = ofKind.filter((m) => m.start >= above.start && m.start < above.end);
@@ -173,6 +173,16 @@ function openingIdOfLine(text: string, profile: ExtractionProfile, located: { st
   if (!first || first.start !== lead || isReferenceId(first.normalized)) return null;
   // The ID stands as the line's label: a separator or the title follows it, not more of a sentence's ID list.
   return /^\s*[:|.)\]\-\u2013\u2014]?\s*\p{L}/u.test(lineText.slice(first.end)) ? first.normalized : null;
+}
+
+/**
+ * A quote that is a sentence, not a title line: it runs on well past the title's words and ends as a sentence does
+ * ("Paused pools still accrue rewards was seen on the production systems."). A description may open with its title;
+ * a heading, a table row or a contents line does not end with a full stop after so many more words.
+ */
+function isProse(quote: string, title: string): boolean {
+  const count = (s: string) => (normalizeForMatch(s).text.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+  return /[.!?]["”’)]?\s*$/.test(quote) && count(quote) > count(title) + 4;
 }
 
 /** "Finding ID:", "Issue ID", "ID:", "Ref." right before an ID on its line: a heading block's metadata, never a table row. */

@@ -38,6 +38,24 @@ describe('comparable IDs', () => {
 });
 
 describe('a model ID is a key only where the document prints it for the finding', () => {
+  it('a description that opens with the title is a description, not the title line: the heading block\'s ID keys it', () => {
+    const text = [
+      '3.2 RWD-002 Paused pools still accrue rewards',
+      'Severity: Medium',
+      'Paused pools still accrue rewards was seen on the production systems during the quarter.',
+      '3.3 RWD-003 Rewards are paid twice',
+      'Severity: Low',
+      'Rewards are paid twice when a schedule is renewed.',
+    ].join('\n');
+    const quote = 'Paused pools still accrue rewards was seen on the production systems during the quarter.';
+    expect(identify(text, 'RWD-002', 'Paused pools still accrue rewards', at(text, quote)).idKey).toBe('RWD-002');
+    // The next finding's ID is not this one's, however the model labels it.
+    expect(identify(text, 'RWD-003', 'Paused pools still accrue rewards', at(text, quote)).idKey).toBeNull();
+    // A table row quoted whole stays a title line: an ID of a neighbouring row is not taken for it.
+    const table = ['RWD-001 | Rewards are paid twice | Low', 'Paused pools still accrue rewards | Medium', 'RWD-003 | Something else | Low'].join('\n');
+    expect(identify(table, 'RWD-001', 'Paused pools still accrue rewards', at(table, 'Paused pools still accrue rewards | Medium')).idKey).toBeNull();
+  });
+
   const detail = [
     '5. TOCTOU of gateway endpoint authentication',
     'Severity: Low Finding ID: TOB-ETCD-005',
