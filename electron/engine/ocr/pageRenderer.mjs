@@ -138,7 +138,7 @@ function stateOnlyOperators(ops) {
  */
 function hasInk(rgba) {
   for (let i = 0; i < rgba.length; i += 16) {
-    if (Math.min(rgba[i], rgba[i + 1], rgba[i + 2]) < INK_LEVEL) return true;
+    if (Math.min(rgba[i] ?? 255, rgba[i + 1] ?? 255, rgba[i + 2] ?? 255) < INK_LEVEL) return true;
   }
   return false;
 }
