@@ -446,8 +446,24 @@ function levelsByFontRank(candidates: readonly Classified[]): Map<number, number
   return new Map(sizes.map((size, i) => [size, i + 1]));
 }
 
+/**
+ * Each document's analysis per options, computed once: the judge reads the headings to choose a strategy and the tree
+ * builder reads them again a moment later (on a 236-page manual, 60-100 ms each time on the engine's thread).
+ */
+const headingCache = new WeakMap<ExtractedDocument, Map<string, HeadingAnalysis>>();
+
+/** The document's headings (read-only: the analysis is shared by every caller with the same options). */
 export function detectHeadings(doc: ExtractedDocument, options: Partial<HeadingOptions> = {}): HeadingAnalysis {
-  const resolved = { ...DEFAULT_HEADING_OPTIONS, ...options };
+  const resolved: HeadingOptions = { maxHeadingChars: options.maxHeadingChars ?? DEFAULT_HEADING_OPTIONS.maxHeadingChars, headingFontRatio: options.headingFontRatio ?? DEFAULT_HEADING_OPTIONS.headingFontRatio };
+  const key = `${resolved.maxHeadingChars}|${resolved.headingFontRatio}`;
+  let byOptions = headingCache.get(doc);
+  if (!byOptions) headingCache.set(doc, (byOptions = new Map()));
+  let analysis = byOptions.get(key);
+  if (!analysis) byOptions.set(key, (analysis = analyseHeadings(doc, resolved)));
+  return analysis;
+}
+
+function analyseHeadings(doc: ExtractedDocument, resolved: HeadingOptions): HeadingAnalysis {
   const body = bodyFontSize(doc);
   const typo = documentTypography(doc, body);
   const rejected = doc.kind === 'md' ? new Map<number, LineRejection>() : rejectedLines(doc);

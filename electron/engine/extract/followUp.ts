@@ -15,7 +15,7 @@ import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { type ListItem, NormalizedViews, type HiddenSpan, type RecordedList } from '../printed';
 import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
-import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractChunk';
+import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractUnit';
 import { parsePartialExtractionReply } from './partialReply';
 import { buildFollowUpMessages, extractionReplySchema } from './prompts';
 import { planExtractionReplyTokens } from './replyBudget';

@@ -3,17 +3,17 @@
  * grounding of every quote, and the chunk-result/finding repository.
  */
 export {
-  extractChunk,
+  extractUnit,
   groundReply,
   effectivePage,
   previousTailFor,
   locateTail,
   splitPoint,
   type ExtractDeps,
-  type ExtractChunkInput,
-  type ExtractChunkResult,
+  type ExtractUnitInput,
+  type ExtractUnitResult,
   type ExtractionCallSettings,
-} from './extractChunk';
+} from './extractUnit';
 export { groundFinding } from './groundFinding';
 export { parsePrintedLine, groundPrintedLine, wordShare, type PrintedLine } from './printedEntries';
 export {

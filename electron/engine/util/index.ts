@@ -3,4 +3,4 @@ export { cancelledError, StopRequest, stopKindOf, throwIfAborted, type StopKind 
 export { addStageTime, stageTimes, timeStage, STAGES as PROFILE_STAGES, type Stage as ProfileStage } from './stageProfile';
 export { writeOutputFile } from './outputFile';
 export { caseFoldedAscii, wordSequenceMatches, type WordSequenceOptions } from './wordSequence';
-export { runInSlices, runToEnd, SLICE_MS, type Steps } from './slices';
+export { nextTurn, runInSlices, runToEnd, SLICE_MS, type Steps } from './slices';

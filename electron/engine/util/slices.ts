@@ -16,6 +16,14 @@ export type Steps<T> = Generator<void, T, void>;
 /** About how long a slice runs before the event loop gets its turn: well under what a user notices. */
 export const SLICE_MS = 20;
 
+/**
+ * The event loop's turn between two steps that each compute for a while (setImmediate: after the I/O and timers that
+ * wait), for a pipeline whose steps are short alone but would hold the thread for their sum if run back to back.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** Runs the steps to their end without pausing. */
 export function runToEnd<T>(steps: Steps<T>): T {
   for (;;) {
@@ -35,7 +43,7 @@ export async function runInSlices<T>(steps: Steps<T>, options: { sliceMs?: numbe
     const next = steps.next();
     if (next.done) return next.value;
     if (performance.now() - sliceStart < sliceMs) continue;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     throwIfAborted(options.signal);
     sliceStart = performance.now();
   }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChunkNode, IdMention } from '../../../shared/types';
-import { askForUncoveredMentions, excerptsAround, extractChunk, uncoveredMentions, type FollowUpBatch } from '../../../electron/engine/extract';
+import { askForUncoveredMentions, excerptsAround, extractUnit, uncoveredMentions, type FollowUpBatch } from '../../../electron/engine/extract';
 import { findIdMentions } from '../../../electron/engine/rules';
 import { DEFAULT_PROFILE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
@@ -41,7 +41,7 @@ describe('IDs no finding covers are asked for again', () => {
       },
     });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
       expect(r.findings).toHaveLength(6);
       expect(r.listEndedAt).toBeUndefined();
       expect(asked).toHaveLength(0);
@@ -74,7 +74,7 @@ describe('IDs no finding covers are asked for again', () => {
       },
     });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
       // The unit, then its rest after the last row listed; after 24 rows only 6 IDs are left, too few to say the list
       // was ended early: they are left to the document's follow-ups (above).
       expect(calls).toHaveLength(2);
@@ -108,7 +108,7 @@ describe('IDs no finding covers are asked for again', () => {
   it('extraction alone makes no follow-up call', async () => {
     const h = await harness({ responder: () => JSON.stringify({ findings: [finding(rows[0]!)], summary: 'Resolved issues.' }) });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, mentions, model: MODEL, numCtx: 8192, cache: false });
       expect(r.calls).toBe(1);
       expect(h.sim.requests).toHaveLength(1);
     } finally {

@@ -7,7 +7,7 @@ import {
   buildExtractionMessages,
   commitChunkResult,
   effectivePage,
-  extractChunk,
+  extractUnit,
   getChunkResult,
   listChunkSummaries,
   listFindings,
@@ -41,7 +41,7 @@ describe('extraction of a report with planted findings (simulator answers from t
     runId = createRun(h.db, 'analyze', {}, [doc.filePath], NOW);
     for (const [i, leaf] of leaves.entries()) {
       const previousTail = previousTailFor(doc, leaves, i);
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: leaf, ...(previousTail ? { previousTail } : {}), model: MODEL, numCtx: 8192, runId, documentId });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: leaf, ...(previousTail ? { previousTail } : {}), model: MODEL, numCtx: 8192, runId, documentId });
       commitChunkResult(h.db, { runId, documentId, treeId, nodeIndex: leaf.index, findings: r.findings, summary: r.summary, calls: r.calls, callIds: r.callIds });
     }
     findings = listFindings(h.db, runId, documentId);
@@ -219,7 +219,7 @@ describe('extraction failures and splitting', () => {
     const h = await harness({ responder: (req) => (req.format ? 'this is not JSON at all' : 'OK') });
     try {
       const leaf = buildChunkTree(doc, { strategy: 'pages' }).nodes.filter((n) => n.isLeaf)[0]!;
-      const err = await expectCode(extractChunk({ llm: h.client }, { doc, chunk: leaf, model: MODEL, numCtx: 8192 }), ErrorCode.LLM_INVALID_REPLY);
+      const err = await expectCode(extractUnit({ llm: h.client }, { doc, chunk: leaf, model: MODEL, numCtx: 8192 }), ErrorCode.LLM_INVALID_REPLY);
       expect(err).toBeInstanceOf(AppError);
     } finally {
       await h.close();
@@ -234,7 +234,7 @@ describe('extraction failures and splitting', () => {
         start: doc.pages[0]!.start, end: doc.pages[2]!.end, pageStart: 1, pageEnd: 3,
         tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
       };
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: big, model: MODEL, numCtx: 1792, maxReplyTokens: 512 });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: big, model: MODEL, numCtx: 1792, maxReplyTokens: 512 });
       expect(r.pieces).toBeGreaterThanOrEqual(2);
       expect(r.calls).toBe(r.pieces);
       const sqli = r.findings.find((f) => f.findingKey === 'PBI-1201' && f.page === 2)!;

@@ -8,7 +8,7 @@ import type { ChunkNode } from '../../../shared/types';
 import { DEFAULT_PROFILE, LISTED_ENTRY_TYPE, RECORDED_FINDING_TYPE } from '../../../shared/findings';
 import { DEFAULT_ID_PATTERNS } from '../../../shared/idPatterns';
 import { findListings, textLines, listsToRead, recordedList } from '../../../electron/engine/printed';
-import { extractChunk } from '../../../electron/engine/extract';
+import { extractUnit } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 import { harness } from '../llm/helpers';
 import { promptBlocks } from '../../fixtures/plantedFindings';
@@ -54,7 +54,7 @@ describe('recorded findings given by number', () => {
       },
     });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, cache: false, listings, recorded });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, cache: false, listings, recorded });
       expect(recordedSeen).toContain('[2] ACM-02 Unused constants can be removed');
       const byType = (type: string) => r.findings.filter((f) => f.type === type).map((f) => f.findingKey ?? f.title);
       expect(byType(RECORDED_FINDING_TYPE)).toEqual(['ACM-01', 'ACM-03']);
@@ -80,7 +80,7 @@ describe('recorded findings given by number', () => {
       },
     });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 80, cache: false, listings, recorded });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 80, cache: false, listings, recorded });
       expect(calls).toBe(2);
       expect(h.rows().map((row) => row.done_reason)).toEqual(['length', 'stop']);
       expect(r.findings.filter((f) => f.type === RECORDED_FINDING_TYPE).map((f) => f.findingKey)).toEqual(['ACM-01', 'ACM-02', 'ACM-03']);

@@ -1,7 +1,7 @@
 /** Extraction of a unit (several leaves in one call): what a larger text changes for grounding and splitting. */
 import { describe, expect, it } from 'vitest';
 import type { ChunkNode } from '../../../shared/types';
-import { extractChunk } from '../../../electron/engine/extract';
+import { extractUnit } from '../../../electron/engine/extract';
 import { documentFromPages } from '../../helpers/documents';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { harness } from '../llm/helpers';
@@ -26,7 +26,7 @@ describe('extraction units', () => {
       responder: () => JSON.stringify({ findings: [finding('Broker creates world-readable key log files', 1), finding('Broker trusts existing key log files', 2)], summary: 'Two key log findings.' }),
     });
     try {
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192 });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192 });
       expect(r.findings.map((f) => [f.grounding.status, f.grounding.page])).toEqual([
         ['grounded', 1],
         ['grounded', 2],
@@ -49,7 +49,7 @@ describe('extraction units', () => {
     });
     try {
       const boundary = doc.pages[1]!.start;
-      const r = await extractChunk({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192, boundaries: [boundary] });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192, boundaries: [boundary] });
       expect(r.pieces).toBe(2);
       const last = seen.at(-1)!;
       // The second piece starts with the second section's heading: the leaf boundary, not splitPoint's middle.

@@ -28,7 +28,7 @@ import {
 import { parsePartialExtractionReply, type ReplyEntry } from './partialReply';
 import { groundFinding } from './groundFinding';
 import { groundPrintedLine, parsePrintedLine } from './printedEntries';
-import { buildExtractionMessages, extractionReplySchema } from './prompts';
+import { buildExtractionMessages, extractionReplySchema, type ExtractionReply } from './prompts';
 import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { planExtractionReplyTokens } from './replyBudget';
 
@@ -67,7 +67,7 @@ export function extractionCallOptions(settings: ExtractionCallSettings, chunkRef
   };
 }
 
-export interface ExtractChunkInput extends ExtractionCallSettings {
+export interface ExtractUnitInput extends ExtractionCallSettings {
   doc: ExtractedDocument;
   chunk: ChunkNode;
   /** The previous chunk's tail, shown to the model as CONTEXT ONLY (see previousTailFor). */
@@ -102,7 +102,7 @@ interface ReplyContext {
   range: { start: number; end: number } | undefined;
 }
 
-export interface ExtractChunkResult {
+export interface ExtractUnitResult {
   findings: GroundedFinding[];
   summary: string;
   /** LLM calls made (more than 1 when the chunk had to be split). */
@@ -139,22 +139,149 @@ const OPENS_SECTION = new Set<ChunkNode['origin']>(['outline', 'heading']);
 // Enough to see the start of a sentence or finding cut by the boundary; every character is re-sent (and re-evaluated) with the next chunk.
 const DEFAULT_TAIL_CHARS = 400;
 
-export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput): Promise<ExtractChunkResult> {
-  const { doc, chunk } = input;
-  const profile = input.profile ?? DEFAULT_PROFILE;
-  const contextRange = input.previousTail ? locateTail(doc.text, input.previousTail, chunk.start) : undefined;
-  const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
-  const tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
-  const hidden = hiddenSpansOf(input.listings ?? []);
-  // The rows of a hidden list are the rules' findings: their IDs are covered by them, never asked of the model.
-  const mentions = (input.mentions ?? []).filter((m) => !isHidden(m.start, hidden));
-  const visible = (start: number, end: number) => hasVisibleText(doc.text, start, end, hidden);
-  /** The stretches of text the rules read recorded sections in, each normalised once for every entry looked up there. */
-  const views = new NormalizedViews(doc.text);
+/** One piece of a unit's text as it is asked: where it lies, the context shown before it, and where it came from. */
+interface Piece {
+  start: number;
+  end: number;
+  context: ReplyContext | undefined;
+  /** The call-log reference ("12#4.a+2": unit 4, first half, second continuation). */
+  ref: string;
+  /** How many times the unit's text was halved to reach this piece (MAX_SPLIT_DEPTH). */
+  depth: number;
+  /** How many continuations in a row led here (MAX_CONTINUATIONS). */
+  continuation: number;
+}
 
-  const call = async (start: number, end: number, context: ReplyContext | undefined, ref: string) => {
+/** One extraction call's outcome: the reply (validated), its raw content, its call record, and whether it was cut. */
+type ExtractionCall = Awaited<ReturnType<LlmClient['chatJson']>> & { value: ExtractionReply };
+
+/**
+ * One unit's text -> its findings: the model's, grounded, and the rows of the document's own lists inside the unit
+ * (read by the rules). The model's replies follow the continuation policy of UnitExtraction.
+ */
+export async function extractUnit(deps: ExtractDeps, input: ExtractUnitInput): Promise<ExtractUnitResult> {
+  const { doc, chunk } = input;
+  const unit = new UnitExtraction(deps, input);
+  const context = input.previousTail ? { text: input.previousTail, range: locateTail(doc.text, input.previousTail, chunk.start) } : undefined;
+  const baseRef = `${input.documentId ?? doc.sha256.slice(0, 12)}#${chunk.index}`;
+  const extracted = await unit.analyse({ start: chunk.start, end: chunk.end, context, ref: baseRef, depth: 0, continuation: 0 });
+  const rows = rowsWithin(input.listings ?? [], chunk.start, chunk.end).map((entry) => rowFinding(doc, unit.profile, entry));
+  return { ...extracted, findings: [...extracted.findings, ...rows] };
+}
+
+/**
+ * The continuation policy of one unit, with its state explicit: what the unit's calls share (the hidden lists, the
+ * mentions the model is asked for, the normalised views the rules read recorded sections in) is fixed at the start;
+ * each piece carries its own depth and continuation count. A reply ends in one of three ways:
+ * - whole: kept; the text after its last finding is asked too when the model may have stopped listing early;
+ * - cut at the length limit: every complete finding kept, the same text asked again from after the last one;
+ * - refused as too much text (or cut before its first finding): the text is halved at a boundary.
+ */
+class UnitExtraction {
+  readonly profile: ExtractionProfile;
+  private readonly doc: ExtractedDocument;
+  private readonly hidden: ReturnType<typeof hiddenSpansOf>;
+  /** The IDs the model is asked for: the rows of a hidden list are the rules' findings, never asked of the model. */
+  private readonly mentions: readonly IdMention[];
+  /** The stretches of text the rules read recorded sections in, each normalised once for every entry looked up there. */
+  private readonly views: NormalizedViews;
+  private readonly tailChars: number;
+
+  constructor(
+    private readonly deps: ExtractDeps,
+    private readonly input: ExtractUnitInput,
+  ) {
+    this.doc = input.doc;
+    this.profile = input.profile ?? DEFAULT_PROFILE;
+    this.hidden = hiddenSpansOf(input.listings ?? []);
+    this.mentions = (input.mentions ?? []).filter((m) => !isHidden(m.start, this.hidden));
+    this.views = new NormalizedViews(input.doc.text);
+    this.tailChars = input.previousTail?.length || DEFAULT_TAIL_CHARS;
+  }
+
+  /** One piece asked, and what its reply calls for next (nothing, a continuation, or two halves). */
+  async analyse(piece: Piece): Promise<ExtractUnitResult> {
+    // Text that is all hidden lists (the rules read its rows) needs no call.
+    if (!this.visible(piece.start, piece.end)) return { findings: [], summary: '', calls: 0, callIds: [], pieces: 1 };
+    let reply: ExtractionCall;
+    try {
+      reply = await this.call(piece);
+    } catch (error) {
+      // A client that cannot hand back a cut reply (or a prompt that does not fit): split as before.
+      if (error instanceof AppError && SPLIT_CODES.has(error.code) && this.canSplit(piece)) return this.split(piece);
+      throw error;
+    }
+    return reply.cut ? this.afterCutReply(piece, reply) : this.afterWholeReply(piece, reply);
+  }
+
+  /**
+   * A reply that ended by itself. A long list may be a model that stops listing early: the text after its last
+   * finding is asked too. So is the text after a shorter list when a recorded finding's detailed section there went
+   * unnamed, or when many IDs printed there are not covered (a model that stops after 10 in a unit of 40 issues).
+   */
+  private async afterWholeReply(piece: Piece, reply: ExtractionCall): Promise<ExtractUnitResult> {
+    const findings = this.ground(reply.value.findings, reply.value.recorded, piece);
+    const whole: ExtractUnitResult = { findings, summary: reply.value.summary.trim(), calls: 1, callIds: [reply.call.callId], pieces: 1 };
+    const last = resumePoint(findings, piece.start, piece.end);
+    if (last === undefined || !this.mayHaveStopped(last, piece.end, findings)) return whole;
+    if (!this.mayHoldMore(last, piece.end, findings) || piece.continuation >= MAX_CONTINUATIONS) return whole;
+    const rest = await this.analyse(this.continuationOf(piece, last));
+    // The text after the list held findings: the model ended its list early, after this many entries.
+    const endedEarly = rest.findings.length > 0 && reply.value.findings.length >= MIN_LEARNED_LIST ? { listEndedAt: reply.value.findings.length } : {};
+    return combine({ ...whole, ...endedEarly }, rest);
+  }
+
+  /** Cut at the limit: keep every finding written whole and continue the same text after the last one. */
+  private async afterCutReply(piece: Piece, reply: ExtractionCall): Promise<ExtractUnitResult> {
+    const partial = parsePartialExtractionReply(reply.content);
+    const kept = this.ground(partial.findings, partial.recorded, piece);
+    const resumeAt = resumePoint(kept, piece.start, piece.end);
+    const cutCall: ExtractUnitResult = { findings: [], summary: '', calls: 1, callIds: [reply.call.callId], pieces: 1 };
+    if (resumeAt === undefined) {
+      // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.
+      // The cut call is logged and counted; it analysed no piece.
+      if (this.canSplit(piece)) return combine({ ...cutCall, pieces: 0 }, await this.split(piece));
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`, {
+        model: this.input.model,
+        chunkRef: piece.ref,
+        reply: reply.content.slice(0, 2000),
+      });
+    }
+    const mine: ExtractUnitResult = { ...cutCall, findings: kept, summary: partial.summary?.trim() ?? '' };
+    if (!this.visible(resumeAt, piece.end)) return mine;
+    if (piece.continuation >= MAX_CONTINUATIONS) {
+      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, {
+        model: this.input.model,
+        chunkRef: piece.ref,
+      });
+    }
+    return combine(mine, await this.analyse(this.continuationOf(piece, resumeAt)));
+  }
+
+  /** The piece halved at the unit's leaf boundary nearest its middle (else a paragraph, line or sentence), each half asked. */
+  private async split(piece: Piece): Promise<ExtractUnitResult> {
+    const mid = nearestBoundary(this.input.boundaries ?? [], piece.start, piece.end) ?? splitPoint(this.doc.text, piece.start, piece.end);
+    const deeper = piece.depth + 1;
+    const first = await this.analyse({ ...piece, end: mid, ref: `${piece.ref}.a`, depth: deeper });
+    const second = await this.analyse({ ...piece, start: mid, context: this.contextBefore(mid, piece.start), ref: `${piece.ref}.b`, depth: deeper });
+    return combine(first, second);
+  }
+
+  private canSplit(piece: Piece): boolean {
+    return piece.depth < MAX_SPLIT_DEPTH && piece.end - piece.start >= MIN_SPLIT_CHARS;
+  }
+
+  /** The rest of a piece's text, from `resumeAt`, with the text just before it as context. */
+  private continuationOf(piece: Piece, resumeAt: number): Piece {
+    const continuation = piece.continuation + 1;
+    return { ...piece, start: resumeAt, context: this.contextBefore(resumeAt, piece.start), ref: continuationRef(piece.ref, continuation), continuation };
+  }
+
+  private async call(piece: Piece): Promise<ExtractionCall> {
+    const { doc, hidden, input } = this;
+    const { start, end, context, ref } = piece;
     const messages = buildExtractionMessages({
-      profile,
+      profile: this.profile,
       doc,
       start,
       end,
@@ -164,88 +291,40 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
       hidden,
       ...(input.recorded?.text ? { recorded: input.recorded.text } : {}),
     });
-    const textTokens = deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, idsWithin(start, end));
-    return deps.llm.chatJson({ ...callOptions(ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
-  };
-  /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
-  const idsWithin = (start: number, end: number) => new Set(mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
-  const callOptions = (ref: string) => extractionCallOptions(input, ref);
+    const textTokens = this.deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
+    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, this.idsWithin(start, end));
+    return this.deps.llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
+  }
+
   /** The reply's findings grounded, then the detailed sections of the recorded findings it named by number, read by the rules. */
-  const ground = (reported: readonly ReplyEntry[], recorded: readonly number[], range: { start: number; end: number }, contextRange?: { start: number; end: number }) => {
-    const detailOf = (entry: ListedEntry | undefined, title?: string) => (entry ? recordedDetail(doc, profile, entry, range, hidden, views, title) : null);
-    const details = [...new Set(recorded)].flatMap((n) => {
-      const detail = detailOf(input.recorded?.entries[n - 1]);
-      return detail ? [detail] : [];
-    });
+  private ground(reported: readonly ReplyEntry[], recorded: readonly number[], piece: Piece): GroundedFinding[] {
+    const range = { start: piece.start, end: piece.end };
+    const entries = this.input.recorded?.entries ?? [];
+    const detailOf = (entry: ListedEntry | undefined, title?: string) => (entry ? recordedDetail(this.doc, this.profile, entry, range, this.hidden, this.views, title) : null);
+    const details = [...new Set(recorded)].flatMap((n) => detailOf(entries[n - 1]) ?? []);
     // A finding given by its title alone (a bare title, an object without ID or quote) that the recorded list names,
     // whose detailed section is in the text: read there by the rules, as if the model had given its number.
     const byTitle = reported.map((f) => {
-      const title = titleOnly(f, profile);
-      return title === null ? null : detailOf(recordedByTitle(input.recorded?.entries ?? [], title), title);
+      const title = titleOnly(f, this.profile);
+      return title === null ? null : detailOf(recordedByTitle(entries, title), title);
     });
     const rest = reported.filter((_, i) => byTitle[i] === null);
-    return [...groundReply(doc, profile, rest, range, contextRange), ...details, ...byTitle.filter((d): d is GroundedFinding => d !== null)];
-  };
+    return [...groundReply(this.doc, this.profile, rest, range, piece.context?.range), ...details, ...byTitle.filter((d): d is GroundedFinding => d !== null)];
+  }
 
-  const run = async (start: number, end: number, context: ReplyContext | undefined, ref: string, depth: number, continuation: number): Promise<ExtractChunkResult> => {
-    const split = async (): Promise<ExtractChunkResult> => {
-      const mid = nearestBoundary(input.boundaries ?? [], start, end) ?? splitPoint(doc.text, start, end);
-      const first = await run(start, mid, context, `${ref}.a`, depth + 1, continuation);
-      const second = await run(mid, end, contextBefore(mid, start), `${ref}.b`, depth + 1, continuation);
-      return combine(first, second);
-    };
-    const canSplit = depth < MAX_SPLIT_DEPTH && end - start >= MIN_SPLIT_CHARS;
-    // Text that is all hidden lists (the rules read its rows) needs no call.
-    if (!visible(start, end)) return { findings: [], summary: '', calls: 0, callIds: [], pieces: 1 };
-    let r: Awaited<ReturnType<typeof call>>;
-    try {
-      r = await call(start, end, context, ref);
-    } catch (error) {
-      // A client that cannot hand back a cut reply (or a prompt that does not fit): split as before.
-      if (error instanceof AppError && SPLIT_CODES.has(error.code) && canSplit) return split();
-      throw error;
-    }
-    const done: ExtractChunkResult = { findings: [], summary: '', calls: 1, callIds: [r.call.callId], pieces: 1 };
-    if (!r.cut) {
-      const findings = ground(r.value.findings, r.value.recorded, { start, end }, context?.range);
-      const whole = { ...done, findings, summary: r.value.summary.trim() };
-      // A long list that ended normally may be a model that stops listing early: the text after its last finding is
-      // asked too. So is the text after a shorter list when a recorded finding's detailed section there went unnamed,
-      // or when many IDs printed there are not covered (a model that stops after 10 in a unit of 40 issues).
-      const last = resumePoint(findings, start, end);
-      const mayHaveStopped = (at: number) =>
-        findings.length >= LONG_LIST || sectionsUnnamed(at, end, findings) || (findings.length >= MIN_LEARNED_LIST && uncoveredIdsAfter(at, end, findings) >= MIN_LEARNED_LIST);
-      const resumeAt = last !== undefined && mayHaveStopped(last) ? last : undefined;
-      if (resumeAt === undefined || !mayHoldMore(resumeAt, end, findings) || continuation >= MAX_CONTINUATIONS) return whole;
-      const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
-      // The text after the list held findings: the model ended its list early, after this many entries.
-      const endedEarly = rest.findings.length > 0 && r.value.findings.length >= MIN_LEARNED_LIST ? { listEndedAt: r.value.findings.length } : {};
-      return combine({ ...whole, ...endedEarly }, rest);
-    }
+  private visible(start: number, end: number): boolean {
+    return hasVisibleText(this.doc.text, start, end, this.hidden);
+  }
 
-    // Cut at the limit: keep every finding written whole and continue the same text after the last one.
-    const partial = parsePartialExtractionReply(r.content);
-    const kept = ground(partial.findings, partial.recorded, { start, end }, context?.range);
-    const resumeAt = resumePoint(kept, start, end);
-    if (resumeAt === undefined) {
-      // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.
-      // The cut call is logged and counted; it analysed no piece.
-      if (canSplit) return combine({ ...done, pieces: 0 }, await split());
-      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`, {
-        model: input.model,
-        chunkRef: ref,
-        reply: r.content.slice(0, 2000),
-      });
-    }
-    const mine: ExtractChunkResult = { ...done, findings: kept, summary: partial.summary?.trim() ?? '' };
-    if (!visible(resumeAt, end)) return mine;
-    if (continuation >= MAX_CONTINUATIONS) {
-      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, { model: input.model, chunkRef: ref });
-    }
-    const rest = await run(resumeAt, end, contextBefore(resumeAt, start), continuationRef(ref, continuation + 1), depth, continuation + 1);
-    return combine(mine, rest);
-  };
+  /** Distinct IDs the rules found in [start, end): findings the reply is expected to hold at least. */
+  private idsWithin(start: number, end: number): number {
+    return new Set(this.mentions.filter((m) => m.start >= start && m.start < end).map((m) => m.normalized)).size;
+  }
+
+  /** Whether a list that ended by itself at `at` may be a model that stopped early (see afterWholeReply). */
+  private mayHaveStopped(at: number, end: number, findings: readonly GroundedFinding[]): boolean {
+    return findings.length >= LONG_LIST || this.sectionsUnnamed(at, end, findings) || (findings.length >= MIN_LEARNED_LIST && this.uncoveredIdsAfter(at, end, findings) >= MIN_LEARNED_LIST);
+  }
 
   /**
    * Whether the text after a long list that ended normally can hold a finding the model left out: an ID printed there
@@ -255,40 +334,37 @@ export async function extractChunk(deps: ExtractDeps, input: ExtractChunkInput):
    * with upgrade notes and known limitations) is not asked again. Nor is the rest of the last finding's own sentence
    * ("... and fixed in this release."): the call would cost its context and frame for nothing.
    */
-  const mayHoldMore = (from: number, to: number, listed: readonly GroundedFinding[]): boolean => {
-    if (!visible(from, to)) return false;
-    if (uncoveredIdsAfter(from, to, listed) > 0) return true;
-    if (sectionsUnnamed(from, to, listed)) return true;
+  private mayHoldMore(from: number, to: number, listed: readonly GroundedFinding[]): boolean {
+    if (!this.visible(from, to)) return false;
+    if (this.uncoveredIdsAfter(from, to, listed) > 0) return true;
+    if (this.sectionsUnnamed(from, to, listed)) return true;
     if (listed.length > 0 && listed.every((f) => f.findingKey !== null)) return false;
-    return withHiddenSpans(doc.text, from, to, hidden).replace(/\s+/g, '').length >= MIN_SPLIT_CHARS;
-  };
+    return withHiddenSpans(this.doc.text, from, to, this.hidden).replace(/\s+/g, '').length >= MIN_SPLIT_CHARS;
+  }
 
   /** Distinct IDs printed in [from, to) that no finding of the list covers. */
-  const uncoveredIdsAfter = (from: number, to: number, listed: readonly GroundedFinding[]): number => {
+  private uncoveredIdsAfter(from: number, to: number, listed: readonly GroundedFinding[]): number {
     const covered = new Set(listed.map((f) => f.findingKey).filter((k): k is string => k !== null));
-    return new Set(mentions.filter((m) => m.start >= from && m.start < to && !covered.has(m.normalized)).map((m) => m.normalized)).size;
-  };
+    return new Set(this.mentions.filter((m) => m.start >= from && m.start < to && !covered.has(m.normalized)).map((m) => m.normalized)).size;
+  }
 
   /**
    * Whether [from, to) holds the detailed section of a recorded finding that no finding of the reply stands for: the
    * rules find its heading there (recordedDetails.ts), and no finding read from it, or carrying its printed ID, or
    * titled like it, was given. A model that ended its list early leaves such sections after its last finding.
    */
-  const sectionsUnnamed = (from: number, to: number, listed: readonly GroundedFinding[]): boolean =>
-    (input.recorded?.entries ?? []).some((entry) => {
-      const section = recordedDetail(doc, profile, entry, { start: from, end: to }, hidden, views);
+  private sectionsUnnamed(from: number, to: number, listed: readonly GroundedFinding[]): boolean {
+    return (this.input.recorded?.entries ?? []).some((entry) => {
+      const section = recordedDetail(this.doc, this.profile, entry, { start: from, end: to }, this.hidden, this.views);
       return section !== null && section.grounding.start! >= from && !listed.some((f) => standsFor(f, entry, section));
     });
+  }
 
   /** Up to `tailChars` characters before `at`, shown as CONTEXT ONLY (a finding cut by the boundary stays understandable). */
-  const contextBefore = (at: number, floor: number): ReplyContext => {
-    const tailStart = Math.max(floor, at - tailChars);
-    return { text: doc.text.slice(tailStart, at), range: { start: tailStart, end: at } };
-  };
-
-  const extracted = await run(chunk.start, chunk.end, input.previousTail ? { text: input.previousTail, range: contextRange } : undefined, baseRef, 0, 0);
-  const rows = rowsWithin(input.listings ?? [], chunk.start, chunk.end).map((entry) => rowFinding(doc, profile, entry));
-  return { ...extracted, findings: [...extracted.findings, ...rows] };
+  private contextBefore(at: number, floor: number): ReplyContext {
+    const tailStart = Math.max(floor, at - this.tailChars);
+    return { text: this.doc.text.slice(tailStart, at), range: { start: tailStart, end: at } };
+  }
 }
 
 /** A reply's findings grounded in the text shown (`range`, and the CONTEXT ONLY text before it). */
@@ -375,7 +451,7 @@ function continuationRef(ref: string, n: number): string {
 }
 
 /** Two consecutive parts of one unit's extraction as one result. */
-function combine(first: ExtractChunkResult, second: ExtractChunkResult): ExtractChunkResult {
+function combine(first: ExtractUnitResult, second: ExtractUnitResult): ExtractUnitResult {
   const ends = [first.listEndedAt, second.listEndedAt].filter((n): n is number => n !== undefined);
   return {
     findings: [...first.findings, ...second.findings],
