@@ -12,8 +12,14 @@ export type RunMode = (typeof RUN_MODES)[number];
 export const RUN_STATUSES = ['queued', 'running', 'paused', 'cancelled', 'failed', 'done'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** 'ocr': reading pages without a usable text layer from their images, page by page (a phase of its own: it takes seconds a page). */
-export const RUN_PHASES = ['ingest', 'ocr', 'judge', 'tree', 'rules', 'extract', 'merge', 'summary', 'report', 'done'] as const;
+/**
+ * An input's phases in the order they run (jobs/runner.ts, then analyzeDocument): each is reported as it starts, and
+ * the window's progress bar places them in this order (host/progress.ts PHASE_SPANS). 'ocr': reading pages without a
+ * usable text layer from their images, page by page (a phase of its own: it takes seconds a page). 'rules': the ID
+ * mentions the document prints. 'tree': the chunk tree, the judge's choice of strategy and the LLM tree split
+ * included. Rules-only mode ends after 'tree'.
+ */
+export const RUN_PHASES = ['ingest', 'ocr', 'rules', 'tree', 'extract', 'merge', 'completeness', 'summary', 'done'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** The deterministic chunk-tree strategies (no model). */

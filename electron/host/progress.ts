@@ -10,8 +10,8 @@ import type { RunMode, RunPhase, RunStatus } from '../../shared/pipeline';
 /** Where each phase sits inside one input's share of the bar, per mode. */
 export const PHASE_SPANS: Record<RunMode, Partial<Record<RunPhase, readonly [number, number]>>> = {
   // Reading a text layer is quick and OCR takes seconds a page: the two share the part reading took alone before OCR.
-  'rules-only': { ingest: [0, 0.4], ocr: [0.4, 0.8], tree: [0.8, 0.9], rules: [0.9, 1], done: [1, 1] },
-  full: { ingest: [0, 0.04], ocr: [0.04, 0.1], judge: [0.1, 0.15], tree: [0.15, 0.25], rules: [0.25, 0.3], extract: [0.3, 0.9], merge: [0.9, 0.95], summary: [0.95, 1], report: [1, 1], done: [1, 1] },
+  'rules-only': { ingest: [0, 0.4], ocr: [0.4, 0.8], rules: [0.8, 0.9], tree: [0.9, 1], done: [1, 1] },
+  full: { ingest: [0, 0.04], ocr: [0.04, 0.1], rules: [0.1, 0.15], tree: [0.15, 0.3], extract: [0.3, 0.9], merge: [0.9, 0.93], completeness: [0.93, 0.95], summary: [0.95, 1], done: [1, 1] },
 };
 
 const FINISHED: readonly RunStatus[] = ['done', 'failed'];
@@ -82,7 +82,7 @@ export interface EtaInput {
  * Phases whose length the run's past pace does not predict: the estimate waits ("estimating") until the engine
  * measures one (seconds per chunk, once extraction has finished a chunk).
  */
-const PHASES_WITHOUT_RATE: readonly RunPhase[] = ['ingest', 'ocr', 'judge', 'tree', 'rules', 'extract'];
+const PHASES_WITHOUT_RATE: readonly RunPhase[] = ['ingest', 'ocr', 'rules', 'tree', 'extract'];
 
 /**
  * Seconds left for the WHOLE run: the engine's chunk-based estimate for the current input plus the inputs after

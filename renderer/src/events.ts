@@ -45,7 +45,7 @@ function followProgress(payload: RunProgressPayload): void {
   if (open === null || documentOf(payload) !== open) return;
   const tree = store().tree;
   if (tree.documentId === open && !tree.tree && !tree.loading && phase !== 'ingest' && phase !== 'ocr' && phase !== 'rules') store().doc.refresh(['tree']);
-  if (phase !== 'extract' && phase !== 'merge' && phase !== 'summary') return;
+  if (phase !== 'extract' && phase !== 'merge' && phase !== 'completeness' && phase !== 'summary') return;
   refreshAnalysis();
   if (phase === 'extract' || phase === 'merge') refreshReview();
 }

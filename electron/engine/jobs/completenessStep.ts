@@ -16,7 +16,7 @@ const PLACES_IN_MESSAGE = 3;
 
 export async function checkDocumentCompleteness(ctx: DocumentContext): Promise<CompletenessVerdict> {
   const { db, runId, documentId } = ctx;
-  ctx.report('merge', 1, 1, 'checking completeness against what the document states');
+  ctx.report('completeness', 0, 1, 'checking completeness against what the document states');
   const findings = listMergedFindings(db, runId, documentId);
   const mentions = loadMentions(db, documentId, stableHash(ctx.settings.idPatterns));
   const results = listChunkResults(db, runId, documentId);
@@ -35,7 +35,7 @@ export async function checkDocumentCompleteness(ctx: DocumentContext): Promise<C
     llm: { client, model: plan.models.summary, numCtx: plan.numCtx, runId, documentId, cache: ctx.settings.llm.cache, ...(ctx.signal ? { signal: ctx.signal } : {}) },
   });
   saveCompleteness(db, { runId, documentId, verdict, now: ctx.now().toISOString() });
-  ctx.report('merge', 1, 1, progressMessage(verdict, notes));
+  ctx.report('completeness', 1, 1, progressMessage(verdict, notes));
   return verdict;
 }
 

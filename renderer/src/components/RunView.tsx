@@ -1,4 +1,5 @@
 import type { RunProgressPayload, RunView as Run } from '../../../shared/contract';
+import type { RunPhase } from '../../../shared/pipeline';
 import { combineVerdicts, notStartedOutcome, outcomeOf, picturePagesNote, problemsOf, shownStatus } from '../../../shared/runOutcome';
 import { formatWhen, plural, timeLeftText } from '../format';
 import { store, useStore } from '../store';
@@ -12,17 +13,16 @@ import { Sentence } from './Sentence';
 const FIXABLE = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'NO_MODEL_INSTALLED', 'LLM_OUT_OF_MEMORY', 'LLM_TRANSIENT', 'LLM_TIMEOUT']);
 
 /** A run's phases in the user's words, shared with the library's row of a file being read. */
-export const PHASES: Record<string, string> = {
+export const PHASES: Record<RunPhase, string> = {
   ingest: 'Reading pages',
   // Not "scanned": OCR also reads a born-digital page whose text layer is unusable, or a picture-only cover (trial row 12).
   ocr: 'Reading pages without usable text (OCR)',
-  judge: 'Choosing a chunking strategy',
-  tree: 'Building the chunk tree',
   rules: 'Finding ID mentions',
+  tree: 'Building the chunk tree',
   extract: 'Extracting findings',
   merge: 'Merging findings',
+  completeness: 'Checking completeness',
   summary: 'Summarising',
-  report: 'Writing the report',
   done: 'Finished',
 };
 
@@ -30,7 +30,7 @@ export const PHASES: Record<string, string> = {
 export function phaseText(phase: string | undefined, findings?: number): string {
   if (!phase) return 'Starting';
   if (phase === 'merge' && findings !== undefined && findings > 0) return `Merging ${plural(findings, 'finding')}`;
-  return PHASES[phase] ?? phase;
+  return PHASES[phase as RunPhase] ?? phase;
 }
 
 function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | undefined }) {
