@@ -24,7 +24,7 @@ import { createEngine } from '../../electron/engine';
 import { JUDGE_INSTRUCTIONS } from '../../electron/engine/judge';
 import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/jobs/settings';
 import { openDatabase } from '../../electron/engine/store';
-import { SUMMARY_MAP_INSTRUCTIONS, SUMMARY_REDUCE_INSTRUCTIONS } from '../../electron/engine/extract/prompts';
+import { SUMMARY_MAP_INSTRUCTIONS, SUMMARY_REDUCE_INSTRUCTIONS } from '../../electron/engine/summary/prompts';
 import { defaultTokenize, schemaResponder, startOllamaSim, type Responder, type SimChatRequest } from '../ollama-sim/index';
 import { promptBlocks } from '../fixtures/plantedFindings';
 import { findingItemProperties, isExtractionRequest, loadCorpusTruth, truthResponder, type TruthDocument } from '../eval/truthResponder';

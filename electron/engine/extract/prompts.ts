@@ -1,5 +1,5 @@
 /**
- * Every prompt of the extraction and summary stages, in one place.
+ * Every prompt of the extraction stage, in one place (the summary's are in summary/prompts.ts).
  *
  * Layout (llm/prompt.ts): fixed instructions first (byte-identical for every
  * chunk of a run with one profile, so Ollama reuses their KV cache), then the
@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { pageAt } from '../../../shared/canonical';
 import type { ExtractionProfile } from '../../../shared/findings';
 import type { ExtractedDocument } from '../../../shared/types';
-import { buildMessages, delimitDocument, jsonPromptMessages, promptText, type ChatMessage } from '../llm';
+import { delimitDocument, jsonPromptMessages, type ChatMessage } from '../llm';
 import { renderWithPageMarkers, type HiddenSpan } from '../printed';
 
 export const PROMPT_VERSION = 'extract-v9';
@@ -183,39 +183,5 @@ export function buildFollowUpMessages(input: FollowUpPromptInput): ChatMessage[]
     task: EXTRACTION_TASK,
     context: asked.join('\n\n'),
     document: { id: input.chunkLabel, role: 'chunk', text },
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Summary
-// ---------------------------------------------------------------------------------------------
-
-/** How long a summary call's reply may be; the instructions say it and num_predict is planned from it (replyBudget.ts). */
-export const SUMMARY_MAP_SENTENCES = 8;
-export const SUMMARY_REDUCE_SENTENCES = 12;
-
-export const SUMMARY_MAP_INSTRUCTIONS = promptText`
-  You condense consecutive partial summaries of one document into one shorter summary.
-  Keep every finding, problem, risk, identifier, figure and conclusion they mention; keep their order; drop repetition.
-  Write plain prose, at most ${SUMMARY_MAP_SENTENCES} sentences. Do not add anything that is not in the parts.
-`;
-
-export const SUMMARY_REDUCE_INSTRUCTIONS = promptText`
-  You write the final summary of a document from consecutive partial summaries that together cover the whole document in order.
-  Say what the document is, its main findings and problems (with their identifiers), risks and conclusions.
-  Write plain prose, at most ${SUMMARY_REDUCE_SENTENCES} sentences. Do not add anything that is not in the parts.
-`;
-
-export const SUMMARY_TASK = 'Summarise the parts in the DOCUMENT block below.';
-
-export function renderSummaryParts(parts: readonly string[]): string {
-  return parts.map((p, i) => `[part ${i + 1}]\n${p.trim()}`).join('\n\n');
-}
-
-export function buildSummaryMessages(kind: 'map' | 'reduce', parts: readonly string[], label: string): ChatMessage[] {
-  return buildMessages({
-    instructions: kind === 'map' ? SUMMARY_MAP_INSTRUCTIONS : SUMMARY_REDUCE_INSTRUCTIONS,
-    task: SUMMARY_TASK,
-    document: { id: label, role: 'summaries', text: renderSummaryParts(parts) },
   });
 }

@@ -41,11 +41,3 @@ export function planExtractionReplyTokens(textTokens: number, cap: number, expec
   const upperBound = REPLY_FRAME_TOKENS + mostFindings * REPLY_TOKENS_PER_FINDING;
   return Math.max(Math.min(MIN_EXTRACTION_REPLY_TOKENS, cap), Math.min(upperBound, cap));
 }
-
-/**
- * A sentence of summary prose is about 30 tokens; a summary asked for "at most N sentences" gets room for N sentences
- * of 40 (long sentences, identifiers) and a floor of 256.
- */
-export function planSummaryReplyTokens(maxSentences: number): number {
-  return Math.max(256, maxSentences * 40);
-}

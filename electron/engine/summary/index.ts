@@ -11,4 +11,5 @@ export {
   type SummaryCap,
 } from './summarizeDocument';
 export { saveSummary, getSummary } from './store';
+export { buildSummaryMessages, renderSummaryParts, planSummaryReplyTokens, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from './prompts';
 export { summaryIdsWithoutFinding } from './summaryIds';

@@ -15,7 +15,7 @@
  * says so (`capped`), and the pipeline reports it.
  */
 import { AppError, ErrorCode } from '../../../shared/errors';
-import { buildSummaryMessages, planSummaryReplyTokens, renderSummaryParts, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../extract';
+import { buildSummaryMessages, planSummaryReplyTokens, renderSummaryParts, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from './prompts';
 import type { LlmClient } from '../llm';
 
 export interface SummaryDeps {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeDocument } from '../../../electron/engine/summary';
-import { planSummaryReplyTokens, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../../../electron/engine/extract';
+import { planSummaryReplyTokens, SUMMARY_MAP_SENTENCES, SUMMARY_REDUCE_SENTENCES } from '../../../electron/engine/summary';
 import { saveSummary, getSummary } from '../../../electron/engine/summary';
 import { createRun, saveDocument } from '../../../electron/engine/store';
 import { plantedDocument, promptBlocks } from '../../fixtures/plantedFindings';
