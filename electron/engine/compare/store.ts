@@ -5,6 +5,7 @@
  * a document, the review notes on a run's findings). The review tables are
  * only read here.
  */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { AuditorNote, Comparison } from '../../../shared/compare';
 
@@ -29,7 +30,7 @@ export function saveComparison(db: Database, comparison: Comparison): number {
   return id;
 }
 
-export function getComparison(db: Database, id: number): Comparison | undefined {
+export function getComparison(db: ReadDb, id: number): Comparison | undefined {
   const row = db.prepare('SELECT result_json FROM comparisons WHERE id = ?').get(id) as { result_json: string } | undefined;
   return row && (JSON.parse(row.result_json) as Comparison);
 }
@@ -41,7 +42,7 @@ export interface ComparisonListing {
   createdAt: string;
 }
 
-export function listComparisons(db: Database): ComparisonListing[] {
+export function listComparisons(db: ReadDb): ComparisonListing[] {
   return (
     db.prepare('SELECT id, earlier_document_id, later_document_id, created_at FROM comparisons ORDER BY id DESC').all() as {
       id: number;
@@ -71,7 +72,7 @@ export function saveDecision(
   ).run(input.earlierDocumentId, input.laterDocumentId, input.earlierKey, input.laterKey, input.decision, input.reviewer, input.at);
 }
 
-export function listDecisions(db: Database, earlierDocumentId: number, laterDocumentId: number): StoredDecision[] {
+export function listDecisions(db: ReadDb, earlierDocumentId: number, laterDocumentId: number): StoredDecision[] {
   return (
     db
       .prepare('SELECT earlier_key, later_key, decision, reviewer, at FROM comparison_decisions WHERE earlier_document_id = ? AND later_document_id = ?')
@@ -80,13 +81,13 @@ export function listDecisions(db: Database, earlierDocumentId: number, laterDocu
 }
 
 /** The newest run in which the document was read to the end (rules-only runs included). */
-export function latestFinishedRun(db: Database, documentId: number): number | undefined {
+export function latestFinishedRun(db: ReadDb, documentId: number): number | undefined {
   const row = db.prepare("SELECT MAX(run_id) AS run_id FROM run_inputs WHERE document_id = ? AND status = 'done'").get(documentId) as { run_id: number | null };
   return row.run_id ?? undefined;
 }
 
 /** The newest run with merged findings for the document. */
-export function latestMergedRun(db: Database, documentId: number): number | undefined {
+export function latestMergedRun(db: ReadDb, documentId: number): number | undefined {
   const row = db.prepare('SELECT MAX(run_id) AS run_id FROM merged_findings WHERE document_id = ?').get(documentId) as { run_id: number | null };
   return row.run_id ?? undefined;
 }

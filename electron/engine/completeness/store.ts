@@ -1,4 +1,5 @@
 /** Repository for completeness verdicts (migration 0100): one per run and document, replaced when the check runs again. */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 
@@ -13,13 +14,13 @@ export function saveCompleteness(db: Database, input: { runId: number; documentI
 }
 
 /** The verdict of one document in one run; null when the check has not run (rules-only runs, runs made before it existed). */
-export function getCompleteness(db: Database, runId: number, documentId: number): CompletenessVerdict | null {
+export function getCompleteness(db: ReadDb, runId: number, documentId: number): CompletenessVerdict | null {
   const row = db.prepare('SELECT verdict_json FROM completeness_checks WHERE run_id = ? AND document_id = ?').get(runId, documentId) as { verdict_json: string } | undefined;
   return row ? (JSON.parse(row.verdict_json) as CompletenessVerdict) : null;
 }
 
 /** The latest run that checked this document, with its verdict; nulls when none has. */
-export function latestCompleteness(db: Database, documentId: number): { runId: number | null; verdict: CompletenessVerdict | null } {
+export function latestCompleteness(db: ReadDb, documentId: number): { runId: number | null; verdict: CompletenessVerdict | null } {
   const row = db.prepare('SELECT run_id, verdict_json FROM completeness_checks WHERE document_id = ? ORDER BY run_id DESC LIMIT 1').get(documentId) as
     | { run_id: number; verdict_json: string }
     | undefined;

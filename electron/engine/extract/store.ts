@@ -7,6 +7,7 @@
  * the same chunk again replaces its findings (same run, document, node,
  * ordinal), never duplicates them.
  */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { GroundedFinding, MatchKind, StoredFinding } from '../../../shared/findings';
@@ -225,14 +226,14 @@ export function commitUnitResult(db: Database, leaves: readonly CommitChunkInput
   })();
 }
 
-export function getChunkResult(db: Database, runId: number, documentId: number, nodeIndex: number): ChunkResult | undefined {
+export function getChunkResult(db: ReadDb, runId: number, documentId: number, nodeIndex: number): ChunkResult | undefined {
   const row = db
     .prepare('SELECT * FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?')
     .get(runId, documentId, nodeIndex) as ChunkResultRow | undefined;
   return row ? toChunkResult(row) : undefined;
 }
 
-export function listChunkResults(db: Database, runId: number, documentId?: number): ChunkResult[] {
+export function listChunkResults(db: ReadDb, runId: number, documentId?: number): ChunkResult[] {
   const rows = (
     documentId === undefined
       ? db.prepare('SELECT * FROM chunk_results WHERE run_id = ? ORDER BY document_id, node_index').all(runId)
@@ -242,7 +243,7 @@ export function listChunkResults(db: Database, runId: number, documentId?: numbe
 }
 
 /** The chunk summaries of a document in node order (done chunks only), for the summary stage. */
-export function listChunkSummaries(db: Database, runId: number, documentId: number): string[] {
+export function listChunkSummaries(db: ReadDb, runId: number, documentId: number): string[] {
   return (
     db
       .prepare("SELECT summary FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' ORDER BY node_index")
@@ -309,7 +310,7 @@ export const toStoredFinding = (r: FindingRow): StoredFinding => ({
 });
 
 /** Raw findings of a run (optionally one document), in document then chunk then reply order. */
-export function listFindings(db: Database, runId: number, documentId?: number): StoredFinding[] {
+export function listFindings(db: ReadDb, runId: number, documentId?: number): StoredFinding[] {
   const rows = (
     documentId === undefined
       ? db.prepare('SELECT * FROM findings WHERE run_id = ? ORDER BY document_id, node_index, ordinal').all(runId)

@@ -1,4 +1,5 @@
 /** Repository of the chunking judge's decisions (table judge_decisions, migration 0030). */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { ChunkStrategyChoice, DocumentFacts, JudgeDecision, JudgeSource } from '../../../shared/treesplit';
 
@@ -60,7 +61,7 @@ export function insertJudgeDecision(db: Database, d: JudgeDecision): number {
 }
 
 /** The latest decision the LLM made for this content and these settings (the cache); fallbacks are not reused. */
-export function findCachedJudgeDecision(db: Database, documentSha256: string, settingsHash: string): JudgeDecision | undefined {
+export function findCachedJudgeDecision(db: ReadDb, documentSha256: string, settingsHash: string): JudgeDecision | undefined {
   const row = db
     .prepare(`SELECT * FROM judge_decisions WHERE document_sha256 = ? AND settings_hash = ? AND source = 'llm' ORDER BY id DESC LIMIT 1`)
     .get(documentSha256, settingsHash) as Row | undefined;
@@ -68,11 +69,11 @@ export function findCachedJudgeDecision(db: Database, documentSha256: string, se
 }
 
 /** The current decision of a document (the latest stored, whatever its source). */
-export function latestJudgeDecision(db: Database, documentId: number): JudgeDecision | undefined {
+export function latestJudgeDecision(db: ReadDb, documentId: number): JudgeDecision | undefined {
   const row = db.prepare('SELECT * FROM judge_decisions WHERE document_id = ? ORDER BY id DESC LIMIT 1').get(documentId) as Row | undefined;
   return row ? fromRow(row) : undefined;
 }
 
-export function listJudgeDecisions(db: Database, documentId: number): JudgeDecision[] {
+export function listJudgeDecisions(db: ReadDb, documentId: number): JudgeDecision[] {
   return (db.prepare('SELECT * FROM judge_decisions WHERE document_id = ? ORDER BY id').all(documentId) as Row[]).map((r) => fromRow(r));
 }

@@ -3,6 +3,7 @@
  * Saving a document's merge replaces the previous merge of that run and
  * document in one transaction (merge is re-run after a resume).
  */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { FindingSource, MergeConflict, MergeDecision, MergedFinding, MergeReason } from '../../../shared/findings';
 import { listFindings } from '../extract';
@@ -80,7 +81,7 @@ interface MergedRow {
 }
 
 /** Merged findings with their sources, in stored order (main page, then position). */
-export function listMergedFindings(db: Database, runId: number, documentId?: number): MergedFinding[] {
+export function listMergedFindings(db: ReadDb, runId: number, documentId?: number): MergedFinding[] {
   const rows = (
     documentId === undefined
       ? db.prepare('SELECT * FROM merged_findings WHERE run_id = ? ORDER BY document_id, ordinal').all(runId)
@@ -123,7 +124,7 @@ export interface StoredMergeDecision extends Omit<MergeDecision, 'mergedIndex'> 
   undoneAt: string | null;
 }
 
-export function listMergeDecisions(db: Database, runId: number, documentId?: number): StoredMergeDecision[] {
+export function listMergeDecisions(db: ReadDb, runId: number, documentId?: number): StoredMergeDecision[] {
   const rows = db
     .prepare(
       `SELECT d.* FROM merge_decisions d JOIN merged_findings m ON m.id = d.merged_id
@@ -150,7 +151,7 @@ export function listMergeDecisions(db: Database, runId: number, documentId?: num
 }
 
 /** Findings kept apart although they share a printed ID or number, or have sibling titles (see mergeFindings), for the auditor to resolve. */
-export function listMergeConflicts(db: Database, runId: number, documentId?: number): MergeConflict[] {
+export function listMergeConflicts(db: ReadDb, runId: number, documentId?: number): MergeConflict[] {
   const rows = db
     .prepare(`SELECT * FROM merge_conflicts WHERE run_id = ? ${documentId === undefined ? '' : 'AND document_id = ?'} ORDER BY id`)
     .all(...(documentId === undefined ? [runId] : [runId, documentId])) as {
@@ -167,7 +168,7 @@ export function listMergeConflicts(db: Database, runId: number, documentId?: num
 }
 
 /** For each document (or just `documentId`), the latest run that stored merged findings for it. */
-export function latestMergedRuns(db: Database, documentId?: number): { documentId: number; runId: number }[] {
+export function latestMergedRuns(db: ReadDb, documentId?: number): { documentId: number; runId: number }[] {
   const rows = (
     documentId === undefined
       ? db.prepare('SELECT document_id, MAX(run_id) AS run_id FROM merged_findings GROUP BY document_id').all()
@@ -177,6 +178,6 @@ export function latestMergedRuns(db: Database, documentId?: number): { documentI
 }
 
 /** True when some run merged findings for this document. */
-export function documentHasMergedFindings(db: Database, documentId: number): boolean {
+export function documentHasMergedFindings(db: ReadDb, documentId: number): boolean {
   return db.prepare('SELECT 1 FROM merged_findings WHERE document_id = ? LIMIT 1').get(documentId) !== undefined;
 }

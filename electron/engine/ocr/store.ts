@@ -1,9 +1,9 @@
 /** OCR rows (migration 0130): the per-image cache and which pages of a stored document were read by OCR. */
 import type { PageSpan } from '../../../shared/types';
-import type { Database } from '../store';
+import type { Database, ReadDb } from '../store';
 import type { OcrLine, OcrPageText, PageBox } from './types';
 
-export function getCachedOcr(db: Database, contentHash: string): OcrPageText | undefined {
+export function getCachedOcr(db: ReadDb, contentHash: string): OcrPageText | undefined {
   const row = db.prepare('SELECT confidence, lines_json FROM ocr_cache WHERE content_hash = ?').get(contentHash) as { confidence: number | null; lines_json: string } | undefined;
   return row && { lines: JSON.parse(row.lines_json) as OcrLine[], confidence: row.confidence };
 }
@@ -46,7 +46,7 @@ export interface OcrWordView {
  * a page not read by OCR). A page's OCR text is its lines joined with '\n' and
  * each line its words joined with ' ', so offsets follow from the order.
  */
-export function loadPageOcrWords(db: Database, documentId: number, page: PageSpan): OcrWordView[] {
+export function loadPageOcrWords(db: ReadDb, documentId: number, page: PageSpan): OcrWordView[] {
   const row = db
     .prepare('SELECT c.lines_json FROM page_ocr o JOIN ocr_cache c ON c.content_hash = o.content_hash WHERE o.document_id = ? AND o.page_number = ?')
     .get(documentId, page.pageNumber) as { lines_json: string } | undefined;
@@ -67,7 +67,7 @@ export function loadPageOcrWords(db: Database, documentId: number, page: PageSpa
  * OCR gave the page text to analyse: a logo or a stray mark can be read with some confidence yet leave too few
  * letters to count as text, and such a page holds only pictures just like a page with no words at all.
  */
-export function listOcrPages(db: Database, documentId: number): { page: number; confidence: number | null; hasText: boolean }[] {
+export function listOcrPages(db: ReadDb, documentId: number): { page: number; confidence: number | null; hasText: boolean }[] {
   const rows = db
     .prepare(
       `SELECT o.page_number AS page, o.confidence, COALESCE(p.has_text_layer, 0) AS has_text

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from './db';
 import type { ChunkNode, ChunkOrigin } from '../../../shared/types';
 
 export interface StoredTree {
@@ -93,11 +94,11 @@ export function saveChunkTree(
 }
 
 /** The strategy a stored tree was built with. */
-export function treeStrategy(db: Database, treeId: number): string | undefined {
+export function treeStrategy(db: ReadDb, treeId: number): string | undefined {
   return (db.prepare('SELECT strategy FROM chunk_trees WHERE id = ?').get(treeId) as { strategy: string } | undefined)?.strategy;
 }
 
-export function getCurrentTree(db: Database, documentId: number): StoredTree | undefined {
+export function getCurrentTree(db: ReadDb, documentId: number): StoredTree | undefined {
   const row = db
     .prepare('SELECT id, document_id, strategy, params_json, created_at FROM chunk_trees WHERE document_id = ? AND is_current = 1')
     .get(documentId) as { id: number; document_id: number; strategy: string; params_json: string; created_at: string } | undefined;
@@ -112,6 +113,6 @@ export function getCurrentTree(db: Database, documentId: number): StoredTree | u
   );
 }
 
-export function loadChunks(db: Database, treeId: number): ChunkNode[] {
+export function loadChunks(db: ReadDb, treeId: number): ChunkNode[] {
   return (db.prepare('SELECT * FROM chunks WHERE tree_id = ? ORDER BY node_index').all(treeId) as ChunkRow[]).map(toNode);
 }

@@ -40,17 +40,17 @@ const toDocument = (row: DocumentRow): StoredDocument => ({
 
 const DOCUMENT_COLUMNS = 'id, sha256, kind, file_name, file_path, byte_size, page_count, metadata_json, created_at';
 
-export function findDocumentBySha(db: Database, sha256: string): StoredDocument | undefined {
+export function findDocumentBySha(db: ReadDb, sha256: string): StoredDocument | undefined {
   const row = db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE sha256 = ?`).get(sha256) as DocumentRow | undefined;
   return row && toDocument(row);
 }
 
-export function getDocument(db: Database, id: number): StoredDocument | undefined {
+export function getDocument(db: ReadDb, id: number): StoredDocument | undefined {
   const row = db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
   return row && toDocument(row);
 }
 
-export function listDocuments(db: Database): StoredDocument[] {
+export function listDocuments(db: ReadDb): StoredDocument[] {
   return (db.prepare(`SELECT ${DOCUMENT_COLUMNS} FROM documents ORDER BY id`).all() as DocumentRow[]).map(toDocument);
 }
 
@@ -108,7 +108,7 @@ interface PageRow {
 }
 
 /** Rebuilds the ExtractedDocument a stored document was made from, so later stages never re-read the PDF. */
-export function loadExtractedDocument(db: Database, id: number): ExtractedDocument | undefined {
+export function loadExtractedDocument(db: ReadDb, id: number): ExtractedDocument | undefined {
   const stored = getDocument(db, id);
   if (!stored) return undefined;
   const text = documentText(db, id)!;
@@ -162,7 +162,7 @@ export function loadExtractedDocument(db: Database, id: number): ExtractedDocume
 }
 
 /** Pages with no text layer (scanned); pages that could not be read at all are listed by unreadablePages instead. */
-export function pagesWithoutTextLayer(db: Database, documentId: number): number[] {
+export function pagesWithoutTextLayer(db: ReadDb, documentId: number): number[] {
   return (
     db.prepare('SELECT page_number FROM pages WHERE document_id = ? AND has_text_layer = 0 AND read_error IS NULL ORDER BY page_number').all(documentId) as {
       page_number: number;
@@ -171,7 +171,7 @@ export function pagesWithoutTextLayer(db: Database, documentId: number): number[
 }
 
 /** Pages pdf.js could not read (damaged content), with its reason: their text is missing from the analysis. */
-export function unreadablePages(db: Database, documentId: number): { page: number; reason: string }[] {
+export function unreadablePages(db: ReadDb, documentId: number): { page: number; reason: string }[] {
   return (
     db.prepare('SELECT page_number, read_error FROM pages WHERE document_id = ? AND read_error IS NOT NULL ORDER BY page_number').all(documentId) as {
       page_number: number;
@@ -191,12 +191,12 @@ export function documentPageSpans(db: ReadDb, documentId: number): PageSpan[] {
   return rows.map((p) => ({ pageNumber: p.page_number, start: p.start_offset, end: p.end_offset, hasTextLayer: p.has_text_layer === 1 }));
 }
 
-export function documentExists(db: Database, id: number): boolean {
+export function documentExists(db: ReadDb, id: number): boolean {
   return db.prepare('SELECT 1 FROM documents WHERE id = ?').get(id) !== undefined;
 }
 
 /** A document's canonical text alone (without its pages and lines), or undefined when there is no such document. */
-export function documentText(db: Database, id: number): string | undefined {
+export function documentText(db: ReadDb, id: number): string | undefined {
   const row = db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(id) as { canonical_text: string } | undefined;
   return row?.canonical_text;
 }

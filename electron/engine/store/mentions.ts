@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from './db';
 import type { IdMention } from '../../../shared/types';
 
 /**
@@ -17,7 +18,7 @@ export function saveMentions(db: Database, documentId: number, rulesHash: string
   })();
 }
 
-export function loadMentions(db: Database, documentId: number, rulesHash?: string): IdMention[] {
+export function loadMentions(db: ReadDb, documentId: number, rulesHash?: string): IdMention[] {
   const rows = (
     rulesHash === undefined
       ? db.prepare('SELECT * FROM id_mentions WHERE document_id = ? ORDER BY start_offset').all(documentId)

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from './db';
 import { AppError, ErrorCode, type ErrorInfo } from '../../../shared/errors';
 import { storedRunSettingsSchema, type StoredRunSettings } from '../../../shared/runSettings';
 import type { RunPhase, RunStatus } from '../../../shared/types';
@@ -126,12 +127,12 @@ export function createRun(db: Database, mode: string, settings: object, filePath
   })();
 }
 
-export function getRun(db: Database, runId: number): StoredRun | undefined {
+export function getRun(db: ReadDb, runId: number): StoredRun | undefined {
   const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(runId) as RunRow | undefined;
   return row && toRun(row);
 }
 
-export function listRuns(db: Database): StoredRun[] {
+export function listRuns(db: ReadDb): StoredRun[] {
   return (db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[]).map(toRun);
 }
 
@@ -178,7 +179,7 @@ export function setRunStatus(db: Database, runId: number, status: RunStatus, now
   ).run(status, status, now, finished ? 1 : 0, now, error?.code ?? null, error?.message ?? null, runId);
 }
 
-export function listRunInputs(db: Database, runId: number): RunInput[] {
+export function listRunInputs(db: ReadDb, runId: number): RunInput[] {
   return (db.prepare('SELECT * FROM run_inputs WHERE run_id = ? ORDER BY ordinal').all(runId) as RunInputRow[]).map(toRunInput);
 }
 
@@ -232,7 +233,7 @@ export function addRunEvent(
   );
 }
 
-export function listRunEvents(db: Database, runId: number): RunEvent[] {
+export function listRunEvents(db: ReadDb, runId: number): RunEvent[] {
   return (
     db.prepare('SELECT * FROM run_events WHERE run_id = ? ORDER BY id').all(runId) as {
       id: number;
@@ -255,7 +256,7 @@ export function listRunEvents(db: Database, runId: number): RunEvent[] {
 }
 
 /** The latest run that analyzed this document with the LLM (chunk results, merged findings or a summary), if any. */
-export function latestRunWithLlmResults(db: Database, documentId: number): number | null {
+export function latestRunWithLlmResults(db: ReadDb, documentId: number): number | null {
   const row = db
     .prepare(
       `SELECT MAX(run_id) AS run_id FROM (
@@ -268,6 +269,6 @@ export function latestRunWithLlmResults(db: Database, documentId: number): numbe
 }
 
 /** True when some run finished this document (its input done). */
-export function documentHasFinishedInput(db: Database, documentId: number): boolean {
+export function documentHasFinishedInput(db: ReadDb, documentId: number): boolean {
   return db.prepare("SELECT 1 FROM run_inputs WHERE document_id = ? AND status = 'done' LIMIT 1").get(documentId) !== undefined;
 }

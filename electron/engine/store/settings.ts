@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
+import type { ReadDb } from './db';
 
 /**
  * The app_settings key/value table. Values are JSON; the host owns their shape
  * and defaults (a key missing here means "use the default"), so the store
  * never needs to know what a setting means.
  */
-export function loadSettingValues(db: Database): Record<string, unknown> {
+export function loadSettingValues(db: ReadDb): Record<string, unknown> {
   const rows = db.prepare('SELECT key, value_json FROM app_settings ORDER BY key').all() as { key: string; value_json: string }[];
   return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value_json) as unknown]));
 }

@@ -1,4 +1,5 @@
 /** Repository for document summaries (migration 0040): level 0 is the document summary, map outputs at their level. */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { DocumentSummary } from '../../../shared/findings';
 
@@ -30,7 +31,7 @@ export function saveSummary(
   })();
 }
 
-export function getSummary(db: Database, runId: number, documentId: number): (DocumentSummary & { model: string | null }) | undefined {
+export function getSummary(db: ReadDb, runId: number, documentId: number): (DocumentSummary & { model: string | null }) | undefined {
   const row = db
     .prepare('SELECT text, chunk_count, levels, model, ungrounded_ids FROM summaries WHERE run_id = ? AND document_id = ? AND level = 0 AND ordinal = 0')
     .get(runId, documentId) as { text: string; chunk_count: number; levels: number; model: string | null; ungrounded_ids: string | null } | undefined;

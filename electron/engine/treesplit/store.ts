@@ -1,4 +1,5 @@
 /** Repository of the tree split's attempts (table split_attempts, migration 0030). Each insert commits on its own. */
+import type { ReadDb } from '../store';
 import type { Database } from 'better-sqlite3';
 import type { ProposedChapter, SplitAttempt, SplitOutcome, SplitReview } from '../../../shared/treesplit';
 import type { TextDiff } from '../../../shared/types';
@@ -60,7 +61,7 @@ export function insertSplitAttempt(db: Database, a: SplitAttempt): number {
   return Number(info.lastInsertRowid);
 }
 
-export function listSplitAttempts(db: Database, filter: { documentId?: number; runId?: number; nodeKey?: string } = {}): SplitAttempt[] {
+export function listSplitAttempts(db: ReadDb, filter: { documentId?: number; runId?: number; nodeKey?: string } = {}): SplitAttempt[] {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {
