@@ -31,6 +31,7 @@ import { reportHandlers } from './reportExport';
 import { ocrHandlers } from './ocrHandlers';
 import { passwordHandlers } from './passwordHandlers';
 import { reviewHandlers } from './review';
+import { carryOverEveryDocument } from '../engine/review';
 import { completenessHandlers } from './completenessHandlers';
 import { compareHandlers } from './compareHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
@@ -131,6 +132,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     return storeUnavailableHost({ dataDir, dbPath, appVersion: options.appVersion, log, fileLog, error });
   }
   const now = options.now ?? (() => new Date());
+  catchUpReviews(db, now, log);
   const keys = options.keys ?? createMemoryKeyStore({}, options.env ?? process.env);
   const engine = createEngine({
     db,
@@ -244,4 +246,18 @@ function storeUnavailableHost(input: { dataDir: string; dbPath: string; appVersi
       await input.fileLog?.close();
     },
   };
+}
+
+/**
+ * A store whose runs finished before the runner carried reviews over itself gets its reviews carried over once, here,
+ * so that showing a review only ever reads. A failure is logged and leaves the reviews where they were: the host
+ * still opens (the review shows its older run, as it did before the catch-up existed).
+ */
+function catchUpReviews(db: Database, now: () => Date, log: Logger): void {
+  try {
+    const carried = carryOverEveryDocument(db, now().toISOString());
+    if (carried.length > 0) log.info({ documents: carried.map((c) => c.documentId) }, 'reviews carried over to their newest runs');
+  } catch (error) {
+    log.warn({ code: toErrorInfo(error).code, err: error }, 'reviews could not be carried over to their newest runs');
+  }
 }

@@ -18,7 +18,6 @@ import {
   editFields,
   getReviewedFinding,
   getReviewView,
-  syncReview,
   listTrail,
   mergeReviewed,
   removeNote,
@@ -87,12 +86,11 @@ function identitiesOf(db: Database, documentId: number, findings: readonly Revie
   return identity;
 }
 
-export function reviewView(db: Database, documentId: number, now: string): ReviewViewResult {
+export function reviewView(db: Database, documentId: number): ReviewViewResult {
   const text = documentText(db, documentId);
   if (text === undefined) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
-  // The host is a writer: a review still on an older run (a store whose runs finished before the runner carried reviews
-  // over itself) catches up here, explicitly, before the pure read.
-  syncReview(db, documentId, now);
+  // A pure read: the runner carries a review over as each document finishes, and the host caught up older stores when
+  // it opened them (carryOverEveryDocument).
   const view = getReviewView(db, documentId);
   const context: Record<number, EvidenceContext | null> = {};
   for (const f of view.findings) context[f.id] = contextOf(f, text);
@@ -126,10 +124,10 @@ export function reviewHandlers(db: Database, now: () => Date): ReviewHandlers {
     const reviewer = reviewerFrom(db);
     const documentId = documentOf(db, reviewedId);
     apply(reviewer, iso());
-    return reviewView(db, documentId, iso());
+    return reviewView(db, documentId);
   };
   return {
-    'review.get': ({ documentId }) => reviewView(db, documentId, iso()),
+    'review.get': ({ documentId }) => reviewView(db, documentId),
     'review.setState': ({ reviewedId, state, reason }) =>
       change(reviewedId, (reviewer, at) => setState(db, { reviewedId, reviewer, state, ...(reason !== undefined ? { reason } : {}), now: at })),
     'review.edit': ({ reviewedId, values }) => change(reviewedId, (reviewer, at) => editFields(db, { reviewedId, reviewer, values, now: at })),
@@ -143,7 +141,7 @@ export function reviewHandlers(db: Database, now: () => Date): ReviewHandlers {
     'review.removeNote': ({ noteId }) => {
       const reviewer = reviewerFrom(db);
       const { reviewedId } = removeNote(db, { noteId, reviewer, now: iso() });
-      return reviewView(db, documentOf(db, reviewedId), iso());
+      return reviewView(db, documentOf(db, reviewedId));
     },
     'review.undoSplit': ({ reviewedId }) => change(reviewedId, (reviewer, at) => void undoSplit(db, { reviewedId, reviewer, now: at })),
     'review.unmerge': ({ absorbId }) => change(absorbId, (reviewer, at) => void unmergeReviewed(db, { absorbId, reviewer, now: at })),
@@ -159,7 +157,7 @@ export function reviewHandlers(db: Database, now: () => Date): ReviewHandlers {
     'review.addManual': (input) => {
       const reviewer = reviewerFrom(db);
       const { reviewedId } = addManualFinding(db, { ...input, reviewer, now: iso() });
-      return { ...reviewView(db, input.documentId, iso()), createdId: reviewedId };
+      return { ...reviewView(db, input.documentId), createdId: reviewedId };
     },
     'review.trail': (input) => listTrail(db, 'reviewedId' in input ? { reviewedId: input.reviewedId } : { documentId: input.documentId }),
   };

@@ -49,7 +49,7 @@ import {
   SYSTEM_REVIEWER,
   type ReviewedRow,
 } from './store';
-import type { ReadDb } from '../store';
+import { listDocuments, type ReadDb } from '../store';
 
 export interface CarryOverInput {
   documentId: number;
@@ -194,6 +194,19 @@ export function carryOverToLatest(db: Database, documentId: number, now?: string
   const current = getReviewDocument(db, documentId)?.run_id ?? null;
   if (latest === undefined || (current !== null && latest <= current)) return undefined;
   return carryOverReview(db, { documentId, toRunId: latest, ...(now ? { now } : {}) });
+}
+
+/**
+ * Every document's review carried over to its newest analysed run: the catch-up a host runs once when it opens a
+ * store, for runs that finished before the runner carried reviews over itself. After it, showing a review only reads.
+ */
+export function carryOverEveryDocument(db: Database, now?: string): CarryOverResult[] {
+  const carried: CarryOverResult[] = [];
+  for (const { id } of listDocuments(db)) {
+    const result = carryOverToLatest(db, id, now);
+    if (result) carried.push(result);
+  }
+  return carried;
 }
 
 /** `carryOverToLatest`, returning the review's run afterwards. */

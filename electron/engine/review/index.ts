@@ -18,7 +18,7 @@ export {
   type ChangeBase,
   type ManualFindingInput,
 } from './operations';
-export { carryOverReview, carryOverToLatest, syncReview, type CarryOverInput, type CarryOverResult } from './carryOver';
+export { carryOverReview, carryOverToLatest, carryOverEveryDocument, syncReview, type CarryOverInput, type CarryOverResult } from './carryOver';
 export {
   getReviewView,
   getReviewedFinding,
