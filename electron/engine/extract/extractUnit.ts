@@ -46,7 +46,7 @@ export interface ExtractionCallSettings {
    * The most num_predict any call may get (the reply room the run's num_ctx was planned with; default the client's
    * num_predict). Each call's num_predict is planned from the text it carries, up to this (replyBudget.ts).
    */
-  maxReplyTokens?: number;
+  replyTokens?: number;
   runId?: number;
   documentId?: number;
   cache?: boolean;
@@ -292,7 +292,7 @@ class UnitExtraction {
       ...(input.recorded?.text ? { recorded: input.recorded.text } : {}),
     });
     const textTokens = this.deps.llm.estimator.estimateText(withHiddenSpans(doc.text, start, end, hidden), input.model);
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, this.idsWithin(start, end));
+    const numPredict = planExtractionReplyTokens(textTokens, input.replyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, this.idsWithin(start, end));
     return this.deps.llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
   }
 

@@ -108,7 +108,7 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const textTokens = excerpts.reduce((n, e) => n + llm.estimator.estimateText(doc.text.slice(e.start, e.end), input.model), 0);
     // Room for everything named (and the neighbours the excerpts show): the reply is expected to hold each.
     const expected = Math.max(idsWithin(excerpts[0]!.start, excerpts.at(-1)!.end), named.sections?.length ?? 0, named.items ?? 0);
-    const numPredict = planExtractionReplyTokens(textTokens, input.maxReplyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, expected);
+    const numPredict = planExtractionReplyTokens(textTokens, input.replyTokens ?? DEFAULT_LLM_SETTINGS.numPredict, expected);
     const r = await llm.chatJson({ ...extractionCallOptions(input, ref), schema: extractionReplySchema, messages, numPredict, acceptCutReply: true });
     const reply = r.cut ? parsePartialExtractionReply(r.content) : r.value;
     const shown = { start: excerpts[0]!.start, end: excerpts.at(-1)!.end };

@@ -418,7 +418,7 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
   return {
     model: plan.models.extract,
     numCtx: plan.numCtx,
-    maxReplyTokens: plan.replyTokens,
+    replyTokens: plan.replyTokens,
     runId: ctx.runId,
     documentId: ctx.documentId,
     cache: ctx.settings.llm.cache,

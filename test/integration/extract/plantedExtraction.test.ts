@@ -234,7 +234,7 @@ describe('extraction failures and splitting', () => {
         start: doc.pages[0]!.start, end: doc.pages[2]!.end, pageStart: 1, pageEnd: 3,
         tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
       };
-      const r = await extractUnit({ llm: h.client }, { doc, chunk: big, model: MODEL, numCtx: 1792, maxReplyTokens: 512 });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk: big, model: MODEL, numCtx: 1792, replyTokens: 512 });
       expect(r.pieces).toBeGreaterThanOrEqual(2);
       expect(r.calls).toBe(r.pieces);
       const sqli = r.findings.find((f) => f.findingKey === 'PBI-1201' && f.page === 2)!;

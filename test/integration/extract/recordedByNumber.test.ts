@@ -80,7 +80,7 @@ describe('recorded findings given by number', () => {
       },
     });
     try {
-      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 80, cache: false, listings, recorded });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, replyTokens: 80, cache: false, listings, recorded });
       expect(calls).toBe(2);
       expect(h.rows().map((row) => row.done_reason)).toEqual(['length', 'stop']);
       expect(r.findings.filter((f) => f.type === RECORDED_FINDING_TYPE).map((f) => f.findingKey)).toEqual(['ACM-01', 'ACM-02', 'ACM-03']);

@@ -35,7 +35,7 @@ describe('extraction num_predict planned from the text of the call', () => {
       const planned: number[] = [];
       for (const { doc, chunk } of sizes) {
         planned.push(planExtractionReplyTokens(h.client.estimator.estimateText(doc.text, MODEL), CAP));
-        await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 16384, maxReplyTokens: CAP, cache: false });
+        await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 16384, replyTokens: CAP, cache: false });
       }
       const sent = h.sim.requests.map(numPredictOf);
       expect(sent).toHaveLength(3);
@@ -53,7 +53,7 @@ describe('extraction num_predict planned from the text of the call', () => {
     const h = await harness({ responder: faithfulTableModel });
     try {
       const { doc, chunk } = wholeDocument([FINDINGS_TABLE]);
-      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: CAP, cache: false });
+      const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, replyTokens: CAP, cache: false });
       const sent = h.sim.requests.map(numPredictOf);
       // The plan for this short text is the floor; the reply (8 findings) is longer, so the server cut it there.
       expect(sent[0]).toBe(MIN_EXTRACTION_REPLY_TOKENS);

@@ -50,7 +50,7 @@ describe('extraction through an OpenAI-compatible server', () => {
   it('a reply cut at max_tokens (finish_reason "length") is continued: its whole findings kept, the text after them asked next', async () => {
     const h = await harness({ responder: faithfulTableModel });
     const { doc, chunk } = wholeDocument(FINDINGS_TABLE);
-    const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 2048, cache: false });
+    const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, replyTokens: 2048, cache: false });
     // The plan for this short text is the floor, sent as max_tokens; the eight findings are longer, so the server cut the reply.
     expect(h.sim.bodies[0]!.max_tokens).toBe(MIN_EXTRACTION_REPLY_TOKENS);
     const rows = h.rows().map((row) => [row.outcome, row.done_reason]);
@@ -66,7 +66,7 @@ describe('extraction through an OpenAI-compatible server', () => {
   it('a server that refuses json_schema gets json_object from then on, and the findings are the same', async () => {
     const h = await harness({ responder: faithfulTableModel, structuredOutput: 'json_object' });
     const { doc, chunk } = wholeDocument(FINDINGS_TABLE);
-    const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, maxReplyTokens: 2048, cache: false });
+    const r = await extractUnit({ llm: h.client }, { doc, chunk, model: MODEL, numCtx: 8192, replyTokens: 2048, cache: false });
     expect(r.findings.map((f) => f.id)).toEqual(Array.from({ length: 8 }, (_, i) => `F-${i + 1}`));
     const formats = h.sim.bodies.map((b) => (b.response_format as { type: string }).type);
     expect(formats[0]).toBe('json_schema');
