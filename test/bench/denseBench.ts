@@ -19,7 +19,8 @@ import { createEngine } from '../../electron/engine';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
 import { listMergedFindings } from '../../electron/engine/merge';
 import { openDatabase } from '../../electron/engine/store';
-import { defaultTokenize, startOllamaSim, type Responder } from '../ollama-sim/index';
+import { defaultTokenize, startOllamaSim, type Responder, type SimChatRequest } from '../ollama-sim/index';
+import { startOpenAiSim } from '../ollama-sim/openai';
 import { scoreStrict } from '../eval/strictScore';
 import { isExtractionRequest, loadCorpusTruth, truthResponder, type ModelMode, type TruthDocument } from '../eval/truthResponder';
 import { releaseNotes } from '../fixtures/releaseNotes';
@@ -54,7 +55,22 @@ interface Figures {
   other: number;
 }
 
-async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: number): Promise<Figures> {
+/** The server the engine talks to: Ollama, or an OpenAI-compatible server (llama-server, vLLM) with its own context. */
+type Api = 'ollama' | 'openai';
+/** The OpenAI-compatible server's context (llama-server -c): small enough that long replies meet max_tokens. */
+const OPENAI_CONTEXT = 8192;
+
+/** A simulated server of either API behind one face: its URL as the run's settings name it, its requests and model time. */
+async function startServer(api: Api, responder: Responder) {
+  if (api === 'ollama') {
+    const sim = await startOllamaSim({ rates: RATES, timeScale: 0, responder });
+    return { llm: { host: sim.url }, requests: () => sim.requests, seconds: () => sim.counters.simulatedSeconds, close: () => sim.close() };
+  }
+  const sim = await startOpenAiSim({ rates: RATES, timeScale: 0, responder, contextLength: OPENAI_CONTEXT });
+  return { llm: { endpoints: [{ kind: 'openai' as const, url: sim.baseUrl, concurrency: 1 }] }, requests: () => sim.requests, seconds: () => sim.counters.simulatedSeconds, close: () => sim.close() };
+}
+
+async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: number, api: Api = 'ollama'): Promise<Figures> {
   const answer = truthResponder(c.docs.map((d) => d.truth), { modes, ...(stopAfter ? { stopAfter } : {}) });
   let written = 0;
   // Entries the model writes: the findings of every extraction reply (a reply later cut at its limit counted whole).
@@ -63,20 +79,21 @@ async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: num
     if (isExtractionRequest(req)) written += countEntries(typeof reply === 'string' ? reply : reply.content);
     return reply;
   };
-  const sim = await startOllamaSim({ rates: RATES, timeScale: 0, responder: counting });
-  const db = openDatabase(join(dir, `${c.label}-${modes.join('+')}-${stopAfter ?? ''}.sqlite`.replace(/[^\w.+-]/g, '_')));
+  const server = await startServer(api, counting);
+  const db = openDatabase(join(dir, `${c.label}-${modes.join('+')}-${stopAfter ?? ''}-${api}.sqlite`.replace(/[^\w.+-]/g, '_')));
   const f: Figures = { truth: 0, found: 0, seconds: 0, floor: 0, output: 0, thrownAway: 0, entries: 0, extractCalls: 0, cut: 0, continuations: 0, followUps: 0, promptEvaluated: 0, sourceTokens: 0, extractIn: 0, extractOut: 0, other: 0 };
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
     for (const doc of c.docs) {
-      sim.resetCounters();
-      const outcome = await engine.analyze([doc.file], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: MODEL }, cache: false } });
+      const requestsBefore = server.requests().length;
+      const secondsBefore = server.seconds();
+      const outcome = await engine.analyze([doc.file], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, ...server.llm, models: { default: MODEL }, cache: false } });
       const documentId = outcome.inputs[0]!.documentId!;
       const runId = outcome.run.id;
       const text = (db.prepare('SELECT canonical_text AS t FROM documents WHERE id = ?').get(documentId) as { t: string }).t;
       f.truth += doc.truth.findings.length;
       f.found += scoreStrict(doc.truth.findings, listMergedFindings(db, runId, documentId)).found;
-      f.seconds += sim.counters.simulatedSeconds;
+      f.seconds += server.seconds() - secondsBefore;
       f.sourceTokens += defaultTokenize(text).length;
       f.floor += defaultTokenize(text).length / RATES.prefillTokensPerSec + floorOutputTokens(doc.truth) / RATES.decodeTokensPerSec;
       const calls = db
@@ -90,7 +107,7 @@ async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: num
       }[];
       // Reading: the prompt tokens the model evaluated after its prefix cache, as the simulator spent them (the
       // call log's prompt_eval_count counts cached tokens too, as Ollama reports them).
-      for (const req of sim.requests) {
+      for (const req of server.requests().slice(requestsBefore) as SimChatRequest[]) {
         const reading = req.evaluatedTokens / RATES.prefillTokensPerSec;
         f.promptEvaluated += req.evaluatedTokens;
         if (isExtractionRequest(req)) f.extractIn += reading;
@@ -112,7 +129,7 @@ async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: num
     f.entries = written;
   } finally {
     db.close();
-    await sim.close();
+    await server.close();
   }
   return f;
 }
@@ -137,18 +154,21 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
     // The baseline in the same run: a model that writes every finding in full (recorded ones and those whose ID the text
     // prints), as every model did before the RECORDED FINDINGS block was numbered and ID lines were offered (its
     // figures are the engine's cost without those routes).
-    const modeSets: { modes: ModelMode[]; stopAfter?: number; label?: string }[] = [
+    const modeSets: { modes: ModelMode[]; stopAfter?: number; label?: string; api?: Api }[] = [
       { modes: ['verbose-replies', 'summary-and-detail', 'null-ids', 'ignores-recorded', 'ignores-id-lines'], label: 'verbose, every finding written in full (baseline)' },
       { modes: ['verbose-replies', 'summary-and-detail', 'null-ids'] },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 20 },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 10 },
+      // The other API: an OpenAI-compatible server with an 8,192-token context, where long replies meet max_tokens
+      // (finish_reason "length"): what a cut reply costs there (issue 38 item 4: nothing thrown away on either API).
+      { modes: ['verbose-replies', 'summary-and-detail', 'null-ids'], api: 'openai', label: `verbose, OpenAI-compatible API (${OPENAI_CONTEXT}-token context)` },
     ];
     const rows: Record<string, string>[] = [];
     // DENSE_ONLY=running measures only the cases whose label contains one of these words (reports, table, lines, running).
     const only = process.env.DENSE_ONLY?.split(',').map((w) => w.trim()).filter(Boolean);
     for (const c of cases.filter((x) => !only || only.some((w) => x.label.includes(w)))) {
-      for (const { modes, stopAfter, label } of modeSets) {
-        const f = await measure(c, modes, dir, stopAfter);
+      for (const { modes, stopAfter, label, api } of modeSets) {
+        const f = await measure(c, modes, dir, stopAfter, api);
         rows.push({
           documents: c.label,
           model: label ?? (stopAfter ? `verbose, stops after ${stopAfter}` : 'verbose'),
