@@ -19,10 +19,11 @@ import { outcomeOf, problemsOf } from '../../shared/runOutcome';
 import { formatFromPath, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../shared/reportFormats';
 import type { OcrMode } from '../../shared/contract';
 import { parseEndpointSpec, plainHttpWarning, endpointLabel, type EndpointSettings } from '../../shared/endpoints';
-import type { RunModels, RunOutcome, RunSettings } from '../engine';
+import type { Engine, FileLogger, RunModels, RunOutcome, RunSettings } from '../engine';
+import type { Database } from '../engine/store';
 import { modelLabel, simulatorNotice } from '../../shared/simulator';
 import { cliPasswordSource, givenPassword, PASSWORD_OPTIONS, terminalPrompt, type Prompt } from './passwordPrompt';
-import { createProgressPrinter } from './progress';
+import { createProgressPrinter, type ProgressPrinter } from './progress';
 import { writeLines } from './terminalText';
 import { modelChoices } from './runOptions';
 import { appVersion } from './version';
@@ -83,37 +84,100 @@ const STRATEGIES = STRATEGY_CHOICES;
 
 export const EXIT = { ok: 0, inputFailed: 1, usage: 2, cancelled: 130 } as const;
 
+/** Every option the command takes (the usage text above says what each does). */
+const CLI_OPTIONS = {
+  db: { type: 'string' },
+  log: { type: 'string' },
+  out: { type: 'string' },
+  format: { type: 'string' },
+  host: { type: 'string' },
+  endpoint: { type: 'string', multiple: true },
+  model: { type: 'string' },
+  ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
+  'model-summary-map': { type: 'string' },
+  strategy: { type: 'string' },
+  'no-judge': { type: 'boolean', default: false },
+  'no-cache': { type: 'boolean', default: false },
+  'num-ctx': { type: 'string' },
+  'unit-tokens': { type: 'string' },
+  profile: { type: 'string' },
+  'print-profile': { type: 'boolean', default: false },
+  'rules-only': { type: 'boolean', default: false },
+  ...PASSWORD_OPTIONS,
+  ocr: { type: 'string' },
+  'ocr-lang': { type: 'string' },
+  resume: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
+}
+
+type CliValues = ReturnType<typeof parseCommandLine>['values'];
+
+/** What the command line asks for, checked: everything known before the engine is loaded. */
+interface CliOptions {
+  values: CliValues;
+  files: string[];
+  profile: ExtractionProfile;
+  resumeRunId: number | undefined;
+  strategy: string;
+  numCtx: number | undefined;
+  unitTokens: number | undefined;
+  /** The report file as given (resolved), or undefined for the default name. */
+  out: string | undefined;
+  format: ReportFormat;
+  endpoints: EndpointSettings[];
+  password: string | undefined;
+}
+
+/** The engine's modules, loaded once the arguments are right (see the top of this file). */
+type EngineModules = Awaited<ReturnType<typeof loadEngine>>;
+
+/** The store, the log and the engine a run is executed with. */
+interface Session {
+  modules: EngineModules;
+  engine: Engine;
+  db: Database;
+  log: FileLogger;
+  dbPath: string;
+  /** How later commands name this store: nothing for the default one. */
+  dbOption: string;
+  logPath: string;
+}
+
+/** The command: read the options, load the engine, open the store, run (or resume), write the report and say how it went. */
 export async function main(argv: string[]): Promise<number> {
+  const options = await readOptions(argv);
+  if (typeof options === 'number') return options;
+  // The arguments are right: say so at once, then load the engine (see the top of this file).
+  const progress = createProgressPrinter();
+  const { files, resumeRunId } = options;
+  progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${files.length} ${files.length === 1 ? 'file' : 'files'}`);
+  const modules = await loadEngine();
+  const ocr = checkOcrOptions(options.values, modules);
+  if (typeof ocr === 'number') return ocr;
+  const settings = runSettingsOf(options, ocr, modules);
+  const session = openSession(options, modules, progress);
+  if (!session) return EXIT.usage;
+  const outcome = await runOrResume(session, options, settings, progress);
+  if (typeof outcome === 'number') return outcome;
+  progress.done();
+  return writeReportAndSay(session, options, outcome);
+}
+
+/** Says what is wrong with the command line on stderr (each line made safe by writeLines) and gives the usage exit code. */
+function usageError(...lines: string[]): number {
+  writeLines(process.stderr, ...lines);
+  return EXIT.usage;
+}
+
+/** The command line's options, checked, or the exit code when they are wrong or asked only for help or the profile. */
+async function readOptions(argv: string[]): Promise<CliOptions | number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        db: { type: 'string' },
-        log: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        host: { type: 'string' },
-        endpoint: { type: 'string', multiple: true },
-        model: { type: 'string' },
-        ...Object.fromEntries(STAGES.map((stage) => [`model-${stage}`, { type: 'string' as const }])),
-        'model-summary-map': { type: 'string' },
-        strategy: { type: 'string' },
-        'no-judge': { type: 'boolean', default: false },
-        'no-cache': { type: 'boolean', default: false },
-        'num-ctx': { type: 'string' },
-        'unit-tokens': { type: 'string' },
-        profile: { type: 'string' },
-        'print-profile': { type: 'boolean', default: false },
-        'rules-only': { type: 'boolean', default: false },
-        ...PASSWORD_OPTIONS,
-        ocr: { type: 'string' },
-        'ocr-lang': { type: 'string' },
-        resume: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     writeLines(process.stderr, (error as Error).message);
     process.stderr.write(`\n${await usage()}\n`);
@@ -131,64 +195,57 @@ export async function main(argv: string[]): Promise<number> {
   let profile: ExtractionProfile = DEFAULT_PROFILE;
   if (typeof values.profile === 'string') {
     const loaded = await readProfile(values.profile);
-    if (typeof loaded === 'string') {
-      writeLines(process.stderr, loaded);
-      return EXIT.usage;
-    }
+    if (typeof loaded === 'string') return usageError(loaded);
     profile = loaded;
   }
   const resumeRunId = values.resume === undefined ? undefined : Number(values.resume);
-  if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0)) {
-    writeLines(process.stderr, `--resume needs a run number, got "${values.resume}".`);
-    return EXIT.usage;
-  }
+  if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0)) return usageError(`--resume needs a run number, got "${values.resume}".`);
   if (positionals.length === 0 && resumeRunId === undefined) {
     process.stderr.write(`No files given.\n\n${await usage()}\n`);
     return EXIT.usage;
   }
-  const strategy = values.strategy ?? 'auto';
-  if (!(STRATEGIES as readonly string[]).includes(strategy)) {
-    writeLines(process.stderr, `--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".`);
-    return EXIT.usage;
-  }
-  const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
-  if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
-    writeLines(process.stderr, `--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
-    return EXIT.usage;
-  }
-  const unitTokens = values['unit-tokens'] === undefined ? undefined : Number(values['unit-tokens']);
-  if (unitTokens !== undefined && !(Number.isInteger(unitTokens) && unitTokens >= 1)) {
-    writeLines(process.stderr, `--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
-    return EXIT.usage;
-  }
-  const out = values.out === undefined ? undefined : resolve(values.out);
-  if (values.format !== undefined && !isReportFormat(values.format)) {
-    writeLines(process.stderr, `--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".`);
-    return EXIT.usage;
-  }
-  const format: ReportFormat | undefined = (values.format as ReportFormat | undefined) ?? (out ? formatFromPath(out) : 'md');
-  if (!format) {
-    writeLines(process.stderr, `--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".`);
-    return EXIT.usage;
-  }
+  const run = checkRunOptions(values);
+  if (typeof run === 'number') return run;
+  const output = checkOutputOptions(values);
+  if (typeof output === 'number') return output;
   const endpoints = checkEndpoints(values.endpoint ?? [], values.host as string | undefined);
-  if (typeof endpoints === 'string') {
-    writeLines(process.stderr, endpoints);
-    return EXIT.usage;
-  }
+  if (typeof endpoints === 'string') return usageError(endpoints);
   const password = await givenPassword(values);
-  if ('problem' in password) {
-    writeLines(process.stderr, password.problem);
-    return EXIT.usage;
-  }
+  if ('problem' in password) return usageError(password.problem);
   // Where the documents go is always said: plain http to another machine is readable on the way.
   for (const endpoint of endpoints) {
     const unencrypted = plainHttpWarning(endpoint.url);
     if (unencrypted) writeLines(process.stderr, `Warning (${endpointLabel(endpoint)}): ${unencrypted}`);
   }
-  // The arguments are right: say so at once, then load the engine (see the top of this file).
-  const progress = createProgressPrinter();
-  progress.note('ingest', resumeRunId !== undefined ? `resuming run ${resumeRunId}` : `starting: ${positionals.length} ${positionals.length === 1 ? 'file' : 'files'}`);
+  return { values, files: positionals, profile, resumeRunId, ...run, ...output, endpoints, password: password.password };
+}
+
+/** The chunk-tree strategy and the token sizes, checked. */
+function checkRunOptions(values: CliValues): Pick<CliOptions, 'strategy' | 'numCtx' | 'unitTokens'> | number {
+  const strategy = values.strategy ?? 'auto';
+  if (!(STRATEGIES as readonly string[]).includes(strategy)) return usageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got "${strategy}".`);
+  const numCtx = values['num-ctx'] === undefined ? undefined : Number(values['num-ctx']);
+  if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx >= 512)) {
+    return usageError(`--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".`);
+  }
+  const unitTokens = values['unit-tokens'] === undefined ? undefined : Number(values['unit-tokens']);
+  if (unitTokens !== undefined && !(Number.isInteger(unitTokens) && unitTokens >= 1)) {
+    return usageError(`--unit-tokens needs a whole number of tokens of at least 1; got "${values['unit-tokens']}".`);
+  }
+  return { strategy, numCtx, unitTokens };
+}
+
+/** The report file and its format: --format, else --out's extension, else Markdown. */
+function checkOutputOptions(values: CliValues): Pick<CliOptions, 'out' | 'format'> | number {
+  const out = values.out === undefined ? undefined : resolve(values.out);
+  if (values.format !== undefined && !isReportFormat(values.format)) return usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".`);
+  const format: ReportFormat | undefined = (values.format as ReportFormat | undefined) ?? (out ? formatFromPath(out) : 'md');
+  if (!format) return usageError(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".`);
+  return { out, format };
+}
+
+/** The engine and what the run needs of it, loaded together. */
+async function loadEngine() {
   const [
     { assertOcrLanguagesInstalled, createEngine, createFileLogger, LOG_FILE, writeOutputFile },
     { setRunOllamaHost, setRunEndpoints },
@@ -197,16 +254,33 @@ export async function main(argv: string[]): Promise<number> {
     { DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages },
     { runSettingsFrom },
   ] = await Promise.all([import('../engine'), import('../engine/store'), import('./common'), import('./paths'), import('../../shared/ocr'), import('../../shared/runSettings')]);
-  // The OCR options are checked with the engine loaded (their language list is a zod schema, and installed ones are looked up).
+  return {
+    assertOcrLanguagesInstalled,
+    createEngine,
+    createFileLogger,
+    LOG_FILE,
+    writeOutputFile,
+    setRunOllamaHost,
+    setRunEndpoints,
+    openStoreOrSay,
+    defaultDatabasePath,
+    defaultLogPath,
+    LOG_FOLDER,
+    DEFAULT_OCR_LANGUAGES,
+    OCR_MODES,
+    parseOcrLanguages,
+    runSettingsFrom,
+  };
+}
+
+/** The OCR options, checked with the engine loaded (their language list is a zod schema, and installed ones are looked up). */
+function checkOcrOptions(values: CliValues, modules: EngineModules): { ocr: OcrMode; ocrLanguages: string[] } | number {
+  const { assertOcrLanguagesInstalled, DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages } = modules;
   const ocr = values.ocr ?? 'auto';
-  if (!(OCR_MODES as readonly string[]).includes(ocr)) {
-    writeLines(process.stderr, `--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".`);
-    return EXIT.usage;
-  }
+  if (!(OCR_MODES as readonly string[]).includes(ocr)) return usageError(`--ocr must be one of ${OCR_MODES.join(', ')}; got "${ocr}".`);
   const ocrLanguages = parseOcrLanguages(values['ocr-lang'] ?? DEFAULT_OCR_LANGUAGES.join('+'));
   if (!ocrLanguages) {
-    writeLines(process.stderr, `--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".`);
-    return EXIT.usage;
+    return usageError(`--ocr-lang takes tesseract language codes joined with +, such as eng or eng+deu; got "${values['ocr-lang']}".`);
   }
   if (ocr !== 'off') {
     try {
@@ -214,21 +288,26 @@ export async function main(argv: string[]): Promise<number> {
       assertOcrLanguagesInstalled(ocrLanguages);
     } catch (error) {
       const info = toErrorInfo(error);
-      writeLines(process.stderr, `${info.code}: ${info.message}`);
-      return EXIT.usage;
+      return usageError(`${info.code}: ${info.message}`);
     }
   }
+  return { ocr: ocr as OcrMode, ocrLanguages };
+}
 
-  // The same function as the app's (shared/runSettings.ts): the options under the Settings' names. The profile's ID
-  // patterns are also the rules' completeness cross-check.
-  const settings = runSettingsFrom(
+/**
+ * The same function as the app's (shared/runSettings.ts): the options under the Settings' names. The profile's ID
+ * patterns are also the rules' completeness cross-check.
+ */
+function runSettingsOf(options: CliOptions, { ocr, ocrLanguages }: { ocr: OcrMode; ocrLanguages: string[] }, { runSettingsFrom }: EngineModules): RunSettings {
+  const { values, strategy, profile, endpoints, numCtx, unitTokens } = options;
+  return runSettingsFrom(
     {
       models: modelChoices(values),
       ...(values.host ? { ollamaHost: values.host as string } : {}),
       strategy: strategy as RunSettings['strategy'],
       useJudge: !values['no-judge'],
       profile,
-      ocrMode: ocr as OcrMode,
+      ocrMode: ocr,
       ocrLanguages,
       endpoints,
       ...(numCtx !== undefined ? { contextPolicy: { mode: 'fixed' as const, numCtx } } : {}),
@@ -240,19 +319,36 @@ export async function main(argv: string[]): Promise<number> {
       ...(typeof values['model-summary-map'] === 'string' ? { summaryMapModel: values['model-summary-map'] } : {}),
     },
   );
+}
 
+/** Opens the store (null when it cannot be: what is wrong was said), the log and the engine. */
+function openSession({ values }: CliOptions, modules: EngineModules, progress: ProgressPrinter): Session | null {
+  const { createEngine, createFileLogger, defaultDatabasePath, defaultLogPath, LOG_FILE, LOG_FOLDER, openStoreOrSay } = modules;
   const dbPath = resolve(values.db ?? defaultDatabasePath());
-  /** How later commands name this store: nothing for the default one. */
   const dbOption = dbPath === defaultDatabasePath() ? '' : ` --db "${dbPath}"`;
   mkdirSync(dirname(dbPath), { recursive: true });
   const db = openStoreOrSay(dbPath, () => progress.done());
-  if (!db) return EXIT.usage;
-
+  if (!db) return null;
   // A store of its own (--db) keeps its log beside it; the default store's log is in the user-data folder.
   const logPath = resolve(values.log ?? (values.db === undefined ? defaultLogPath() : join(dirname(dbPath), LOG_FOLDER, LOG_FILE)));
   const log = createFileLogger(logPath);
   // Endpoint keys are read from the environment variables their key-env names, when a client is made; never stored.
   const engine = createEngine({ db, appVersion: appVersion(), log, keys: (name) => process.env[name] });
+  return { modules, engine, db, log, dbPath, dbOption, logPath };
+}
+
+async function closeSession({ db, log }: Session): Promise<void> {
+  db.close();
+  await log.close();
+}
+
+/**
+ * Runs the files (or resumes the run) until it ends or Ctrl-C stops it; the outcome, or the exit code when the run
+ * could not go on (what to do was said, the session is closed).
+ */
+async function runOrResume(session: Session, options: CliOptions, settings: RunSettings, progress: ProgressPrinter): Promise<RunOutcome | number> {
+  const { engine, db, logPath, dbOption, modules } = session;
+  const { values, resumeRunId, endpoints, files } = options;
   const abort = new AbortController();
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(EXIT.cancelled);
@@ -260,49 +356,47 @@ export async function main(argv: string[]): Promise<number> {
     abort.abort();
   };
   process.on('SIGINT', onSigint);
-  let outcome: RunOutcome;
   try {
     const prompt = terminalPrompt();
     const askBelowProgress: Prompt | undefined = prompt && ((request) => {
       progress.done();
       return prompt(request);
     });
-    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(password.password, askBelowProgress) };
-    if (resumeRunId !== undefined && values.host) setRunOllamaHost(db, resumeRunId, values.host as string);
-    if (resumeRunId !== undefined && endpoints.length > 0) setRunEndpoints(db, resumeRunId, endpoints);
-    outcome =
-      resumeRunId !== undefined
-        ? await engine.resume(resumeRunId, control)
-        : await engine.analyze(positionals.map((file) => resolve(file)), settings, control);
+    const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(options.password, askBelowProgress) };
+    if (resumeRunId !== undefined && values.host) modules.setRunOllamaHost(db, resumeRunId, values.host as string);
+    if (resumeRunId !== undefined && endpoints.length > 0) modules.setRunEndpoints(db, resumeRunId, endpoints);
+    return resumeRunId !== undefined
+      ? await engine.resume(resumeRunId, control)
+      : await engine.analyze(files.map((file) => resolve(file)), settings, control);
   } catch (error) {
     progress.done();
     const info = toErrorInfo(error, logPath);
     writeLines(process.stderr, `${info.code}: ${info.message}`);
     // A run the store could not even mark as stopped (a full disk) is resumed like an interrupted one.
     if (typeof info.details?.runId === 'number') writeLines(process.stderr, `Once that is fixed, resume with: npm run analyze -- --resume ${info.details.runId}${dbOption}`);
-    db.close();
-    await log.close();
+    await closeSession(session);
     return EXIT.usage;
   } finally {
     process.off('SIGINT', onSigint);
   }
-  progress.done();
+}
 
+/** Writes the report, closes the session and prints what the run did; the exit code. */
+async function writeReportAndSay(session: Session, { out, format }: CliOptions, outcome: RunOutcome): Promise<number> {
+  const { engine, modules, dbPath, dbOption, logPath } = session;
   const runId = outcome.run.id;
   const reportPath = out ?? resolve(`audit-report-${runId}.${format}`);
   try {
-    writeOutputFile(reportPath, await engine.exportReport(runId, format));
+    modules.writeOutputFile(reportPath, await engine.exportReport(runId, format));
   } catch (error) {
-    db.close();
-    await log.close();
+    await closeSession(session);
     const again = `npm run analyze -- --resume ${runId}${dbOption} --out <file>`;
     const info = toErrorInfo(error, logPath);
     writeLines(process.stderr, `Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${info.code}: ${info.message}`, `The results are stored; write the report again with: ${again}`);
     return EXIT.inputFailed;
   }
   const models = engine.runModels(runId);
-  db.close();
-  await log.close();
+  await closeSession(session);
   // A report written by default lands in the folder the command ran in (the project folder, from npm): say so, so it
   // is found, and not committed by mistake (.gitignore holds the default name too).
   const where = out === undefined ? `${reportPath} (in the current folder; --out <file> writes it elsewhere)` : reportPath;

@@ -24,7 +24,7 @@ import { stopKindOf, throwIfAborted, timeStage } from '../util';
 import { analyzeDocument } from './documentPipeline';
 import { fileSha256 } from './fileIdentity';
 import { planRecord, prepareLlmRun, type LlmRunPlan } from './llmPlan';
-import { runPool, usesPool } from './pool';
+import { runPool, usesPool, type PoolEmit } from './pool';
 import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageOcrMark, type PageRecognizer } from '../ocr';
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
@@ -74,6 +74,26 @@ export async function startRun(deps: RunDeps, files: readonly string[], settings
   return executeRun(deps, runId, control);
 }
 
+/** The language model of a full-mode run on one endpoint: its client and the plan made from what the server reported. */
+type RunLlm = { client: LlmClient; plan: LlmRunPlan };
+
+/** One execution of a run, as its steps share it. */
+interface Execution {
+  deps: RunDeps;
+  runId: number;
+  settings: RunSettings;
+  control: RunControl;
+  log: Logger;
+  at: () => string;
+  /** Every input of the run, finished ones too (their count names "file 2 of 5"). */
+  inputs: RunInput[];
+  /** On a resume: what failed before and is tried again. */
+  retry: ReturnType<typeof queueFailedForRetry>;
+  emit: PoolEmit;
+  /** The phase of the last progress event: where a failure of the run is logged as having happened. */
+  stage: RunPhase;
+}
+
 /**
  * Executes (or resumes) a run: documents one at a time, in order; inside a
  * document, chunks one at a time (documentPipeline). Every unit of work is
@@ -90,6 +110,27 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   if (!run) throw new AppError(ErrorCode.RUN_NOT_FOUND, `There is no run ${runId} in this database. List runs to find the right number.`);
   // A finished run has nothing to resume, unless something in it failed: that is tried again.
   if (run.status === 'done' && !hasFailures(db, runId)) return { run, inputs: listRunInputs(db, runId) };
+  const execution = beginExecution(deps, run, control);
+  let llm: RunLlm | undefined;
+  const recognizer = deps.createRecognizer?.(execution.settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
+  try {
+    const pool = usesPool(execution.settings);
+    if (execution.settings.mode === 'full' && !pool) {
+      llm = await connectSingleEndpoint(execution);
+      recordServer(execution, llm);
+    }
+    await analyzeInputs(execution, pool, llm, recognizer);
+  } catch (error) {
+    return endStopped(execution, error, llm, recognizer);
+  }
+  await closeServices(llm, recognizer);
+  return endDone(execution);
+}
+
+/** Marks the run running (a crashed one's chunks back in the queue, what failed queued again) and says so. */
+function beginExecution(deps: RunDeps, run: StoredRun, control: RunControl): Execution {
+  const { db } = deps;
+  const runId = run.id;
   const settings: RunSettings = runSettingsOf(run);
   const log = (deps.log ?? silentLogger).child({ runId });
   const at = () => deps.now().toISOString();
@@ -99,92 +140,118 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   markRunning(db, runId, at());
   const inputs = listRunInputs(db, runId);
   log.info({ mode: settings.mode, inputs: inputs.length, resumed: run.startedAt !== null }, 'run started');
-  let stage: RunPhase = 'ingest';
-  const emit = (phase: RunPhase, current: number, total: number, message: string, extra: Partial<ProgressEvent> = {}) => {
-    stage = phase;
-    control.onProgress?.({ runId, phase, current, total, message, ...extra });
+  const execution: Execution = {
+    deps,
+    runId,
+    settings,
+    control,
+    log,
+    at,
+    inputs,
+    retry,
+    stage: 'ingest',
+    emit: (phase, current, total, message, extra = {}) => {
+      execution.stage = phase;
+      control.onProgress?.({ runId, phase, current, total, message, ...extra });
+    },
   };
-
   if (retry) {
     log.info({ files: retry.files, chunks: retry.chunks }, 'retrying what failed');
-    emit('ingest', 0, inputs.length, retry.message);
+    execution.emit('ingest', 0, inputs.length, retry.message);
   }
+  return execution;
+}
 
-  let llm: { client: LlmClient; plan: LlmRunPlan } | undefined;
-  const recognizer = deps.createRecognizer?.(settings.ocrLanguages ?? DEFAULT_OCR_LANGUAGES);
+/** A full-mode run on one endpoint: its client, checked (server, models) and planned before the first file. */
+async function connectSingleEndpoint({ deps, runId, settings, control, emit, at, inputs }: Execution): Promise<RunLlm> {
+  emit('ingest', 0, inputs.length, 'checking Ollama and the models');
+  const client = deps.createLlm(settings, settings.llm.endpoints?.[0]);
+  const unencrypted = plainHttpWarning(client.host);
+  if (unencrypted) addRunEvent(deps.db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
+  return { client, plan: await prepareLlmRun(client, settings, control.signal) };
+}
+
+/** The run log's line naming the server the run talks to (or the simulator) and the context size planned. */
+function recordServer({ deps, runId, at }: Execution, llm: RunLlm): void {
+  const server = llm.client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server';
+  const { simulator } = llm.plan.probe;
+  addRunEvent(deps.db, runId, {
+    at: at(),
+    level: 'info',
+    phase: 'ingest',
+    message: `${simulator ? `${simulator} (${server} API, not a language model)` : server} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
+    data: planRecord(llm.plan),
+  });
+}
+
+/** Every input not yet done or failed: spread over the pool's endpoints, or one after another with the next read ahead. */
+async function analyzeInputs(execution: Execution, pool: boolean, llm: RunLlm | undefined, recognizer: PageRecognizer | undefined): Promise<void> {
+  const { deps, runId, settings, control, emit, log, at, inputs } = execution;
+  const pending = inputs.filter((input) => input.status !== 'done' && input.status !== 'failed');
+  const job = { deps, runId, inputCount: inputs.length, settings, recognizer, log };
+  // The next file is parsed while this one is analysed (readAhead.ts); whatever ends the run stops that parse.
+  const endOfRun = new AbortController();
+  const readAheadSignal = control.signal ? AbortSignal.any([control.signal, endOfRun.signal]) : endOfRun.signal;
+  let ahead: ReadAhead | undefined;
   try {
-    const pool = usesPool(settings);
-    if (settings.mode === 'full' && !pool) {
-      emit('ingest', 0, inputs.length, 'checking Ollama and the models');
-      const client = deps.createLlm(settings, settings.llm.endpoints?.[0]);
-      const unencrypted = plainHttpWarning(client.host);
-      if (unencrypted) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', message: unencrypted, data: { endpoint: client.host } });
-      llm = { client, plan: await prepareLlmRun(client, settings, control.signal) };
-      const server = client.kind === 'ollama' ? `Ollama ${llm.plan.probe.version}` : 'OpenAI-compatible server';
-      const { simulator } = llm.plan.probe;
-      addRunEvent(db, runId, {
-        at: at(),
-        level: 'info',
-        phase: 'ingest',
-        message: `${simulator ? `${simulator} (${server} API, not a language model)` : server} at ${llm.plan.probe.host}; num_ctx ${llm.plan.numCtx}`,
-        data: planRecord(llm.plan),
+    // Several endpoints, or one taking several files at once: the pool spreads the files (pool.ts).
+    if (pool) {
+      await runPool({
+        deps,
+        runId,
+        settings,
+        pending,
+        control,
+        emit,
+        log,
+        at,
+        analyze: (input, poolLlm, emitFor, signal) => runInput({ ...job, input, llm: poolLlm, control: { ...control, signal }, emit: emitFor, readAhead: undefined }),
       });
     }
-    const pending = inputs.filter((input) => input.status !== 'done' && input.status !== 'failed');
-    // The next file is parsed while this one is analysed (readAhead.ts); whatever ends the run stops that parse.
-    const endOfRun = new AbortController();
-    const readAheadSignal = control.signal ? AbortSignal.any([control.signal, endOfRun.signal]) : endOfRun.signal;
-    let ahead: ReadAhead | undefined;
-    try {
-      // Several endpoints, or one taking several files at once: the pool spreads the files (pool.ts).
-      if (pool) {
-        await runPool({
-          deps,
-          runId,
-          settings,
-          pending,
-          control,
-          emit,
-          log,
-          at,
-          analyze: (input, poolLlm, emitFor, signal) => runInput(deps, runId, input, inputs.length, settings, poolLlm, recognizer, { ...control, signal }, emitFor, log, undefined),
-        });
-      }
-      for (const [index, input] of (pool ? [] : pending).entries()) {
-        throwIfAborted(control.signal);
-        const readAhead = ahead;
-        const next = pending[index + 1];
-        ahead = next ? startReadAhead(deps, next.filePath, readAheadSignal) : undefined;
-        await runInput(deps, runId, input, inputs.length, settings, llm, recognizer, control, emit, log, readAhead);
-      }
-    } finally {
-      endOfRun.abort();
+    for (const [index, input] of (pool ? [] : pending).entries()) {
+      throwIfAborted(control.signal);
+      const readAhead = ahead;
+      const next = pending[index + 1];
+      ahead = next ? startReadAhead(deps, next.filePath, readAheadSignal) : undefined;
+      await runInput({ ...job, input, llm, control, emit, readAhead });
     }
-  } catch (error) {
-    const info = toErrorInfo(error, log.path);
-    const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
-    try {
-      // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
-      for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
-      markEnded(db, runId, status, at(), info);
-      if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
-    } catch (bookkeeping) {
-      // A full disk (or a store gone read-only) may refuse even this: the run stays 'running' in the store, which a
-      // resume takes up like an interrupted run. The error goes up with the run's number, so the host can say how.
-      await llm?.client.close();
-      await recognizer?.close();
-      log.error({ stage, code: info.code, err: error }, 'run failed; its state could not be recorded');
-      throw new AppError(info.code, info.message, { ...info.details, runId }, { cause: bookkeeping });
-    }
-    if (status === 'failed') log.error({ stage, code: info.code, err: error }, 'run failed');
-    else log.info({ stage, status }, `run ${status}`);
-    emit('done', 0, 0, status === 'failed' ? info.message : status, { runStatus: status });
-    await llm?.client.close();
-    await recognizer?.close();
-    return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId), ...(retry ? { retried: retry.message } : {}) };
+  } finally {
+    endOfRun.abort();
   }
-  await llm?.client.close();
-  await recognizer?.close();
+}
+
+/**
+ * The run stopped before its end (cancelled, paused, or a run-wide error): records that, with the input in flight,
+ * and returns the outcome. A store that cannot record it (a full disk) throws, with the run's number.
+ */
+async function endStopped(execution: Execution, error: unknown, llm: RunLlm | undefined, recognizer: PageRecognizer | undefined): Promise<RunOutcome> {
+  const { deps, runId, control, log, at, emit, retry } = execution;
+  const { db } = deps;
+  const { stage } = execution;
+  const info = toErrorInfo(error, log.path);
+  const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
+  try {
+    // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
+    for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+    markEnded(db, runId, status, at(), info);
+    if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
+  } catch (bookkeeping) {
+    // A full disk (or a store gone read-only) may refuse even this: the run stays 'running' in the store, which a
+    // resume takes up like an interrupted run. The error goes up with the run's number, so the host can say how.
+    await closeServices(llm, recognizer);
+    log.error({ stage, code: info.code, err: error }, 'run failed; its state could not be recorded');
+    throw new AppError(info.code, info.message, { ...info.details, runId }, { cause: bookkeeping });
+  }
+  if (status === 'failed') log.error({ stage, code: info.code, err: error }, 'run failed');
+  else log.info({ stage, status }, `run ${status}`);
+  emit('done', 0, 0, status === 'failed' ? info.message : status, { runStatus: status });
+  await closeServices(llm, recognizer);
+  return { run: getRun(db, runId)!, inputs: listRunInputs(db, runId), ...(retry ? { retried: retry.message } : {}) };
+}
+
+/** Every input was taken to its end (done or failed): the run is done. */
+function endDone({ deps, runId, log, at, emit, retry }: Execution): RunOutcome {
+  const { db } = deps;
   markEnded(db, runId, 'done', at());
   const finalInputs = listRunInputs(db, runId);
   log.info({ status: 'done', failedInputs: finalInputs.filter((i) => i.status === 'failed').length }, 'run finished');
@@ -192,20 +259,31 @@ export async function executeRun(deps: RunDeps, runId: number, control: RunContr
   return { run: getRun(db, runId)!, inputs: finalInputs, ...(retry ? { retried: retry.message } : {}) };
 }
 
+async function closeServices(llm: RunLlm | undefined, recognizer: PageRecognizer | undefined): Promise<void> {
+  await llm?.client.close();
+  await recognizer?.close();
+}
+
+/** One input's analysis: its run, which model analyses it and where its events go (the pool gives each endpoint its own). */
+interface InputJob {
+  deps: RunDeps;
+  runId: number;
+  input: RunInput;
+  /** How many inputs the run has ("file 2 of 5"). */
+  inputCount: number;
+  settings: RunSettings;
+  llm: RunLlm | undefined;
+  recognizer: PageRecognizer | undefined;
+  control: RunControl;
+  emit: PoolEmit;
+  /** The run's log; the input's lines are its child. */
+  log: Logger;
+  /** The file's parse, when it was started while the previous file was analysed. */
+  readAhead: ReadAhead | undefined;
+}
+
 /** One input file: ingest (or reuse), then the document pipeline. Errors of this file stay with it; cancel and run-wide errors go up. */
-async function runInput(
-  deps: RunDeps,
-  runId: number,
-  input: RunInput,
-  inputCount: number,
-  settings: RunSettings,
-  llm: { client: LlmClient; plan: LlmRunPlan } | undefined,
-  recognizer: PageRecognizer | undefined,
-  control: RunControl,
-  emit: (phase: RunPhase, current: number, total: number, message: string, extra?: Partial<ProgressEvent>) => void,
-  runLog: Logger,
-  readAhead: ReadAhead | undefined,
-): Promise<void> {
+async function runInput({ deps, runId, input, inputCount, settings, llm, recognizer, control, emit, log: runLog, readAhead }: InputJob): Promise<void> {
   const { db } = deps;
   const at = () => deps.now().toISOString();
   const label = `file ${input.ordinal + 1} of ${inputCount}`;

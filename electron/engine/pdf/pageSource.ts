@@ -20,6 +20,7 @@ import { addStageTime, cancelledError, throwIfAborted } from '../util';
 import type { DocumentInfo, RawPage } from './rawExtractor.mjs';
 import { borrowWorker, discardWorker, returnWorker, tryBorrowWorker } from './extractorPool';
 import { noPagesError, openError, READ_CANCELLED } from './pdfErrors';
+import { createPageOrder, type PageOrder } from './pageOrder';
 
 export type PageSink = (page: RawPage) => void;
 
@@ -99,110 +100,124 @@ export async function extractWithWorkers(bytes: Uint8Array, plan: WorkerPlan, si
   return readWithWorkers(first, bytes, plan, sink, context);
 }
 
+/** One document read by workers, as its steps share it. */
+interface WorkerRead {
+  bytes: Uint8Array;
+  plan: WorkerPlan;
+  context: ExtractContext;
+  workers: Worker[];
+  order: PageOrder;
+  /** -1 until the first worker has opened the document. */
+  pageCount: number;
+  nextToRequest: number;
+  settled: boolean;
+  /** Ends the read, once. `workersIdle`: no worker is in the middle of a page (a complete read, or a document pdf.js refused to open). */
+  finish: (error?: unknown, workersIdle?: boolean) => void;
+}
+
 function readWithWorkers(first: Worker, bytes: Uint8Array, plan: WorkerPlan, sink: PageSink, context: ExtractContext): Promise<void> {
-  const workers: Worker[] = [];
-  const finished = new Map<number, RawPage>();
-  let pageCount = -1;
-  /** Pages wait until the info worker has answered: the sink's contract is info first, then pages. */
-  let infoDelivered = false;
-  let nextToRequest = 1;
-  let nextToDeliver = 1;
-
   return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    /** `workersIdle`: no worker is in the middle of a page (a complete read, or a document pdf.js refused to open). */
-    const finish = (error?: unknown, workersIdle = error === undefined): void => {
-      if (settled) return;
-      settled = true;
-      context.signal?.removeEventListener('abort', onAbort);
-      // After an error or a cancel the workers may be mid-page: terminating drops their pdf.js document with the
-      // thread. Idle ones close their document and go back to the pool.
-      const released = workers.map((worker) => (workersIdle ? closeAndReturn(worker) : discardWorker(worker)));
-      void Promise.allSettled(released).then(() => (error === undefined ? resolve() : reject(error)));
+    const read: WorkerRead = {
+      bytes,
+      plan,
+      context,
+      workers: [],
+      order: createPageOrder(sink),
+      pageCount: -1,
+      nextToRequest: 1,
+      settled: false,
+      finish: (error, workersIdle = error === undefined) => {
+        if (read.settled) return;
+        read.settled = true;
+        context.signal?.removeEventListener('abort', onAbort);
+        // After an error or a cancel the workers may be mid-page: terminating drops their pdf.js document with the
+        // thread. Idle ones close their document and go back to the pool.
+        const released = read.workers.map((worker) => (workersIdle ? closeAndReturn(worker) : discardWorker(worker)));
+        void Promise.allSettled(released).then(() => (error === undefined ? resolve() : reject(error)));
+      },
     };
-    const onAbort = (): void => finish(cancelledError(context.signal, READ_CANCELLED));
+    const onAbort = (): void => read.finish(cancelledError(context.signal, READ_CANCELLED));
     context.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const requestMore = (worker: Worker, count: number): void => {
-      for (let i = 0; i < count && nextToRequest <= pageCount; i++) worker.postMessage({ pageNumber: nextToRequest++ });
-    };
-    const deliverInOrder = (): void => {
-      if (!infoDelivered) return;
-      for (let page = finished.get(nextToDeliver); page !== undefined; page = finished.get(nextToDeliver)) {
-        finished.delete(nextToDeliver);
-        nextToDeliver++;
-        sink(page);
-      }
-      if (nextToDeliver > pageCount) finish();
-    };
-    const onReady = (worker: Worker, info: DocumentInfo, withInfo: boolean): void => {
-      if (pageCount === -1) {
-        pageCount = info.pageCount;
-        if (pageCount === 0) throw noPagesError(context.fileName);
-        if (pageCount >= plan.minPagesForMore) startExtraWorkers();
-      }
-      if (withInfo) {
-        context.onInfo(info);
-        infoDelivered = true;
-        deliverInOrder();
-      }
-      requestMore(worker, IN_FLIGHT_PER_WORKER);
-    };
-    const onMessage = (worker: Worker, message: WorkerMessage): void => {
-      if (message.type === 'fatal') {
-        // Every worker was asked to open the same bytes and will fail alike; closing first lets them finish that.
-        return finish(openError(Object.assign(new Error(message.message), { name: message.name, code: message.code }), context.fileName), true);
-      }
-      switch (message.type) {
-        case 'ready':
-          addStageTime('open', message.openMs);
-          return onReady(worker, message.info, message.withInfo);
-        case 'page':
-          recordPageCost(message.page);
-          finished.set(message.page.pageNumber, message.page);
-          requestMore(worker, 1);
-          return deliverInOrder();
-        case 'error':
-          finished.set(message.pageNumber, unreadablePage(message.pageNumber, message.message));
-          requestMore(worker, 1);
-          return deliverInOrder();
-        case 'closed':
-          return;
-      }
-    };
-    const startWorker = (worker: Worker): void => {
-      workers.push(worker);
-      worker.on('message', (message: WorkerMessage) => {
-        if (settled) return;
-        try {
-          onMessage(worker, message);
-        } catch (error) {
-          finish(error);
-        }
-      });
-      worker.on('error', (error) =>
-        finish(pageCount === -1 ? new WorkerStartError(String(error)) : new Error(`PDF worker failed: ${error.message}`, { cause: error })),
-      );
-      worker.on('exit', (code) => {
-        // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
-        if (!settled) finish(new Error(`PDF worker stopped unexpectedly (exit code ${code})`));
-      });
-      // The first worker reads the document info; every worker opens its own copy of the bytes (postMessage copies).
-      worker.postMessage({ type: 'open', data: bytes, readInfo: workers.length === 1, password: context.password });
-    };
-    /** More workers up to the plan, as far as the pool has free threads now (another document may be using them). */
-    const startExtraWorkers = (): void => {
-      while (workers.length < plan.maxWorkers) {
-        const worker = tryBorrowWorker();
-        if (!worker) return;
-        startWorker(worker);
-      }
-    };
-    startWorker(first);
+    startWorker(read, first);
     // A large file is almost surely long: open it in every worker at once instead of after the first has counted pages
     // (each worker parses the file itself, which is a good part of its work).
-    if (bytes.length >= EAGER_WORKERS_MIN_BYTES) startExtraWorkers();
+    if (bytes.length >= EAGER_WORKERS_MIN_BYTES) startExtraWorkers(read);
   });
+}
+
+function requestMore(read: WorkerRead, worker: Worker, count: number): void {
+  for (let i = 0; i < count && read.nextToRequest <= read.pageCount; i++) worker.postMessage({ pageNumber: read.nextToRequest++ });
+}
+
+function deliverInOrder(read: WorkerRead): void {
+  if (read.order.deliver(read.pageCount)) read.finish();
+}
+
+function onReady(read: WorkerRead, worker: Worker, info: DocumentInfo, withInfo: boolean): void {
+  if (read.pageCount === -1) {
+    read.pageCount = info.pageCount;
+    if (read.pageCount === 0) throw noPagesError(read.context.fileName);
+    if (read.pageCount >= read.plan.minPagesForMore) startExtraWorkers(read);
+  }
+  if (withInfo) {
+    read.context.onInfo(info);
+    read.order.infoDelivered();
+    deliverInOrder(read);
+  }
+  requestMore(read, worker, IN_FLIGHT_PER_WORKER);
+}
+
+function onMessage(read: WorkerRead, worker: Worker, message: WorkerMessage): void {
+  if (message.type === 'fatal') {
+    // Every worker was asked to open the same bytes and will fail alike; closing first lets them finish that.
+    return read.finish(openError(Object.assign(new Error(message.message), { name: message.name, code: message.code }), read.context.fileName), true);
+  }
+  switch (message.type) {
+    case 'ready':
+      addStageTime('open', message.openMs);
+      return onReady(read, worker, message.info, message.withInfo);
+    case 'page':
+      recordPageCost(message.page);
+      read.order.add(message.page);
+      requestMore(read, worker, 1);
+      return deliverInOrder(read);
+    case 'error':
+      read.order.add(unreadablePage(message.pageNumber, message.message));
+      requestMore(read, worker, 1);
+      return deliverInOrder(read);
+    case 'closed':
+      return;
+  }
+}
+
+function startWorker(read: WorkerRead, worker: Worker): void {
+  read.workers.push(worker);
+  worker.on('message', (message: WorkerMessage) => {
+    if (read.settled) return;
+    try {
+      onMessage(read, worker, message);
+    } catch (error) {
+      read.finish(error);
+    }
+  });
+  worker.on('error', (error) =>
+    read.finish(read.pageCount === -1 ? new WorkerStartError(String(error)) : new Error(`PDF worker failed: ${error.message}`, { cause: error })),
+  );
+  worker.on('exit', (code) => {
+    // A plain Error: the runner logs it with its stack and tells the user to report it with that log.
+    if (!read.settled) read.finish(new Error(`PDF worker stopped unexpectedly (exit code ${code})`));
+  });
+  // The first worker reads the document info; every worker opens its own copy of the bytes (postMessage copies).
+  worker.postMessage({ type: 'open', data: read.bytes, readInfo: read.workers.length === 1, password: read.context.password });
+}
+
+/** More workers up to the plan, as far as the pool has free threads now (another document may be using them). */
+function startExtraWorkers(read: WorkerRead): void {
+  while (read.workers.length < read.plan.maxWorkers) {
+    const worker = tryBorrowWorker();
+    if (!worker) return;
+    startWorker(read, worker);
+  }
 }
 
 /**

@@ -1,16 +1,9 @@
 import type { Migration } from '../migrate';
+import { asShipped } from './shippedSql';
 
-/**
- * The foundation schema: documents and their pages, outline and chunk trees,
- * runs with per-input state and events, and the rules' ID mentions. Later
- * migrations add LLM calls, split attempts, findings, summaries and Q&A by
- * referencing these tables, not by rewriting them.
- */
-export const migration0010Init: Migration = {
-  version: 10,
-  name: '0010-init',
-  up(db) {
-    db.exec(`
+// One statement group per table, in the order they shipped in. Their text (its indentation too) is the shipped
+// migration's, byte for byte: asShipped joins them back into the one string it executed.
+const DOCUMENTS = `
       CREATE TABLE documents (
         id INTEGER PRIMARY KEY,
         sha256 TEXT NOT NULL UNIQUE,
@@ -24,7 +17,9 @@ export const migration0010Init: Migration = {
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       ) STRICT;
+`;
 
+const PAGES = `
       CREATE TABLE pages (
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         page_number INTEGER NOT NULL,
@@ -33,7 +28,9 @@ export const migration0010Init: Migration = {
         has_text_layer INTEGER NOT NULL CHECK (has_text_layer IN (0, 1)),
         PRIMARY KEY (document_id, page_number)
       ) STRICT;
+`;
 
+const LINES = `
       -- Rebuilt lines with typography: the input of heading detection and of later re-chunking.
       CREATE TABLE lines (
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -46,7 +43,9 @@ export const migration0010Init: Migration = {
         markdown_level INTEGER,
         PRIMARY KEY (document_id, line_index)
       ) STRICT;
+`;
 
+const OUTLINE_ENTRIES = `
       CREATE TABLE outline_entries (
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         ordinal INTEGER NOT NULL,
@@ -55,7 +54,9 @@ export const migration0010Init: Migration = {
         page_number INTEGER,
         PRIMARY KEY (document_id, ordinal)
       ) STRICT;
+`;
 
+const CHUNK_TREES = `
       -- A document can have several trees (deterministic, LLM-refined, other settings); one is current.
       CREATE TABLE chunk_trees (
         id INTEGER PRIMARY KEY,
@@ -68,7 +69,9 @@ export const migration0010Init: Migration = {
         UNIQUE (document_id, params_hash)
       ) STRICT;
       CREATE UNIQUE INDEX chunk_trees_one_current ON chunk_trees(document_id) WHERE is_current = 1;
+`;
 
+const CHUNKS = `
       CREATE TABLE chunks (
         tree_id INTEGER NOT NULL REFERENCES chunk_trees(id) ON DELETE CASCADE,
         node_index INTEGER NOT NULL,
@@ -86,7 +89,9 @@ export const migration0010Init: Migration = {
         overlap_before INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (tree_id, node_index)
       ) STRICT;
+`;
 
+const RUNS = `
       CREATE TABLE runs (
         id INTEGER PRIMARY KEY,
         mode TEXT NOT NULL,
@@ -98,7 +103,9 @@ export const migration0010Init: Migration = {
         error_code TEXT,
         error_message TEXT
       ) STRICT;
+`;
 
+const RUN_INPUTS = `
       -- One row per file given to a run, kept even when the file never became a document (vanished, corrupt).
       CREATE TABLE run_inputs (
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -112,7 +119,9 @@ export const migration0010Init: Migration = {
         warnings_json TEXT NOT NULL DEFAULT '[]',
         PRIMARY KEY (run_id, ordinal)
       ) STRICT;
+`;
 
+const RUN_EVENTS = `
       CREATE TABLE run_events (
         id INTEGER PRIMARY KEY,
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -124,7 +133,9 @@ export const migration0010Init: Migration = {
         data_json TEXT
       ) STRICT;
       CREATE INDEX run_events_by_run ON run_events(run_id, id);
+`;
 
+const ID_MENTIONS = `
       CREATE TABLE id_mentions (
         id INTEGER PRIMARY KEY,
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -138,6 +149,18 @@ export const migration0010Init: Migration = {
         UNIQUE (document_id, rules_hash, start_offset)
       ) STRICT;
       CREATE INDEX id_mentions_by_normalized ON id_mentions(document_id, normalized);
-    `);
+`;
+
+/**
+ * The foundation schema: documents and their pages, outline and chunk trees,
+ * runs with per-input state and events, and the rules' ID mentions. Later
+ * migrations add LLM calls, split attempts, findings, summaries and Q&A by
+ * referencing these tables, not by rewriting them.
+ */
+export const migration0010Init: Migration = {
+  version: 10,
+  name: '0010-init',
+  up(db) {
+    db.exec(asShipped([DOCUMENTS, PAGES, LINES, OUTLINE_ENTRIES, CHUNK_TREES, CHUNKS, RUNS, RUN_INPUTS, RUN_EVENTS, ID_MENTIONS]));
   },
 };

@@ -1,17 +1,9 @@
 import type { Migration } from '../migrate';
+import { asShipped } from './shippedSql';
 
-/**
- * Findings extraction: per-chunk results (the resume point of a run), raw
- * findings as each chunk reported them (grounded or not), merged findings with
- * their sources and the merge decisions (so the UI can show and undo them),
- * and document summaries. A chunk's findings and its `done` mark are written
- * in one transaction (extract/store.ts commitChunkResult).
- */
-export const migration0040Findings: Migration = {
-  version: 40,
-  name: '0040-findings',
-  up(db) {
-    db.exec(`
+// One statement group per table, in the order they shipped in. Their text (its indentation too) is the shipped
+// migration's, byte for byte: asShipped joins them back into the one string it executed.
+const CHUNK_RESULTS = `
       CREATE TABLE chunk_results (
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -31,7 +23,9 @@ export const migration0040Findings: Migration = {
         finished_at TEXT,
         PRIMARY KEY (run_id, document_id, node_index)
       ) STRICT;
+`;
 
+const FINDINGS = `
       CREATE TABLE findings (
         id INTEGER PRIMARY KEY,
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -62,7 +56,9 @@ export const migration0040Findings: Migration = {
       ) STRICT;
       CREATE INDEX findings_by_document ON findings(run_id, document_id, node_index);
       CREATE INDEX findings_by_key ON findings(run_id, document_id, finding_key);
+`;
 
+const MERGED_FINDINGS = `
       CREATE TABLE merged_findings (
         id INTEGER PRIMARY KEY,
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -82,7 +78,9 @@ export const migration0040Findings: Migration = {
         created_at TEXT NOT NULL,
         UNIQUE (run_id, document_id, ordinal)
       ) STRICT;
+`;
 
+const MERGED_FINDING_SOURCES = `
       CREATE TABLE merged_finding_sources (
         merged_id INTEGER NOT NULL REFERENCES merged_findings(id) ON DELETE CASCADE,
         finding_id INTEGER NOT NULL REFERENCES findings(id) ON DELETE CASCADE,
@@ -90,7 +88,9 @@ export const migration0040Findings: Migration = {
         PRIMARY KEY (merged_id, finding_id)
       ) STRICT;
       CREATE INDEX merged_finding_sources_by_finding ON merged_finding_sources(finding_id);
+`;
 
+const MERGE_DECISIONS = `
       CREATE TABLE merge_decisions (
         id INTEGER PRIMARY KEY,
         merged_id INTEGER NOT NULL REFERENCES merged_findings(id) ON DELETE CASCADE,
@@ -102,7 +102,9 @@ export const migration0040Findings: Migration = {
         undone_at TEXT
       ) STRICT;
       CREATE INDEX merge_decisions_by_merged ON merge_decisions(merged_id);
+`;
 
+const SUMMARIES = `
       CREATE TABLE summaries (
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -116,6 +118,19 @@ export const migration0040Findings: Migration = {
         created_at TEXT NOT NULL,
         PRIMARY KEY (run_id, document_id, level, ordinal)
       ) STRICT;
-    `);
+`;
+
+/**
+ * Findings extraction: per-chunk results (the resume point of a run), raw
+ * findings as each chunk reported them (grounded or not), merged findings with
+ * their sources and the merge decisions (so the UI can show and undo them),
+ * and document summaries. A chunk's findings and its `done` mark are written
+ * in one transaction (extract/store.ts commitChunkResult).
+ */
+export const migration0040Findings: Migration = {
+  version: 40,
+  name: '0040-findings',
+  up(db) {
+    db.exec(asShipped([CHUNK_RESULTS, FINDINGS, MERGED_FINDINGS, MERGED_FINDING_SOURCES, MERGE_DECISIONS, SUMMARIES]));
   },
 };
