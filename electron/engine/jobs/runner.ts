@@ -301,7 +301,8 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     });
     documentId = ingested.documentId;
     log.info({ stage: 'ingest', documentId, pages: ingested.doc.pageCount, warnings: ingested.warnings.map((w) => w.code) }, 'input stored');
-    updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'tree' });
+    // The input's next phase, as analyzeDocument runs them (RUN_PHASES): the ID mentions first, then the tree.
+    updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'rules' });
     for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
     const unreadable = unreadableDocument(doc.pages, ingested.warnings);
@@ -310,7 +311,7 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
       log.warn({ stage: 'ingest', documentId, code: unreadable.code }, 'input failed');
       return;
     }
-    let currentPhase: RunPhase = 'tree';
+    let currentPhase: RunPhase = 'rules';
     const outcome = await analyzeDocument({
       db,
       runId,
