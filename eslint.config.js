@@ -14,7 +14,7 @@ const ENGINE_MODULE_INTERNALS = {
 };
 const ENGINE_ROOT_INTERNALS = {
   regex: '^\\./[^/]+/(?!index$).+',
-  message: "The engine's entry imports its modules through their index.ts ('./jobs', not './jobs/runner').",
+  message: "The engine's entry imports its modules through their index.ts ('./pipeline', not './pipeline/runner').",
 };
 const HOST_INTO_ENGINE_INTERNALS = {
   regex: '(^|/)engine/[^/]+/(?!index$).+',
@@ -22,7 +22,7 @@ const HOST_INTO_ENGINE_INTERNALS = {
 };
 
 // printed/ is what the document prints about itself, read by the stages (extract, merge, completeness, compare,
-// reconcile, jobs): it sits one floor below them and imports none, only util/ and rules/ (the ID patterns), which import
+// reconcile, pipeline): it sits one floor below them and imports none, only util/ and rules/ (the ID patterns), which import
 // no engine module. A stage's import there would let two stages reach each other through it again.
 const PRINTED_FLOOR = {
   regex: '^\\.\\./(?!(util|rules)(/|$))[^./]',
@@ -100,13 +100,13 @@ export default tseslint.config(
   },
   {
     // SQL lives in store modules (README, Layout): store/ and each module's store.ts. A statement anywhere else fails here.
-    // A run's status changes only through the runner's rules (jobs/runStatus.ts), never by the store call directly.
+    // A run's status changes only through the runner's rules (pipeline/runStatus.ts), never by the store call directly.
     files: ['electron/**/*.ts'],
-    ignores: ['electron/engine/store/**', 'electron/engine/*/store.ts', 'electron/engine/jobs/runStatus.ts'],
+    ignores: ['electron/engine/store/**', 'electron/engine/*/store.ts', 'electron/engine/pipeline/runStatus.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.name='setRunStatus']", message: 'A run status changes through the runner\'s rules in jobs/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).' },
+        { selector: "CallExpression[callee.name='setRunStatus']", message: 'A run status changes through the runner\'s rules in pipeline/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).' },
         { selector: "CallExpression[callee.property.name='prepare']", message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.' },
         {
           selector: "CallExpression[callee.property.name='exec'][callee.object.name=/^(db|database|store)$/]",

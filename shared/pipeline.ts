@@ -13,7 +13,7 @@ export const RUN_STATUSES = ['queued', 'running', 'paused', 'cancelled', 'failed
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /**
- * An input's phases in the order they run (jobs/runner.ts, then analyzeDocument): each is reported as it starts, and
+ * An input's phases in the order they run (pipeline/runner.ts, then analyzeDocument): each is reported as it starts, and
  * the window's progress bar places them in this order (host/progress.ts PHASE_SPANS). 'ocr': reading pages without a
  * usable text layer from their images, page by page (a phase of its own: it takes seconds a page). 'rules': the ID
  * mentions the document prints. 'tree': the chunk tree, the judge's choice of strategy and the LLM tree split

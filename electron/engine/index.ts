@@ -4,7 +4,7 @@
  * and never imports Electron.
  */
 import { collectReportData, defaultPdfRenderer, renderJson, renderMarkdown, renderReport, type ExportOptions, type MarkdownOptions, type PdfRenderer, type ReportFormat } from './report';
-import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutcome, type RunSettings } from './jobs';
+import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutcome, type RunSettings } from './pipeline';
 import type { Logger } from './log';
 import { createLlmClient, resolveEndpoint, type KeySource, type LlmClient } from './llm';
 import type { EndpointSettings } from '../../shared/endpoints';
@@ -85,9 +85,9 @@ export function createEngine(deps: EngineDeps): Engine {
   };
 }
 
-export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type RunOutcome, type RunSettings } from './jobs';
-export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRequest, type PasswordSource } from './jobs';
-export { stopIdleRun } from './jobs';
+export { DEFAULT_RUN_LLM_SETTINGS, defaultRunSettings, type RunControl, type RunOutcome, type RunSettings } from './pipeline';
+export { isPasswordFailure, oneTimePassword, requeueForPassword, type PasswordRequest, type PasswordSource } from './pipeline';
+export { stopIdleRun } from './pipeline';
 export type { RunModels } from './review';
 export { createFileLogger, LOG_FILE, silentLogger, type FileLogger, type Logger } from './log';
 export { StopRequest, writeOutputFile, type StopKind } from './util';

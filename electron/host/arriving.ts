@@ -7,7 +7,7 @@ import type { ArrivingFindings } from '../../shared/contract';
 import type { RunStatus } from '../../shared/types';
 import { listRunInputs, listRuns, type Database } from '../engine/store';
 import { listFindings } from '../engine/extract';
-import { arrivingFindings } from '../engine/jobs';
+import { arrivingFindings } from '../engine/pipeline';
 
 /** An input in these states has not merged its findings yet, and may still (resumed) or will never (cancelled). */
 const UNMERGED: ReadonlySet<RunStatus> = new Set(['running', 'paused', 'cancelled']);

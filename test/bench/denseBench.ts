@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/pipeline/settings';
 import { listMergedFindings } from '../../electron/engine/merge';
 import { openDatabase } from '../../electron/engine/store';
 import { defaultTokenize, startOllamaSim, type Responder, type SimChatRequest } from '../ollama-sim/index';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createEngine } from '../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/pipeline/settings';
 import { openDatabase } from '../../electron/engine/store';
 import { defaultTokenize, type SimCounters } from '../ollama-sim/index';
 

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../electron/engine';
 import { JUDGE_INSTRUCTIONS } from '../../electron/engine/judge';
-import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/pipeline/settings';
 import { openDatabase } from '../../electron/engine/store';
 import { SUMMARY_MAP_INSTRUCTIONS, SUMMARY_REDUCE_INSTRUCTIONS } from '../../electron/engine/summary/prompts';
 import { defaultTokenize, schemaResponder, startOllamaSim, type Responder, type SimChatRequest } from '../ollama-sim/index';

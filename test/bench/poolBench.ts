@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EndpointSettings } from '../../shared/endpoints';
 import { createEngine } from '../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS, type RunSettings } from '../../electron/engine/pipeline/settings';
 import { listMergedFindings } from '../../electron/engine/merge';
 import { listRunInputs, openDatabase, type Database } from '../../electron/engine/store';
 import { loadCorpusTruth } from '../eval/truthResponder';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEngine } from '../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/pipeline/settings';
 import { openDatabase } from '../../electron/engine/store';
 import { Fleet } from './fleet';
 import { CORPUS } from './treesplitCorpusBench';

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../electron/engine/pipeline/settings';
 import { getCompleteness } from '../../electron/engine/completeness';
 import { listMergedFindings } from '../../electron/engine/merge';
 import { openDatabase } from '../../electron/engine/store';

@@ -11,7 +11,7 @@ export type { ChunkStrategy };
 export interface ChunkingOptions {
   /** 'auto' picks outline, then headings, then pages (see `chooseStrategy`). */
   strategy: ChunkStrategy | 'auto';
-  /** Token estimator; a full run passes the extraction model's calibrated one (jobs/documentPipeline.ts). */
+  /** Token estimator; a full run passes the extraction model's calibrated one (pipeline/documentPipeline.ts). */
   estimateTokens: (text: string) => number;
   /** Greedy merger sizes (docs-mcp-server: 500 / 1500 / 5000 characters). */
   minChars: number;

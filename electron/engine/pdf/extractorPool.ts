@@ -11,7 +11,7 @@
  * error or cancellation: terminating is the only sure way to stop pdf.js).
  *
  * At most MAX_LENT workers are lent at once, over all documents being read:
- * a run reads the next file while it analyses the current one (jobs/readAhead.ts),
+ * a run reads the next file while it analyses the current one (pipeline/readAhead.ts),
  * and that read waits for a free thread rather than overloading the cores and
  * holding a third copy of pdf.js in memory.
  */

@@ -3,7 +3,7 @@
  * findings it prints (summary-table rows, item lists, stated totals), the IDs, numbers, titles and severities it
  * prints for a finding, where a quote stands in it (grounding), and the words two printed titles are compared by.
  *
- * One floor below the stages that use it: extract, merge and completeness (and compare, reconcile, summary, jobs)
+ * One floor below the stages that use it: extract, merge and completeness (and compare, reconcile, summary, pipeline)
  * import this module; it imports none of them, only util/, rules/ (the ID patterns) and shared/. A helper belongs
  * here when more than one stage needs the same reading of the document; what one stage decides with it (a
  * finding's merge, the completeness verdict, an extraction prompt) stays in that stage.

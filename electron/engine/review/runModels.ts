@@ -3,7 +3,7 @@
  * report can say exactly what produced its findings.
  *
  * Source: the run's info event written before the first document
- * (jobs/runner.ts: `data.models` = stage -> model name). A digest is read from
+ * (pipeline/runner.ts: `data.models` = stage -> model name). A digest is read from
  * `data.digests` (model name -> digest) or `data.installed` ([{ name, digest }],
  * the probe's model list) when the run logged one; runs that did not log
  * digests report `digest: null`. Models that only appear in the run's LLM

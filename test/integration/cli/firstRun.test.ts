@@ -99,7 +99,9 @@ describe('README: first run without Ollama', () => {
       expect(report).toContain('  - extract: qwen3:8b (simulator, not a language model) (digest');
       expect(section).toContain('reads "simulator, not a language model"');
       // The terminal and the report give the same completeness verdict.
-      const terminal = /completeness: ([^|\n]+?)(?: \||\n)/.exec(resumed.output)?.[1];
+      // The completeness phase's last line is its verdict: "completeness: file 1 of 1: <headline> | <places>".
+      const verdictLine = resumed.output.split('\n').filter((line) => line.startsWith('completeness: ')).at(-1);
+      const terminal = verdictLine?.replace(/^completeness: (?:file \d+ of \d+: )?/, '').split(' | ')[0];
       const inReport = /### Completeness: (.+)\n/.exec(report)?.[1];
       expect(terminal, resumed.output).toBeDefined();
       expect(terminal).toBe(inReport);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CompletenessVerdict } from '../../../shared/completeness';
 import { DEFAULT_PROFILE, rankSeverity } from '../../../shared/findings';
 import { getCompleteness } from '../../../electron/engine/completeness';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
 import type { SimChatRequest, SimReply } from '../../ollama-sim/index';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, truthResponder, type TruthDocument, type TruthFindingSpec } from '../../eval/truthResponder';

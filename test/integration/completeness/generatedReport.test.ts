@@ -65,7 +65,7 @@ describe('completeness on generated reports', () => {
     expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
 
     // In the run: the progress message says it.
-    expect(events.map((e) => e.message)).toContain(`file 1 of 1: completeness: Check this place | p.1: ${verdict.places[0]!.message}`);
+    expect(events.filter((e) => e.phase === 'completeness').map((e) => e.message)).toContain(`file 1 of 1: Check this place | p.1: ${verdict.places[0]!.message}`);
     // In every report format.
     const markdown = h!.engine.markdownReport(runId);
     expect(markdown).toContain('### Completeness: Check this place');

@@ -62,7 +62,7 @@ describeNeeding([CORPUS, corpusDocuments(NAMED)], 'corpus completeness gate (a m
     expect(gate).toEqual([]);
     expect(rows.reduce((a, r) => a + r.completeness!.missedNamed, 0)).toBe(missed);
     // A finding the model skipped, known from its contents line and summary row, still opens on its detailed section:
-    // the rules read the section's heading (jobs/documentPipeline.ts recordUnnamedSections), and it stays named above.
+    // the rules read the section's heading (pipeline/documentPipeline.ts recordUnnamedSections), and it stays named above.
     expect(rows.reduce((a, r) => a + r.detailPages, 0)).toBe(rows.reduce((a, r) => a + r.found, 0));
   }, 900_000);
 });

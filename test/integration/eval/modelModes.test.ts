@@ -157,7 +157,7 @@ describeNeeding(
         expect(carriers.map((m) => m.type), r.name).toEqual([LISTED_ENTRY_TYPE]);
         const places = verdicts.get(r.name)!.places.filter((p) => p.kind === 'entry-without-finding');
         expect(places.some((p) => carriers[0]!.sources.some((src) => src.page === p.page)), r.name).toBe(true);
-        // Yet it opens on its detailed section, whose heading the rules read (jobs/documentPipeline.ts recordUnnamedSections).
+        // Yet it opens on its detailed section, whose heading the rules read (pipeline/documentPipeline.ts recordUnnamedSections).
         expect(carriers[0]!.mainPage, `${r.name}: ${t.title}`).toBe(t.page);
         expect(r, r.name).toMatchObject({ found: r.truth, detailPages: r.truth });
       }

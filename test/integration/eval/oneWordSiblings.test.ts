@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
 import { listMergedFindings } from '../../../electron/engine/merge';
 import { openDatabase } from '../../../electron/engine/store';
 import { scoreStrict } from '../../eval/strictScore';

@@ -13,7 +13,7 @@ import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
 import { importPopulation, reconcileAndStore, reconcileDocument, renderReconciliation, reviewTieOut, WORKPAPER_SHEETS } from '../../../electron/engine/reconcile';
 import { listTrail } from '../../../electron/engine/review';
 import { openDatabase, type Database } from '../../../electron/engine/store';

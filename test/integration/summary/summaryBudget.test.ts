@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../../../shared/types';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
 import { SUMMARY_PROMPT_TOKENS_PER_SOURCE_TOKEN } from '../../../electron/engine/summary';
 import { promptBlocks } from '../../fixtures/plantedFindings';
 import { isExtractionRequest } from '../../eval/truthResponder';

@@ -13,8 +13,8 @@ async function restrictedImportErrors(file: string, source: string): Promise<str
 
 describe('layer rules', () => {
   it.each([
-    ['electron/engine/jobs/x.ts', "import { app } from 'electron';\nexport const a = app;"],
-    ['electron/engine/jobs/x.ts', "import { a } from '../../main/index';\nexport const b = a;"],
+    ['electron/engine/pipeline/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['electron/engine/pipeline/x.ts', "import { a } from '../../main/index';\nexport const b = a;"],
     ['shared/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
     ['shared/x.ts', "import { a } from '../electron/engine/index';\nexport const b = a;"],
     ['renderer/src/x.ts', "import { a } from '../../electron/engine/store';\nexport const b = a;"],
@@ -27,9 +27,9 @@ describe('layer rules', () => {
     // Engine modules meet through their index.ts only; hosts use the engine's public surface.
     ['electron/engine/report/x.ts', "import { getRun } from '../store/runs';\nexport const a = getRun;"],
     ['electron/engine/treesplit/x.ts', "import { insertJudgeDecision } from '../judge/store';\nexport const a = insertJudgeDecision;"],
-    ['electron/engine/x.ts', "import { executeRun } from './jobs/runner';\nexport const a = executeRun;"],
+    ['electron/engine/x.ts', "import { executeRun } from './pipeline/runner';\nexport const a = executeRun;"],
     ['electron/host/x.ts', "import { getRun } from '../engine/store/runs';\nexport const a = getRun;"],
-    ['electron/cli/x.ts', "import { defaultRunSettings } from '../engine/jobs/settings';\nexport const a = defaultRunSettings;"],
+    ['electron/cli/x.ts', "import { defaultRunSettings } from '../engine/pipeline/settings';\nexport const a = defaultRunSettings;"],
     ['electron/main/x.ts', "import { openDatabase } from '../engine/store/db';\nexport const a = openDatabase;"],
     // printed/ is one floor below the stages: it imports none of them, and the engine's rules still hold there.
     ['electron/engine/printed/x.ts', "import { checkCompleteness } from '../completeness';\nexport const a = checkCompleteness;"],
@@ -43,7 +43,7 @@ describe('layer rules', () => {
   });
 
   it.each([
-    ['electron/engine/jobs/x.ts', "import { ErrorCode } from '../../../shared/errors';\nexport const a = ErrorCode;"],
+    ['electron/engine/pipeline/x.ts', "import { ErrorCode } from '../../../shared/errors';\nexport const a = ErrorCode;"],
     ['renderer/src/x.ts', "import { commands } from '../../shared/contract';\nexport const a = commands;"],
     ['renderer/src/components/X.tsx', "import { store } from '../store';\nexport const a = store;"],
     ['renderer/src/store/x.ts', "import { invoke } from '../api';\nexport const a = invoke;"],

@@ -141,7 +141,7 @@ describe('engine stage folders', () => {
   it('read the arrows from the source: the stages that use what the document prints import printed/', () => {
     // Guards the two tests above against a graph read wrong (an empty graph has no circle either).
     const into = new Set(arrows.filter((a) => a.to === 'printed').map((a) => a.from));
-    for (const stage of ['extract', 'merge', 'completeness', 'compare', 'reconcile', 'jobs']) expect(into).toContain(stage);
+    for (const stage of ['extract', 'merge', 'completeness', 'compare', 'reconcile', 'pipeline']) expect(into).toContain(stage);
     expect(arrows.find((a) => a.from === 'merge' && a.to === 'printed')!.files).toContain('merge/groups.ts');
   });
 
@@ -152,7 +152,7 @@ describe('engine stage folders', () => {
       arrow('completeness', 'merge', 'completeness/entryMatching.ts'),
       arrow('merge', 'extract', 'merge/similarity.ts'),
       arrow('merge', 'util', 'merge/candidates.ts'),
-      arrow('jobs', 'extract', 'jobs/runner.ts'),
+      arrow('pipeline', 'extract', 'pipeline/runner.ts'),
     ]);
     expect(found).toEqual([
       'completeness → merge (completeness/entryMatching.ts), merge → extract (merge/similarity.ts), extract → completeness (extract/followUp.ts) [folders in the circle: completeness, extract, merge]',

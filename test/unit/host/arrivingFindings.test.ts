@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StoredFinding } from '../../../shared/findings';
-import { arrivingFindings } from '../../../electron/engine/jobs';
+import { arrivingFindings } from '../../../electron/engine/pipeline';
 
 const reported = (findingId: number, findingKey: string | null, title: string, inContextOnly = false): StoredFinding =>
   ({ findingId, findingKey, title, grounding: { status: 'grounded', inContextOnly } }) as unknown as StoredFinding;

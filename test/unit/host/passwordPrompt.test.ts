@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { cliPasswordSource, givenPassword, terminalPrompt } from '../../../electron/cli/passwordPrompt';
-import { MAX_PASSWORD_ATTEMPTS, oneTimePassword, withPassword, type PasswordRequest } from '../../../electron/engine/jobs/passwords';
+import { MAX_PASSWORD_ATTEMPTS, oneTimePassword, withPassword, type PasswordRequest } from '../../../electron/engine/pipeline/passwords';
 
 const request = { filePath: '/x/a.pdf', fileName: 'a.pdf' };
 const encrypted = () => new AppError(ErrorCode.PDF_ENCRYPTED, 'needs one');

@@ -42,5 +42,6 @@ export async function checkDocumentCompleteness(ctx: DocumentContext): Promise<C
 export function progressMessage(verdict: CompletenessVerdict, notes: readonly string[] = []): string {
   const shown = verdict.places.slice(0, PLACES_IN_MESSAGE).map((p) => (p.page === null ? p.message : `p.${p.page}: ${p.message}`));
   const more = verdict.places.length > PLACES_IN_MESSAGE ? [`and ${verdict.places.length - PLACES_IN_MESSAGE} more`] : [];
-  return [`completeness: ${verdict.headline}`, ...shown, ...more, ...notes].join(' | ');
+  // The phase names the check ("completeness: …" in a terminal, "Checking completeness" in the window): the message is the verdict.
+  return [verdict.headline, ...shown, ...more, ...notes].join(' | ');
 }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EndpointSettings } from '../../../shared/endpoints';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { createEngine, type Engine } from '../../../electron/engine';
-import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/jobs/settings';
+import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
 import { listChunkResults } from '../../../electron/engine/extract';
 import { createLlmClient, resolveEndpoint } from '../../../electron/engine/llm';
 import { openDatabase, type Database } from '../../../electron/engine/store';

@@ -1,6 +1,6 @@
 /**
  * A run parses the next file while it analyses the current one
- * (jobs/readAhead.ts): on a batch of short PDFs both cores parse. What is
+ * (pipeline/readAhead.ts): on a batch of short PDFs both cores parse. What is
  * stored and reported must be exactly what a file-by-file run gives.
  */
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packUnits } from '../../../electron/engine/extract';
-import { UnitQueue } from '../../../electron/engine/jobs/extractionStep';
+import { UnitQueue } from '../../../electron/engine/pipeline/extractionStep';
 import type { ChunkNode } from '../../../shared/types';
 
 /** Leaves of `tokens` each, 100 characters apart, one page per leaf. */

@@ -1,12 +1,12 @@
 /**
- * A run's status changes only through the runner's rules (jobs/runStatus.ts): what a stop does to a run no runner
+ * A run's status changes only through the runner's rules (pipeline/runStatus.ts): what a stop does to a run no runner
  * executes, and what a password does to a finished run, on a real SQLite store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markEnded, markRunning, reopenRun, stopIdleRun } from '../../../electron/engine/jobs';
+import { markEnded, markRunning, reopenRun, stopIdleRun } from '../../../electron/engine/pipeline';
 import { createRun, getRun, listRunInputs, openDatabase, updateRunInput, type Database } from '../../../electron/engine/store';
 
 let dir: string | undefined;
