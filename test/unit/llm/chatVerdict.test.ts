@@ -51,6 +51,11 @@ describe('judgeReply: what a reply that came back is worth', () => {
     expect(judgeReply(facts({ doneReason: 'length', acceptCutReply: true, content: '{"findings":["A-1",' }))).toEqual({ kind: 'accept-cut' });
   });
 
+  it('judges a whole reply on its own for a caller that takes fragments: parsed when valid, retried when not', () => {
+    expect(judgeReply(facts({ acceptCutReply: true }))).toEqual({ kind: 'accept', value: { findings: ['A-1'] } });
+    expect(judgeReply(facts({ acceptCutReply: true, content: 'not JSON' })).kind).toBe('retry-reply');
+  });
+
   it('fails a cut reply at once when the caller asked for no larger-limit retry', () => {
     const verdict = judgeReply(facts({ doneReason: 'length', retryCutReply: false }));
     expect(verdict.kind).toBe('fail-reply');
