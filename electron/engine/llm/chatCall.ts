@@ -16,26 +16,26 @@ import type { ChatMessage } from './types';
 
 /** One call as prepared once, before its first attempt. */
 export interface PreparedCall<T> {
-  req: ChatRequestBase;
-  schema: z.ZodType<T> | undefined;
+  readonly req: ChatRequestBase;
+  readonly schema: z.ZodType<T> | undefined;
   /** What the caller asked to send (a retry after invalid JSON may send more: AttemptState.sendMessages). */
-  messages: ChatMessage[];
-  numPredict: number;
+  readonly messages: ChatMessage[];
+  readonly numPredict: number;
   /** The estimator's raw count of `messages`, reused after the reply (calibration, truncation check). */
-  rawEstimate: number;
+  readonly rawEstimate: number;
   /** `rawEstimate` calibrated for the model: what the watchdog and the context checks go by. */
-  estimate: number;
-  messagesJson: string;
-  format: JsonSchema | undefined;
-  baseOptions: Record<string, number>;
+  readonly estimate: number;
+  readonly messagesJson: string;
+  readonly format: JsonSchema | undefined;
+  readonly baseOptions: Record<string, number>;
   /** false where the model can think (else undefined: a model that cannot gets a 400 for `think`). */
-  think: false | undefined;
+  readonly think: false | undefined;
   /** false where the server takes `truncate` (an over-long prompt is then an error, not a silent cut). */
-  truncate: false | undefined;
+  readonly truncate: false | undefined;
   /** The server refuses an over-long prompt itself: no truncation check is needed. */
-  refusesOverflow: boolean;
+  readonly refusesOverflow: boolean;
   /** The call-log fields every attempt of this call shares. */
-  logFields: Pick<LlmCallRecord, 'callId' | 'runId' | 'documentId' | 'chunkRef' | 'purpose' | 'model' | 'promptHash' | 'estimatedPromptTokens'>;
+  readonly logFields: Pick<LlmCallRecord, 'callId' | 'runId' | 'documentId' | 'chunkRef' | 'purpose' | 'model' | 'promptHash' | 'estimatedPromptTokens'>;
 }
 
 /** One attempt's line in the call log. */
@@ -98,6 +98,7 @@ export async function prepareCall<T>(ctx: ClientContext, req: ChatRequestBase, s
   const estimate = Math.ceil(rawEstimate * estimator.factor(req.model));
   // Serialised once: the prompt hash and the response-cache key both cover the messages.
   const messagesJson = stableStringify(messages);
+  // What the server says (think, truncate, refusesOverflow) is filled in below, once the prompt is known to fit.
   const call: PreparedCall<T> = {
     req,
     schema,
@@ -126,10 +127,7 @@ export async function prepareCall<T>(ctx: ClientContext, req: ChatRequestBase, s
 
   const [server, info] = await Promise.all([ctx.serverInfo(req.signal), ctx.modelInfo(req.model, req.signal)]);
   // think: false only where the model can think; anything else gets a 400 "does not support thinking".
-  call.think = info.thinking ? false : undefined;
-  call.truncate = server.supportsTruncate ? false : undefined;
-  call.refusesOverflow = server.refusesOverflow;
-  return call;
+  return { ...call, think: info.thinking ? false : undefined, truncate: server.supportsTruncate ? false : undefined, refusesOverflow: server.refusesOverflow };
 }
 
 /** Whether this call reads and writes the response cache at all. */
