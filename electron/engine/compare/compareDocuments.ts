@@ -23,7 +23,7 @@ import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { findListings, isReferenceId, textLines, comparableId, listsToRead, severitiesAsPrinted, words } from '../printed';
 import { listMergedFindings } from '../merge';
 import { getDocument, getRun, loadExtractedDocument, loadMentions } from '../store';
-import { agreeEnough, pairFindings, type PairingItem } from './pairing';
+import { agreeEnough, pairFindings, type Candidate, type Match, type PairingItem } from './pairing';
 import { readStatedStatus, withoutTrailingStatus, type FindingAnchors, type StatusTextView } from './statedStatus';
 import { latestFinishedRun, latestMergedRun, listDecisions, notesOnFindings } from './store';
 
@@ -301,17 +301,44 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
   }
   const earlier = loadSide(db, input.earlierDocumentId, input.earlierRunId, input.mode);
   const later = loadSide(db, input.laterDocumentId, input.laterRunId, input.mode);
-  const { matches, candidates: foundCandidates } = pairFindings(earlier.items, later.items);
-  const pairedEarlier = new Map(matches.map((m) => [m.earlier, m]));
+  const pairing = pairSides(earlier, later);
+  const { candidates, confirmed } = auditorCandidates(db, input, earlier, later, pairing);
+  const table = buildPairs(db, earlier, later, pairing.matches, confirmed);
+  // Candidates name the pairs their two sides stand in (each side's own row until the auditor confirms).
+  const asPairIndexes = candidates.map((c) => ({ ...c, earlierIndex: table.earlierIndexOfPair.get(c.earlierIndex)!, laterIndex: table.laterIndexOfPair.get(c.laterIndex)! }));
+  return {
+    id: null,
+    earlier: earlier.ref,
+    later: later.ref,
+    summary: summarizePairs(table.pairs, asPairIndexes),
+    pairs: table.pairs,
+    candidates: asPairIndexes,
+    createdAt: input.now ?? new Date().toISOString(),
+  };
+}
 
-  // A finding the model missed on one side, whose ID that document prints where it announces a finding: that side
-  // is where it is printed (a fix review's row or heading; the earlier report's "Finding ID:" field), never "new"
-  // or "no longer present" for want of a model finding.
+/** The findings paired so far (item indexes of each side), and the candidate pairs left for the auditor. */
+interface Pairing {
+  readonly matches: Match[];
+  readonly pairedEarlier: Set<number>;
+  readonly pairedLater: Set<number>;
+  /** Candidates whose two sides are both still unpaired. */
+  readonly found: Candidate[];
+}
+
+/**
+ * The two sides paired by the rules (pairing.ts); then a finding the model missed on one side, whose ID that document
+ * prints where it announces a finding, is read from there and paired by that ID (the side's items grow by it): that
+ * side is where it is printed (a fix review's row or heading; the earlier report's "Finding ID:" field), never "new"
+ * or "no longer present" for want of a model finding.
+ */
+function pairSides(earlier: Side, later: Side): Pairing {
+  const { matches, candidates } = pairFindings(earlier.items, later.items);
+  const pairedEarlier = new Set(matches.map((m) => m.earlier));
   const pairedLater = new Set(matches.map((m) => m.later));
   const pairByPrintedId = (e: number, l: number) => {
-    const match = { earlier: e, later: l, rule: 'printed-id' as const, score: 1 };
-    matches.push(match);
-    pairedEarlier.set(e, match);
+    matches.push({ earlier: e, later: l, rule: 'printed-id', score: 1 });
+    pairedEarlier.add(e);
     pairedLater.add(l);
   };
   for (const extra of missedButPrinted(later, earlier.items.filter((_, e) => !pairedEarlier.has(e)))) {
@@ -326,13 +353,17 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
     earlier.items.push(extra);
     pairByPrintedId(earlier.items.length - 1, l);
   }
-  const found = foundCandidates.filter((c) => !pairedEarlier.has(c.earlier) && !pairedLater.has(c.later));
+  const found = candidates.filter((c) => !pairedEarlier.has(c.earlier) && !pairedLater.has(c.later));
+  return { matches, pairedEarlier, pairedLater, found };
+}
 
-  // The auditor's answers to candidates, kept per pair of documents.
+/** The candidates with the auditor's answers (kept per pair of documents), and those confirmed as pairs (each side once). */
+function auditorCandidates(db: Database, input: CompareInput, earlier: Side, later: Side, pairing: Pairing): { candidates: CompareCandidate[]; confirmed: { earlier: number; later: number; score: number }[] } {
+  const { pairedEarlier, pairedLater } = pairing;
   const decisions = new Map(listDecisions(db, input.earlierDocumentId, input.laterDocumentId).map((d) => [`${d.earlierKey}|${d.laterKey}`, d.decision]));
   const candidates: CompareCandidate[] = [];
   const confirmed: { earlier: number; later: number; score: number }[] = [];
-  for (const c of found) {
+  for (const c of pairing.found) {
     const earlierKey = findingKeyOf(earlier.items[c.earlier]!.side);
     const laterKey = findingKeyOf(later.items[c.later]!.side);
     const decision = decisions.get(`${earlierKey}|${laterKey}`) ?? null;
@@ -341,58 +372,60 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
     }
     candidates.push({ earlierIndex: c.earlier, laterIndex: c.later, earlierKey, laterKey, reason: c.reason, score: c.score, decision });
   }
+  return { candidates, confirmed };
+}
 
-  const boundariesFor = (item: Item): number[] => {
-    const own = new Set(item.side.id === null ? [] : [comparableId(item.side.id)]);
-    const others = later.items.filter((i) => i !== item).flatMap((i) => [...i.anchors, ...titleSpans(later.text, i.side.title).map((s) => s.start)]);
-    // A standard or licence named in the text (ERC-20, GPL-2, CVE-...) is no other finding: it does not end a section.
-    const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized)) && !isReferenceId(m.normalized)).map((m) => m.start);
-    return [...others, ...otherMentions].sort((a, b) => a - b);
-  };
-
+/**
+ * One row per earlier finding (paired by the rules, by the auditor, or no longer present), then one per later finding
+ * left (new); with where each side's item landed.
+ */
+function buildPairs(db: Database, earlier: Side, later: Side, matches: readonly Match[], confirmed: readonly { earlier: number; later: number; score: number }[]) {
   const pairs: ComparePair[] = [];
   const laterIndexOfPair = new Map<number, number>();
-  const addPair = (e: Item | null, l: Item | null, rule: PairRule | null, score: number) => {
-    const changes: ComparePair['changes'] = [];
-    if (e && l && !sameSeverity(e.side.severity, l.side.severity)) changes.push('severity');
-    if (e && l && !sameTitle(e.side, l.side)) changes.push('title');
-    const label: ComparePair['label'] = !l ? 'no_longer_present' : !e ? 'new' : changes.includes('severity') ? 'severity_changed' : changes.includes('title') ? 'title_changed' : 'still_present';
-    pairs.push({
-      index: pairs.length,
-      earlier: e?.side ?? null,
-      later: l?.side ?? null,
-      label,
-      changes,
-      rule,
-      score,
-      statedStatus: l ? readStatedStatus(later.view, anchorsOf(later, l, e?.side ?? null), boundariesFor(l)) : null,
-      notes: e ? notesOnFindings(db, earlier.ref.runId, e.findingIds) : [],
-    });
-  };
+  const add = (e: Item | null, l: Item | null, rule: PairRule | null, score: number) => pairs.push(pairOf(db, earlier, later, { e, l, rule, score, index: pairs.length }));
   const confirmedByEarlier = new Map(confirmed.map((c) => [c.earlier, c]));
   for (const [e, item] of earlier.items.entries()) {
     const match = matches.find((m) => m.earlier === e);
     const byAuditor = confirmedByEarlier.get(e);
-    if (match) addPair(item, later.items[match.later]!, match.rule, match.score);
-    else if (byAuditor) addPair(item, later.items[byAuditor.later]!, 'auditor', byAuditor.score);
-    else addPair(item, null, null, 0);
+    if (match) add(item, later.items[match.later]!, match.rule, match.score);
+    else if (byAuditor) add(item, later.items[byAuditor.later]!, 'auditor', byAuditor.score);
+    else add(item, null, null, 0);
     if (match || byAuditor) laterIndexOfPair.set((match ?? byAuditor)!.later, pairs.length - 1);
   }
   const earlierIndexOfPair = new Map(earlier.items.map((_, e) => [e, e]));
   for (const [l, item] of later.items.entries()) {
     if (laterIndexOfPair.has(l)) continue;
-    addPair(null, item, null, 0);
+    add(null, item, null, 0);
     laterIndexOfPair.set(l, pairs.length - 1);
   }
-  // Candidates name the pairs their two sides stand in (each side's own row until the auditor confirms).
-  const asPairIndexes = candidates.map((c) => ({ ...c, earlierIndex: earlierIndexOfPair.get(c.earlierIndex)!, laterIndex: laterIndexOfPair.get(c.laterIndex)! }));
+  return { pairs, earlierIndexOfPair, laterIndexOfPair };
+}
+
+/** One row: its label and changes, the status the later document states, the auditor's notes on the earlier finding. */
+function pairOf(db: Database, earlier: Side, later: Side, row: { e: Item | null; l: Item | null; rule: PairRule | null; score: number; index: number }): ComparePair {
+  const { e, l } = row;
+  const changes: ComparePair['changes'] = [];
+  if (e && l && !sameSeverity(e.side.severity, l.side.severity)) changes.push('severity');
+  if (e && l && !sameTitle(e.side, l.side)) changes.push('title');
+  const label: ComparePair['label'] = !l ? 'no_longer_present' : !e ? 'new' : changes.includes('severity') ? 'severity_changed' : changes.includes('title') ? 'title_changed' : 'still_present';
   return {
-    id: null,
-    earlier: earlier.ref,
-    later: later.ref,
-    summary: summarizePairs(pairs, asPairIndexes),
-    pairs,
-    candidates: asPairIndexes,
-    createdAt: input.now ?? new Date().toISOString(),
+    index: row.index,
+    earlier: e?.side ?? null,
+    later: l?.side ?? null,
+    label,
+    changes,
+    rule: row.rule,
+    score: row.score,
+    statedStatus: l ? readStatedStatus(later.view, anchorsOf(later, l, e?.side ?? null), statusBoundaries(later, l)) : null,
+    notes: e ? notesOnFindings(db, earlier.ref.runId, e.findingIds) : [],
   };
+}
+
+/** Where another finding of the later document is named: the status read for `item` stops there. */
+function statusBoundaries(later: Side, item: Item): number[] {
+  const own = new Set(item.side.id === null ? [] : [comparableId(item.side.id)]);
+  const others = later.items.filter((i) => i !== item).flatMap((i) => [...i.anchors, ...titleSpans(later.text, i.side.title).map((s) => s.start)]);
+  // A standard or licence named in the text (ERC-20, GPL-2, CVE-...) is no other finding: it does not end a section.
+  const otherMentions = later.mentions.filter((m) => !own.has(comparableId(m.normalized)) && !isReferenceId(m.normalized)).map((m) => m.start);
+  return [...others, ...otherMentions].sort((a, b) => a - b);
 }

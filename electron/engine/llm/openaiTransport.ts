@@ -2,7 +2,7 @@ import { simulatorOf } from '../../../shared/simulator';
 import { DEFAULT_OPENAI_CONTEXT_TOKENS } from '../../../shared/endpoints';
 import { createOllamaFetch, type FetchLike, type OllamaAgent } from './fetch';
 import type { InstalledModel, ModelInfo } from './models';
-import type { DoneRecord, LlmTransport, TransportChatRequest } from './transport';
+import type { DoneRecord, LlmTransport, ServerInfo, TransportChatRequest, TransportEmbedResult } from './transport';
 
 /**
  * The OpenAI-compatible API (`/v1/chat/completions`) that llama.cpp's llama-server, vLLM, LM Studio and LocalAI
@@ -67,182 +67,223 @@ function errorMessage(text: string, status: number): string {
 /** A 400 that says the server does not take `response_format: json_schema` (the reply format, not the prompt). */
 const SCHEMA_REFUSED = /response_format|json_schema|schema|grammar/i;
 
-export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
-  const base = init.baseUrl.replace(/\/+$/, '');
-  let structured: 'json_schema' | 'json_object' = 'json_schema';
-  let listed: Promise<Map<string, { maxModelLen?: number }>> | undefined;
-  let serverProps: Promise<{ nCtx?: number; slots?: number }> | undefined;
+/** What one client of an OpenAI-compatible endpoint learns and keeps between requests. */
+interface OpenAiState {
+  readonly init: OpenAiEndpointInit;
+  /** The base URL without a trailing slash. */
+  readonly base: string;
+  /** The reply format the server takes: json_schema until it refuses it once. */
+  structured: 'json_schema' | 'json_object';
+  /** The last /models answer (models with their max_model_len), shared by serverInfo and show. */
+  listed: Promise<Map<string, { maxModelLen?: number }>> | undefined;
+  /** llama-server's /props, asked once per client. */
+  serverProps: Promise<{ nCtx?: number; slots?: number }> | undefined;
   /** What the last /models answer said the server is, when it is a stand-in (shared/simulator.ts). */
-  let simulator: string | null = null;
-  // Some servers quote the key they refused in their error text: it must not reach an error, a log line or the store.
-  const redact = (text: string) => (init.apiKey && init.apiKey.length >= 4 ? text.split(init.apiKey).join('[the API key]') : text);
+  simulator: string | null;
+}
 
-  /** `path` is below the base URL, or with `absolute` a whole URL. */
-  async function send(path: string, signal: AbortSignal | undefined, body?: unknown, absolute = false): Promise<Response> {
-    const fetch = createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) });
-    const headers: Record<string, string> = { accept: body === undefined ? 'application/json' : 'text/event-stream, application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
-    const res = await fetch(absolute ? path : `${base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    if (!res.ok) {
-      const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
-      throw new ResponseError(redact(errorMessage(await res.text().catch(() => ''), res.status)), res.status, wait);
-    }
-    return res;
-  }
-
-  async function models(signal?: AbortSignal): Promise<Map<string, { maxModelLen?: number }>> {
-    const res = await send('/models', signal);
-    const body = (await res.json()) as { data?: Array<{ id?: unknown; max_model_len?: unknown }> };
-    simulator = simulatorOf(body);
-    const out = new Map<string, { maxModelLen?: number }>();
-    for (const m of body.data ?? []) {
-      if (typeof m.id !== 'string') continue;
-      out.set(m.id, typeof m.max_model_len === 'number' && m.max_model_len > 0 ? { maxModelLen: m.max_model_len } : {});
-    }
-    return out;
-  }
-
-  /**
-   * llama-server's `/props` at the server's root (beside `/v1`): the context of one slot and the slot count. Other
-   * servers have no such route (404) or another shape: then nothing is known from it. Asked once per client.
-   */
-  function props(signal?: AbortSignal): Promise<{ nCtx?: number; slots?: number }> {
-    serverProps ??= (async () => {
-      const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
-      try {
-        const res = await send(`${base.replace(/\/v1$/, '')}/props`, signal, undefined, true);
-        const body = (await res.json()) as { default_generation_settings?: { n_ctx?: unknown }; total_slots?: unknown };
-        const nCtx = positive(body.default_generation_settings?.n_ctx);
-        const slots = positive(body.total_slots);
-        return { ...(nCtx ? { nCtx } : {}), ...(slots ? { slots } : {}) };
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        return {};
-      }
-    })();
-    serverProps.catch(() => (serverProps = undefined));
-    return serverProps;
-  }
-
-  function contextOf(serverContext: number | undefined): number {
-    const setting = init.contextTokens && init.contextTokens > 0 ? init.contextTokens : undefined;
-    // The smaller of what the user set and what the server says it has: a prompt beyond the server's is refused.
-    if (setting && serverContext) return Math.min(setting, serverContext);
-    return setting ?? serverContext ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
-  }
-
-  function chatBody(request: TransportChatRequest): Record<string, unknown> {
-    const numCtx = request.options.num_ctx ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
-    const room = numCtx - Math.ceil(request.estimatedPromptTokens * 1.05) - 16;
-    const maxTokens = Math.max(16, Math.min(request.options.num_predict ?? room, room));
-    return {
-      model: request.model,
-      messages: request.messages,
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
-      ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
-      max_tokens: maxTokens,
-      ...(request.format
-        ? { response_format: structured === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'reply', strict: true, schema: request.format } } : { type: 'json_object' } }
-        : {}),
-    };
-  }
-
+export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
+  const state: OpenAiState = { init, base: init.baseUrl.replace(/\/+$/, ''), structured: 'json_schema', listed: undefined, serverProps: undefined, simulator: null };
   return {
     kind: 'openai',
-    async serverInfo(signal) {
-      // No version endpoint is common to these servers: the model list is the liveness check (and the key check).
-      listed = models(signal);
-      listed.catch(() => (listed = undefined));
-      await listed;
-      const { slots } = await props(signal);
-      return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}), ...(simulator ? { simulator } : {}) };
-    },
-    async listModels(signal) {
-      const found = await models(signal);
-      listed = Promise.resolve(found);
-      return [...found.keys()].map((name): InstalledModel => ({ name }));
-    },
-    async show(model, signal): Promise<ModelInfo> {
-      listed ??= models(signal);
-      const found = await listed;
-      const entry = found.get(model);
-      if (!entry) throw new ResponseError(`model "${model}" not found: the server lists ${[...found.keys()].join(', ') || 'no model'}`, 404);
-      const serverContext = entry.maxModelLen ?? (await props(signal)).nCtx;
-      return { name: model, contextLength: contextOf(serverContext), capabilities: ['completion'], thinking: false, embedding: false };
-    },
-    async chat(request, signal, onFrame) {
-      const started = Date.now();
-      let res: Response;
-      try {
-        res = await send('/chat/completions', signal, chatBody(request));
-      } catch (error) {
-        if (!(request.format && structured === 'json_schema' && error instanceof ResponseError && error.status_code === 400 && SCHEMA_REFUSED.test(error.message))) throw error;
-        structured = 'json_object';
-        res = await send('/chat/completions', signal, chatBody(request));
-      }
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let content = '';
-      let finish: string | undefined;
-      let usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
-      let sawDone = false;
-      let buffer = '';
-      const handle = (line: string) => {
-        if (!line.startsWith('data:')) return; // comments (":"), event names, blank separators
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') {
-          sawDone = true;
-          return;
-        }
-        let event: { error?: unknown; choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }>; usage?: typeof usage };
-        try {
-          event = JSON.parse(data) as typeof event;
-        } catch {
-          return; // as the ollama client does with an unparsable line
-        }
-        if (event.error) throw new Error(redact(errorMessage(JSON.stringify({ error: event.error }), 500)));
-        const choice = event.choices?.[0];
-        const piece = typeof choice?.delta?.content === 'string' ? choice.delta.content : '';
-        content += piece;
-        onFrame(piece);
-        if (typeof choice?.finish_reason === 'string') finish = choice.finish_reason;
-        if (event.usage) usage = event.usage;
-      };
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let nl: number;
-          while ((nl = buffer.indexOf('\n')) >= 0) {
-            handle(buffer.slice(0, nl).replace(/\r$/, ''));
-            buffer = buffer.slice(nl + 1);
-          }
-        }
-        if (buffer) handle(buffer);
-      } finally {
-        // Leaving early (watchdog, cancel, an error event) closes the socket, which stops the server generating.
-        if (!sawDone) await reader.cancel().catch(() => undefined);
-      }
-      if (finish === undefined) throw new Error('Did not receive done or success response in stream.');
-      const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-      const done: DoneRecord = {
-        done: true,
-        done_reason: finish === 'length' ? 'length' : finish === 'stop' ? 'stop' : finish,
-        ...(int(usage?.prompt_tokens) !== undefined ? { prompt_eval_count: int(usage?.prompt_tokens) } : {}),
-        ...(int(usage?.completion_tokens) !== undefined ? { eval_count: int(usage?.completion_tokens) } : {}),
-        total_duration: (Date.now() - started) * 1e6,
-      };
-      return { content, done };
-    },
-    async embed(request, signal) {
-      const res = await send('/embeddings', signal, { model: request.model, input: request.input });
-      const body = (await res.json()) as { data?: Array<{ embedding?: number[]; index?: number }>; usage?: { prompt_tokens?: number } };
-      const data = [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-      return { embeddings: data.map((d) => d.embedding ?? []), ...(typeof body.usage?.prompt_tokens === 'number' ? { prompt_eval_count: body.usage.prompt_tokens } : {}) };
-    },
+    serverInfo: (signal) => serverInfo(state, signal),
+    listModels: (signal) => listModels(state, signal),
+    show: (model, signal) => show(state, model, signal),
+    chat: (request, signal, onFrame) => chat(state, request, signal, onFrame),
+    embed: (request, signal) => embed(state, request, signal),
     load: async () => null,
   };
+}
+
+/** Some servers quote the key they refused in their error text: it must not reach an error, a log line or the store. */
+function redact(state: OpenAiState, text: string): string {
+  const key = state.init.apiKey;
+  return key && key.length >= 4 ? text.split(key).join('[the API key]') : text;
+}
+
+/** `path` is below the base URL, or with `absolute` a whole URL. */
+async function send(state: OpenAiState, path: string, signal: AbortSignal | undefined, body?: unknown, absolute = false): Promise<Response> {
+  const { init } = state;
+  const fetch = createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) });
+  const headers: Record<string, string> = { accept: body === undefined ? 'application/json' : 'text/event-stream, application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
+  const res = await fetch(absolute ? path : `${state.base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  if (!res.ok) {
+    const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
+    throw new ResponseError(redact(state, errorMessage(await res.text().catch(() => ''), res.status)), res.status, wait);
+  }
+  return res;
+}
+
+async function models(state: OpenAiState, signal?: AbortSignal): Promise<Map<string, { maxModelLen?: number }>> {
+  const res = await send(state, '/models', signal);
+  const body = (await res.json()) as { data?: Array<{ id?: unknown; max_model_len?: unknown }> };
+  state.simulator = simulatorOf(body);
+  const out = new Map<string, { maxModelLen?: number }>();
+  for (const m of body.data ?? []) {
+    if (typeof m.id !== 'string') continue;
+    out.set(m.id, typeof m.max_model_len === 'number' && m.max_model_len > 0 ? { maxModelLen: m.max_model_len } : {});
+  }
+  return out;
+}
+
+/**
+ * llama-server's `/props` at the server's root (beside `/v1`): the context of one slot and the slot count. Other
+ * servers have no such route (404) or another shape: then nothing is known from it. Asked once per client.
+ */
+function props(state: OpenAiState, signal?: AbortSignal): Promise<{ nCtx?: number; slots?: number }> {
+  state.serverProps ??= (async () => {
+    const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+    try {
+      const res = await send(state, `${state.base.replace(/\/v1$/, '')}/props`, signal, undefined, true);
+      const body = (await res.json()) as { default_generation_settings?: { n_ctx?: unknown }; total_slots?: unknown };
+      const nCtx = positive(body.default_generation_settings?.n_ctx);
+      const slots = positive(body.total_slots);
+      return { ...(nCtx ? { nCtx } : {}), ...(slots ? { slots } : {}) };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return {};
+    }
+  })();
+  state.serverProps.catch(() => (state.serverProps = undefined));
+  return state.serverProps;
+}
+
+function contextOf(init: OpenAiEndpointInit, serverContext: number | undefined): number {
+  const setting = init.contextTokens && init.contextTokens > 0 ? init.contextTokens : undefined;
+  // The smaller of what the user set and what the server says it has: a prompt beyond the server's is refused.
+  if (setting && serverContext) return Math.min(setting, serverContext);
+  return setting ?? serverContext ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
+}
+
+async function serverInfo(state: OpenAiState, signal?: AbortSignal): Promise<ServerInfo> {
+  // No version endpoint is common to these servers: the model list is the liveness check (and the key check).
+  const listed = models(state, signal);
+  state.listed = listed;
+  listed.catch(() => (state.listed = undefined));
+  await listed;
+  const { slots } = await props(state, signal);
+  return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}), ...(state.simulator ? { simulator: state.simulator } : {}) };
+}
+
+async function listModels(state: OpenAiState, signal?: AbortSignal): Promise<InstalledModel[]> {
+  const found = await models(state, signal);
+  state.listed = Promise.resolve(found);
+  return [...found.keys()].map((name): InstalledModel => ({ name }));
+}
+
+async function show(state: OpenAiState, model: string, signal?: AbortSignal): Promise<ModelInfo> {
+  state.listed ??= models(state, signal);
+  const found = await state.listed;
+  const entry = found.get(model);
+  if (!entry) throw new ResponseError(`model "${model}" not found: the server lists ${[...found.keys()].join(', ') || 'no model'}`, 404);
+  const serverContext = entry.maxModelLen ?? (await props(state, signal)).nCtx;
+  return { name: model, contextLength: contextOf(state.init, serverContext), capabilities: ['completion'], thinking: false, embedding: false };
+}
+
+function chatBody(state: OpenAiState, request: TransportChatRequest): Record<string, unknown> {
+  const numCtx = request.options.num_ctx ?? DEFAULT_OPENAI_CONTEXT_TOKENS;
+  const room = numCtx - Math.ceil(request.estimatedPromptTokens * 1.05) - 16;
+  const maxTokens = Math.max(16, Math.min(request.options.num_predict ?? room, room));
+  return {
+    model: request.model,
+    messages: request.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
+    ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
+    max_tokens: maxTokens,
+    ...(request.format
+      ? { response_format: state.structured === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'reply', strict: true, schema: request.format } } : { type: 'json_object' } }
+      : {}),
+  };
+}
+
+/** The request; a server that refuses `json_schema` is asked again (and from then on) with `json_object`. */
+async function postChat(state: OpenAiState, request: TransportChatRequest, signal: AbortSignal): Promise<Response> {
+  try {
+    return await send(state, '/chat/completions', signal, chatBody(state, request));
+  } catch (error) {
+    if (!(request.format && state.structured === 'json_schema' && error instanceof ResponseError && error.status_code === 400 && SCHEMA_REFUSED.test(error.message))) throw error;
+    state.structured = 'json_object';
+    return send(state, '/chat/completions', signal, chatBody(state, request));
+  }
+}
+
+/** What the stream has said so far. */
+interface StreamedReply {
+  content: string;
+  finish: string | undefined;
+  usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+  sawDone: boolean;
+}
+
+/** One line of the Server-Sent Events stream, added to `reply`; an error event is thrown (redacted). */
+function readEventLine(state: OpenAiState, reply: StreamedReply, line: string, onFrame: (piece: string) => void): void {
+  if (!line.startsWith('data:')) return; // comments (":"), event names, blank separators
+  const data = line.slice(5).trim();
+  if (data === '[DONE]') {
+    reply.sawDone = true;
+    return;
+  }
+  let event: { error?: unknown; choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }>; usage?: StreamedReply['usage'] };
+  try {
+    event = JSON.parse(data) as typeof event;
+  } catch {
+    return; // as the ollama client does with an unparsable line
+  }
+  if (event.error) throw new Error(redact(state, errorMessage(JSON.stringify({ error: event.error }), 500)));
+  const choice = event.choices?.[0];
+  const piece = typeof choice?.delta?.content === 'string' ? choice.delta.content : '';
+  reply.content += piece;
+  onFrame(piece);
+  if (typeof choice?.finish_reason === 'string') reply.finish = choice.finish_reason;
+  if (event.usage) reply.usage = event.usage;
+}
+
+async function chat(state: OpenAiState, request: TransportChatRequest, signal: AbortSignal, onFrame: (piece: string) => void): Promise<{ content: string; done: DoneRecord }> {
+  const started = Date.now();
+  const res = await postChat(state, request, signal);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const reply: StreamedReply = { content: '', finish: undefined, usage: undefined, sawDone: false };
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        readEventLine(state, reply, buffer.slice(0, nl).replace(/\r$/, ''), onFrame);
+        buffer = buffer.slice(nl + 1);
+      }
+    }
+    if (buffer) readEventLine(state, reply, buffer, onFrame);
+  } finally {
+    // Leaving early (watchdog, cancel, an error event) closes the socket, which stops the server generating.
+    if (!reply.sawDone) await reader.cancel().catch(() => undefined);
+  }
+  return { content: reply.content, done: doneRecord(reply, started) };
+}
+
+/** The stream's end in Ollama's done-frame names (chat.ts and the call log read those whichever the API). */
+function doneRecord(reply: StreamedReply, started: number): DoneRecord {
+  const { finish, usage } = reply;
+  if (finish === undefined) throw new Error('Did not receive done or success response in stream.');
+  const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return {
+    done: true,
+    done_reason: finish === 'length' ? 'length' : finish === 'stop' ? 'stop' : finish,
+    ...(int(usage?.prompt_tokens) !== undefined ? { prompt_eval_count: int(usage?.prompt_tokens) } : {}),
+    ...(int(usage?.completion_tokens) !== undefined ? { eval_count: int(usage?.completion_tokens) } : {}),
+    total_duration: (Date.now() - started) * 1e6,
+  };
+}
+
+async function embed(state: OpenAiState, request: { model: string; input: string[] }, signal?: AbortSignal): Promise<TransportEmbedResult> {
+  const res = await send(state, '/embeddings', signal, { model: request.model, input: request.input });
+  const body = (await res.json()) as { data?: Array<{ embedding?: number[]; index?: number }>; usage?: { prompt_tokens?: number } };
+  const data = [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  return { embeddings: data.map((d) => d.embedding ?? []), ...(typeof body.usage?.prompt_tokens === 'number' ? { prompt_eval_count: body.usage.prompt_tokens } : {}) };
 }

@@ -23,7 +23,7 @@ import { judgeRetrieval, type JudgeCandidate } from './judge';
 import { search, type SearchHit } from './search';
 import { documentExists } from '../store';
 import { countDocuments, type StoredUnit } from './store';
-import { findVectorSpace } from './vectors';
+import { findVectorSpace, type VectorSpace } from './vectors';
 import { throwIfAborted } from '../util';
 
 export interface AskSettings {
@@ -73,18 +73,8 @@ export function checkAskScope(db: Database, documentIds: readonly number[]): voi
   }
 }
 
-function cancelledCheck(signal?: AbortSignal): void {
-  throwIfAborted(signal);
-}
-
-/**
- * Index, retrieve and judge: the passages kept for a question, best first,
- * with the judge's steps. No answer is written (the benchmark measures
- * recall on this).
- */
-export async function retrieveContext(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<{ question: string; kept: StoredUnit[]; steps: AskJudgeStep[]; embedModel: string | null }> {
-  const { db, llm } = deps;
-  const s = input.settings;
+/** The question as asked, trimmed; an empty or overlong one is refused with what to do. */
+function checkedQuestion(input: AskInput): string {
   const question = input.question.trim();
   if (question === '') throw new AppError(ErrorCode.ASK_EMPTY_QUESTION, 'The question is empty. Type what you want to know about the documents.');
   if (question.length > MAX_QUESTION_CHARS) {
@@ -93,11 +83,61 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
       `The question is ${question.length.toLocaleString('en-US')} characters long; Ask takes at most ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask one thing at a time, in a sentence or two, and quote only the words you need.`,
     );
   }
+  return question;
+}
+
+type AskStep = NonNullable<AskInput['onStep']>;
+
+/** One question's retrieval: where it searches, with which vectors, and what it has kept so far. */
+interface Retrieval {
+  readonly db: Database;
+  readonly llm: LlmClient;
+  readonly settings: AskSettings;
+  readonly signal: AbortSignal | undefined;
+  readonly input: AskInput;
+  readonly step: AskStep;
+  readonly question: string;
+  /** The scope; undefined = the whole library. */
+  readonly documentIds: number[] | undefined;
+  /** The embedding model's vectors, when there is an embedding model and an index of it. */
+  readonly space: VectorSpace | undefined;
+  readonly embedNumCtx: number;
+  readonly sources: ReturnType<typeof createDocumentSources>;
+  /** Kept passages, best first, each once. */
+  readonly kept: StoredUnit[];
+  readonly steps: AskJudgeStep[];
+}
+
+/**
+ * Index, retrieve and judge: the passages kept for a question, best first,
+ * with the judge's steps. No answer is written (the benchmark measures
+ * recall on this).
+ */
+export async function retrieveContext(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<{ question: string; kept: StoredUnit[]; steps: AskJudgeStep[]; embedModel: string | null }> {
+  const question = checkedQuestion(input);
   const documentIds = input.documentIds && input.documentIds.length > 0 ? [...input.documentIds] : undefined;
-  checkAskScope(db, documentIds ?? []);
+  checkAskScope(deps.db, documentIds ?? []);
+  const r = await indexedRetrieval(deps, input, question, documentIds);
+
+  let query = question;
+  const rounds = r.settings.judge ? Math.max(1, r.settings.maxRounds) : 1;
+  for (let round = 1; round <= rounds; round++) {
+    r.step({ phase: 'retrieve', message: round === 1 ? 'Searching the documents' : `Searching again: ${query}` });
+    const hits = await retrieve(r, query);
+    const next = r.settings.judge ? await judgeRound(r, round, query, hits) : keepUnjudged(r, round, query, hits);
+    if (next === null) break;
+    query = next;
+  }
+  const { embedModel } = r.settings;
+  return { question, kept: r.kept, steps: r.steps, embedModel: embedModel && r.space ? embedModel : null };
+}
+
+/** The search index brought up to date for the scope (embedded first, before any chat call: ollama.md), ready to search. */
+async function indexedRetrieval(deps: { db: Database; llm: LlmClient }, input: AskInput, question: string, documentIds: number[] | undefined): Promise<Retrieval> {
+  const { db, llm } = deps;
+  const s = input.settings;
   const signal = input.signal;
   const step = input.onStep ?? (() => {});
-
   step({ phase: 'index', message: 'Updating the search index' });
   await updateIndex(db, {
     ...(documentIds ? { documentIds } : {}),
@@ -108,88 +148,90 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
   });
   const space = s.embedModel ? findVectorSpace(db, s.embedModel) : undefined;
   const embedNumCtx = s.embedModel && space ? await embedContext(llm, s.embedModel, signal) : 0;
-  const sources = createDocumentSources(db);
+  return { db, llm, settings: s, signal, input, step, question, documentIds, space, embedNumCtx, sources: createDocumentSources(db), kept: [], steps: [] };
+}
 
-  const retrieve = async (query: string): Promise<SearchHit[]> => {
-    cancelledCheck(signal);
-    let queryVector: number[] | undefined;
-    if (s.embedModel && space) {
-      const r = await llm.embed({ model: s.embedModel, input: query, numCtx: embedNumCtx, chunkRef: 'retrieval-query', ...(signal ? { signal } : {}) });
-      queryVector = r.embeddings[0];
-    }
-    return search(db, {
-      query,
-      ...(documentIds ? { documentIds } : {}),
-      ...(queryVector && space ? { queryVector, space } : {}),
-      limit: s.topK,
-      threshold: s.threshold,
-    });
-  };
-
-  const steps: AskJudgeStep[] = [];
-  const kept: StoredUnit[] = [];
-  const keep = (units: readonly StoredUnit[]) => {
-    for (const u of units) if (!kept.some((k) => k.id === u.id)) kept.push(u);
-  };
-  let query = question;
-  const rounds = s.judge ? Math.max(1, s.maxRounds) : 1;
-  for (let round = 1; round <= rounds; round++) {
-    step({ phase: 'retrieve', message: round === 1 ? 'Searching the documents' : `Searching again: ${query}` });
-    const hits = await retrieve(query);
-    const passagesOf = (units: readonly StoredUnit[]): AskPassage[] =>
-      units.flatMap((u) => {
-        const hit = hits.find((h) => h.unit.id === u.id);
-        if (!hit) return [];
-        return [{ unitId: u.id, kind: u.kind, documentId: u.documentId, documentName: sources(u.documentId).name, pageStart: u.pageStart, pageEnd: u.pageEnd, title: u.title, mergedFindingId: u.mergedFindingId, score: hit.score, relevance: hit.relevance }];
-      });
-    if (!s.judge) {
-      keep(hits.map((h) => h.unit));
-      steps.push({
-        round,
-        query,
-        candidates: hits.length,
-        source: 'disabled',
-        refinedQuery: null,
-        kept: hits.map((h) => h.unit.title),
-        needsMore: false,
-        justification: 'Judge turned off: the search ranking is used.',
-        fallbackReason: null,
-        passages: passagesOf(hits.map((h) => h.unit)),
-      });
-      break;
-    }
-    if (hits.length === 0) {
-      steps.push({ round, query, candidates: 0, source: 'disabled', refinedQuery: null, kept: [], needsMore: false, justification: 'No passage passed the relevance threshold.', fallbackReason: null });
-      break;
-    }
-    const candidates: JudgeCandidate[] = hits.map((h, i) => ({ id: i + 1, unit: h.unit, documentName: sources(h.unit.documentId).name, text: unitText(db, h.unit, sources(h.unit.documentId)) }));
-    step({ phase: 'judge', message: `Judging ${candidates.length} passages (round ${round})` });
-    const decision = await judgeRetrieval(
-      { db, llm },
-      { question, query, round, candidates, model: s.model, numCtx: s.numCtx, ...(signal ? { signal } : {}), ...(input.now ? { now: input.now } : {}) },
-    );
-    const byId = new Map(hits.map((h) => [h.unit.id, h.unit]));
-    const keptNow = decision.keptUnitIds.map((id) => byId.get(id)).filter((u): u is StoredUnit => u !== undefined);
-    keep(keptNow);
-    const judgeStep: AskJudgeStep = {
-      round,
-      query,
-      candidates: candidates.length,
-      source: decision.source,
-      refinedQuery: decision.refinedQuery,
-      kept: keptNow.map((u) => u.title),
-      needsMore: decision.needsMore,
-      justification: decision.justification,
-      fallbackReason: decision.fallbackReason,
-      passages: passagesOf(keptNow),
-    };
-    steps.push(judgeStep);
-    step({ phase: 'judge', message: decision.justification, step: judgeStep });
-    const next = decision.refinedQuery;
-    if (!decision.needsMore || !next || next === query) break;
-    query = next;
+/** One search: lexical, and with the query's own embedding when the index has vectors. */
+async function retrieve(r: Retrieval, query: string): Promise<SearchHit[]> {
+  throwIfAborted(r.signal);
+  const { embedModel } = r.settings;
+  let queryVector: number[] | undefined;
+  if (embedModel && r.space) {
+    const embedded = await r.llm.embed({ model: embedModel, input: query, numCtx: r.embedNumCtx, chunkRef: 'retrieval-query', ...(r.signal ? { signal: r.signal } : {}) });
+    queryVector = embedded.embeddings[0];
   }
-  return { question, kept, steps, embedModel: s.embedModel && space ? s.embedModel : null };
+  return search(r.db, {
+    query,
+    ...(r.documentIds ? { documentIds: r.documentIds } : {}),
+    ...(queryVector && r.space ? { queryVector, space: r.space } : {}),
+    limit: r.settings.topK,
+    threshold: r.settings.threshold,
+  });
+}
+
+function keep(r: Retrieval, units: readonly StoredUnit[]): void {
+  for (const u of units) if (!r.kept.some((k) => k.id === u.id)) r.kept.push(u);
+}
+
+/** The kept units of a round as the step shows them, with the round's scores. */
+function passagesOf(r: Retrieval, hits: readonly SearchHit[], units: readonly StoredUnit[]): AskPassage[] {
+  return units.flatMap((u) => {
+    const hit = hits.find((h) => h.unit.id === u.id);
+    if (!hit) return [];
+    return [{ unitId: u.id, kind: u.kind, documentId: u.documentId, documentName: r.sources(u.documentId).name, pageStart: u.pageStart, pageEnd: u.pageEnd, title: u.title, mergedFindingId: u.mergedFindingId, score: hit.score, relevance: hit.relevance }];
+  });
+}
+
+/** The judge turned off: the search ranking is kept as it is, in one round. Returns null: no further round. */
+function keepUnjudged(r: Retrieval, round: number, query: string, hits: readonly SearchHit[]): null {
+  keep(r, hits.map((h) => h.unit));
+  r.steps.push({
+    round,
+    query,
+    candidates: hits.length,
+    source: 'disabled',
+    refinedQuery: null,
+    kept: hits.map((h) => h.unit.title),
+    needsMore: false,
+    justification: 'Judge turned off: the search ranking is used.',
+    fallbackReason: null,
+    passages: passagesOf(r, hits, hits.map((h) => h.unit)),
+  });
+  return null;
+}
+
+/** One judged round: the passages the judge keeps; the refined query to search next, or null when it needs no more. */
+async function judgeRound(r: Retrieval, round: number, query: string, hits: readonly SearchHit[]): Promise<string | null> {
+  const { db, llm, settings: s, signal, input, question } = r;
+  if (hits.length === 0) {
+    r.steps.push({ round, query, candidates: 0, source: 'disabled', refinedQuery: null, kept: [], needsMore: false, justification: 'No passage passed the relevance threshold.', fallbackReason: null });
+    return null;
+  }
+  const candidates: JudgeCandidate[] = hits.map((h, i) => ({ id: i + 1, unit: h.unit, documentName: r.sources(h.unit.documentId).name, text: unitText(db, h.unit, r.sources(h.unit.documentId)) }));
+  r.step({ phase: 'judge', message: `Judging ${candidates.length} passages (round ${round})` });
+  const decision = await judgeRetrieval(
+    { db, llm },
+    { question, query, round, candidates, model: s.model, numCtx: s.numCtx, ...(signal ? { signal } : {}), ...(input.now ? { now: input.now } : {}) },
+  );
+  const byId = new Map(hits.map((h) => [h.unit.id, h.unit]));
+  const keptNow = decision.keptUnitIds.map((id) => byId.get(id)).filter((u): u is StoredUnit => u !== undefined);
+  keep(r, keptNow);
+  const judgeStep: AskJudgeStep = {
+    round,
+    query,
+    candidates: candidates.length,
+    source: decision.source,
+    refinedQuery: decision.refinedQuery,
+    kept: keptNow.map((u) => u.title),
+    needsMore: decision.needsMore,
+    justification: decision.justification,
+    fallbackReason: decision.fallbackReason,
+    passages: passagesOf(r, hits, keptNow),
+  };
+  r.steps.push(judgeStep);
+  r.step({ phase: 'judge', message: decision.justification, step: judgeStep });
+  const next = decision.refinedQuery;
+  return !decision.needsMore || !next || next === query ? null : next;
 }
 
 /** Forwards the answer text when it grew, not on every frame of the citations after it. */

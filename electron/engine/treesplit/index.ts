@@ -75,41 +75,14 @@ export interface TreeSplitResult {
 }
 
 export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInput): Promise<TreeSplitResult> {
+  // Options first: a bad option is reported before a bad range.
   const options = resolveTreeSplitOptions(input.options);
-  const { doc, model, numCtx, documentId } = input;
-  const { llm, db } = deps;
-  const now = deps.now ?? (() => new Date().toISOString());
+  const { doc } = input;
   const range = input.range ?? { start: 0, end: doc.text.length };
   if (!(range.start >= 0 && range.end <= doc.text.length && range.start <= range.end)) {
     throw new AppError(ErrorCode.INVALID_INPUT, `The range [${range.start}, ${range.end}) is outside the document (length ${doc.text.length}).`);
   }
-  const estimate = (text: string) => llm.estimator.estimateText(text, model);
-  const headingStarts = new Set<number>();
-  try {
-    for (const h of detectHeadings(doc).headings) headingStarts.add(h.start);
-  } catch {
-    // Heading candidates only enrich the view.
-  }
-  const ctx: SplitContext = {
-    doc,
-    documentId,
-    runId: input.runId ?? null,
-    model,
-    numCtx,
-    llm,
-    db,
-    signal: input.signal,
-    options,
-    estimate,
-    splitNumPredict: options.splitNumPredict ?? Math.max(256, Math.min(2048, Math.floor(numCtx / 4))),
-    reviewNumPredict: options.reviewNumPredict ?? Math.max(128, Math.min(384, Math.floor(numCtx / 8))),
-    headingStarts,
-    stats: { attempts: 0, llmCalls: 0 },
-    budget: { factor: 0.9 },
-  };
-
-  const fallbacks: { node: string; reason: string }[] = [];
-
+  const ctx = splitContextFor(deps, input, options);
   const whole = range.start === 0 && range.end === doc.text.length;
   const root: SplitTreeNode = {
     title: input.rootTitle ?? documentTitle(doc),
@@ -121,80 +94,138 @@ export async function splitTreeWithLlm(deps: TreeSplitDeps, input: TreeSplitInpu
     overlapBefore: 0,
     children: [],
   };
-
-  const fitsLeaf = (start: number, end: number): boolean => {
-    const text = doc.text.slice(start, end);
-    if (estimate(text) > options.leafTokens) return false;
-    return options.leafLineLimit === undefined || nonBlankLineCount(text) <= options.leafLineLimit;
-  };
-
-  const queue: { node: SplitTreeNode; depth: number }[] = [];
-  let nodeCount = 0;
+  const tree: TreeRun = { ctx, input, now: deps.now ?? (() => new Date().toISOString()), root, queue: [], nodeCount: 0, nodeIndex: 0, fallbacks: [] };
   if (root.end > root.start) {
-    if (fitsLeaf(root.start, root.end)) {
+    if (fitsLeaf(tree, root.start, root.end)) {
       root.children.push({ ...root, children: [], origin: 'sentence', isLeaf: true });
     } else {
-      queue.push({ node: root, depth: 0 });
-      nodeCount = 1;
+      tree.queue.push({ node: root, depth: 0 });
+      tree.nodeCount = 1;
     }
   }
 
-  const store = (node: SplitTreeNode, a: AttemptRecord) =>
-    insertSplitAttempt(db, { ...a, runId: input.runId ?? null, documentId, nodeKey: `${node.start}-${node.end}`, nodePath: [...node.section.path], createdAt: now() });
-
-  /** Leaves from the deterministic splitter under the node; returns the splitter used. */
-  const cutDeterministically = (node: SplitTreeNode): string => {
-    const leaves = deterministicLeaves(doc, node.start, node.end, options.leafTokens, estimate);
-    const kids = leaves.pieces.map<SplitTreeNode>((p) => ({ title: p.title, section: { level: node.section.level, path: [...node.section.path] }, start: p.start, end: p.end, origin: p.origin, isLeaf: true, overlapBefore: p.overlapBefore, children: [] }));
-    if (kids.length <= 1 && node !== root) node.isLeaf = true;
-    else node.children = kids.length ? kids : [{ ...node, children: [], origin: 'sentence', isLeaf: true }];
-    return leaves.strategy;
-  };
-  const fallBack = (node: SplitTreeNode, reason: string, attempt: number, nodeIndex: number) => {
-    const strategy = cutDeterministically(node);
-    fallbacks.push({ node: nodeLabel(node), reason });
-    store(node, { attempt, chapters: [], review: null, validationErrors: [reason], diff: null, outcome: 'fallback', llmCallIds: [] });
-    input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount, attempt: Math.min(attempt, options.maxAttempts), maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${nodeCount}, fallback to the ${strategy} splitter: ${reason}` });
-  };
-
-  let nodeIndex = 0;
-  while (queue.length > 0) {
+  // Breadth first: a node's chapters over the leaf budget are queued behind the nodes already waiting.
+  while (tree.queue.length > 0) {
     throwIfAborted(input.signal);
-    const { node, depth } = queue.shift()!;
-    nodeIndex++;
-    if (depth >= options.maxDepth) {
-      fallBack(node, `depth limit ${options.maxDepth} reached with the chapter still over the leaf budget`, 1, nodeIndex);
-      continue;
-    }
-    const progress = (attempt: number, message: string) =>
-      input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount, attempt, maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${nodeCount}, attempt ${attempt}/${options.maxAttempts}, ${message}` });
-    const result = await splitOneNode(ctx, node, progress, (a) => store(node, a));
-    if (!result.ok) {
-      fallBack(node, result.reason, result.attemptsMade + 1, nodeIndex);
-      continue;
-    }
-    for (const c of result.chapters) {
-      const child: SplitTreeNode = {
-        title: c.title,
-        section: { level: node.section.level + 1, path: [...node.section.path, c.title] },
-        start: c.start,
-        end: c.end,
-        origin: 'llm',
-        isLeaf: false,
-        overlapBefore: 0,
-        children: [],
-      };
-      node.children.push(child);
-      if (fitsLeaf(child.start, child.end)) child.isLeaf = true;
-      else if (options.leafLineLimit === undefined && estimate(doc.text.slice(child.start, child.end)) <= options.leafTokens * options.llmMinLeafMultiple) cutDeterministically(child);
-      else {
-        queue.push({ node: child, depth: depth + 1 });
-        nodeCount++;
-      }
-    }
+    await splitQueuedNode(tree, tree.queue.shift()!);
   }
+  return { nodes: flatten(doc, root, ctx.estimate), attempts: ctx.stats.attempts, fallbacks: tree.fallbacks, llmCalls: ctx.stats.llmCalls };
+}
 
-  return { nodes: flatten(doc, root, estimate), attempts: ctx.stats.attempts, fallbacks, llmCalls: ctx.stats.llmCalls };
+/** The state the split's parts share (splitContext.ts), for this document, model and context. */
+function splitContextFor(deps: TreeSplitDeps, input: TreeSplitInput, options: TreeSplitOptions): SplitContext {
+  const { doc, model, numCtx } = input;
+  const headingStarts = new Set<number>();
+  try {
+    for (const h of detectHeadings(doc).headings) headingStarts.add(h.start);
+  } catch {
+    // Heading candidates only enrich the view.
+  }
+  return {
+    doc,
+    documentId: input.documentId,
+    runId: input.runId ?? null,
+    model,
+    numCtx,
+    llm: deps.llm,
+    db: deps.db,
+    signal: input.signal,
+    options,
+    estimate: (text: string) => deps.llm.estimator.estimateText(text, model),
+    splitNumPredict: options.splitNumPredict ?? Math.max(256, Math.min(2048, Math.floor(numCtx / 4))),
+    reviewNumPredict: options.reviewNumPredict ?? Math.max(128, Math.min(384, Math.floor(numCtx / 8))),
+    headingStarts,
+    stats: { attempts: 0, llmCalls: 0 },
+    budget: { factor: 0.9 },
+  };
+}
+
+/** The tree as it is built: the nodes still to split, how many there were in all (for progress), the fallbacks. */
+interface TreeRun {
+  readonly ctx: SplitContext;
+  readonly input: TreeSplitInput;
+  readonly now: () => string;
+  readonly root: SplitTreeNode;
+  readonly queue: { node: SplitTreeNode; depth: number }[];
+  /** Nodes queued so far (it grows as chapters are queued): the "of N" of progress messages. */
+  nodeCount: number;
+  /** The node being split, counted from 1. */
+  nodeIndex: number;
+  readonly fallbacks: { node: string; reason: string }[];
+}
+
+function fitsLeaf(tree: TreeRun, start: number, end: number): boolean {
+  const { options, estimate, doc } = tree.ctx;
+  const text = doc.text.slice(start, end);
+  if (estimate(text) > options.leafTokens) return false;
+  return options.leafLineLimit === undefined || nonBlankLineCount(text) <= options.leafLineLimit;
+}
+
+function storeAttempt(tree: TreeRun, node: SplitTreeNode, a: AttemptRecord): void {
+  const { ctx, input } = tree;
+  insertSplitAttempt(ctx.db, { ...a, runId: input.runId ?? null, documentId: ctx.documentId, nodeKey: `${node.start}-${node.end}`, nodePath: [...node.section.path], createdAt: tree.now() });
+}
+
+/** One queued node: split by the model (its chapters become children), else cut by the deterministic splitter. */
+async function splitQueuedNode(tree: TreeRun, { node, depth }: { node: SplitTreeNode; depth: number }): Promise<void> {
+  const { options } = tree.ctx;
+  const nodeIndex = ++tree.nodeIndex;
+  if (depth >= options.maxDepth) {
+    fallBack(tree, node, `depth limit ${options.maxDepth} reached with the chapter still over the leaf budget`, 1);
+    return;
+  }
+  const progress = (attempt: number, message: string) =>
+    tree.input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount: tree.nodeCount, attempt, maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${tree.nodeCount}, attempt ${attempt}/${options.maxAttempts}, ${message}` });
+  const result = await splitOneNode(tree.ctx, node, progress, (a) => storeAttempt(tree, node, a));
+  if (!result.ok) {
+    fallBack(tree, node, result.reason, result.attemptsMade + 1);
+    return;
+  }
+  for (const c of result.chapters) {
+    const child: SplitTreeNode = {
+      title: c.title,
+      section: { level: node.section.level + 1, path: [...node.section.path, c.title] },
+      start: c.start,
+      end: c.end,
+      origin: 'llm',
+      isLeaf: false,
+      overlapBefore: 0,
+      children: [],
+    };
+    node.children.push(child);
+    placeChild(tree, child, depth + 1);
+  }
+}
+
+/** A chapter the model cut: a leaf when it fits, cut deterministically when only a little over, else queued for the model. */
+function placeChild(tree: TreeRun, child: SplitTreeNode, depth: number): void {
+  const { options, estimate, doc } = tree.ctx;
+  if (fitsLeaf(tree, child.start, child.end)) child.isLeaf = true;
+  else if (options.leafLineLimit === undefined && estimate(doc.text.slice(child.start, child.end)) <= options.leafTokens * options.llmMinLeafMultiple) cutDeterministically(tree, child);
+  else {
+    tree.queue.push({ node: child, depth });
+    tree.nodeCount++;
+  }
+}
+
+/** Leaves from the deterministic splitter under the node; returns the splitter used. */
+function cutDeterministically(tree: TreeRun, node: SplitTreeNode): string {
+  const { doc, options, estimate } = tree.ctx;
+  const leaves = deterministicLeaves(doc, node.start, node.end, options.leafTokens, estimate);
+  const kids = leaves.pieces.map<SplitTreeNode>((p) => ({ title: p.title, section: { level: node.section.level, path: [...node.section.path] }, start: p.start, end: p.end, origin: p.origin, isLeaf: true, overlapBefore: p.overlapBefore, children: [] }));
+  if (kids.length <= 1 && node !== tree.root) node.isLeaf = true;
+  else node.children = kids.length ? kids : [{ ...node, children: [], origin: 'sentence', isLeaf: true }];
+  return leaves.strategy;
+}
+
+/** The model could not split the node (or may not go deeper): the deterministic splitter's leaves, with the reason kept. */
+function fallBack(tree: TreeRun, node: SplitTreeNode, reason: string, attempt: number): void {
+  const { options } = tree.ctx;
+  const { nodeIndex, nodeCount } = tree;
+  const strategy = cutDeterministically(tree, node);
+  tree.fallbacks.push({ node: nodeLabel(node), reason });
+  storeAttempt(tree, node, { attempt, chapters: [], review: null, validationErrors: [reason], diff: null, outcome: 'fallback', llmCallIds: [] });
+  tree.input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount, attempt: Math.min(attempt, options.maxAttempts), maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${nodeCount}, fallback to the ${strategy} splitter: ${reason}` });
 }
 
 // ------------------------------------------------------------ assembly
