@@ -149,18 +149,9 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     splitAttempts: (documentId) => splitAttemptViews(db, documentId),
     ...options.providers,
   };
-  const listeners = new Set<(event: HostEvent) => void>();
+  const events = createEventHub();
+  const emit = events.emit;
   let closed = false;
-
-  const emit = (event: HostEvent) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener (closed socket) must not stop the run or the other listeners.
-      }
-    }
-  };
 
   // The views show live progress from run control, and run control sends views: each reaches the other lazily.
   const views: ReadModels = createReadModels({ db, engine, providers, live: (runId) => runs.live(runId) });
@@ -198,10 +189,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       if (closed && isCommandName(command)) return fail(new AppError(ErrorCode.INTERNAL, 'The engine host is shutting down.'));
       return dispatch(handlers, command, input, log);
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onEvent: events.onEvent,
     async idle() {
       await runs.idle();
       await askHost.idle();
@@ -212,7 +200,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       await askHost.close();
       closed = true;
       runs.dispose();
-      listeners.clear();
+      events.clear();
       db.close();
       await fileLog?.close();
     },
@@ -260,4 +248,27 @@ function catchUpReviews(db: Database, now: () => Date, log: Logger): void {
   } catch (error) {
     log.warn({ code: toErrorInfo(error).code, err: error }, 'reviews could not be carried over to their newest runs');
   }
+}
+
+/** The host's events to every listener (the window's IPC, the test bridge's sockets). */
+function createEventHub() {
+  const listeners = new Set<(event: HostEvent) => void>();
+  return {
+    emit(event: HostEvent): void {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          // A broken listener (closed socket) must not stop the run or the other listeners.
+        }
+      }
+    },
+    onEvent(listener: (event: HostEvent) => void): () => boolean {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    clear(): void {
+      listeners.clear();
+    },
+  };
 }
