@@ -1,6 +1,7 @@
 // Layer rules from docs: shared imports nothing of ours; the engine never imports
 // electron, main, preload, cli or renderer; the renderer talks to the engine only
 // through the contract in shared/. A wrong import fails CI instead of waiting for review.
+import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -26,7 +27,8 @@ const HOST_INTO_ENGINE_INTERNALS = {
 // no engine module. A stage's import there would let two stages reach each other through it again.
 const PRINTED_FLOOR = {
   regex: '^\\.\\./(?!(util|rules)(/|$))[^./]',
-  message: "printed/ is one floor below the stages: it imports only util/, rules/ and shared/, never a stage ('../extract', '../merge', '../completeness'...). Move what it needs down into printed/ instead.",
+  message:
+    "printed/ is one floor below the stages: it imports only util/, rules/ and shared/, never a stage ('../extract', '../merge', '../completeness'...). Move what it needs down into printed/ instead.",
 };
 
 export default tseslint.config(
@@ -41,7 +43,10 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['**/electron/**', '**/renderer/**', '**/test/**', 'electron', 'node:*'], 'shared/ imports nothing of ours and no Node or Electron API: it runs in every process.'),
+      'no-restricted-imports': restrict(
+        ['**/electron/**', '**/renderer/**', '**/test/**', 'electron', 'node:*'],
+        'shared/ imports nothing of ours and no Node or Electron API: it runs in every process.',
+      ),
     },
   },
   {
@@ -81,7 +86,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         ['electron', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**'],
-        'The engine host is plain Node: Electron\'s utility process, the dev/test WebSocket bridge and the tests run it unchanged.',
+        "The engine host is plain Node: Electron's utility process, the dev/test WebSocket bridge and the tests run it unchanged.",
         HOST_INTO_ENGINE_INTERNALS,
       ),
     },
@@ -89,13 +94,21 @@ export default tseslint.config(
   {
     files: ['electron/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['electron', '**/main/**', '**/preload/**', '**/renderer/**', '**/test/**'], 'The CLI hosts the engine without Electron.', HOST_INTO_ENGINE_INTERNALS),
+      'no-restricted-imports': restrict(
+        ['electron', '**/main/**', '**/preload/**', '**/renderer/**', '**/test/**'],
+        'The CLI hosts the engine without Electron.',
+        HOST_INTO_ENGINE_INTERNALS,
+      ),
     },
   },
   {
     files: ['electron/main/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['**/renderer/**', '**/preload/**', '**/cli/**', '**/test/**'], 'main hosts the engine and brokers IPC; it does not reach into other hosts.', HOST_INTO_ENGINE_INTERNALS),
+      'no-restricted-imports': restrict(
+        ['**/renderer/**', '**/preload/**', '**/cli/**', '**/test/**'],
+        'main hosts the engine and brokers IPC; it does not reach into other hosts.',
+        HOST_INTO_ENGINE_INTERNALS,
+      ),
     },
   },
   {
@@ -106,20 +119,26 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.name='setRunStatus']", message: 'A run status changes through the runner\'s rules in pipeline/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).' },
-        { selector: "CallExpression[callee.property.name='prepare']", message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.' },
+        {
+          selector: "CallExpression[callee.name='setRunStatus']",
+          message: "A run status changes through the runner's rules in pipeline/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).",
+        },
+        {
+          selector: "CallExpression[callee.property.name='prepare']",
+          message: "SQL belongs in a store module (store/ or the module's store.ts): call a named store function instead.",
+        },
         {
           selector: "CallExpression[callee.property.name='exec'][callee.object.name=/^(db|database|store)$/]",
-          message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.',
+          message: "SQL belongs in a store module (store/ or the module's store.ts): call a named store function instead.",
         },
         {
           selector: "CallExpression[callee.property.name='exec'][callee.object.property.name='db']",
-          message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.',
+          message: "SQL belongs in a store module (store/ or the module's store.ts): call a named store function instead.",
         },
         {
           // store/statements.ts's cached prepare is a prepare too.
           selector: "CallExpression[callee.name='statement']",
-          message: 'SQL belongs in a store module (store/ or the module\'s store.ts): call a named store function instead.',
+          message: "SQL belongs in a store module (store/ or the module's store.ts): call a named store function instead.",
         },
       ],
     },
@@ -127,7 +146,10 @@ export default tseslint.config(
   {
     files: ['electron/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(['**/engine/**', '**/main/**', '**/renderer/**', '**/cli/**', 'node:*'], 'preload exposes exactly the contract from shared/, nothing else.'),
+      'no-restricted-imports': restrict(
+        ['**/engine/**', '**/main/**', '**/renderer/**', '**/cli/**', 'node:*'],
+        'preload exposes exactly the contract from shared/, nothing else.',
+      ),
     },
   },
   {
@@ -144,7 +166,10 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': restrict(['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*', 'ollama'], 'The renderer talks to the engine only through the contract in shared/.'),
+      'no-restricted-imports': restrict(
+        ['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*', 'ollama'],
+        'The renderer talks to the engine only through the contract in shared/.',
+      ),
     },
   },
   {
@@ -155,7 +180,10 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         ['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'pdfjs-dist', 'pdfjs-dist/*', 'ollama'],
         'The renderer talks to the engine only through the contract in shared/.',
-        { group: ['**/api', '**/api.ts'], message: 'Components call the engine through the store (store().…), never the transport: read state with useStore, act with its actions.' },
+        {
+          group: ['**/api', '**/api.ts'],
+          message: 'Components call the engine through the store (store().…), never the transport: read state with useStore, act with its actions.',
+        },
       ),
     },
   },
@@ -163,7 +191,12 @@ export default tseslint.config(
     // The one renderer file that draws source pages: pdf.js only paints the bytes the host sent (documents.file); reading text stays in the engine.
     files: ['renderer/src/sourceCache.ts'],
     rules: {
-      'no-restricted-imports': restrict(['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'ollama'], 'The renderer talks to the engine only through the contract in shared/.'),
+      'no-restricted-imports': restrict(
+        ['**/electron/**', 'electron', 'node:*', 'better-sqlite3', 'ollama'],
+        'The renderer talks to the engine only through the contract in shared/.',
+      ),
     },
   },
+  // Layout is Prettier's (npm run format; lint checks it): no ESLint rule may disagree with it.
+  prettier,
 );

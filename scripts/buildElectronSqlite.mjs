@@ -4,7 +4,7 @@
 // better-sqlite3's `nativeBinding` option, so `npm test` keeps working after
 // `npm start` (no in-place electron-rebuild that would break Node).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wrongBuild } from './nativeAbi.mjs';
 
@@ -42,7 +42,9 @@ const built = join(work, 'build/Release/better_sqlite3.node');
 const wrong = wrongBuild(built, electronVersion);
 if (wrong !== null) {
   rmSync(work, { recursive: true, force: true });
-  console.error(`The build of better-sqlite3 for Electron came out wrong: ${wrong}. Check npm's nodedir and target settings (npm config get nodedir), then run npm run native:electron again.`);
+  console.error(
+    `The build of better-sqlite3 for Electron came out wrong: ${wrong}. Check npm's nodedir and target settings (npm config get nodedir), then run npm run native:electron again.`,
+  );
   process.exit(1);
 }
 mkdirSync(join(root, 'build/native/electron'), { recursive: true });

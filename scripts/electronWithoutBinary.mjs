@@ -28,7 +28,10 @@ if (!version) {
 const work = mkdtempSync(join(tmpdir(), 'electron-pkg-'));
 try {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const tarball = execFileSync(npm, ['pack', `electron@${version}`, '--silent'], { cwd: work, encoding: 'utf8' }).trim().split('\n').pop();
+  const tarball = execFileSync(npm, ['pack', `electron@${version}`, '--silent'], { cwd: work, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
   mkdirSync(target, { recursive: true });
   execFileSync('tar', ['-xzf', join(work, tarball), '-C', target, '--strip-components=1']);
   console.warn(

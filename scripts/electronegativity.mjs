@@ -44,7 +44,8 @@ function run(input, output) {
 // One folder holding both trees (copies: the tool does not follow symlinks reliably), without build output.
 const scanDir = mkdtempSync(join(tmpdir(), 'electronegativity-'));
 try {
-  for (const dir of SCANNED) cpSync(join(root, dir), join(scanDir, dir), { recursive: true, filter: (src) => !/[\\/](node_modules|out|dist)([\\/]|$)/.test(src.slice(root.length)) });
+  for (const dir of SCANNED)
+    cpSync(join(root, dir), join(scanDir, dir), { recursive: true, filter: (src) => !/[\\/](node_modules|out|dist)([\\/]|$)/.test(src.slice(root.length)) });
   mkdirSync(outDir, { recursive: true });
   const csvPath = join(outDir, 'electronegativity.csv');
   const sarifPath = join(outDir, 'electronegativity.sarif');
@@ -61,7 +62,9 @@ try {
   }));
   const order = { HIGH: 0, MEDIUM: 1, LOW: 2, INFORMATIONAL: 3 };
   findings.sort((a, b) => (order[a.severity] ?? 9) - (order[b.severity] ?? 9) || a.id.localeCompare(b.id));
-  console.log(`electronegativity (Electron ${ELECTRON_VERSION}) over ${SCANNED.join(', ')}: ${findings.length} finding(s); excluded: ${EXCLUDED_CHECKS.join(', ')}`);
+  console.log(
+    `electronegativity (Electron ${ELECTRON_VERSION}) over ${SCANNED.join(', ')}: ${findings.length} finding(s); excluded: ${EXCLUDED_CHECKS.join(', ')}`,
+  );
   for (const f of findings) console.log(`  ${f.severity.padEnd(13)} ${f.id.padEnd(40)} ${f.file}:${f.location}  ${f.description} (${f.confidence})`);
   console.log(`Reports: ${csvPath}, ${sarifPath}`);
   const high = findings.filter((f) => f.severity === 'HIGH');

@@ -29,7 +29,8 @@ export function wrongBuild(file, electronVersion, nodeAbi = Number(process.versi
   const built = abiOfBinary(file);
   const wanted = electronAbi(electronVersion);
   if (built === null) return `${file} registers no ABI: it is not a build of better-sqlite3`;
-  if (wanted !== null && built !== wanted) return `${file} was built for ABI ${built}, but Electron ${electronVersion} needs ABI ${wanted}${built === nodeAbi ? ` (${built} is this Node's own)` : ''}`;
+  if (wanted !== null && built !== wanted)
+    return `${file} was built for ABI ${built}, but Electron ${electronVersion} needs ABI ${wanted}${built === nodeAbi ? ` (${built} is this Node's own)` : ''}`;
   if (wanted === null && built === nodeAbi) return `${file} was built for this Node's ABI ${built}, not for Electron ${electronVersion}`;
   return null;
 }

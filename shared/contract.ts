@@ -81,7 +81,9 @@ export const settingsSchema = z
     /** Where Ollama listens; empty = OLLAMA_HOST or http://127.0.0.1:11434. */
     ollamaHost: z.string().max(500),
     /** Model per stage; null = automatic (first installed recommended model). */
-    models: z.object(Object.fromEntries(MODEL_STAGES.map((s) => [s, z.string().min(1).max(200).nullable()])) as Record<ModelStage, z.ZodNullable<z.ZodString>>).strict(),
+    models: z
+      .object(Object.fromEntries(MODEL_STAGES.map((s) => [s, z.string().min(1).max(200).nullable()])) as Record<ModelStage, z.ZodNullable<z.ZodString>>)
+      .strict(),
     contextPolicy: contextPolicySchema,
     /** Empty = the built-in patterns. */
     idPatterns: z.array(idPatternSchema).max(100),
@@ -131,7 +133,18 @@ export type ReportFormatName = (typeof REPORT_FORMATS)[number];
 
 const reviewText = (max: number) => z.string().max(max);
 const editValues = z
-  .object(Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, z.string().max(f === 'description' ? 20_000 : 500).nullable().optional()])) as Record<EditableField, z.ZodOptional<z.ZodNullable<z.ZodString>>>)
+  .object(
+    Object.fromEntries(
+      EDITABLE_FIELDS.map((f) => [
+        f,
+        z
+          .string()
+          .max(f === 'description' ? 20_000 : 500)
+          .nullable()
+          .optional(),
+      ]),
+    ) as Record<EditableField, z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+  )
   .strict();
 
 export const commands = {
@@ -199,7 +212,14 @@ export const commands = {
    */
   'reports.export': {
     input: z
-      .object({ runId: id, documentId: id.optional(), format: z.enum(REPORT_FORMATS), confirmedOnly: z.boolean().optional(), outlineDepth: z.number().int().min(1).max(10).optional(), saveAs: z.boolean().optional() })
+      .object({
+        runId: id,
+        documentId: id.optional(),
+        format: z.enum(REPORT_FORMATS),
+        confirmedOnly: z.boolean().optional(),
+        outlineDepth: z.number().int().min(1).max(10).optional(),
+        saveAs: z.boolean().optional(),
+      })
       .strict(),
   },
   /** A document's review (carried over to its newest analysed run first): reviewed findings in document order, counters, evidence context. */
@@ -246,7 +266,11 @@ export const commands = {
   'ask.start': {
     input: z
       .object({
-        question: z.string().trim().min(1).max(MAX_QUESTION_CHARS, `A question takes at most ${MAX_QUESTION_CHARS} characters: ask one thing at a time, quoting only the words you need.`),
+        question: z
+          .string()
+          .trim()
+          .min(1)
+          .max(MAX_QUESTION_CHARS, `A question takes at most ${MAX_QUESTION_CHARS} characters: ask one thing at a time, quoting only the words you need.`),
         documentIds: z.array(id).max(500).optional(),
         conversationId: id.optional(),
         /** false: answer from the search ranking without the retrieval judge. */
@@ -374,7 +398,6 @@ const _namesMatch: SameKeys<keyof typeof commands, CommandName> = true;
 void _namesMatch;
 export type CommandInput<C extends CommandName> = z.input<(typeof commands)[C]['input']>;
 export type ParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
-
 
 export interface AppInfo {
   version: string;

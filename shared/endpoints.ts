@@ -64,7 +64,8 @@ export function parseEndpointSpec(spec: string): EndpointSettings | string {
     return `"${url}" is not a URL: write it with its scheme, e.g. http://host:8000/v1.`;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `"${url}" must start with http:// or https://.`;
-  if (parsed.username || parsed.password) return `Put no user or password in the URL ${parsed.host}: give the key with key-env=VARIABLE, so it never shows in a process list or a log.`;
+  if (parsed.username || parsed.password)
+    return `Put no user or password in the URL ${parsed.host}: give the key with key-env=VARIABLE, so it never shows in a process list or a log.`;
   const endpoint: EndpointSettings = { kind: kind as EndpointKind, url: url.replace(/\/+$/, ''), concurrency: 1 };
   const concurrency = fields.get('concurrency');
   if (concurrency !== undefined) {
@@ -74,9 +75,10 @@ export function parseEndpointSpec(spec: string): EndpointSettings | string {
   }
   const context = fields.get('context');
   if (context !== undefined) {
-    if (kind === 'ollama') return 'context= is for OpenAI-compatible endpoints; an Ollama endpoint gets the run\'s num_ctx (--num-ctx to fix it).';
+    if (kind === 'ollama') return "context= is for OpenAI-compatible endpoints; an Ollama endpoint gets the run's num_ctx (--num-ctx to fix it).";
     const n = Number(context);
-    if (!Number.isInteger(n) || n < MIN_ENDPOINT_CONTEXT_TOKENS) return `context must be a whole number of tokens of at least ${MIN_ENDPOINT_CONTEXT_TOKENS}; got "${context}".`;
+    if (!Number.isInteger(n) || n < MIN_ENDPOINT_CONTEXT_TOKENS)
+      return `context must be a whole number of tokens of at least ${MIN_ENDPOINT_CONTEXT_TOKENS}; got "${context}".`;
     endpoint.contextTokens = n;
   }
   const keyEnv = fields.get('key-env');

@@ -133,9 +133,7 @@ export class AppError extends Error {
   }
 
   toInfo(): ErrorInfo {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -93,7 +93,10 @@ export interface SeverityRank {
 /** Maps any severity word onto the profile scale, case-insensitively, keeping the original word. */
 export function rankSeverity(profile: ExtractionProfile, word: string | null | undefined): SeverityRank {
   const original = (word ?? '').trim();
-  const key = original.toLowerCase().replace(/\s+/g, ' ').replace(/[.:]+$/, '');
+  const key = original
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.:]+$/, '');
   const direct = profile.severities.findIndex((s) => s.toLowerCase() === key);
   if (direct >= 0) return { original, canonical: profile.severities[direct]!, rank: direct };
   const aliasEntry = Object.entries(profile.severityAliases).find(([alias]) => alias.toLowerCase() === key);

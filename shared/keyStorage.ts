@@ -35,7 +35,12 @@ const USE_ENVIRONMENT =
 export function keyStorageStatus(facts: KeyStorageFacts): KeyStorageStatus {
   const backend = facts.platform === 'linux' ? facts.backend : null;
   if (!facts.encryptionAvailable) {
-    return { protection: 'unavailable', canStore: false, backend, message: `This computer's keychain is not available to the app, so a key typed here cannot be stored safely (it is never stored in plain text). ${USE_ENVIRONMENT}` };
+    return {
+      protection: 'unavailable',
+      canStore: false,
+      backend,
+      message: `This computer's keychain is not available to the app, so a key typed here cannot be stored safely (it is never stored in plain text). ${USE_ENVIRONMENT}`,
+    };
   }
   // "unknown" is what Electron says before it has chosen a backend: not known to be safe, so treated as unsafe.
   if (facts.platform === 'linux' && (backend === null || backend === 'basic_text' || backend === 'unknown')) {

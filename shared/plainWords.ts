@@ -37,7 +37,10 @@ export function realJustification(text: string | null | undefined): string | nul
  * they are), said to the user: the instruction to the model is left out, the problem is kept.
  */
 const SPLIT_PROBLEM_WORDING: readonly [RegExp, string][] = [
-  [/^(.*)the split makes no progress: one chapter covers the whole text; propose at least two chapters at natural boundaries$/, '$1the split made no progress: one chapter covered the whole text'],
+  [
+    /^(.*)the split makes no progress: one chapter covers the whole text; propose at least two chapters at natural boundaries$/,
+    '$1the split made no progress: one chapter covered the whole text',
+  ],
   [/^(.*): start lines must strictly increase$/, '$1'],
   [/^the prompt did not fit the context: the text is shown in smaller parts$/, 'the text did not fit the model’s context, so it was shown in smaller parts'],
 ];

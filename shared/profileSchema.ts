@@ -20,7 +20,8 @@ export const extractionProfileSchema = z
   .strict()
   .superRefine((profile, ctx) => {
     for (const [alias, target] of Object.entries(profile.severityAliases)) {
-      if (!profile.severities.includes(target)) ctx.addIssue({ code: 'custom', message: `severity alias "${alias}" maps to "${target}", which is not in severities` });
+      if (!profile.severities.includes(target))
+        ctx.addIssue({ code: 'custom', message: `severity alias "${alias}" maps to "${target}", which is not in severities` });
     }
     profile.idPatterns.forEach((pattern, i) => {
       try {
@@ -28,7 +29,11 @@ export const extractionProfileSchema = z
           ctx.addIssue({ code: 'custom', path: ['idPatterns', i], message: `ID pattern "${pattern.name}" matches empty text` });
         }
       } catch (error) {
-        ctx.addIssue({ code: 'custom', path: ['idPatterns', i], message: `ID pattern "${pattern.name}" is not a valid regular expression: ${(error as Error).message}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['idPatterns', i],
+          message: `ID pattern "${pattern.name}" is not a valid regular expression: ${(error as Error).message}`,
+        });
       }
     });
   }) satisfies z.ZodType<ExtractionProfile, unknown>;

@@ -147,7 +147,8 @@ export interface StoredConversation {
 export const MAX_QUESTION_CHARS = 4000;
 
 /** The sentence shown with an answer that has no verified citation (app, CLI, exported conversations). */
-export const UNVERIFIED_TEXT = 'Unverified: none of the places this answer cites could be found in the documents, so read it as the model’s words, not the documents’.';
+export const UNVERIFIED_TEXT =
+  'Unverified: none of the places this answer cites could be found in the documents, so read it as the model’s words, not the documents’.';
 
 /**
  * The [n] citation markers of an answer, with where they stand, skipping any inside code (`msg[0]`) or inside

@@ -145,7 +145,12 @@ export function defaultRunSettings(overrides: Partial<RunSettings> = {}): RunSet
  * falls back to the defaults table). Models are per stage, null or absent for
  * automatic; `default` (CLI --model) is for every stage without its own.
  */
-export type RunChoices = Partial<Pick<AppSettings, 'ollamaHost' | 'strategy' | 'useJudge' | 'chunkTokens' | 'profile' | 'idPatterns' | 'ocrMode' | 'ocrLanguages' | 'endpoints' | 'contextPolicy'>> & {
+export type RunChoices = Partial<
+  Pick<
+    AppSettings,
+    'ollamaHost' | 'strategy' | 'useJudge' | 'chunkTokens' | 'profile' | 'idPatterns' | 'ocrMode' | 'ocrLanguages' | 'endpoints' | 'contextPolicy'
+  >
+> & {
   models?: Partial<Record<LlmStage | 'default', string | null>>;
 };
 

@@ -199,7 +199,8 @@ async function readOptions(argv: string[]): Promise<CliOptions | number> {
     profile = loaded;
   }
   const resumeRunId = values.resume === undefined ? undefined : Number(values.resume);
-  if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0)) return usageError(`--resume needs a run number, got "${values.resume}".`);
+  if (resumeRunId !== undefined && !(Number.isInteger(resumeRunId) && resumeRunId > 0))
+    return usageError(`--resume needs a run number, got "${values.resume}".`);
   if (positionals.length === 0 && resumeRunId === undefined) {
     process.stderr.write(`No files given.\n\n${await usage()}\n`);
     return EXIT.usage;
@@ -238,7 +239,8 @@ function checkRunOptions(values: CliValues): Pick<CliOptions, 'strategy' | 'numC
 /** The report file and its format: --format, else --out's extension, else Markdown. */
 function checkOutputOptions(values: CliValues): Pick<CliOptions, 'out' | 'format'> | number {
   const out = values.out === undefined ? undefined : resolve(values.out);
-  if (values.format !== undefined && !isReportFormat(values.format)) return usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".`);
+  if (values.format !== undefined && !isReportFormat(values.format))
+    return usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}; got "${values.format}".`);
   const format: ReportFormat | undefined = (values.format as ReportFormat | undefined) ?? (out ? formatFromPath(out) : 'md');
   if (!format) return usageError(`--out must end in ${REPORT_FORMATS.map((f) => `.${f}`).join(', ')}, or give --format; got "${values.out}".`);
   return { out, format };
@@ -253,7 +255,14 @@ async function loadEngine() {
     { defaultDatabasePath, defaultLogPath, LOG_FOLDER },
     { DEFAULT_OCR_LANGUAGES, OCR_MODES, parseOcrLanguages },
     { runSettingsFrom },
-  ] = await Promise.all([import('../engine'), import('../engine/store'), import('./common'), import('./paths'), import('../../shared/ocr'), import('../../shared/runSettings')]);
+  ] = await Promise.all([
+    import('../engine'),
+    import('../engine/store'),
+    import('./common'),
+    import('./paths'),
+    import('../../shared/ocr'),
+    import('../../shared/runSettings'),
+  ]);
   return {
     assertOcrLanguagesInstalled,
     createEngine,
@@ -358,22 +367,29 @@ async function runOrResume(session: Session, options: CliOptions, settings: RunS
   process.on('SIGINT', onSigint);
   try {
     const prompt = terminalPrompt();
-    const askBelowProgress: Prompt | undefined = prompt && ((request) => {
-      progress.done();
-      return prompt(request);
-    });
+    const askBelowProgress: Prompt | undefined =
+      prompt &&
+      ((request) => {
+        progress.done();
+        return prompt(request);
+      });
     const control = { signal: abort.signal, onProgress: progress.update, password: cliPasswordSource(options.password, askBelowProgress) };
     if (resumeRunId !== undefined && values.host) modules.setRunOllamaHost(db, resumeRunId, values.host as string);
     if (resumeRunId !== undefined && endpoints.length > 0) modules.setRunEndpoints(db, resumeRunId, endpoints);
     return resumeRunId !== undefined
       ? await engine.resume(resumeRunId, control)
-      : await engine.analyze(files.map((file) => resolve(file)), settings, control);
+      : await engine.analyze(
+          files.map((file) => resolve(file)),
+          settings,
+          control,
+        );
   } catch (error) {
     progress.done();
     const info = toErrorInfo(error, logPath);
     writeLines(process.stderr, `${info.code}: ${info.message}`);
     // A run the store could not even mark as stopped (a full disk) is resumed like an interrupted one.
-    if (typeof info.details?.runId === 'number') writeLines(process.stderr, `Once that is fixed, resume with: npm run analyze -- --resume ${info.details.runId}${dbOption}`);
+    if (typeof info.details?.runId === 'number')
+      writeLines(process.stderr, `Once that is fixed, resume with: npm run analyze -- --resume ${info.details.runId}${dbOption}`);
     await closeSession(session);
     return EXIT.usage;
   } finally {
@@ -392,7 +408,11 @@ async function writeReportAndSay(session: Session, { out, format }: CliOptions, 
     await closeSession(session);
     const again = `npm run analyze -- --resume ${runId}${dbOption} --out <file>`;
     const info = toErrorInfo(error, logPath);
-    writeLines(process.stderr, `Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${info.code}: ${info.message}`, `The results are stored; write the report again with: ${again}`);
+    writeLines(
+      process.stderr,
+      `Run ${runId}: ${outcome.run.status}, but the ${format} report could not be written: ${info.code}: ${info.message}`,
+      `The results are stored; write the report again with: ${again}`,
+    );
     return EXIT.inputFailed;
   }
   const models = engine.runModels(runId);
@@ -443,7 +463,10 @@ function summarize(outcome: RunOutcome, reportPath: string, dbPath: string, dbOp
   const runState = outcome.run.status === 'done' && problems ? `done with problems: ${problems}` : outcome.run.status;
   const lines: string[] = [`Run ${outcome.run.id}: ${runState}. Store: ${dbPath}`, `Report: ${reportPath}`, `Log: ${logPath}`];
   // A run against the simulator says so wherever a model is named (shared/simulator.ts): its findings are scripted.
-  if (models.simulator) lines.push(`Models: ${[...new Set(models.models.map((m) => m.name))].map((name) => modelLabel(name, models.simulator)).join(', ')}. ${simulatorNotice(models.simulator)}`);
+  if (models.simulator)
+    lines.push(
+      `Models: ${[...new Set(models.models.map((m) => m.name))].map((name) => modelLabel(name, models.simulator)).join(', ')}. ${simulatorNotice(models.simulator)}`,
+    );
   // The progress line is redrawn (or, on a pipe, shown once per phase): what a resume retried is said here too.
   if (outcome.retried) lines.push(`  ${outcome.retried}`);
   if (outcome.run.error) lines.push(`  ${outcome.run.error.code}: ${outcome.run.error.message}`);

@@ -79,24 +79,30 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   };
   const rounds = values.rounds === undefined ? undefined : Number(values.rounds);
-  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1 || rounds > 5)) return usage(`--rounds needs a whole number from 1 to 5; got "${values.rounds}".`);
+  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1 || rounds > 5))
+    return usage(`--rounds needs a whole number from 1 to 5; got "${values.rounds}".`);
   const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) return usage(`--threshold needs a number from 0 to 1; got "${values.threshold}".`);
   const conversationId = values.conversation === undefined ? undefined : Number(values.conversation);
-  if (conversationId !== undefined && !(Number.isInteger(conversationId) && conversationId > 0)) return usage(`--conversation needs a conversation number; got "${values.conversation}".`);
+  if (conversationId !== undefined && !(Number.isInteger(conversationId) && conversationId > 0))
+    return usage(`--conversation needs a conversation number; got "${values.conversation}".`);
   const question = positionals.join(' ').trim();
   if (!values.list && values.export === undefined && question === '') return usage(`No question given.\n\n${USAGE}`);
 
   const dbPath = resolve(values.db ?? defaultDatabasePath());
   if (!existsSync(dbPath)) {
-    writeLines(process.stderr, `${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.`);
+    writeLines(
+      process.stderr,
+      `${ErrorCode.ASK_NO_DOCUMENTS}: there is no store at ${dbPath}. Analyse documents first (npm run analyze -- <files>), or point --db at your store.`,
+    );
     return EXIT.failed;
   }
   const db = openStoreOrSay(dbPath);
   if (!db) return EXIT.usage;
   try {
     if (values.list) {
-      for (const c of listConversations(db)) process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${oneLine(c.title)}\n`);
+      for (const c of listConversations(db))
+        process.stdout.write(`${c.id}\t${c.scope}${c.documentId ? ` ${c.documentId}` : ''}\t${c.messageCount} messages\t${c.updatedAt}\t${oneLine(c.title)}\n`);
       return EXIT.ok;
     }
     if (values.export !== undefined) return exportConversation(db, values.export, values.out);
@@ -128,7 +134,12 @@ export async function main(argv: string[]): Promise<number> {
         },
       );
       // "Find all ...": the exact command that reads every chunk of the documents asked about instead.
-      const extractAll = answer.exhaustiveNote ? exhaustiveCommand(exhaustiveTargets(db, documentIds).map((t) => t.filePath), values.db === undefined ? undefined : dbPath) : null;
+      const extractAll = answer.exhaustiveNote
+        ? exhaustiveCommand(
+            exhaustiveTargets(db, documentIds).map((t) => t.filePath),
+            values.db === undefined ? undefined : dbPath,
+          )
+        : null;
       process.stdout.write(
         values.json
           ? `${JSON.stringify({ conversationId: stored, ...answer, usage: llmUsageSince(db, callsBefore), ...(extractAll ? { extractAllCommand: extractAll } : {}) }, null, 2)}\n`
@@ -148,7 +159,6 @@ export async function main(argv: string[]): Promise<number> {
     db.close();
   }
 }
-
 
 /**
  * The retrieval settings saved in the store by the app (Settings > Ask the documents), so a question asked
@@ -190,7 +200,12 @@ export function formatAnswer(answer: AskAnswer, conversationId: number, extractA
   if (answer.unverified) lines.push(UNVERIFIED_TEXT, '');
   else if (answer.marked) lines.push(`Marked: ${answer.dropped.length} citation(s) were removed because their quoted words were not found in the source.`, '');
   if (answer.exhaustiveNote) lines.push(`Note: ${oneLine(answer.exhaustiveNote)}`, '');
-  if (extractAllCommand) lines.push('To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):', `  ${oneLine(extractAllCommand)}`, '');
+  if (extractAllCommand)
+    lines.push(
+      'To analyse every chunk of these documents (add --profile <profile.json> for your own extraction profile):',
+      `  ${oneLine(extractAllCommand)}`,
+      '',
+    );
   if (answer.citations.length > 0) {
     lines.push('Sources:');
     for (const c of answer.citations) lines.push(oneLine(`  [${c.n}] ${c.documentName}, page ${c.page}, ${c.section.join(' > ')}: "${c.quote}"`));

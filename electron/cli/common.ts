@@ -13,7 +13,11 @@ export const EXIT_CANCELLED = 130;
  * Parses the arguments; on a mistake prints it with the usage and gives the
  * exit code, on --help prints the usage and gives 0. `help` must be among the options.
  */
-export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, usage: string): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>> | number {
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  usage: string,
+): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>> | number {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options });

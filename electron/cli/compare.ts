@@ -9,11 +9,27 @@ import { resolve } from 'node:path';
 import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, modelStatusText, type Comparison } from '../../shared/compare';
 import { toErrorInfo } from '../../shared/errors';
 import { writeOutputFile } from '../engine';
-import { compareDocuments, readStatusesWithModel, renderComparison, saveComparison, statusesLeftUnread, statusModelFor, type CompareFormat } from '../engine/compare';
+import {
+  compareDocuments,
+  readStatusesWithModel,
+  renderComparison,
+  saveComparison,
+  statusesLeftUnread,
+  statusModelFor,
+  type CompareFormat,
+} from '../engine/compare';
 import { createLlmClient } from '../engine/llm';
 import type { Database } from '../engine/store';
 import { parseCommandLine, runIfEntryPoint } from './common';
-import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP, openAnalysisSession, SESSION_OPTIONS, SESSION_OPTIONS_HELP } from './documentAnalysis';
+import {
+  analyseOrReuse,
+  analysisSettings,
+  ANALYSIS_OPTIONS,
+  ANALYSIS_OPTIONS_HELP,
+  openAnalysisSession,
+  SESSION_OPTIONS,
+  SESSION_OPTIONS_HELP,
+} from './documentAnalysis';
 import { oneLine, writeLines } from './terminalText';
 
 const FORMATS: readonly CompareFormat[] = COMPARE_FORMATS;
@@ -98,7 +114,11 @@ export async function main(argv: string[]): Promise<number> {
       }
       documentIds.push(outcome.documentId);
     }
-    let comparison: Comparison = compareDocuments(db, { earlierDocumentId: documentIds[0]!, laterDocumentId: documentIds[1]!, mode: rulesOnly ? 'rules-only' : 'auto' });
+    let comparison: Comparison = compareDocuments(db, {
+      earlierDocumentId: documentIds[0]!,
+      laterDocumentId: documentIds[1]!,
+      mode: rulesOnly ? 'rules-only' : 'auto',
+    });
     if (!rulesOnly && statusesLeftUnread(comparison)) {
       comparison = await statusesByModel(db, comparison, { host: values.host, model: values.model, numCtx, cache: !values['no-cache'], signal });
     }
@@ -121,7 +141,12 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT.failed;
       }
     }
-    process.stdout.write(summaryText(comparison, outputs.map((o) => o.file)));
+    process.stdout.write(
+      summaryText(
+        comparison,
+        outputs.map((o) => o.file),
+      ),
+    );
     return EXIT.ok;
   } catch (error) {
     progress.done();

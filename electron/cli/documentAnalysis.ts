@@ -126,9 +126,12 @@ function positiveInteger(value: string | undefined, min: number): number | undef
  * The run settings the options give (the same function as the app's and analyze's) and the PDF password they give
  * (--password, --password-env or --password-stdin), or a usage error in one sentence.
  */
-export async function analysisSettings(values: AnalysisOptionValues): Promise<{ settings: RunSettings; numCtx: number | undefined; password: string | undefined } | { usage: string }> {
+export async function analysisSettings(
+  values: AnalysisOptionValues,
+): Promise<{ settings: RunSettings; numCtx: number | undefined; password: string | undefined } | { usage: string }> {
   const strategy = values.strategy ?? 'auto';
-  if (!(STRATEGY_CHOICES as readonly string[]).includes(strategy)) return { usage: `--strategy must be one of ${STRATEGY_CHOICES.join(', ')}; got "${strategy}".` };
+  if (!(STRATEGY_CHOICES as readonly string[]).includes(strategy))
+    return { usage: `--strategy must be one of ${STRATEGY_CHOICES.join(', ')}; got "${strategy}".` };
   const numCtx = positiveInteger(values['num-ctx'], 512);
   if (numCtx === null) return { usage: `--num-ctx needs a whole number of tokens of at least 512; got "${values['num-ctx']}".` };
   const unitTokens = positiveInteger(values['unit-tokens'], 1);
@@ -145,7 +148,10 @@ export async function analysisSettings(values: AnalysisOptionValues): Promise<{ 
       return { usage: `Cannot read the profile ${values.profile}: ${(error as Error).message}.` };
     }
     const checked = extractionProfileSchema.safeParse(raw);
-    if (!checked.success) return { usage: `The profile ${values.profile} is not valid: ${checked.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.` };
+    if (!checked.success)
+      return {
+        usage: `The profile ${values.profile} is not valid: ${checked.error.issues.map((i) => `${i.path.join('.') || '(profile)'}: ${i.message}`).join('; ')}.`,
+      };
     profile = checked.data;
   }
   // The same function as the app's and analyze's (shared/runSettings.ts), from the options under the Settings' names.
@@ -182,7 +188,14 @@ export async function analyseOrReuse(
   engine: ReturnType<typeof createEngine>,
   db: Database,
   file: string,
-  options: { role: string; settings: RunSettings; reanalyze: boolean; password: string | undefined; signal: AbortSignal; progress: { note(phase: RunPhase, message: string): void; update(event: ProgressEvent): void; done(): void } },
+  options: {
+    role: string;
+    settings: RunSettings;
+    reanalyze: boolean;
+    password: string | undefined;
+    signal: AbortSignal;
+    progress: { note(phase: RunPhase, message: string): void; update(event: ProgressEvent): void; done(): void };
+  },
 ): Promise<AnalysisOutcome> {
   const rulesOnly = options.settings.mode === 'rules-only';
   const reused = options.reanalyze ? undefined : storedAnalysis(db, file, rulesOnly);
@@ -191,7 +204,11 @@ export async function analyseOrReuse(
     return { documentId: reused };
   }
   options.progress.note('ingest', `${options.role}: analysing ${file}`);
-  const outcome = await engine.analyze([file], options.settings, { signal: options.signal, onProgress: options.progress.update, password: cliPasswordSource(options.password, terminalPrompt()) });
+  const outcome = await engine.analyze([file], options.settings, {
+    signal: options.signal,
+    onProgress: options.progress.update,
+    password: cliPasswordSource(options.password, terminalPrompt()),
+  });
   options.progress.done();
   if (outcome.run.status === 'cancelled' || outcome.run.status === 'paused') return { stopped: true };
   const input = outcome.inputs[0];

@@ -72,18 +72,33 @@ export const PASSWORD_OPTIONS = {
  * Undefined when none is given; a sentence saying what is wrong for two at once, an unset variable, or an empty or
  * interactive standard input (there the hidden prompt is the way).
  */
-export async function givenPassword(options: PasswordOptions, env: NodeJS.ProcessEnv = process.env, stdin: NodeJS.ReadStream = process.stdin): Promise<{ password: string | undefined } | { problem: string }> {
-  const given = [options.password !== undefined && '--password', options['password-env'] !== undefined && '--password-env', options['password-stdin'] === true && '--password-stdin'].filter((o): o is string => typeof o === 'string');
+export async function givenPassword(
+  options: PasswordOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  stdin: NodeJS.ReadStream = process.stdin,
+): Promise<{ password: string | undefined } | { problem: string }> {
+  const given = [
+    options.password !== undefined && '--password',
+    options['password-env'] !== undefined && '--password-env',
+    options['password-stdin'] === true && '--password-stdin',
+  ].filter((o): o is string => typeof o === 'string');
   if (given.length > 1) return { problem: `Give the password one way: ${given.join(' and ')} were both given.` };
   if (options.password !== undefined) return { password: options.password };
   const variable = options['password-env'];
   if (variable !== undefined) {
     const value = env[variable];
-    if (!value) return { problem: `The environment variable ${variable} (--password-env) is not set: export it with the PDF's password, e.g. read -rs ${variable} && export ${variable}.` };
+    if (!value)
+      return {
+        problem: `The environment variable ${variable} (--password-env) is not set: export it with the PDF's password, e.g. read -rs ${variable} && export ${variable}.`,
+      };
     return { password: value };
   }
   if (options['password-stdin'] !== true) return { password: undefined };
-  if (stdin.isTTY) return { problem: '--password-stdin reads the password from a pipe (e.g. pass show report-pdf | npm run analyze -- --password-stdin ...). On a terminal, leave the password options out: the CLI asks, with hidden input.' };
+  if (stdin.isTTY)
+    return {
+      problem:
+        '--password-stdin reads the password from a pipe (e.g. pass show report-pdf | npm run analyze -- --password-stdin ...). On a terminal, leave the password options out: the CLI asks, with hidden input.',
+    };
   const line = (await readAll(stdin)).split(/\r?\n/)[0] ?? '';
   if (line === '') return { problem: '--password-stdin found no password on standard input (its first line is the password).' };
   return { password: line };

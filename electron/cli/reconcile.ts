@@ -12,7 +12,15 @@ import { countsSentence, RECONCILE_FORMATS, type Population, type Reconciliation
 import { writeOutputFile } from '../engine';
 import { readPopulation, reconcileAndStore, reconciliationJson, renderReconciliation, resolveColumn, savePopulation } from '../engine/reconcile';
 import { parseCommandLine, runIfEntryPoint } from './common';
-import { analyseOrReuse, analysisSettings, ANALYSIS_OPTIONS, ANALYSIS_OPTIONS_HELP, openAnalysisSession, SESSION_OPTIONS, SESSION_OPTIONS_HELP } from './documentAnalysis';
+import {
+  analyseOrReuse,
+  analysisSettings,
+  ANALYSIS_OPTIONS,
+  ANALYSIS_OPTIONS_HELP,
+  openAnalysisSession,
+  SESSION_OPTIONS,
+  SESSION_OPTIONS_HELP,
+} from './documentAnalysis';
 import { oneLine, writeLines } from './terminalText';
 
 const USAGE = `Usage: npm run reconcile -- <document.pdf> <population.csv|.xlsx> [options]
@@ -92,7 +100,10 @@ export async function main(argv: string[]): Promise<number> {
   // The population is read before the document is analysed: a file that cannot be one is said at once, and nothing is stored.
   let population: Population;
   try {
-    population = await readPopulation({ name: basename(populationFile), bytes: readFileSync(populationFile) }, values.sheet === undefined ? {} : { sheet: values.sheet });
+    population = await readPopulation(
+      { name: basename(populationFile), bytes: readFileSync(populationFile) },
+      values.sheet === undefined ? {} : { sheet: values.sheet },
+    );
     if (values['key-column'] !== undefined) resolveColumn(population, values['key-column'], 'key');
     if (values['title-column'] !== undefined) resolveColumn(population, values['title-column'], 'title');
   } catch (error) {
@@ -103,7 +114,14 @@ export async function main(argv: string[]): Promise<number> {
   if (!session) return EXIT.usage;
   const { db, engine, logPath, progress, signal } = session;
   try {
-    const outcome = await analyseOrReuse(engine, db, documentFile, { role: 'document', settings: chosen.settings, reanalyze: values.reanalyze, password: chosen.password, signal, progress });
+    const outcome = await analyseOrReuse(engine, db, documentFile, {
+      role: 'document',
+      settings: chosen.settings,
+      reanalyze: values.reanalyze,
+      password: chosen.password,
+      signal,
+      progress,
+    });
     if ('stopped' in outcome) {
       process.stderr.write('Stopped while analysing the document. Run the same command again: what was analysed is stored.\n');
       return EXIT.cancelled;
@@ -130,7 +148,13 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT.failed;
       }
     }
-    writeLines(process.stdout, ...summaryLines(result, outputs.map((o) => o.file)));
+    writeLines(
+      process.stdout,
+      ...summaryLines(
+        result,
+        outputs.map((o) => o.file),
+      ),
+    );
     return EXIT.ok;
   } catch (error) {
     progress.done();
@@ -142,9 +166,14 @@ export async function main(argv: string[]): Promise<number> {
 
 /** What the import left out, each with its code, for stderr. */
 function warningsFor(r: Reconciliation): string[] {
-  const out = r.population.duplicates.map((d) => `POPULATION_DUPLICATE_KEYS: key ${oneLine(d.key)} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`);
+  const out = r.population.duplicates.map(
+    (d) =>
+      `POPULATION_DUPLICATE_KEYS: key ${oneLine(d.key)} is on rows ${d.rows.join(', ')}; row ${d.rows[0]} is used, the others are left out. Fix the export if they are different items.`,
+  );
   if (r.document.mode === 'rules-only' && r.counts.documentItems === 0) {
-    out.push(`${r.document.file} prints no ID where it announces an item, so without a model's findings nothing of it can be matched by title. Run without --rules-only.`);
+    out.push(
+      `${r.document.file} prints no ID where it announces an item, so without a model's findings nothing of it can be matched by title. Run without --rules-only.`,
+    );
   }
   return out;
 }
@@ -154,7 +183,9 @@ function summaryLines(r: Reconciliation, written: string[]): string[] {
   const lines = [
     `Reconciliation ${r.id}: ${oneLine(r.document.file)} against ${oneLine(p.file)} (key column: ${oneLine(p.keyColumn ?? 'none')}, title column: ${oneLine(p.titleColumn)})`,
     `  ${countsSentence(r.counts)}`,
-    ...r.onlyInDocument.map((d) => `  only in the document:   ${oneLine([d.finding.id, d.finding.title].filter(Boolean).join(' '))} (p. ${d.finding.page ?? '?'})`),
+    ...r.onlyInDocument.map(
+      (d) => `  only in the document:   ${oneLine([d.finding.id, d.finding.title].filter(Boolean).join(' '))} (p. ${d.finding.page ?? '?'})`,
+    ),
     ...r.onlyInPopulation.map((e) => `  only in the population: row ${e.row} ${oneLine([e.key, e.title].filter(Boolean).join(' '))}`),
     ...written.map((file) => `Written: ${file}`),
   ];

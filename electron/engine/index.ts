@@ -3,7 +3,17 @@
  * engine runs in the desktop app (utility process), the CLI and the tests,
  * and never imports Electron.
  */
-import { collectReportData, defaultPdfRenderer, renderJson, renderMarkdown, renderReport, type ExportOptions, type MarkdownOptions, type PdfRenderer, type ReportFormat } from './report';
+import {
+  collectReportData,
+  defaultPdfRenderer,
+  renderJson,
+  renderMarkdown,
+  renderReport,
+  type ExportOptions,
+  type MarkdownOptions,
+  type PdfRenderer,
+  type ReportFormat,
+} from './report';
 import { defaultRunSettings, executeRun, startRun, type RunControl, type RunOutcome, type RunSettings } from './pipeline';
 import type { Logger } from './log';
 import { createLlmClient, resolveEndpoint, type KeySource, type LlmClient } from './llm';
@@ -64,7 +74,14 @@ export function createEngine(deps: EngineDeps): Engine {
         // An endpoint takes as many requests at once as files are sent to it (one in flight per file).
         settings: { maxInFlight: endpoint ? endpoint.concurrency : settings.llm.maxInFlight, cache: settings.llm.cache },
       }));
-  const runDeps = { db: deps.db, ingestFile: deps.ingestFile ?? ingestFile, now, createLlm, createRecognizer: deps.createRecognizer ?? ((languages: readonly string[]) => createTesseractRecognizer(languages)), ...(deps.log ? { log: deps.log } : {}) };
+  const runDeps = {
+    db: deps.db,
+    ingestFile: deps.ingestFile ?? ingestFile,
+    now,
+    createLlm,
+    createRecognizer: deps.createRecognizer ?? ((languages: readonly string[]) => createTesseractRecognizer(languages)),
+    ...(deps.log ? { log: deps.log } : {}),
+  };
   return {
     analyze: (files, settings = {}, control = {}) => startRun(runDeps, files, defaultRunSettings(settings), control),
     resume: (runId, control = {}) => executeRun(runDeps, runId, control),

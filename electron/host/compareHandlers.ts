@@ -13,7 +13,16 @@ import { join } from 'node:path';
 import type { CompareExportResult, Comparison } from '../../shared/compare';
 import type { ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode, toErrorInfo } from '../../shared/errors';
-import { compareDocuments, getComparison, readStatusesWithModel, renderComparison, saveComparison, saveDecision, statusesLeftUnread, statusModelFor } from '../engine/compare';
+import {
+  compareDocuments,
+  getComparison,
+  readStatusesWithModel,
+  renderComparison,
+  saveComparison,
+  saveDecision,
+  statusesLeftUnread,
+  statusModelFor,
+} from '../engine/compare';
 import { createLlmClient, resolveEndpoint } from '../engine/llm';
 import type { HostContext } from './context';
 import { writeExport } from './exportFile';
@@ -27,7 +36,8 @@ export function compareHandlers(ctx: HostContext) {
     const settings = readSettings(db);
     // The model that analysed the later document, else the one chosen in Settings.
     const chosen = statusModelFor(db, comparison) ?? (settings.models.extract ? statusModelFor(db, comparison, { model: settings.models.extract }) : null);
-    if (!chosen) return { ...comparison, modelStatus: { model: null, read: 0, dropped: 0, problem: 'no model is known for the later document: choose one in Settings.' } };
+    if (!chosen)
+      return { ...comparison, modelStatus: { model: null, read: 0, dropped: 0, problem: 'no model is known for the later document: choose one in Settings.' } };
     const endpoint = settings.endpoints[0];
     const failed = (error: unknown): Comparison => {
       const info = toErrorInfo(error);
@@ -58,17 +68,21 @@ export function compareHandlers(ctx: HostContext) {
     return { ...comparison, id: saveComparison(db, comparison) };
   };
   return {
-    'compare.run': ({ earlierDocumentId, laterDocumentId, mode }: ParsedInput<'compare.run'>): Promise<Comparison> => compareAndStore(earlierDocumentId, laterDocumentId, mode),
+    'compare.run': ({ earlierDocumentId, laterDocumentId, mode }: ParsedInput<'compare.run'>): Promise<Comparison> =>
+      compareAndStore(earlierDocumentId, laterDocumentId, mode),
     'compare.decide': (input: ParsedInput<'compare.decide'>): Promise<Comparison> => {
       saveDecision(db, { ...input, reviewer: reviewerFrom(db), at: now().toISOString() });
       return compareAndStore(input.earlierDocumentId, input.laterDocumentId, input.mode);
     },
     'compare.export': async ({ comparisonId, format }: ParsedInput<'compare.export'>): Promise<CompareExportResult> => {
       const comparison = getComparison(db, comparisonId);
-      if (!comparison) throw new AppError(ErrorCode.COMPARISON_NOT_FOUND, `Comparison ${comparisonId} is not stored: compare the two documents again, then export.`);
+      if (!comparison)
+        throw new AppError(ErrorCode.COMPARISON_NOT_FOUND, `Comparison ${comparisonId} is not stored: compare the two documents again, then export.`);
       // The desktop app prints with Electron (its renderPdf); elsewhere the engine's headless Chromium does.
       const print = ctx.renderPdf;
-      const content = print ? await renderComparison(comparison, format, (html) => print(html, { footerLabel: 'Re-audit comparison' })) : await renderComparison(comparison, format);
+      const content = print
+        ? await renderComparison(comparison, format, (html) => print(html, { footerLabel: 'Re-audit comparison' }))
+        : await renderComparison(comparison, format);
       const fileName = `comparison-${comparisonId}-${now().toISOString().replace(/[:.]/g, '-')}.${format}`;
       const { path, bytes } = writeExport(join(ctx.dataDir, 'exports'), fileName, content);
       return { comparisonId, format, path, fileName, bytes };

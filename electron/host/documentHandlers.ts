@@ -45,12 +45,19 @@ export function documentHandlers(ctx: HostContext): HandlerModule {
   return {
     'documents.import': ({ files, mode }) => {
       const checked = checkImports(files, join(ctx.dataDir, 'imports'));
-      const runId = checked.accepted.length > 0 ? ctx.runs.start(checked.accepted.map((a) => a.path), mode) : null;
+      const runId =
+        checked.accepted.length > 0
+          ? ctx.runs.start(
+              checked.accepted.map((a) => a.path),
+              mode,
+            )
+          : null;
       return { runId, ...checked };
     },
     'documents.list': () => views.documentSummaries(),
     'documents.analysis': ({ documentId, runId }) => {
-      if (!ctx.engine.listDocuments().some((d) => d.id === documentId)) throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
+      if (!ctx.engine.listDocuments().some((d) => d.id === documentId))
+        throw new AppError(ErrorCode.INVALID_INPUT, `There is no document ${documentId}. Refresh the library.`);
       return analysisView(ctx.db, documentId, runId, (run) => providers.findings?.({ documentId, ...(run === null ? {} : { runId: run }) }) ?? []);
     },
     'tree.get': ({ documentId }) => views.tree(documentId),

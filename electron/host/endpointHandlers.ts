@@ -11,7 +11,16 @@ const CHECK_TIMEOUT_MS = 3000;
 export function endpointHandlers(ctx: HostContext): HandlerModule {
   return {
     'endpoints.check': async ({ endpoint, apiKey }) => {
-      const base: EndpointStatus = { url: endpoint.url, kind: endpoint.kind, reachable: false, models: [], contextTokens: null, slots: null, warning: plainHttpWarning(endpoint.url), error: null };
+      const base: EndpointStatus = {
+        url: endpoint.url,
+        kind: endpoint.kind,
+        reachable: false,
+        models: [],
+        contextTokens: null,
+        slots: null,
+        warning: plainHttpWarning(endpoint.url),
+        error: null,
+      };
       let client;
       try {
         // No retries: the user is looking at the page; one quick answer or why not.
@@ -26,7 +35,8 @@ export function endpointHandlers(ctx: HostContext): HandlerModule {
         const signal = AbortSignal.timeout(CHECK_TIMEOUT_MS);
         const probe = await client.probe([], 0, signal);
         const models = (await client.listModels(signal)).map((m) => m.name);
-        const contextTokens = endpoint.kind === 'openai' && models[0] ? ((await client.modelInfo(models[0], signal)).contextLength ?? DEFAULT_OPENAI_CONTEXT_TOKENS) : null;
+        const contextTokens =
+          endpoint.kind === 'openai' && models[0] ? ((await client.modelInfo(models[0], signal)).contextLength ?? DEFAULT_OPENAI_CONTEXT_TOKENS) : null;
         return { ...base, reachable: true, models, contextTokens, slots: probe.slots ?? null };
       } catch (error) {
         return { ...base, error: toErrorInfo(error) };

@@ -155,7 +155,16 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
 
   // The views show live progress from run control, and run control sends views: each reaches the other lazily.
   const views: ReadModels = createReadModels({ db, engine, providers, live: (runId) => runs.live(runId) });
-  const runs = createRunControl({ db, engine, now, log, views: () => views, emit, ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }), ...(options.unitTokens === undefined ? {} : { unitTokens: options.unitTokens }) });
+  const runs = createRunControl({
+    db,
+    engine,
+    now,
+    log,
+    views: () => views,
+    emit,
+    ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+    ...(options.unitTokens === undefined ? {} : { unitTokens: options.unitTokens }),
+  });
 
   // Asking the documents keeps its own question in flight (idle and close wait for it).
   const askHost = createAskHost({ db, dataDir, emit, now, keys: (keyRef) => keys.get(keyRef), ...(options.env ? { env: options.env } : {}) });
@@ -213,7 +222,14 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
  * what to do, instead of the engine process dying at start ("The engine stopped unexpectedly"). The damaged file is
  * left as it is.
  */
-function storeUnavailableHost(input: { dataDir: string; dbPath: string; appVersion: string; log: Logger; fileLog: FileLogger | null; error: unknown }): EngineHost {
+function storeUnavailableHost(input: {
+  dataDir: string;
+  dbPath: string;
+  appVersion: string;
+  log: Logger;
+  fileLog: FileLogger | null;
+  error: unknown;
+}): EngineHost {
   const { dataDir, dbPath, log, error } = input;
   const refuse = async (): Promise<never> => {
     throw error;

@@ -83,7 +83,12 @@ export function splitAttemptViews(db: Database, documentId: number): SplitAttemp
  * status with its node's pages and title, and the ID mentions no merged finding covers. `findingsOf` gives the
  * merged findings of that run (the host's provider, so tests with fixed findings stay consistent).
  */
-export function analysisView(db: Database, documentId: number, runId: number | undefined, findingsOf: (runId: number | null) => FindingView[]): DocumentAnalysis {
+export function analysisView(
+  db: Database,
+  documentId: number,
+  runId: number | undefined,
+  findingsOf: (runId: number | null) => FindingView[],
+): DocumentAnalysis {
   const run = runId ?? latestRunWithLlmResults(db, documentId);
   const results = run === null ? [] : listChunkResults(db, run, documentId);
   const treeId = results[0]?.treeId ?? null;
@@ -123,7 +128,9 @@ export function analysisView(db: Database, documentId: number, runId: number | u
           settingsChunkTokens: run === null ? null : desiredChunkTokens(db, run),
         }
       : null,
-    summary: summary ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model, ungroundedIds: summary.ungroundedIds } : null,
+    summary: summary
+      ? { text: summary.text, chunkCount: summary.chunkCount, levels: summary.levels, model: summary.model, ungroundedIds: summary.ungroundedIds }
+      : null,
     chunks,
     counts,
     unreviewedMentions: offeredMentions(db, documentId, run, covered),
@@ -146,7 +153,12 @@ function desiredChunkTokens(db: Database, runId: number): number | null {
  * checked the document (so the Findings view, the library and the check give one count), else every mention no
  * finding covers, without the standards, licences and code line ranges a report cites (ERC-20, AGPL-3, L90-91).
  */
-function offeredMentions(db: Database, documentId: number, run: number | null, covered: readonly { findingKey: string | null }[]): DocumentAnalysis['unreviewedMentions'] {
+function offeredMentions(
+  db: Database,
+  documentId: number,
+  run: number | null,
+  covered: readonly { findingKey: string | null }[],
+): DocumentAnalysis['unreviewedMentions'] {
   const verdict = run === null ? null : getCompleteness(db, run, documentId);
   if (verdict) return verdict.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] }));
   return unreviewedMentions(loadMentions(db, documentId), covered).filter((m) => !isReferenceId(m.id));

@@ -26,7 +26,9 @@ function checkFile(name: string, size: number, head: Buffer): ErrorInfo | null {
   const kind = documentKindOf(name);
   if (kind === 'txt' || kind === 'md') {
     // A NUL byte never occurs in text: this is a binary file given a text name (its encoding is checked when it is read).
-    return head.includes(0) ? { code: ErrorCode.FILE_UNSUPPORTED, message: `${name} is named ${extname(name)} but is not a text file. Save it as plain text or export it as PDF.` } : null;
+    return head.includes(0)
+      ? { code: ErrorCode.FILE_UNSUPPORTED, message: `${name} is named ${extname(name)} but is not a text file. Save it as plain text or export it as PDF.` }
+      : null;
   }
   if (hasPdfHeader(head)) return null;
   if (extname(name).toLowerCase() === '.pdf') {
@@ -70,7 +72,10 @@ export function checkImports(files: readonly ImportFile[], importDir: string): C
           head = readHead(file.path);
         } catch (error) {
           if (error instanceof AppError) throw error;
-          throw new AppError(ErrorCode.FILE_NOT_FOUND, `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that it exists and that you may read it.`);
+          throw new AppError(
+            ErrorCode.FILE_NOT_FOUND,
+            `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that it exists and that you may read it.`,
+          );
         }
         const problem = checkFile(name, head.size, head.head);
         if (problem) out.rejected.push({ name, error: problem });

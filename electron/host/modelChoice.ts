@@ -12,7 +12,8 @@ export function isEmbeddingModel(name: string): boolean {
 }
 
 export function automaticModels(installed: readonly string[]): Record<ModelStage, string | null> {
-  const pick = (recommended: readonly string[]) => recommended.map((want) => installed.find((name) => sameModel(name, want))).find((name) => name !== undefined) ?? null;
+  const pick = (recommended: readonly string[]) =>
+    recommended.map((want) => installed.find((name) => sameModel(name, want))).find((name) => name !== undefined) ?? null;
   return Object.fromEntries(
     MODEL_STAGES.map((stage) => [stage, pick(stage === 'embed' ? DEFAULT_LLM_SETTINGS.recommendedEmbedModels : DEFAULT_LLM_SETTINGS.recommendedModels)]),
   ) as Record<ModelStage, string | null>;

@@ -12,8 +12,7 @@ export function ocrHandlers(db: Database) {
       if (!page) throw new AppError(ErrorCode.INVALID_INPUT, `There is no page ${pageNumber} in document ${documentId}. Refresh the library.`);
       return loadPageOcrWords(db, documentId, page);
     },
-    'documents.ocrPages': async ({ documentId }: ParsedInput<'documents.ocrPages'>): Promise<OcrPageInfo[]> =>
-      listOcrPages(db, documentId).map(ocrPageInfo),
+    'documents.ocrPages': async ({ documentId }: ParsedInput<'documents.ocrPages'>): Promise<OcrPageInfo[]> => listOcrPages(db, documentId).map(ocrPageInfo),
     'ocr.languages': async (): Promise<OcrLanguageInfo[]> => installedOcrLanguages().map((code) => ({ code, name: ocrLanguageName(code) })),
   };
 }

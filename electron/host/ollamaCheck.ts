@@ -11,7 +11,11 @@ const PULL_HINT = 'qwen3:8b';
  * for the installed models, no retries (the user is typing), and a sentence
  * for each thing that would stop a run.
  */
-export async function checkOllama(hostSetting: string, models: AppSettings['models'], options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<OllamaStatus> {
+export async function checkOllama(
+  hostSetting: string,
+  models: AppSettings['models'],
+  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+): Promise<OllamaStatus> {
   const host = resolveHost(hostSetting, options.env ?? process.env);
   const timeoutMs = options.timeoutMs ?? 3000;
   const base: OllamaStatus = { host, reachable: false, version: null, models: [], missing: [], guidance: [], error: null };
@@ -47,7 +51,16 @@ export async function checkOllama(hostSetting: string, models: AppSettings['mode
     if (installed.length === 0) guidance.push(`No model is installed. Run \`ollama pull ${PULL_HINT}\` (and \`ollama pull nomic-embed-text\` for embeddings).`);
     for (const m of missing) guidance.push(`The ${m.stage} model ${m.model} is not installed. Run \`ollama pull ${m.model}\`, or choose an installed model.`);
     const views = installed.map((m) => ({ ...m, embedding: isEmbeddingModel(m.name) }));
-    return { ...base, reachable: true, version, models: views, missing, guidance, automatic: automaticModels(installed.map((m) => m.name)), ...(simulator ? { simulator } : {}) };
+    return {
+      ...base,
+      reachable: true,
+      version,
+      models: views,
+      missing,
+      guidance,
+      automatic: automaticModels(installed.map((m) => m.name)),
+      ...(simulator ? { simulator } : {}),
+    };
   } catch (error) {
     return { ...base, reachable: true, version, error: toErrorInfo(error), guidance: ['Ollama answered but could not list its models. Check its log.'] };
   } finally {

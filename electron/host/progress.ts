@@ -11,7 +11,17 @@ import type { RunMode, RunPhase, RunStatus } from '../../shared/pipeline';
 export const PHASE_SPANS: Record<RunMode, Partial<Record<RunPhase, readonly [number, number]>>> = {
   // Reading a text layer is quick and OCR takes seconds a page: the two share the part reading took alone before OCR.
   'rules-only': { ingest: [0, 0.4], ocr: [0.4, 0.8], rules: [0.8, 0.9], tree: [0.9, 1], done: [1, 1] },
-  full: { ingest: [0, 0.04], ocr: [0.04, 0.1], rules: [0.1, 0.15], tree: [0.15, 0.3], extract: [0.3, 0.9], merge: [0.9, 0.93], completeness: [0.93, 0.95], summary: [0.95, 1], done: [1, 1] },
+  full: {
+    ingest: [0, 0.04],
+    ocr: [0.04, 0.1],
+    rules: [0.1, 0.15],
+    tree: [0.15, 0.3],
+    extract: [0.3, 0.9],
+    merge: [0.9, 0.93],
+    completeness: [0.93, 0.95],
+    summary: [0.95, 1],
+    done: [1, 1],
+  },
 };
 
 const FINISHED: readonly RunStatus[] = ['done', 'failed'];
@@ -100,7 +110,8 @@ export function wholeRunEta(e: EtaInput): number | null {
     const secondsPerShare = (earlier.seconds + e.elapsedSeconds) / (earlier.gained + Math.max(0, e.overall - e.startOverall));
     return Math.max(0, Math.round((1 - e.overall) * secondsPerShare));
   }
-  if ((e.inputsInFlight ?? 1) > 1) return wholeRunEta({ overall: e.overall, startOverall: e.startOverall, elapsedSeconds: e.elapsedSeconds, currentInputLeft: 0 });
+  if ((e.inputsInFlight ?? 1) > 1)
+    return wholeRunEta({ overall: e.overall, startOverall: e.startOverall, elapsedSeconds: e.elapsedSeconds, currentInputLeft: 0 });
   if (unmeasured) return null;
   const gained = e.overall - e.startOverall;
   const secondsPerShare = gained > 0.02 && e.elapsedSeconds > 0.5 ? e.elapsedSeconds / gained : null;

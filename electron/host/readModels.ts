@@ -25,7 +25,18 @@ import { picturePagesOf, shownStatus, summarizeVerdict, type VerdictSummary } fr
 import { LISTED_ENTRY_TYPE } from '../../shared/findings';
 import { getCompleteness, latestCompleteness } from '../engine/completeness';
 import { listChunkResults } from '../engine/extract';
-import { getCurrentTree, getRun, latestRunWithLlmResults, listRunInputs, loadChunks, loadExtractedDocument, loadMentions, type Database, type RunInput, type StoredRun } from '../engine/store';
+import {
+  getCurrentTree,
+  getRun,
+  latestRunWithLlmResults,
+  listRunInputs,
+  loadChunks,
+  loadExtractedDocument,
+  loadMentions,
+  type Database,
+  type RunInput,
+  type StoredRun,
+} from '../engine/store';
 import { documentArriving } from './arriving';
 import { inputFraction, isFinished, overallFraction, wholeRunEta } from './progress';
 
@@ -117,7 +128,8 @@ function inputView(ctx: ReadContext, run: StoredRun, input: RunInput, live: Live
   const fraction = inputFraction(run.mode, input, liveProgress, committed);
   let progress: InputProgress | null = null;
   if (input.status === 'running' && liveProgress) progress = { ...liveProgress, fraction };
-  else if (stopped && input.phase) progress = { phase: input.phase, current: committed?.done ?? 0, total: committed?.total ?? 0, message: input.status, fraction };
+  else if (stopped && input.phase)
+    progress = { phase: input.phase, current: committed?.done ?? 0, total: committed?.total ?? 0, message: input.status, fraction };
   return {
     ordinal: input.ordinal,
     fileName: basename(input.filePath),
@@ -129,7 +141,10 @@ function inputView(ctx: ReadContext, run: StoredRun, input: RunInput, live: Live
     warnings: input.warnings,
     progress,
     // A file analysed but for some parts has its verdict too: it is shown "Done with problems", not failed.
-    verdict: shownStatus(input.status, error) === 'done' && input.documentId !== null ? verdictOf(getCompleteness(ctx.db, run.id, input.documentId), input.warnings) : null,
+    verdict:
+      shownStatus(input.status, error) === 'done' && input.documentId !== null
+        ? verdictOf(getCompleteness(ctx.db, run.id, input.documentId), input.warnings)
+        : null,
   };
 }
 

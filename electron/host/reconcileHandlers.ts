@@ -10,7 +10,16 @@ import { basename, join } from 'node:path';
 import type { ParsedInput } from '../../shared/contract';
 import { AppError, ErrorCode } from '../../shared/errors';
 import type { PopulationPreview, Reconciliation, ReconcileExportResult } from '../../shared/reconcile';
-import { getPopulation, getReconciliation, importPopulation, printedIdsOf, proposeColumns, reconcileAndStore, renderReconciliation, reviewTieOut } from '../engine/reconcile';
+import {
+  getPopulation,
+  getReconciliation,
+  importPopulation,
+  printedIdsOf,
+  proposeColumns,
+  reconcileAndStore,
+  renderReconciliation,
+  reviewTieOut,
+} from '../engine/reconcile';
 import type { HostContext } from './context';
 import { safeFileName } from './importFiles';
 import { reviewerFrom } from './review';
@@ -23,7 +32,10 @@ function readImport(file: ParsedInput<'reconcile.import'>['file']): { name: stri
   try {
     return { name: basename(file.path), bytes: readFileSync(file.path) };
   } catch (error) {
-    throw new AppError(ErrorCode.FILE_NOT_FOUND, `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that it exists and that you may read it.`);
+    throw new AppError(
+      ErrorCode.FILE_NOT_FOUND,
+      `${file.path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that it exists and that you may read it.`,
+    );
   }
 }
 
@@ -31,7 +43,8 @@ export function reconcileHandlers(ctx: HostContext) {
   const { db, now } = ctx;
   const stored = (reconciliationId: number): Reconciliation => {
     const r = getReconciliation(db, reconciliationId);
-    if (!r) throw new AppError(ErrorCode.RECONCILIATION_NOT_FOUND, `Tie-out ${reconciliationId} is not stored: reconcile the document with the population again.`);
+    if (!r)
+      throw new AppError(ErrorCode.RECONCILIATION_NOT_FOUND, `Tie-out ${reconciliationId} is not stored: reconcile the document with the population again.`);
     return r;
   };
   return {
@@ -66,7 +79,8 @@ export function reconcileHandlers(ctx: HostContext) {
     'reconcile.review': ({ reconciliationId, action, rowKey, itemKey, text }: ParsedInput<'reconcile.review'>): Reconciliation => {
       const before = stored(reconciliationId);
       const population = before.population.populationId === null ? undefined : getPopulation(db, before.population.populationId);
-      if (!population) throw new AppError(ErrorCode.POPULATION_NOT_FOUND, `The population of tie-out ${reconciliationId} is no longer stored: drop its file again.`);
+      if (!population)
+        throw new AppError(ErrorCode.POPULATION_NOT_FOUND, `The population of tie-out ${reconciliationId} is no longer stored: drop its file again.`);
       reviewTieOut(db, {
         documentId: before.document.documentId,
         action,

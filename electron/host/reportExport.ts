@@ -12,7 +12,10 @@ import type { HostContext } from './context';
 import { writeExport } from './exportFile';
 import type { HandlerModule } from './handlerMap';
 
-export function exportFileName(input: { runId: number; documentId?: number | undefined; format: string; confirmedOnly?: boolean | undefined }, at: Date): string {
+export function exportFileName(
+  input: { runId: number; documentId?: number | undefined; format: string; confirmedOnly?: boolean | undefined },
+  at: Date,
+): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
   return `audit-run-${input.runId}${input.documentId !== undefined ? `-document-${input.documentId}` : ''}${input.confirmedOnly ? '-confirmed' : ''}-${stamp}.${input.format}`;
 }
@@ -31,7 +34,8 @@ export async function exportReport(engine: Engine, exportsDir: string, input: Pa
 export function reportHandlers(ctx: HostContext): HandlerModule {
   return {
     'reports.export': (input) => {
-      if (ctx.runs.isActive(input.runId)) throw new AppError(ErrorCode.INVALID_INPUT, `Run ${input.runId} is still running: export it when it has finished (or pause it).`);
+      if (ctx.runs.isActive(input.runId))
+        throw new AppError(ErrorCode.INVALID_INPUT, `Run ${input.runId} is still running: export it when it has finished (or pause it).`);
       return exportReport(ctx.engine, join(ctx.dataDir, 'exports'), input, ctx.now());
     },
   };

@@ -29,8 +29,7 @@ import {
 import { documentText, type Database } from '../engine/store';
 import { readSettings } from './settings';
 
-export const REVIEWER_MISSING_MESSAGE =
-  'Set your reviewer name in Settings before reviewing: every review change is recorded with who made it.';
+export const REVIEWER_MISSING_MESSAGE = 'Set your reviewer name in Settings before reviewing: every review change is recorded with who made it.';
 
 /** The reviewer name from the settings, or a clear refusal. */
 export function reviewerFrom(db: Database): string {
@@ -79,7 +78,14 @@ function identitiesOf(db: Database, documentId: number, findings: readonly Revie
         if (mine.length !== 1) return [];
         const otherId = c.mergedIds[0] === mine[0] ? c.mergedIds[1] : c.mergedIds[0];
         const other = holder.get(otherId);
-        return [{ kind: c.kind, key: c.key, otherTitle: other?.effective.title ?? merged.get(otherId)?.title ?? '', ...(other ? { otherReviewedId: other.id, otherLabel: other.label } : {}) }];
+        return [
+          {
+            kind: c.kind,
+            key: c.key,
+            otherTitle: other?.effective.title ?? merged.get(otherId)?.title ?? '',
+            ...(other ? { otherReviewedId: other.id, otherLabel: other.label } : {}),
+          },
+        ];
       }),
     };
   }

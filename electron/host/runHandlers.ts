@@ -11,6 +11,7 @@ export function runHandlers(ctx: HostContext): HandlerModule {
     'runs.pause': ({ runId }) => runs.stop(runId, 'pause'),
     'runs.resume': ({ runId }) => runs.resume(runId),
     'runs.list': () => ctx.engine.listRuns().reverse().map(views.runView),
-    'runs.events': ({ runId }) => listRunEvents(ctx.db, runId).map(({ id, at, level, phase, documentId, message }) => ({ id, at, level, phase, documentId, message })),
+    'runs.events': ({ runId }) =>
+      listRunEvents(ctx.db, runId).map(({ id, at, level, phase, documentId, message }) => ({ id, at, level, phase, documentId, message })),
   };
 }

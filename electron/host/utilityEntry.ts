@@ -29,7 +29,9 @@ function printInMain(html: string, meta: { footerLabel: string }): Promise<Buffe
     const id = nextPrintId++;
     const timer = setTimeout(() => {
       printing.delete(id);
-      reject(new AppError(ErrorCode.PDF_RENDERER_MISSING, 'Printing the PDF report took too long. Export the HTML report and print it from a browser instead.'));
+      reject(
+        new AppError(ErrorCode.PDF_RENDERER_MISSING, 'Printing the PDF report took too long. Export the HTML report and print it from a browser instead.'),
+      );
     }, PRINT_TIMEOUT_MS);
     printing.set(id, { resolve, reject, timer });
     port!.postMessage({ type: 'print-pdf', id, html, footerLabel: meta.footerLabel });

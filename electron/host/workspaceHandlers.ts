@@ -25,12 +25,18 @@ export function workspaceHandlers(db: Database) {
     async 'documents.file'({ documentId }: ParsedInput<'documents.file'>): Promise<DocumentFile> {
       const doc = storedDocument(db, documentId);
       if (!existsSync(doc.filePath)) {
-        throw new AppError(ErrorCode.FILE_NOT_FOUND, `The original file of ${doc.fileName} is no longer at ${doc.filePath}, so its pages cannot be shown. The text read from it is still stored; add the file again to see its pages.`);
+        throw new AppError(
+          ErrorCode.FILE_NOT_FOUND,
+          `The original file of ${doc.fileName} is no longer at ${doc.filePath}, so its pages cannot be shown. The text read from it is still stored; add the file again to see its pages.`,
+        );
       }
       const bytes = readFileSync(doc.filePath);
       // The page must be the one the text was read from: a file changed since would put the highlight in the wrong place.
       if (createHash('sha256').update(bytes).digest('hex') !== doc.sha256) {
-        throw new AppError(ErrorCode.SOURCE_FILE_CHANGED, `${doc.fileName} has changed since it was analysed, so its pages would not match the findings. Add the new version to analyse it again.`);
+        throw new AppError(
+          ErrorCode.SOURCE_FILE_CHANGED,
+          `${doc.fileName} has changed since it was analysed, so its pages would not match the findings. Add the new version to analyse it again.`,
+        );
       }
       return { documentId, fileName: doc.fileName, kind: doc.kind === 'pdf' ? 'pdf' : 'text', bytes: bytes.toString('base64') };
     },
@@ -49,7 +55,11 @@ export function workspaceHandlers(db: Database) {
       storedDocument(db, documentId);
       const analysis = analysisView(db, documentId, undefined, () => []);
       // Pages OCR read and found no text on (no words, or a logo's few letters) hold only pictures: noted, not a loss.
-      const picturePages = new Set(listOcrPages(db, documentId).filter((p) => !p.hasText).map((p) => p.page));
+      const picturePages = new Set(
+        listOcrPages(db, documentId)
+          .filter((p) => !p.hasText)
+          .map((p) => p.page),
+      );
       const withoutText = pagesWithoutTextLayer(db, documentId);
       return {
         documentId,

@@ -23,13 +23,16 @@ const revealer = createRevealer();
 /** `reports.reveal`: opens or shows a file an export produced in this session; anything else is refused. */
 async function reveal(input: { path: string; action: 'open' | 'show' }): Promise<Result<unknown>> {
   const path = revealer.allowed(input.path);
-  if (!path || !existsSync(path)) return fail(new AppError(ErrorCode.INVALID_INPUT, 'Only a report exported in this session can be opened from here. Export it again.'));
+  if (!path || !existsSync(path))
+    return fail(new AppError(ErrorCode.INVALID_INPUT, 'Only a report exported in this session can be opened from here. Export it again.'));
   if (input.action === 'show') {
     shell.showItemInFolder(path);
     return { ok: true, data: { done: true, message: `Shown in its folder: ${path}` } };
   }
   const problem = await shell.openPath(path);
-  return problem ? fail(new AppError(ErrorCode.INTERNAL, `The report is at ${path} but could not be opened: ${problem}`)) : { ok: true, data: { done: true, message: `Opened ${path}` } };
+  return problem
+    ? fail(new AppError(ErrorCode.INTERNAL, `The report is at ${path} but could not be opened: ${problem}`))
+    : { ok: true, data: { done: true, message: `Opened ${path}` } };
 }
 
 const rendererUrl = process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).toString();
@@ -83,13 +86,18 @@ function startHost(): UtilityProcess {
             type: 'pdf-result',
             id: message.id,
             ok: false,
-            error: { ...toErrorInfo(error), code: ErrorCode.PDF_RENDERER_MISSING, message: `Electron could not print the PDF report (${(error as Error).message}). Export the HTML report and print it instead.` },
+            error: {
+              ...toErrorInfo(error),
+              code: ErrorCode.PDF_RENDERER_MISSING,
+              message: `Electron could not print the PDF report (${(error as Error).message}). Export the HTML report and print it instead.`,
+            },
           } satisfies MainToHost),
       );
     }
   });
   child.on('exit', (code) => {
-    for (const resolve of pending.values()) resolve(fail(new AppError(ErrorCode.INTERNAL, `The engine stopped unexpectedly (exit code ${code}). Restart the app; runs resume where they stopped.`)));
+    for (const resolve of pending.values())
+      resolve(fail(new AppError(ErrorCode.INTERNAL, `The engine stopped unexpectedly (exit code ${code}). Restart the app; runs resume where they stopped.`)));
     pending.clear();
     if (host === child) host = undefined;
   });
@@ -122,7 +130,8 @@ function registerHandlers(): void {
         pending.set(id, resolve);
         send({ type: 'invoke', id, command, input: parsed.data });
       });
-      const exported = command === 'reports.export' && (parsed.data as { saveAs?: boolean }).saveAs ? forwarded.then((result) => saveCopy(event.sender, result)) : forwarded;
+      const exported =
+        command === 'reports.export' && (parsed.data as { saveAs?: boolean }).saveAs ? forwarded.then((result) => saveCopy(event.sender, result)) : forwarded;
       if (command !== 'reports.export') return exported;
       return exported.then((result) => {
         if (result.ok) revealer.remember(result.data as ExportResult);
@@ -137,7 +146,11 @@ async function saveCopy(sender: Electron.WebContents, result: Result<unknown>): 
   if (!result.ok) return result;
   const exported = result.data as ExportResult;
   const window = BrowserWindow.fromWebContents(sender);
-  const options = { title: 'Save the audit report', defaultPath: join(app.getPath('documents'), exported.fileName), filters: [{ name: exported.format.toUpperCase(), extensions: [exported.format] }] };
+  const options = {
+    title: 'Save the audit report',
+    defaultPath: join(app.getPath('documents'), exported.fileName),
+    filters: [{ name: exported.format.toUpperCase(), extensions: [exported.format] }],
+  };
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) return { ok: true, data: { ...exported, savedTo: null } };
   try {

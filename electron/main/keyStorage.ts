@@ -8,5 +8,9 @@ import { keyStorageStatus, type KeyStorageStatus } from '../../shared/keyStorage
 
 export function electronKeyStorage(): KeyStorageStatus {
   const linux = process.platform === 'linux';
-  return keyStorageStatus({ platform: process.platform, encryptionAvailable: safeStorage.isEncryptionAvailable(), backend: linux ? safeStorage.getSelectedStorageBackend() : null });
+  return keyStorageStatus({
+    platform: process.platform,
+    encryptionAvailable: safeStorage.isEncryptionAvailable(),
+    backend: linux ? safeStorage.getSelectedStorageBackend() : null,
+  });
 }

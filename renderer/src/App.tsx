@@ -51,7 +51,13 @@ export function App() {
           <ul className="places">
             {PLACES.map((p) => (
               <li key={p.view}>
-                <button type="button" className="place" title={p.label} aria-current={view === p.view ? 'page' : undefined} onClick={() => store().nav.setView(p.view)}>
+                <button
+                  type="button"
+                  className="place"
+                  title={p.label}
+                  aria-current={view === p.view ? 'page' : undefined}
+                  onClick={() => store().nav.setView(p.view)}
+                >
                   <span aria-hidden="true" className="place__icon">
                     {p.icon}
                   </span>

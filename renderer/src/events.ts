@@ -14,11 +14,14 @@ function throttled(everyMs: number, work: () => void): () => void {
   let due = 0;
   return () => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      due = Date.now() + everyMs;
-      work();
-    }, Math.max(0, due - Date.now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        due = Date.now() + everyMs;
+        work();
+      },
+      Math.max(0, due - Date.now()),
+    );
   };
 }
 
@@ -59,7 +62,11 @@ function reloadDocumentsSoon(): void {
     void store().library.load();
     // The open document may have been (re-)analysed: its parts may have changed, and its tree may exist only now.
     const tree = store().tree;
-    store().doc.refresh(tree.tree || tree.loading ? ['mentions', 'splits', 'analysis', 'completeness', 'health'] : ['tree', 'mentions', 'splits', 'analysis', 'completeness', 'health']);
+    store().doc.refresh(
+      tree.tree || tree.loading
+        ? ['mentions', 'splits', 'analysis', 'completeness', 'health']
+        : ['tree', 'mentions', 'splits', 'analysis', 'completeness', 'health'],
+    );
   }, 150);
 }
 

@@ -26,7 +26,11 @@ export interface PdfBox {
 /** Between the cells of a table row in the canonical text (see electron/engine/pdf/lineBuilder.ts). */
 const CELL_SEPARATOR = /\s+\|\s+/g;
 
-const squash = (s: string) => s.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').toLowerCase();
+const squash = (s: string) =>
+  s
+    .replace(/[\u00ad\u200b-\u200d\ufeff]/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 
 /** Boxes covering `quote` on the page, or [] when the page does not contain it. Tries shorter heads of the quote when the whole does not match (a hyphenated line break). */
 export function quoteBoxes(items: readonly TextItemLike[], quote: string): PdfBox[] {

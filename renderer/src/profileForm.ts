@@ -88,7 +88,11 @@ export function formFromJson(text: string): { form: ProfileForm; raw: unknown } 
       severityWords: Object.entries(aliases).map(([word, severity]) => ({ word, severity: String(severity) })),
       idPatterns: patterns.map((p) => {
         const row = (p !== null && typeof p === 'object' ? p : {}) as Record<string, unknown>;
-        return { name: typeof row.name === 'string' ? row.name : '', source: typeof row.source === 'string' ? row.source : '', caseSensitive: row.caseSensitive === true };
+        return {
+          name: typeof row.name === 'string' ? row.name : '',
+          source: typeof row.source === 'string' ? row.source : '',
+          caseSensitive: row.caseSensitive === true,
+        };
       }),
     },
   };
@@ -119,7 +123,11 @@ function problemOf(issue: SchemaIssue): ProfileProblem {
   const [top, index] = issue.path;
   const field = (typeof top === 'string' && top in FIELD_WORDS ? top : 'profile') as ProfileProblem['field'];
   const where =
-    typeof index === 'number' && typeof top === 'string' && ROW_WORDS[top] ? `${ROW_WORDS[top]} ${index + 1}` : typeof top === 'string' && FIELD_WORDS[top] ? FIELD_WORDS[top] : 'The profile';
+    typeof index === 'number' && typeof top === 'string' && ROW_WORDS[top]
+      ? `${ROW_WORDS[top]} ${index + 1}`
+      : typeof top === 'string' && FIELD_WORDS[top]
+        ? FIELD_WORDS[top]
+        : 'The profile';
   const part = issue.path[2] === 'name' ? ' (name)' : issue.path[2] === 'source' ? ' (pattern)' : '';
   let message: string;
   if (issue.code === 'too_small') {
@@ -130,7 +138,10 @@ function problemOf(issue: SchemaIssue): ProfileProblem {
           ? `${where}${part} is empty.`
           : `${where}${part} needs at least ${String(issue.minimum)} characters.`;
   } else if (issue.code === 'too_big') {
-    message = issue.origin === 'array' ? `${where} can have at most ${String(issue.maximum)} entries.` : `${where}${part} is longer than ${String(issue.maximum)} characters.`;
+    message =
+      issue.origin === 'array'
+        ? `${where} can have at most ${String(issue.maximum)} entries.`
+        : `${where}${part} is longer than ${String(issue.maximum)} characters.`;
   } else if (issue.code === 'unrecognized_keys') {
     message = `${where} has fields the profile does not know: ${(issue.keys ?? []).join(', ')}.`;
   } else if (issue.code === 'invalid_type') {

@@ -129,7 +129,11 @@ export function printedLabelOf(documentId: number, page: number): Promise<string
 
 /** Whitespace-insensitive, case-insensitive form used to find a quote among a page's text items. */
 export function normalizeForMatch(text: string): string {
-  return text.replace(/[\u00ad\u200b-\u200d\ufeff]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return text
+    .replace(/[\u00ad\u200b-\u200d\ufeff]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 const pageWords = new Map<string, Promise<OcrWordBox[]>>();

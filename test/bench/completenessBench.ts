@@ -38,12 +38,34 @@ export async function runCompletenessBench(): Promise<Record<string, number | st
   const figures: Record<string, number | string> = {};
   for (const name of DOCUMENTS) {
     const { document: doc } = await ingestFile(join(corpus, 'pdfs', `${name}.pdf`));
-    const truth = JSON.parse(readFileSync(join(corpus, 'truth', `${name}.json`), 'utf8')) as { findings: { id: string | null; title: string; severity: string; page: number }[] };
+    const truth = JSON.parse(readFileSync(join(corpus, 'truth', `${name}.json`), 'utf8')) as {
+      findings: { id: string | null; title: string; severity: string; page: number }[];
+    };
     const findings: MergedFinding[] = truth.findings.map((f, i) => {
       const rank = rankSeverity(DEFAULT_PROFILE, f.severity);
-      return { id: i + 1, runId: 1, documentId: 1, findingKey: f.id, printedNumber: null, modelLabels: [], title: f.title, type: 'vulnerability', severity: f.severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: f.page, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
+      return {
+        id: i + 1,
+        runId: 1,
+        documentId: 1,
+        findingKey: f.id,
+        printedNumber: null,
+        modelLabels: [],
+        title: f.title,
+        type: 'vulnerability',
+        severity: f.severity,
+        severityCanonical: rank.canonical,
+        severityRank: rank.rank,
+        description: '',
+        mainPage: f.page,
+        mainFindingId: i + 1,
+        grounded: true,
+        sources: [],
+        absorbedFindingIds: [],
+      };
     });
-    const check = await time(() => checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] }));
+    const check = await time(() =>
+      checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] }),
+    );
     const baseline = await time(() => findIdMentions(doc.text, doc.pages, DEFAULT_PROFILE.idPatterns));
     figures[`${name} (${doc.pageCount} pages): completeness check, ms`] = check.toFixed(1);
     figures[`${name}: ID-mention rules (baseline), ms`] = baseline.toFixed(1);

@@ -67,11 +67,19 @@ async function startServer(api: Api, responder: Responder) {
     return { llm: { host: sim.url }, requests: () => sim.requests, seconds: () => sim.counters.simulatedSeconds, close: () => sim.close() };
   }
   const sim = await startOpenAiSim({ rates: RATES, timeScale: 0, responder, contextLength: OPENAI_CONTEXT });
-  return { llm: { endpoints: [{ kind: 'openai' as const, url: sim.baseUrl, concurrency: 1 }] }, requests: () => sim.requests, seconds: () => sim.counters.simulatedSeconds, close: () => sim.close() };
+  return {
+    llm: { endpoints: [{ kind: 'openai' as const, url: sim.baseUrl, concurrency: 1 }] },
+    requests: () => sim.requests,
+    seconds: () => sim.counters.simulatedSeconds,
+    close: () => sim.close(),
+  };
 }
 
 async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: number, api: Api = 'ollama'): Promise<Figures> {
-  const answer = truthResponder(c.docs.map((d) => d.truth), { modes, ...(stopAfter ? { stopAfter } : {}) });
+  const answer = truthResponder(
+    c.docs.map((d) => d.truth),
+    { modes, ...(stopAfter ? { stopAfter } : {}) },
+  );
   let written = 0;
   // Entries the model writes: the findings of every extraction reply (a reply later cut at its limit counted whole).
   const counting: Responder = async (req) => {
@@ -81,7 +89,24 @@ async function measure(c: Case, modes: ModelMode[], dir: string, stopAfter?: num
   };
   const server = await startServer(api, counting);
   const db = openDatabase(join(dir, `${c.label}-${modes.join('+')}-${stopAfter ?? ''}-${api}.sqlite`.replace(/[^\w.+-]/g, '_')));
-  const f: Figures = { truth: 0, found: 0, seconds: 0, floor: 0, output: 0, thrownAway: 0, entries: 0, extractCalls: 0, cut: 0, continuations: 0, followUps: 0, promptEvaluated: 0, sourceTokens: 0, extractIn: 0, extractOut: 0, other: 0 };
+  const f: Figures = {
+    truth: 0,
+    found: 0,
+    seconds: 0,
+    floor: 0,
+    output: 0,
+    thrownAway: 0,
+    entries: 0,
+    extractCalls: 0,
+    cut: 0,
+    continuations: 0,
+    followUps: 0,
+    promptEvaluated: 0,
+    sourceTokens: 0,
+    extractIn: 0,
+    extractOut: 0,
+    other: 0,
+  };
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
     for (const doc of c.docs) {
@@ -144,7 +169,10 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
     for (const n of notes) writeFileSync(join(dir, `${n.name}.pdf`), await n.pdf());
     const reports = loadCorpusTruth(CORPUS).filter((t) => t.findings.length > 0);
     const cases: Case[] = [
-      { label: `audit reports (${reports.length}, ../shared/corpus)`, docs: reports.map((truth) => ({ truth, file: join(CORPUS, 'pdfs', `${truth.name}.pdf`) })) },
+      {
+        label: `audit reports (${reports.length}, ../shared/corpus)`,
+        docs: reports.map((truth) => ({ truth, file: join(CORPUS, 'pdfs', `${truth.name}.pdf`) })),
+      },
       ...notes.map((n, i) => ({
         label: `release note (${n.truth.findings.length} IDs, generated, ${layoutNames[i]})`,
         docs: [{ truth: n.truth, file: join(dir, `${n.name}.pdf`) }],
@@ -155,17 +183,26 @@ export async function runDenseBench(): Promise<Record<string, string>[]> {
     // prints), as every model did before the RECORDED FINDINGS block was numbered and ID lines were offered (its
     // figures are the engine's cost without those routes).
     const modeSets: { modes: ModelMode[]; stopAfter?: number; label?: string; api?: Api }[] = [
-      { modes: ['verbose-replies', 'summary-and-detail', 'null-ids', 'ignores-recorded', 'ignores-id-lines'], label: 'verbose, every finding written in full (baseline)' },
+      {
+        modes: ['verbose-replies', 'summary-and-detail', 'null-ids', 'ignores-recorded', 'ignores-id-lines'],
+        label: 'verbose, every finding written in full (baseline)',
+      },
       { modes: ['verbose-replies', 'summary-and-detail', 'null-ids'] },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 20 },
       { modes: ['verbose-replies', 'stops-after-n', 'summary-and-detail', 'null-ids'], stopAfter: 10 },
       // The other API: an OpenAI-compatible server with an 8,192-token context, where long replies meet max_tokens
       // (finish_reason "length"): what a cut reply costs there (issue 38 item 4: nothing thrown away on either API).
-      { modes: ['verbose-replies', 'summary-and-detail', 'null-ids'], api: 'openai', label: `verbose, OpenAI-compatible API (${OPENAI_CONTEXT}-token context)` },
+      {
+        modes: ['verbose-replies', 'summary-and-detail', 'null-ids'],
+        api: 'openai',
+        label: `verbose, OpenAI-compatible API (${OPENAI_CONTEXT}-token context)`,
+      },
     ];
     const rows: Record<string, string>[] = [];
     // DENSE_ONLY=running measures only the cases whose label contains one of these words (reports, table, lines, running).
-    const only = process.env.DENSE_ONLY?.split(',').map((w) => w.trim()).filter(Boolean);
+    const only = process.env.DENSE_ONLY?.split(',')
+      .map((w) => w.trim())
+      .filter(Boolean);
     for (const c of cases.filter((x) => !only || only.some((w) => x.label.includes(w)))) {
       for (const { modes, stopAfter, label, api } of modeSets) {
         const f = await measure(c, modes, dir, stopAfter, api);

@@ -57,14 +57,28 @@ export async function runExtractBench(): Promise<Record<string, number | string>
   const file = join(dir, 'hundred-pages.txt');
   writeFileSync(file, pages.join('\f'));
   const reply = JSON.stringify({
-    findings: [{ id: null, type: 'observation', title: 'Deployment records reviewed', severity: 'Low', description: 'Restated on every page.', evidence: COMMON, page: 1 }],
+    findings: [
+      {
+        id: null,
+        type: 'observation',
+        title: 'Deployment records reviewed',
+        severity: 'Low',
+        description: 'Restated on every page.',
+        evidence: COMMON,
+        page: 1,
+      },
+    ],
     summary: 'One page of observations.',
   });
   const sim = await startSim(reply);
   const db = openDatabase(join(dir, 'bench.sqlite'));
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
-    const settings: Partial<RunSettings> = { strategy: 'pages', judge: false, llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: 'qwen3:8b' }, cache: true } };
+    const settings: Partial<RunSettings> = {
+      strategy: 'pages',
+      judge: false,
+      llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: 'qwen3:8b' }, cache: true },
+    };
     await sim.reset();
     const cpuPerChunk: number[] = [];
     let cpuAtStart: NodeJS.CpuUsage | undefined;

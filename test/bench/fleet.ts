@@ -16,7 +16,9 @@ export class Fleet {
 
   static async start(config: object): Promise<{ fleet: Fleet; urls: { ollama: string[]; openai: string | null } }> {
     // tsx itself, not npx: npx's own start-up would be CPU on the client's side of the machine.
-    const child = spawn(join(import.meta.dirname, '../../node_modules/.bin/tsx'), [join(import.meta.dirname, 'simFleet.ts'), JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(join(import.meta.dirname, '../../node_modules/.bin/tsx'), [join(import.meta.dirname, 'simFleet.ts'), JSON.stringify(config)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const fleet = new Fleet(child);
     return { fleet, urls: JSON.parse(await fleet.next()) as { ollama: string[]; openai: string | null } };
   }
@@ -37,4 +39,3 @@ export class Fleet {
     return line.value;
   }
 }
-

@@ -66,7 +66,16 @@ export async function runLlmBench(calls = 500, warmup = 50): Promise<Record<stri
     const userMs: number[] = [];
     const prompt = (i: number) => buildMessages({ instructions: INSTRUCTIONS, schemaDescription, document: { id: i, text: chunkText(i) } });
     const call = async ([system, user]: ReturnType<typeof prompt>) =>
-      client.chatJson({ purpose: 'extract', model, schema: Reply, system: system!.content, user: user!.content, numCtx: plan.numCtx, numPredict: 1024, cache: false });
+      client.chatJson({
+        purpose: 'extract',
+        model,
+        schema: Reply,
+        system: system!.content,
+        user: user!.content,
+        numCtx: plan.numCtx,
+        numPredict: 1024,
+        cache: false,
+      });
     for (let i = 0; i < warmup; i++) await call(prompt(i));
     const started = performance.now();
     for (let i = warmup; i < warmup + calls; i++) {
@@ -129,25 +138,36 @@ export async function runLlmBench(calls = 500, warmup = 50): Promise<Record<stri
 }
 
 /** CPU per call, median, of the same chat requests sent with node:http and read frame by frame, nothing else. */
-async function bareHttpCpuPerCall(url: string, model: string, numCtx: number, prompt: (i: number) => { role: string; content: string }[], calls: number, warmup: number): Promise<number> {
+async function bareHttpCpuPerCall(
+  url: string,
+  model: string,
+  numCtx: number,
+  prompt: (i: number) => { role: string; content: string }[],
+  calls: number,
+  warmup: number,
+): Promise<number> {
   const agent = new HttpAgent({ keepAlive: true });
   const format = toOllamaFormat(Reply);
   const once = (messages: { role: string; content: string }[]) =>
     new Promise<string>((resolve, reject) => {
       const body = JSON.stringify({ model, messages, stream: true, format, options: { num_ctx: numCtx, temperature: 0, seed: 42, num_predict: 1024 } });
-      const req = httpRequest(`${url}/api/chat`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let buffer = '';
-        let content = '';
-        res.setEncoding('utf8');
-        res.on('data', (text: string) => {
-          buffer += text;
-          const lines = buffer.split('\n');
-          buffer = lines.pop() ?? '';
-          for (const line of lines) if (line) content += (JSON.parse(line) as { message?: { content?: string } }).message?.content ?? '';
-        });
-        res.on('end', () => resolve(content));
-        res.on('error', reject);
-      });
+      const req = httpRequest(
+        `${url}/api/chat`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let buffer = '';
+          let content = '';
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => {
+            buffer += text;
+            const lines = buffer.split('\n');
+            buffer = lines.pop() ?? '';
+            for (const line of lines) if (line) content += (JSON.parse(line) as { message?: { content?: string } }).message?.content ?? '';
+          });
+          res.on('end', () => resolve(content));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -42,7 +42,17 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const timeOf = (t: Timed<unknown>) => `${fmt(t.seconds)} (${fmt(t.cpuSeconds)})`;
 
 /** One table: every part's rows have the same columns (the table takes its columns from the first row), '' where a part has none. */
-const COLUMNS = ['measure', 'case', 'now s (CPU s)', 'at once s (CPU s)', 'all pairs, before (baseline) s (CPU s)', 'CPU ratio to baseline', 'longest event-loop delay ms (p99)', 'identical results', 'target'] as const;
+const COLUMNS = [
+  'measure',
+  'case',
+  'now s (CPU s)',
+  'at once s (CPU s)',
+  'all pairs, before (baseline) s (CPU s)',
+  'CPU ratio to baseline',
+  'longest event-loop delay ms (p99)',
+  'identical results',
+  'target',
+] as const;
 type Row = Partial<Record<(typeof COLUMNS)[number], string>>;
 const fullRow = (row: Row): Record<string, string> => Object.fromEntries(COLUMNS.map((c) => [c, row[c] ?? '']));
 const optionsOf = (set: FindingSet) => ({ documentText: set.documentText, printedIds: set.printedIds });
@@ -53,7 +63,8 @@ async function mergeRows(): Promise<Row[]> {
     const set = generateFindingSet({ findings: size, seed: 38 });
     const sliced = await timed(() => mergeFindingsInSlices(set.findings, optionsOf(set)));
     const once = await timed(() => mergeFindings(set.findings, optionsOf(set)));
-    const allPairs = size <= 1000 || process.env.BENCH_MERGE_ALL_PAIRS_5000 === '1' ? await timed(() => allPairsMerge(set.findings, optionsOf(set))) : undefined;
+    const allPairs =
+      size <= 1000 || process.env.BENCH_MERGE_ALL_PAIRS_5000 === '1' ? await timed(() => allPairsMerge(set.findings, optionsOf(set))) : undefined;
     const same = (r: MergeResult) => JSON.stringify(r) === JSON.stringify(sliced.value);
     rows.push({
       case: `${set.findings.length} findings without IDs -> ${sliced.value.merged.length} merged (now: in slices)`,
@@ -93,7 +104,12 @@ async function loopRows(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [label, work] of cases) {
     const d = await loopDelay(work);
-    rows.push({ case: `${set.findings.length} findings without IDs ${label}`, 'now s (CPU s)': fmt(d.seconds), 'longest event-loop delay ms (p99)': `${fmt(d.maxMs, 0)} (${fmt(d.p99Ms, 0)})`, target: label.includes('slices') ? '<= 200 ms' : '' });
+    rows.push({
+      case: `${set.findings.length} findings without IDs ${label}`,
+      'now s (CPU s)': fmt(d.seconds),
+      'longest event-loop delay ms (p99)': `${fmt(d.maxMs, 0)} (${fmt(d.p99Ms, 0)})`,
+      target: label.includes('slices') ? '<= 200 ms' : '',
+    });
   }
   return rows;
 }

@@ -57,7 +57,12 @@ export function sentencesAskedFor(text: string): number | null {
 
 /** `n` sentences in the document's words (what a model's summary sounds like, at about its length). */
 function sentencesFrom(text: string, n: number): string {
-  const found = (text.replace(/\[page \d+\]/g, ' ').replace(/\s+/g, ' ').match(/[A-Z][^.!?]{30,220}[.!?]/g) ?? []).slice(0, n);
+  const found = (
+    text
+      .replace(/\[page \d+\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .match(/[A-Z][^.!?]{30,220}[.!?]/g) ?? []
+  ).slice(0, n);
   while (found.length < n) found.push('The part continues the description of the review and its scope without a new finding.');
   return found.join(' ');
 }
@@ -80,12 +85,17 @@ export function realisticResponder(docs: readonly TruthDocument[]): Responder {
     if (parsed.summary !== undefined && asked !== null) parsed.summary = sentencesFrom(chunk ?? '', asked);
     // A summary limited to "at most N words" gets 20% more than N, as the findings' fields below.
     const summaryLimit = /at most (\d+) words/.exec(props.summary?.description ?? '');
-    if (parsed.summary !== undefined && summaryLimit) parsed.summary = parsed.summary.split(' ').slice(0, Math.ceil(Number(summaryLimit[1]) * 1.2)).join(' ');
+    if (parsed.summary !== undefined && summaryLimit)
+      parsed.summary = parsed.summary
+        .split(' ')
+        .slice(0, Math.ceil(Number(summaryLimit[1]) * 1.2))
+        .join(' ');
     for (const [field, schema] of Object.entries(findingItemProperties(req.format) ?? {})) {
       const limit = /at most (\d+) words/.exec(schema.description ?? '');
       if (!limit) continue;
       const words = Math.ceil(Number(limit[1]) * 1.2);
-      for (const f of parsed.findings) if (typeof f !== 'string' && typeof f[field] === 'string') f[field] = (f[field] as string).split(' ').slice(0, words).join(' ');
+      for (const f of parsed.findings)
+        if (typeof f !== 'string' && typeof f[field] === 'string') f[field] = (f[field] as string).split(' ').slice(0, words).join(' ');
     }
     return JSON.stringify(parsed);
   };
@@ -93,7 +103,10 @@ export function realisticResponder(docs: readonly TruthDocument[]): Responder {
 
 /** The floor's output: each truth finding once, as compact JSON of what a report needs of it. */
 export function floorOutputTokens(doc: TruthDocument | undefined): number {
-  return (doc?.findings ?? []).reduce((n, f) => n + defaultTokenize(JSON.stringify({ id: f.id, title: f.title, severity: f.severity, page: f.page })).length, 0);
+  return (doc?.findings ?? []).reduce(
+    (n, f) => n + defaultTokenize(JSON.stringify({ id: f.id, title: f.title, severity: f.severity, page: f.page })).length,
+    0,
+  );
 }
 
 interface DocFigure {
@@ -133,19 +146,32 @@ export async function runModelTimeBench(settingsOverride: Partial<RunSettings['l
   const figures: DocFigure[] = [];
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
-    const settings: Partial<RunSettings> = { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: MODEL }, cache: false, ...settingsOverride } };
+    const settings: Partial<RunSettings> = {
+      llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: MODEL }, cache: false, ...settingsOverride },
+    };
     // MODELTIME_DOCS=oak,etcd measures only the corpus files whose names contain one of these words.
-    const only = process.env.MODELTIME_DOCS?.split(',').map((w) => w.trim()).filter(Boolean);
+    const only = process.env.MODELTIME_DOCS?.split(',')
+      .map((w) => w.trim())
+      .filter(Boolean);
     // Whole documents only (PDF and truth file): the floor is computed from the truth.
-    for (const file of wholeCorpusDocuments(CORPUS).map((name) => `${name}.pdf`).filter((f) => !only || only.some((w) => f.includes(w)))) {
+    for (const file of wholeCorpusDocuments(CORPUS)
+      .map((name) => `${name}.pdf`)
+      .filter((f) => !only || only.some((w) => f.includes(w)))) {
       sim.resetCounters();
       perRequest.length = 0;
       const outcome = await engine.analyze([join(pdfDir, file)], settings);
       const input = outcome.inputs[0]!;
-      const row = input.documentId === null ? undefined : (db.prepare('SELECT page_count AS pages, canonical_text AS text FROM documents WHERE id = ?').get(input.documentId) as { pages: number; text: string });
+      const row =
+        input.documentId === null
+          ? undefined
+          : (db.prepare('SELECT page_count AS pages, canonical_text AS text FROM documents WHERE id = ?').get(input.documentId) as {
+              pages: number;
+              text: string;
+            });
       const sourceTokens = row ? defaultTokenize(row.text).length : 0;
       const truth = docs.find((d) => `${d.name}.pdf` === file);
-      const byStage = (key: 'prompt' | 'output') => Object.fromEntries(STAGES.map((s) => [s, perRequest.filter((r) => r.stage === s).reduce((a, r) => a + r[key], 0)])) as Record<Stage, number>;
+      const byStage = (key: 'prompt' | 'output') =>
+        Object.fromEntries(STAGES.map((s) => [s, perRequest.filter((r) => r.stage === s).reduce((a, r) => a + r[key], 0)])) as Record<Stage, number>;
       figures.push({
         name: file,
         status: input.error ? `${input.status} (${input.error.code})` : input.status,
@@ -174,7 +200,17 @@ export async function runModelTimeBench(settingsOverride: Partial<RunSettings['l
       prompt: Object.fromEntries(STAGES.map((s) => [s, t.prompt[s] + f.prompt[s]])) as Record<Stage, number>,
       output: Object.fromEntries(STAGES.map((s) => [s, t.output[s] + f.output[s]])) as Record<Stage, number>,
     }),
-    { name: 'TOTAL', status: '', pages: 0, sourceTokens: 0, calls: 0, seconds: 0, floorSeconds: 0, prompt: { judge: 0, extract: 0, summary: 0, structure: 0 }, output: { judge: 0, extract: 0, summary: 0, structure: 0 } },
+    {
+      name: 'TOTAL',
+      status: '',
+      pages: 0,
+      sourceTokens: 0,
+      calls: 0,
+      seconds: 0,
+      floorSeconds: 0,
+      prompt: { judge: 0, extract: 0, summary: 0, structure: 0 },
+      output: { judge: 0, extract: 0, summary: 0, structure: 0 },
+    },
   );
   const rows = [...figures, total].map((f) => {
     const per = (n: number) => fmt(f.sourceTokens > 0 ? n / f.sourceTokens : NaN);

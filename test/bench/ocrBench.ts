@@ -67,7 +67,8 @@ export async function runOcrBench(): Promise<Record<string, number | string>> {
       figures[`${prefix}: pdf.js render alone s/page (baseline)`] = fmt(render / pages.length);
       figures[`${prefix}: OCR / render`] = `${fmt(ocrSeconds / render, 1)}x`;
       figures[`${prefix}: again from the OCR cache s/page`] = fmt(cachedSeconds / pages.length);
-      figures[`${prefix}: word accuracy mean / min`] = `${fmt(accuracies.reduce((a, b) => a + b, 0) / accuracies.length, 3)} / ${fmt(Math.min(...accuracies), 3)}`;
+      figures[`${prefix}: word accuracy mean / min`] =
+        `${fmt(accuracies.reduce((a, b) => a + b, 0) / accuracies.length, 3)} / ${fmt(Math.min(...accuracies), 3)}`;
       figures[`${prefix}: mean confidence`] = fmt(confidences.reduce((a, b) => a + b, 0) / confidences.length, 1);
     }
 
@@ -81,7 +82,11 @@ export async function runOcrBench(): Promise<Record<string, number | string>> {
           createLlm: (settings) => createLlmClient({ host: sim.url, db, settings: { maxInFlight: settings.llm.maxInFlight, cache: settings.llm.cache } }),
         });
         const started = performance.now();
-        const outcome = await engine.analyze([corpusScan], { strategy: 'pages', judge: false, llm: { models: { default: 'qwen3:8b' }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } });
+        const outcome = await engine.analyze([corpusScan], {
+          strategy: 'pages',
+          judge: false,
+          llm: { models: { default: 'qwen3:8b' }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+        });
         const seconds = (performance.now() - started) / 1000;
         const doc = loadExtractedDocument(db, outcome.inputs[0]!.documentId!)!;
         const ocr = doc.pages.filter((p) => p.textSource === 'ocr');
@@ -109,14 +114,22 @@ async function hostileMemory(dir: string): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const cases = [
     // Four of five pages paint nothing (known blank unrendered); every fifth is painted white (rendered, found blank).
-    { label: '300 blank pages (240 empty, 60 painted white)', file: 'blank300.pdf', bytes: mixedBlankPagesPdf(Array.from({ length: 300 }, (_, i) => (i % 5 === 4 ? 'white' : 'empty'))) },
+    {
+      label: '300 blank pages (240 empty, 60 painted white)',
+      file: 'blank300.pdf',
+      bytes: mixedBlankPagesPdf(Array.from({ length: 300 }, (_, i) => (i % 5 === 4 ? 'white' : 'empty'))),
+    },
     { label: 'one 20000 x 20000 image page', file: 'bigimage.pdf', bytes: hugeImagePdf(20_000, 20_000) },
   ];
   for (const { label, file, bytes } of cases) {
     const path = writeFixture(join(dir, file), bytes);
-    const run = await runMeasured(analyzeCliNodeArgs([path, '--rules-only', '--db', join(dir, `${file}.sqlite`), '--out', join(dir, `${file}.md`)]), { cwd: dir, killAboveMb: 4096 });
+    const run = await runMeasured(analyzeCliNodeArgs([path, '--rules-only', '--db', join(dir, `${file}.sqlite`), '--out', join(dir, `${file}.md`)]), {
+      cwd: dir,
+      killAboveMb: 4096,
+    });
     const code = /: failed: ([A-Z_]+)/.exec(run.stdout)?.[1] ?? (run.code === 0 ? 'done' : `exit ${run.code}`);
-    figures[`CLI on ${label} (${(bytes.length / 1024).toFixed(0)} KB): peak RSS MB (target < 1024) / s / result`] = `${run.peakMb}${run.killedAtMb === null ? '' : ' (killed)'} / ${fmt(run.seconds, 1)} / ${code}`;
+    figures[`CLI on ${label} (${(bytes.length / 1024).toFixed(0)} KB): peak RSS MB (target < 1024) / s / result`] =
+      `${run.peakMb}${run.killedAtMb === null ? '' : ' (killed)'} / ${fmt(run.seconds, 1)} / ${code}`;
   }
   return figures;
 }

@@ -33,7 +33,9 @@ for (const file of files) {
   }
 }
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ seconds, pages, cpuSeconds: cpuSeconds(process.cpuUsage(cpuBefore)), maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ seconds, pages, cpuSeconds: cpuSeconds(process.cpuUsage(cpuBefore)), maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+);
 
 /** User + system CPU time of every thread of the process: steadier than wall time on a busy machine. */
 function cpuSeconds(usage) /* NodeJS.CpuUsage */ {

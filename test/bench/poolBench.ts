@@ -36,12 +36,15 @@ const BATCH = 12;
  */
 function batchFiles(pdfDir: string, names: readonly string[]): string[] {
   // `encrypted` is written as "no" or "yes (…how…)".
-  const facts = (name: string) => JSON.parse(readFileSync(join(CORPUS, 'truth', `${name}.json`), 'utf8')) as { pages: number; has_text_layer: boolean; encrypted: string | boolean };
+  const facts = (name: string) =>
+    JSON.parse(readFileSync(join(CORPUS, 'truth', `${name}.json`), 'utf8')) as { pages: number; has_text_layer: boolean; encrypted: string | boolean };
   const encrypted = (name: string) => {
     const written = facts(name).encrypted;
     return written === true || /^yes/i.test(String(written));
   };
-  const available = readdirSync(pdfDir).filter((f) => names.includes(f.replace(/\.pdf$/, ''))).map((f) => f.replace(/\.pdf$/, ''));
+  const available = readdirSync(pdfDir)
+    .filter((f) => names.includes(f.replace(/\.pdf$/, '')))
+    .map((f) => f.replace(/\.pdf$/, ''));
   const reports = available.filter((n) => !n.startsWith('hard-')).sort();
   const readable = available
     .filter((n) => n.startsWith('hard-') && facts(n).has_text_layer && !encrypted(n))
@@ -51,7 +54,9 @@ function batchFiles(pdfDir: string, names: readonly string[]): string[] {
 
 /** Endpoints a run left out after it had started (the pool's run event for an endpoint that stopped answering). */
 function leftOutMidRun(db: Database, runId: number): number {
-  const row = db.prepare("SELECT COUNT(*) AS n FROM run_events WHERE run_id = ? AND level = 'warn' AND message LIKE '% stopped answering%'").get(runId) as { n: number };
+  const row = db.prepare("SELECT COUNT(*) AS n FROM run_events WHERE run_id = ? AND level = 'warn' AND message LIKE '% stopped answering%'").get(runId) as {
+    n: number;
+  };
   return row.n;
 }
 
@@ -80,7 +85,10 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
   const pdfDir = join(CORPUS, 'pdfs');
   if (!existsSync(pdfDir)) throw new Error('../shared/corpus not found');
   const docs = loadCorpusTruth(CORPUS);
-  const files = batchFiles(pdfDir, docs.map((d) => d.name));
+  const files = batchFiles(
+    pdfDir,
+    docs.map((d) => d.name),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'pool-bench-'));
   const db = openDatabase(join(dir, 'bench.sqlite'));
   // Three servers for the pool, one OpenAI-compatible one with three slots, and three more of which one dies.

@@ -34,7 +34,18 @@ async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T
   return { ms: median(samples), value };
 }
 
-const AREAS = ['Invoice export', 'Login page', 'Batch scheduler', 'Search index', 'Report builder', 'Payment gateway', 'User import', 'Audit log', 'Mail relay', 'Ledger sync'];
+const AREAS = [
+  'Invoice export',
+  'Login page',
+  'Batch scheduler',
+  'Search index',
+  'Report builder',
+  'Payment gateway',
+  'User import',
+  'Audit log',
+  'Mail relay',
+  'Ledger sync',
+];
 const FAULTS = ['times out', 'drops records', 'shows wrong totals', 'fails silently', 'rejects valid input', 'leaks memory', 'locks the table'];
 const WHEN = ['for large batches', 'after a restart', 'under load', 'at month end', 'with empty fields'];
 
@@ -51,9 +62,21 @@ export async function runReconcileBench(): Promise<Record<string, string>> {
     const documentId = outcome.inputs[0]!.documentId!;
 
     // The population: the document's 700 items (every 9th key respelled, every 14th without a key and reworded), then other tickets.
-    const rows: Cell[][] = notes.truth.findings.map((f, i) => [i % 14 === 13 ? '' : i % 9 === 8 ? respelledKey(f.id!) : f.id, i % 14 === 13 ? reword(f.title) : f.title, 'Done', 'Major', '7.4']);
+    const rows: Cell[][] = notes.truth.findings.map((f, i) => [
+      i % 14 === 13 ? '' : i % 9 === 8 ? respelledKey(f.id!) : f.id,
+      i % 14 === 13 ? reword(f.title) : f.title,
+      'Done',
+      'Major',
+      '7.4',
+    ]);
     for (let i = rows.length; i < ROWS; i++) {
-      rows.push([`PBI-${30000 + i}`, `${AREAS[i % AREAS.length]} ${FAULTS[(i * 3) % FAULTS.length]} ${WHEN[(i * 7) % WHEN.length]} in case ${5000 + i}`, i % 3 ? 'Open' : 'Closed', 'Minor', '7.5']);
+      rows.push([
+        `PBI-${30000 + i}`,
+        `${AREAS[i % AREAS.length]} ${FAULTS[(i * 3) % FAULTS.length]} ${WHEN[(i * 7) % WHEN.length]} in case ${5000 + i}`,
+        i % 3 ? 'Open' : 'Closed',
+        'Minor',
+        '7.5',
+      ]);
     }
     const header = ['Issue key', 'Summary', 'Status', 'Priority', 'Fix Version/s'];
     const file = { name: 'project-export.csv', bytes: Buffer.from(csvText(header, rows)) };

@@ -87,7 +87,20 @@ function storeSyntheticLibrary(db: Database, random: () => number, words: readon
     const doc = documentFromPages(pages, `synthetic-${d}.txt`);
     const { document } = saveDocument(db, doc, 'now');
     const nodes: ChunkNode[] = [
-      { index: 0, parentIndex: null, title: doc.fileName, section: { level: 0, path: [] }, start: 0, end: doc.text.length, pageStart: 1, pageEnd: doc.pageCount, tokenEstimate: 0, origin: 'root', isLeaf: false, overlapBefore: 0 },
+      {
+        index: 0,
+        parentIndex: null,
+        title: doc.fileName,
+        section: { level: 0, path: [] },
+        start: 0,
+        end: doc.text.length,
+        pageStart: 1,
+        pageEnd: doc.pageCount,
+        tokenEstimate: 0,
+        origin: 'root',
+        isLeaf: false,
+        overlapBefore: 0,
+      },
       ...doc.pages.map((p, i) => ({
         index: i + 1,
         parentIndex: 0,
@@ -103,7 +116,11 @@ function storeSyntheticLibrary(db: Database, random: () => number, words: readon
         overlapBefore: 0,
       })),
     ];
-    saveChunkTree(db, { documentId: document.id, strategy: 'pages', params: {}, paramsHash: createHash('sha256').update(doc.sha256).digest('hex'), nodes }, 'now');
+    saveChunkTree(
+      db,
+      { documentId: document.id, strategy: 'pages', params: {}, paramsHash: createHash('sha256').update(doc.sha256).digest('hex'), nodes },
+      'now',
+    );
   }
 }
 
@@ -130,7 +147,11 @@ async function latencyAndBuild(dir: string): Promise<Record<string, string>> {
   t = performance.now();
   for (const id of documentIds) syncLexical(db, id, desiredUnits(db, id), 'now');
   const lexicalSec = (performance.now() - t) / 1000;
-  const units = db.prepare('SELECT u.id, u.document_id, f.body FROM retrieval_units u JOIN retrieval_fts f ON f.rowid = u.id').all() as { id: number; document_id: number; body: string }[];
+  const units = db.prepare('SELECT u.id, u.document_id, f.body FROM retrieval_units u JOIN retrieval_fts f ON f.rowid = u.id').all() as {
+    id: number;
+    document_id: number;
+    body: string;
+  }[];
 
   // Vectors as the model would return them (computed here, outside the timing).
   const vectors = units.map((u) => embedTokens(defaultTokenize(u.body), DIM));
@@ -182,7 +203,20 @@ async function buildThroughSimulator(dir: string): Promise<Record<string, string
   const pages = Array.from({ length: HTTP_CHUNKS }, () => `${sentence(random, words, 60)}.\n${sentence(random, words, 60)}.`);
   const doc = documentFromPages(pages, 'http.txt');
   const { document } = saveDocument(db, doc, 'now');
-  const nodes: ChunkNode[] = doc.pages.map((p, i) => ({ index: i, parentIndex: null, title: `Page ${p.pageNumber}`, section: { level: 0, path: [] }, start: p.start, end: p.end, pageStart: p.pageNumber, pageEnd: p.pageNumber, tokenEstimate: 200, origin: 'page', isLeaf: true, overlapBefore: 0 }));
+  const nodes: ChunkNode[] = doc.pages.map((p, i) => ({
+    index: i,
+    parentIndex: null,
+    title: `Page ${p.pageNumber}`,
+    section: { level: 0, path: [] },
+    start: p.start,
+    end: p.end,
+    pageStart: p.pageNumber,
+    pageEnd: p.pageNumber,
+    tokenEstimate: 200,
+    origin: 'page',
+    isLeaf: true,
+    overlapBefore: 0,
+  }));
   saveChunkTree(db, { documentId: document.id, strategy: 'pages', params: {}, paramsHash: 'http', nodes }, 'now');
   const sim = await startOllamaSim({ embeddingDimension: DIM, timeScale: 0 });
   const llm = createLlmClient({ host: sim.url, db });
@@ -216,7 +250,8 @@ async function recall(dir: string): Promise<Record<string, string>> {
   try {
     await updateIndex(db, { embedModel, llm });
     const space = findVectorSpace(db, embedModel)!;
-    const hitAt = (units: readonly { pageStart: number; pageEnd: number }[], page: number, k: number) => units.slice(0, k).some((u) => u.pageStart <= page && page <= u.pageEnd);
+    const hitAt = (units: readonly { pageStart: number; pageEnd: number }[], page: number, k: number) =>
+      units.slice(0, k).some((u) => u.pageStart <= page && page <= u.pageEnd);
     const out: Record<string, string> = {};
     const sets: [string, CorpusQuestion[]][] = [
       ['title', corpusQuestions(BENCH_REPORTS, 'title')],
@@ -232,14 +267,30 @@ async function recall(dir: string): Promise<Record<string, string>> {
       };
       for (const q of questions) {
         const vector = (await llm.embed({ model: embedModel, input: q.question, numCtx: 2048 })).embeddings[0]!;
-        add('BM25 only', search(db, { query: q.question, limit: 10 }).map((h) => h.unit), q.page);
-        add('vectors only', search(db, { query: '', queryVector: vector, space, limit: 10 }).map((h) => h.unit), q.page);
-        add('fused (RRF), no judge', search(db, { query: q.question, queryVector: vector, space, limit: 10 }).map((h) => h.unit), q.page);
-        const judged = await retrieveContext({ db, llm }, { question: q.question, settings: askSettings({ model: 'qwen3:8b', embedModel, topK: 10, threshold: 0 }) });
+        add(
+          'BM25 only',
+          search(db, { query: q.question, limit: 10 }).map((h) => h.unit),
+          q.page,
+        );
+        add(
+          'vectors only',
+          search(db, { query: '', queryVector: vector, space, limit: 10 }).map((h) => h.unit),
+          q.page,
+        );
+        add(
+          'fused (RRF), no judge',
+          search(db, { query: q.question, queryVector: vector, space, limit: 10 }).map((h) => h.unit),
+          q.page,
+        );
+        const judged = await retrieveContext(
+          { db, llm },
+          { question: q.question, settings: askSettings({ model: 'qwen3:8b', embedModel, topK: 10, threshold: 0 }) },
+        );
         add('fused + judge (max 2 rounds)', judged.kept, q.page);
       }
       out[`${form} questions`] = `${questions.length} (${BENCH_REPORTS.length} reports, ${BENCH_DISTRACTORS.length} more documents in the index)`;
-      for (const [row, r] of Object.entries(rows)) out[`${form}: ${row}: recall@5 / recall@10`] = `${(r.at5 / questions.length).toFixed(2)} / ${(r.at10 / questions.length).toFixed(2)}`;
+      for (const [row, r] of Object.entries(rows))
+        out[`${form}: ${row}: recall@5 / recall@10`] = `${(r.at5 / questions.length).toFixed(2)} / ${(r.at10 / questions.length).toFixed(2)}`;
     }
     return out;
   } finally {

@@ -168,7 +168,20 @@ function runBuiltCli(files: string[], db: string): BatchFigure {
   const launcher = join(root, 'scripts/analyze.mjs');
   spawnSync(process.execPath, [...ANALYZE_NODE_FLAGS, launcher, '--help'], { cwd: root });
   const figures = join(work, 'cli-figures.json');
-  const args = [...ANALYZE_NODE_FLAGS, '--import', pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href, launcher, ...files, '--rules-only', '--ocr', 'off', '--db', db, '--out', join(work, 'cli-batch.md')];
+  const args = [
+    ...ANALYZE_NODE_FLAGS,
+    '--import',
+    pathToFileURL(join(root, 'test/bench/exitFigures.mjs')).href,
+    launcher,
+    ...files,
+    '--rules-only',
+    '--ocr',
+    'off',
+    '--db',
+    db,
+    '--out',
+    join(work, 'cli-batch.md'),
+  ];
   const seconds = processSeconds(process.execPath, args, { ...process.env, BENCH_FIGURES_FILE: figures });
   const { cpuSeconds, maxRssMb } = JSON.parse(readFileSync(figures, 'utf8')) as { cpuSeconds: number; maxRssMb: number };
   return { seconds, cpuSeconds, maxRssMb, pages: 0 };
@@ -204,7 +217,11 @@ async function benchCliStart(): Promise<Record<string, string>[]> {
   const commands: [string, string, () => string[]][] = [
     ['npm run analyze (built CLI, through npm)', 'npm', () => ['run', '--silent', 'analyze', '--', ...args()]],
     ['node scripts/analyze.mjs (built CLI, what npm runs)', process.execPath, () => [...ANALYZE_NODE_FLAGS, join(root, 'scripts/analyze.mjs'), ...args()]],
-    ['tsx electron/cli/analyze.ts (before: transpiled at start)', join(root, 'node_modules/.bin/tsx'), () => [join(root, 'electron/cli/analyze.ts'), ...args()]],
+    [
+      'tsx electron/cli/analyze.ts (before: transpiled at start)',
+      join(root, 'node_modules/.bin/tsx'),
+      () => [join(root, 'electron/cli/analyze.ts'), ...args()],
+    ],
     // npm's own start (a built-in script, no Node program of ours): what any `npm run` command pays before ours runs.
     ['npm run env (npm alone: the floor of any npm run)', 'npm', () => ['run', '--silent', 'env']],
     ['node -e 0 (floor)', process.execPath, () => ['-e', '0']],
@@ -253,7 +270,22 @@ function printTable(title: string, rows: Record<string, string>[]): void {
  * BENCH_ONLY picks sections by their key, exactly, several with commas (BENCH_ONLY=ingest,ocr): a key that is a
  * word of another section's title (ui in "build") must not run that section too. Unset: every section.
  */
-const BENCH_KEYS = ['ingest', 'llm', 'tree', 'extraction', 'retrieval', 'modeltime', 'dense', 'ui', 'ocr', 'completeness', 'pool', 'reconcile', 'merge', 'stall'];
+const BENCH_KEYS = [
+  'ingest',
+  'llm',
+  'tree',
+  'extraction',
+  'retrieval',
+  'modeltime',
+  'dense',
+  'ui',
+  'ocr',
+  'completeness',
+  'pool',
+  'reconcile',
+  'merge',
+  'stall',
+];
 const chosenKeys = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((key) => key.trim().toLowerCase())
@@ -300,25 +332,80 @@ try {
   }
 
   if (onlyIngest) {
-    printTable('CLI start: time to the first progress line on a one-line .txt, rules-only (target: within 300 ms; `node -e 0` is the floor of any Node program)', await benchCliStart());
+    printTable(
+      'CLI start: time to the first progress line on a one-line .txt, rules-only (target: within 300 ms; `node -e 0` is the floor of any Node program)',
+      await benchCliStart(),
+    );
   }
 
   // The LLM sections run against the Ollama simulator with a realistic rate model; the UI section drives Chromium.
   const sections: [key: string, title: string, run: () => Promise<Record<string, number | string> | Record<string, string>[]>][] = [
     ['llm', 'LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
-    ['tree', 'Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)', async () => (await import('./treesplitBench')).runTreeSplitBench()],
-    ['extraction', 'Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)', async () => (await import('./extractBench')).runExtractBench()],
-    ['retrieval', 'Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge', async () => (await import('./retrievalBench')).runRetrievalBench()],
-    ['modeltime', 'Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)', async () => (await import('./modelTimeBench')).runModelTimeBench()],
-    ['modeltime', 'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)', async () => (await import('./modelTimeBench')).treeSplitFigures()],
-    ['dense', 'Dense documents (dense): audit reports and a 360-ID release note, long replies, a model that stops at 20 (targets: 0% output thrown away, nothing lost, <= 1.2 entries per truth finding, <= 1.5x / 1.1x the floor)', async () => (await import('./denseBench')).runDenseBench()],
-    ['ui', 'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists', async () => (await import('./uiBench')).runUiBench()],
-    ['ocr', 'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)', async () => (await import('./ocrBench')).runOcrBench()],
-    ['pool', 'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)', async () => (await import('./poolBench')).runPoolBench()],
-    ['completeness', 'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)', async () => (await import('./completenessBench')).runCompletenessBench()],
-    ['reconcile', 'Reconcile (reconcile): 10,000 population rows against a 700-item release note (target: read + tie-out < 5 s)', async () => (await import('./reconcileBench')).runReconcileBench()],
-    ['stall', 'The host\'s event loop during whole analyses (stall): every corpus PDF through the engine, the simulated server in a process of its own (target: no stall over 200 ms)', async () => (await import('./stallBench')).runStallBench()],
-    ['merge', 'The engine\'s own work on findings (merge): findings without IDs merged (targets: 1,000 in <= 2 s, 5,000 in <= 10 s, identical to the all-pairs merge), the event loop while 1,000 are merged (target: no delay over 200 ms), entries of a 2,000-row listing matched', async () => (await import('./mergeBench')).runMergeBench()],
+    [
+      'tree',
+      'Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)',
+      async () => (await import('./treesplitBench')).runTreeSplitBench(),
+    ],
+    [
+      'extraction',
+      'Findings extraction, 100 pages (targets: <= 1.3 evaluated tokens per source token, engine < 5 ms per chunk, 0 reloads)',
+      async () => (await import('./extractBench')).runExtractBench(),
+    ],
+    [
+      'retrieval',
+      'Retrieval: 50,000 chunks (FTS5 + sqlite-vec), index build, recall@k with and without the judge',
+      async () => (await import('./retrievalBench')).runRetrievalBench(),
+    ],
+    [
+      'modeltime',
+      'Model time (modeltime): ../shared/corpus through the simulator at prompt 900 tok/s, output 42 tok/s (targets: <= 2.0x the floor, <= 1.3 prompt tokens evaluated per source token)',
+      async () => (await import('./modelTimeBench')).runModelTimeBench(),
+    ],
+    [
+      'modeltime',
+      'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)',
+      async () => (await import('./modelTimeBench')).treeSplitFigures(),
+    ],
+    [
+      'dense',
+      'Dense documents (dense): audit reports and a 360-ID release note, long replies, a model that stops at 20 (targets: 0% output thrown away, nothing lost, <= 1.2 entries per truth finding, <= 1.5x / 1.1x the floor)',
+      async () => (await import('./denseBench')).runDenseBench(),
+    ],
+    [
+      'ui',
+      'UI: 10,000 chunks, 2,000 findings and a triage queue of 2,000 in Chromium, virtualized vs plain lists',
+      async () => (await import('./uiBench')).runUiBench(),
+    ],
+    [
+      'ocr',
+      'OCR: scanned pages read offline (seconds per page vs pdf.js rendering alone, word accuracy; the corpus scan through the whole pipeline)',
+      async () => (await import('./ocrBench')).runOcrBench(),
+    ],
+    [
+      'pool',
+      'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)',
+      async () => (await import('./poolBench')).runPoolBench(),
+    ],
+    [
+      'completeness',
+      'Completeness check on real PDFs, rules path (target: within 5x of the ID-mention rules on the same text)',
+      async () => (await import('./completenessBench')).runCompletenessBench(),
+    ],
+    [
+      'reconcile',
+      'Reconcile (reconcile): 10,000 population rows against a 700-item release note (target: read + tie-out < 5 s)',
+      async () => (await import('./reconcileBench')).runReconcileBench(),
+    ],
+    [
+      'stall',
+      "The host's event loop during whole analyses (stall): every corpus PDF through the engine, the simulated server in a process of its own (target: no stall over 200 ms)",
+      async () => (await import('./stallBench')).runStallBench(),
+    ],
+    [
+      'merge',
+      "The engine's own work on findings (merge): findings without IDs merged (targets: 1,000 in <= 2 s, 5,000 in <= 10 s, identical to the all-pairs merge), the event loop while 1,000 are merged (target: no delay over 200 ms), entries of a 2,000-row listing matched",
+      async () => (await import('./mergeBench')).runMergeBench(),
+    ],
   ];
   for (const [key, title, run] of sections) {
     if (!selected(key)) continue;

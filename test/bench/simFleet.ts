@@ -29,7 +29,9 @@ const config = JSON.parse(process.argv[2] ?? '{}') as FleetConfig;
 const responder = realisticResponder(loadCorpusTruth(CORPUS));
 const ollama: OllamaSim[] = [];
 for (let i = 0; i < config.ollama; i++) ollama.push(await startOllamaSim({ rates: RATES, timeScale: config.timeScale, responder }));
-const openai: OpenAiSim | null = config.openai ? await startOpenAiSim({ rates: RATES, timeScale: config.timeScale, responder, slots: config.openai.slots, contextLength: config.openai.contextLength }) : null;
+const openai: OpenAiSim | null = config.openai
+  ? await startOpenAiSim({ rates: RATES, timeScale: config.timeScale, responder, slots: config.openai.slots, contextLength: config.openai.contextLength })
+  : null;
 const servers: Array<OllamaSim | OpenAiSim> = [...ollama, ...(openai ? [openai] : [])];
 process.stdout.write(`${JSON.stringify({ ollama: ollama.map((s) => s.url), openai: openai?.baseUrl ?? null })}\n`);
 

@@ -28,7 +28,12 @@ export async function runTreeSplitBench(): Promise<Record<string, number | strin
   const db = openDatabase(join(dir, 'bench.sqlite'));
   const sim = await startOllamaSim({
     timeScale: 0,
-    responder: (req) => (isJudge(req) ? JSON.stringify({ strategy: 'headings', targetChunkTokens: 800, overlapChars: 0, justification: 'clear headings' }) : isReview(req) ? PASS : plausibleSplit(req)),
+    responder: (req) =>
+      isJudge(req)
+        ? JSON.stringify({ strategy: 'headings', targetChunkTokens: 800, overlapChars: 0, justification: 'clear headings' })
+        : isReview(req)
+          ? PASS
+          : plausibleSplit(req),
   });
   try {
     const llm = createLlmClient({ host: sim.url, db });
@@ -53,17 +58,21 @@ export async function runTreeSplitBench(): Promise<Record<string, number | strin
     const structuredId = storeDoc(db, structured);
     const disabled = await judgeStrategy({ llm, db }, { doc: structured, documentId: structuredId, model: MODEL, numCtx: NUM_CTX, disabled: true });
     const judged = await judgeStrategy({ llm, db }, { doc: structured, documentId: structuredId, model: MODEL, numCtx: NUM_CTX });
-    const structureRows = db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(prompt_eval_count), 0) AS pe FROM llm_calls WHERE document_id = ? AND purpose IN ('split', 'review')`).get(structuredId) as { n: number; pe: number };
-    const judgeRows = db.prepare(`SELECT COALESCE(SUM(prompt_eval_count), 0) AS pe FROM llm_calls WHERE document_id = ? AND purpose = 'judge'`).get(structuredId) as { pe: number };
+    const structureRows = db
+      .prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(prompt_eval_count), 0) AS pe FROM llm_calls WHERE document_id = ? AND purpose IN ('split', 'review')`)
+      .get(structuredId) as { n: number; pe: number };
+    const judgeRows = db
+      .prepare(`SELECT COALESCE(SUM(prompt_eval_count), 0) AS pe FROM llm_calls WHERE document_id = ? AND purpose = 'judge'`)
+      .get(structuredId) as { pe: number };
 
     return {
-      'pages': doc.pageCount,
+      pages: doc.pageCount,
       'source tokens (sim)': sourceTokens,
       'split+review calls': rows.length,
       'split calls': rows.filter((r) => r.purpose === 'split').length,
       'review calls': rows.filter((r) => r.purpose === 'review').length,
-      'attempts': result.attempts,
-      'fallbacks': result.fallbacks.length,
+      attempts: result.attempts,
+      fallbacks: result.fallbacks.length,
       'prompt tokens evaluated': evaluated,
       'prompt tokens / source token': Number((evaluated / sourceTokens).toFixed(3)),
       'split-only tokens / source token': Number((splitTokens / sourceTokens).toFixed(3)),

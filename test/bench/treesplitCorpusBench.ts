@@ -35,7 +35,10 @@ export const SPLIT_MODES: Record<string, (req: Parameters<Responder>[0]) => stri
 /** The corpus audit reports (truth with findings or a negative control) whose PDF has no outline. */
 export function reportsWithoutOutline(): string[] {
   return wholeCorpusDocuments(CORPUS)
-    .map((name) => ({ name, truth: JSON.parse(readFileSync(corpusFile(name, 'truth', CORPUS), 'utf8')) as { outline: unknown[]; findings: unknown[]; notes?: string } }))
+    .map((name) => ({
+      name,
+      truth: JSON.parse(readFileSync(corpusFile(name, 'truth', CORPUS), 'utf8')) as { outline: unknown[]; findings: unknown[]; notes?: string },
+    }))
     .filter((t) => !t.name.startsWith('hard-') && t.truth.outline.length === 0)
     .map((t) => join(CORPUS, 'pdfs', `${t.name}.pdf`))
     .sort();
@@ -61,7 +64,9 @@ export async function splitCost(doc: ExtractedDocument, mode: string): Promise<S
     const llm = createLlmClient({ host: sim.url, db, settings: { cache: false } });
     const documentId = storeDoc(db, doc);
     const result = await splitTreeWithLlm({ llm, db }, { doc, documentId, model: MODEL, numCtx: NUM_CTX, options: { leafTokens: LEAF_TOKENS } });
-    const rows = db.prepare(`SELECT prompt_eval_count AS pe, eval_count AS ev FROM llm_calls WHERE document_id = ? AND purpose IN ('split', 'review')`).all(documentId) as { pe: number | null; ev: number | null }[];
+    const rows = db
+      .prepare(`SELECT prompt_eval_count AS pe, eval_count AS ev FROM llm_calls WHERE document_id = ? AND purpose IN ('split', 'review')`)
+      .all(documentId) as { pe: number | null; ev: number | null }[];
     return {
       doc: doc.fileName,
       mode,
@@ -90,7 +95,8 @@ export async function runTreeSplitCorpusBench(): Promise<Record<string, number |
       const f = await splitCost(doc, mode);
       source += f.sourceTokens;
       prompt += f.promptTokens;
-      out[`${mode}: ${f.doc}`] = `${(f.promptTokens / f.sourceTokens).toFixed(3)} tok/src (${f.calls} calls, ${f.attempts} attempts, ${f.fallbacks} fallbacks, ${f.outputTokens} output tok)`;
+      out[`${mode}: ${f.doc}`] =
+        `${(f.promptTokens / f.sourceTokens).toFixed(3)} tok/src (${f.calls} calls, ${f.attempts} attempts, ${f.fallbacks} fallbacks, ${f.outputTokens} output tok)`;
     }
     out[`${mode}: all reports (target <= 0.75)`] = Number((prompt / source).toFixed(3));
   }

@@ -38,20 +38,74 @@ function seedStore(dataDir: string): number {
   const { text, pages } = joinPages(pageTexts);
   const leafStart = (i: number) => pages[Math.floor(i / LEAVES_PER_PAGE)]!.start + (i % LEAVES_PER_PAGE) * LEAF_CHARS;
   const lines: DocumentLine[] = [];
-  for (let i = 0; i < leaves; i++) lines.push({ start: leafStart(i), end: leafStart(i) + LEAF_CHARS - 1, page: Math.floor(i / LEAVES_PER_PAGE) + 1, fontSize: 10, bold: false });
-  const doc: ExtractedDocument = { kind: 'pdf', fileName: 'bench-10k.pdf', filePath: '/bench/bench-10k.pdf', sha256: 'bench'.padEnd(64, '0'), byteSize: text.length, pageCount: pages.length, text, pages, lines, outline: [], metadata: {} };
+  for (let i = 0; i < leaves; i++)
+    lines.push({ start: leafStart(i), end: leafStart(i) + LEAF_CHARS - 1, page: Math.floor(i / LEAVES_PER_PAGE) + 1, fontSize: 10, bold: false });
+  const doc: ExtractedDocument = {
+    kind: 'pdf',
+    fileName: 'bench-10k.pdf',
+    filePath: '/bench/bench-10k.pdf',
+    sha256: 'bench'.padEnd(64, '0'),
+    byteSize: text.length,
+    pageCount: pages.length,
+    text,
+    pages,
+    lines,
+    outline: [],
+    metadata: {},
+  };
   const documentId = saveDocument(db, doc, new Date().toISOString()).document.id;
 
-  const nodes: ChunkNode[] = [{ index: 0, parentIndex: null, title: 'Bench document', section: { level: 0, path: [] }, start: 0, end: text.length, pageStart: 1, pageEnd: pages.length, tokenEstimate: Math.round(text.length / 4), origin: 'root', isLeaf: false, overlapBefore: 0 }];
+  const nodes: ChunkNode[] = [
+    {
+      index: 0,
+      parentIndex: null,
+      title: 'Bench document',
+      section: { level: 0, path: [] },
+      start: 0,
+      end: text.length,
+      pageStart: 1,
+      pageEnd: pages.length,
+      tokenEstimate: Math.round(text.length / 4),
+      origin: 'root',
+      isLeaf: false,
+      overlapBefore: 0,
+    },
+  ];
   for (let s = 0; s < SECTIONS; s++) {
     const first = s * LEAVES_PER_SECTION;
     const last = first + LEAVES_PER_SECTION - 1;
     const sectionIndex = nodes.length;
     const title = `Section ${s + 1}`;
     const pageOf = (leaf: number) => Math.floor(leaf / LEAVES_PER_PAGE) + 1;
-    nodes.push({ index: sectionIndex, parentIndex: 0, title, section: { level: 1, path: [title] }, start: leafStart(first), end: leafStart(last) + LEAF_CHARS - 1, pageStart: pageOf(first), pageEnd: pageOf(last), tokenEstimate: 5000, origin: 'heading', isLeaf: false, overlapBefore: 0 });
+    nodes.push({
+      index: sectionIndex,
+      parentIndex: 0,
+      title,
+      section: { level: 1, path: [title] },
+      start: leafStart(first),
+      end: leafStart(last) + LEAF_CHARS - 1,
+      pageStart: pageOf(first),
+      pageEnd: pageOf(last),
+      tokenEstimate: 5000,
+      origin: 'heading',
+      isLeaf: false,
+      overlapBefore: 0,
+    });
     for (let l = first; l <= last; l++) {
-      nodes.push({ index: nodes.length, parentIndex: sectionIndex, title: `${title}.${l - first + 1}`, section: { level: 1, path: [title] }, start: leafStart(l), end: leafStart(l) + LEAF_CHARS - 1, pageStart: pageOf(l), pageEnd: pageOf(l), tokenEstimate: 50, origin: 'sentence', isLeaf: true, overlapBefore: 0 });
+      nodes.push({
+        index: nodes.length,
+        parentIndex: sectionIndex,
+        title: `${title}.${l - first + 1}`,
+        section: { level: 1, path: [title] },
+        start: leafStart(l),
+        end: leafStart(l) + LEAF_CHARS - 1,
+        pageStart: pageOf(l),
+        pageEnd: pageOf(l),
+        tokenEstimate: 50,
+        origin: 'sentence',
+        isLeaf: true,
+        overlapBefore: 0,
+      });
     }
   }
   saveChunkTree(db, { documentId, strategy: 'bench', params: {}, paramsHash: 'bench', nodes }, new Date().toISOString());
@@ -59,7 +113,16 @@ function seedStore(dataDir: string): number {
   db.transaction(() => {
     for (let i = 0; i < FINDINGS; i++) {
       const start = leafStart(i * 4);
-      addManualFinding(db, { documentId, start, end: start + 40, title: `Queue finding ${i + 1}: something is not validated`, severity: ['High', 'Medium', 'Low'][i % 3]!, type: 'defect', description: '', reviewer: 'Bench' });
+      addManualFinding(db, {
+        documentId,
+        start,
+        end: start + 40,
+        title: `Queue finding ${i + 1}: something is not validated`,
+        severity: ['High', 'Medium', 'Low'][i % 3]!,
+        type: 'defect',
+        description: '',
+        reviewer: 'Bench',
+      });
     }
   })();
   db.close();
@@ -83,7 +146,19 @@ function syntheticFindings(documentId: number): FindingView[] {
     description: 'Synthetic finding for the UI benchmark.',
     pages: [1 + (i % 400)],
     grounded: i % 10 !== 0,
-    sources: [{ findingId: i + 1, documentId, nodeIndex: 2 + (i % 9000), page: 1 + (i % 400), evidence: 'lorem ipsum', evidenceStart: null, evidenceEnd: null, grounded: i % 10 !== 0, isMain: true }],
+    sources: [
+      {
+        findingId: i + 1,
+        documentId,
+        nodeIndex: 2 + (i % 9000),
+        page: 1 + (i % 400),
+        evidence: 'lorem ipsum',
+        evidenceStart: null,
+        evidenceEnd: null,
+        grounded: i % 10 !== 0,
+        isMain: true,
+      },
+    ],
   }));
 }
 
@@ -155,7 +230,12 @@ export async function runUiBench(): Promise<Record<string, number | string>> {
       await page.getByRole('button', { name: 'Table of all findings' }).click();
       await page.waitForSelector('[data-testid="findings-table"] .findings-body [role="row"]');
       await page.getByRole('button', { name: 'Triage queue' }).click();
-      const table = await measureList(page, '.segmented button:nth-child(2)', '[data-testid="findings-table"] .findings-body [role="row"]', '[data-testid="findings-table"] .findings-body');
+      const table = await measureList(
+        page,
+        '.segmented button:nth-child(2)',
+        '[data-testid="findings-table"] .findings-body [role="row"]',
+        '[data-testid="findings-table"] .findings-body',
+      );
       // The triage queue (reviewed findings, one list with group headings): from the table back to the queue.
       const queue = await measureList(page, '.segmented button:nth-child(1)', '[data-testid="review-list"] [role="option"]', '[data-testid="review-list"]');
       const r = (n: number) => Math.round(n * 10) / 10;

@@ -153,7 +153,9 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await poll(() => analysis.getByTestId('judge-decision').textContent()).toContain('LLM tree split');
     await poll(() => analysis.getByTestId('chunk-counts').textContent()).toMatch(/Chunks: \d+ done, 0 failed/);
     // The chunks as they came out beside the target, so "~128 tokens" against a budget of 1,500 explains itself.
-    await poll(() => analysis.getByTestId('chunk-size').textContent()).toMatch(/^average [\d,]+ tokens a chunk; target [\d,]+ tokens a chunk, [^.]+\. Sections shorter than the target stay whole/);
+    await poll(() => analysis.getByTestId('chunk-size').textContent()).toMatch(
+      /^average [\d,]+ tokens a chunk; target [\d,]+ tokens a chunk, [^.]+\. Sections shorter than the target stay whole/,
+    );
     await poll(() => analysis.getByTestId('document-summary').textContent()).toMatch(/Summary/);
     await screenshot(page, 'chunk-tree');
 
@@ -173,8 +175,17 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await goTo('Findings');
     // The triage queue groups the same split: grounded first, the ungrounded ones apart.
     const queue = page.getByRole('listbox', { name: 'Findings to review' });
-    await queue.getByRole('group', { name: /^Grounded/ }).getByRole('option', { name: /PBI-1201/ }).first().waitFor();
-    await poll(() => queue.getByRole('group', { name: /^Not grounded/ }).getByRole('option', { name: /Hard-coded administrator password/ }).count()).toBe(1);
+    await queue
+      .getByRole('group', { name: /^Grounded/ })
+      .getByRole('option', { name: /PBI-1201/ })
+      .first()
+      .waitFor();
+    await poll(() =>
+      queue
+        .getByRole('group', { name: /^Not grounded/ })
+        .getByRole('option', { name: /Hard-coded administrator password/ })
+        .count(),
+    ).toBe(1);
     await page.getByRole('button', { name: 'Table of all findings' }).click();
     const grounded = page.getByRole('grid', { name: 'Grounded findings', exact: true });
     await grounded.getByRole('row', { name: /PBI-1201/ }).waitFor();
@@ -195,14 +206,19 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await screenshot(page, 'findings');
     axeFindings.findings = await seriousAxeViolations(page);
 
-    await grounded.getByRole('row', { name: /PBI-1201/ }).last().click();
+    await grounded
+      .getByRole('row', { name: /PBI-1201/ })
+      .last()
+      .click();
     await poll(() => detail.textContent()).toContain('PBI-1201');
-    await detail.locator('li', { hasText: 'main source' }).getByRole('button', { name: /open this place in the document/ }).click();
+    await detail
+      .locator('li', { hasText: 'main source' })
+      .getByRole('button', { name: /open this place in the document/ })
+      .click();
     const text = page.getByTestId('chunk-text');
     // Polls the marks' text, not their count: the chunk shown before the click (the
     // summary table, marked too) is still on screen until the new chunk loads.
-    const evidenceMarks = async () =>
-      (await text.locator('pre mark.hl--evidence').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+    const evidenceMarks = async () => (await text.locator('pre mark.hl--evidence').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
     await poll(evidenceMarks).toEqual(expect.arrayContaining([expect.stringContaining('without parameter binding')]));
     await screenshot(page, 'chunk-evidence');
   });
@@ -211,7 +227,9 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await goTo('Library');
     await dropFiles(page, [pdf('second-report.pdf', await plantedVariant('Internal Audit Report: Payments 2025'))]);
     const run = page.getByTestId('run-2');
-    await page.waitForFunction(() => /chunk \d+ of \d+/.test(document.querySelector('[data-testid="run-2"] .run__facts')?.textContent ?? ''), null, { polling: 'raf' });
+    await page.waitForFunction(() => /chunk \d+ of \d+/.test(document.querySelector('[data-testid="run-2"] .run__facts')?.textContent ?? ''), null, {
+      polling: 'raf',
+    });
     await run.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForSelector('[data-testid="run-2"][data-status="cancelled"]');
     await poll(() => run.locator('[data-testid="run-input"]').getAttribute('data-status')).not.toBe('done');
@@ -253,7 +271,9 @@ describeNeeding([CHROMIUM], 'desktop UI: the full pipeline through the WebSocket
     await dropFiles(page, [pdf('fourth-report.pdf', await plantedVariant('Internal Audit Report: Procurement 2025'))]);
     const run = page.getByTestId('run-4');
     // Pause once at least one chunk is analysed, so there is committed progress to keep.
-    await page.waitForFunction(() => /chunk ([2-9]|\d{2,}) of \d+/.test(document.querySelector('[data-testid="run-4"] .run__facts')?.textContent ?? ''), null, { polling: 'raf' });
+    await page.waitForFunction(() => /chunk ([2-9]|\d{2,}) of \d+/.test(document.querySelector('[data-testid="run-4"] .run__facts')?.textContent ?? ''), null, {
+      polling: 'raf',
+    });
     await run.getByRole('button', { name: 'Pause' }).click();
     await page.waitForSelector('[data-testid="run-4"][data-status="paused"]');
     const input = run.locator('[data-testid="run-input"][data-file="fourth-report.pdf"]');
@@ -300,14 +320,85 @@ describeNeeding([CHROMIUM], 'tree-split diff and findings views rendered from fi
     const text = (await server.host.invoke('chunk.text', { documentId: 1, nodeIndex: node.index })) as { ok: true; data: { text: string } };
     const quote = 'accepts any document without checking its size';
     const at = node.start + text.data.text.indexOf(quote);
-    const source = (grounded: boolean, id: number) => ({ findingId: id, documentId: 1, nodeIndex: node.index, page: 2, evidence: grounded ? quote : 'the parser was written in a hurry', evidenceStart: grounded ? at : null, evidenceEnd: grounded ? at + quote.length : null, grounded, isMain: true });
+    const source = (grounded: boolean, id: number) => ({
+      findingId: id,
+      documentId: 1,
+      nodeIndex: node.index,
+      page: 2,
+      evidence: grounded ? quote : 'the parser was written in a hurry',
+      evidenceStart: grounded ? at : null,
+      evidenceEnd: grounded ? at + quote.length : null,
+      grounded,
+      isMain: true,
+    });
     findings.push(
-      { id: 1, documentId: 1, runId: 1, findingKey: 'TOB-ACME-001', idLabel: 'TOB-ACME-001', idOrigin: 'document', conflicts: [], title: 'Missing input validation', severity: 'High', severityRank: 1, type: 'vulnerability', description: 'The parser accepts documents of any size.', pages: [2], grounded: true, sources: [source(true, 1)] },
-      { id: 2, documentId: 1, runId: 1, findingKey: null, idLabel: "F-2 (model's label)", idOrigin: 'model', conflicts: [], title: 'Rushed parser implementation', severity: 'Low', severityRank: 3, type: 'observation', description: 'Claimed by the model, not found in the text.', pages: [2], grounded: false, sources: [source(false, 2)] },
+      {
+        id: 1,
+        documentId: 1,
+        runId: 1,
+        findingKey: 'TOB-ACME-001',
+        idLabel: 'TOB-ACME-001',
+        idOrigin: 'document',
+        conflicts: [],
+        title: 'Missing input validation',
+        severity: 'High',
+        severityRank: 1,
+        type: 'vulnerability',
+        description: 'The parser accepts documents of any size.',
+        pages: [2],
+        grounded: true,
+        sources: [source(true, 1)],
+      },
+      {
+        id: 2,
+        documentId: 1,
+        runId: 1,
+        findingKey: null,
+        idLabel: "F-2 (model's label)",
+        idOrigin: 'model',
+        conflicts: [],
+        title: 'Rushed parser implementation',
+        severity: 'Low',
+        severityRank: 3,
+        type: 'observation',
+        description: 'Claimed by the model, not found in the text.',
+        pages: [2],
+        grounded: false,
+        sources: [source(false, 2)],
+      },
     );
     attempts.push(
-      { id: 1, documentId: 1, runId: 1, nodeKey: `${node.start}-${node.end}`, nodePath: ['2 Findings', '2.1 Missing input validation'], attempt: 1, outcome: 'validation_failed', chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }, { chapterIndex: 2, chapterTitle: 'Example', chapterStartLineNumber: 3 }], review: { passes: false, comments: 'Chapter 2 starts in the middle of a sentence.' }, validationErrors: ['joined chapters differ from the node text at offset 57'], diff: { offset: 57, expectedContext: 'without checking its size, see TOB-ACME-001.', actualContext: 'without checking its sise, see TOB-ACME-001.' }, createdAt: new Date().toISOString() },
-      { id: 2, documentId: 1, runId: 1, nodeKey: `${node.start}-${node.end}`, nodePath: ['2 Findings', '2.1 Missing input validation'], attempt: 2, outcome: 'accepted', chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }], review: { passes: true, comments: 'Good.' }, validationErrors: [], diff: null, createdAt: new Date().toISOString() },
+      {
+        id: 1,
+        documentId: 1,
+        runId: 1,
+        nodeKey: `${node.start}-${node.end}`,
+        nodePath: ['2 Findings', '2.1 Missing input validation'],
+        attempt: 1,
+        outcome: 'validation_failed',
+        chapters: [
+          { chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 },
+          { chapterIndex: 2, chapterTitle: 'Example', chapterStartLineNumber: 3 },
+        ],
+        review: { passes: false, comments: 'Chapter 2 starts in the middle of a sentence.' },
+        validationErrors: ['joined chapters differ from the node text at offset 57'],
+        diff: { offset: 57, expectedContext: 'without checking its size, see TOB-ACME-001.', actualContext: 'without checking its sise, see TOB-ACME-001.' },
+        createdAt: new Date().toISOString(),
+      },
+      {
+        id: 2,
+        documentId: 1,
+        runId: 1,
+        nodeKey: `${node.start}-${node.end}`,
+        nodePath: ['2 Findings', '2.1 Missing input validation'],
+        attempt: 2,
+        outcome: 'accepted',
+        chapters: [{ chapterIndex: 1, chapterTitle: 'Problem', chapterStartLineNumber: 1 }],
+        review: { passes: true, comments: 'Good.' },
+        validationErrors: [],
+        diff: null,
+        createdAt: new Date().toISOString(),
+      },
     );
     ({ browser, page } = await openApp(server.appUrl));
   }, SETUP_DEADLINE_MS);

@@ -17,7 +17,10 @@ export interface AppUnderTest {
 }
 
 /** Starts the app for a spec; `prepare` runs on the host before the window opens (settings, imports). */
-export async function startApp(options: Omit<BridgeServerOptions, 'rendererDir'> = {}, prepare?: (server: BridgeServer) => Promise<void>): Promise<AppUnderTest> {
+export async function startApp(
+  options: Omit<BridgeServerOptions, 'rendererDir'> = {},
+  prepare?: (server: BridgeServer) => Promise<void>,
+): Promise<AppUnderTest> {
   const rendererDir = await buildRenderer();
   let server: BridgeServer | undefined;
   try {

@@ -95,7 +95,11 @@ export async function startBridgeServer(options: BridgeServerOptions = {}): Prom
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    response.writeHead(200, {
+      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -23,7 +23,10 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     app = await startApp({ ollamaSim: { responder: statusQuoteResponder } }, async ({ host }) => {
       await host.invoke('settings.update', { strategy: 'pages', useJudge: false, reviewerName: 'Ada' });
       const pair = secondRoundPair();
-      for (const [name, version, seed] of [['round-one.pdf', pair.earlier, 1], ['round-two.pdf', pair.later, 2]] as const) {
+      for (const [name, version, seed] of [
+        ['round-one.pdf', pair.earlier, 1],
+        ['round-two.pdf', pair.later, 2],
+      ] as const) {
         const pdf = await makeTextPdf(versionSpec(version, seed));
         await host.invoke('documents.import', { files: [{ name, bytes: Buffer.from(pdf).toString('base64') }] });
         await host.idle();
@@ -52,7 +55,9 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     await view.getByRole('button', { name: 'Compare', exact: true }).click();
     const summary = view.getByLabel('Summary');
     await summary.waitFor();
-    await poll(() => summary.textContent()).toContain('Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1');
+    await poll(() => summary.textContent()).toContain(
+      'Resolved (as the later document states): 1 · Still open: 4 · No longer present: 2 · New: 2 · Severity changed: 1 · Candidates to confirm: 1',
+    );
     // The two new findings state no status; the model was asked once and the statuses it made up were not in the text.
     await poll(() => view.getByLabel('Statuses read by the model').textContent()).toBe(
       "0 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 2 quote(s) not found in their finding's section and dropped.",
@@ -69,10 +74,17 @@ describeNeeding([CHROMIUM], 'comparison view', () => {
     await poll(() => rows.first().textContent()).toContain('ACME-05 Unchecked return value of token transfer (Medium)');
     await poll(() => rows.first().textContent()).toContain('ACME-04 Unchecked return value of token transfer (High)');
     // The note written on the earlier finding in the review is carried over to its pair, in the earlier column.
-    await poll(() => rows.first().locator('td').nth(2).getByRole('list', { name: 'Auditor notes' }).textContent()).toBe('Ada: Client promised SafeERC20 in round two.');
+    await poll(() => rows.first().locator('td').nth(2).getByRole('list', { name: 'Auditor notes' }).textContent()).toBe(
+      'Ada: Client promised SafeERC20 in round two.',
+    );
     await poll(() => view.getByRole('list', { name: 'Auditor notes' }).count()).toBe(1);
     // The later side's source page, one click away, drawn with pdf.js.
-    await rows.first().locator('td').nth(3).getByRole('button', { name: /Show page/ }).click();
+    await rows
+      .first()
+      .locator('td')
+      .nth(3)
+      .getByRole('button', { name: /Show page/ })
+      .click();
     await rows.first().locator('td').nth(3).locator('canvas').waitFor();
     await view.getByRole('button', { name: /^Severity changed/ }).click();
     await poll(() => rows.count()).toBe(9);

@@ -41,7 +41,9 @@ describeNeeding([CHROMIUM], 'completeness verdict in the document view', () => {
     const medium = panel.getByTestId('completeness-tallies').locator('tr[data-severity="Medium"] td');
     await poll(() => medium.allTextContents()).toEqual(['Medium 2', '1', '1']);
     const place = panel.getByTestId('completeness-places').locator('li[data-kind="document-disagrees"]');
-    await poll(() => place.textContent()).toBe('p. 1: The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.');
+    await poll(() => place.textContent()).toBe(
+      'p. 1: The document disagrees with itself: it states Medium 2 on page 1, but its summary table (page 2) lists 1 Medium finding; 1 found.',
+    );
 
     // Another chunk first, so the link has to move the view.
     await page.getByRole('treeitem', { name: /Page 3/ }).click();

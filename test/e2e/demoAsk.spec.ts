@@ -32,7 +32,11 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
           responder: (req) => {
             const question = /Question:\s*(.*)/.exec(promptBlocks(req).user)?.[1] ?? '';
             if (isAnswerRequest(req) && question === MISCITED) {
-              return JSON.stringify({ answer: 'The passwords use AES-256 with `keys[0]` as the master key [1].', notFound: false, citations: [{ n: 1, quote: 'Passwords are encrypted with AES-256.' }] });
+              return JSON.stringify({
+                answer: 'The passwords use AES-256 with `keys[0]` as the master key [1].',
+                notFound: false,
+                citations: [{ n: 1, quote: 'Passwords are encrypted with AES-256.' }],
+              });
             }
             return demoResponder(req);
           },
@@ -67,7 +71,9 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
     await page.getByLabel('Documents').selectOption({ label: 'sample-audit-report.pdf' });
     const answer = await ask('What severity does the report give to the first finding?');
     await poll(() => answer.getAttribute('data-not-found')).toBe('false');
-    await poll(() => answer.locator('.ask-answer__text').textContent()).toMatch(/^High \[\d\]: the report rates "Passwords are stored with an outdated hash" High\.$/);
+    await poll(() => answer.locator('.ask-answer__text').textContent()).toMatch(
+      /^High \[\d\]: the report rates "Passwords are stored with an outdated hash" High\.$/,
+    );
     const sources = answer.getByRole('list', { name: 'Sources' });
     await poll(() => sources.textContent()).toContain('sample-audit-report.pdf, page 1');
     await poll(() => sources.locator('q').first().textContent()).toBe('Severity: High');
@@ -84,7 +90,9 @@ describeNeeding([CHROMIUM], 'Ask in the no-GPU demo', () => {
   it('marks an answer whose citations were all dropped as unverified, and keeps code brackets as text', async () => {
     await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: 'Ask', exact: true }).click();
     const answer = await ask(MISCITED);
-    await poll(() => answer.getByTestId('ask-unverified').textContent()).toMatch(/^Unverified: none of the places this answer cites could be found in the documents/);
+    await poll(() => answer.getByTestId('ask-unverified').textContent()).toMatch(
+      /^Unverified: none of the places this answer cites could be found in the documents/,
+    );
     // The marker went with its failed citation; the bracket inside the quoted code is the answer's own text.
     await poll(() => answer.locator('.ask-answer__text').textContent()).toBe('The passwords use AES-256 with `keys[0]` as the master key.');
     expect(await answer.getByRole('list', { name: 'Sources' }).count()).toBe(0);

@@ -29,7 +29,11 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
       } catch {
         replaced = false;
       }
-      return { replaced, require: typeof (window as unknown as { require?: unknown }).require, module: typeof (window as unknown as { module?: unknown }).module };
+      return {
+        replaced,
+        require: typeof (window as unknown as { require?: unknown }).require,
+        module: typeof (window as unknown as { module?: unknown }).module,
+      };
     });
     expect(probe).toEqual({ replaced: false, require: 'undefined', module: 'undefined' });
     const sandboxed = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getOSProcessId() !== process.pid);
@@ -44,18 +48,25 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
       process: typeof (window as unknown as { process?: unknown }).process,
     }));
     expect(surface).toEqual({ api: ['invoke', 'onEvent'], require: 'undefined', process: 'undefined' });
-    const info = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', {}));
+    const info = await page.evaluate(() =>
+      (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', {}),
+    );
     expect(info).toMatchObject({ ok: true });
-    const bad = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', { extra: 1 }));
+    const bad = await page.evaluate(() =>
+      (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('app.info', { extra: 1 }),
+    );
     expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    const unknown = await page.evaluate(() => (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('fs.read', {}));
+    const unknown = await page.evaluate(() =>
+      (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<unknown> } }).auditApi.invoke('fs.read', {}),
+    );
     expect(unknown).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 
   it('answers every contract command through the utility-process host and pushes events to onEvent', async () => {
     const page = await app.firstWindow();
     const results = await page.evaluate(async () => {
-      const api = (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<{ ok: boolean }>; onEvent(l: (e: unknown) => void): () => void } }).auditApi;
+      const api = (window as unknown as { auditApi: { invoke(c: string, i: unknown): Promise<{ ok: boolean }>; onEvent(l: (e: unknown) => void): () => void } })
+        .auditApi;
       const unsubscribe = api.onEvent(() => undefined);
       const out = {
         settings: (await api.invoke('settings.get', {})).ok,
@@ -83,7 +94,10 @@ describeNeeding([ELECTRON, BUILD], 'Electron window security and preload contrac
     await page.evaluate(() => {
       window.location.href = 'https://example.com/';
     });
-    expect(await app.evaluate(() => (globalThis as { navigationAsked?: Promise<{ url: string; denied: boolean }> }).navigationAsked)).toEqual({ url: 'https://example.com/', denied: true });
+    expect(await app.evaluate(() => (globalThis as { navigationAsked?: Promise<{ url: string; denied: boolean }> }).navigationAsked)).toEqual({
+      url: 'https://example.com/',
+      denied: true,
+    });
     expect(page.url()).toBe(before);
     const opened = await page.evaluate(() => window.open('https://example.com/') === null);
     expect(opened).toBe(true);

@@ -37,7 +37,10 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
   });
 
   it('adds an OpenAI-compatible endpoint, checks it live, stores its key and saves the list', async () => {
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Settings/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Settings/ })
+      .click();
     await section().waitFor();
     await section().getByRole('button', { name: 'Add an endpoint' }).click();
     const endpoint = section().getByTestId('endpoint').first();
@@ -57,7 +60,9 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
     await endpoint.getByLabel(/^API key/).fill('sk-ui-right');
     await endpoint.getByRole('button', { name: 'Check again' }).click();
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/Answers: \d+ models/);
-    expect(await endpoint.getByTestId('endpoint-typed-key').textContent()).toBe('Checked with the key typed above. It is not kept until you press Store the key.');
+    expect(await endpoint.getByTestId('endpoint-typed-key').textContent()).toBe(
+      'Checked with the key typed above. It is not kept until you press Store the key.',
+    );
     expect(await endpoint.getByLabel(/^API key/).inputValue()).toBe('sk-ui-right');
 
     await endpoint.getByRole('button', { name: 'Store the key' }).click();
@@ -102,7 +107,10 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
       endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `GPU box ${i + 1}` })),
     });
     expect(update.ok).toBe(true);
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Library/ })
+      .click();
     const second = { ...report, pageTexts: report.pageTexts.map((text) => `${text}\nSecond copy of the report.`) };
     await dropFiles(page, [
       { name: 'first.pdf', bytes: await plantedPdf(report) },
@@ -118,8 +126,10 @@ describeNeeding([CHROMIUM], 'Settings › Inference', () => {
         bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '',
       }));
     let seen = await read();
-    await poll(async () => (seen = await read()).rows.map((row) => row.replace(/^\S+ /, '')).sort(), { interval: 100 })
-      .toEqual(['on GPU box 1', 'on GPU box 2']);
+    await poll(async () => (seen = await read()).rows.map((row) => row.replace(/^\S+ /, '')).sort(), { interval: 100 }).toEqual([
+      'on GPU box 1',
+      'on GPU box 2',
+    ]);
     // The two files are on the two endpoints, and the status bar says the same of each.
     expect(seen.rows.map((row) => row.split(' ')[0]).sort()).toEqual(['first.pdf', 'second.pdf']);
     for (const row of seen.rows) expect(seen.bar).toContain(row);

@@ -36,9 +36,21 @@ describeNeeding([CHROMIUM], 'Settings › Inference without a keyring', () => {
   });
 
   it('says no keyring keeps the key, stores none, and reads it from an environment variable instead', async () => {
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Settings/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Settings/ })
+      .click();
     await section().waitFor();
-    await expect.poll(() => section().getByTestId('key-storage-warning').textContent().catch(() => ''), { timeout: 10_000 }).toMatch(/No keyring answers on this computer: .*basic_text.*environment variable/);
+    await expect
+      .poll(
+        () =>
+          section()
+            .getByTestId('key-storage-warning')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 10_000 },
+      )
+      .toMatch(/No keyring answers on this computer: .*basic_text.*environment variable/);
 
     await section().getByRole('button', { name: 'Add an endpoint' }).click();
     const endpoint = section().getByTestId('endpoint').first();
@@ -47,7 +59,10 @@ describeNeeding([CHROMIUM], 'Settings › Inference without a keyring', () => {
     // A typed key cannot be stored: the field and its button are off, and the host refuses one anyway.
     expect(await endpoint.getByLabel(/^API key/).isDisabled()).toBe(true);
     expect(await endpoint.getByRole('button', { name: 'Store the key' }).isDisabled()).toBe(true);
-    expect(await app.server.host.invoke('endpoints.setKey', { keyRef: 'endpoint-x', key: 'sk-typed' })).toMatchObject({ ok: false, error: { code: 'KEY_STORAGE_UNSAFE' } });
+    expect(await app.server.host.invoke('endpoints.setKey', { keyRef: 'endpoint-x', key: 'sk-typed' })).toMatchObject({
+      ok: false,
+      error: { code: 'KEY_STORAGE_UNSAFE' },
+    });
 
     await endpoint.getByLabel('Or read the key from an environment variable').fill(VARIABLE);
     await endpoint.getByRole('button', { name: 'Use this variable' }).click();

@@ -20,7 +20,8 @@ async function sidewaysScrollers(page: Page): Promise<string[]> {
     for (const el of [document.documentElement, ...document.querySelectorAll<HTMLElement>('body *')]) {
       const style = getComputedStyle(el);
       const scrolls = el === document.documentElement || style.overflowX === 'auto' || style.overflowX === 'scroll';
-      if (scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) found.push(`${el.tagName.toLowerCase()}.${el.className || el.getAttribute('data-testid') || ''} (${el.scrollWidth} > ${el.clientWidth})`);
+      if (scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+        found.push(`${el.tagName.toLowerCase()}.${el.className || el.getAttribute('data-testid') || ''} (${el.scrollWidth} > ${el.clientWidth})`);
     }
     return found;
   });
@@ -34,7 +35,11 @@ async function pastTheRightEdge(page: Page, selector: string): Promise<number> {
 describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
   let app: AppUnderTest;
   let page: Page;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
 
   beforeAll(async () => {
     app = await startApp({ ollamaSim: { responder: demoResponder } }, async ({ host }) => {
@@ -45,7 +50,12 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       // A long file name, as real ones are, next to the sample.
       // Its own bytes (a trailing PDF comment), or the import would take it for the sample already stored.
       const longNamed = Buffer.concat([Buffer.from(bytes, 'base64'), Buffer.from('\n% another copy\n')]).toString('base64');
-      await host.invoke('documents.import', { files: [{ name: 'sample-audit-report.pdf', bytes }, { name: 'quarterly-security-assessment-of-the-document-portal-2025.pdf', bytes: longNamed }] });
+      await host.invoke('documents.import', {
+        files: [
+          { name: 'sample-audit-report.pdf', bytes },
+          { name: 'quarterly-security-assessment-of-the-document-portal-2025.pdf', bytes: longNamed },
+        ],
+      });
       await host.idle();
     });
     page = app.page;
@@ -74,13 +84,19 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
 
       await goTo('Findings');
       // The document with the long name: the picker holding it must not push the queue sideways.
-      await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'quarterly-security-assessment-of-the-document-portal-2025.pdf' });
+      await page
+        .locator('.queue__head')
+        .getByRole('combobox', { name: /^Document/ })
+        .selectOption({ label: 'quarterly-security-assessment-of-the-document-portal-2025.pdf' });
       await poll(() => page.locator('#review-title').textContent()).toBe('Findings in quarterly-security-assessment-of-the-document-portal-2025.pdf');
       const firstOption = page.getByRole('listbox', { name: 'Findings to review' }).getByRole('option').first();
       await firstOption.waitFor();
       await page.getByTestId('review-detail').waitFor();
       // A confirmed finding carries the widest state badge of the queue's first line.
-      await page.getByTestId('review-detail').getByRole('button', { name: /^Confirm/ }).click();
+      await page
+        .getByTestId('review-detail')
+        .getByRole('button', { name: /^Confirm/ })
+        .click();
       await poll(() => firstOption.locator('[data-state]').first().getAttribute('data-state')).toBe('confirmed');
       // The detail drawn whole: its quote found in the text, and its source page drawn (at the width of its pane).
       await page.getByTestId('review-detail').getByTestId('surrounding-text').waitFor();
@@ -118,10 +134,16 @@ describeNeeding([CHROMIUM], 'layouts at 1024 and 800 wide', () => {
       await page.getByTestId('mentions').getByTestId('mention').first().waitFor();
       expect(await sidewaysScrollers(page)).toEqual([]);
       // Chunk titles get most of the row: at least half of it.
-      const [row, name] = await Promise.all([tree.locator('.tree-row').nth(1).boundingBox(), tree.locator('.tree-row').nth(1).locator('.tree-row__title').boundingBox()]);
+      const [row, name] = await Promise.all([
+        tree.locator('.tree-row').nth(1).boundingBox(),
+        tree.locator('.tree-row').nth(1).locator('.tree-row__title').boundingBox(),
+      ]);
       expect(name!.width).toBeGreaterThanOrEqual(row!.width * 0.5);
       // The document picker stays inside its pane (its longest file name would set its width).
-      const picker = await page.getByRole('combobox', { name: /^Document/ }).first().boundingBox();
+      const picker = await page
+        .getByRole('combobox', { name: /^Document/ })
+        .first()
+        .boundingBox();
       const pane = await tree.boundingBox();
       expect(picker!.x + picker!.width).toBeLessThanOrEqual(pane!.x + pane!.width + 1);
       await screenshot(page, `layout-document-${width}`);

@@ -26,7 +26,14 @@ function scannedReport(): Promise<Uint8Array> {
     [
       { lines: ['# 1 Scope', 'We reviewed the backup and recovery controls of the finance systems', 'for the year ended 31 December 2024.'] },
       {
-        lines: ['# 2 Findings', '2.1 SCAN-001 Backups are never restored', 'Severity: High', EVIDENCE, 'The restore procedure has not been tested by anyone.', '~ Smudged line about the approval limits set by the board.'],
+        lines: [
+          '# 2 Findings',
+          '2.1 SCAN-001 Backups are never restored',
+          'Severity: High',
+          EVIDENCE,
+          'The restore procedure has not been tested by anyone.',
+          '~ Smudged line about the approval limits set by the board.',
+        ],
       },
     ],
     { title: 'Scanned audit report' },
@@ -56,10 +63,15 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     await dropFiles(page, [{ name: 'scanned-report.pdf', bytes: await scannedReport() }]);
     // While OCR reads the pages, the run card says so, page by page.
     const card = page.getByTestId('run-1');
-    await poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(/Reading pages without usable text \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s);
+    await poll(() => card.textContent(), { timeout: 60_000, interval: 50 }).toMatch(
+      /Reading pages without usable text \(OCR\).*OCR page [12] of 2: (reading page|page [12] read)/s,
+    );
     await page.waitForSelector('[data-testid="run-1"][data-status="done"]', { timeout: 150_000 });
 
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Findings/ })
+      .click();
     const queue = page.getByRole('listbox', { name: 'Findings to review' });
     await queue.getByRole('option').first().waitFor();
     await poll(() => queue.getByRole('option').first().textContent()).toContain('SCAN-001');
@@ -82,7 +94,9 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
       pdfPage.evaluate((el) => {
         if (el.getAttribute('data-rendered') !== 'true') return null;
         const { x, y, width, height } = el.querySelector('canvas')!.getBoundingClientRect();
-        const highlights = [...el.querySelectorAll('[data-testid="pdf-highlight"]')].map((span) => span.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y }));
+        const highlights = [...el.querySelectorAll('[data-testid="pdf-highlight"]')]
+          .map((span) => span.getBoundingClientRect())
+          .map((r) => ({ x: r.x, y: r.y }));
         return { canvas: { x, y, width, height }, highlights };
       });
     const seen: { drawn: Awaited<ReturnType<typeof drawing>> } = { drawn: null };
@@ -126,7 +140,10 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
   });
 
   it('lists the installed OCR languages in Settings, keeps one at least, and saves the choice', { timeout: 60_000 }, async () => {
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Settings/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Settings/ })
+      .click();
     const group = page.getByRole('group', { name: 'OCR languages' });
     const english = group.getByRole('checkbox', { name: 'English eng' });
     const french = group.getByRole('checkbox', { name: 'French fra' });
@@ -140,11 +157,17 @@ describeNeeding([CHROMIUM], 'scanned pages in the window: OCR words on the page 
     await screenshot(page, 'ocr-settings-1440');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByTestId('settings-actions').getByRole('button', { name: /^Save/ }).click();
-    await poll(async () => ((await server.host.invoke('settings.get', {})) as { ok: true; data: { ocrLanguages: string[] } }).data.ocrLanguages).toEqual(['eng', 'fra']);
+    await poll(async () => ((await server.host.invoke('settings.get', {})) as { ok: true; data: { ocrLanguages: string[] } }).data.ocrLanguages).toEqual([
+      'eng',
+      'fra',
+    ]);
   });
 
   it('cancels a run while OCR reads a page, says it stopped in OCR, and resumes to the end', { timeout: 180_000 }, async () => {
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Library/ })
+      .click();
     const pages = [1, 2, 3].map((n) => ({ lines: [`# ${n} Part ${n}`, `This scanned page number ${n} holds nothing but plain text for OCR.`] }));
     await dropFiles(page, [{ name: 'three-scanned-pages.pdf', bytes: await makeScannedPdf(pages) }]);
     const card = page.getByTestId('run-2');

@@ -23,7 +23,13 @@ async function footerNumberedPdf(): Promise<Uint8Array> {
     pages: [
       body(['Security Assessment of the Ledger', 'Prepared for the board, 2025']),
       body(['1 Introduction', ...proseLines(4, 3), 'Page | 1']),
-      body(['2.1 FTR-001 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.', ...proseLines(3, 4), 'Page | 2']),
+      body([
+        '2.1 FTR-001 Backups are never restored',
+        'Severity: High',
+        'Nobody has restored a backup of the ledger database since 2021.',
+        ...proseLines(3, 4),
+        'Page | 2',
+      ]),
     ],
   });
 }
@@ -34,7 +40,12 @@ async function labelledPdf(): Promise<Uint8Array> {
     title: 'Labels',
     pages: [
       body(['Audit of the Payroll Service', 'Prepared for the finance team, 2025']),
-      body(['2.1 LBL-001 Payroll exports are not encrypted', 'Severity: Medium', 'Payroll exports are written to a shared folder without encryption.', ...proseLines(3, 5)]),
+      body([
+        '2.1 LBL-001 Payroll exports are not encrypted',
+        'Severity: Medium',
+        'Payroll exports are written to a shared folder without encryption.',
+        ...proseLines(3, 5),
+      ]),
     ],
   });
   const pdf = await PDFDocument.load(bytes);
@@ -78,7 +89,10 @@ describeNeeding([CHROMIUM], 'printed page labels beside PDF pages', () => {
   });
 
   it('uses the PDF’s own page labels when it has them', async () => {
-    await page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Library/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: /^Library/ })
+      .click();
     await page.getByRole('button', { name: 'Findings of labelled.pdf' }).click();
     await poll(() => page.getByTestId('review-detail').textContent()).toContain('LBL-001');
     await poll(() => heading().textContent()).toMatch(/^Page 2, printed 1 · /);

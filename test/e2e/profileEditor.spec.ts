@@ -19,7 +19,11 @@ import { SETUP_DEADLINE_MS, poll } from './waits';
 describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
   let app: AppUnderTest;
   let page: Page;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
   const editor = () => page.getByTestId('profile-editor');
   const form = () => editor().getByTestId('profile-form');
   const json = () => editor().getByLabel('The profile as JSON');
@@ -40,16 +44,28 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
     await form().waitFor();
     await poll(() => editor().textContent()).toContain(`built-in, “${DEFAULT_PROFILE.name}”`);
     await poll(() => form().getByLabel('Name', { exact: true }).inputValue()).toBe(DEFAULT_PROFILE.name);
-    await poll(() => form().getByLabel(/^Severity \d+$/).evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(DEFAULT_PROFILE.severities);
+    await poll(() =>
+      form()
+        .getByLabel(/^Severity \d+$/)
+        .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
+    ).toEqual(DEFAULT_PROFILE.severities);
 
     await form().getByLabel('Name', { exact: true }).fill('Release notes');
     await form().getByRole('button', { name: 'Add type' }).click();
-    await form().getByLabel(`Type ${DEFAULT_PROFILE.types.length + 1}`, { exact: true }).fill('regression');
+    await form()
+      .getByLabel(`Type ${DEFAULT_PROFILE.types.length + 1}`, { exact: true })
+      .fill('regression');
     // Renaming a severity takes its other words along: "note" still ranks as the renamed one.
     await form().getByLabel('Severity 5', { exact: true }).fill('Info');
     await form().getByRole('button', { name: 'Move severity 4 down' }).click();
-    const noteRow = await form().getByLabel(/^Severity word \d+$/).evaluateAll((inputs) => inputs.findIndex((i) => (i as HTMLInputElement).value === 'note'));
-    await poll(() => form().getByLabel(`Severity word ${noteRow + 1} ranks as`, { exact: true }).inputValue()).toBe('Info');
+    const noteRow = await form()
+      .getByLabel(/^Severity word \d+$/)
+      .evaluateAll((inputs) => inputs.findIndex((i) => (i as HTMLInputElement).value === 'note'));
+    await poll(() =>
+      form()
+        .getByLabel(`Severity word ${noteRow + 1} ranks as`, { exact: true })
+        .inputValue(),
+    ).toBe('Info');
     await poll(() => editor().textContent()).toContain('custom, “Release notes”');
     // With the edits drawn (above), none of them is a problem.
     expect(await editor().getByTestId('profile-problems').count()).toBe(0);
@@ -84,7 +100,11 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
 
     await showAs('JSON');
     await poll(() => json().inputValue()).toContain('"source": "PBI-(\\\\d+"');
-    await poll(() => editor().getByText(/not a valid regular expression/).count()).toBeGreaterThan(0);
+    await poll(() =>
+      editor()
+        .getByText(/not a valid regular expression/)
+        .count(),
+    ).toBeGreaterThan(0);
     await goTo('Library');
     await goTo('Settings');
     await editor().waitFor();
@@ -105,7 +125,10 @@ describeNeeding([CHROMIUM], 'the extraction profile editor in Settings', () => {
       .getByLabel(/^Severity word \d+ ranks as$/)
       .evaluateAll((selects) => selects.map((s, i) => ((s as HTMLSelectElement).value === 'Low' ? i : -1)).filter((i) => i >= 0));
     expect(stranded).toHaveLength(2);
-    for (const i of stranded) await form().getByLabel(`Severity word ${i + 1} ranks as`, { exact: true }).selectOption('Info');
+    for (const i of stranded)
+      await form()
+        .getByLabel(`Severity word ${i + 1} ranks as`, { exact: true })
+        .selectOption('Info');
     await poll(() => editor().getByTestId('profile-problems').count()).toBe(0);
 
     await showAs('JSON');

@@ -38,10 +38,16 @@ describeNeeding([CHROMIUM], 'reconcile view', () => {
   beforeAll(async () => {
     app = await startApp({}, async ({ host }) => {
       await host.invoke('settings.update', { analysisMode: 'rules-only', reviewerName: 'Ada' });
-      await host.invoke('documents.import', { files: [{ name: 'release-notes-7.4.pdf', bytes: Buffer.from(await makeTextPdf({ pages: notes.pages, title: 'Release Notes 7.4' })).toString('base64') }], mode: 'rules-only' });
+      await host.invoke('documents.import', {
+        files: [
+          { name: 'release-notes-7.4.pdf', bytes: Buffer.from(await makeTextPdf({ pages: notes.pages, title: 'Release Notes 7.4' })).toString('base64') },
+        ],
+        mode: 'rules-only',
+      });
       await host.idle();
       const listed = await host.invoke('documents.list', {});
-      if (!listed.ok || !(listed.data as DocumentSummary[]).some((d) => d.fileName === 'release-notes-7.4.pdf')) throw new Error('the release note was not imported');
+      if (!listed.ok || !(listed.data as DocumentSummary[]).some((d) => d.fileName === 'release-notes-7.4.pdf'))
+        throw new Error('the release note was not imported');
     });
     page = app.page;
   });
@@ -60,7 +66,11 @@ describeNeeding([CHROMIUM], 'reconcile view', () => {
 
     // A Jira-like XLSX (a title block above its header) dropped beside it: read, columns proposed, reconciled.
     const xlsx = await xlsxBytes([{ name: 'Export', above: [['Jira export, release 7.4'], [null]], header: jira.header, rows: jira.rows }]);
-    await dropFile(page, '[data-testid="population-drop"]', { name: 'jira-7.4.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', base64: xlsx.toString('base64') });
+    await dropFile(page, '[data-testid="population-drop"]', {
+      name: 'jira-7.4.xlsx',
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      base64: xlsx.toString('base64'),
+    });
     const counts = view.getByLabel('Counts');
     await counts.waitFor();
     const matched = jira.expected.matched.size;
@@ -71,10 +81,16 @@ describeNeeding([CHROMIUM], 'reconcile view', () => {
     );
     expect(matched + onlyInPopulation).toBe(jira.rows.length);
     expect(matched + onlyInDocument).toBe(items.length);
-    expect(await view.getByRole('group', { name: 'Population columns' }).textContent()).toContain(`jira-7.4.xlsx, sheet “Export”: ${jira.rows.length} rows, header on row 3`);
+    expect(await view.getByRole('group', { name: 'Population columns' }).textContent()).toContain(
+      `jira-7.4.xlsx, sheet “Export”: ${jira.rows.length} rows, header on row 3`,
+    );
     expect(await view.getByLabel('Key column').inputValue()).toBe('Issue key');
     expect(await view.getByLabel('Title column').inputValue()).toBe('Summary');
-    for (const [name, n] of [['Matched', matched], ['Only in the document', onlyInDocument], ['Only in the population', onlyInPopulation]] as const) {
+    for (const [name, n] of [
+      ['Matched', matched],
+      ['Only in the document', onlyInDocument],
+      ['Only in the population', onlyInPopulation],
+    ] as const) {
       expect(await view.getByRole('tab', { name: new RegExp(`^${name}`) }).textContent()).toBe(`${name} (${n})`);
     }
 
@@ -102,7 +118,10 @@ describeNeeding([CHROMIUM], 'reconcile view', () => {
     const rows = view.getByTestId('population-only-row');
     expect(await rows.count()).toBe(onlyInPopulation);
     const dropped = items[jira.expected.onlyInDocument[0]!]!;
-    await rows.first().getByRole('combobox').selectOption({ label: `${dropped.id} ${dropped.title}` });
+    await rows
+      .first()
+      .getByRole('combobox')
+      .selectOption({ label: `${dropped.id} ${dropped.title}` });
     await expect.poll(async () => view.getByRole('tab', { name: /^Matched/ }).textContent()).toBe(`Matched (${matched + 1})`);
     expect(await view.getByRole('tab', { name: /^Only in the document/ }).textContent()).toBe(`Only in the document (${onlyInDocument - 1})`);
 
@@ -117,9 +136,13 @@ describeNeeding([CHROMIUM], 'reconcile view', () => {
   it('a titles-only CSV chosen with the picker, at 1024x700: every row by title, the lists still add up', async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     const tracker = titlesOnlyTracker(items, { dropEvery: 7 });
-    await page.getByTestId('population-picker').setInputFiles({ name: 'tracker.csv', mimeType: 'text/csv', buffer: Buffer.from(csvText(tracker.header, tracker.rows)) });
+    await page
+      .getByTestId('population-picker')
+      .setInputFiles({ name: 'tracker.csv', mimeType: 'text/csv', buffer: Buffer.from(csvText(tracker.header, tracker.rows)) });
     const view = page.getByRole('region', { name: 'Reconcile' });
-    await expect.poll(async () => view.getByLabel('Counts').textContent()).toContain(`${tracker.rows.length} rows: ${tracker.expected.matched.size} matched + ${tracker.expected.onlyInPopulation.length} only in the population`);
+    await expect
+      .poll(async () => view.getByLabel('Counts').textContent())
+      .toContain(`${tracker.rows.length} rows: ${tracker.expected.matched.size} matched + ${tracker.expected.onlyInPopulation.length} only in the population`);
     expect(await view.getByLabel('Key column').inputValue()).toBe('');
     await view.getByRole('tab', { name: /^Matched/ }).click();
     const first = view.getByTestId('matched-row').first();

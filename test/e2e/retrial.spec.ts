@@ -44,7 +44,11 @@ async function reportPdf(): Promise<Uint8Array> {
 describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
   let app: AppUnderTest;
   let page: Page;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
   const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
   const detail = () => page.getByTestId('review-detail');
 
@@ -65,7 +69,7 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     await app?.close();
   });
 
-  it('shows the auditor\'s edited title and severity in the table of all findings, marked edited (row 1)', async () => {
+  it("shows the auditor's edited title and severity in the table of all findings, marked edited (row 1)", async () => {
     await queue().getByRole('option').filter({ hasText: TITLES[1] }).click();
     await poll(() => detail().locator('h2').textContent()).toContain(TITLES[1]);
     await queue().focus();
@@ -86,7 +90,10 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     expect(await other.locator('.severity').textContent()).toContain('Medium');
     expect(await other.getByTestId('table-edited').count()).toBe(0);
     // Sorted by severity, the edited Informational comes after the Medium.
-    await poll(async () => (await page.getByTestId('findings-table').first().getByRole('row').allTextContents()).slice(1).map((t) => t.slice(0, 7))).toEqual(['RWD-001', 'RWD-002']);
+    await poll(async () => (await page.getByTestId('findings-table').first().getByRole('row').allTextContents()).slice(1).map((t) => t.slice(0, 7))).toEqual([
+      'RWD-001',
+      'RWD-002',
+    ]);
     await page.getByRole('button', { name: 'Triage queue' }).click();
   });
 
@@ -156,7 +163,10 @@ describeNeeding([CHROMIUM], 'the re-trial of 2026-11-29', () => {
     await goTo('Library');
     const places = page.getByRole('navigation', { name: 'Places' });
     await places.getByTestId('settings-unsaved').waitFor();
-    const [settings, library] = await Promise.all([places.getByRole('button', { name: /^Settings/ }).boundingBox(), places.getByRole('button', { name: /^Library/ }).boundingBox()]);
+    const [settings, library] = await Promise.all([
+      places.getByRole('button', { name: /^Settings/ }).boundingBox(),
+      places.getByRole('button', { name: /^Library/ }).boundingBox(),
+    ]);
     expect(Math.abs(settings!.height - library!.height)).toBeLessThan(1);
     await goTo('Settings');
     await page.getByRole('button', { name: 'Discard' }).click();

@@ -201,7 +201,10 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
   });
 
   it('asks once before confirming an ungrounded finding: c shows the warning, c again confirms', async () => {
-    const ungrounded = list().getByRole('group', { name: /^Not grounded/ }).getByRole('option').first();
+    const ungrounded = list()
+      .getByRole('group', { name: /^Not grounded/ })
+      .getByRole('option')
+      .first();
     await ungrounded.click();
     const id = await ungrounded.getAttribute('data-review-id');
     await poll(activeTitle).toBe(id);
@@ -273,7 +276,21 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     const json = JSON.parse(await exportFile('json', false)) as {
       version: number;
       run: { models: { name: string; digest: string | null }[] };
-      inputs: { document: { review: { counts: { confirmed: number; rejected: number }; findings: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; effective: string }[]; lastReviewer: string | null; origin: string }[] } } }[];
+      inputs: {
+        document: {
+          review: {
+            counts: { confirmed: number; rejected: number };
+            findings: {
+              reviewId: number;
+              state: string;
+              rejectReason: string | null;
+              edits: { field: string; effective: string }[];
+              lastReviewer: string | null;
+              origin: string;
+            }[];
+          };
+        };
+      }[];
     };
     expect(json.version).toBe(REPORT_JSON_VERSION);
     expect(json.run.models.length).toBeGreaterThan(0);
@@ -282,15 +299,22 @@ describeNeeding([CHROMIUM], 'review findings with the keyboard and export the re
     const byId = (id: string | undefined) => review.findings.find((r) => String(r.reviewId) === id)!;
     expect(byId(reviewed.confirmed)).toMatchObject({ state: 'confirmed', lastReviewer: 'A. Auditor' });
     expect(byId(reviewed.rejected)).toMatchObject({ state: 'rejected', rejectReason: 'Duplicate of the summary table row' });
-    expect(byId(reviewed.edited).edits).toEqual([expect.objectContaining({ field: 'title', effective: 'Edited by the auditor: SQL injection confirmed in export' })]);
+    expect(byId(reviewed.edited).edits).toEqual([
+      expect.objectContaining({ field: 'title', effective: 'Edited by the auditor: SQL injection confirmed in export' }),
+    ]);
 
     const csv = Papa.parse<Record<string, string>>(await exportFile('csv', false), { header: true, skipEmptyLines: true });
     expect(csv.errors).toEqual([]);
     expect(csv.data.find((r) => r.review_state === 'rejected')!.reject_reason).toBe('Duplicate of the summary table row');
-    expect(csv.data.find((r) => r.title === 'Edited by the auditor: SQL injection confirmed in export')!.edits).toMatch(/^title: ".+" -> "Edited by the auditor/);
+    expect(csv.data.find((r) => r.title === 'Edited by the auditor: SQL injection confirmed in export')!.edits).toMatch(
+      /^title: ".+" -> "Edited by the auditor/,
+    );
     expect(csv.data.find((r) => r.origin === 'manual')).toMatchObject({ title: 'Severity wording is ambiguous', review_state: 'confirmed' });
 
-    const confirmed = JSON.parse(await exportFile('json', true)) as { confirmedOnly: boolean; inputs: { document: { findings: { review: { state: string }[] }[]; review: { findings: { state: string }[] } } }[] };
+    const confirmed = JSON.parse(await exportFile('json', true)) as {
+      confirmedOnly: boolean;
+      inputs: { document: { findings: { review: { state: string }[] }[]; review: { findings: { state: string }[] } } }[];
+    };
     expect(confirmed.confirmedOnly).toBe(true);
     const doc = confirmed.inputs[0]!.document;
     expect(doc.findings.length).toBe(1);

@@ -27,7 +27,12 @@ async function shortfallReportPdf(): Promise<Uint8Array> {
     title: 'Shortfall',
     pages: [
       body(['1 Summary', 'Total High-Severity Issues 2', 'Total Medium-Severity Issues 1', ...proseLines(3, 7)]),
-      body(['3.1 SHF-001 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.', ...proseLines(3, 8)]),
+      body([
+        '3.1 SHF-001 Backups are never restored',
+        'Severity: High',
+        'Nobody has restored a backup of the ledger database since 2021.',
+        ...proseLines(3, 8),
+      ]),
     ],
   });
 }
@@ -38,7 +43,12 @@ async function completeReportPdf(): Promise<Uint8Array> {
     title: 'Complete',
     pages: [
       body(['1 Summary', 'Total High-Severity Issues 0', 'Total Medium-Severity Issues 1', ...proseLines(3, 9)]),
-      body(['3.1 CMP-001 Audit log can be deleted by operators', 'Severity: Medium', 'Operators can delete the audit log table without a second approval.', ...proseLines(3, 10)]),
+      body([
+        '3.1 CMP-001 Audit log can be deleted by operators',
+        'Severity: Medium',
+        'Operators can delete the audit log table without a second approval.',
+        ...proseLines(3, 10),
+      ]),
     ],
   });
 }
@@ -47,7 +57,14 @@ async function completeReportPdf(): Promise<Uint8Array> {
 async function slowReportPdf(): Promise<Uint8Array> {
   return makeTextPdf({
     title: 'Slow',
-    pages: [1, 2, 3, 4, 5, 6].map((n) => body([`3.${n} SLW-00${n} Control number ${n} is not tested`, 'Severity: Low', `Control number ${n} was not tested during the period under review at all.`, ...proseLines(4, n)])),
+    pages: [1, 2, 3, 4, 5, 6].map((n) =>
+      body([
+        `3.${n} SLW-00${n} Control number ${n} is not tested`,
+        'Severity: Low',
+        `Control number ${n} was not tested during the period under review at all.`,
+        ...proseLines(4, n),
+      ]),
+    ),
   });
 }
 
@@ -56,7 +73,11 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
   let app: AppUnderTest;
   let page: Page;
   let extractDelayMs = 0;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
   const libraryRow = (name: string) => page.getByTestId('library').locator(`tr[data-document="${name}"]`);
 
   beforeAll(async () => {
@@ -67,7 +88,8 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
         ingestDelayMs: 700,
         ollamaSim: {
           responder: async (req) => {
-            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
+            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"'))
+              await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
             return demoResponder(req);
           },
         },
@@ -90,7 +112,12 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     // the word the run card uses (trial row 25: "No documents yet" for the ~10 s a file was read).
     // The rows and their badges read at one moment (a second read may come after the first file is stored).
     const pendingRows = () =>
-      page.evaluate(() => [...document.querySelectorAll('[data-testid="library"] tr[data-pending="true"]')].map((tr) => ({ file: tr.getAttribute('data-document'), badge: tr.querySelector('.badge')?.textContent ?? '' })));
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="library"] tr[data-pending="true"]')].map((tr) => ({
+          file: tr.getAttribute('data-document'),
+          badge: tr.querySelector('.badge')?.textContent ?? '',
+        })),
+      );
     const listed: { rows: Awaited<ReturnType<typeof pendingRows>> } = { rows: [] };
     await poll(async () => (listed.rows = await pendingRows()).map((row) => row.file).sort()).toEqual(['complete.pdf', 'shortfall.pdf']);
     for (const row of listed.rows) expect(row.badge).toMatch(/Queued|Reading pages/);
@@ -164,7 +191,10 @@ describeNeeding([CHROMIUM], 'run states and numbers that agree', () => {
     await page.evaluate(() => {
       const moments: { bar: string; card: string | null }[] = [];
       const record = () => {
-        const now = { bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '', card: document.querySelector('[data-testid="run-2"] [data-testid="run-eta"]')?.textContent ?? null };
+        const now = {
+          bar: document.querySelector('[data-testid="status-run"]')?.textContent ?? '',
+          card: document.querySelector('[data-testid="run-2"] [data-testid="run-eta"]')?.textContent ?? null,
+        };
         const last = moments.at(-1);
         if (!last || last.bar !== now.bar || last.card !== now.card) moments.push(now);
       };

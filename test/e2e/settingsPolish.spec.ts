@@ -13,7 +13,11 @@ import { SETUP_DEADLINE_MS, poll } from './waits';
 describeNeeding([CHROMIUM], 'settings: a save message that fades, an unsaved marker, selects wide enough', () => {
   let app: AppUnderTest;
   let page: Page;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
 
   beforeAll(async () => {
     app = await startApp({ ollamaSim: {} }, async ({ host }) => {

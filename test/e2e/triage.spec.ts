@@ -19,7 +19,11 @@ import { startApp, type AppUnderTest } from './appUnderTest';
 import { screenshot, seriousAxeViolations } from './browser';
 import { SETUP_DEADLINE_MS, poll } from './waits';
 
-const goToFindings = (page: Page) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: /^Findings/ }).click();
+const goToFindings = (page: Page) =>
+  page
+    .getByRole('navigation', { name: 'Places' })
+    .getByRole('button', { name: /^Findings/ })
+    .click();
 const queueOf = (page: Page) => page.getByRole('listbox', { name: 'Findings to review' });
 
 describeNeeding([CHROMIUM], 'the triage detail: where the ID comes from, and findings given the same ID', () => {
@@ -89,7 +93,16 @@ describeNeeding([CHROMIUM], 'a triage queue of thousands of findings', () => {
       db.transaction(() => {
         lines.forEach((line, i) => {
           const start = text.indexOf(line);
-          addManualFinding(db, { documentId, start, end: start + line.length, title: `Control ${i + 1} not tested`, severity: ['High', 'Medium', 'Low'][i % 3]!, type: 'control deficiency', description: '', reviewer: 'A. Auditor' });
+          addManualFinding(db, {
+            documentId,
+            start,
+            end: start + line.length,
+            title: `Control ${i + 1} not tested`,
+            severity: ['High', 'Medium', 'Low'][i % 3]!,
+            type: 'control deficiency',
+            description: '',
+            reviewer: 'A. Auditor',
+          });
         });
       })();
       db.close();

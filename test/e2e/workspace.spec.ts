@@ -23,7 +23,12 @@ async function partlyScannedPdf(): Promise<Uint8Array> {
   const text = (lines: string[]) => ({ blocks: [{ kind: 'body' as const, lines }] });
   return makeTextPdf({
     title: 'Scanned',
-    pages: [text(['4.1 OPS-77 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.']), { blocks: [] }, { blocks: [] }, text(['5 Conclusion', 'The remaining controls work as designed and were tested.'])],
+    pages: [
+      text(['4.1 OPS-77 Backups are never restored', 'Severity: High', 'Nobody has restored a backup of the ledger database since 2021.']),
+      { blocks: [] },
+      { blocks: [] },
+      text(['5 Conclusion', 'The remaining controls work as designed and were tested.']),
+    ],
   });
 }
 
@@ -32,7 +37,17 @@ async function fourFindingsPdf(): Promise<Uint8Array> {
   return makeTextPdf({
     title: 'Live',
     pages: [1, 2, 3, 4].map((n) => ({
-      blocks: [{ kind: 'body' as const, lines: [`3.${n} LIVE-00${n} Control number ${n} is not tested`, 'Severity: Medium', `Control number ${n} was not tested during the period under review at all.`, ...proseLines(4, n)] }],
+      blocks: [
+        {
+          kind: 'body' as const,
+          lines: [
+            `3.${n} LIVE-00${n} Control number ${n} is not tested`,
+            'Severity: Medium',
+            `Control number ${n} was not tested during the period under review at all.`,
+            ...proseLines(4, n),
+          ],
+        },
+      ],
     })),
   });
 }
@@ -44,7 +59,11 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
   let app: AppUnderTest;
   let page: Page;
   const axe: Record<string, unknown[]> = {};
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
   const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
   const detail = () => page.getByTestId('review-detail');
 
@@ -55,7 +74,8 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
         unitTokens: 1,
         ollamaSim: {
           responder: async (req) => {
-            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"')) await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
+            if (extractDelayMs > 0 && JSON.stringify(req.format ?? '').includes('"findings"'))
+              await new Promise((resolve) => setTimeout(resolve, extractDelayMs));
             return demoResponder(req);
           },
         },
@@ -107,7 +127,9 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await poll(() => queue().getByRole('option').first().textContent()).toContain('SAMPLE-001');
     const place = detail().getByTestId('source-place');
     await poll(() => place.locator('h3').first().textContent()).toBe('Page 1 · 2.1 SAMPLE-001 Passwords are stored with an outdated hash');
-    await poll(() => place.getByTestId('surrounding-text').locator('mark').textContent()).toBe('The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.');
+    await poll(() => place.getByTestId('surrounding-text').locator('mark').textContent()).toBe(
+      'The portal stores user passwords as unsalted SHA-1 hashes in the accounts table.',
+    );
     await poll(() => place.getByTestId('surrounding-text').textContent()).toContain('Recommendation: hash passwords with Argon2id');
     const pdfPage = place.getByTestId('pdf-page');
     // The drawn page read at one moment: its ink, its first highlight and its canvas (the pane may change width and
@@ -121,7 +143,12 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
         for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) ink++;
         const { y, height } = canvas.getBoundingClientRect();
         const first = el.querySelector('[data-testid="pdf-highlight"]')?.getBoundingClientRect();
-        return { ink, highlights: Number(el.getAttribute('data-highlights')), canvas: { y, height }, first: first ? { y: first.y, height: first.height } : null };
+        return {
+          ink,
+          highlights: Number(el.getAttribute('data-highlights')),
+          canvas: { y, height },
+          first: first ? { y: first.y, height: first.height } : null,
+        };
       });
     const seen: { drawn: Awaited<ReturnType<typeof drawing>> } = { drawn: null };
     await poll(async () => (seen.drawn = await drawing()) !== null).toBe(true);
@@ -210,7 +237,13 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await page.keyboard.press('e');
     const form = page.getByRole('form', { name: 'Edit the finding' });
     const severity = form.getByLabel(/^Severity/);
-    await poll(() => severity.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual(['Critical', 'High', 'Medium', 'Low', 'Informational']);
+    await poll(() => severity.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual([
+      'Critical',
+      'High',
+      'Medium',
+      'Low',
+      'Informational',
+    ]);
     await severity.selectOption('Critical');
     await form.getByRole('button', { name: 'Save edits' }).click();
     await poll(() => detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('Critical');
@@ -238,7 +271,9 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await poll(() => run.locator('.run__header .badge').textContent()).toContain('Done with problems');
     // OCR read the two empty pages and found no words: that is noted quietly, never a problem of the audit.
     await poll(() => run.getByTestId('run-problems').textContent()).toBe('Done with problems: 1 file failed.');
-    await poll(() => run.locator('li[data-file="partly-scanned.pdf"] p[data-code="PDF_NO_TEXT_LAYER"]').textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => run.locator('li[data-file="partly-scanned.pdf"] p[data-code="PDF_NO_TEXT_LAYER"]').textContent()).toBe(
+      'Pages 2-3 have only pictures or nothing on them (OCR found no words).',
+    );
     const row = page.getByTestId('library').locator('tr[data-document="partly-scanned.pdf"]');
     await poll(() => row.locator('td').nth(1).textContent()).toContain('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
     expect(await row.locator('td').nth(1).textContent()).not.toContain('Done with problems');
@@ -251,7 +286,9 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     expect(await page.getByTestId('document-problems').count()).toBe(0);
     // The Completeness panel says it in the same quiet sentence, and never lists those pages as a place to check.
     const completeness = page.getByTestId('completeness');
-    await poll(() => completeness.getByTestId('completeness-pictures').textContent()).toBe('Pages 2-3 have only pictures or nothing on them (OCR found no words).');
+    await poll(() => completeness.getByTestId('completeness-pictures').textContent()).toBe(
+      'Pages 2-3 have only pictures or nothing on them (OCR found no words).',
+    );
     expect(await completeness.locator('li[data-kind="pages-without-text"]').count()).toBe(0);
     expect(await completeness.getByTestId('completeness-headline').textContent()).not.toMatch(/^Check/);
     await screenshot(page, 'workspace-document-1440');
@@ -268,7 +305,10 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     const soFar = page.getByTestId('library').locator('tr[data-document="four-findings.pdf"]').getByTestId('findings-so-far');
     await poll(() => soFar.textContent()).toMatch(/^[1-3] so far$/);
     await goTo('Findings');
-    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'four-findings.pdf' });
+    await page
+      .locator('.queue__head')
+      .getByRole('combobox', { name: /^Document/ })
+      .selectOption({ label: 'four-findings.pdf' });
     // Findings of the parts already analysed show while the run still works on the others.
     const arriving = page.getByTestId('arriving-finding');
     // Counted at the moment they show (read again later, the run may have finished its last part).
@@ -282,7 +322,10 @@ describeNeeding([CHROMIUM], 'the auditor’s workspace with the demo model', () 
     await poll(() => status.textContent()).toMatch(/about \d+ s left$/);
     // One count: the status bar's "N findings so far" is the number the Arriving list shows (trial, not judged: the
     // status bar said 4 while the Findings view said 0).
-    const counts = async () => [/(\d+) findings? so far/.exec((await status.textContent()) ?? '')?.[1], /\((\d+)\)/.exec((await page.locator('#arriving-title').textContent()) ?? '')?.[1]];
+    const counts = async () => [
+      /(\d+) findings? so far/.exec((await status.textContent()) ?? '')?.[1],
+      /\((\d+)\)/.exec((await page.locator('#arriving-title').textContent()) ?? '')?.[1],
+    ];
     await poll(async () => ((c) => c[0] !== undefined && c[0] === c[1])(await counts())).toBe(true);
     await screenshot(page, 'workspace-live-run-1440');
     await poll(() => queue().getByRole('option').count()).toBe(4);

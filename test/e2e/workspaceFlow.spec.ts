@@ -44,7 +44,11 @@ describeNeeding([CHROMIUM], 'workspace flow: text files, the document last chose
     const accept = (await page.getByTestId('file-picker').getAttribute('accept')) ?? '';
     expect(accept.split(',')).toEqual(expect.arrayContaining(['.pdf', '.txt', '.md']));
     await dropFiles(page, [
-      { name: 'meeting-notes.md', type: 'text/markdown', bytes: new TextEncoder().encode('# Meeting notes\n\nThe backups were discussed.\n\n## Actions\n\nRestore a backup every quarter.\n') },
+      {
+        name: 'meeting-notes.md',
+        type: 'text/markdown',
+        bytes: new TextEncoder().encode('# Meeting notes\n\nThe backups were discussed.\n\n## Actions\n\nRestore a backup every quarter.\n'),
+      },
       { name: 'plain-notes.txt', type: 'text/plain', bytes: new TextEncoder().encode('Plain notes about the audit.\nNothing else.\n') },
     ]);
     const library = page.getByTestId('library');

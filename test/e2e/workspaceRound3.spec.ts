@@ -93,7 +93,11 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
   let page: Page;
   /** Extraction replies wait this long (a run watched part-way). */
   let extractDelayMs = 0;
-  const goTo = (place: string) => page.getByRole('navigation', { name: 'Places' }).getByRole('button', { name: new RegExp(`^${place}`) }).click();
+  const goTo = (place: string) =>
+    page
+      .getByRole('navigation', { name: 'Places' })
+      .getByRole('button', { name: new RegExp(`^${place}`) })
+      .click();
   const queue = () => page.getByRole('listbox', { name: 'Findings to review' });
   const detail = () => page.getByTestId('review-detail');
   const queueTitle = () => page.locator('#review-title');
@@ -183,7 +187,11 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await screenshot(page, 'round3-ask-1440');
     await citation.click();
     // The cited document, wherever it opens (its finding in Findings, or its passage in the Document view).
-    await poll(async () => ((await page.locator('.place[aria-current="page"]').textContent())?.includes('Findings') ? queueTitle().textContent() : page.locator('#tree-title').textContent())).toMatch(/alpha-report\.pdf$/);
+    await poll(async () =>
+      (await page.locator('.place[aria-current="page"]').textContent())?.includes('Findings')
+        ? queueTitle().textContent()
+        : page.locator('#tree-title').textContent(),
+    ).toMatch(/alpha-report\.pdf$/);
   });
 
   it('shows the open document in the table of all findings too, and follows it when another is chosen (row 19)', async () => {
@@ -195,7 +203,10 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await poll(() => page.locator('#findings-title').textContent()).toBe('Findings in alpha-report.pdf');
     await poll(() => table.getByRole('row').count()).toBe(7);
     await page.getByRole('button', { name: 'Triage queue' }).click();
-    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'beta-report.pdf' });
+    await page
+      .locator('.queue__head')
+      .getByRole('combobox', { name: /^Document/ })
+      .selectOption({ label: 'beta-report.pdf' });
     await poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
     await page.getByRole('button', { name: 'Table of all findings' }).click();
     await poll(() => page.locator('#findings-title').textContent()).toBe('Findings in beta-report.pdf');
@@ -205,14 +216,20 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
   });
 
   it('keeps the way back of a review while the user looks at other documents and places (row 28)', async () => {
-    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'alpha-report.pdf' });
+    await page
+      .locator('.queue__head')
+      .getByRole('combobox', { name: /^Document/ })
+      .selectOption({ label: 'alpha-report.pdf' });
     await poll(() => queueTitle().textContent()).toBe('Findings in alpha-report.pdf');
     await queue().getByRole('option').first().click();
     const id = await detail().getAttribute('data-review-id');
     await page.keyboard.press('c');
     await poll(() => detail().getAttribute('data-state')).toBe('confirmed');
     // Elsewhere: another document's findings, the library, the document view.
-    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'beta-report.pdf' });
+    await page
+      .locator('.queue__head')
+      .getByRole('combobox', { name: /^Document/ })
+      .selectOption({ label: 'beta-report.pdf' });
     await poll(() => queueTitle().textContent()).toBe('Findings in beta-report.pdf');
     await goTo('Library');
     await page.getByRole('button', { name: 'Open alpha-report.pdf' }).click();
@@ -224,7 +241,7 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await poll(() => queue().locator(`[data-review-id="${id}"]`).getAttribute('data-state')).toBe('new');
   });
 
-  it('names a finding\'s page as the queue does, and folds the repeats of its sightings (rows 21, 25)', async () => {
+  it("names a finding's page as the queue does, and folds the repeats of its sightings (rows 21, 25)", async () => {
     const row = queue().getByRole('option').filter({ hasText: ALPHA_TITLES[2] });
     await row.click();
     await poll(() => detail().locator('h2').textContent()).toContain(ALPHA_TITLES[2]);
@@ -232,10 +249,17 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await poll(() => row.getByTestId('queue-page').textContent()).toBe('p. 3, printed 2');
     await poll(() => detail().getByTestId('detail-page').textContent()).toBe('· Page 3, printed 2');
 
-    await page.locator('.queue__head').getByRole('combobox', { name: /^Document/ }).selectOption({ label: 'unrated-report.pdf' });
+    await page
+      .locator('.queue__head')
+      .getByRole('combobox', { name: /^Document/ })
+      .selectOption({ label: 'unrated-report.pdf' });
     await poll(() => detail().locator('h2').textContent()).toContain('Shared folder is world readable');
     // Three sightings of one quote: one place, its repeats counted (row 21).
-    await poll(() => detail().getByRole('heading', { name: /^Sources/ }).textContent()).toMatch(/^Sources \(1, \+\d+ repeats\)$/);
+    await poll(() =>
+      detail()
+        .getByRole('heading', { name: /^Sources/ })
+        .textContent(),
+    ).toMatch(/^Sources \(1, \+\d+ repeats\)$/);
     expect(await detail().getByTestId('source').count()).toBe(1);
     expect(await detail().getByTestId('source-repeats').textContent()).toMatch(/\+\d+ repeats/);
   });
@@ -248,9 +272,14 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     expect(await severity.inputValue()).toBe('');
     expect(await severity.locator('option:checked').textContent()).toBe('— unrated —');
     // Saving another field leaves the severity as it was: unrated, and the form said so.
-    await page.getByRole('form', { name: 'Edit the finding' }).getByLabel(/^Title/).fill('Shared folder is readable by everyone');
+    await page
+      .getByRole('form', { name: 'Edit the finding' })
+      .getByLabel(/^Title/)
+      .fill('Shared folder is readable by everyone');
     await page.getByRole('form', { name: 'Edit the finding' }).getByRole('button', { name: 'Save edits' }).click();
-    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="title"] td.effective').textContent()).toBe('Shared folder is readable by everyone');
+    await poll(() => detail().getByTestId('review-values').locator('tr[data-field="title"] td.effective').textContent()).toBe(
+      'Shared folder is readable by everyone',
+    );
     expect(await detail().getByTestId('review-values').locator('tr[data-field="severity"] td.effective').textContent()).toBe('same');
   });
 
@@ -266,12 +295,16 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     await poll(() => page.getByTestId('document-problems').textContent()).toMatch(/^Done with problems: 1 part not analysed \(pp?\. \d+(?:-\d+)?\)\./);
   });
 
-  it('names the strategy that cut the tree and says the judge\'s chunk target is far below Settings (rows 16, 26)', async () => {
+  it("names the strategy that cut the tree and says the judge's chunk target is far below Settings (rows 16, 26)", async () => {
     await goTo('Library');
     await page.getByRole('button', { name: 'Open alpha-report.pdf' }).click();
     const analysis = page.getByTestId('analysis');
-    await poll(() => analysis.getByTestId('strategy-used').textContent()).toBe('detected headings (the language model’s choice, PDF outline (bookmarks), did not fit this document)');
-    expect(await analysis.getByTestId('chunk-size').textContent()).toMatch(/target \d+ tokens a chunk, chosen by the language model \(Settings ask for 1,500\)/);
+    await poll(() => analysis.getByTestId('strategy-used').textContent()).toBe(
+      'detected headings (the language model’s choice, PDF outline (bookmarks), did not fit this document)',
+    );
+    expect(await analysis.getByTestId('chunk-size').textContent()).toMatch(
+      /target \d+ tokens a chunk, chosen by the language model \(Settings ask for 1,500\)/,
+    );
     expect(await analysis.getByTestId('small-chunk-target').textContent()).toMatch(/Far smaller than Settings ask: \d+ chunks/);
     // The tree's root is the file, and the strategy is in words.
     const tree = page.getByRole('tree');
@@ -290,10 +323,17 @@ describeNeeding([CHROMIUM], 'the workspace, round 3', () => {
     const rows = page.locator('.compare__pairs tbody tr');
     await poll(() => rows.count()).toBe(6);
     expect(await page.locator('.compare__pairs thead th').first().textContent()).toBe('ID');
-    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).toEqual(['ALP-001', 'ALP-002', 'ALP-003', 'ALP-004', 'ALP-005', 'ALP-006']);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).toEqual([
+      'ALP-001',
+      'ALP-002',
+      'ALP-003',
+      'ALP-004',
+      'ALP-005',
+      'ALP-006',
+    ]);
   });
 
-  it('keeps a paused or cancelled run\'s files listed and its reported findings counted, and names two runs at once (rows 6, 7, 29)', async () => {
+  it("keeps a paused or cancelled run's files listed and its reported findings counted, and names two runs at once (rows 6, 7, 29)", async () => {
     extractDelayMs = 1500;
     await goTo('Library');
     await dropFiles(page, [

@@ -56,7 +56,10 @@ function tallyCounts(counts: Record<string, number>, profile: ExtractionProfile)
 
 /** The tally a severity word of this document is counted under, from the labels the document prints counts for. */
 function truthKeys(counts: Record<string, number>, profile: ExtractionProfile): (word: string) => string | null {
-  const keyOf = tallyKeys(profile, Object.keys(counts).map((label) => ({ label, severity: rankSeverity(profile, label).canonical })));
+  const keyOf = tallyKeys(
+    profile,
+    Object.keys(counts).map((label) => ({ label, severity: rankSeverity(profile, label).canonical })),
+  );
   return (word) => keyOf(word, rankSeverity(profile, word).canonical);
 }
 
@@ -105,7 +108,12 @@ const MENTIONED_ID = /^ID (\S+) is mentioned/;
 const QUOTED_TITLE = /^Finding "(.*?)" (?:\(|was found)/;
 const LIST_ITEM = /^List item on page \d+, "(.*)", matches no finding/;
 
-export function scoreCompleteness(truth: TruthDocument, findings: readonly MergedFinding[], verdict: CompletenessVerdict, profile: ExtractionProfile = DEFAULT_PROFILE): CompletenessScore {
+export function scoreCompleteness(
+  truth: TruthDocument,
+  findings: readonly MergedFinding[],
+  verdict: CompletenessVerdict,
+  profile: ExtractionProfile = DEFAULT_PROFILE,
+): CompletenessScore {
   const printed = tallyCounts(printedCounts(truth), profile);
   const keyOf = truthKeys(printedCounts(truth), profile);
   const truthBySeverity = new Map<string, number>();
@@ -208,7 +216,12 @@ export function completenessGate(rows: readonly { name: string; completeness: Co
   } else {
     const clean = scored.filter((r) => r.completeness.falsePlaces === 0).length;
     if (scored.length > 0 && clean < CLEAN_REPORT_SHARE * scored.length) {
-      failures.push(`0 false places on ${clean} of ${scored.length} reports (at least ${Math.ceil(CLEAN_REPORT_SHARE * scored.length)} needed): ${scored.filter((r) => r.completeness.falsePlaces > 0).map((r) => `${r.name} ${r.completeness.falsePlaces}`).join(', ')}`);
+      failures.push(
+        `0 false places on ${clean} of ${scored.length} reports (at least ${Math.ceil(CLEAN_REPORT_SHARE * scored.length)} needed): ${scored
+          .filter((r) => r.completeness.falsePlaces > 0)
+          .map((r) => `${r.name} ${r.completeness.falsePlaces}`)
+          .join(', ')}`,
+      );
     }
   }
   return failures;

@@ -40,15 +40,59 @@ export interface LabelledDocument {
  */
 export function siblingReport(): { pageTexts: string[]; truth: TruthDocument } {
   const findings = [
-    { title: 'Unused errors can be removed', severity: 'Informational', what: 'errors', body: 'Several custom errors are declared in the contracts but never used. Unused declarations can be removed to reduce the bytecode size and to make the code easier to read.' },
-    { title: 'Unused constants can be removed', severity: 'Informational', what: 'constants', body: 'Several constants are declared in the contracts but never used. Unused declarations can be removed to reduce the bytecode size and to make the code easier to read.' },
-    { title: 'Missing implementation of ValidateGenesis method for authz module', severity: 'Low', what: 'ValidateGenesis', body: 'The authz module does not implement the ValidateGenesis method, so an invalid genesis state is accepted at chain start without any validation of its grants.' },
-    { title: 'Missing implementation of ValidateBasic method for GenericAuthorization', severity: 'Low', what: 'ValidateBasic', body: 'The GenericAuthorization type does not implement the ValidateBasic method, so an invalid authorization is accepted in a transaction without any validation of its fields.' },
-    { title: 'Queued transfers can become stuck when new Transceivers are added', severity: 'Medium', what: 'Transceivers', body: 'A queued transfer records the Transceivers enabled when it was queued. When new Transceivers are added before it completes, the transfer can become stuck and the funds are locked.' },
-    { title: 'Queued transfers can become stuck when instructions are encoded in the incorrect order', severity: 'Medium', what: 'instructions', body: 'A queued transfer stores its Transceiver instructions as given. When the instructions are encoded in the incorrect order, the transfer can become stuck and the funds are locked.' },
+    {
+      title: 'Unused errors can be removed',
+      severity: 'Informational',
+      what: 'errors',
+      body: 'Several custom errors are declared in the contracts but never used. Unused declarations can be removed to reduce the bytecode size and to make the code easier to read.',
+    },
+    {
+      title: 'Unused constants can be removed',
+      severity: 'Informational',
+      what: 'constants',
+      body: 'Several constants are declared in the contracts but never used. Unused declarations can be removed to reduce the bytecode size and to make the code easier to read.',
+    },
+    {
+      title: 'Missing implementation of ValidateGenesis method for authz module',
+      severity: 'Low',
+      what: 'ValidateGenesis',
+      body: 'The authz module does not implement the ValidateGenesis method, so an invalid genesis state is accepted at chain start without any validation of its grants.',
+    },
+    {
+      title: 'Missing implementation of ValidateBasic method for GenericAuthorization',
+      severity: 'Low',
+      what: 'ValidateBasic',
+      body: 'The GenericAuthorization type does not implement the ValidateBasic method, so an invalid authorization is accepted in a transaction without any validation of its fields.',
+    },
+    {
+      title: 'Queued transfers can become stuck when new Transceivers are added',
+      severity: 'Medium',
+      what: 'Transceivers',
+      body: 'A queued transfer records the Transceivers enabled when it was queued. When new Transceivers are added before it completes, the transfer can become stuck and the funds are locked.',
+    },
+    {
+      title: 'Queued transfers can become stuck when instructions are encoded in the incorrect order',
+      severity: 'Medium',
+      what: 'instructions',
+      body: 'A queued transfer stores its Transceiver instructions as given. When the instructions are encoded in the incorrect order, the transfer can become stuck and the funds are locked.',
+    },
   ];
-  const table = ['Sibling Protocol Security Review', 'Summary of findings', 'Title Severity Status', ...findings.map((f) => `${f.title} ${f.severity} Open`)].join('\n');
-  const pages = findings.map((f) => [f.title, `Severity: ${f.severity}`, 'Description', f.body, 'Recommendation', `Remove or implement the ${f.what} as described, and add a test for it.`].join('\n'));
+  const table = [
+    'Sibling Protocol Security Review',
+    'Summary of findings',
+    'Title Severity Status',
+    ...findings.map((f) => `${f.title} ${f.severity} Open`),
+  ].join('\n');
+  const pages = findings.map((f) =>
+    [
+      f.title,
+      `Severity: ${f.severity}`,
+      'Description',
+      f.body,
+      'Recommendation',
+      `Remove or implement the ${f.what} as described, and add a test for it.`,
+    ].join('\n'),
+  );
   return {
     pageTexts: [table, ...pages],
     truth: { name: 'sibling-report', findings: findings.map((f, i) => ({ id: null, title: f.title, severity: f.severity, page: i + 2 })), statedCounts: null },
@@ -92,7 +136,13 @@ export async function generatedSet(dir: string): Promise<LabelledDocument[]> {
       [groupSeverityReport(), groupSeverityReport({ chapter: 'Detailed Results' }), oneWordSiblingsReport()].map(async (report) => {
         const file = join(dir, `${report.name}.pdf`);
         writeFileSync(file, await report.pdf());
-        return { name: report.name, file, generated: true, truth: report.truth.findings.map((t) => ({ id: t.id, titles: [t.title], page: t.page })), truthDocument: report.truth };
+        return {
+          name: report.name,
+          file,
+          generated: true,
+          truth: report.truth.findings.map((t) => ({ id: t.id, titles: [t.title], page: t.page })),
+          truthDocument: report.truth,
+        };
       }),
     )),
   ];

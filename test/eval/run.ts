@@ -33,7 +33,17 @@ import { generatedSet } from './labelledSet';
 import { completenessGate, scoreCompleteness, type CompletenessScore } from './completenessScore';
 import { scoreStrict, type StrictScore } from './strictScore';
 import { corpusGap, corpusInventory } from '../helpers/corpus';
-import { defaultCorpusDir, FAITHFUL_MODES, loadCorpusTruth, MODE_SETS, MODEL_MODES, truthResponder, type ModelMode, type TruthDocument, type TruthFindingSpec } from './truthResponder';
+import {
+  defaultCorpusDir,
+  FAITHFUL_MODES,
+  loadCorpusTruth,
+  MODE_SETS,
+  MODEL_MODES,
+  truthResponder,
+  type ModelMode,
+  type TruthDocument,
+  type TruthFindingSpec,
+} from './truthResponder';
 
 /** Modes in which the model leaves findings out: the strict gate cannot hold, the completeness check must name them. */
 const SKIPPING_MODES: readonly ModelMode[] = ['missed-finding', 'skips-findings'];
@@ -120,21 +130,35 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
   for (const g of options.generated === false ? [] : await generatedSet(dir)) {
     if (g.truthDocument) {
       // Answered from its truth like the corpus, in the same model modes, and gated with it.
-      const responder = truthResponder([g.truthDocument], { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
+      const responder = truthResponder([g.truthDocument], {
+        modes: options.modes ?? FAITHFUL_MODES,
+        ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}),
+      });
       documents.push({ name: g.name, file: g.file, corpus: false, gated: true, truth: g.truthDocument.findings, responder, truthDoc: g.truthDocument });
       continue;
     }
-    documents.push({ name: g.name, file: g.file, corpus: false, truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })), responder: plantedResponder(planted) });
+    documents.push({
+      name: g.name,
+      file: g.file,
+      corpus: false,
+      truth: g.truth.map((t) => ({ id: t.id, title: t.titles[0]!, severity: '', page: t.page, ...(t.titles[1] ? { detailTitle: t.titles[1] } : {}) })),
+      responder: plantedResponder(planted),
+    });
   }
   if (options.corpus && existsSync(join(corpusDir, 'pdfs'))) {
     const truths = loadCorpusTruth(corpusDir).filter((d) => !options.only || options.only.includes(d.name));
     const responder = truthResponder(truths, { modes: options.modes ?? FAITHFUL_MODES, ...(options.stopAfter ? { stopAfter: options.stopAfter } : {}) });
-    for (const t of truths) documents.push({ name: t.name, file: join(corpusDir, 'pdfs', `${t.name}.pdf`), truth: t.findings, corpus: true, responder, truthDoc: t });
+    for (const t of truths)
+      documents.push({ name: t.name, file: join(corpusDir, 'pdfs', `${t.name}.pdf`), truth: t.findings, corpus: true, responder, truthDoc: t });
   }
 
-  const sim = !options.sim ? undefined : options.openai ? await startOpenAiSim({ timeScale: 0, contextLength: OPENAI_SIM_CONTEXT }) : await startOllamaSim({ timeScale: 0 });
+  const sim = !options.sim
+    ? undefined
+    : options.openai
+      ? await startOpenAiSim({ timeScale: 0, contextLength: OPENAI_SIM_CONTEXT })
+      : await startOllamaSim({ timeScale: 0 });
   const openAiUrl = options.openai ? (sim && 'baseUrl' in sim ? sim.baseUrl : options.host) : undefined;
-  if (options.openai && !openAiUrl) throw new Error('--openai needs --sim, or --host with the server\'s base URL (e.g. http://127.0.0.1:8080/v1).');
+  if (options.openai && !openAiUrl) throw new Error("--openai needs --sim, or --host with the server's base URL (e.g. http://127.0.0.1:8080/v1).");
   const db = openDatabase(join(dir, 'eval.sqlite'));
   try {
     const engine = createEngine({ db, appVersion: 'eval', keys: (name) => process.env[name] });
@@ -165,9 +189,22 @@ export async function runEval(options: EvalOptions): Promise<{ rows: EvalRow[]; 
       const status = outcome.run.status === 'done' ? input.status : `${outcome.run.status}: ${outcome.run.error?.message ?? ''}`;
       const verdict = input.documentId === null ? null : getCompleteness(db, outcome.run.id, input.documentId);
       const completeness = doc.truthDoc && verdict ? scoreCompleteness(doc.truthDoc, findings, verdict) : null;
-      rows.push({ name: doc.name, pages, seconds, status, corpus: doc.corpus, gated: doc.corpus || (doc.gated ?? false), runId: outcome.run.id, documentId: input.documentId, completeness, ...scoreStrict(doc.truth, findings) });
+      rows.push({
+        name: doc.name,
+        pages,
+        seconds,
+        status,
+        corpus: doc.corpus,
+        gated: doc.corpus || (doc.gated ?? false),
+        runId: outcome.run.id,
+        documentId: input.documentId,
+        completeness,
+        ...scoreStrict(doc.truth, findings),
+      });
     }
-    const sum = (key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra' | 'severityScored' | 'severityAsPrinted' | 'idScored' | 'withPrintedId') => rows.reduce((a, r) => a + r[key], 0);
+    const sum = (
+      key: 'truth' | 'found' | 'duplicates' | 'wrongMerges' | 'detailPages' | 'extra' | 'severityScored' | 'severityAsPrinted' | 'idScored' | 'withPrintedId',
+    ) => rows.reduce((a, r) => a + r[key], 0);
     const pages = rows.reduce((a, r) => a + r.pages, 0);
     const totals: EvalTotals = {
       truth: sum('truth'),
@@ -215,8 +252,10 @@ export function corpusGate(rows: readonly EvalRow[]): string[] {
 export function printedGate(rows: readonly EvalRow[]): string[] {
   const failures: string[] = [];
   for (const r of rows) {
-    if (r.severityAsPrinted < r.severityScored) failures.push(`${r.name}: ${r.severityScored - r.severityAsPrinted} of ${r.severityScored} found findings without the severity the document prints`);
-    if (r.withPrintedId < r.idScored) failures.push(`${r.name}: ${r.idScored - r.withPrintedId} of ${r.idScored} found findings without the ID or number the document prints`);
+    if (r.severityAsPrinted < r.severityScored)
+      failures.push(`${r.name}: ${r.severityScored - r.severityAsPrinted} of ${r.severityScored} found findings without the severity the document prints`);
+    if (r.withPrintedId < r.idScored)
+      failures.push(`${r.name}: ${r.idScored - r.withPrintedId} of ${r.idScored} found findings without the ID or number the document prints`);
   }
   return failures;
 }
@@ -261,7 +300,10 @@ export function printEval(result: Awaited<ReturnType<typeof runEval>>): void {
     const count = (list: readonly CompletenessScore[], totals: string) => list.filter((c) => c.totals === totals).length;
     console.log(
       `completeness: 0 false places on ${scored.filter((c) => c.falsePlaces === 0).length}/${scored.length} reports (${scored.reduce((a, c) => a + c.falsePlaces, 0)} false of ${scored.reduce((a, c) => a + c.places, 0)} places)  ` +
-        `stated totals on ${printing.length} reports that print them: exact ${count(printing, 'exact')}, none ${count(printing, 'none')}, wrong ${count(printing, 'wrong')}; read where none printed ${count(scored.filter((c) => !c.printsTotals), 'wrong')}  ` +
+        `stated totals on ${printing.length} reports that print them: exact ${count(printing, 'exact')}, none ${count(printing, 'none')}, wrong ${count(printing, 'wrong')}; read where none printed ${count(
+          scored.filter((c) => !c.printsTotals),
+          'wrong',
+        )}  ` +
         `missed findings named ${scored.reduce((a, c) => a + c.missedNamed, 0)}/${scored.reduce((a, c) => a + c.missed, 0)}`,
     );
   }
@@ -287,7 +329,9 @@ export async function runEvalByUnitSize(options: EvalOptions, sizes: readonly nu
       const result = await runEval({ ...options, unitTokens, workDir: dir });
       const db = openDatabase(join(dir, 'eval.sqlite'));
       try {
-        const row = db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE purpose = 'extract' AND outcome IN ('ok', 'retried', 'failed')").get() as { n: number };
+        const row = db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE purpose = 'extract' AND outcome IN ('ok', 'retried', 'failed')").get() as {
+          n: number;
+        };
         results.push({ unitTokens, result, extractionCalls: row.n });
       } finally {
         db.close();
@@ -306,10 +350,16 @@ export function unitSizeTable(results: readonly UnitSizeResult[]): Record<string
   const rows: Record<string, string>[] = first.map((doc, i) => ({
     document: doc.name,
     truth: String(doc.truth),
-    ...Object.fromEntries(results.map((r) => [column(r), `${r.result.rows[i]?.found ?? '-'} found${r.result.rows[i]?.status === 'done' ? '' : ` (${r.result.rows[i]?.status})`}`])),
+    ...Object.fromEntries(
+      results.map((r) => [column(r), `${r.result.rows[i]?.found ?? '-'} found${r.result.rows[i]?.status === 'done' ? '' : ` (${r.result.rows[i]?.status})`}`]),
+    ),
   }));
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  rows.push({ document: 'recall (found once / truth)', truth: String(results[0]?.result.totals.truth ?? 0), ...Object.fromEntries(results.map((r) => [column(r), pct(r.result.totals.recall)])) });
+  rows.push({
+    document: 'recall (found once / truth)',
+    truth: String(results[0]?.result.totals.truth ?? 0),
+    ...Object.fromEntries(results.map((r) => [column(r), pct(r.result.totals.recall)])),
+  });
   rows.push({ document: 'extraction calls', truth: '', ...Object.fromEntries(results.map((r) => [column(r), String(r.extractionCalls)])) });
   rows.push({ document: 'seconds per page', truth: '', ...Object.fromEntries(results.map((r) => [column(r), r.result.totals.secondsPerPage.toFixed(2)])) });
   return rows;
@@ -317,7 +367,11 @@ export function unitSizeTable(results: readonly UnitSizeResult[]): Record<string
 
 /** `--unit-tokens 2000,4000`: positive whole numbers, or a usage error. */
 export function parseUnitSizes(value: string): number[] {
-  const sizes = value.split(',').map((v) => v.trim()).filter(Boolean).map(Number);
+  const sizes = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map(Number);
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
     throw new Error(`--unit-tokens takes whole numbers of tokens separated by commas (for example 2000,4000,8000), not "${value}".`);
   }
@@ -339,7 +393,10 @@ async function main(): Promise<void> {
     },
   });
   // A named set (faithful, imperfect, bare-titles-set) stands for its modes; sets and single modes combine.
-  const named = values.modes?.split(',').map((m) => m.trim()).filter(Boolean);
+  const named = values.modes
+    ?.split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   const modes = named && [...new Set(named.flatMap((m): readonly string[] => MODE_SETS[m] ?? [m]))];
   const unknown = modes?.filter((m) => !(MODEL_MODES as readonly string[]).includes(m)) ?? [];
   if (unknown.length > 0) {
@@ -365,7 +422,9 @@ async function main(): Promise<void> {
   };
   if (sizes && sizes.length > 1) {
     const results = await runEvalByUnitSize(options, sizes);
-    console.log(`Recall by extraction unit size (${values.sim ? 'simulator' : `${values.model ?? 'default model'} at ${values.host ?? 'the default Ollama host'}`}):`);
+    console.log(
+      `Recall by extraction unit size (${values.sim ? 'simulator' : `${values.model ?? 'default model'} at ${values.host ?? 'the default Ollama host'}`}):`,
+    );
     console.table(unitSizeTable(results));
     const gated = values.sim && values.corpus ? results.filter((r) => r.result.gate.length > 0) : [];
     for (const r of gated) console.log(`\nCorpus gate FAILED at unit ${r.unitTokens}:\n- ${r.result.gate.join('\n- ')}`);
@@ -376,7 +435,9 @@ async function main(): Promise<void> {
   printEval(result);
   if (values.corpus) {
     // A document the corpus holds only half of (a PDF without its truth file, or the reverse) cannot be scored: say so.
-    const halves = corpusInventory(options.corpusDir ?? defaultCorpusDir()).map(corpusGap).filter((gap) => gap !== null);
+    const halves = corpusInventory(options.corpusDir ?? defaultCorpusDir())
+      .map(corpusGap)
+      .filter((gap) => gap !== null);
     if (halves.length > 0) console.log(`\nLeft out, the corpus holds only half of: ${halves.join(', ')}.`);
   }
   if (values.sim && values.corpus) {

@@ -108,9 +108,11 @@ export function scoreStrict(truth: readonly TruthFindingSpec[], findings: readon
   const allTitles = new Set(truth.flatMap((t) => [...titlesOf(t)]));
   // A description quoting a cross-reference ("as documented in TOB-X-4: <title>") names another finding: the source's own title says which it is.
   // A quote that is a row or heading line (it opens with a truth title) speaks of that row's finding, whatever title the model gave it.
-  const about = (s: { title: string; evidence: string }) => rowTruth(truth, s.evidence) ?? truth.find((t) => hasTitle(titlesOf(t), s.title)) ?? namedTruth(truth, s.evidence);
+  const about = (s: { title: string; evidence: string }) =>
+    rowTruth(truth, s.evidence) ?? truth.find((t) => hasTitle(titlesOf(t), s.title)) ?? namedTruth(truth, s.evidence);
   const wrongMerges = findings.filter((f) => new Set(f.sources.map(about).filter((t) => t !== null)).size > 1);
-  for (const f of wrongMerges) problems.push(`wrong merge: "${f.title}" holds sources of ${[...new Set(f.sources.map((s) => about(s)?.title).filter(Boolean))].join(' | ')}`);
+  for (const f of wrongMerges)
+    problems.push(`wrong merge: "${f.title}" holds sources of ${[...new Set(f.sources.map((s) => about(s)?.title).filter(Boolean))].join(' | ')}`);
   return {
     truth: truth.length,
     found,
@@ -157,7 +159,9 @@ function rowByTitle(truth: readonly TruthFindingSpec[], evidence: string): Truth
 /** The one truth finding a quote names (by its title's words in order, or its printed ID), or null when none or several. */
 export function namedTruth(truth: readonly TruthFindingSpec[], evidence: string): TruthFindingSpec | null {
   const quote = ` ${norm(evidence)} `;
-  const quoteIds = new Set((evidence.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g, '').match(/\b[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b/g) ?? []).map(comparableId));
+  const quoteIds = new Set(
+    (evidence.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g, '').match(/\b[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b/g) ?? []).map(comparableId),
+  );
   const named = truth.filter((t) => {
     if (isIdString(t.id) && quoteIds.has(comparableId(t.id))) return true;
     return [t.title, ...(t.detailTitle ? [t.detailTitle] : [])].some((title) => inOrder(quote, norm(title)));

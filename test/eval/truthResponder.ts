@@ -94,13 +94,26 @@ export const FAITHFUL_MODES: readonly ModelMode[] = ['invented-ids', 'null-ids',
  * An imperfect model (issue 36's measurement): skips findings, paraphrases quotes, drops printed IDs, invents findings,
  * slips on the recorded numbers, ends its lists after 20 entries and writes long fields.
  */
-export const IMPERFECT_MODES: readonly ModelMode[] = [...FAITHFUL_MODES, 'skips-findings', 'paraphrased-quotes', 'drops-ids', 'invented-finding', 'recorded-slips', 'stops-after-n', 'verbose-replies'];
+export const IMPERFECT_MODES: readonly ModelMode[] = [
+  ...FAITHFUL_MODES,
+  'skips-findings',
+  'paraphrased-quotes',
+  'drops-ids',
+  'invented-finding',
+  'recorded-slips',
+  'stops-after-n',
+  'verbose-replies',
+];
 
 /** A weaker model that answers every finding with its bare title. */
 export const BARE_TITLE_MODES: readonly ModelMode[] = [...FAITHFUL_MODES, 'bare-titles'];
 
 /** The named sets `npm run eval -- --modes <set>` takes besides single modes. */
-export const MODE_SETS: Readonly<Record<string, readonly ModelMode[]>> = { faithful: FAITHFUL_MODES, imperfect: IMPERFECT_MODES, 'bare-titles-set': BARE_TITLE_MODES };
+export const MODE_SETS: Readonly<Record<string, readonly ModelMode[]>> = {
+  faithful: FAITHFUL_MODES,
+  imperfect: IMPERFECT_MODES,
+  'bare-titles-set': BARE_TITLE_MODES,
+};
 
 export interface TruthFindingSpec {
   /** As the truth file gives it: an ID string (TOB-ETCD-001) or a bare sequence number ("7"). */
@@ -147,27 +160,26 @@ export const STOPS_AFTER = 20;
  * with both their PDF and their truth file (a PDF whose truth is not written yet cannot be scored).
  */
 export function loadCorpusTruth(corpusDir = defaultCorpusDir()): TruthDocument[] {
-  return wholeCorpusDocuments(corpusDir)
-    .map((name) => {
-      const raw = JSON.parse(readFileSync(corpusFile(name, 'truth', corpusDir), 'utf8')) as {
-        findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
-        stated_counts?: Record<string, number> | null;
-        pdf_stated_counts?: Record<string, number> | null;
-      };
-      return {
-        name,
-        findings: raw.findings.map((t) => ({
-          id: t.id ?? null,
-          title: t.title,
-          ...(t.detail_title ? { detailTitle: t.detail_title } : {}),
-          severity: t.severity,
-          page: t.page,
-          ...(t.type ? { type: t.type } : {}),
-        })),
-        statedCounts: raw.stated_counts ?? null,
-        pdfStatedCounts: raw.pdf_stated_counts ?? null,
-      };
-    });
+  return wholeCorpusDocuments(corpusDir).map((name) => {
+    const raw = JSON.parse(readFileSync(corpusFile(name, 'truth', corpusDir), 'utf8')) as {
+      findings: { id: string; title: string; detail_title?: string; severity: string; page: number; type?: string }[];
+      stated_counts?: Record<string, number> | null;
+      pdf_stated_counts?: Record<string, number> | null;
+    };
+    return {
+      name,
+      findings: raw.findings.map((t) => ({
+        id: t.id ?? null,
+        title: t.title,
+        ...(t.detail_title ? { detailTitle: t.detail_title } : {}),
+        severity: t.severity,
+        page: t.page,
+        ...(t.type ? { type: t.type } : {}),
+      })),
+      statedCounts: raw.stated_counts ?? null,
+      pdfStatedCounts: raw.pdf_stated_counts ?? null,
+    };
+  });
 }
 
 export function defaultCorpusDir(): string {
@@ -300,9 +312,18 @@ interface Sighting {
 }
 
 const INVENTED = [
-  { title: 'Hard-coded administrator credentials in configuration', evidence: 'The configuration file stores the administrator password in plain text and it is shared by all nodes.' },
-  { title: 'Missing audit trail for privileged operations', evidence: 'Privileged operations are not recorded in any audit trail, so misuse cannot be detected afterwards.' },
-  { title: 'Outdated TLS library with known vulnerabilities', evidence: 'The service links an outdated TLS library that is affected by several published vulnerabilities.' },
+  {
+    title: 'Hard-coded administrator credentials in configuration',
+    evidence: 'The configuration file stores the administrator password in plain text and it is shared by all nodes.',
+  },
+  {
+    title: 'Missing audit trail for privileged operations',
+    evidence: 'Privileged operations are not recorded in any audit trail, so misuse cannot be detected afterwards.',
+  },
+  {
+    title: 'Outdated TLS library with known vulnerabilities',
+    evidence: 'The service links an outdated TLS library that is affected by several published vulnerabilities.',
+  },
 ];
 
 const OFF_SCALE: Record<string, string> = {
@@ -404,22 +425,35 @@ export function truthResponder(docs: readonly TruthDocument[], options: TruthRes
 
     if (modes.has('invented-finding') && findings.length === 0 && recordedNumbers.length === 0 && chunkSeed % 3 === 0) {
       const inv = INVENTED[chunkSeed % INVENTED.length]!;
-      findings.push({ printed: false, id: idless === 'invented' ? 'F-1' : null, type: 'vulnerability', title: inv.title, severity: 'High', description: 'Reported by the model; not in the text.', evidence: inv.evidence, page: view.markers[0]?.page ?? 1 });
+      findings.push({
+        printed: false,
+        id: idless === 'invented' ? 'F-1' : null,
+        type: 'vulnerability',
+        title: inv.title,
+        severity: 'High',
+        description: 'Reported by the model; not in the text.',
+        evidence: inv.evidence,
+        page: view.markers[0]?.page ?? 1,
+      });
     }
     if (modes.has('duplicates-in-reply') && findings.length > 0) findings.splice(1, 0, { ...findings[0]! });
 
-    const summary = chosen.length > 0 ? `This part covers ${[...new Set(chosen.map((s) => s.finding.title))].join('; ')}.` : 'This part describes the review without reporting a finding.';
+    const summary =
+      chosen.length > 0
+        ? `This part covers ${[...new Set(chosen.map((s) => s.finding.title))].join('; ')}.`
+        : 'This part describes the review without reporting a finding.';
     const stopAfter = options.stopAfter ?? STOPS_AFTER;
     const listed = modes.has('stops-after-n') ? endsListEarly(req, findings, stopAfter) : findings;
     const recorded = modes.has('stops-after-n') ? recordedNumbers.slice(0, stopAfter) : recordedNumbers;
     // A model that follows the instructions writes a finding whose ID the text prints as one line (when the reply
     // schema offers lines); one that reports every sighting carelessly still writes what the schema offers.
     const asLines = !modes.has('ignores-id-lines') && acceptsLines(req.format);
-    const entries = modes.has('bare-titles') && acceptsLines(req.format)
-      ? listed.map((f) => String(f.title))
-      : asLines
-        ? listed.map((f) => (f.printed ? `${String(f.id)} | ${String(f.type)} | ${String(f.severity)} | ${String(f.title)}` : f))
-        : listed;
+    const entries =
+      modes.has('bare-titles') && acceptsLines(req.format)
+        ? listed.map((f) => String(f.title))
+        : asLines
+          ? listed.map((f) => (f.printed ? `${String(f.id)} | ${String(f.type)} | ${String(f.severity)} | ${String(f.title)}` : f))
+          : listed;
     const reply = shapeLike(req.format, { recorded, findings: entries, summary });
     if (modes.has('verbose-replies')) return verboseReply(req.format, reply);
     return JSON.stringify(reply);
@@ -442,7 +476,9 @@ function siblingPairs(docs: readonly TruthDocument[]): Map<TruthFindingSpec, { f
       });
       if (!a) return;
       const first = out.get(a)?.first ?? a;
-      const common = titleTokens(first.title).filter((w) => wb.has(w)).join(' ');
+      const common = titleTokens(first.title)
+        .filter((w) => wb.has(w))
+        .join(' ');
       const entry = { first, description: `The code has the issue named "${common}"; the same change fixes it in every place listed.` };
       if (!out.has(first)) out.set(first, entry);
       out.set(b, out.get(first)!);
@@ -527,7 +563,11 @@ function recordedIn(req: SimChatRequest): (s: Sighting) => number {
   if (!block) return () => 0;
   const lines = block.split('\n').map((line) => {
     const m = /^\[(\d+)\]\s*(.*)$/.exec(line.trim());
-    return { n: m ? Number(m[1]) : 0, words: ` ${titleTokens(m?.[2] ?? line).join(' ')} `, ids: new Set((line.match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []).map(comparableId)) };
+    return {
+      n: m ? Number(m[1]) : 0,
+      words: ` ${titleTokens(m?.[2] ?? line).join(' ')} `,
+      ids: new Set((line.match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []).map(comparableId)),
+    };
   });
   return (s) => {
     const byId = isIdString(s.finding.id) ? lines.find((l) => l.ids.has(comparableId(s.finding.id!))) : undefined;
@@ -649,7 +689,11 @@ function paraphrase(quote: string, n: number): string {
 /** A short description in the model's words: the text after a detailed heading, a table row's note otherwise. */
 function describe(view: ChunkView, s: Sighting): string {
   if (!isDetail(view, s)) return s.kind === 'id' ? `The text refers to ${s.finding.id}.` : 'Listed in the document\u2019s overview of findings.';
-  const after = view.masked.slice(lineBounds(view.masked, s.end).end, lineBounds(view.masked, s.end).end + 600).replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const after = view.masked
+    .slice(lineBounds(view.masked, s.end).end, lineBounds(view.masked, s.end).end + 600)
+    .replace(INVISIBLE, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const sentence = /^.{40,260}?[.!?](?=\s|$)/.exec(after)?.[0] ?? after.slice(0, 200);
   return sentence;
 }
@@ -658,7 +702,9 @@ function describe(view: ChunkView, s: Sighting): string {
 function shapeLike(format: unknown, reply: { recorded?: number[]; findings: (Record<string, unknown> | string)[]; summary: string }): Record<string, unknown> {
   const props = (format as { properties?: Record<string, unknown> }).properties ?? {};
   const itemProps = findingItemProperties(format);
-  const findings = itemProps ? reply.findings.map((f) => (typeof f === 'string' ? f : Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps)))) : reply.findings;
+  const findings = itemProps
+    ? reply.findings.map((f) => (typeof f === 'string' ? f : Object.fromEntries(Object.entries(f).filter(([k]) => k in itemProps))))
+    : reply.findings;
   const given: Record<string, unknown> = { findings, summary: reply.summary, ...(reply.recorded ? { recorded: reply.recorded } : {}) };
   // In the schema's order, as constrained decoding writes them; a field the schema lacks is not written.
   const out: Record<string, unknown> = Object.keys(props).length === 0 ? { findings } : {};
@@ -689,7 +735,8 @@ const PADDING = 'the issue affects the component described in this part of the r
  * to its first N words stays verbatim; a shorter description is padded in the model's own words), the summary too.
  */
 function verboseReply(format: unknown, reply: Record<string, unknown>): string {
-  const props = (format as { properties?: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties ?? {};
+  const props =
+    (format as { properties?: Record<string, { description?: string; items?: { properties?: Record<string, { description?: string }> } }> }).properties ?? {};
   const atLimit = (value: string, description: string | undefined, verbatim: boolean): string => {
     const limit = /at most (\d+) words/.exec(description ?? '');
     if (!limit) return value;
@@ -701,7 +748,9 @@ function verboseReply(format: unknown, reply: Record<string, unknown>): string {
   };
   const items = findingItemProperties(format) ?? {};
   const findings = (reply.findings as (Record<string, unknown> | string)[]).map((f) =>
-    typeof f === 'string' ? f : Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' ? atLimit(v, items[k]?.description, k === 'evidence') : v])),
+    typeof f === 'string'
+      ? f
+      : Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' ? atLimit(v, items[k]?.description, k === 'evidence') : v])),
   );
   const summary = typeof reply.summary === 'string' ? atLimit(reply.summary, props.summary?.description, false) : reply.summary;
   return JSON.stringify({ ...reply, findings, ...(summary !== undefined ? { summary } : {}) }, null, 2);

@@ -80,7 +80,10 @@ function matchListing(listed: readonly ListedEntry[], findings: readonly MergedF
   // Left over: no row of its own in this listing; it reads as the entry it matches best, after that entry's own finding.
   for (const fi of openFindings) {
     if (placed.has(fi)) continue;
-    const best = bestOf(fi, entries.map((_, ei) => ei));
+    const best = bestOf(
+      fi,
+      entries.map((_, ei) => ei),
+    );
     if (best >= 0) duplicates.set(fi, best);
   }
   for (const [fi, ei] of duplicates) entries[ei]!.findingIds.push(findings[fi]!.id);
@@ -148,7 +151,12 @@ function titleForms(title: string): { words: ReadonlySet<string>; squashed: stri
   return { words: contentWords(title), squashed: squashed.length >= MIN_SQUASHED_CHARS ? squashed : null };
 }
 
-function titleScore(title: ReturnType<typeof titleForms>, entryWords: readonly ReadonlySet<string>[], squashedEntry: string, entryTrigrams: ReadonlySet<string>): number {
+function titleScore(
+  title: ReturnType<typeof titleForms>,
+  entryWords: readonly ReadonlySet<string>[],
+  squashedEntry: string,
+  entryTrigrams: ReadonlySet<string>,
+): number {
   // Letters and digits alone: a title whose words a scan glued together ("incursoverhead") or a line end split,
   // or whose letters it misread here and there ("Adapterl" for "Adapter1").
   const glued = title.squashed === null ? 0 : squashedEntry.includes(title.squashed) ? 1 : trigramCover(title.squashed, entryTrigrams);

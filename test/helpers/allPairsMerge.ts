@@ -121,7 +121,11 @@ export function allPairsMerge(reported: readonly StoredFinding[], options: Merge
     if ((reason === 'similar-text' || reason === 'boundary-overlap') && titlesDistinct(titles[ra]!, titles[rb]!)) return false;
     const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
     parent[child] = root;
-    identity[root] = { key: identity[ra]!.key ?? identity[rb]!.key, claim: identity[ra]!.claim ?? identity[rb]!.claim, numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]) };
+    identity[root] = {
+      key: identity[ra]!.key ?? identity[rb]!.key,
+      claim: identity[ra]!.claim ?? identity[rb]!.claim,
+      numbers: new Set([...identity[ra]!.numbers, ...identity[rb]!.numbers]),
+    };
     titles[root] = uniqueTitles([...titles[ra]!, ...titles[rb]!]);
     edges.push({ a, b, reason, score });
     return true;
@@ -190,7 +194,13 @@ export function allPairsMerge(reported: readonly StoredFinding[], options: Merge
     const [ta, tb] = [contentTitle(findings[i]!.title), contentTitle(findings[j]!.title)];
     if (sharedShare(ta.words, tb.words) < SIBLING_SHARE) return;
     apart.push([ra, rb]);
-    conflicts.push({ kind: 'title', key: distinguishingWords(contentWords(findings[i]!.title), contentWords(findings[j]!.title)), a: ra, b: rb, score: round(textSimilarity(findings[i]!.title, findings[j]!.title)) });
+    conflicts.push({
+      kind: 'title',
+      key: distinguishingWords(contentWords(findings[i]!.title), contentWords(findings[j]!.title)),
+      a: ra,
+      b: rb,
+      score: round(textSimilarity(findings[i]!.title, findings[j]!.title)),
+    });
   }
 
   const groups = new Map<number, number[]>();
@@ -201,7 +211,14 @@ export function allPairsMerge(reported: readonly StoredFinding[], options: Merge
     else groups.set(r, [i]);
   }
 
-  const drafts = [...groups.entries()].map(([root, members]) => ({ root, draft: buildDraft(members.map((i) => findings[i]!), identity[root]!.key, isPrinted) }));
+  const drafts = [...groups.entries()].map(([root, members]) => ({
+    root,
+    draft: buildDraft(
+      members.map((i) => findings[i]!),
+      identity[root]!.key,
+      isPrinted,
+    ),
+  }));
   drafts.sort((x, y) => position(x.draft) - position(y.draft) || x.draft.mainFindingId - y.draft.mainFindingId);
   const indexOfRoot = new Map(drafts.map((d, i) => [d.root, i]));
   const decisions: MergeDecision[] = edges.map((e) => ({

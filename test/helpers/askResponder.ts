@@ -13,7 +13,9 @@
 import type { Responder, SimChatRequest } from '../ollama-sim/index';
 
 const STOP = new Set(
-  'a an and are as at be by can do does did for from has have how in is it its of on or that the this to was were what when where which who why will with about into than then there these those their they we you your our not no any all find list show tell me please give describe say says said report document documents'.split(' '),
+  'a an and are as at be by can do does did for from has have how in is it its of on or that the this to was were what when where which who why will with about into than then there these those their they we you your our not no any all find list show tell me please give describe say says said report document documents'.split(
+    ' ',
+  ),
 );
 
 export function contentWords(text: string): string[] {
@@ -130,7 +132,9 @@ export function createAskResponder(options: AskResponderOptions = {}): { respond
 
 /** Words that shape a question but name nothing to look for: a model reads past them. */
 const QUESTION_FILLER = new Set(
-  'could would should anyone someone really happens happen goes wrong make makes made may might get gets given even only other ways way there whether if while when being been after before right every many much really properly correctly enough high'.split(' '),
+  'could would should anyone someone really happens happen goes wrong make makes made may might get gets given even only other ways way there whether if while when being been after before right every many much really properly correctly enough high'.split(
+    ' ',
+  ),
 );
 
 /** Crude stemming: "counters" and "counter", "compaction" and "compacted" meet. */

@@ -10,11 +10,11 @@ import { findChromium } from '../../electron/engine/report';
  */
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
   const how = 'install Chromium (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome executable';
-  if (env.CHROMIUM_PATH) return existsSync(env.CHROMIUM_PATH) ? { path: env.CHROMIUM_PATH } : { missing: `no Chromium at CHROMIUM_PATH=${env.CHROMIUM_PATH}: ${how}` };
+  if (env.CHROMIUM_PATH)
+    return existsSync(env.CHROMIUM_PATH) ? { path: env.CHROMIUM_PATH } : { missing: `no Chromium at CHROMIUM_PATH=${env.CHROMIUM_PATH}: ${how}` };
   try {
     return { path: findChromium(undefined, env) };
   } catch {
     return { missing: `no Chromium or Chrome found: ${how}` };
   }
 }
-

@@ -29,7 +29,11 @@ export interface CorpusEntry {
 }
 
 function namesIn(folder: string, extension: string): string[] {
-  return existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(extension)).map((f) => f.slice(0, -extension.length)) : [];
+  return existsSync(folder)
+    ? readdirSync(folder)
+        .filter((f) => f.endsWith(extension))
+        .map((f) => f.slice(0, -extension.length))
+    : [];
 }
 
 /** Every document the corpus has a PDF or a truth file of, sorted by name, with which of the two are there. */

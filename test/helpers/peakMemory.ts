@@ -53,7 +53,14 @@ export async function runMeasured(nodeArgs: readonly string[], options: { cwd: s
     const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
     clearInterval(watch);
     const reported = existsSync(figures) ? (JSON.parse(readFileSync(figures, 'utf8')) as { maxRssMb: number }).maxRssMb : 0;
-    return { code, stdout, stderr, peakMb: Math.round(Math.max(reported, seenMb)), killedAtMb: killedAtMb === null ? null : Math.round(killedAtMb), seconds: (performance.now() - started) / 1000 };
+    return {
+      code,
+      stdout,
+      stderr,
+      peakMb: Math.round(Math.max(reported, seenMb)),
+      killedAtMb: killedAtMb === null ? null : Math.round(killedAtMb),
+      seconds: (performance.now() - started) / 1000,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -38,7 +38,9 @@ export const CHROMIUM = requirement('chromium', () => {
 });
 
 export const BUILD = requirement('build', () =>
-  existsSync(join(root, 'out/main/host.js')) && existsSync(join(root, 'out/cli/analyze.mjs')) ? null : 'no build in out/ (main and CLI): run `npm run build` first',
+  existsSync(join(root, 'out/main/host.js')) && existsSync(join(root, 'out/cli/analyze.mjs'))
+    ? null
+    : 'no build in out/ (main and CLI): run `npm run build` first',
 );
 
 const NO_CORPUS = `the real-PDF corpus (pdfs/ and truth/) is not at ${CORPUS_DIR}: put ../shared/corpus next to this checkout, or set AUDIT_CORPUS_DIR`;
@@ -54,7 +56,9 @@ export function corpusDocuments(names: readonly string[], kinds: readonly Corpus
   return requirement('corpus', () => {
     const whole = CORPUS.missing();
     if (whole !== null) return whole;
-    const absent = names.flatMap((name) => kinds.filter((kind) => !existsSync(corpusFile(name, kind))).map((kind) => `${name} (${kind === 'pdf' ? 'PDF' : 'truth file'})`));
+    const absent = names.flatMap((name) =>
+      kinds.filter((kind) => !existsSync(corpusFile(name, kind))).map((kind) => `${name} (${kind === 'pdf' ? 'PDF' : 'truth file'})`),
+    );
     return absent.length === 0 ? null : `the corpus at ${CORPUS_DIR} lacks ${absent.join(', ')}`;
   });
 }
@@ -86,7 +90,9 @@ export const BEANSTALK_REVIEW = 'tob-beanstalk-securityreview-2022';
 export const BEANSTALK_FIX_REVIEW = 'tob-beanstalk-fixreview-2022';
 
 export const BEANSTALK_PAIR = requirement('beanstalk-pair', () => {
-  const absent = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].flatMap((name) => (['pdf', 'truth'] as const).filter((kind) => realDocument(name, kind) === null).map((kind) => `${name} (${kind})`));
+  const absent = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].flatMap((name) =>
+    (['pdf', 'truth'] as const).filter((kind) => realDocument(name, kind) === null).map((kind) => `${name} (${kind})`),
+  );
   return absent.length === 0
     ? null
     : `the real Beanstalk pair is incomplete, missing ${absent.join(', ')} in ../shared/corpus and in test/fixtures/real: test/fixtures/real/README.md says where each PDF comes from (trailofbits/publications, reviews/2022-07-beanstalk-*.pdf)`;
@@ -143,7 +149,12 @@ export const ELECTRON = requirement('electron', () => {
 
 /** Requirement names TESTS_REQUIRE demands (comma-separated), e.g. "chromium,build". */
 export function demanded(env: NodeJS.ProcessEnv = process.env): Set<string> {
-  return new Set((env.TESTS_REQUIRE ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+  return new Set(
+    (env.TESTS_REQUIRE ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The first missing requirement with its reason, or null when all are there. */

@@ -5,7 +5,18 @@
  */
 import { findFault, httpFaultResponse, pickFaults } from './faults';
 import { findModel } from './models';
-import { doneObject, frameObject, goJson, normalizeOptions, parseKeepAlive, renderPrompt, sendError, sendJson, splitInsideMultibyte, writeAndDrain } from './protocol';
+import {
+  doneObject,
+  frameObject,
+  goJson,
+  normalizeOptions,
+  parseKeepAlive,
+  renderPrompt,
+  sendError,
+  sendJson,
+  splitInsideMultibyte,
+  writeAndDrain,
+} from './protocol';
 import { ensureRunner, finishRunner, resolveRunnerOptions, runnerMemory, unloadRunner } from './runners';
 import { ollamaErrors } from './errors';
 import type { ReqCtx, Runner, SimState } from './state';
@@ -298,8 +309,14 @@ async function generate(state: SimState, ctx: ReqCtx, g: Generation): Promise<vo
     await writeRaw(goJson(doneObject(endpoint, modelName, last?.text ?? '', undefined, doneReason, metrics, state.now)) + '\n');
     res.end();
   } else {
-    const allContent = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
-    const allThinking = pieces.filter((p) => p.kind === 'thinking').map((p) => p.text).join('');
+    const allContent = pieces
+      .filter((p) => p.kind === 'content')
+      .map((p) => p.text)
+      .join('');
+    const allThinking = pieces
+      .filter((p) => p.kind === 'thinking')
+      .map((p) => p.text)
+      .join('');
     const obj = doneObject(endpoint, modelName, allContent, allThinking || undefined, doneReason, metrics, state.now);
     if (noDone) obj.done = false;
     sendJson(res, 200, obj);
@@ -319,7 +336,9 @@ export function requestMessages(endpoint: 'chat' | 'generate', body: Record<stri
     });
   }
   const prompt = typeof body.prompt === 'string' ? body.prompt : '';
-  return prompt === '' ? [] : [...(typeof body.system === 'string' && body.system !== '' ? [{ role: 'system', content: body.system }] : []), { role: 'user', content: prompt }];
+  return prompt === ''
+    ? []
+    : [...(typeof body.system === 'string' && body.system !== '' ? [{ role: 'system', content: body.system }] : []), { role: 'user', content: prompt }];
 }
 
 /**

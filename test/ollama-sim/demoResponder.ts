@@ -29,7 +29,8 @@ const SEVERITY_WORDS = '(critical|high|medium|moderate|low|informational|info|no
  */
 const SEVERITY = new RegExp(`\\bseverity\\s*[:|\\-–]?\\s*${SEVERITY_WORDS}\\b|^\\s*(?:risk(?: rating)?|rating)\\s*[:|\\-–]?\\s*${SEVERITY_WORDS}\\b`, 'i');
 /** Lines that label a fact of the finding ("Asset ...", "Status ...", "Impact: High"): never its evidence sentence. */
-const LABEL_LINE = /^\s*(?:asset|assets|status|rating|severity|impact|likelihood|location|locations|type|category|target|file|files|difficulty|finding id|id)\b/i;
+const LABEL_LINE =
+  /^\s*(?:asset|assets|status|rating|severity|impact|likelihood|location|locations|type|category|target|file|files|difficulty|finding id|id)\b/i;
 const NUMBERED = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+\S/;
 
 export interface DemoFinding {
@@ -62,7 +63,8 @@ function linesWithPages(chunk: string): Line[] {
 /** A contents line ("7.2 High Risk . . . . . 4"): it names a section, it is not one. */
 const DOT_LEADER = /(?:\.\s?){4,}/;
 /** Words of a heading that only classifies ("High Risk", "Risk Classification", "Gas Optimizations"): a chapter, never a finding. */
-const CLASSIFYING = /^(?:critical|high|medium|moderate|low|informational|info|gas|optimi[sz]ations?|risks?|severity|classification|rating|matrix|levels?|and|of)$/i;
+const CLASSIFYING =
+  /^(?:critical|high|medium|moderate|low|informational|info|gas|optimi[sz]ations?|risks?|severity|classification|rating|matrix|levels?|and|of)$/i;
 /** The last numbered part of a line that prints its chapter before it ("3. Detailed Findings 3.1. Lack of ..."). */
 const LAST_NUMBERED = /(?:^|\s)(\d+(?:\.\d+)+\.?\s+\S.*)$/;
 
@@ -148,7 +150,9 @@ export const demoResponder: Responder = (req) => {
   if (req.format && isAnswer(req)) return answerReply(req);
   if (req.format) return schemaResponder(req);
   const headings = demoFindings(chunk ?? '').map((f) => f.title);
-  return headings.length > 0 ? `The document reports ${headings.length} finding${headings.length === 1 ? '' : 's'}: ${headings.join('; ')}.` : 'The document states no finding in this part.';
+  return headings.length > 0
+    ? `The document reports ${headings.length} finding${headings.length === 1 ? '' : 's'}: ${headings.join('; ')}.`
+    : 'The document states no finding in this part.';
 };
 
 // --- The chunking judge, as a decent model would answer it ---------------------------------------------------
@@ -171,7 +175,11 @@ export function chunkingJudgeReply(req: SimChatRequest): string {
     coverage < 50
       ? { strategy: 'pages', overlapChars: 200, justification: `Only ${coverage}% of the pages have a text layer, so each page is read on its own.` }
       : resolved >= 3
-        ? { strategy: 'outline', overlapChars: 0, justification: `The PDF outline has ${resolved} entries that resolve to pages, so its sections are the natural chunks.` }
+        ? {
+            strategy: 'outline',
+            overlapChars: 0,
+            justification: `The PDF outline has ${resolved} entries that resolve to pages, so its sections are the natural chunks.`,
+          }
         : headings >= 3
           ? { strategy: 'headings', overlapChars: 0, justification: `There is no usable outline, but ${headings} heading lines mark the sections.` }
           : { strategy: 'pages', overlapChars: 200, justification: 'Neither an outline nor clear headings: one page per chunk keeps every part in view.' };
@@ -181,7 +189,9 @@ export function chunkingJudgeReply(req: SimChatRequest): string {
 // --- Ask: the retrieval judge and the answer, as a decent model would give them ---------------------------
 
 const STOP = new Set(
-  'a an and are as at be by does do did for from give gives given has have how i in is it its of on or the this that to was were what when where which who why with report document documents'.split(' '),
+  'a an and are as at be by does do did for from give gives given has have how i in is it its of on or the this that to was were what when where which who why with report document documents'.split(
+    ' ',
+  ),
 );
 
 /** The words of a text that carry meaning, lower-cased, crudely stemmed (findings -> finding). */
@@ -224,7 +234,8 @@ function judgeReply(req: SimChatRequest): string {
     relevantIds: ranked.map((p) => p.id),
     rankedIds: ranked.map((p) => p.id),
     needsMore: false,
-    justification: ranked.length > 0 ? `Passages ${ranked.map((p) => p.id).join(', ')} share the question's words.` : 'No passage speaks of what the question asks.',
+    justification:
+      ranked.length > 0 ? `Passages ${ranked.map((p) => p.id).join(', ')} share the question's words.` : 'No passage speaks of what the question asks.',
   });
 }
 
@@ -250,8 +261,13 @@ function isFindingPassage(p: Passage): boolean {
 function ratedTitle(p: Passage, severityLine: string): string {
   if (isFindingPassage(p)) return p.section.slice('Finding: '.length);
   const lines = p.text.split('\n');
-  const above = lines.slice(0, lines.indexOf(severityLine)).reverse().find((l) => isFindingHeading(l));
-  return above ? demoFindings(`${above}\n${severityLine}\nThis line stands for the evidence of the finding here.`)[0]?.title ?? above.trim() : (p.section.split(' > ').at(-1) ?? p.section);
+  const above = lines
+    .slice(0, lines.indexOf(severityLine))
+    .reverse()
+    .find((l) => isFindingHeading(l));
+  return above
+    ? (demoFindings(`${above}\n${severityLine}\nThis line stands for the evidence of the finding here.`)[0]?.title ?? above.trim())
+    : (p.section.split(' > ').at(-1) ?? p.section);
 }
 
 /**
@@ -280,7 +296,11 @@ function answerReply(req: SimChatRequest): string {
       const m = SEVERITY.exec(best.line)!;
       const severity = capitalise(m[1] ?? m[2]!);
       const quote = best.line.trim().replace(/\s{2,}/g, ' ');
-      return JSON.stringify({ answer: `${severity} [${best.p.n}]: the report rates "${ratedTitle(best.p, best.line)}" ${severity}.`, notFound: false, citations: [{ n: best.p.n, quote }] });
+      return JSON.stringify({
+        answer: `${severity} [${best.p.n}]: the report rates "${ratedTitle(best.p, best.line)}" ${severity}.`,
+        notFound: false,
+        citations: [{ n: best.p.n, quote }],
+      });
     }
   }
   let best: { p: Passage; sentence: string; score: number } | null = null;

@@ -13,10 +13,8 @@ export const ollamaErrors = {
   optionFloat: (k: string) => `option ${JSON.stringify(k)} must be of type float32`,
   optionBool: (k: string) => `option ${JSON.stringify(k)} must be of type boolean`,
   inputTooLong: 'the input length exceeds the context length',
-  oom: (need: number, have: number) =>
-    `model requires more system memory (${(need / GiB).toFixed(1)} GiB) than is available (${(have / GiB).toFixed(1)} GiB)`,
-  runnerCrash:
-    'model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details',
+  oom: (need: number, have: number) => `model requires more system memory (${(need / GiB).toFixed(1)} GiB) than is available (${(have / GiB).toFixed(1)} GiB)`,
+  runnerCrash: 'model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details',
   loadTimeout: 'timed out waiting for llama runner to start - progress 0.00 - ',
   busy: 'server busy, please try again.  maximum pending requests exceeded',
   invalidSchema: 'invalid JSON schema in format',

@@ -28,7 +28,11 @@ export { renderPrompt } from './protocol';
 export async function startOllamaSim(options: SimOptions = {}): Promise<OllamaSim> {
   const state = createSimState(options);
   const { counters, requests, runners } = state;
-  const { port, close } = await serveOnLoopback((req, res) => route(state, req, res), (res, message) => sendError(res, 500, message), options.port);
+  const { port, close } = await serveOnLoopback(
+    (req, res) => route(state, req, res),
+    (res, message) => sendError(res, 500, message),
+    options.port,
+  );
 
   const sim: OllamaSim = {
     url: `http://127.0.0.1:${port}`,

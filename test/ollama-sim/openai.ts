@@ -195,7 +195,8 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
     const rf = body.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
     let format: unknown;
     if (rf?.type === 'json_schema') {
-      if (options.structuredOutput === 'json_object') return sendError(res, 400, "response_format of type 'json_schema' is not supported by this server", 'BadRequestError');
+      if (options.structuredOutput === 'json_object')
+        return sendError(res, 400, "response_format of type 'json_schema' is not supported by this server", 'BadRequestError');
       format = rf.json_schema?.schema;
     } else if (rf?.type === 'json_object') format = 'json';
 
@@ -307,7 +308,8 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
       }
       await write(res, frame({}, finish), signal);
       const wantUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-      if (wantUsage) await write(res, `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.name, choices: [], usage })}\n\n`, signal);
+      if (wantUsage)
+        await write(res, `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.name, choices: [], usage })}\n\n`, signal);
       await write(res, 'data: [DONE]\n\n', signal);
       counters.completed++;
       res.end();
@@ -338,10 +340,17 @@ export async function startOpenAiSim(options: OpenAiSimOptions = {}): Promise<Op
       return sendJson(res, 200, {
         object: 'list',
         [SIMULATOR_FIELD]: SIM_DESCRIPTION.openai,
-        data: models.map((m) => ({ id: m.name, object: 'model', created: 0, owned_by: 'sim', ...(options.listContextLength === false ? {} : { max_model_len: contextLength }) })),
+        data: models.map((m) => ({
+          id: m.name,
+          object: 'model',
+          created: 0,
+          owned_by: 'sim',
+          ...(options.listContextLength === false ? {} : { max_model_len: contextLength }),
+        })),
       });
     }
-    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) return sendError(res, 404, `Not found: ${path}`, 'NotFoundError');
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings'))
+      return sendError(res, 404, `Not found: ${path}`, 'NotFoundError');
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: Record<string, unknown>;

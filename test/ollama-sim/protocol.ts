@@ -46,10 +46,29 @@ export function parseKeepAlive(v: unknown): { ms: number } | { error: string } {
 }
 
 const INT_OPTIONS = new Set([
-  'num_keep', 'seed', 'num_predict', 'top_k', 'repeat_last_n', 'mirostat', 'num_ctx', 'num_batch', 'num_gpu', 'main_gpu', 'num_thread',
+  'num_keep',
+  'seed',
+  'num_predict',
+  'top_k',
+  'repeat_last_n',
+  'mirostat',
+  'num_ctx',
+  'num_batch',
+  'num_gpu',
+  'main_gpu',
+  'num_thread',
 ]);
 const FLOAT_OPTIONS = new Set([
-  'temperature', 'top_p', 'min_p', 'typical_p', 'repeat_penalty', 'presence_penalty', 'frequency_penalty', 'tfs_z', 'mirostat_tau', 'mirostat_eta',
+  'temperature',
+  'top_p',
+  'min_p',
+  'typical_p',
+  'repeat_penalty',
+  'presence_penalty',
+  'frequency_penalty',
+  'tfs_z',
+  'mirostat_tau',
+  'mirostat_eta',
 ]);
 const BOOL_OPTIONS = new Set(['penalize_newline', 'numa', 'use_mmap', 'use_mlock', 'low_vram', 'f16_kv', 'vocab_only']);
 
@@ -90,7 +109,12 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 export const sendError = (res: http.ServerResponse, status: number, error: string) => sendJson(res, status, { error });
 
 /** One streamed frame of /api/chat or /api/generate; `now` is the server's clock. */
-export function frameObject(endpoint: 'chat' | 'generate', model: string, piece: { content?: string; thinking?: string }, now: () => number): Record<string, unknown> {
+export function frameObject(
+  endpoint: 'chat' | 'generate',
+  model: string,
+  piece: { content?: string; thinking?: string },
+  now: () => number,
+): Record<string, unknown> {
   const created_at = new Date(now()).toISOString();
   if (endpoint === 'chat') {
     const message: Record<string, unknown> = { role: 'assistant', content: piece.content ?? '' };

@@ -29,7 +29,8 @@ export async function route(state: SimState, req: http.IncomingMessage, res: htt
     res.end('Ollama is running');
     return;
   }
-  if ((method === 'GET' || method === 'HEAD') && path === '/api/version') return sendJson(res, 200, { version: state.version, [SIMULATOR_FIELD]: SIM_DESCRIPTION.ollama });
+  if ((method === 'GET' || method === 'HEAD') && path === '/api/version')
+    return sendJson(res, 200, { version: state.version, [SIMULATOR_FIELD]: SIM_DESCRIPTION.ollama });
   if ((method === 'GET' || method === 'HEAD') && path === '/api/tags') {
     return sendJson(res, 200, {
       models: models.map((m) => ({ name: m.name, model: m.name, modified_at: startedAt, size: m.sizeBytes, digest: m.digest, details: details(m) })),

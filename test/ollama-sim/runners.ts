@@ -22,7 +22,13 @@ export function runnerMemory(m: SimModel, numCtx: number): number {
 }
 
 /** Loads (or reloads) the model's runner; returns the load seconds spent, or an OOM error. */
-export async function ensureRunner(state: SimState, m: SimModel, numCtx: number, key: string, ctx: ReqCtx): Promise<{ runner: Runner; loadSec: number } | { error: string }> {
+export async function ensureRunner(
+  state: SimState,
+  m: SimModel,
+  numCtx: number,
+  key: string,
+  ctx: ReqCtx,
+): Promise<{ runner: Runner; loadSec: number } | { error: string }> {
   const { runners, counters, options } = state;
   expireRunners(state);
   const id = normName(m.name);

@@ -11,7 +11,10 @@ function isObj(v: unknown): v is Schema {
 
 function resolveRef(ref: string, root: Schema): unknown {
   if (!ref.startsWith('#')) return {};
-  const parts = ref.slice(1).split('/').filter((p) => p !== '');
+  const parts = ref
+    .slice(1)
+    .split('/')
+    .filter((p) => p !== '');
   let cur: unknown = root;
   for (const raw of parts) {
     const p = raw.replace(/~1/g, '/').replace(/~0/g, '~');

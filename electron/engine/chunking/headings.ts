@@ -96,7 +96,10 @@ const ROMAN = /^(?=[IVXLC])M{0,3}(C[MD]|D?C{0,3})(X[CL]|L?X{0,3})(I[XV]|V?I{0,3}
 
 const NUMBERING_PATTERNS: readonly { pattern: RegExp; depth: (m: RegExpExecArray) => number; emphasisOnly?: (m: RegExpExecArray) => boolean }[] = [
   // "Chapter 3", "Appendix B", "Section 2.4: Scope", "Part IV"
-  { pattern: /^((?:chapter|appendix|annex|section|part)\s+(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXLC]+))\b[.:\-–—]?\s*(.*)$/i, depth: (m) => (/^section/i.test(m[1]!) ? m[1]!.split('.').length : 1) },
+  {
+    pattern: /^((?:chapter|appendix|annex|section|part)\s+(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[IVXLC]+))\b[.:\-–—]?\s*(.*)$/i,
+    depth: (m) => (/^section/i.test(m[1]!) ? m[1]!.split('.').length : 1),
+  },
   // "1.2.3 Title", "1.2. Title", "1. Title"; "1 Title" only when emphasised (amounts and list items start like that).
   { pattern: /^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(.+)$/, depth: (m) => m[1]!.split('.').length, emphasisOnly: (m) => !m[1]!.includes('.') && m[2] === '' },
   // "A.1 Title", "A.1.2 Title"
@@ -304,7 +307,9 @@ function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: num
   const numbering = numberingOf(text);
   if (numbering) {
     // Typeset documents: numbered steps and list items are body text; a numbered heading is larger or bold.
-    const accepted = typo.typed ? (largerThanBody(line, typo) || line.bold) && acceptsNumbered(numbering, true) : acceptsNumbered(numbering, large || line.bold);
+    const accepted = typo.typed
+      ? (largerThanBody(line, typo) || line.bold) && acceptsNumbered(numbering, true)
+      : acceptsNumbered(numbering, large || line.bold);
     if (accepted) return { ...base, title: text, kind: 'numbered', numbering: numbering.numbering, rawLevel: numbering.depth };
   }
   if (large && !looksLikeSentence(text)) return { ...base, title: text, kind: 'font', numbering: null, rawLevel: null };
@@ -315,7 +320,51 @@ function classifyLine(doc: ExtractedDocument, line: DocumentLine, lineIndex: num
 // ---------------------------------------------------------------- wrapped headings
 
 /** Words a wrapped title line typically breaks after. */
-const CONNECTORS = new Set(['a', 'an', 'the', 'and', 'or', 'nor', 'of', 'in', 'on', 'at', 'to', 'for', 'from', 'by', 'with', 'without', 'via', 'into', 'onto', 'as', 'is', 'are', 'be', 'may', 'might', 'can', 'could', 'not', 'that', 'which', 'when', 'while', 'if', 'than', 'its', 'their', 'after', 'before', 'during', 'between', 'causing', 'resulting', 'leading']);
+const CONNECTORS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'nor',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'from',
+  'by',
+  'with',
+  'without',
+  'via',
+  'into',
+  'onto',
+  'as',
+  'is',
+  'are',
+  'be',
+  'may',
+  'might',
+  'can',
+  'could',
+  'not',
+  'that',
+  'which',
+  'when',
+  'while',
+  'if',
+  'than',
+  'its',
+  'their',
+  'after',
+  'before',
+  'during',
+  'between',
+  'causing',
+  'resulting',
+  'leading',
+]);
 
 const sameTypography = (a: DocumentLine, b: DocumentLine): boolean => Math.abs(a.fontSize - b.fontSize) <= 0.5 && a.bold === b.bold;
 
@@ -334,7 +383,13 @@ function continuesTitle(title: string, next: string): boolean {
  * candidate on its own is joined only in a typeset document where the heading
  * is set apart from body text, so body text is never swallowed.
  */
-function joinWrappedHeadings(doc: ExtractedDocument, classified: readonly Classified[], rejected: ReadonlyMap<number, LineRejection>, typo: Typography, options: HeadingOptions): Classified[] {
+function joinWrappedHeadings(
+  doc: ExtractedDocument,
+  classified: readonly Classified[],
+  rejected: ReadonlyMap<number, LineRejection>,
+  typo: Typography,
+  options: HeadingOptions,
+): Classified[] {
   const byLine = new Map(classified.map((c) => [c.lineIndex, c]));
   const out: Classified[] = [];
   const consumed = new Set<number>();
@@ -454,7 +509,10 @@ const headingCache = new WeakMap<ExtractedDocument, Map<string, HeadingAnalysis>
 
 /** The document's headings (read-only: the analysis is shared by every caller with the same options). */
 export function detectHeadings(doc: ExtractedDocument, options: Partial<HeadingOptions> = {}): HeadingAnalysis {
-  const resolved: HeadingOptions = { maxHeadingChars: options.maxHeadingChars ?? DEFAULT_HEADING_OPTIONS.maxHeadingChars, headingFontRatio: options.headingFontRatio ?? DEFAULT_HEADING_OPTIONS.headingFontRatio };
+  const resolved: HeadingOptions = {
+    maxHeadingChars: options.maxHeadingChars ?? DEFAULT_HEADING_OPTIONS.maxHeadingChars,
+    headingFontRatio: options.headingFontRatio ?? DEFAULT_HEADING_OPTIONS.headingFontRatio,
+  };
   const key = `${resolved.maxHeadingChars}|${resolved.headingFontRatio}`;
   let byOptions = headingCache.get(doc);
   if (!byOptions) headingCache.set(doc, (byOptions = new Map()));

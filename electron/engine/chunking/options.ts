@@ -90,7 +90,17 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 function assertValid(o: ChunkingOptions): void {
   const problems: string[] = [];
-  const positiveInts = ['minChars', 'preferredChars', 'maxChars', 'minTokens', 'preferredTokens', 'maxTokens', 'pageMaxChars', 'minHeadings', 'maxHeadingChars'] as const;
+  const positiveInts = [
+    'minChars',
+    'preferredChars',
+    'maxChars',
+    'minTokens',
+    'preferredTokens',
+    'maxTokens',
+    'pageMaxChars',
+    'minHeadings',
+    'maxHeadingChars',
+  ] as const;
   for (const key of positiveInts) {
     if (!Number.isInteger(o[key]) || o[key] < 1) problems.push(`${key} must be a positive integer (got ${o[key]})`);
   }
@@ -110,6 +120,7 @@ function assertValid(o: ChunkingOptions): void {
   if (o.overlapChars * 2 >= o.preferredChars) problems.push(`overlapChars must be < preferredChars / 2 (got ${o.overlapChars} with ${o.preferredChars})`);
   if (o.pageOverlapChars * 2 >= o.pageMaxChars) problems.push(`pageOverlapChars must be < pageMaxChars / 2 (got ${o.pageOverlapChars} with ${o.pageMaxChars})`);
   // A whole page keeps its trailing separator, and must still fit the tree's maximum.
-  if (o.pageMaxChars + PAGE_SEPARATOR_LENGTH > o.maxChars) problems.push(`pageMaxChars + ${PAGE_SEPARATOR_LENGTH} must be <= maxChars (got ${o.pageMaxChars} with ${o.maxChars})`);
+  if (o.pageMaxChars + PAGE_SEPARATOR_LENGTH > o.maxChars)
+    problems.push(`pageMaxChars + ${PAGE_SEPARATOR_LENGTH} must be <= maxChars (got ${o.pageMaxChars} with ${o.maxChars})`);
   if (problems.length > 0) throw new Error(`Invalid chunking options: ${problems.join('; ')}`);
 }

@@ -75,7 +75,36 @@ function isParagraphStart(text: string, p: number): boolean {
 }
 
 /** Words whose trailing dot does not end a sentence. */
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'fig', 'figs', 'no', 'nos', 'nr', 'vs', 'cf', 'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'approx', 'p', 'pp', 'vol', 'art', 'sec', 'ch', 'ca', 'incl', 'resp', 'z.b', 'd.h', 'etc']);
+const ABBREVIATIONS = new Set([
+  'e.g',
+  'i.e',
+  'fig',
+  'figs',
+  'no',
+  'nos',
+  'nr',
+  'vs',
+  'cf',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'approx',
+  'p',
+  'pp',
+  'vol',
+  'art',
+  'sec',
+  'ch',
+  'ca',
+  'incl',
+  'resp',
+  'z.b',
+  'd.h',
+  'etc',
+]);
 
 function isSentenceStart(text: string, p: number): boolean {
   if (!isWordStart(text, p)) return false;
@@ -176,13 +205,25 @@ function pageRanges(text: string, pages: readonly PageSpan[]): { start: number; 
     } else if (blank) {
       pending ??= { start: page.start, pageStart: page.pageNumber };
     } else {
-      ranges.push({ start: pending?.start ?? page.start, end, pageStart: pending?.pageStart ?? page.pageNumber, pageEnd: page.pageNumber, textChars: page.end - page.start });
+      ranges.push({
+        start: pending?.start ?? page.start,
+        end,
+        pageStart: pending?.pageStart ?? page.pageNumber,
+        pageEnd: page.pageNumber,
+        textChars: page.end - page.start,
+      });
       pending = null;
     }
   });
   const onlyBlank = pending as { start: number; pageStart: number } | null;
   if (onlyBlank && text.length > onlyBlank.start) {
-    ranges.push({ start: onlyBlank.start, end: text.length, pageStart: onlyBlank.pageStart, pageEnd: pages[pages.length - 1]!.pageNumber, textChars: text.length - onlyBlank.start });
+    ranges.push({
+      start: onlyBlank.start,
+      end: text.length,
+      pageStart: onlyBlank.pageStart,
+      pageEnd: pages[pages.length - 1]!.pageNumber,
+      textChars: text.length - onlyBlank.start,
+    });
   }
   return ranges.filter((r) => r.end > r.start);
 }
@@ -195,7 +236,10 @@ function pageRanges(text: string, pages: readonly PageSpan[]): { start: number; 
 export function chunkPages(text: string, pages: readonly PageSpan[], options: PageChunkOptions): PageChunk[] {
   const chunks: PageChunk[] = [];
   for (const range of pageRanges(text, pages)) {
-    const wholePage = range.textChars <= options.pageMaxChars && range.end - range.start <= options.pageMaxChars + 3 && options.estimateTokens(text.slice(range.start, range.end)) <= options.maxTokens;
+    const wholePage =
+      range.textChars <= options.pageMaxChars &&
+      range.end - range.start <= options.pageMaxChars + 3 &&
+      options.estimateTokens(text.slice(range.start, range.end)) <= options.maxTokens;
     const pieces = wholePage
       ? [{ start: range.start, end: range.end, overlapBefore: 0 }]
       : splitRange(text, range.start, range.end, {
@@ -287,7 +331,9 @@ export function greedyMerge(text: string, candidates: readonly MergeCandidate[],
     current = { ...current, end: next.end, section: mergeAllSections(sections), parts: current.parts + 1, sections };
   }
   if (current) merged.push(current);
-  return merged.map(({ complete: _complete, sections: _sections, ...leaf }) => (leaf.parts > 1 ? { ...leaf, title: `${leaf.title} (+${leaf.parts - 1})` } : leaf));
+  return merged.map(({ complete: _complete, sections: _sections, ...leaf }) =>
+    leaf.parts > 1 ? { ...leaf, title: `${leaf.title} (+${leaf.parts - 1})` } : leaf,
+  );
 }
 
 function canAbsorb(text: string, current: Accumulator, next: MergeCandidate, options: MergeOptions): boolean {

@@ -132,7 +132,9 @@ function resolveOutline(doc: ExtractedDocument, notes: string[]): SectionMark[] 
         `Outline entry ${i + 1} "${entry.title}": no line printing its title on page ${entry.page} or within ${HEADING_SEARCH_PAGES} pages of it; the section starts where the bookmark points (top of page ${entry.page}).`,
       );
     } else if (headingPage !== entry.page) {
-      notes.push(`Outline entry ${i + 1} "${entry.title}" points to page ${entry.page}, but its heading is printed on page ${headingPage}: the section starts there.`);
+      notes.push(
+        `Outline entry ${i + 1} "${entry.title}" points to page ${entry.page}, but its heading is printed on page ${headingPage}: the section starts there.`,
+      );
     }
     marks.push({ start, rawLevel: entry.level, title: entry.title.trim() || `(untitled ${i + 1})` });
     previous = start;
@@ -161,9 +163,12 @@ function placeOutlineEntry(doc: ExtractedDocument, entry: OutlineEntry, notBefor
   const printsTitle = (raw: string): boolean =>
     // Bookmarks often drop the section number or finding ID the heading line carries ("Rd format" for "2.1 Rd format",
     // "Possible Market Manipulation" for "LID-02 Possible Market Manipulation"), or the reverse.
-    titleMatchesLine(title, normalizeTitle(raw)) || titleMatchesLine(bareTitle, normalizeTitle(withoutNumber(raw))) || titleMatchesLine(bareTitle, normalizeTitle(withoutLabel(raw)));
+    titleMatchesLine(title, normalizeTitle(raw)) ||
+    titleMatchesLine(bareTitle, normalizeTitle(withoutNumber(raw))) ||
+    titleMatchesLine(bareTitle, normalizeTitle(withoutLabel(raw)));
   // On a preceding page only a line that is exactly the heading counts: a table-of-contents line ("Introduction 3") is not.
-  const isExactly = (raw: string): boolean => [normalizeTitle(raw), normalizeTitle(withoutNumber(raw)), normalizeTitle(withoutLabel(raw))].some((line) => line === title || line === bareTitle);
+  const isExactly = (raw: string): boolean =>
+    [normalizeTitle(raw), normalizeTitle(withoutNumber(raw)), normalizeTitle(withoutLabel(raw))].some((line) => line === title || line === bareTitle);
   for (const pageNumber of searchOrder(page.pageNumber)) {
     const accepts = pageNumber < page.pageNumber ? isExactly : printsTitle;
     const match = doc.lines.find((line) => {
@@ -288,7 +293,18 @@ function ownTextCandidates(text: string, s: SkeletonSection, options: ChunkingOp
   const major = s.section.level <= 2;
   const fitsWhole = s.ownEnd - s.start <= options.maxChars && options.estimateTokens(text.slice(s.start, s.ownEnd)) <= options.maxTokens;
   if (fitsWhole) {
-    return [{ start: s.start, end: s.ownEnd, overlapBefore: 0, section: s.section, title: s.title, origin: s.origin, startsMajorSection: major, startsOutlineSection: s.origin === 'outline' }];
+    return [
+      {
+        start: s.start,
+        end: s.ownEnd,
+        overlapBefore: 0,
+        section: s.section,
+        title: s.title,
+        origin: s.origin,
+        startsMajorSection: major,
+        startsOutlineSection: s.origin === 'outline',
+      },
+    ];
   }
   const pieces = splitRange(text, s.start, s.ownEnd, preferredSplit(options));
   return pieces.map((piece, i) => ({
@@ -348,7 +364,19 @@ function assembleTree(doc: ExtractedDocument, sections: readonly SkeletonSection
   // Pre-order: by start, then outer (longer) first, then skeleton order (parent before same-range child).
   entries.sort((a, b) => range(a).start - range(b).start || range(b).end - range(a).end || a.order - b.order);
 
-  const nodes: ChunkNode[] = [makeNode(doc, options, { index: 0, parentIndex: null, title: documentTitle(doc), section: rootSection(), start: 0, end: doc.text.length, origin: 'root', isLeaf: false, overlapBefore: 0 })];
+  const nodes: ChunkNode[] = [
+    makeNode(doc, options, {
+      index: 0,
+      parentIndex: null,
+      title: documentTitle(doc),
+      section: rootSection(),
+      start: 0,
+      end: doc.text.length,
+      origin: 'root',
+      isLeaf: false,
+      overlapBefore: 0,
+    }),
+  ];
   const stack: ChunkNode[] = [nodes[0]!];
   for (const entry of entries) {
     const r = range(entry);

@@ -60,7 +60,14 @@ function diffAt(expected: string, actual: string, expectedOffset: number, actual
   const before = expected.slice(Math.max(0, expectedOffset - context), expectedOffset);
   const expectedPart = expected.slice(expectedOffset, expectedOffset + context);
   const actualPart = actual.slice(actualOffset, actualOffset + context);
-  return { offset: expectedOffset, expectedContext: before + expectedPart, actualContext: before + actualPart, before, expected: expectedPart, actual: actualPart };
+  return {
+    offset: expectedOffset,
+    expectedContext: before + expectedPart,
+    actualContext: before + actualPart,
+    before,
+    expected: expectedPart,
+    actual: actualPart,
+  };
 }
 
 /** First difference between two strings with `context` characters each side, or null when they are equal. */
@@ -88,10 +95,15 @@ function leafShapeProblem(text: string, leaves: readonly LeafRange[]): { reason:
   let previousStart = -1;
   for (const [i, leaf] of leaves.entries()) {
     const length = leaf.text?.length ?? leaf.end - leaf.start;
-    if (!(leaf.start >= 0 && leaf.end <= text.length)) return { reason: `leaf ${i} [${leaf.start}, ${leaf.end}) lies outside the text (length ${text.length})`, offset: Math.min(Math.max(leaf.start, 0), text.length) };
+    if (!(leaf.start >= 0 && leaf.end <= text.length))
+      return {
+        reason: `leaf ${i} [${leaf.start}, ${leaf.end}) lies outside the text (length ${text.length})`,
+        offset: Math.min(Math.max(leaf.start, 0), text.length),
+      };
     if (length <= 0) return { reason: `leaf ${i} is empty ([${leaf.start}, ${leaf.end}))`, offset: leaf.start };
     if (leaf.start < previousStart) return { reason: `leaf ${i} starts at ${leaf.start}, before the previous leaf (${previousStart})`, offset: leaf.start };
-    if (!(leaf.overlapBefore >= 0 && leaf.overlapBefore <= length)) return { reason: `leaf ${i} declares overlap ${leaf.overlapBefore} but has ${length} characters`, offset: leaf.start };
+    if (!(leaf.overlapBefore >= 0 && leaf.overlapBefore <= length))
+      return { reason: `leaf ${i} declares overlap ${leaf.overlapBefore} but has ${length} characters`, offset: leaf.start };
     previousStart = leaf.start;
   }
   return null;
@@ -119,9 +131,11 @@ function nodeProblem(node: ChunkNode, parent: ChunkNode): string | null {
   if (parent.isLeaf) return `its parent ${parent.index} is a leaf`;
   if (node.start < parent.start || node.end > parent.end) return `[${node.start}, ${node.end}) is not inside its parent [${parent.start}, ${parent.end})`;
   if (node.start >= node.end) return 'it is empty';
-  if (!startsWith(node.section.path, parent.section.path)) return `path [${node.section.path.join(' / ')}] does not extend its parent's [${parent.section.path.join(' / ')}]`;
+  if (!startsWith(node.section.path, parent.section.path))
+    return `path [${node.section.path.join(' / ')}] does not extend its parent's [${parent.section.path.join(' / ')}]`;
   // Inner sections are strictly deeper than their parent; merged leaves may reach up to the parent's own level.
-  if (node.isLeaf ? node.section.level < parent.section.level : node.section.level <= parent.section.level) return `level ${node.section.level} is inconsistent with its parent's level ${parent.section.level}`;
+  if (node.isLeaf ? node.section.level < parent.section.level : node.section.level <= parent.section.level)
+    return `level ${node.section.level} is inconsistent with its parent's level ${parent.section.level}`;
   if (!node.isLeaf && node.overlapBefore !== 0) return 'an inner node declares an overlap';
   return null;
 }
@@ -133,7 +147,10 @@ function childrenProblem(parent: ChunkNode, children: readonly ChunkNode[]): { r
   let expectedStart = parent.start;
   for (const child of children) {
     if (child.start !== expectedStart - child.overlapBefore) {
-      return { reason: `starts at ${child.start}, expected ${expectedStart - child.overlapBefore} (previous sibling ends at ${expectedStart}, overlap ${child.overlapBefore})`, index: child.index };
+      return {
+        reason: `starts at ${child.start}, expected ${expectedStart - child.overlapBefore} (previous sibling ends at ${expectedStart}, overlap ${child.overlapBefore})`,
+        index: child.index,
+      };
     }
     expectedStart = child.end;
   }

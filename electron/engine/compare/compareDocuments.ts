@@ -175,7 +175,8 @@ function itemsFromMentions(text: string, mentions: readonly IdMention[], only?: 
         .sort((a, b) => words(b).length - words(a).length)[0];
       const title = headed ?? beside ?? '';
       // The quote is where the finding is announced most fully: its header field, else its fullest line.
-      const first = announcing.find((m) => isHeaderField(text, m)) ?? announcing.find((m) => titleFromLine(lineAt(text, m.start).text, m.raw) === beside) ?? announcing[0]!;
+      const first =
+        announcing.find((m) => isHeaderField(text, m)) ?? announcing.find((m) => titleFromLine(lineAt(text, m.start).text, m.raw) === beside) ?? announcing[0]!;
       const line = lineAt(text, first.start);
       return {
         id: first.normalized,
@@ -210,7 +211,11 @@ function withPrintedSeverity(doc: ExtractedDocument, profile: ExtractionProfile,
   if (items.length === 0) return items;
   // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
   const rows = listsToRead(doc.text, findListings(textLines(doc), doc.text, profile, idPatterns)).flatMap((l) => l.entries);
-  const places = items.map((item) => ({ titles: item.side.title ? [item.side.title] : [], printedNumber: item.side.number, places: item.side.start === null || item.side.end === null ? [] : [{ start: item.side.start, end: item.side.end }] }));
+  const places = items.map((item) => ({
+    titles: item.side.title ? [item.side.title] : [],
+    printedNumber: item.side.number,
+    places: item.side.start === null || item.side.end === null ? [] : [{ start: item.side.start, end: item.side.end }],
+  }));
   const severities = severitiesAsPrinted(doc.text, profile, places, rows);
   return items.map((item, i) => ({ ...item, side: { ...item.side, severity: severities[i]?.original ?? null } }));
 }
@@ -225,15 +230,19 @@ function readingOf(db: Database, runId: number): { profile: ExtractionProfile; i
 export function loadSide(db: Database, documentId: number, runId: number | undefined, mode: CompareInput['mode']): Side {
   const stored = getDocument(db, documentId);
   const doc = stored && loadExtractedDocument(db, documentId);
-  if (!stored || !doc) throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${documentId} is not in the store. Analyse it first (npm run analyze -- <file>).`);
+  if (!stored || !doc)
+    throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${documentId} is not in the store. Analyse it first (npm run analyze -- <file>).`);
   const mentions = uniqueMentions(loadMentions(db, documentId)).sort((a, b) => a.start - b.start);
   const mergedRun = mode === 'rules-only' ? undefined : (runId ?? latestMergedRun(db, documentId));
   const merged = mergedRun === undefined ? [] : listMergedFindings(db, mergedRun, documentId);
   const full = mergedRun !== undefined && merged.length > 0;
   const run = full ? mergedRun : (runId ?? latestFinishedRun(db, documentId));
-  if (run === undefined) throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${stored.fileName} has no finished analysis. Analyse it first (npm run analyze -- <file>).`);
+  if (run === undefined)
+    throw new AppError(ErrorCode.COMPARE_NOT_ANALYSED, `Document ${stored.fileName} has no finished analysis. Analyse it first (npm run analyze -- <file>).`);
   const reading = readingOf(db, run);
-  const items = full ? merged.map(itemFromMerged).filter((i): i is Item => i !== null) : withPrintedSeverity(doc, reading.profile, reading.idPatterns, itemsFromMentions(doc.text, mentions));
+  const items = full
+    ? merged.map(itemFromMerged).filter((i): i is Item => i !== null)
+    : withPrintedSeverity(doc, reading.profile, reading.idPatterns, itemsFromMentions(doc.text, mentions));
   return {
     doc,
     reading,
@@ -292,7 +301,9 @@ function missedButPrinted(side: Side, unpairedOthers: readonly Item[]): Item[] {
   if (side.ref.mode !== 'full') return [];
   const own = new Set(side.items.filter((i) => i.id !== null).map((i) => comparableId(i.id!)));
   const wanted = new Set(unpairedOthers.filter((i) => i.id !== null && !own.has(comparableId(i.id))).map((i) => comparableId(i.id!)));
-  return wanted.size === 0 ? [] : withPrintedSeverity(side.doc, side.reading.profile, side.reading.idPatterns, itemsFromMentions(side.text, side.mentions, wanted));
+  return wanted.size === 0
+    ? []
+    : withPrintedSeverity(side.doc, side.reading.profile, side.reading.idPatterns, itemsFromMentions(side.text, side.mentions, wanted));
 }
 
 export function compareDocuments(db: Database, input: CompareInput): Comparison {
@@ -305,7 +316,11 @@ export function compareDocuments(db: Database, input: CompareInput): Comparison 
   const { candidates, confirmed } = auditorCandidates(db, input, earlier, later, pairing);
   const table = buildPairs(db, earlier, later, pairing.matches, confirmed);
   // Candidates name the pairs their two sides stand in (each side's own row until the auditor confirms).
-  const asPairIndexes = candidates.map((c) => ({ ...c, earlierIndex: table.earlierIndexOfPair.get(c.earlierIndex)!, laterIndex: table.laterIndexOfPair.get(c.laterIndex)! }));
+  const asPairIndexes = candidates.map((c) => ({
+    ...c,
+    earlierIndex: table.earlierIndexOfPair.get(c.earlierIndex)!,
+    laterIndex: table.laterIndexOfPair.get(c.laterIndex)!,
+  }));
   return {
     id: null,
     earlier: earlier.ref,
@@ -341,13 +356,19 @@ function pairSides(earlier: Side, later: Side): Pairing {
     pairedEarlier.add(e);
     pairedLater.add(l);
   };
-  for (const extra of missedButPrinted(later, earlier.items.filter((_, e) => !pairedEarlier.has(e)))) {
+  for (const extra of missedButPrinted(
+    later,
+    earlier.items.filter((_, e) => !pairedEarlier.has(e)),
+  )) {
     const e = earlier.items.findIndex((item, i) => !pairedEarlier.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
     if (!agreeEnough(earlier.items[e]!, extra)) continue;
     later.items.push(extra);
     pairByPrintedId(e, later.items.length - 1);
   }
-  for (const extra of missedButPrinted(earlier, later.items.filter((_, l) => !pairedLater.has(l)))) {
+  for (const extra of missedButPrinted(
+    earlier,
+    later.items.filter((_, l) => !pairedLater.has(l)),
+  )) {
     const l = later.items.findIndex((item, i) => !pairedLater.has(i) && item.id !== null && comparableId(item.id) === comparableId(extra.id!));
     if (!agreeEnough(extra, later.items[l]!)) continue;
     earlier.items.push(extra);
@@ -358,7 +379,13 @@ function pairSides(earlier: Side, later: Side): Pairing {
 }
 
 /** The candidates with the auditor's answers (kept per pair of documents), and those confirmed as pairs (each side once). */
-function auditorCandidates(db: Database, input: CompareInput, earlier: Side, later: Side, pairing: Pairing): { candidates: CompareCandidate[]; confirmed: { earlier: number; later: number; score: number }[] } {
+function auditorCandidates(
+  db: Database,
+  input: CompareInput,
+  earlier: Side,
+  later: Side,
+  pairing: Pairing,
+): { candidates: CompareCandidate[]; confirmed: { earlier: number; later: number; score: number }[] } {
   const { pairedEarlier, pairedLater } = pairing;
   const decisions = new Map(listDecisions(db, input.earlierDocumentId, input.laterDocumentId).map((d) => [`${d.earlierKey}|${d.laterKey}`, d.decision]));
   const candidates: CompareCandidate[] = [];
@@ -367,7 +394,12 @@ function auditorCandidates(db: Database, input: CompareInput, earlier: Side, lat
     const earlierKey = findingKeyOf(earlier.items[c.earlier]!.side);
     const laterKey = findingKeyOf(later.items[c.later]!.side);
     const decision = decisions.get(`${earlierKey}|${laterKey}`) ?? null;
-    if (decision === 'confirmed' && !pairedEarlier.has(c.earlier) && !pairedLater.has(c.later) && !confirmed.some((x) => x.earlier === c.earlier || x.later === c.later)) {
+    if (
+      decision === 'confirmed' &&
+      !pairedEarlier.has(c.earlier) &&
+      !pairedLater.has(c.later) &&
+      !confirmed.some((x) => x.earlier === c.earlier || x.later === c.later)
+    ) {
       confirmed.push(c);
     }
     candidates.push({ earlierIndex: c.earlier, laterIndex: c.later, earlierKey, laterKey, reason: c.reason, score: c.score, decision });
@@ -379,10 +411,17 @@ function auditorCandidates(db: Database, input: CompareInput, earlier: Side, lat
  * One row per earlier finding (paired by the rules, by the auditor, or no longer present), then one per later finding
  * left (new); with where each side's item landed.
  */
-function buildPairs(db: Database, earlier: Side, later: Side, matches: readonly Match[], confirmed: readonly { earlier: number; later: number; score: number }[]) {
+function buildPairs(
+  db: Database,
+  earlier: Side,
+  later: Side,
+  matches: readonly Match[],
+  confirmed: readonly { earlier: number; later: number; score: number }[],
+) {
   const pairs: ComparePair[] = [];
   const laterIndexOfPair = new Map<number, number>();
-  const add = (e: Item | null, l: Item | null, rule: PairRule | null, score: number) => pairs.push(pairOf(db, earlier, later, { e, l, rule, score, index: pairs.length }));
+  const add = (e: Item | null, l: Item | null, rule: PairRule | null, score: number) =>
+    pairs.push(pairOf(db, earlier, later, { e, l, rule, score, index: pairs.length }));
   const confirmedByEarlier = new Map(confirmed.map((c) => [c.earlier, c]));
   for (const [e, item] of earlier.items.entries()) {
     const match = matches.find((m) => m.earlier === e);
@@ -402,12 +441,25 @@ function buildPairs(db: Database, earlier: Side, later: Side, matches: readonly 
 }
 
 /** One row: its label and changes, the status the later document states, the auditor's notes on the earlier finding. */
-function pairOf(db: Database, earlier: Side, later: Side, row: { e: Item | null; l: Item | null; rule: PairRule | null; score: number; index: number }): ComparePair {
+function pairOf(
+  db: Database,
+  earlier: Side,
+  later: Side,
+  row: { e: Item | null; l: Item | null; rule: PairRule | null; score: number; index: number },
+): ComparePair {
   const { e, l } = row;
   const changes: ComparePair['changes'] = [];
   if (e && l && !sameSeverity(e.side.severity, l.side.severity)) changes.push('severity');
   if (e && l && !sameTitle(e.side, l.side)) changes.push('title');
-  const label: ComparePair['label'] = !l ? 'no_longer_present' : !e ? 'new' : changes.includes('severity') ? 'severity_changed' : changes.includes('title') ? 'title_changed' : 'still_present';
+  const label: ComparePair['label'] = !l
+    ? 'no_longer_present'
+    : !e
+      ? 'new'
+      : changes.includes('severity')
+        ? 'severity_changed'
+        : changes.includes('title')
+          ? 'title_changed'
+          : 'still_present';
   return {
     index: row.index,
     earlier: e?.side ?? null,

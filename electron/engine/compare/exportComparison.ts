@@ -42,12 +42,19 @@ function candidateText(c: Comparison, cand: CompareCandidate): string {
 
 export function comparisonMarkdown(c: Comparison): string {
   const md = escapeMarkdown;
-  const out: string[] = [`# Re-audit comparison`, '', `Earlier: ${md(c.earlier.file)} (run ${c.earlier.runId}, ${c.earlier.mode})  `, `Later: ${md(c.later.file)} (run ${c.later.runId}, ${c.later.mode})`, ''];
+  const out: string[] = [
+    `# Re-audit comparison`,
+    '',
+    `Earlier: ${md(c.earlier.file)} (run ${c.earlier.runId}, ${c.earlier.mode})  `,
+    `Later: ${md(c.later.file)} (run ${c.later.runId}, ${c.later.mode})`,
+    '',
+  ];
   out.push('| | count |', '| --- | --- |', ...summaryLines(c).map(([k, v]) => `| ${k} | ${v} |`), '');
   for (const ref of [c.earlier, c.later]) {
-    if (ref.ungroundedFindings > 0) out.push(`${md(ref.file)}: ${ref.ungroundedFindings} finding(s) left out because their evidence was not found in the text.`, '');
+    if (ref.ungroundedFindings > 0)
+      out.push(`${md(ref.file)}: ${ref.ungroundedFindings} finding(s) left out because their evidence was not found in the text.`, '');
   }
-  out.push('| label | stated status (the later document\'s words) | earlier | later |', '| --- | --- | --- | --- |');
+  out.push("| label | stated status (the later document's words) | earlier | later |", '| --- | --- | --- | --- |');
   const sideCell = (s: CompareSide | null) => (s ? `${md(sideName(s))}${s.severity ? ` (${md(s.severity)})` : ''}, ${pagesText(s)}: "${md(s.quote)}"` : '—');
   for (const p of c.pairs) {
     const notes = p.notes.length > 0 ? `<br>Notes: ${p.notes.map((n) => `${md(n.reviewer)}: ${md(n.text)}`).join('; ')}` : '';
@@ -88,7 +95,25 @@ ${c.candidates.length > 0 ? html`<h2>Candidate pairs (unsure: the auditor confir
 `;
 }
 
-const CSV_HEADER = ['label', 'stated_status', 'status_category', 'status_page', 'status_quote', 'earlier_id', 'earlier_title', 'earlier_severity', 'earlier_pages', 'earlier_quote', 'later_id', 'later_title', 'later_severity', 'later_pages', 'later_quote', 'rule', 'notes'];
+const CSV_HEADER = [
+  'label',
+  'stated_status',
+  'status_category',
+  'status_page',
+  'status_quote',
+  'earlier_id',
+  'earlier_title',
+  'earlier_severity',
+  'earlier_pages',
+  'earlier_quote',
+  'later_id',
+  'later_title',
+  'later_severity',
+  'later_pages',
+  'later_quote',
+  'rule',
+  'notes',
+];
 
 export function comparisonCsv(c: Comparison): string {
   const side = (s: CompareSide | null) => [s?.id ?? null, s?.title ?? null, s?.severity ?? null, s ? s.pages.join(' ') : null, s?.quote ?? null];
@@ -110,14 +135,21 @@ export function comparisonCsv(c: Comparison): string {
   return `${[CSV_HEADER.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
-const jsonSide = (s: CompareSide | null) => s && { id: s.id, number: s.number, title: s.title, severity: s.severity, pages: s.pages, quote: s.quote, page: s.page };
+const jsonSide = (s: CompareSide | null) =>
+  s && { id: s.id, number: s.number, title: s.title, severity: s.severity, pages: s.pages, quote: s.quote, page: s.page };
 
 /** The JSON export (docs/compare.schema.json): `stated_status` keeps the name the issue gives it. */
 export function comparisonJson(c: Comparison): string {
   return `${JSON.stringify(
     {
       version: COMPARE_JSON_VERSION,
-      earlier: { file: c.earlier.file, sha256: c.earlier.sha256, runId: c.earlier.runId, mode: c.earlier.mode, ungroundedFindings: c.earlier.ungroundedFindings },
+      earlier: {
+        file: c.earlier.file,
+        sha256: c.earlier.sha256,
+        runId: c.earlier.runId,
+        mode: c.earlier.mode,
+        ungroundedFindings: c.earlier.ungroundedFindings,
+      },
       later: { file: c.later.file, sha256: c.later.sha256, runId: c.later.runId, mode: c.later.mode, ungroundedFindings: c.later.ungroundedFindings },
       summary: c.summary,
       pairs: c.pairs.map((p) => ({
@@ -127,10 +159,22 @@ export function comparisonJson(c: Comparison): string {
         changes: p.changes,
         rule: p.rule,
         score: p.score,
-        stated_status: p.statedStatus && { text: p.statedStatus.text, category: p.statedStatus.category, quote: p.statedStatus.quote, page: p.statedStatus.page, source: p.statedStatus.source },
+        stated_status: p.statedStatus && {
+          text: p.statedStatus.text,
+          category: p.statedStatus.category,
+          quote: p.statedStatus.quote,
+          page: p.statedStatus.page,
+          source: p.statedStatus.source,
+        },
         notes: p.notes,
       })),
-      candidates: c.candidates.map((cand) => ({ earlierPair: cand.earlierIndex, laterPair: cand.laterIndex, reason: cand.reason, score: cand.score, decision: cand.decision })),
+      candidates: c.candidates.map((cand) => ({
+        earlierPair: cand.earlierIndex,
+        laterPair: cand.laterIndex,
+        reason: cand.reason,
+        score: cand.score,
+        decision: cand.decision,
+      })),
       model_status: c.modelStatus ?? null,
     },
     null,
@@ -138,7 +182,11 @@ export function comparisonJson(c: Comparison): string {
   )}\n`;
 }
 
-export async function renderComparison(c: Comparison, format: CompareFormat, print: (html: string) => Promise<Buffer> = (page) => renderPdfWithChromium(page, { footerLabel: 'Re-audit comparison' })): Promise<string | Buffer> {
+export async function renderComparison(
+  c: Comparison,
+  format: CompareFormat,
+  print: (html: string) => Promise<Buffer> = (page) => renderPdfWithChromium(page, { footerLabel: 'Re-audit comparison' }),
+): Promise<string | Buffer> {
   switch (format) {
     case 'md':
       return comparisonMarkdown(c);

@@ -27,7 +27,11 @@ const LEAD_CHARS = 600;
 /** Where the finding's section starts: its heading (the title's first words) shortly above its quote, else the quote's line. */
 function sectionStart(text: string, at: number, title: string, floor: number): number {
   const from = Math.max(floor, at - LEAD_CHARS);
-  const firstWords = title.split(/\s+/).filter(Boolean).slice(0, 4).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const firstWords = title
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 4)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const heading = firstWords.length >= 2 ? [...text.slice(from, at).matchAll(new RegExp(firstWords.join(String.raw`\s+`), 'gi'))].at(-1) : undefined;
   if (heading) return text.lastIndexOf('\n', from + heading.index) + 1;
   return text.lastIndexOf('\n', at - 1) + 1;
@@ -41,7 +45,7 @@ export const StatusReplySchema = z.object({
   statuses: z.array(
     z.object({
       finding: z.number().int().describe('the finding number as given in the DOCUMENT block'),
-      quote: z.string().nullable().describe('verbatim text from that finding\'s section that states its status, or null when it states none'),
+      quote: z.string().nullable().describe("verbatim text from that finding's section that states its status, or null when it states none"),
     }),
   ),
 });
@@ -99,7 +103,12 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
   try {
     const result = await chatJsonPrompt(
       options.llm,
-      { instructions: STATUS_INSTRUCTIONS, schema: StatusReplySchema, task: 'Quote the status each finding\'s section states.', document: { id: comparison.later.documentId, label: 'finding-sections', text } },
+      {
+        instructions: STATUS_INSTRUCTIONS,
+        schema: StatusReplySchema,
+        task: "Quote the status each finding's section states.",
+        document: { id: comparison.later.documentId, label: 'finding-sections', text },
+      },
       {
         // Logged as an extraction call: it reads findings' sections (llm_calls.purpose is a closed set).
         purpose: 'extract',
@@ -143,7 +152,12 @@ export async function readStatusesWithModel(db: Database, comparison: Comparison
   }
   const pairs = comparison.pairs.map((p) => (found.has(p.index) ? { ...p, statedStatus: found.get(p.index)! } : p));
   return {
-    comparison: { ...comparison, pairs, summary: summarizePairs(pairs, comparison.candidates), modelStatus: { model: options.model, read: found.size, dropped, problem: null } },
+    comparison: {
+      ...comparison,
+      pairs,
+      summary: summarizePairs(pairs, comparison.candidates),
+      modelStatus: { model: options.model, read: found.size, dropped, problem: null },
+    },
     read: found.size,
     dropped,
     problem: null,
@@ -162,7 +176,11 @@ export function statusesLeftUnread(c: Comparison): boolean {
  * The model and context for the status call: the one asked for, else the one that extracted the later document's
  * findings (it ran on this machine already), else the later run's first; null when none is known.
  */
-export function statusModelFor(db: Database, c: Comparison, wanted: { model?: string | undefined; numCtx?: number | undefined } = {}): { model: string; numCtx: number } | null {
+export function statusModelFor(
+  db: Database,
+  c: Comparison,
+  wanted: { model?: string | undefined; numCtx?: number | undefined } = {},
+): { model: string; numCtx: number } | null {
   const runModels = getRunModels(db, c.later.runId);
   const model = wanted.model ?? runModels.models.find((m) => m.stage === 'extract')?.name ?? runModels.models[0]?.name;
   return model ? { model, numCtx: wanted.numCtx ?? runModels.numCtx ?? MODEL_STATUS_NUM_CTX } : null;

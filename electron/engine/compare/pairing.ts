@@ -51,7 +51,9 @@ export const IDENTICAL_EVIDENCE = 0.999;
  * "Possible ..."): a retitled heading often swaps them, so they never make two titles siblings.
  */
 const FRAMING_WORDS = new Set(
-  'lack missing absent absence insufficient inadequate improper incorrect wrong invalid possible potential could can may might allow allows lead result due use usage issue vulnerability risk problem several multiple unchecked unsafe unprotected no'.split(' '),
+  'lack missing absent absence insufficient inadequate improper incorrect wrong invalid possible potential could can may might allow allows lead result due use usage issue vulnerability risk problem several multiple unchecked unsafe unprotected no'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -106,13 +108,25 @@ export function pairFindings(earlier: readonly PairingItem[], later: readonly Pa
     if (sameE.length !== 1 || sameL.length !== 1) continue;
     const [l, b] = sameL[0]!;
     if (agreeEnough(a, b)) pair(e, l, 'printed-id', 1);
-    else idMismatch.push({ earlier: e, later: l, reason: `Both print ${a.id}, but the titles differ ("${a.title}" / "${b.title}"): the ID may have been reused after a renumbering.`, score: round(textSimilarity(a.title, b.title)) });
+    else
+      idMismatch.push({
+        earlier: e,
+        later: l,
+        reason: `Both print ${a.id}, but the titles differ ("${a.title}" / "${b.title}"): the ID may have been reused after a renumbering.`,
+        score: round(textSimilarity(a.title, b.title)),
+      });
   }
 
   // 2. The printed number with a title the merge calls the same (not siblings).
   for (const [e, a] of earlier.entries()) {
     if (pairedEarlier.has(e) || a.number === null) continue;
-    const options = [...later.entries()].filter(([l, b]) => !pairedLater.has(l) && b.number === a.number && compareFindings({ title: a.title, description: '' }, { title: b.title, description: '' }).same && !areSiblings(a, b));
+    const options = [...later.entries()].filter(
+      ([l, b]) =>
+        !pairedLater.has(l) &&
+        b.number === a.number &&
+        compareFindings({ title: a.title, description: '' }, { title: b.title, description: '' }).same &&
+        !areSiblings(a, b),
+    );
     if (options.length === 1) pair(e, options[0]![0], 'number-title', 1);
   }
 
@@ -126,7 +140,14 @@ export function pairFindings(earlier: readonly PairingItem[], later: readonly Pa
       const evidence = a.evidence !== '' && b.evidence !== '' ? textSimilarity(a.evidence, b.evidence) : 0;
       const score = Math.max(similarity.score, textSimilarity(a.title, b.title), evidence);
       if (!similarity.same && score < CANDIDATE_SCORE) continue;
-      scored.push({ e, l, same: similarity.same || evidence >= SAME_EVIDENCE, score, siblings: areSiblings(a, b), sameEvidence: evidence >= IDENTICAL_EVIDENCE });
+      scored.push({
+        e,
+        l,
+        same: similarity.same || evidence >= SAME_EVIDENCE,
+        score,
+        siblings: areSiblings(a, b),
+        sameEvidence: evidence >= IDENTICAL_EVIDENCE,
+      });
     }
   }
   scored.sort((x, y) => y.score - x.score || x.e - y.e || x.l - y.l);
@@ -139,11 +160,12 @@ export function pairFindings(earlier: readonly PairingItem[], later: readonly Pa
       pair(s.e, s.l, 'similarity', round(s.score));
       continue;
     }
-    const reason = s.siblings && s.same
-      ? `Near-identical titles that differ in what they are about ("${earlier[s.e]!.title}" / "${later[s.l]!.title}"): siblings are never paired without the auditor.`
-      : sureOf(s)
-        ? 'Similar to more than one finding on the other side: the auditor chooses.'
-        : 'Similar titles or evidence, but not enough to pair without the auditor.';
+    const reason =
+      s.siblings && s.same
+        ? `Near-identical titles that differ in what they are about ("${earlier[s.e]!.title}" / "${later[s.l]!.title}"): siblings are never paired without the auditor.`
+        : sureOf(s)
+          ? 'Similar to more than one finding on the other side: the auditor chooses.'
+          : 'Similar titles or evidence, but not enough to pair without the auditor.';
     offered.add(`${s.e}:${s.l}`);
     candidates.push({ earlier: s.e, later: s.l, reason, score: round(s.score) });
   }

@@ -67,7 +67,8 @@ const STRONG_LABEL_RE = /^[ \t]*(?:fix(?:\s+review)?\s+)?(?:status|resolution|re
  * The label is followed by a colon or dash, or stands alone on its line: a recommendation that starts with
  * the same word ("Update the fee so that closed positions ...") is no label.
  */
-const WEAK_LABEL_RE = /^[ \t]*(?:fix\s+analysis|remediation(?:\s+plan)?|alleviation|(?:client|team|developer)?(?:['’]s)?\s*(?:response|comment(?:ary)?)|update)[ \t]*(?:[:\-–—][ \t]*(.*))?$/gim;
+const WEAK_LABEL_RE =
+  /^[ \t]*(?:fix\s+analysis|remediation(?:\s+plan)?|alleviation|(?:client|team|developer)?(?:['’]s)?\s*(?:response|comment(?:ary)?)|update)[ \t]*(?:[:\-–—][ \t]*(.*))?$/gim;
 /** After an arbitrary label, a status word may follow a short subject ("Acme: All issues have been fixed in ..."). */
 const HAS_BEEN_RE = /^[^.;:]{0,40}\b(?:has|have)\s+(?:now\s+)?been\s+$/i;
 /** Any short label followed at once by a status word ("Client: Acknowledged."). */
@@ -211,7 +212,8 @@ export function readStatedStatus(view: StatusTextView, anchors: FindingAnchors, 
     const isHeaderField = /:\s*$/.test(view.text.slice(line.start, start));
     const above = isHeaderField ? labelledStatuses(view, headerStart, line.start, STRONG_LABEL_RE, false).at(-1) : undefined;
     consider(0, above ? start - above.start : 0, above);
-    const worded = labelledStatuses(view, line.start, sectionEnd, WEAK_LABEL_RE, false)[0] ?? labelledStatuses(view, line.start, sectionEnd, ANY_LABEL_RE, true)[0];
+    const worded =
+      labelledStatuses(view, line.start, sectionEnd, WEAK_LABEL_RE, false)[0] ?? labelledStatuses(view, line.start, sectionEnd, ANY_LABEL_RE, true)[0];
     consider(1, worded ? worded.start - start : 0, worded);
   }
   if (best) return (best as { status: StatedStatus }).status;

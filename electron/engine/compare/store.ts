@@ -24,7 +24,8 @@ export function saveComparison(db: Database, comparison: Comparison): number {
         `INSERT INTO comparisons (earlier_document_id, later_document_id, earlier_run_id, later_run_id, result_json, created_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
-      .run(comparison.earlier.documentId, comparison.later.documentId, comparison.earlier.runId, comparison.later.runId, '{}', comparison.createdAt).lastInsertRowid,
+      .run(comparison.earlier.documentId, comparison.later.documentId, comparison.earlier.runId, comparison.later.runId, '{}', comparison.createdAt)
+      .lastInsertRowid,
   );
   db.prepare('UPDATE comparisons SET result_json = ? WHERE id = ?').run(JSON.stringify({ ...comparison, id }), id);
   return id;
@@ -55,7 +56,15 @@ export function listComparisons(db: ReadDb): ComparisonListing[] {
 
 export function saveDecision(
   db: Database,
-  input: { earlierDocumentId: number; laterDocumentId: number; earlierKey: string; laterKey: string; decision: 'confirmed' | 'rejected' | null; reviewer: string; at: string },
+  input: {
+    earlierDocumentId: number;
+    laterDocumentId: number;
+    earlierKey: string;
+    laterKey: string;
+    decision: 'confirmed' | 'rejected' | null;
+    reviewer: string;
+    at: string;
+  },
 ): void {
   if (input.decision === null) {
     db.prepare('DELETE FROM comparison_decisions WHERE earlier_document_id = ? AND later_document_id = ? AND earlier_key = ? AND later_key = ?').run(

@@ -225,7 +225,10 @@ function titleScores(index: EntryIndex, finding: MergedFinding): Map<number, num
   });
   const scores = new Map<number, number>();
   for (const i of [...candidates].sort((a, b) => a - b)) {
-    const byTitle = Math.max(index.titleScore(own, i, byLetters[0]!.has(i)), ...others.map((t, k) => index.titleScore(t, i, byLetters[k + 1]!.has(i)) - OTHER_TITLE_DISCOUNT));
+    const byTitle = Math.max(
+      index.titleScore(own, i, byLetters[0]!.has(i)),
+      ...others.map((t, k) => index.titleScore(t, i, byLetters[k + 1]!.has(i)) - OTHER_TITLE_DISCOUNT),
+    );
     const value = Math.min(1, Math.max(0, byTitle) + numberScore(finding.printedNumber, index.numberOf(i), byTitle));
     if (value !== 0) scores.set(i, value);
   }

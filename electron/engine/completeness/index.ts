@@ -54,12 +54,22 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
   // section: printed/listedRows.ts) does not make its entry found: the entry is named, so a skipped section shows.
   const analysed = input.findings.filter((f) => f.type !== LISTED_ENTRY_TYPE);
   // In slices: a listing of thousands of rows (a release note's issues) takes a while to match.
-  const listings = await runInSlices(matchEntrySteps(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed), input.llm?.signal ? { signal: input.llm.signal } : {});
+  const listings = await runInSlices(
+    matchEntrySteps(findListings(lines, input.doc.text, input.profile, input.idPatterns), analysed),
+    input.llm?.signal ? { signal: input.llm.signal } : {},
+  );
   // Standards, licences and advisories (EIP-4844, AGPL-3, CVE-...) have the shape of finding IDs: only the document's own family counts.
-  const families = ownIdFamilies(input.findings.map((f) => f.findingKey), listings.flatMap((l) => l.entries));
+  const families = ownIdFamilies(
+    input.findings.map((f) => f.findingKey),
+    listings.flatMap((l) => l.entries),
+  );
   // An ID a found finding names in its title ("port HADOOP-16754 to thirdparty"), or printed in a listed entry that a
   // finding was matched to, is accounted for even when no finding carries it as its own key.
-  const named = new Set(input.findings.flatMap((f) => [f.title, ...f.sources.map((s) => s.title)]).flatMap((t) => t.toUpperCase().match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []));
+  const named = new Set(
+    input.findings
+      .flatMap((f) => [f.title, ...f.sources.map((s) => s.title)])
+      .flatMap((t) => t.toUpperCase().match(/[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+/g) ?? []),
+  );
   const listedAndFound = new Set(listings.flatMap((l) => l.entries.filter((e) => e.id !== null && e.findingIds.length > 0).map((e) => e.id!)));
   // So is the one ID printed in the heading block of a found finding the run did not key by it.
   const inFoundHeadings = headingBlockIds(input.doc.text, input.findings, input.idPatterns);
@@ -85,5 +95,7 @@ export async function checkCompleteness(input: CompletenessInput): Promise<Compl
 
 /** Where the reported findings' grounded evidence lies (every source of every merged finding). */
 function evidenceSpans(findings: readonly MergedFinding[]): { start: number; end: number }[] {
-  return findings.flatMap((f) => f.sources.flatMap((s) => (s.grounded && s.evidenceStart !== null && s.evidenceEnd !== null ? [{ start: s.evidenceStart, end: s.evidenceEnd }] : [])));
+  return findings.flatMap((f) =>
+    f.sources.flatMap((s) => (s.grounded && s.evidenceStart !== null && s.evidenceEnd !== null ? [{ start: s.evidenceStart, end: s.evidenceEnd }] : [])),
+  );
 }

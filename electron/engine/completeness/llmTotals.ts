@@ -21,7 +21,8 @@ export const STATED_TOTALS_CHUNK_REF = 'completeness:stated-totals';
 export const OVERVIEW_BUDGET_CHARS = 6000;
 const PART_CHARS = 2500;
 
-const OVERVIEW_HEADING = /^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:executive\s+summary|summary|overview|project\s+dashboard|dashboard|key\s+findings|findings\s+overview|summary\s+of\s+(?:findings|results|issues)|results|at\s+a\s+glance|assessment\s+summary|audit\s+summary|vulnerability\s+summary|risk\s+summary)\b.{0,40}$/i;
+const OVERVIEW_HEADING =
+  /^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:executive\s+summary|summary|overview|project\s+dashboard|dashboard|key\s+findings|findings\s+overview|summary\s+of\s+(?:findings|results|issues)|results|at\s+a\s+glance|assessment\s+summary|audit\s+summary|vulnerability\s+summary|risk\s+summary)\b.{0,40}$/i;
 
 export const StatedTotalsReplySchema = z.object({
   counts: z.array(
@@ -102,7 +103,9 @@ export function mayStateCounts(text: string, profile: ExtractionProfile): boolea
   return lines.some((words, i) => {
     const next = lines[i + 1] ?? [];
     const labelWords = words.filter((w) => isLabel.test(w)).length;
-    return labelWords > 0 && labelWords >= words.length - 1 && next.length > 0 && next.filter((w) => isCount.test(w)).length >= Math.min(labelWords, next.length);
+    return (
+      labelWords > 0 && labelWords >= words.length - 1 && next.length > 0 && next.filter((w) => isCount.test(w)).length >= Math.min(labelWords, next.length)
+    );
   });
 }
 
@@ -149,7 +152,12 @@ export async function statedTotalsByLlm(input: LlmTotalsInput): Promise<LlmTotal
 }
 
 /** A count the document shows where the model says: quote found, and the label and number in it. */
-function groundCount(doc: ExtractedDocument, parts: readonly { start: number; end: number }[], profile: ExtractionProfile, item: StatedTotalsReply['counts'][number]): StatedCount | null {
+function groundCount(
+  doc: ExtractedDocument,
+  parts: readonly { start: number; end: number }[],
+  profile: ExtractionProfile,
+  item: StatedTotalsReply['counts'][number],
+): StatedCount | null {
   const label = item.label.trim();
   const isTotal = /^total\b/i.test(label);
   const severity = isTotal ? null : rankSeverity(profile, label).canonical;
@@ -159,10 +167,25 @@ function groundCount(doc: ExtractedDocument, parts: readonly { start: number; en
     const grounding = groundEvidence(doc.text, doc.pages, item.quote, { chunk: part });
     if (grounding.status !== 'grounded' || grounding.start === null || grounding.end === null) continue;
     const shown = doc.text.slice(grounding.start, grounding.end);
-    const labelShown = new RegExp(`\\b${label.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}`, 'i').test(shown);
+    const labelShown = new RegExp(
+      `\\b${label
+        .split(/\s+/)
+        .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('\\s+')}`,
+      'i',
+    ).test(shown);
     const numberShown = [...shown.matchAll(new RegExp(`\\b(${COUNT_SOURCE})\\b`, 'gi'))].some((m) => parseCount(m[1]!) === item.count);
     if (!labelShown || !numberShown) return null;
-    return { label, severity, count: item.count, start: grounding.start, end: grounding.end, page: grounding.page ?? pageAt(doc.pages, grounding.start), text: oneLine(shown), source: 'llm' };
+    return {
+      label,
+      severity,
+      count: item.count,
+      start: grounding.start,
+      end: grounding.end,
+      page: grounding.page ?? pageAt(doc.pages, grounding.start),
+      text: oneLine(shown),
+      source: 'llm',
+    };
   }
   return null;
 }

@@ -15,7 +15,9 @@ export function saveCompleteness(db: Database, input: { runId: number; documentI
 
 /** The verdict of one document in one run; null when the check has not run (rules-only runs, runs made before it existed). */
 export function getCompleteness(db: ReadDb, runId: number, documentId: number): CompletenessVerdict | null {
-  const row = db.prepare('SELECT verdict_json FROM completeness_checks WHERE run_id = ? AND document_id = ?').get(runId, documentId) as { verdict_json: string } | undefined;
+  const row = db.prepare('SELECT verdict_json FROM completeness_checks WHERE run_id = ? AND document_id = ?').get(runId, documentId) as
+    | { verdict_json: string }
+    | undefined;
   return row ? (JSON.parse(row.verdict_json) as CompletenessVerdict) : null;
 }
 

@@ -241,19 +241,27 @@ class UnitExtraction {
       // Nothing complete to continue after (one finding longer than the whole reply room): only a split can help.
       // The cut call is logged and counted; it analysed no piece.
       if (this.canSplit(piece)) return combine({ ...cutCall, pieces: 0 }, await this.split(piece));
-      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`, {
-        model: this.input.model,
-        chunkRef: piece.ref,
-        reply: reply.content.slice(0, 2000),
-      });
+      throw new AppError(
+        ErrorCode.LLM_REPLY_CUT,
+        `The reply was cut at the length limit before its first finding was complete, and the text cannot be split further; the chunk is marked failed.`,
+        {
+          model: this.input.model,
+          chunkRef: piece.ref,
+          reply: reply.content.slice(0, 2000),
+        },
+      );
     }
     const mine: ExtractUnitResult = { ...cutCall, findings: kept, summary: partial.summary?.trim() ?? '' };
     if (!this.visible(resumeAt, piece.end)) return mine;
     if (piece.continuation >= MAX_CONTINUATIONS) {
-      throw new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`, {
-        model: this.input.model,
-        chunkRef: piece.ref,
-      });
+      throw new AppError(
+        ErrorCode.LLM_REPLY_CUT,
+        `The reply was cut at the length limit ${MAX_CONTINUATIONS} times in a row on the same text; the chunk is marked failed.`,
+        {
+          model: this.input.model,
+          chunkRef: piece.ref,
+        },
+      );
     }
     return combine(mine, await this.analyse(this.continuationOf(piece, resumeAt)));
   }
@@ -300,7 +308,8 @@ class UnitExtraction {
   private ground(reported: readonly ReplyEntry[], recorded: readonly number[], piece: Piece): GroundedFinding[] {
     const range = { start: piece.start, end: piece.end };
     const entries = this.input.recorded?.entries ?? [];
-    const detailOf = (entry: ListedEntry | undefined, title?: string) => (entry ? recordedDetail(this.doc, this.profile, entry, range, this.hidden, this.views, title) : null);
+    const detailOf = (entry: ListedEntry | undefined, title?: string) =>
+      entry ? recordedDetail(this.doc, this.profile, entry, range, this.hidden, this.views, title) : null;
     const details = [...new Set(recorded)].flatMap((n) => detailOf(entries[n - 1]) ?? []);
     // A finding given by its title alone (a bare title, an object without ID or quote) that the recorded list names,
     // whose detailed section is in the text: read there by the rules, as if the model had given its number.
@@ -323,7 +332,11 @@ class UnitExtraction {
 
   /** Whether a list that ended by itself at `at` may be a model that stopped early (see afterWholeReply). */
   private mayHaveStopped(at: number, end: number, findings: readonly GroundedFinding[]): boolean {
-    return findings.length >= LONG_LIST || this.sectionsUnnamed(at, end, findings) || (findings.length >= MIN_LEARNED_LIST && this.uncoveredIdsAfter(at, end, findings) >= MIN_LEARNED_LIST);
+    return (
+      findings.length >= LONG_LIST ||
+      this.sectionsUnnamed(at, end, findings) ||
+      (findings.length >= MIN_LEARNED_LIST && this.uncoveredIdsAfter(at, end, findings) >= MIN_LEARNED_LIST)
+    );
   }
 
   /**
@@ -429,7 +442,12 @@ export function locateTail(text: string, tail: string, chunkStart: number): { st
  * line/sentence boundary when one is near. Undefined for the first leaf, and for a leaf that opens a section (its
  * boundary is a heading: nothing before it is cut, and the tail would be read again with every unit for nothing).
  */
-export function previousTailFor(doc: Pick<ExtractedDocument, 'text'>, leaves: readonly ChunkNode[], position: number, chars = DEFAULT_TAIL_CHARS): string | undefined {
+export function previousTailFor(
+  doc: Pick<ExtractedDocument, 'text'>,
+  leaves: readonly ChunkNode[],
+  position: number,
+  chars = DEFAULT_TAIL_CHARS,
+): string | undefined {
   if (position <= 0) return undefined;
   const prev = leaves[position - 1];
   const cur = leaves[position];

@@ -118,7 +118,13 @@ export async function askForUncoveredMentions(llm: LlmClient, input: FollowUpInp
     const asked = named.sections ?? [];
     const titles = reply.findings.map((f) => titleOnly(f, profile));
     const titled = titles.map((title) => {
-      const entry = title === null ? undefined : recordedByTitle(asked.map((s) => s.entry), title);
+      const entry =
+        title === null
+          ? undefined
+          : recordedByTitle(
+              asked.map((s) => s.entry),
+              title,
+            );
       return asked.find((s) => s.entry === entry);
     });
     const read = new Map(
@@ -208,4 +214,3 @@ export function excerptsAround(doc: Pick<ExtractedDocument, 'text'>, mentions: r
   // Excerpts that touch or stand on consecutive lines are one: no gap marker between lines that follow each other.
   return joinTouching(doc, spans);
 }
-

@@ -30,7 +30,22 @@ export {
   type ExtractionPromptInput,
 } from './prompts';
 export * from './store';
-export { planExtractionReplyTokens, SOURCE_TOKENS_PER_FINDING, REPLY_TOKENS_PER_FINDING, PRINTED_LINE_TOKENS, MIN_EXTRACTION_REPLY_TOKENS } from './replyBudget';
+export {
+  planExtractionReplyTokens,
+  SOURCE_TOKENS_PER_FINDING,
+  REPLY_TOKENS_PER_FINDING,
+  PRINTED_LINE_TOKENS,
+  MIN_EXTRACTION_REPLY_TOKENS,
+} from './replyBudget';
 export { packUnits, leafOfFinding, expectedFindingsByLeaf, expectedReplyTokens, type ExtractionUnit, type ReplyPlan } from './units';
-export { askForUncoveredMentions, uncoveredMentions, unnamedSections, excerptsAround, FOLLOW_UP_BATCH, type FollowUpInput, type FollowUpBatch, type UnnamedSection } from './followUp';
+export {
+  askForUncoveredMentions,
+  uncoveredMentions,
+  unnamedSections,
+  excerptsAround,
+  FOLLOW_UP_BATCH,
+  type FollowUpInput,
+  type FollowUpBatch,
+  type UnnamedSection,
+} from './followUp';
 export { recordedDetail, standsFor } from './recordedDetails';

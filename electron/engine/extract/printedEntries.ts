@@ -61,7 +61,31 @@ const TITLE_WORD_SHARE = 0.5;
 const LONGEST_QUOTED_LINE = 300;
 
 /** Words that say nothing of which finding a title names. */
-const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'for', 'to', 'and', 'or', 'with', 'is', 'are', 'be', 'by', 'at', 'from', 'as', 'when', 'not', 'no', 'its', 'it']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'for',
+  'to',
+  'and',
+  'or',
+  'with',
+  'is',
+  'are',
+  'be',
+  'by',
+  'at',
+  'from',
+  'as',
+  'when',
+  'not',
+  'no',
+  'its',
+  'it',
+]);
 
 /** Reads one reply line "ID | type | severity | title" (see the module comment for shorter lines). */
 export function parsePrintedLine(line: string, profile: ExtractionProfile): PrintedLine {
@@ -77,27 +101,55 @@ export function parsePrintedLine(line: string, profile: ExtractionProfile): Prin
   }
   // "PBI-10014: Login page ..." or "PBI-10014 | Login page ...": an ID at the start, the rest the title.
   const lead = findIdMentions(text, [], profile.idPatterns).find((m) => m.start <= 1);
-  if (lead) return { id: lead.raw, type: '', severity: '', title: text.slice(lead.end).replace(/^[\s:|.)\-–—]+/, '').trim() || text };
+  if (lead)
+    return {
+      id: lead.raw,
+      type: '',
+      severity: '',
+      title:
+        text
+          .slice(lead.end)
+          .replace(/^[\s:|.)\-–—]+/, '')
+          .trim() || text,
+    };
   return { id: null, type: '', severity: '', title: text };
 }
 
 /** The finding one reply line names, grounded in the text the model was shown (`regions`). */
-export function groundPrintedLine(doc: Pick<ExtractedDocument, 'text' | 'pages'>, profile: ExtractionProfile, line: PrintedLine, regions: GroundingRegions): GroundedFinding {
+export function groundPrintedLine(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  line: PrintedLine,
+  regions: GroundingRegions,
+): GroundedFinding {
   const text = doc.text;
-  const areas = [regions.chunk, ...(regions.context && regions.context.start < regions.chunk.start ? [{ start: regions.context.start, end: regions.chunk.end }] : [])];
+  const areas = [
+    regions.chunk,
+    ...(regions.context && regions.context.start < regions.chunk.start ? [{ start: regions.context.start, end: regions.chunk.end }] : []),
+  ];
   const title = line.title.trim();
   const reported = (evidence: string, page: number | null) => ({ id: line.id, type: line.type, title, severity: line.severity, evidence, page });
   // The ID as the model wrote it, or the ID inside what it wrote ("TOB-ETCD-001: Gateway ...").
   const ids = line.id ? [...new Set([...candidateIds(line.id, '', profile), line.id])] : [];
   let unverified: { start: number; end: number } | undefined;
   for (const area of areas) {
-    const occurrences = ids.flatMap((id) => idOccurrences(text, profile, id, area.start, area.end)).filter((o, i, all) => all.findIndex((x) => x.start === o.start) === i);
+    const occurrences = ids
+      .flatMap((id) => idOccurrences(text, profile, id, area.start, area.end))
+      .filter((o, i, all) => all.findIndex((x) => x.start === o.start) === i);
     const checked = occurrences.map((at) => ({ at, check: titleNear(text, profile, title, at, area) })).sort((a, b) => rank(b.check) - rank(a.check));
     const best = checked[0];
     if (best && best.check.kind !== 'none') {
       const { span, score } = best.check;
       const page = pageAt(doc.pages, span.start);
-      const placed: Grounding = { status: 'grounded', match: 'exact', score: Math.round(score * 1000) / 1000, start: span.start, end: span.end, page, inContextOnly: span.end <= regions.chunk.start };
+      const placed: Grounding = {
+        status: 'grounded',
+        match: 'exact',
+        score: Math.round(score * 1000) / 1000,
+        start: span.start,
+        end: span.end,
+        page,
+        inContextOnly: span.end <= regions.chunk.start,
+      };
       return groundFinding(doc, profile, reported(text.slice(span.start, span.end), page), regions, placed);
     }
     unverified ??= best?.at;
@@ -121,13 +173,25 @@ export function groundPrintedLine(doc: Pick<ExtractedDocument, 'text' | 'pages'>
  * quote would be (a heading whose text layer lost letters still starts its line: it is read as that heading); one
  * printed nowhere stays ungrounded.
  */
-function groundTitle(doc: Pick<ExtractedDocument, 'text' | 'pages'>, profile: ExtractionProfile, line: PrintedLine, regions: GroundingRegions, areas: readonly { start: number; end: number }[]): GroundedFinding {
+function groundTitle(
+  doc: Pick<ExtractedDocument, 'text' | 'pages'>,
+  profile: ExtractionProfile,
+  line: PrintedLine,
+  regions: GroundingRegions,
+  areas: readonly { start: number; end: number }[],
+): GroundedFinding {
   const text = doc.text;
   for (const area of areas) {
     const heading = line.title === '' ? null : titleHeading(text, line.title, area);
-    if (heading) return atTitleLine(doc, profile, line, regions, { start: heading.start, end: Math.min(lineOf(text, heading.start).end, area.end) }, heading.heads, area);
+    if (heading)
+      return atTitleLine(doc, profile, line, regions, { start: heading.start, end: Math.min(lineOf(text, heading.start).end, area.end) }, heading.heads, area);
   }
-  const quoted = groundFinding(doc, profile, { id: line.id, type: line.type, title: line.title, severity: line.severity, evidence: line.title, page: null }, regions);
+  const quoted = groundFinding(
+    doc,
+    profile,
+    { id: line.id, type: line.type, title: line.title, severity: line.severity, evidence: line.title, page: null },
+    regions,
+  );
   const g = quoted.grounding;
   if (g.status !== 'grounded' || g.start === null || !startsLine(text, g.start)) return quoted;
   const own = lineOf(text, g.start);
@@ -149,7 +213,15 @@ function atTitleLine(
   const text = doc.text;
   const own = lineOf(text, span.start);
   const page = pageAt(doc.pages, span.start);
-  const placed: Grounding = { status: 'grounded', match: 'exact', score: 1, start: span.start, end: span.end, page, inContextOnly: span.end <= regions.chunk.start };
+  const placed: Grounding = {
+    status: 'grounded',
+    match: 'exact',
+    score: 1,
+    start: span.start,
+    end: span.end,
+    page,
+    inContextOnly: span.end <= regions.chunk.start,
+  };
   const blockEnd = heads ? metadataBlockEnd(text, own, area.end) : own.end;
   const opening = heads ? sectionOpening(text, own.end, Math.min(area.end, own.end + OPENING_WINDOW_CHARS)) : null;
   const field = heads ? fieldSeverity(text, own.end, blockEnd, profile) : null;
@@ -158,7 +230,15 @@ function atTitleLine(
     doc,
     profile,
     // A line that only names the finding (a row, a contents line) has no sentence of its own: no description.
-    { id: line.id, type: line.type, title: line.title, severity: field?.original ?? line.severity, evidence: text.slice(span.start, span.end), page, description: opening?.sentence ?? '' },
+    {
+      id: line.id,
+      type: line.type,
+      title: line.title,
+      severity: field?.original ?? line.severity,
+      evidence: text.slice(span.start, span.end),
+      page,
+      description: opening?.sentence ?? '',
+    },
     regions,
     placed,
   );
@@ -173,7 +253,13 @@ const rank = (c: TitleCheck) => (c.kind === 'title' ? 2 + c.score : c.kind === '
  * Whether the title is the text's around the ID printed at `at` (see the module comment), and the span to quote:
  * from the title to the end of the ID's line, or the ID's line.
  */
-function titleNear(text: string, profile: ExtractionProfile, title: string, at: { start: number; end: number }, area: { start: number; end: number }): TitleCheck {
+function titleNear(
+  text: string,
+  profile: ExtractionProfile,
+  title: string,
+  at: { start: number; end: number },
+  area: { start: number; end: number },
+): TitleCheck {
   const own = idLine(text, at);
   const window = linesAround(text, own, TITLE_LINES_AROUND, area);
   const match = title === '' ? undefined : fuzzyFind(text, title, window.start, window.end);
@@ -193,7 +279,10 @@ function titleNear(text: string, profile: ExtractionProfile, title: string, at: 
 
 /** The start of the ID mention printed nearest to `span` in `window` (on its line first), or -1. */
 function nearestId(text: string, profile: ExtractionProfile, span: { start: number; end: number }, window: { start: number; end: number }): number {
-  const mentions = findIdMentions(text.slice(window.start, window.end), [], profile.idPatterns).map((m) => ({ start: m.start + window.start, end: m.end + window.start }));
+  const mentions = findIdMentions(text.slice(window.start, window.end), [], profile.idPatterns).map((m) => ({
+    start: m.start + window.start,
+    end: m.end + window.start,
+  }));
   let best = -1;
   let bestDistance = Infinity;
   for (const m of mentions) {

@@ -49,9 +49,7 @@ export const extractionReplySchema = z.object({
     .array(z.number().int())
     .default([])
     .describe('numbers of the RECORDED FINDINGS lines whose detailed section is in the DOCUMENT block (3 for the line [3]); empty without that block'),
-  findings: z.array(
-    z.union([z.string().describe(`a finding whose ID the DOCUMENT block prints, as one line "${PRINTED_LINE_SHAPE}"`), quotedFindingSchema]),
-  ),
+  findings: z.array(z.union([z.string().describe(`a finding whose ID the DOCUMENT block prints, as one line "${PRINTED_LINE_SHAPE}"`), quotedFindingSchema])),
   summary: z.string().describe('one sentence of at most 15 words on what this part covers'),
 });
 export type ExtractionReply = z.infer<typeof extractionReplySchema>;
@@ -87,7 +85,8 @@ export function extractionInstructions(profile: ExtractionProfile): string {
   ].join('\n');
 }
 
-export const EXTRACTION_TASK = 'List every finding in the DOCUMENT block below (one whose ID it prints as one line, any other with verbatim evidence and its page), and summarise the block.';
+export const EXTRACTION_TASK =
+  'List every finding in the DOCUMENT block below (one whose ID it prints as one line, any other with verbatim evidence and its page), and summarise the block.';
 
 export interface ExtractionPromptInput {
   profile: ExtractionProfile;
@@ -163,9 +162,7 @@ export const EXCERPT_GAP = '[...]';
  * each (with their page markers) as the document.
  */
 export function buildFollowUpMessages(input: FollowUpPromptInput): ChatMessage[] {
-  const text = input.excerpts
-    .map((e) => renderWithPageMarkers(input.doc, e.start, e.end, pageAt(input.doc.pages, e.start)))
-    .join(`\n${EXCERPT_GAP}\n`);
+  const text = input.excerpts.map((e) => renderWithPageMarkers(input.doc, e.start, e.end, pageAt(input.doc.pages, e.start))).join(`\n${EXCERPT_GAP}\n`);
   const asked = [
     input.ids.length > 0
       ? `These IDs are printed in the part you analysed, but no finding was reported for them: ${input.ids.join(', ')}. The DOCUMENT block shows the text around each (excerpts separated by ${EXCERPT_GAP}). Report every finding among them, a summary-table row or list entry included; an ID that only refers to something that is not a finding (a standard, a CVE cited as background) is not a finding.`

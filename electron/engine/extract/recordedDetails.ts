@@ -55,8 +55,11 @@ export function recordedDetail(
 ): GroundedFinding | null {
   const rowTitle = entry.title.replace(/\.\.\.$/, '').trim();
   const visible = (found: ReturnType<typeof titleLines>) => found.filter((l) => !isHidden(l.start, hidden));
-  const lines = [...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end, views)) : []), ...headingLines(doc.text, rowTitle, unit, visible, views), ...numberedLines(doc.text, entry, rowTitle, unit, visible)]
-    .sort((a, b) => a.start - b.start);
+  const lines = [
+    ...(entry.id ? visible(titleLines(doc.text, entry.id, unit.start, unit.end, views)) : []),
+    ...headingLines(doc.text, rowTitle, unit, visible, views),
+    ...numberedLines(doc.text, entry, rowTitle, unit, visible),
+  ].sort((a, b) => a.start - b.start);
   if (lines.length === 0) return null;
   // The heading of the section first (never a contents line: "7. <title> 14", or an entry followed by the next one),
   // else a line followed by prose, else the first.
@@ -65,10 +68,15 @@ export function recordedDetail(
   // A line that only names the finding (a contents line, a row) is no detailed section: without one, nothing is read.
   const opened = lines
     .filter((line) => !namesOnlyAt.has(line.start))
-    .map((line) => ({ line, heads: headsTitledSection(doc.text, line, unit.end), opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)) }));
+    .map((line) => ({
+      line,
+      heads: headsTitledSection(doc.text, line, unit.end),
+      opening: sectionOpening(doc.text, line.end, Math.min(unit.end, line.end + OPENING_WINDOW_CHARS)),
+    }));
   if (opened.length === 0) return null;
   const { line, opening } = opened.find((o) => o.heads) ?? opened.find((o) => o.opening !== null) ?? opened[0]!;
-  const claimed = claimedTitle && titleLines(doc.text, claimedTitle, line.start, Math.min(unit.end, line.end + claimedTitle.length * 2)).some((l) => l.start === line.start);
+  const claimed =
+    claimedTitle && titleLines(doc.text, claimedTitle, line.start, Math.min(unit.end, line.end + claimedTitle.length * 2)).some((l) => l.start === line.start);
   const title = claimed ? claimedTitle.trim() : headingTitle(doc.text, line, rowTitle);
   const page = pageAt(doc.pages, line.start);
   const grounding = { status: 'grounded' as const, match: 'exact' as const, score: 1, start: line.start, end: line.end, page, inContextOnly: false };
@@ -77,7 +85,8 @@ export function recordedDetail(
   // A list without IDs ("1 | Title | Type | Severity") still leaves the section's own ID line ("Finding ID: TOB-X-2").
   // A standard or advisory its title names ("Unsafe ERC-20 approve") is no ID of the finding.
   const blockEnd = Math.min(unit.end, line.end + ID_WINDOW_CHARS);
-  const printedId = entry.id ?? findIdMentions(doc.text.slice(line.start, blockEnd), [], profile.idPatterns).find((m) => !isReferenceId(m.normalized))?.raw ?? null;
+  const printedId =
+    entry.id ?? findIdMentions(doc.text.slice(line.start, blockEnd), [], profile.idPatterns).find((m) => !isReferenceId(m.normalized))?.raw ?? null;
   const identity = identifyFinding(doc.text, profile, { modelId: printedId, title, grounding, region: unit });
   return {
     id: printedId,
@@ -138,7 +147,7 @@ function numberedLines(text: string, entry: ListedEntry, title: string, unit: { 
   return visible(out);
 }
 
-const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
  * The title as the heading prints it (its line after the number or ID), unless the row's title goes on where the
@@ -147,13 +156,22 @@ const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?
  */
 function headingTitle(text: string, line: Line, rowTitle: string): string {
   // A line found by its ID starts with it ("LID-05 DKG Susceptible ..."): the ID is no part of the title.
-  const printed = text.slice(line.titleStart, line.end).replace(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s:|.)-]*/, '').replace(/\s+/g, ' ').trim();
+  const printed = text
+    .slice(line.titleStart, line.end)
+    .replace(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s:|.)-]*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const printedWords = wordsOf(printed);
   const rowWords = wordsOf(rowTitle);
   // A heading whose text layer lost a glyph ("Insu\uFFFDcient" for a ligature it could not map) reads worse than its row.
   if (printedWords.length < 2 || printed.includes('\uFFFD')) return rowTitle;
   const rest = rowWords.slice(printedWords.length);
-  const wrapsOn = rowWords.slice(0, printedWords.length).join(' ') === printedWords.join(' ') && rest.length > 0 && wordsOf(text.slice(line.end, line.end + 200)).slice(0, rest.length).join(' ') === rest.join(' ');
+  const wrapsOn =
+    rowWords.slice(0, printedWords.length).join(' ') === printedWords.join(' ') &&
+    rest.length > 0 &&
+    wordsOf(text.slice(line.end, line.end + 200))
+      .slice(0, rest.length)
+      .join(' ') === rest.join(' ');
   return wrapsOn ? rowTitle : printed;
 }
 
@@ -184,9 +202,18 @@ export function titleOnly(f: ReplyEntry, profile: ExtractionProfile): string | n
  * it shares most words with both ways (SAME_TITLE_SHARE, a shortened or reworded title), when no other shares as many.
  */
 export function recordedByTitle(entries: readonly ListedEntry[], title: string): ListedEntry | undefined {
-  const key = (t: string) => (t.replace(/\.\.\.$/, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  const key = (t: string) =>
+    (
+      t
+        .replace(/\.\.\.$/, '')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? []
+    ).join(' ');
   const exact = entries.filter((e) => key(e.title) === key(title));
   if (exact.length === 1) return exact[0];
-  const scored = entries.map((e) => ({ e, share: Math.min(wordShare(e.title, title), wordShare(title, e.title)) })).filter((x) => x.share >= SAME_TITLE_SHARE).sort((a, b) => b.share - a.share);
+  const scored = entries
+    .map((e) => ({ e, share: Math.min(wordShare(e.title, title), wordShare(title, e.title)) }))
+    .filter((x) => x.share >= SAME_TITLE_SHARE)
+    .sort((a, b) => b.share - a.share);
   return scored.length > 0 && (scored.length === 1 || scored[0]!.share > scored[1]!.share) ? scored[0]!.e : undefined;
 }

@@ -196,12 +196,17 @@ function findingInserter(db: Database): (ref: ChunkRef, ordinal: number, f: Grou
  * Adds findings to chunks already done, after their own reply's (the document's follow-up calls for IDs no finding
  * covered), with the call that found them, in one transaction: a kill keeps a batch whole or not at all.
  */
-export function appendChunkFindings(db: Database, input: { chunks: readonly (ChunkRef & { findings: readonly GroundedFinding[] })[]; callIds: readonly string[]; now?: string }): void {
+export function appendChunkFindings(
+  db: Database,
+  input: { chunks: readonly (ChunkRef & { findings: readonly GroundedFinding[] })[]; callIds: readonly string[]; now?: string },
+): void {
   const now = input.now ?? nowIso();
   const insert = findingInserter(db);
   const next = db.prepare('SELECT COALESCE(MAX(ordinal) + 1, 0) AS n FROM findings WHERE run_id = ? AND document_id = ? AND node_index = ?');
   const chunk = db.prepare('SELECT call_ids_json AS ids FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?');
-  const update = db.prepare('UPDATE chunk_results SET finding_count = finding_count + ?, llm_calls = llm_calls + ?, call_ids_json = ? WHERE run_id = ? AND document_id = ? AND node_index = ?');
+  const update = db.prepare(
+    'UPDATE chunk_results SET finding_count = finding_count + ?, llm_calls = llm_calls + ?, call_ids_json = ? WHERE run_id = ? AND document_id = ? AND node_index = ?',
+  );
   db.transaction(() => {
     input.chunks.forEach((c, i) => {
       const first = (next.get(c.runId, c.documentId, c.nodeIndex) as { n: number }).n;
@@ -227,9 +232,9 @@ export function commitUnitResult(db: Database, leaves: readonly CommitChunkInput
 }
 
 export function getChunkResult(db: ReadDb, runId: number, documentId: number, nodeIndex: number): ChunkResult | undefined {
-  const row = db
-    .prepare('SELECT * FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?')
-    .get(runId, documentId, nodeIndex) as ChunkResultRow | undefined;
+  const row = db.prepare('SELECT * FROM chunk_results WHERE run_id = ? AND document_id = ? AND node_index = ?').get(runId, documentId, nodeIndex) as
+    | ChunkResultRow
+    | undefined;
   return row ? toChunkResult(row) : undefined;
 }
 
@@ -245,9 +250,9 @@ export function listChunkResults(db: ReadDb, runId: number, documentId?: number)
 /** The chunk summaries of a document in node order (done chunks only), for the summary stage. */
 export function listChunkSummaries(db: ReadDb, runId: number, documentId: number): string[] {
   return (
-    db
-      .prepare("SELECT summary FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' ORDER BY node_index")
-      .all(runId, documentId) as { summary: string | null }[]
+    db.prepare("SELECT summary FROM chunk_results WHERE run_id = ? AND document_id = ? AND status = 'done' ORDER BY node_index").all(runId, documentId) as {
+      summary: string | null;
+    }[]
   )
     .map((r) => r.summary ?? '')
     .filter((s) => s.trim().length > 0);

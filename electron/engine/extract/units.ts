@@ -66,7 +66,12 @@ export function expectedFindingsByLeaf(leaves: readonly ChunkNode[], mentions: r
  * were not committed. A new unit starts at a new parent once the current one
  * holds half the budget: sections stay whole where the budget allows.
  */
-export function packUnits(leaves: readonly ChunkNode[], budget: number, pending: (leaf: ChunkNode) => boolean = () => true, reply?: ReplyPlan): ExtractionUnit[] {
+export function packUnits(
+  leaves: readonly ChunkNode[],
+  budget: number,
+  pending: (leaf: ChunkNode) => boolean = () => true,
+  reply?: ReplyPlan,
+): ExtractionUnit[] {
   const units: ExtractionUnit[] = [];
   let current: ExtractionUnit | null = null;
   let previousPending = false;

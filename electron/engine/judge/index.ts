@@ -108,16 +108,7 @@ export function sampleText(text: string, total = JUDGE_SAMPLE_CHARS): string {
     return text.slice(s, e);
   };
   const mid = Math.floor(text.length / 2 - part / 2);
-  return [
-    '[beginning]',
-    cut(0, part),
-    '[...]',
-    '[middle]',
-    cut(mid, mid + part),
-    '[...]',
-    '[end]',
-    cut(text.length - part, text.length),
-  ].join('\n');
+  return ['[beginning]', cut(0, part), '[...]', '[middle]', cut(mid, mid + part), '[...]', '[end]', cut(text.length - part, text.length)].join('\n');
 }
 
 const DEFAULT_TARGET_TOKENS = resolveChunkingOptions().preferredTokens;
@@ -130,9 +121,15 @@ export function fallbackStrategy(facts: DocumentFacts, minHeadings = resolveChun
 }
 
 /** Sane ranges: the LLM's numbers are advice, never trusted blindly. */
-export function clampParams(reply: { targetChunkTokens: number; overlapChars: number }, maxChunkTokens: number = JUDGE_LIMITS.maxChunkTokens): { targetChunkTokens: number; overlapChars: number } {
+export function clampParams(
+  reply: { targetChunkTokens: number; overlapChars: number },
+  maxChunkTokens: number = JUDGE_LIMITS.maxChunkTokens,
+): { targetChunkTokens: number; overlapChars: number } {
   const hi = Math.max(JUDGE_LIMITS.minChunkTokens, Math.min(JUDGE_LIMITS.maxChunkTokens, Math.floor(maxChunkTokens)));
-  const target = Math.min(hi, Math.max(JUDGE_LIMITS.minChunkTokens, Math.round(Number.isFinite(reply.targetChunkTokens) ? reply.targetChunkTokens : DEFAULT_TARGET_TOKENS)));
+  const target = Math.min(
+    hi,
+    Math.max(JUDGE_LIMITS.minChunkTokens, Math.round(Number.isFinite(reply.targetChunkTokens) ? reply.targetChunkTokens : DEFAULT_TARGET_TOKENS)),
+  );
   // Overlap leaves at least three quarters of a chunk as new text.
   const maxOverlap = Math.min(JUDGE_LIMITS.maxOverlapChars, Math.floor((target * 3.5) / 4));
   const overlap = Math.min(maxOverlap, Math.max(0, Math.round(Number.isFinite(reply.overlapChars) ? reply.overlapChars : 0)));
@@ -164,12 +161,16 @@ function factsText(f: DocumentFacts): string {
 function stable(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
 }
 
 export function judgeSettingsHash(model: string, settings: Record<string, unknown> = {}): string {
-  return createHash('sha256').update(stable({ v: JUDGE_PROMPT_VERSION, model, settings })).digest('hex');
+  return createHash('sha256')
+    .update(stable({ v: JUDGE_PROMPT_VERSION, model, settings }))
+    .digest('hex');
 }
 
 export async function judgeStrategy(deps: JudgeDeps, input: JudgeInput): Promise<JudgeDecision> {
@@ -188,16 +189,41 @@ export async function judgeStrategy(deps: JudgeDeps, input: JudgeInput): Promise
   };
 
   if (input.override) {
-    return store({ ...base, strategy: input.override, ...defaults(input.override), justification: `Strategy "${input.override}" chosen by the user.`, source: 'override', fallbackReason: null });
+    return store({
+      ...base,
+      strategy: input.override,
+      ...defaults(input.override),
+      justification: `Strategy "${input.override}" chosen by the user.`,
+      source: 'override',
+      fallbackReason: null,
+    });
   }
   const fallback = fallbackStrategy(facts);
   if (input.disabled) {
-    return store({ ...base, strategy: fallback.strategy, ...defaults(fallback.strategy), justification: `Judge disabled: default strategy, because ${fallback.why}.`, source: 'disabled', fallbackReason: null });
+    return store({
+      ...base,
+      strategy: fallback.strategy,
+      ...defaults(fallback.strategy),
+      justification: `Judge disabled: default strategy, because ${fallback.why}.`,
+      source: 'disabled',
+      fallbackReason: null,
+    });
   }
   const cached = findCachedJudgeDecision(db, input.doc.sha256, settingsHash);
   if (cached) {
     // Served from the stored decision; recorded for this document so its history shows it.
-    const decision = store({ ...cached, ...base, cached: true, llmCallIds: cached.llmCallIds, strategy: cached.strategy, targetChunkTokens: cached.targetChunkTokens, overlapChars: cached.overlapChars, justification: cached.justification, source: 'llm', fallbackReason: null });
+    const decision = store({
+      ...cached,
+      ...base,
+      cached: true,
+      llmCallIds: cached.llmCallIds,
+      strategy: cached.strategy,
+      targetChunkTokens: cached.targetChunkTokens,
+      overlapChars: cached.overlapChars,
+      justification: cached.justification,
+      source: 'llm',
+      fallbackReason: null,
+    });
     return { ...decision, cached: true };
   }
 

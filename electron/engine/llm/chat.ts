@@ -119,7 +119,13 @@ interface JudgedReply<T> {
 }
 
 /** The result to return, or undefined to try again (state updated); a final failure is thrown as a FinalError. */
-function actOnReply<T>(ctx: ClientContext, prefixes: PrefixTracker, call: PreparedCall<T>, state: AttemptState, judged: JudgedReply<T>): (ChatResult & { value: T | undefined }) | undefined {
+function actOnReply<T>(
+  ctx: ClientContext,
+  prefixes: PrefixTracker,
+  call: PreparedCall<T>,
+  state: AttemptState,
+  judged: JudgedReply<T>,
+): (ChatResult & { value: T | undefined }) | undefined {
   const { req } = call;
   const { attempt, startedAt, reply, verdict } = judged;
   const { done, content } = reply;
@@ -194,7 +200,13 @@ interface FailedAttempt {
 }
 
 /** Returns after the backoff when the failure is retried (state updated); otherwise throws the call's AppError. */
-async function actOnFailure(ctx: ClientContext, prefixes: PrefixTracker, call: PreparedCall<unknown>, state: AttemptState, failed: FailedAttempt): Promise<void> {
+async function actOnFailure(
+  ctx: ClientContext,
+  prefixes: PrefixTracker,
+  call: PreparedCall<unknown>,
+  state: AttemptState,
+  failed: FailedAttempt,
+): Promise<void> {
   const { req } = call;
   const { error, attempt, startedAt } = failed;
   const c = await classifyAttemptError(ctx, error, failed.watchdog, req.signal);
@@ -213,7 +225,14 @@ async function actOnFailure(ctx: ClientContext, prefixes: PrefixTracker, call: P
     try {
       await ctx.sleep(retryDelay(state.transientFailures, ctx.settings.retry, ctx.random, error), req.signal);
     } catch (sleepError) {
-      recordAttempt(ctx, call, { options, outcome: 'cancelled', attempt: attempt + 1, startedAt: ctx.now(), errorCode: ErrorCode.CANCELLED, errorMessage: 'Cancelled.' });
+      recordAttempt(ctx, call, {
+        options,
+        outcome: 'cancelled',
+        attempt: attempt + 1,
+        startedAt: ctx.now(),
+        errorCode: ErrorCode.CANCELLED,
+        errorMessage: 'Cancelled.',
+      });
       throw sleepError;
     }
     return;

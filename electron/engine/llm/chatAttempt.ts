@@ -34,7 +34,14 @@ export interface AttemptReply {
 }
 
 /** Step 3: one request, streamed, under the watchdog; the reply as it came. Throws what the transport throws. */
-export async function sendAttempt(ctx: ClientContext, prefixes: PrefixTracker, call: PreparedCall<unknown>, state: AttemptState, rendered: string, watchdog: Watchdog): Promise<AttemptReply> {
+export async function sendAttempt(
+  ctx: ClientContext,
+  prefixes: PrefixTracker,
+  call: PreparedCall<unknown>,
+  state: AttemptState,
+  rendered: string,
+  watchdog: Watchdog,
+): Promise<AttemptReply> {
   const { req } = call;
   const attemptSignal = req.signal ? AbortSignal.any([req.signal, watchdog.signal]) : watchdog.signal;
   const sendMessages = state.sendMessages;
@@ -89,7 +96,16 @@ export function measurePrompt(ctx: ClientContext, call: PreparedCall<unknown>, s
       ...(rawUncached !== undefined ? { estimatedUncachedTokens: Math.ceil(rawUncached * factor) } : {}),
     });
   // A truncated prompt's count says nothing about the estimate: no sample from it.
-  const sample = truncated ? undefined : calibrationSample({ promptEvalCount: pe, numCtx: req.numCtx, truncated: false, rawFullTokens: rawFull, rawUncachedTokens: rawUncached, currentFactor: factor });
+  const sample = truncated
+    ? undefined
+    : calibrationSample({
+        promptEvalCount: pe,
+        numCtx: req.numCtx,
+        truncated: false,
+        rawFullTokens: rawFull,
+        rawUncachedTokens: rawUncached,
+        currentFactor: factor,
+      });
   return { promptEvalCount: pe, truncated, sample };
 }
 
@@ -102,7 +118,11 @@ export async function classifyAttemptError(ctx: ClientContext, error: unknown, w
     // the call fails at once as unreachable, which a run treats as the server's failure, not the chunk's (a pool
     // moves the file to another endpoint), instead of waiting out the watchdog again on every retry.
     if (!(await ctx.answers(signal))) {
-      c = { kind: 'permanent', code: ErrorCode.OLLAMA_UNREACHABLE, detail: `${watchdog.fired.message}, and the server then did not answer a liveness check within ${ctx.settings.watchdog.livenessMs ?? DEFAULT_LIVENESS_MS} ms` };
+      c = {
+        kind: 'permanent',
+        code: ErrorCode.OLLAMA_UNREACHABLE,
+        detail: `${watchdog.fired.message}, and the server then did not answer a liveness check within ${ctx.settings.watchdog.livenessMs ?? DEFAULT_LIVENESS_MS} ms`,
+      };
     }
   }
   return c;

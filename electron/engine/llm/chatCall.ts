@@ -84,12 +84,10 @@ export function describedOptions(call: PreparedCall<unknown>, options: Record<st
 export async function prepareCall<T>(ctx: ClientContext, req: ChatRequestBase, schema: z.ZodType<T> | undefined): Promise<PreparedCall<T>> {
   const { settings, estimator } = ctx;
   throwIfAborted(req.signal);
-  const messages: ChatMessage[] =
-    req.messages ??
-    [
-      ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
-      ...(req.user !== undefined ? [{ role: 'user' as const, content: req.user }] : []),
-    ];
+  const messages: ChatMessage[] = req.messages ?? [
+    ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+    ...(req.user !== undefined ? [{ role: 'user' as const, content: req.user }] : []),
+  ];
   if (messages.length === 0) throw new AppError(ErrorCode.INVALID_INPUT, 'An LLM call needs a system/user text or messages.');
 
   const callId = ctx.newCallId();
@@ -112,7 +110,16 @@ export async function prepareCall<T>(ctx: ClientContext, req: ChatRequestBase, s
     think: undefined,
     truncate: undefined,
     refusesOverflow: false,
-    logFields: { callId, runId: req.runId ?? null, documentId: req.documentId ?? null, chunkRef: req.chunkRef ?? null, purpose: req.purpose, model: req.model, promptHash: sha256(messagesJson), estimatedPromptTokens: estimate },
+    logFields: {
+      callId,
+      runId: req.runId ?? null,
+      documentId: req.documentId ?? null,
+      chunkRef: req.chunkRef ?? null,
+      purpose: req.purpose,
+      model: req.model,
+      promptHash: sha256(messagesJson),
+      estimatedPromptTokens: estimate,
+    },
   };
 
   if (!fitsContext(estimate, req.numCtx)) {
@@ -121,7 +128,14 @@ export async function prepareCall<T>(ctx: ClientContext, req: ChatRequestBase, s
       `The prompt (about ${estimate} tokens) does not fit the context of ${req.numCtx} tokens: split the chunk.`,
       { estimate, numCtx: req.numCtx, model: req.model },
     );
-    recordAttempt(ctx, call, { options: call.baseOptions, outcome: 'failed', attempt: 0, startedAt: ctx.now(), errorCode: err.code, errorMessage: err.message });
+    recordAttempt(ctx, call, {
+      options: call.baseOptions,
+      outcome: 'failed',
+      attempt: 0,
+      startedAt: ctx.now(),
+      errorCode: err.code,
+      errorMessage: err.message,
+    });
     throw err;
   }
 
@@ -146,7 +160,11 @@ export function replyCacheKey(ctx: ClientContext, call: PreparedCall<unknown>): 
  * Step 2: a cached reply, when there is one that still passes the schema (a schema may have changed since it was
  * stored: then the call is made again). Logged as 'cached'.
  */
-export function readCachedReply<T>(ctx: ClientContext, call: PreparedCall<T>, key: string): { content: string; value: T | undefined; call: LlmCallRecord } | undefined {
+export function readCachedReply<T>(
+  ctx: ClientContext,
+  call: PreparedCall<T>,
+  key: string,
+): { content: string; value: T | undefined; call: LlmCallRecord } | undefined {
   if (!usesCache(ctx, call) || !ctx.db) return undefined;
   const started = ctx.now();
   const hit = getCached(ctx.db, key, started);

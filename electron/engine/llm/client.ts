@@ -80,7 +80,8 @@ export interface LlmClient {
 export function createLlmClient(deps: LlmClientDeps = {}): LlmClient {
   const settings = mergeSettings(deps.settings);
   const endpoint = deps.endpoint;
-  const host = endpoint?.kind === 'openai' ? endpoint.url.replace(/\/+$/, '') : resolveHost(endpoint?.url ?? deps.host ?? settings.host, deps.env ?? process.env);
+  const host =
+    endpoint?.kind === 'openai' ? endpoint.url.replace(/\/+$/, '') : resolveHost(endpoint?.url ?? deps.host ?? settings.host, deps.env ?? process.env);
   const now = deps.now ?? Date.now;
   const estimator = createEstimator({ ...(deps.db ? { db: deps.db } : {}), now });
   const queue = createQueue(settings.maxInFlight);
@@ -157,11 +158,26 @@ async function embed(ctx: ReturnType<typeof createContext>, req: EmbedRequest): 
     doneReason: null,
   };
   const fail = (outcome: 'failed' | 'retried' | 'cancelled', attempt: number, startedAt: number, code: string, message: string) =>
-    ctx.record({ ...base, promptEvalCount: null, totalMs: null, loadMs: null, outcome, attempt, errorCode: code as ErrorCode, errorMessage: message, startedAt: iso(startedAt), finishedAt: iso(ctx.now()) });
+    ctx.record({
+      ...base,
+      promptEvalCount: null,
+      totalMs: null,
+      loadMs: null,
+      outcome,
+      attempt,
+      errorCode: code as ErrorCode,
+      errorMessage: message,
+      startedAt: iso(startedAt),
+      finishedAt: iso(ctx.now()),
+    });
 
   const tooLong = estimates.findIndex((e) => !fitsContext(e, req.numCtx, 0));
   if (tooLong >= 0) {
-    const err = new AppError(ErrorCode.LLM_CONTEXT_OVERFLOW, `Input ${tooLong} (about ${estimates[tooLong]} tokens) does not fit the context of ${req.numCtx} tokens: split it.`, { numCtx: req.numCtx });
+    const err = new AppError(
+      ErrorCode.LLM_CONTEXT_OVERFLOW,
+      `Input ${tooLong} (about ${estimates[tooLong]} tokens) does not fit the context of ${req.numCtx} tokens: split it.`,
+      { numCtx: req.numCtx },
+    );
     fail('failed', 0, ctx.now(), err.code, err.message);
     throw err;
   }
@@ -192,7 +208,11 @@ async function embed(ctx: ReturnType<typeof createContext>, req: EmbedRequest): 
       (c, attempt) => fail('retried', attempt, startedAt, c.code, c.detail),
     );
     if (typeof res.prompt_eval_count === 'number') {
-      ctx.estimator.observe(req.model, inputs.reduce((a, t) => a + ctx.estimator.rawText(t), 0), res.prompt_eval_count);
+      ctx.estimator.observe(
+        req.model,
+        inputs.reduce((a, t) => a + ctx.estimator.rawText(t), 0),
+        res.prompt_eval_count,
+      );
     }
     const call = ctx.record({
       ...base,

@@ -38,7 +38,12 @@ export interface ClientContext {
   record(r: LlmCallRecord): LlmCallRecord;
   newCallId(): string;
   /** Runs `fn`, retrying transient failures per the policy; throws an AppError otherwise. */
-  retrying<T>(what: { model?: string; numCtx?: number }, fn: (attempt: number) => Promise<T>, signal?: AbortSignal, onRetry?: (c: Classified, attempt: number, error: unknown) => void): Promise<T>;
+  retrying<T>(
+    what: { model?: string; numCtx?: number },
+    fn: (attempt: number) => Promise<T>,
+    signal?: AbortSignal,
+    onRetry?: (c: Classified, attempt: number, error: unknown) => void,
+  ): Promise<T>;
 }
 
 /** The context's plain dependencies, as the context holds them; the rest of it is built here. */

@@ -22,13 +22,27 @@ export interface Classified {
   status?: number;
 }
 
-const OOM = /requires more system memory|out of memory|cudaMalloc failed|insufficient memory|not enough memory|unable to allocate|failed to allocate|memory layout cannot be allocated|cannot allocate memory/i;
+const OOM =
+  /requires more system memory|out of memory|cudaMalloc failed|insufficient memory|not enough memory|unable to allocate|failed to allocate|memory layout cannot be allocated|cannot allocate memory/i;
 // Ollama's two wordings, vLLM's "maximum context length is N tokens", llama-server's "exceeds the available context size".
-const CONTEXT = /input length exceeds the context length|prompt is longer than the context length|exceeds the context|context length exceeded|maximum context length|exceeds the available context size|exceed_context_size/i;
-const RUNNER_DOWN = /runner has unexpectedly stopped|runner process has terminated|runner process no longer running|error was encountered while running the model|unexpected EOF|server busy|try again|timed out waiting for llama runner|connection reset|broken pipe/i;
+const CONTEXT =
+  /input length exceeds the context length|prompt is longer than the context length|exceeds the context|context length exceeded|maximum context length|exceeds the available context size|exceed_context_size/i;
+const RUNNER_DOWN =
+  /runner has unexpectedly stopped|runner process has terminated|runner process no longer running|error was encountered while running the model|unexpected EOF|server busy|try again|timed out waiting for llama runner|connection reset|broken pipe/i;
 const NOT_FOUND = /model ['"]?[^'"]*['"]? not found|not found, try pulling|file does not exist/i;
 const BAD_SCHEMA = /invalid JSON schema|failed to load model vocabulary|grammar/i;
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ENOTFOUND']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ENOTFOUND',
+]);
 
 function causeCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -58,11 +72,15 @@ function byMessage(message: string): Classified | undefined {
 export function classifyError(error: unknown, signal?: AbortSignal): Classified {
   if (error instanceof AppError) {
     const kind: ErrorClass =
-      error.code === ErrorCode.CANCELLED ? 'cancelled'
-      : error.code === ErrorCode.LLM_TIMEOUT || error.code === ErrorCode.LLM_TRANSIENT ? 'transient'
-      : error.code === ErrorCode.LLM_OUT_OF_MEMORY ? 'resource'
-      : error.code === ErrorCode.LLM_CONTEXT_OVERFLOW || error.code === ErrorCode.LLM_TRUNCATED_PROMPT ? 'context'
-      : 'permanent';
+      error.code === ErrorCode.CANCELLED
+        ? 'cancelled'
+        : error.code === ErrorCode.LLM_TIMEOUT || error.code === ErrorCode.LLM_TRANSIENT
+          ? 'transient'
+          : error.code === ErrorCode.LLM_OUT_OF_MEMORY
+            ? 'resource'
+            : error.code === ErrorCode.LLM_CONTEXT_OVERFLOW || error.code === ErrorCode.LLM_TRUNCATED_PROMPT
+              ? 'context'
+              : 'permanent';
     return { kind, code: error.code, detail: error.message };
   }
   if (signal?.aborted) return { kind: 'cancelled', code: ErrorCode.CANCELLED, detail: 'cancelled' };
@@ -82,7 +100,8 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
       return { kind: 'permanent', code: ErrorCode.LLM_BAD_REQUEST, detail: message, status };
     }
     if (found) return { ...found, status };
-    if (/must be of type|invalid option|does not support/i.test(message)) return { kind: 'permanent', code: ErrorCode.LLM_BAD_REQUEST, detail: message, status };
+    if (/must be of type|invalid option|does not support/i.test(message))
+      return { kind: 'permanent', code: ErrorCode.LLM_BAD_REQUEST, detail: message, status };
     if (status >= 500) return { kind: 'transient', code: ErrorCode.LLM_TRANSIENT, detail: message, status };
     return { kind: 'permanent', code: ErrorCode.LLM_BAD_REQUEST, detail: message, status };
   }
@@ -116,11 +135,21 @@ export function toAppError(c: Classified, ctx: { host: string; kind?: EndpointKi
   }
   switch (c.code) {
     case ErrorCode.LLM_UNAUTHORIZED:
-      return new AppError(c.code, `Ollama at ${ctx.host} refused the request as unauthorised (${c.detail}). Check the key or the proxy in front of it.`, details, opts);
+      return new AppError(
+        c.code,
+        `Ollama at ${ctx.host} refused the request as unauthorised (${c.detail}). Check the key or the proxy in front of it.`,
+        details,
+        opts,
+      );
     case ErrorCode.OLLAMA_UNREACHABLE:
       return new AppError(c.code, `Ollama is not reachable. Start Ollama: run \`ollama serve\` or open the Ollama app. Tried ${ctx.host}.`, details, opts);
     case ErrorCode.MODEL_NOT_FOUND:
-      return new AppError(c.code, `The model ${model} is not installed in Ollama: run \`ollama pull ${model}\`, or choose an installed model in the settings.`, details, opts);
+      return new AppError(
+        c.code,
+        `The model ${model} is not installed in Ollama: run \`ollama pull ${model}\`, or choose an installed model in the settings.`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_OUT_OF_MEMORY:
       return new AppError(
         c.code,
@@ -129,13 +158,33 @@ export function toAppError(c: Classified, ctx: { host: string; kind?: EndpointKi
         opts,
       );
     case ErrorCode.LLM_CONTEXT_OVERFLOW:
-      return new AppError(c.code, `The prompt is longer than the model's context${ctx.numCtx ? ` (${ctx.numCtx} tokens)` : ''}: split the chunk. (${c.detail})`, details, opts);
+      return new AppError(
+        c.code,
+        `The prompt is longer than the model's context${ctx.numCtx ? ` (${ctx.numCtx} tokens)` : ''}: split the chunk. (${c.detail})`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_TIMEOUT:
-      return new AppError(c.code, `${model} did not answer in time (${c.detail}). The model may be too slow for this machine; try a smaller model or raise the time limits.`, details, opts);
+      return new AppError(
+        c.code,
+        `${model} did not answer in time (${c.detail}). The model may be too slow for this machine; try a smaller model or raise the time limits.`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_TRANSIENT:
-      return new AppError(c.code, `Ollama failed temporarily and kept failing after retries (${c.detail}). Check that Ollama is running and try again.`, details, opts);
+      return new AppError(
+        c.code,
+        `Ollama failed temporarily and kept failing after retries (${c.detail}). Check that Ollama is running and try again.`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_BAD_REQUEST:
-      return new AppError(c.code, `Ollama refused the request for ${model} (${c.detail}). Check the model settings; this is likely a bug if it persists.`, details, opts);
+      return new AppError(
+        c.code,
+        `Ollama refused the request for ${model} (${c.detail}). Check the model settings; this is likely a bug if it persists.`,
+        details,
+        opts,
+      );
     case ErrorCode.CANCELLED:
       return new AppError(c.code, 'Cancelled.', details, opts);
     default:
@@ -144,21 +193,46 @@ export function toAppError(c: Classified, ctx: { host: string; kind?: EndpointKi
 }
 
 /** The sentences that differ for an OpenAI-compatible server (no `ollama pull`, no `ollama serve`); undefined: the shared one. */
-function openAiAppError(c: Classified, ctx: { host: string; model: string; numCtx?: number }, details: Record<string, unknown>, opts: { cause: unknown } | undefined): AppError | undefined {
+function openAiAppError(
+  c: Classified,
+  ctx: { host: string; model: string; numCtx?: number },
+  details: Record<string, unknown>,
+  opts: { cause: unknown } | undefined,
+): AppError | undefined {
   const server = `The inference server at ${ctx.host}`;
   switch (c.code) {
     case ErrorCode.OLLAMA_UNREACHABLE:
     case ErrorCode.ENDPOINT_UNREACHABLE:
-      return new AppError(ErrorCode.ENDPOINT_UNREACHABLE, `${server} does not answer (${c.detail}). Start it, or check the endpoint's URL (an OpenAI-compatible one usually ends in /v1).`, details, opts);
+      return new AppError(
+        ErrorCode.ENDPOINT_UNREACHABLE,
+        `${server} does not answer (${c.detail}). Start it, or check the endpoint's URL (an OpenAI-compatible one usually ends in /v1).`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_BAD_REQUEST:
     case ErrorCode.LLM_UNAUTHORIZED:
       // A 403 from an OpenAI-compatible server is a key without the right to this model or API.
       if (c.code === ErrorCode.LLM_BAD_REQUEST && c.status !== 403) {
-        return new AppError(c.code, `${server} refused the request for ${ctx.model} (${c.detail}). Check the endpoint's settings; this is likely a bug if it persists.`, details, opts);
+        return new AppError(
+          c.code,
+          `${server} refused the request for ${ctx.model} (${c.detail}). Check the endpoint's settings; this is likely a bug if it persists.`,
+          details,
+          opts,
+        );
       }
-      return new AppError(ErrorCode.LLM_UNAUTHORIZED, `${server} refused the API key (HTTP ${c.status ?? 401}: ${c.detail}). Check the key given for this endpoint (the environment variable named by key-env on the command line, Settings › Inference in the app).`, details, opts);
+      return new AppError(
+        ErrorCode.LLM_UNAUTHORIZED,
+        `${server} refused the API key (HTTP ${c.status ?? 401}: ${c.detail}). Check the key given for this endpoint (the environment variable named by key-env on the command line, Settings › Inference in the app).`,
+        details,
+        opts,
+      );
     case ErrorCode.MODEL_NOT_FOUND:
-      return new AppError(c.code, `${server} does not serve the model ${ctx.model} (${c.detail}). Choose one of the models it lists at /v1/models, or start the server with that model.`, details, opts);
+      return new AppError(
+        c.code,
+        `${server} does not serve the model ${ctx.model} (${c.detail}). Choose one of the models it lists at /v1/models, or start the server with that model.`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_CONTEXT_OVERFLOW:
       return new AppError(
         c.code,
@@ -175,9 +249,19 @@ function openAiAppError(c: Classified, ctx: { host: string; model: string; numCt
           opts,
         );
       }
-      return new AppError(c.code, `${server} failed temporarily and kept failing after retries (${c.detail}). Check that it is running and not overloaded, then try again.`, details, opts);
+      return new AppError(
+        c.code,
+        `${server} failed temporarily and kept failing after retries (${c.detail}). Check that it is running and not overloaded, then try again.`,
+        details,
+        opts,
+      );
     case ErrorCode.LLM_OUT_OF_MEMORY:
-      return new AppError(c.code, `${server} ran out of memory with ${ctx.model} (${c.detail}). Give it fewer parallel requests (concurrency) or a smaller model.`, details, opts);
+      return new AppError(
+        c.code,
+        `${server} ran out of memory with ${ctx.model} (${c.detail}). Give it fewer parallel requests (concurrency) or a smaller model.`,
+        details,
+        opts,
+      );
     default:
       return undefined;
   }

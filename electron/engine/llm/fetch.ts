@@ -118,55 +118,58 @@ function nodeFetch(agent: OllamaAgent, input: Parameters<FetchLike>[0], init: Re
     req.on('response', (res) => {
       settled = true;
       const status = res.statusCode ?? 0;
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          failStream = (error) => {
-            if (finished) return;
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            failStream = (error) => {
+              if (finished) return;
+              finished = true;
+              cleanup();
+              controller.error(error);
+            };
+            // Frames that arrive together (a fast model, or a backlog after a pause) reach the reader as one chunk: the
+            // client's reader, line splitter and decoder then run once per batch instead of once per token.
+            let pending: Buffer[] = [];
+            let flushScheduled = false;
+            const flush = () => {
+              flushScheduled = false;
+              if (finished || pending.length === 0) return;
+              const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+              pending = [];
+              controller.enqueue(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength));
+              if ((controller.desiredSize ?? 1) <= 0) res.pause();
+            };
+            res.on('data', (chunk: Buffer) => {
+              pending.push(chunk);
+              if (!flushScheduled) {
+                flushScheduled = true;
+                setImmediate(flush);
+              }
+            });
+            res.on('end', () => {
+              if (finished) return;
+              flush();
+              finished = true;
+              cleanup();
+              controller.close();
+            });
+            // The socket closed before the body ended: fetch calls that 'terminated'.
+            res.on('close', () => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated')));
+            res.on('error', (error) => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: error })));
+          },
+          pull() {
+            res.resume();
+          },
+          cancel() {
+            // The reader gave up (client break, watchdog): closing the socket stops Ollama's generation.
             finished = true;
             cleanup();
-            controller.error(error);
-          };
-          // Frames that arrive together (a fast model, or a backlog after a pause) reach the reader as one chunk: the
-          // client's reader, line splitter and decoder then run once per batch instead of once per token.
-          let pending: Buffer[] = [];
-          let flushScheduled = false;
-          const flush = () => {
-            flushScheduled = false;
-            if (finished || pending.length === 0) return;
-            const batch = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-            pending = [];
-            controller.enqueue(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength));
-            if ((controller.desiredSize ?? 1) <= 0) res.pause();
-          };
-          res.on('data', (chunk: Buffer) => {
-            pending.push(chunk);
-            if (!flushScheduled) {
-              flushScheduled = true;
-              setImmediate(flush);
-            }
-          });
-          res.on('end', () => {
-            if (finished) return;
-            flush();
-            finished = true;
-            cleanup();
-            controller.close();
-          });
-          // The socket closed before the body ended: fetch calls that 'terminated'.
-          res.on('close', () => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated')));
-          res.on('error', (error) => failStream?.(signal?.aborted ? abortError(signal) : new TypeError('terminated', { cause: error })));
+            res.destroy();
+            req.destroy();
+          },
         },
-        pull() {
-          res.resume();
-        },
-        cancel() {
-          // The reader gave up (client break, watchdog): closing the socket stops Ollama's generation.
-          finished = true;
-          cleanup();
-          res.destroy();
-          req.destroy();
-        },
-      }, STREAM_BUFFER);
+        STREAM_BUFFER,
+      );
       const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
       resolve(new Response(nullBody ? null : stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res.headers) }));
     });

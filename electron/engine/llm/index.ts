@@ -13,7 +13,17 @@ export { chatJsonPrompt, jsonPromptMessages, promptText, type JsonCallOptions, t
 export { toOllamaFormat, describeSchema, parseJsonReply, validateReply } from './schema';
 export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estimator';
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';
-export { lastLlmCallRowId, llmUsageSince, listLlmCalls, llmCallIdsAfter, llmCallStats, runTokensPerSecond, type LlmCallRecord, type LlmCallOutcome, type LlmCallStats } from './store';
+export {
+  lastLlmCallRowId,
+  llmUsageSince,
+  listLlmCalls,
+  llmCallIdsAfter,
+  llmCallStats,
+  runTokensPerSecond,
+  type LlmCallRecord,
+  type LlmCallOutcome,
+  type LlmCallStats,
+} from './store';
 export { findInstalled, resolveModelsFrom, sameModel, type InstalledModel, type ModelInfo, type ResolvedModels, type ResolveModelsInput } from './models';
 export { classifyError, isRunWideLlmError, type Classified, type ErrorClass } from './errors';
 export {

@@ -42,7 +42,11 @@ export function jsonPromptMessages<T>(prompt: JsonPrompt<T>): ChatMessage[] {
 }
 
 /** Asks the prompt and returns the validated reply (retries, cache, call log and errors as chatJson does them). */
-export function chatJsonPrompt<T>(llm: Pick<LlmClient, 'chatJson'>, prompt: JsonPrompt<T>, call: JsonCallOptions): Promise<{ value: T; content: string; call: LlmCallRecord }> {
+export function chatJsonPrompt<T>(
+  llm: Pick<LlmClient, 'chatJson'>,
+  prompt: JsonPrompt<T>,
+  call: JsonCallOptions,
+): Promise<{ value: T; content: string; call: LlmCallRecord }> {
   return llm.chatJson({ ...call, schema: prompt.schema, messages: jsonPromptMessages(prompt) });
 }
 

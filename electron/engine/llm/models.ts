@@ -37,8 +37,7 @@ export function findInstalled(name: string, installed: readonly InstalledModel[]
 export function parseShow(name: string, show: { model_info?: unknown; capabilities?: unknown; parameters?: unknown }): ModelInfo {
   // model_info is a plain JSON object at runtime even though the client types it as a Map.
   const raw = show.model_info;
-  const info: Record<string, unknown> =
-    raw instanceof Map ? Object.fromEntries(raw) : raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const info: Record<string, unknown> = raw instanceof Map ? Object.fromEntries(raw) : raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const architecture = typeof info['general.architecture'] === 'string' ? (info['general.architecture'] as string) : undefined;
   const ctx = architecture ? info[`${architecture}.context_length`] : undefined;
   const capabilities = Array.isArray(show.capabilities) ? show.capabilities.filter((c): c is string => typeof c === 'string') : [];

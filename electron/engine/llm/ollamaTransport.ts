@@ -7,7 +7,10 @@ import type { DoneRecord, LlmTransport } from './transport';
 /** Ollama's native API through the `ollama` npm client, on our own fetch (no hidden time-outs, our AbortSignal merged in). */
 export function createOllamaTransport(init: { host: string; agent: OllamaAgent; fetch?: FetchLike }): LlmTransport {
   const client = (signal?: AbortSignal) =>
-    new Ollama({ host: init.host, fetch: createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }) });
+    new Ollama({
+      host: init.host,
+      fetch: createOllamaFetch({ agent: init.agent, ...(signal ? { signal } : {}), ...(init.fetch ? { baseFetch: init.fetch } : {}) }),
+    });
   return {
     kind: 'ollama',
     async serverInfo(signal) {
@@ -61,7 +64,13 @@ export function createOllamaTransport(init: { host: string; agent: OllamaAgent; 
       return { content, done };
     },
     async embed(request, signal) {
-      return client(signal).embed({ model: request.model, input: request.input, options: { num_ctx: request.numCtx }, truncate: false, keep_alive: request.keepAlive });
+      return client(signal).embed({
+        model: request.model,
+        input: request.input,
+        options: { num_ctx: request.numCtx },
+        truncate: false,
+        keep_alive: request.keepAlive,
+      });
     },
     async load(info, numCtx, keepAlive, signal) {
       const ollama = client(signal);

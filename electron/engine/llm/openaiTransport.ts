@@ -54,7 +54,8 @@ function retryAfterMs(header: string | null, now = Date.now()): number | undefin
 function errorMessage(text: string, status: number): string {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
-    if (body.error && typeof body.error === 'object' && typeof (body.error as { message?: unknown }).message === 'string') return (body.error as { message: string }).message;
+    if (body.error && typeof body.error === 'object' && typeof (body.error as { message?: unknown }).message === 'string')
+      return (body.error as { message: string }).message;
     if (typeof body.error === 'string') return body.error;
     if (typeof body.message === 'string') return body.message;
     if (typeof body.detail === 'string') return body.detail;
@@ -83,7 +84,14 @@ interface OpenAiState {
 }
 
 export function createOpenAiTransport(init: OpenAiEndpointInit): LlmTransport {
-  const state: OpenAiState = { init, base: init.baseUrl.replace(/\/+$/, ''), structured: 'json_schema', listed: undefined, serverProps: undefined, simulator: null };
+  const state: OpenAiState = {
+    init,
+    base: init.baseUrl.replace(/\/+$/, ''),
+    structured: 'json_schema',
+    listed: undefined,
+    serverProps: undefined,
+    simulator: null,
+  };
   return {
     kind: 'openai',
     serverInfo: (signal) => serverInfo(state, signal),
@@ -108,7 +116,11 @@ async function send(state: OpenAiState, path: string, signal: AbortSignal | unde
   const headers: Record<string, string> = { accept: body === undefined ? 'application/json' : 'text/event-stream, application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
-  const res = await fetch(absolute ? path : `${state.base}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(absolute ? path : `${state.base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!res.ok) {
     const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
     throw new ResponseError(redact(state, errorMessage(await res.text().catch(() => ''), res.status)), res.status, wait);
@@ -164,7 +176,13 @@ async function serverInfo(state: OpenAiState, signal?: AbortSignal): Promise<Ser
   listed.catch(() => (state.listed = undefined));
   await listed;
   const { slots } = await props(state, signal);
-  return { version: 'openai-compatible', supportsTruncate: false, refusesOverflow: true, ...(slots ? { slots } : {}), ...(state.simulator ? { simulator: state.simulator } : {}) };
+  return {
+    version: 'openai-compatible',
+    supportsTruncate: false,
+    refusesOverflow: true,
+    ...(slots ? { slots } : {}),
+    ...(state.simulator ? { simulator: state.simulator } : {}),
+  };
 }
 
 async function listModels(state: OpenAiState, signal?: AbortSignal): Promise<InstalledModel[]> {
@@ -195,7 +213,12 @@ function chatBody(state: OpenAiState, request: TransportChatRequest): Record<str
     ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
     max_tokens: maxTokens,
     ...(request.format
-      ? { response_format: state.structured === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'reply', strict: true, schema: request.format } } : { type: 'json_object' } }
+      ? {
+          response_format:
+            state.structured === 'json_schema'
+              ? { type: 'json_schema', json_schema: { name: 'reply', strict: true, schema: request.format } }
+              : { type: 'json_object' },
+        }
       : {}),
   };
 }
@@ -205,7 +228,16 @@ async function postChat(state: OpenAiState, request: TransportChatRequest, signa
   try {
     return await send(state, '/chat/completions', signal, chatBody(state, request));
   } catch (error) {
-    if (!(request.format && state.structured === 'json_schema' && error instanceof ResponseError && error.status_code === 400 && SCHEMA_REFUSED.test(error.message))) throw error;
+    if (
+      !(
+        request.format &&
+        state.structured === 'json_schema' &&
+        error instanceof ResponseError &&
+        error.status_code === 400 &&
+        SCHEMA_REFUSED.test(error.message)
+      )
+    )
+      throw error;
     state.structured = 'json_object';
     return send(state, '/chat/completions', signal, chatBody(state, request));
   }
@@ -242,7 +274,12 @@ function readEventLine(state: OpenAiState, reply: StreamedReply, line: string, o
   if (event.usage) reply.usage = event.usage;
 }
 
-async function chat(state: OpenAiState, request: TransportChatRequest, signal: AbortSignal, onFrame: (piece: string) => void): Promise<{ content: string; done: DoneRecord }> {
+async function chat(
+  state: OpenAiState,
+  request: TransportChatRequest,
+  signal: AbortSignal,
+  onFrame: (piece: string) => void,
+): Promise<{ content: string; done: DoneRecord }> {
   const started = Date.now();
   const res = await postChat(state, request, signal);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -285,5 +322,8 @@ async function embed(state: OpenAiState, request: { model: string; input: string
   const res = await send(state, '/embeddings', signal, { model: request.model, input: request.input });
   const body = (await res.json()) as { data?: Array<{ embedding?: number[]; index?: number }>; usage?: { prompt_tokens?: number } };
   const data = [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-  return { embeddings: data.map((d) => d.embedding ?? []), ...(typeof body.usage?.prompt_tokens === 'number' ? { prompt_eval_count: body.usage.prompt_tokens } : {}) };
+  return {
+    embeddings: data.map((d) => d.embedding ?? []),
+    ...(typeof body.usage?.prompt_tokens === 'number' ? { prompt_eval_count: body.usage.prompt_tokens } : {}),
+  };
 }

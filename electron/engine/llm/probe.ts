@@ -47,7 +47,11 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
     // A refused key is the answer of a live server: say that, not "unreachable".
     if (c.code === ErrorCode.LLM_UNAUTHORIZED) throw toAppError(c, { host: ctx.host, kind: ctx.kind }, error);
     if (ctx.kind === 'openai' && c.status === 404) {
-      throw new AppError(ErrorCode.ENDPOINT_INVALID, `${ctx.host} answers, but not with an OpenAI-compatible API (no /models there, HTTP 404). The URL usually ends in /v1, e.g. http://host:8000/v1.`, { host: ctx.host });
+      throw new AppError(
+        ErrorCode.ENDPOINT_INVALID,
+        `${ctx.host} answers, but not with an OpenAI-compatible API (no /models there, HTTP 404). The URL usually ends in /v1, e.g. http://host:8000/v1.`,
+        { host: ctx.host },
+      );
     }
     throw toAppError({ ...c, code: ErrorCode.OLLAMA_UNREACHABLE }, { host: ctx.host, kind: ctx.kind }, error);
   }
@@ -59,12 +63,17 @@ export async function probe(ctx: ClientContext, modelNames: readonly string[], n
   for (const name of new Set(modelNames)) {
     if (!findInstalled(name, installed)) {
       const where = ctx.kind === 'ollama' ? '/api/tags' : '/v1/models';
-      throw toAppError({ kind: 'permanent', code: ErrorCode.MODEL_NOT_FOUND, detail: `${name} is not in ${where}` }, { host: ctx.host, kind: ctx.kind, model: name });
+      throw toAppError(
+        { kind: 'permanent', code: ErrorCode.MODEL_NOT_FOUND, detail: `${name} is not in ${where}` },
+        { host: ctx.host, kind: ctx.kind, model: name },
+      );
     }
     const info = await ctx.modelInfo(name, signal).catch((e) => fail(e, name));
     models[name] = info;
     if (info.contextLength !== undefined && numCtx > info.contextLength) {
-      warnings.push(`${name} supports at most ${info.contextLength} tokens of context; the run asks for ${numCtx}. Plan the run's context with the model's limit.`);
+      warnings.push(
+        `${name} supports at most ${info.contextLength} tokens of context; the run asks for ${numCtx}. Plan the run's context with the model's limit.`,
+      );
     }
     await loadModel(ctx, info, numCtx, signal).catch((e) => fail(e, name));
   }

@@ -10,8 +10,26 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonSchema = { [k: string]: Json };
 
 const KEEP = new Set([
-  'type', 'properties', 'required', 'items', 'enum', 'const', 'anyOf', 'oneOf', 'allOf',
-  'description', 'additionalProperties', 'minItems', 'maxItems', 'minimum', 'maximum', '$ref', '$defs', 'definitions', 'title', 'nullable',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'description',
+  'additionalProperties',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  '$ref',
+  '$defs',
+  'definitions',
+  'title',
+  'nullable',
 ]);
 const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions']);
 const SCHEMA_ARRAYS = new Set(['anyOf', 'oneOf', 'allOf']);

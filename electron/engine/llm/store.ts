@@ -186,7 +186,9 @@ export function llmCallStats(db: ReadDb, filter: { runId?: number } = {}): LlmCa
 /** Call ids of llm_calls rows written after row `afterId` (used when a call threw and returned no record). */
 export function llmCallIdsAfter(db: ReadDb, afterId: number, filter: { documentId: number; purposes: readonly string[] }): string[] {
   const rows = db
-    .prepare(`SELECT DISTINCT call_id FROM llm_calls WHERE id > ? AND document_id = ? AND purpose IN (${filter.purposes.map(() => '?').join(', ')}) ORDER BY id`)
+    .prepare(
+      `SELECT DISTINCT call_id FROM llm_calls WHERE id > ? AND document_id = ? AND purpose IN (${filter.purposes.map(() => '?').join(', ')}) ORDER BY id`,
+    )
     .all(afterId, filter.documentId, ...filter.purposes) as { call_id: string }[];
   return rows.map((r) => r.call_id);
 }
@@ -210,7 +212,9 @@ export function lastLlmCallRowId(db: ReadDb): number {
 
 /** Generation speed of a run's own calls (tokens per second, cached calls excluded), for progress; undefined before the first. */
 export function runTokensPerSecond(db: Database, runId: number): number | undefined {
-  const row = statement(db, "SELECT SUM(eval_count) AS tokens, SUM(eval_ms) AS ms FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND eval_ms > 0").get(runId) as {
+  const row = statement(db, "SELECT SUM(eval_count) AS tokens, SUM(eval_ms) AS ms FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND eval_ms > 0").get(
+    runId,
+  ) as {
     tokens: number | null;
     ms: number | null;
   };

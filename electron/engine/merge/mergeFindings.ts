@@ -79,7 +79,10 @@ export function mergeFindings(reported: readonly StoredFinding[], options: Merge
  * The merge in slices of about util SLICE_MS, the event loop answering between them (the app's commands, other
  * documents' model replies): the same result as mergeFindings.
  */
-export function mergeFindingsInSlices(reported: readonly StoredFinding[], options: MergeOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<MergeResult> {
+export function mergeFindingsInSlices(
+  reported: readonly StoredFinding[],
+  options: MergeOptions & { signal?: AbortSignal; sliceMs?: number } = {},
+): Promise<MergeResult> {
   const { signal, sliceMs } = options;
   return runInSlices(mergeSteps(reported, options), { ...(signal ? { signal } : {}), ...(sliceMs === undefined ? {} : { sliceMs }) });
 }
@@ -176,7 +179,13 @@ function keptApartByTitle(state: MergeState, i: number, j: number): void {
   const [wa, wb] = [features[i]!.titleWords, features[j]!.titleWords];
   if (sharedShare(wa, wb) < SIBLING_SHARE) return;
   groups.keepApart(ra, rb);
-  state.conflicts.push({ kind: 'title', key: distinguishingWords(wa, wb), a: ra, b: rb, score: round(dice(features[i]!.titleBigrams, features[j]!.titleBigrams)) });
+  state.conflicts.push({
+    kind: 'title',
+    key: distinguishingWords(wa, wb),
+    a: ra,
+    b: rb,
+    score: round(dice(features[i]!.titleBigrams, features[j]!.titleBigrams)),
+  });
 }
 
 /** Indexes of the findings that carry each non-null key, in document order of first appearance. */

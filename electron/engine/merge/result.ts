@@ -7,7 +7,14 @@
  * highest among the sources (profile rank), as its source wrote it. Every source is kept.
  */
 import { CONTENTS_LINE_END } from '../../../shared/canonical';
-import { LISTED_ENTRY_TYPE, type FindingSource, type MergeConflictDraft, type MergeDecision, type MergedFindingDraft, type StoredFinding } from '../../../shared/findings';
+import {
+  LISTED_ENTRY_TYPE,
+  type FindingSource,
+  type MergeConflictDraft,
+  type MergeDecision,
+  type MergedFindingDraft,
+  type StoredFinding,
+} from '../../../shared/findings';
 import { comparableId, contentTitle, distinctTitles, words } from '../printed';
 import type { Steps } from '../util';
 import type { Groups } from './groups';
@@ -28,10 +35,22 @@ export interface PendingConflict {
   score: number;
 }
 
-export function* buildResult(findings: readonly StoredFinding[], groups: Groups, conflicts: readonly PendingConflict[], isPrinted: (title: string) => boolean): Steps<MergeResult> {
+export function* buildResult(
+  findings: readonly StoredFinding[],
+  groups: Groups,
+  conflicts: readonly PendingConflict[],
+  isPrinted: (title: string) => boolean,
+): Steps<MergeResult> {
   const drafts: { root: number; draft: MergedFindingDraft }[] = [];
   for (const [root, members] of groups.members()) {
-    drafts.push({ root, draft: buildDraft(members.map((i) => findings[i]!), groups.keyOf(root), isPrinted) });
+    drafts.push({
+      root,
+      draft: buildDraft(
+        members.map((i) => findings[i]!),
+        groups.keyOf(root),
+        isPrinted,
+      ),
+    });
     yield;
   }
   drafts.sort((x, y) => position(x.draft) - position(y.draft) || x.draft.mainFindingId - y.draft.mainFindingId);

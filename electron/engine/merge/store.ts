@@ -18,12 +18,8 @@ export function saveMergeResult(db: Database, input: { runId: number; documentId
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertSource = db.prepare('INSERT INTO merged_finding_sources (merged_id, finding_id, is_main) VALUES (?, ?, ?)');
-  const insertDecision = db.prepare(
-    'INSERT INTO merge_decisions (merged_id, kept_finding_id, absorbed_finding_id, reason, score) VALUES (?, ?, ?, ?, ?)',
-  );
-  const insertConflict = db.prepare(
-    'INSERT INTO merge_conflicts (run_id, document_id, kind, key, merged_a, merged_b, score) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
+  const insertDecision = db.prepare('INSERT INTO merge_decisions (merged_id, kept_finding_id, absorbed_finding_id, reason, score) VALUES (?, ?, ?, ?, ?)');
+  const insertConflict = db.prepare('INSERT INTO merge_conflicts (run_id, document_id, kind, key, merged_a, merged_b, score) VALUES (?, ?, ?, ?, ?, ?, ?)');
   return db.transaction(() => {
     db.prepare('DELETE FROM merged_findings WHERE run_id = ? AND document_id = ?').run(input.runId, input.documentId);
     const mergedIds = input.result.merged.map((m, ordinal) => {
@@ -164,7 +160,15 @@ export function listMergeConflicts(db: ReadDb, runId: number, documentId?: numbe
     merged_b: number;
     score: number;
   }[];
-  return rows.map((r) => ({ id: r.id, runId: r.run_id, documentId: r.document_id, kind: r.kind, key: r.key, mergedIds: [r.merged_a, r.merged_b], score: r.score }));
+  return rows.map((r) => ({
+    id: r.id,
+    runId: r.run_id,
+    documentId: r.document_id,
+    kind: r.kind,
+    key: r.key,
+    mergedIds: [r.merged_a, r.merged_b],
+    score: r.score,
+  }));
 }
 
 /** For each document (or just `documentId`), the latest run that stored merged findings for it. */

@@ -49,7 +49,8 @@ export function pagesNeedingOcr(doc: ExtractedDocument, mode: OcrMode): OcrCandi
     if (page.readError !== undefined || page.textSource === 'ocr') continue;
     if (mode === 'force') candidates.push({ pageNumber: page.pageNumber, reason: 'forced' });
     else if (!page.hasTextLayer) candidates.push({ pageNumber: page.pageNumber, reason: 'no-text' });
-    else if (judgeTextLayer(withoutCellSeparators(doc.text.slice(page.start, page.end))).garbage) candidates.push({ pageNumber: page.pageNumber, reason: 'garbage' });
+    else if (judgeTextLayer(withoutCellSeparators(doc.text.slice(page.start, page.end))).garbage)
+      candidates.push({ pageNumber: page.pageNumber, reason: 'garbage' });
   }
   return candidates;
 }
@@ -89,7 +90,11 @@ export async function readPagesWithOcr(input: OcrStepInput): Promise<OcrStepResu
       input.onPageStart?.(index, candidates.length, candidate.pageNumber);
       const image = await pdf.render(candidate.pageNumber);
       if (image.blank) blankPages.push(candidate.pageNumber);
-      const contentHash = createHash('sha256').update(input.recognizer.id).update('\0').update(image.blank ? 'blank' : image.png).digest('hex');
+      const contentHash = createHash('sha256')
+        .update(input.recognizer.id)
+        .update('\0')
+        .update(image.blank ? 'blank' : image.png)
+        .digest('hex');
       let text = getCachedOcr(input.db, contentHash);
       const cached = text !== undefined;
       if (!text) {
@@ -123,12 +128,22 @@ function replacePages(doc: ExtractedDocument, candidates: readonly OcrCandidate[
   const linesByPage = new Map<number, PageLine[]>();
   for (const line of doc.lines) {
     const list = linesByPage.get(line.page) ?? [];
-    list.push({ text: doc.text.slice(line.start, line.end), fontSize: line.fontSize, bold: line.bold, ...(line.markdownLevel === undefined ? {} : { markdownLevel: line.markdownLevel }) });
+    list.push({
+      text: doc.text.slice(line.start, line.end),
+      fontSize: line.fontSize,
+      bold: line.bold,
+      ...(line.markdownLevel === undefined ? {} : { markdownLevel: line.markdownLevel }),
+    });
     linesByPage.set(line.page, list);
   }
   const pages: AssembledPage[] = doc.pages.map((span) => {
     const ocr = replaced.get(span.pageNumber);
-    if (!ocr) return { lines: linesByPage.get(span.pageNumber) ?? [], hasTextLayer: span.hasTextLayer, ...(span.readError === undefined ? {} : { readError: span.readError }) };
+    if (!ocr)
+      return {
+        lines: linesByPage.get(span.pageNumber) ?? [],
+        hasTextLayer: span.hasTextLayer,
+        ...(span.readError === undefined ? {} : { readError: span.readError }),
+      };
     const lines = ocr.text.lines.map((line): PageLine => ({ text: line.text, fontSize: lineFontSize(line.box, ocr.pageHeight), bold: false }));
     return { lines, hasTextLayer: lines.reduce((sum, line) => sum + visibleCharCount(line.text), 0) >= MIN_TEXT_LAYER_CHARS };
   });

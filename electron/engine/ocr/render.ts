@@ -80,7 +80,10 @@ export async function openForRendering(bytes: Uint8Array, fileName: string, pass
       throwIfAborted(signal);
       const reply = await ask({ type: 'render', pageNumber });
       if (reply.type === 'page') return { ...reply.page, png: Buffer.from(reply.page.png.buffer, reply.page.png.byteOffset, reply.page.png.byteLength) };
-      throw Object.assign(new Error(reply.type === 'error' ? reply.message : `unexpected reply ${reply.type}`), reply.type === 'error' ? { name: reply.name } : {});
+      throw Object.assign(
+        new Error(reply.type === 'error' ? reply.message : `unexpected reply ${reply.type}`),
+        reply.type === 'error' ? { name: reply.name } : {},
+      );
     },
     async close() {
       if (!ended) await ask({ type: 'close' }).catch(() => undefined);

@@ -4,7 +4,9 @@ import type { Database, ReadDb } from '../store';
 import type { OcrLine, OcrPageText, PageBox } from './types';
 
 export function getCachedOcr(db: ReadDb, contentHash: string): OcrPageText | undefined {
-  const row = db.prepare('SELECT confidence, lines_json FROM ocr_cache WHERE content_hash = ?').get(contentHash) as { confidence: number | null; lines_json: string } | undefined;
+  const row = db.prepare('SELECT confidence, lines_json FROM ocr_cache WHERE content_hash = ?').get(contentHash) as
+    | { confidence: number | null; lines_json: string }
+    | undefined;
   return row && { lines: JSON.parse(row.lines_json) as OcrLine[], confidence: row.confidence };
 }
 

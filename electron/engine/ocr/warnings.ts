@@ -41,7 +41,10 @@ export function ocrWarnings(pages: readonly PageSpan[], fileName: string): Inges
  */
 export function oversizedImageWarning(fileName: string, images: readonly OversizedImage[], blankPages: readonly number[]): IngestWarning {
   const largest = images.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
-  const what = images.length === 1 ? `an image too large to read (${largest.width} x ${largest.height} pixels` : `${images.length} images too large to read (the largest ${largest.width} x ${largest.height} pixels`;
+  const what =
+    images.length === 1
+      ? `an image too large to read (${largest.width} x ${largest.height} pixels`
+      : `${images.length} images too large to read (the largest ${largest.width} x ${largest.height} pixels`;
   const limit = `; OCR reads images of up to ${MAX_DECODED_IMAGE_PIXELS / 1_000_000} megapixels, a whole page scanned at 500 dpi)`;
   const where =
     blankPages.length === 0

@@ -28,7 +28,11 @@ export interface AssembledText {
 
 export function assemblePages(pages: readonly AssembledPage[]): AssembledText {
   const joined = joinPages(
-    pages.map((page) => ({ text: page.lines.map((line) => line.text).join('\n'), hasTextLayer: page.hasTextLayer, ...(page.readError !== undefined ? { readError: page.readError } : {}) })),
+    pages.map((page) => ({
+      text: page.lines.map((line) => line.text).join('\n'),
+      hasTextLayer: page.hasTextLayer,
+      ...(page.readError !== undefined ? { readError: page.readError } : {}),
+    })),
   );
   const lines: DocumentLine[] = [];
   pages.forEach((page, index) => {

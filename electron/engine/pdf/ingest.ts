@@ -12,7 +12,6 @@ import { readPdf } from './pdfDocument';
 import { assembleText, decodeUtf8 } from './textDocument';
 import type { IngestOptions, IngestResult, IngestWarning } from './types';
 
-
 export async function ingestFile(filePath: string, options: IngestOptions = {}): Promise<IngestResult> {
   throwIfAborted(options.signal, READ_CANCELLED);
   const fileName = path.basename(filePath);
@@ -67,7 +66,12 @@ async function readBytes(filePath: string, fileName: string): Promise<Uint8Array
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') {
-      throw new AppError(ErrorCode.FILE_UNSUPPORTED, `"${fileName}" is a folder, not a file. Add the files inside it instead (${SUPPORTED_FILES}).`, { filePath }, { cause: error });
+      throw new AppError(
+        ErrorCode.FILE_UNSUPPORTED,
+        `"${fileName}" is a folder, not a file. Add the files inside it instead (${SUPPORTED_FILES}).`,
+        { filePath },
+        { cause: error },
+      );
     }
     const reason = code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : 'was not found (moved, renamed or deleted?)';
     throw new AppError(ErrorCode.FILE_NOT_FOUND, `"${fileName}" ${reason}. Check the file and add it again.`, { filePath, code }, { cause: error });

@@ -48,7 +48,9 @@ export async function extractInProcess(bytes: Uint8Array, sink: PageSink, contex
     context.onInfo(info);
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
       throwIfAborted(context.signal, READ_CANCELLED);
-      const page = await extractRawPage(pdf, pageNumber).catch((error: unknown) => unreadablePage(pageNumber, error instanceof Error ? error.message : String(error)));
+      const page = await extractRawPage(pdf, pageNumber).catch((error: unknown) =>
+        unreadablePage(pageNumber, error instanceof Error ? error.message : String(error)),
+      );
       recordPageCost(page);
       sink(page);
     }

@@ -96,7 +96,11 @@ async function importParserReportingFonts() {
   };
   const hook = Buffer.from(`    globalThis[Symbol.for(${JSON.stringify(FONT_LOADED_HOOK.description)})]?.(this);\n`);
   /** @param {Buffer} part */
-  const relocate = (part) => replaceBytes(part, [['import.meta.url', JSON.stringify(url)], ['//# sourceMappingURL=pdf.worker.mjs.map', ''] /* the copy's folder has no map */]);
+  const relocate = (part) =>
+    replaceBytes(part, [
+      ['import.meta.url', JSON.stringify(url)],
+      ['//# sourceMappingURL=pdf.worker.mjs.map', ''] /* the copy's folder has no map */,
+    ]);
   const patched = [...relocate(source.subarray(0, anchorEnd)), hook, ...relocate(source.subarray(anchorEnd))];
   // Imported from a file in a fresh private folder (a data: URL would keep 40 MB more per thread alive), removed once
   // loaded: nobody else can have written it, and nothing is left behind.
@@ -156,10 +160,10 @@ export async function closePdf(task) {
  * arrays longer than 2^32, which no PDF page produces.
  */
 /** @type {ReadonlyArray<readonly [object, string, unknown]>} */
-const NATIVE_BUILTINS = ([
+const NATIVE_BUILTINS = [
   [Array.prototype, 'push', Array.prototype.push],
   [JSON, 'stringify', JSON.stringify],
-]);
+];
 const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 // Loaded here rather than by pdf.js on first use, so that its polyfills are also undone below (pdf.js picks it up
 // from globalThis.pdfjsWorker, its documented hook for running the parser on the calling thread).
@@ -301,7 +305,8 @@ async function resolveDestinationPage(pdf, dest) {
     const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest;
     const target = Array.isArray(explicit) ? explicit[0] : null;
     let page = null;
-    if (typeof target === 'number') page = target + 1; // some writers store a 0-based page index
+    if (typeof target === 'number')
+      page = target + 1; // some writers store a 0-based page index
     else if (target && typeof target === 'object') page = (await pdf.getPageIndex(target)) + 1;
     return Number.isInteger(page) && page >= 1 && page <= pdf.numPages ? page : null;
   } catch {

@@ -213,7 +213,9 @@ interface Placed extends Fragment {
  * come out (a bulleted list with wide gaps is not a table). Trailing rows of fewer cells (the next heading) are left out.
  */
 function tableRows(fragments: readonly Fragment[][], columns: readonly Interval[]): { rows: TableRow[]; lines: number } | null {
-  const placed: Placed[] = fragments.flatMap((lineFragments, line) => lineFragments.map((fragment) => ({ ...fragment, column: columnIndex(fragment, columns), line })));
+  const placed: Placed[] = fragments.flatMap((lineFragments, line) =>
+    lineFragments.map((fragment) => ({ ...fragment, column: columnIndex(fragment, columns), line })),
+  );
   const threshold = wrapThreshold(placed, columns.length);
   // No gap between rows wider than the line pitch (a cell's second line cannot be told from the next row): only a
   // table whose every printed line is a full row is written as rows.

@@ -32,7 +32,15 @@ export async function checkDocumentCompleteness(ctx: DocumentContext): Promise<C
     findings,
     unreviewedMentions: unreviewedMentions(mentions, findings),
     failedChunks,
-    llm: { client, model: plan.models.summary, numCtx: plan.numCtx, runId, documentId, cache: ctx.settings.llm.cache, ...(ctx.signal ? { signal: ctx.signal } : {}) },
+    llm: {
+      client,
+      model: plan.models.summary,
+      numCtx: plan.numCtx,
+      runId,
+      documentId,
+      cache: ctx.settings.llm.cache,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
   });
   saveCompleteness(db, { runId, documentId, verdict, now: ctx.now().toISOString() });
   ctx.report('completeness', 1, 1, progressMessage(verdict, notes));

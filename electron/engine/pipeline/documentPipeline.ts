@@ -34,7 +34,12 @@ export async function analyzeDocument(ctx: DocumentContext): Promise<DocumentOut
   if (!ctx.llm) return { error: null };
   await nextTurn();
 
-  const failed = await extractDocument(ctx, tree.treeId, tree.nodes.filter((n) => n.isLeaf), mentions);
+  const failed = await extractDocument(
+    ctx,
+    tree.treeId,
+    tree.nodes.filter((n) => n.isLeaf),
+    mentions,
+  );
   throwIfAborted(ctx.signal);
   await mergeDocument(ctx, mentions);
   await nextTurn();
@@ -139,7 +144,12 @@ async function decideStrategy(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     },
   );
-  const note = decision.source === 'llm' ? `judge: ${decision.justification}` : decision.fallbackReason ? `judge fell back: ${decision.fallbackReason}` : `${decision.source}`;
+  const note =
+    decision.source === 'llm'
+      ? `judge: ${decision.justification}`
+      : decision.fallbackReason
+        ? `judge fell back: ${decision.fallbackReason}`
+        : `${decision.source}`;
   // The judge's deterministic default (disabled) is what 'auto' computes itself, with the tree builder's own checks.
   if (decision.source === 'disabled') return { strategy: 'auto', note };
   return { strategy: decision.strategy, note, ...(decision.source === 'llm' ? { targetChunkTokens: decision.targetChunkTokens } : {}) };
@@ -181,7 +191,9 @@ async function mergeDocument(ctx: DocumentContext, mentions: readonly IdMention[
   // section's field, its row's cell, its group heading; the model's word only where the document prints none), and the
   // ID and number its heading prints where it carries none (printed/sections.ts).
   // The rows of its lists (numbered detailed sections with short bodies also parse as a list: they are no rows).
-  const rows = listsToRead(ctx.doc.text, findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)).flatMap((l) => l.entries);
+  const rows = listsToRead(ctx.doc.text, findListings(textLines(ctx.doc), ctx.doc.text, ctx.settings.profile, ctx.settings.idPatterns)).flatMap(
+    (l) => l.entries,
+  );
   const result = { ...merged, merged: asPrinted(ctx.doc.text, ctx.settings.profile, merged.merged, rows) };
   saveMergeResult(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, result });
   ctx.report('merge', 1, 1, `${findings.length} reported findings merged into ${result.merged.length}`);
@@ -208,11 +220,18 @@ async function summarizeChunks(ctx: DocumentContext): Promise<void> {
   );
   // The summary is the model's words: an ID it names that no grounded finding has is kept with it, marked wherever it is shown.
   const ungroundedIds = summaryIdsWithoutFinding(result.text, listMergedFindings(ctx.db, ctx.runId, ctx.documentId), ctx.settings.idPatterns);
-  saveSummary(ctx.db, { runId: ctx.runId, documentId: ctx.documentId, text: result.text, chunkCount: result.chunkCount, levels: result.levels, model: plan.models.summary, ungroundedIds });
+  saveSummary(ctx.db, {
+    runId: ctx.runId,
+    documentId: ctx.documentId,
+    text: result.text,
+    chunkCount: result.chunkCount,
+    levels: result.levels,
+    model: plan.models.summary,
+    ungroundedIds,
+  });
   if (result.capped) ctx.log.info({ stage: 'summary', documentId: ctx.documentId, ...result.capped }, 'unit summaries shortened for the summary budget');
   if (ungroundedIds.length > 0) ctx.log.warn({ stage: 'summary', documentId: ctx.documentId, ungroundedIds }, 'the summary names IDs no grounded finding has');
   const shortened = result.capped ? ` (${result.capped.note})` : '';
   const marked = ungroundedIds.length > 0 ? `; it names ${ungroundedIds.join(', ')}, which no verified finding has (marked)` : '';
   ctx.report('summary', 1, 1, `summary from ${result.chunkCount} chunks in ${result.levels} levels${shortened}${marked}`);
 }
-

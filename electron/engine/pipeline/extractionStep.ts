@@ -65,9 +65,18 @@ export interface FailedChunk {
  * A unit whose replies stay broken is tried again leaf by leaf. Cancel and pause stop before the next unit; the unit
  * in flight goes back to the queue.
  */
-export async function extractDocument(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[], mentions: readonly IdMention[]): Promise<FailedChunk[]> {
+export async function extractDocument(
+  ctx: DocumentContext,
+  treeId: number,
+  leaves: readonly ChunkNode[],
+  mentions: readonly IdMention[],
+): Promise<FailedChunk[]> {
   const { db, runId, documentId } = ctx;
-  queueChunks(db, { runId, documentId, treeId }, leaves.map((leaf) => leaf.index));
+  queueChunks(
+    db,
+    { runId, documentId, treeId },
+    leaves.map((leaf) => leaf.index),
+  );
   const lists = await readDocumentLists(ctx, leaves, mentions);
   const queue = new UnitQueue(planUnits(ctx, leaves, lists));
   const progress = new ExtractionProgress(ctx, leaves.length, leaves.length - queue.leavesLeft(), new ArrivingCount(listFindings(db, runId, documentId)));
@@ -78,10 +87,18 @@ export async function extractDocument(ctx: DocumentContext, treeId: number, leav
     try {
       const result = await analyseUnit(ctx, treeId, unit, leaves, lists);
       progress.arrived(result.findings);
-      if (result.listEndedAt !== undefined && queue.capLists(result.listEndedAt, (rest, cap) => packUnits(rest, lists.unitBudget, () => true, replyPlan(lists, Math.min(ctx.llm!.plan.replyTokens, expectedReplyTokens(cap)))))) {
+      if (
+        result.listEndedAt !== undefined &&
+        queue.capLists(result.listEndedAt, (rest, cap) =>
+          packUnits(rest, lists.unitBudget, () => true, replyPlan(lists, Math.min(ctx.llm!.plan.replyTokens, expectedReplyTokens(cap)))),
+        )
+      ) {
         // The model ends its lists after about this many entries: the units still to come are packed to hold no more,
         // so each reply ends where its text does instead of being continued over the rest of its unit again.
-        ctx.log.info({ stage: 'extract', documentId, listCap: result.listEndedAt, units: queue.left() - 1 }, 'the model ends its lists early: the remaining units are packed smaller');
+        ctx.log.info(
+          { stage: 'extract', documentId, listCap: result.listEndedAt, units: queue.left() - 1 },
+          'the model ends its lists early: the remaining units are packed smaller',
+        );
       }
     } catch (error) {
       const info = unitFailure(ctx, error);
@@ -100,7 +117,15 @@ export async function extractDocument(ctx: DocumentContext, treeId: number, leav
     progress.finished(unit, queue.left() - 1);
   }
   try {
-    await askAgainForUncovered(ctx, { treeId, leaves, mentions: lists.asked, arriving: progress.arriving, recorded: lists.recorded, hidden: lists.hidden, itemLists: lists.itemLists });
+    await askAgainForUncovered(ctx, {
+      treeId,
+      leaves,
+      mentions: lists.asked,
+      arriving: progress.arriving,
+      recorded: lists.recorded,
+      hidden: lists.hidden,
+      itemLists: lists.itemLists,
+    });
   } catch (error) {
     // A follow-up that fails loses nothing: its IDs stay uncovered and go to the unreviewed list, as without it.
     const info = toErrorInfo(error, ctx.log.path);
@@ -169,7 +194,13 @@ function planUnits(ctx: DocumentContext, leaves: readonly ChunkNode[], lists: Do
 const replyPlan = (lists: DocumentLists, room: number) => ({ room, expected: (leaf: ChunkNode) => lists.expected.get(leaf.index) ?? 0 });
 
 /** One unit asked of the model; its findings filed under their leaves and committed with the leaves' done marks. */
-async function analyseUnit(ctx: DocumentContext, treeId: number, unit: ExtractionUnit, leaves: readonly ChunkNode[], lists: DocumentLists): Promise<ExtractUnitResult> {
+async function analyseUnit(
+  ctx: DocumentContext,
+  treeId: number,
+  unit: ExtractionUnit,
+  leaves: readonly ChunkNode[],
+  lists: DocumentLists,
+): Promise<ExtractUnitResult> {
   const { db, runId, documentId } = ctx;
   const ref = { runId, documentId, treeId };
   const first = unit.leaves[0]!;
@@ -307,13 +338,23 @@ class ExtractionProgress {
   finished(unit: ExtractionUnit, unitsLeft: number): void {
     this.meter.chunkFinished();
     this.done += unit.leaves.length;
-    this.ctx.report('extract', this.done, this.total, `chunk ${this.done} of ${this.total} analysed, ${this.arriving.count} findings so far`, this.rates(unitsLeft));
+    this.ctx.report(
+      'extract',
+      this.done,
+      this.total,
+      `chunk ${this.done} of ${this.total} analysed, ${this.arriving.count} findings so far`,
+      this.rates(unitsLeft),
+    );
   }
 
   private rates(unitsLeft: number): Partial<ProgressEvent> {
     const tokensPerSecond = this.meter.tokensPerSecond();
     const etaSeconds = this.meter.etaSeconds(unitsLeft);
-    return { findings: this.arriving.count, ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }), ...(etaSeconds === undefined ? {} : { etaSeconds }) };
+    return {
+      findings: this.arriving.count,
+      ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }),
+      ...(etaSeconds === undefined ? {} : { etaSeconds }),
+    };
   }
 }
 
@@ -326,7 +367,15 @@ class ExtractionProgress {
  */
 async function askAgainForUncovered(
   ctx: DocumentContext,
-  input: { treeId: number; leaves: readonly ChunkNode[]; mentions: readonly IdMention[]; arriving: ArrivingCount; recorded: RecordedList; hidden: readonly HiddenSpan[]; itemLists: readonly ItemList[] },
+  input: {
+    treeId: number;
+    leaves: readonly ChunkNode[];
+    mentions: readonly IdMention[];
+    arriving: ArrivingCount;
+    recorded: RecordedList;
+    hidden: readonly HiddenSpan[];
+    itemLists: readonly ItemList[];
+  },
 ): Promise<void> {
   const { db, runId, documentId } = ctx;
   const { client } = ctx.llm!;
@@ -334,17 +383,30 @@ async function askAgainForUncovered(
   const uncovered = uncoveredMentions(input.mentions, stored);
   // A section whose printed ID is asked for already needs no second question.
   const askedIds = new Set(uncovered.map((m) => m.normalized));
-  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter((s) => !(s.entry.id && askedIds.has(s.entry.id)));
+  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter(
+    (s) => !(s.entry.id && askedIds.has(s.entry.id)),
+  );
   // Items of a list most of whose items were reported, that no finding covers (an item printing an ID asked for is asked by it).
-  const analysed = stored.filter((f) => f.type !== LISTED_ENTRY_TYPE && f.grounding.status === 'grounded' && f.grounding.start !== null && f.grounding.end !== null);
-  const items = itemsWithoutFinding(input.itemLists, analysed.map((f) => ({ start: f.grounding.start!, end: f.grounding.end! })))
+  const analysed = stored.filter(
+    (f) => f.type !== LISTED_ENTRY_TYPE && f.grounding.status === 'grounded' && f.grounding.start !== null && f.grounding.end !== null,
+  );
+  const items = itemsWithoutFinding(
+    input.itemLists,
+    analysed.map((f) => ({ start: f.grounding.start!, end: f.grounding.end! })),
+  )
     .map((u) => u.item)
     .filter((item) => !uncovered.some((m) => m.start >= item.start && m.start < item.end));
   if ((uncovered.length === 0 && sections.length === 0 && items.length === 0) || input.leaves.length === 0) return;
   const ids = askedIds.size + sections.length + items.length;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   let findings = input.arriving.count;
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asking again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'} no finding covers`, { findings });
+  ctx.report(
+    'extract',
+    input.leaves.length,
+    input.leaves.length,
+    `asking again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'} no finding covers`,
+    { findings },
+  );
   throwIfAborted(ctx.signal);
   await askForUncoveredMentions(
     client,
@@ -367,11 +429,20 @@ async function askAgainForUncovered(
       }
       const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
-      appendChunkFindings(db, { chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }], callIds: [batch.callId] });
+      appendChunkFindings(db, {
+        chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }],
+        callIds: [batch.callId],
+      });
       findings = input.arriving.add(batch.findings);
     },
   );
-  ctx.report('extract', input.leaves.length, input.leaves.length, `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`, { findings });
+  ctx.report(
+    'extract',
+    input.leaves.length,
+    input.leaves.length,
+    `asked again for ${ids} ID${ids === 1 ? '' : 's'}, listed finding${ids === 1 ? '' : 's'} or list item${ids === 1 ? '' : 's'}, ${findings} findings so far`,
+    { findings },
+  );
 }
 
 /**
@@ -382,7 +453,10 @@ async function askAgainForUncovered(
  * row 2), and is still not taken as analysed: the completeness check names it as before. Stored once: a resume finds
  * the heading already recorded.
  */
-function recordUnnamedSections(ctx: DocumentContext, input: { treeId: number; leaves: readonly ChunkNode[]; recorded: RecordedList; hidden: readonly HiddenSpan[] }): void {
+function recordUnnamedSections(
+  ctx: DocumentContext,
+  input: { treeId: number; leaves: readonly ChunkNode[]; recorded: RecordedList; hidden: readonly HiddenSpan[] },
+): void {
   const { db, runId, documentId } = ctx;
   if (input.leaves.length === 0 || input.recorded.entries.length === 0) return;
   const stored = listFindings(db, runId, documentId);
@@ -402,7 +476,10 @@ function recordUnnamedSections(ctx: DocumentContext, input: { treeId: number; le
     const leaf = leafOfFinding(all, detail).index;
     byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), { ...detail, type: LISTED_ENTRY_TYPE }]);
   }
-  appendChunkFindings(db, { chunks: [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings })), callIds: [] });
+  appendChunkFindings(db, {
+    chunks: [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings })),
+    callIds: [],
+  });
 }
 
 /** Share of a title's words that a quote prints. */
@@ -425,4 +502,3 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
 }
-

@@ -13,7 +13,10 @@ export async function fileSha256(filePath: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new AppError(ErrorCode.FILE_NOT_FOUND, `${filePath} no longer exists. It may have been moved or deleted after it was added; add it again from its new place.`);
+      throw new AppError(
+        ErrorCode.FILE_NOT_FOUND,
+        `${filePath} no longer exists. It may have been moved or deleted after it was added; add it again from its new place.`,
+      );
     }
     if (code === 'EISDIR') {
       throw new AppError(ErrorCode.FILE_UNSUPPORTED, `${filePath} is a folder. Add the PDF files inside it instead.`);

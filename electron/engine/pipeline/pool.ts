@@ -59,7 +59,13 @@ export async function runPool(run: PoolRun): Promise<void> {
   const leaveOut = (member: Member, error: unknown, what: string) => {
     const info = toErrorInfo(error, log.path);
     member.out = info;
-    addRunEvent(deps.db, runId, { at: at(), level: 'warn', phase: 'ingest', message: `${member.label} ${what}: ${info.message}`, data: { endpoint: member.endpoint.url, code: info.code } });
+    addRunEvent(deps.db, runId, {
+      at: at(),
+      level: 'warn',
+      phase: 'ingest',
+      message: `${member.label} ${what}: ${info.message}`,
+      data: { endpoint: member.endpoint.url, code: info.code },
+    });
     log.warn({ endpoint: member.endpoint.url, code: info.code }, `endpoint ${what}`);
     emit('ingest', 0, 0, `${member.label} ${what}: ${info.message}`, { endpoint: member.label });
   };
@@ -77,7 +83,14 @@ async function preparePool(run: PoolRun, members: Member[], leaveOut: (m: Member
   // Where documents go is always said, for each endpoint of the pool as for a single one (runner.ts).
   for (const member of members) {
     const unencrypted = plainHttpWarning(member.endpoint.url);
-    if (unencrypted) addRunEvent(deps.db, run.runId, { at: run.at(), level: 'warn', phase: 'ingest', message: `${member.label}: ${unencrypted}`, data: { endpoint: member.endpoint.url } });
+    if (unencrypted)
+      addRunEvent(deps.db, run.runId, {
+        at: run.at(),
+        level: 'warn',
+        phase: 'ingest',
+        message: `${member.label}: ${unencrypted}`,
+        data: { endpoint: member.endpoint.url },
+      });
   }
   emit('ingest', 0, members.length, `checking ${members.length} inference endpoints and the models`);
   await Promise.all(
@@ -96,30 +109,34 @@ async function preparePool(run: PoolRun, members: Member[], leaveOut: (m: Member
   let plan = await prepareLlmRun(planner.client!, settings, control.signal);
   // One num_ctx that every endpoint holds: a file that moves must still fit where it lands.
   const contexts = await Promise.all(
-    members.filter((m) => !m.out).map(async (m) => {
-      try {
-        return (await m.client!.modelInfo(plan.models.extract, control.signal)).contextLength;
-      } catch (error) {
-        throwIfCancelled(error);
-        leaveOut(m, error, 'left out');
-        return undefined;
-      }
-    }),
+    members
+      .filter((m) => !m.out)
+      .map(async (m) => {
+        try {
+          return (await m.client!.modelInfo(plan.models.extract, control.signal)).contextLength;
+        } catch (error) {
+          throwIfCancelled(error);
+          leaveOut(m, error, 'left out');
+          return undefined;
+        }
+      }),
   );
   const smallest = Math.min(...contexts.filter((c): c is number => c !== undefined));
   if (smallest < plan.numCtx) plan = await prepareLlmRun(planner.client!, { ...settings, llm: { ...settings.llm, numCtx: smallest } }, control.signal);
   planner.plan = plan;
   const models = [...new Set([...Object.values(plan.models), ...(plan.summaryMapModel ? [plan.summaryMapModel] : [])])];
   await Promise.all(
-    members.filter((m) => !m.out && m !== planner).map(async (m) => {
-      try {
-        const probe = await m.client!.probe(models, plan.numCtx, control.signal);
-        m.plan = { ...plan, probe };
-      } catch (error) {
-        throwIfCancelled(error);
-        leaveOut(m, error, 'left out');
-      }
-    }),
+    members
+      .filter((m) => !m.out && m !== planner)
+      .map(async (m) => {
+        try {
+          const probe = await m.client!.probe(models, plan.numCtx, control.signal);
+          m.plan = { ...plan, probe };
+        } catch (error) {
+          throwIfCancelled(error);
+          leaveOut(m, error, 'left out');
+        }
+      }),
   );
   const live = members.filter((m) => !m.out);
   if (live.length === 0) throw lastError(members);
@@ -178,7 +195,13 @@ async function spreadFiles(run: PoolRun, members: Member[], leaveOut: (m: Member
       }
       if (sha !== undefined) busy.add(sha);
       try {
-        addRunEvent(deps.db, runId, { at: run.at(), level: 'info', phase: 'ingest', message: `file ${input.ordinal + 1} (${baseName(input.filePath)}) on ${member.label}`, data: { ordinal: input.ordinal, endpoint: member.endpoint.url } });
+        addRunEvent(deps.db, runId, {
+          at: run.at(),
+          level: 'info',
+          phase: 'ingest',
+          message: `file ${input.ordinal + 1} (${baseName(input.filePath)}) on ${member.label}`,
+          data: { ordinal: input.ordinal, endpoint: member.endpoint.url },
+        });
         await run.analyze(
           input,
           { client: member.client!, plan: member.plan! },
@@ -215,7 +238,7 @@ async function spreadFiles(run: PoolRun, members: Member[], leaveOut: (m: Member
     ),
   );
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw control.signal?.aborted ? failure.reason : firstNonCancel(results) ?? failure.reason;
+  if (failure) throw control.signal?.aborted ? failure.reason : (firstNonCancel(results) ?? failure.reason);
   throwIfAborted(control.signal);
   if (queue.length > 0) throw lastError(members);
 }

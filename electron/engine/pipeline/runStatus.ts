@@ -29,7 +29,8 @@ export function stopIdleRun(db: Database, runId: number, how: 'pause' | 'cancel'
     setRunStatus(db, runId, to, now);
     // The file the run stopped in says what the run says (a paused run cancelled left its file "Paused" beside a
     // "Cancelled" run): its committed work and phase stay, so a resume continues it either way.
-    for (const input of listRunInputs(db, runId)) if (input.status === 'paused' || input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: to });
+    for (const input of listRunInputs(db, runId))
+      if (input.status === 'paused' || input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: to });
   }
   return getRun(db, runId)!.status;
 }

@@ -37,7 +37,10 @@ import { plainHttpWarning, type EndpointSettings } from '../../../shared/endpoin
 
 export interface RunDeps {
   db: Database;
-  ingestFile: (filePath: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; password?: string }) => Promise<IngestResult>;
+  ingestFile: (
+    filePath: string,
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; password?: string },
+  ) => Promise<IngestResult>;
   now: () => Date;
   /** Creates the LLM client for a full-mode run (host and settings come from the run), or for one endpoint of its pool. */
   createLlm: (settings: RunSettings, endpoint?: EndpointSettings) => LlmClient;
@@ -205,7 +208,8 @@ async function analyzeInputs(execution: Execution, pool: boolean, llm: RunLlm | 
         emit,
         log,
         at,
-        analyze: (input, poolLlm, emitFor, signal) => runInput({ ...job, input, llm: poolLlm, control: { ...control, signal }, emit: emitFor, readAhead: undefined }),
+        analyze: (input, poolLlm, emitFor, signal) =>
+          runInput({ ...job, input, llm: poolLlm, control: { ...control, signal }, emit: emitFor, readAhead: undefined }),
       });
     }
     for (const [index, input] of (pool ? [] : pending).entries()) {
@@ -232,7 +236,8 @@ async function endStopped(execution: Execution, error: unknown, llm: RunLlm | un
   const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
   try {
     // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
-    for (const input of listRunInputs(db, runId)) if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+    for (const input of listRunInputs(db, runId))
+      if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
     markEnded(db, runId, status, at(), info);
     if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
   } catch (bookkeeping) {
@@ -303,7 +308,8 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     log.info({ stage: 'ingest', documentId, pages: ingested.doc.pageCount, warnings: ingested.warnings.map((w) => w.code) }, 'input stored');
     // The input's next phase, as analyzeDocument runs them (RUN_PHASES): the ID mentions first, then the tree.
     updateRunInput(db, runId, input.ordinal, { documentId, warnings: ingested.warnings, phase: 'rules' });
-    for (const warning of ingested.warnings) addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
+    for (const warning of ingested.warnings)
+      addRunEvent(db, runId, { at: at(), level: 'warn', phase: 'ingest', documentId, message: warning.message, data: warning });
     const doc = ingested.doc;
     const unreadable = unreadableDocument(doc.pages, ingested.warnings);
     if (unreadable) {
@@ -336,18 +342,29 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     db.transaction(() => {
       updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
       const carried = carryOverToLatest(db, ingested.documentId, at());
-      if (carried) addRunEvent(db, runId, { at: at(), level: 'info', phase: 'done', documentId: ingested.documentId, message: carryOverMessage(carried), data: carried });
+      if (carried)
+        addRunEvent(db, runId, { at: at(), level: 'info', phase: 'done', documentId: ingested.documentId, message: carryOverMessage(carried), data: carried });
     })();
     if (outcome.error) {
       addRunEvent(db, runId, { at: at(), level: 'error', phase: 'extract', documentId, message: outcome.error.message, data: outcome.error });
-      log.warn({ stage: 'extract', documentId, code: outcome.error.code, failedChunks: outcome.error.details?.failedChunks }, 'input finished with failed chunks');
+      log.warn(
+        { stage: 'extract', documentId, code: outcome.error.code, failedChunks: outcome.error.details?.failedChunks },
+        'input finished with failed chunks',
+      );
     } else log.info({ stage: 'done', documentId }, 'input done');
   } catch (error) {
     const info = toErrorInfo(error, log.path);
     // A full disk or a store that cannot be written is not this file's fault: the run stops, and resumes this file.
     if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
-    addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', ...(documentId ? { documentId } : {}), message: `${input.filePath}: ${info.message}`, data: info });
+    addRunEvent(db, runId, {
+      at: at(),
+      level: 'error',
+      phase: 'ingest',
+      ...(documentId ? { documentId } : {}),
+      message: `${input.filePath}: ${info.message}`,
+      data: info,
+    });
     log.error({ stage: 'ingest', ...(documentId ? { documentId } : {}), code: info.code, err: error }, 'input failed');
     emit('ingest', 1, 1, `${label}: failed: ${info.message}`, { ...about, ...(documentId ? { documentId } : {}) });
   }
@@ -395,7 +412,8 @@ async function ingestInput(
       now: deps.now,
       ...signal,
       onPageStart: (done, total, pageNumber) => report('ocr', done, total, `OCR page ${done + 1} of ${total}: reading page ${pageNumber}`),
-      onPage: (done, total, pageNumber, cached) => report('ocr', done, total, `OCR page ${done} of ${total}: page ${pageNumber} ${cached ? 'from the cache' : 'read'}`),
+      onPage: (done, total, pageNumber, cached) =>
+        report('ocr', done, total, `OCR page ${done} of ${total}: page ${pageNumber} ${cached ? 'from the cache' : 'read'}`),
     });
     doc = read.doc;
     marks = read.marks;
@@ -409,10 +427,10 @@ async function ingestInput(
   }
   const { document } = timeStage('store', () =>
     deps.db.transaction(() => {
-    const saved = saveDocument(deps.db, doc, deps.now().toISOString());
-    if (!saved.reused) savePageOcr(deps.db, saved.document.id, marks);
-    return saved;
-  })(),
+      const saved = saveDocument(deps.db, doc, deps.now().toISOString());
+      if (!saved.reused) savePageOcr(deps.db, saved.document.id, marks);
+      return saved;
+    })(),
   );
   // The parsed document goes on in memory: reading it back from the store would hold two copies of a large document at once.
   return { documentId: document.id, doc, warnings: warnings.map(warningInfo) };
@@ -435,7 +453,8 @@ function unreadableDocument(pages: readonly PageSpan[], warnings: readonly Error
   if (pages.every((page) => page.readError !== undefined)) {
     return {
       code: ErrorCode.PDF_CORRUPT,
-      message: 'No page of this PDF could be read (the page contents are damaged). Get a fresh copy of the file (download or export it again) and add it again.',
+      message:
+        'No page of this PDF could be read (the page contents are damaged). Get a fresh copy of the file (download or export it again) and add it again.',
       details: { pages: numbers },
     };
   }

@@ -30,9 +30,12 @@ export function ownIdFamilies(findingKeys: readonly (string | null)[], listed: r
   return families;
 }
 
-
 /** The mentions that are finding IDs of this document, and the ones that are references (or of another family, or of no known one). */
-export function splitMentions<T extends { id: string }>(mentions: readonly T[], families: ReadonlySet<string>, idPatterns: readonly IdPattern[]): { findingIds: T[]; references: T[] } {
+export function splitMentions<T extends { id: string }>(
+  mentions: readonly T[],
+  families: ReadonlySet<string>,
+  idPatterns: readonly IdPattern[],
+): { findingIds: T[]; references: T[] } {
   const specific = idPatterns.filter((p) => p.name !== GENERIC_PATTERN_NAME).map((p) => new RegExp(`^(?:${p.source})$`, p.caseSensitive ? '' : 'i'));
   const findingIds: T[] = [];
   const references: T[] = [];

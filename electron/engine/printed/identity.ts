@@ -42,7 +42,10 @@ export interface FindingIdentity {
 /** Comparable form of an ID: upper case, letter and digit runs joined by '-', leading zeros dropped ("tob etcd 001" = "TOB-ETCD-1"). */
 export function comparableId(raw: string): string {
   // Not normalizeId: it drops spaces, and "TOB MOSQ CR 3" must keep its parts apart.
-  const runs = normalizeForIds(raw).text.toUpperCase().match(/[A-Z]+|\d+/g) ?? [];
+  const runs =
+    normalizeForIds(raw)
+      .text.toUpperCase()
+      .match(/[A-Z]+|\d+/g) ?? [];
   return runs.map((r) => (/^\d+$/.test(r) ? String(Number.parseInt(r, 10)) : r)).join('-');
 }
 
@@ -78,7 +81,13 @@ export function identifyFinding(text: string, profile: ExtractionProfile, input:
     // Nearest the quote: siblings whose titles open alike ("... by spamming Deposit / Grant transactions") print their
     // numbers on neighbouring lines, and the first in the window may be the sibling's.
     printedNumber: located
-      ? printedNumberBefore(text, input.title, Math.max(input.region.start, located.start - ID_WINDOW_CHARS), Math.min(input.region.end, located.end + ID_WINDOW_CHARS), located.start)
+      ? printedNumberBefore(
+          text,
+          input.title,
+          Math.max(input.region.start, located.start - ID_WINDOW_CHARS),
+          Math.min(input.region.end, located.end + ID_WINDOW_CHARS),
+          located.start,
+        )
       : printedNumberBefore(text, input.title, input.region.start, input.region.end),
   };
 }
@@ -164,7 +173,12 @@ function printedIdKey(text: string, profile: ExtractionProfile, input: IdentityI
  * or heading, whatever ID the model gave (none, its own label, or a neighbour's): near-identical sibling titles
  * ("X" and "X in batch mode") are told apart by the ID their row prints, not by the words the model quoted.
  */
-function openingIdOfLine(text: string, profile: ExtractionProfile, located: { start: number; end: number }, region: { start: number; end: number }): string | null {
+function openingIdOfLine(
+  text: string,
+  profile: ExtractionProfile,
+  located: { start: number; end: number },
+  region: { start: number; end: number },
+): string | null {
   const line = lineAt(text, located.start);
   if (line.start < region.start) return null;
   const lineText = text.slice(line.start, line.end);

@@ -78,7 +78,10 @@ export function findListings(lines: readonly TextLine[], text: string, profile: 
     // IDs printed in the listing, found in one pass over its span.
     const from = lines[rows[0]!.from]!.start;
     const span = text.slice(from, lines[rows.at(-1)!.to]!.end);
-    const mentions = findIdMentions(span, [{ pageNumber: 1, start: 0, end: span.length, hasTextLayer: true }], idPatterns).map((m) => ({ ...m, start: m.start + from }));
+    const mentions = findIdMentions(span, [{ pageNumber: 1, start: 0, end: span.length, hasTextLayer: true }], idPatterns).map((m) => ({
+      ...m,
+      start: m.start + from,
+    }));
     const entries = rows.map((row) => toEntry(lines, row, severityWord, profile, mentions)).filter((e) => !categoryOnly.test(contentsTitle(e.text)));
     if (entries.length < 2) continue;
     // Rows that carry a severity are a summary table; a plain list of titles is a contents list.
@@ -96,7 +99,12 @@ export function findListings(lines: readonly TextLine[], text: string, profile: 
 
 /** A contents line's title: without its number, leaders and page number. */
 function contentsTitle(text: string): string {
-  return oneLine(entryBody(text).replace(LEADERS, ' ').replace(TRAILING_PAGE, '').replace(/\s\|\s/g, ' '));
+  return oneLine(
+    entryBody(text)
+      .replace(LEADERS, ' ')
+      .replace(TRAILING_PAGE, '')
+      .replace(/\s\|\s/g, ' '),
+  );
 }
 
 /**
@@ -195,7 +203,13 @@ function entryBody(text: string): string {
   return m ? m[3]! : text;
 }
 
-function toEntry(lines: readonly TextLine[], row: EntryLines, severityWord: RegExp, profile: ExtractionProfile, mentions: readonly IdMention[]): Omit<ListedEntry, 'kind'> {
+function toEntry(
+  lines: readonly TextLine[],
+  row: EntryLines,
+  severityWord: RegExp,
+  profile: ExtractionProfile,
+  mentions: readonly IdMention[],
+): Omit<ListedEntry, 'kind'> {
   const ownLines = lines.slice(row.from, row.to + 1).filter((l) => !l.running);
   const place = placeOf(lines, row.from, row.to);
   const text = joinWrapped(ownLines.map((l) => l.text));

@@ -173,7 +173,10 @@ export function recordedList(listings: readonly ListedRows[]): RecordedList {
   const ordered = listings.filter((l) => l.kind !== 'register').sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'summary-table' ? -1 : 1));
   for (const entry of ordered.flatMap((l) => l.entries)) {
     const title = entry.title.length > RECORDED_TITLE_CHARS ? `${entry.title.slice(0, RECORDED_TITLE_CHARS)}...` : entry.title;
-    const key = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    const key = title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
     entries.push(entry);

@@ -122,7 +122,8 @@ function rowStarts(lines: readonly TextLine[], mentions: readonly IdMention[], t
     const onLine = mentions.slice(m).filter((x) => x.start < line.end);
     const last = onLine.at(-1)!;
     if (onLine.length !== 1 || isReferenceId(last.normalized) || !BULLET.test(line.text)) continue;
-    if (TRAILING_ID_END.test(lineFrom(line, last.end)) && /\p{L}{2}/u.test(line.text.slice(lead, last.start - line.start))) starts.set(line.index, { mention: last, trailing: true });
+    if (TRAILING_ID_END.test(lineFrom(line, last.end)) && /\p{L}{2}/u.test(line.text.slice(lead, last.start - line.start)))
+      starts.set(line.index, { mention: last, trailing: true });
   }
   return starts;
 }
@@ -194,8 +195,16 @@ function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionP
   const first = lines[row.from]!;
   const body = row.trailing
     ? oneLine(first.text.slice(ROW_LEAD.exec(first.text)![0].length, row.mention.start - first.start).replace(BEFORE_TRAILING_ID, ''))
-    : oneLine(lines.slice(row.from, row.to + 1).map((l, i) => (i === 0 ? lineFrom(l, row.mention.end) : l.text)).join(' ')).replace(AFTER_ID, '');
-  const cells = body.split(CELL_SEPARATOR).map((c) => c.trim()).filter(Boolean);
+    : oneLine(
+        lines
+          .slice(row.from, row.to + 1)
+          .map((l, i) => (i === 0 ? lineFrom(l, row.mention.end) : l.text))
+          .join(' '),
+      ).replace(AFTER_ID, '');
+  const cells = body
+    .split(CELL_SEPARATOR)
+    .map((c) => c.trim())
+    .filter(Boolean);
   const tabular = cells.length > 1;
   const isSeverity = (w: string) => /^\p{Lu}/u.test(w) && severityWord.test(w);
   // A capitalised severity word among the cells after the title ("Major", "High"; cells set close together may
@@ -203,7 +212,14 @@ function toEntry(lines: readonly TextLine[], row: RowLines, profile: ExtractionP
   // A row whose cells were not told apart ("ID Title Major . Reporter"): the title ends at its severity word.
   const words = body.split(/\s+/);
   const at = tabular ? -1 : words.findIndex((w, i) => i >= 2 && isSeverity(w));
-  const severityCell = tabular ? (cells.slice(1).flatMap((c) => c.split(/\s+/)).find(isSeverity) ?? null) : at > 0 ? words[at]! : null;
+  const severityCell = tabular
+    ? (cells
+        .slice(1)
+        .flatMap((c) => c.split(/\s+/))
+        .find(isSeverity) ?? null)
+    : at > 0
+      ? words[at]!
+      : null;
   const title = tabular ? cells[0]! : at > 0 ? words.slice(0, at).join(' ') : body.replace(TRAILING_NOTE, '');
   return {
     kind: 'register',

@@ -43,7 +43,8 @@ const DESCRIPTION_LABEL = /(?:^|\n)[ \t]*(?:issue |finding )?description(?:\s*\/
  * Metadata lines that are no part of a section's prose, however long: a label and a colon ("Context: a.sol#L67,
  * b.sol#L105, ..."), or a block label without one ("Target BTC Staking TS and Go", "Category Code Maturity Severity Low").
  */
-export const METADATA_LINE = /^(?:(?:context|targets?|severity|likelihood|impact|category|type|status|difficulty|files?|locations?|finding id|id|disclaimer)\s*:|(?:targets?|assets?|category|severity|likelihood|difficulty|status|rating)\s)/i;
+export const METADATA_LINE =
+  /^(?:(?:context|targets?|severity|likelihood|impact|category|type|status|difficulty|files?|locations?|finding id|id|disclaimer)\s*:|(?:targets?|assets?|category|severity|likelihood|difficulty|status|rating)\s)/i;
 /** A table row read as cells ("7 | Title | High", pdf/tableRows.ts). */
 const TABLE_ROW = /\s\|\s/;
 
@@ -98,11 +99,18 @@ export function sectionOpening(text: string, from: number, to: number): { start:
     const line = text.slice(at, end).trim();
     const words = line.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
     // A sentence's first line: long, or ending a sentence, or opening with a capital (a wrapped line starts mid-sentence).
-    const prose = !TABLE_ROW.test(line) && !CONTENTS_LINE_END.test(line) && !METADATA_LINE.test(line) && (line.length >= PROSE_CHARS || /[.!?]["')\]]?$/.test(line) || /^\p{Lu}/u.test(line));
+    const prose =
+      !TABLE_ROW.test(line) &&
+      !CONTENTS_LINE_END.test(line) &&
+      !METADATA_LINE.test(line) &&
+      (line.length >= PROSE_CHARS || /[.!?]["')\]]?$/.test(line) || /^\p{Lu}/u.test(line));
     if (prose && words >= PROSE_WORDS) {
       const start = at + (text.slice(at, end).length - text.slice(at, end).trimStart().length);
       // A label printed on the sentence's own line ("Description: The function ...") is no part of it.
-      const sentence = sentenceFrom(text, start, Math.min(to + OPENING_WINDOW_CHARS, text.length), METADATA_LINE).replace(/^(?:description|details|summary)(?:\s*\/\s*\w+)?\s*:?\s+(?=\S)/i, '');
+      const sentence = sentenceFrom(text, start, Math.min(to + OPENING_WINDOW_CHARS, text.length), METADATA_LINE).replace(
+        /^(?:description|details|summary)(?:\s*\/\s*\w+)?\s*:?\s+(?=\S)/i,
+        '',
+      );
       if (sentence !== '') return { start, sentence };
     }
     if (nl < 0) break;
@@ -214,7 +222,10 @@ export function headsSection(text: string, line: TextSpan, limit = text.length):
   if (shape !== '' && nextLeadShape(text, line.end, limit) === shape) return false;
   const to = Math.min(limit, line.end + OPENING_WINDOW_CHARS);
   if (sectionOpening(text, line.end, to) !== null) return true;
-  return text.slice(line.end, to).split('\n').some((l) => METADATA_LINE.test(l.trim()));
+  return text
+    .slice(line.end, to)
+    .split('\n')
+    .some((l) => METADATA_LINE.test(l.trim()));
 }
 
 /** The longest line read as the rest of a title wrapped onto it (before the next entry of a list). */
@@ -232,7 +243,12 @@ function nextLeadShape(text: string, from: number, limit: number): string {
     if (content === '') continue;
     const shape = leadShape(content);
     if (shape !== '') return shape;
-    const continuesTitle = !skipped && content.length <= TITLE_CONTINUATION_CHARS && !METADATA_LINE.test(content) && !DESCRIPTION_LABEL.test(`\n${content}`) && !/[.!?:]["')\]]?$/.test(content);
+    const continuesTitle =
+      !skipped &&
+      content.length <= TITLE_CONTINUATION_CHARS &&
+      !METADATA_LINE.test(content) &&
+      !DESCRIPTION_LABEL.test(`\n${content}`) &&
+      !/[.!?:]["')\]]?$/.test(content);
     if (!continuesTitle) return '';
     skipped = true;
   }
@@ -255,7 +271,12 @@ function leadShape(line: string): string {
  * titleLines), the first that heads a section; else the first that is no contents line or table row; else the first.
  * Null when the area prints the title at no line start. Lines inside `skip` (lists the rules read) are passed over.
  */
-export function titleHeading(text: string, title: string, area: TextSpan, skip: (at: number) => boolean = () => false): (TitleLine & { heads: boolean }) | null {
+export function titleHeading(
+  text: string,
+  title: string,
+  area: TextSpan,
+  skip: (at: number) => boolean = () => false,
+): (TitleLine & { heads: boolean }) | null {
   const lines = titleLines(text, title, area.start, area.end).filter((l) => !skip(l.start));
   if (lines.length === 0) return null;
   const heading = lines.find((l) => headsTitledSection(text, l, area.end));
@@ -277,7 +298,10 @@ const ID_LABEL = /\b(?:id|ref(?:erence)?|identifier)\b[\s.:#]*$/i;
  * standard or advisory (ERC-20, CVE-...) is no ID of a finding. Null when the block prints none.
  */
 export function headingBlockId(text: string, profile: ExtractionProfile, heading: TextSpan, blockEnd: number): string | null {
-  const ids = (from: number, to: number) => findIdMentions(text.slice(from, to), [], profile.idPatterns).filter((m) => !isReferenceId(m.normalized)).map((m) => ({ ...m, start: m.start + from, end: m.end + from }));
+  const ids = (from: number, to: number) =>
+    findIdMentions(text.slice(from, to), [], profile.idPatterns)
+      .filter((m) => !isReferenceId(m.normalized))
+      .map((m) => ({ ...m, start: m.start + from, end: m.end + from }));
   const line = lineOf(text, heading.start);
   const onLine = ids(line.start, line.end)[0];
   if (onLine) return onLine.normalized;
@@ -348,8 +372,12 @@ function fieldValue(text: string, lines: readonly TextSpan[], label: RegExp, pro
     if (!value) continue;
     const words = value.words.split(/\s+/).filter(Boolean);
     for (const n of [2, 1]) {
-      const word = words.slice(0, n).join(' ').replace(/[.:,;]+$/, '');
-      if (words.length >= n && isSeverityWord(profile, word)) return { ...rankSeverity(profile, word), start: value.at, end: value.at + word.length, from: 'field' };
+      const word = words
+        .slice(0, n)
+        .join(' ')
+        .replace(/[.:,;]+$/, '');
+      if (words.length >= n && isSeverityWord(profile, word))
+        return { ...rankSeverity(profile, word), start: value.at, end: value.at + word.length, from: 'field' };
     }
   }
   return null;
@@ -357,7 +385,11 @@ function fieldValue(text: string, lines: readonly TextSpan[], label: RegExp, pro
 
 /** Whether a word is a severity of the profile's scale or one of its aliases as it stands ("Very High"), not merely containing one. */
 export function isSeverityWord(profile: ExtractionProfile, value: string): boolean {
-  const key = value.toLowerCase().replace(/[.:,;]+$/, '').replace(/\s+/g, ' ').trim();
+  const key = value
+    .toLowerCase()
+    .replace(/[.:,;]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return profile.severities.some((s) => s.toLowerCase() === key) || Object.keys(profile.severityAliases).some((a) => a.toLowerCase() === key);
 }
 
@@ -379,7 +411,9 @@ export interface SeverityGroup {
  * ("High Risk 2", "7.1 High Risk . . . 8") a summary or a contents line: neither heads a group.
  */
 export function severityGroupLines(text: string, profile: ExtractionProfile): SeverityGroup[] {
-  const words = [...profile.severities, ...Object.keys(profile.severityAliases)].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
+  const words = [...profile.severities, ...Object.keys(profile.severityAliases)]
+    .sort((a, b) => b.length - a.length)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
   const pattern = new RegExp(String.raw`^[ \t]*(?:(\d{1,2}(?:\.\d{1,3}){0,3})\.?[ \t]+)?(${words.join('|')})(${GROUP_QUALIFIER})[ \t]*:?[ \t]*$`, 'gimu');
   const out: SeverityGroup[] = [];
   for (const m of text.matchAll(pattern)) {
@@ -445,7 +479,10 @@ export function readAsPrinted(text: string, profile: ExtractionProfile, findings
   const rowAt = (at: number) => rows.find((r) => at >= r.start && at < r.end);
   // Each finding's heading: a grounded place that heads its section, else the title line last printed before its main place.
   const headings = findings.map((f) => sectionHeadingOf(text, f, rowAt));
-  const groups = headingGroups(severityGroupLines(text, profile), headings.flatMap((h) => (h ? [h.start] : [])));
+  const groups = headingGroups(
+    severityGroupLines(text, profile),
+    headings.flatMap((h) => (h ? [h.start] : [])),
+  );
   return findings.map((f, i) => {
     const heading = headings[i] ?? null;
     const blockEnd = heading ? metadataBlockEnd(text, heading, nextHeadingAfter(headings, heading)) : 0;
@@ -456,7 +493,10 @@ export function readAsPrinted(text: string, profile: ExtractionProfile, findings
     const row = f.places.map((p) => rowAt(p.start)).find((r) => r?.severity);
     if (row?.severity) {
       const at = text.indexOf(row.severity, row.start);
-      return { ...fields, severity: { ...rankSeverity(profile, row.severity), start: at < 0 ? row.start : at, end: at < 0 ? row.end : at + row.severity.length, from: 'row' } };
+      return {
+        ...fields,
+        severity: { ...rankSeverity(profile, row.severity), start: at < 0 ? row.start : at, end: at < 0 ? row.end : at + row.severity.length, from: 'row' },
+      };
     }
     // Only a heading stands under a group: a quote with no heading found above it may lie in an appendix after the last group.
     const group = heading ? groupAbove(groups, heading.start, f.printedNumber ?? number) : null;
@@ -465,7 +505,12 @@ export function readAsPrinted(text: string, profile: ExtractionProfile, findings
 }
 
 /** The severity the document prints for each finding (readAsPrinted), in the order given; null where it prints none. */
-export function severitiesAsPrinted(text: string, profile: ExtractionProfile, findings: readonly FindingPlaces[], rows: readonly ListedEntry[]): (PrintedSeverity | null)[] {
+export function severitiesAsPrinted(
+  text: string,
+  profile: ExtractionProfile,
+  findings: readonly FindingPlaces[],
+  rows: readonly ListedEntry[],
+): (PrintedSeverity | null)[] {
   return readAsPrinted(text, profile, findings, rows).map((f) => f.severity);
 }
 
@@ -486,7 +531,10 @@ function nextHeadingAfter(headings: readonly (TextSpan | null)[], heading: TextS
  */
 function sectionHeadingOf(text: string, f: FindingPlaces, rowAt: (at: number) => ListedEntry | undefined): TextSpan | null {
   const titleHeadingIn = (from: number, to: number, last: boolean) => {
-    const lines = f.titles.flatMap((t) => titleLines(text, t, from, to)).filter((l) => !rowAt(l.start)).sort((a, b) => (last ? b.start - a.start : a.start - b.start));
+    const lines = f.titles
+      .flatMap((t) => titleLines(text, t, from, to))
+      .filter((l) => !rowAt(l.start))
+      .sort((a, b) => (last ? b.start - a.start : a.start - b.start));
     const heading = lines.find((l) => headsTitledSection(text, l));
     return heading ? lineOf(text, heading.start) : null;
   };

@@ -14,7 +14,6 @@ import { normalizeForMatch, NormalizedViews } from './grounding';
 import { identifyFinding } from './identity';
 import { headsSection, lineOf, OPENING_WINDOW_CHARS, sectionOpening, titleLines } from './sections';
 
-
 /**
  * The unit's findings, plus one sighting for each place a reported (grounded) title is printed again in the unit
  * at a line start where no reported finding of the unit is grounded, when every quote the model gave for that
@@ -57,8 +56,18 @@ export function withEveryTitleSighting(
       // The sentence around the other quote is no description of this place: a heading's is its opening sentence, a
       // row or a contents line has none (its neighbours are other findings).
       const own = lineOf(doc.text, start);
-      const description = headsSection(doc.text, own, unit.end) ? (sectionOpening(doc.text, own.end, Math.min(unit.end, own.end + OPENING_WINDOW_CHARS))?.sentence ?? '') : '';
-      out.push({ ...f, description, evidence: doc.text.slice(start, end), page: grounding.page, grounding, findingKey: identity.idKey, printedNumber: identity.printedNumber });
+      const description = headsSection(doc.text, own, unit.end)
+        ? (sectionOpening(doc.text, own.end, Math.min(unit.end, own.end + OPENING_WINDOW_CHARS))?.sentence ?? '')
+        : '';
+      out.push({
+        ...f,
+        description,
+        evidence: doc.text.slice(start, end),
+        page: grounding.page,
+        grounding,
+        findingKey: identity.idKey,
+        printedNumber: identity.printedNumber,
+      });
       taken.push({ start, end });
     }
   }
@@ -71,7 +80,13 @@ export function withEveryTitleSighting(
  * a line of its own (its heading) and the model's title is not how the row opens. A row belongs to the finding it names, never to the one the model
  * said (issue 24: near-identical sibling titles). Null when the quote is no such row.
  */
-export function rowOwnTitle(text: string, profile: ExtractionProfile, f: GroundedFinding, unit: { start: number; end: number }, views = new NormalizedViews(text)): string | null {
+export function rowOwnTitle(
+  text: string,
+  profile: ExtractionProfile,
+  f: GroundedFinding,
+  unit: { start: number; end: number },
+  views = new NormalizedViews(text),
+): string | null {
   if (f.grounding.status !== 'grounded' || f.grounding.start === null) return null;
   const words = (t: string) => normalizeForMatch(t).text.match(/[\p{L}\p{N}]+/gu) ?? [];
   const quote = words(f.evidence).join(' ');
@@ -83,7 +98,11 @@ export function rowOwnTitle(text: string, profile: ExtractionProfile, f: Grounde
   const cell = new RegExp(`\\s(?:\\|\\s*)?(?:${labels.join('|')})\\b`).exec(f.evidence);
   if (!cell) return null;
   // Before the severity cell: the row's number or ID, then its title.
-  const candidate = f.evidence.slice(0, cell.index).replace(/^[\s|#]*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s|:.)-]*/, '').replace(/\s*\|\s*$/, '').trim();
+  const candidate = f.evidence
+    .slice(0, cell.index)
+    .replace(/^[\s|#]*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)?[\s|:.)-]*/, '')
+    .replace(/\s*\|\s*$/, '')
+    .trim();
   if (words(candidate).length < 2 || words(candidate).join(' ') === title) return null;
   // Only a sibling's title is a mix-up: the two share most words ("Unused errors / constants can be removed"). A row
   // of other cells (a "Target ... Likelihood Low" block) is no title of another finding.

@@ -28,7 +28,12 @@ export function sourceDescription(text: string, grounding: Grounding): string {
   // A table row, or a heading (one line that ends no sentence): no sentence around the quote. Its line would only
   // repeat a title, and two findings that quote one heading would then read alike to the merge.
   // A contents line only names a section, and its neighbours name others: no sentence either.
-  if (/\s\|\s/.test(block) || block.split('\n').some((l) => CONTENTS_LINE_END.test(l)) || (!block.includes('\n') && !ENDS_BLOCK.test(block.trim()) && block.trim().length < PROSE_LINE)) return '';
+  if (
+    /\s\|\s/.test(block) ||
+    block.split('\n').some((l) => CONTENTS_LINE_END.test(l)) ||
+    (!block.includes('\n') && !ENDS_BLOCK.test(block.trim()) && block.trim().length < PROSE_LINE)
+  )
+    return '';
   // The sentence(s) the quote stands in: from the last sentence end before it to the first one after it.
   const from = grounding.start - start;
   const to = grounding.end - start;

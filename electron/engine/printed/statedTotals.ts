@@ -97,11 +97,20 @@ export function findStatedTotals(lines: readonly TextLine[], profile: Extraction
 /** Every severity label beside a count, on lines that may state counts of findings. */
 function countCandidates(lines: readonly TextLine[], profile: ExtractionProfile): LabelledCount[] {
   const sev = wordsSource(severityLabels(profile));
-  const labelFirst = new RegExp(String.raw`(^|[\s|•●▪◼■\-–:;,(])((?:total\s+(?:number\s+of\s+)?)?(${sev})${QUALIFIER}${COUNTED}\s*[:=\-–|]?\s*(\d{1,3}))${NOT_A_COUNT_AFTER}`, 'gi');
+  const labelFirst = new RegExp(
+    String.raw`(^|[\s|•●▪◼■\-–:;,(])((?:total\s+(?:number\s+of\s+)?)?(${sev})${QUALIFIER}${COUNTED}\s*[:=\-–|]?\s*(\d{1,3}))${NOT_A_COUNT_AFTER}`,
+    'gi',
+  );
   // The number must not end a section number ("7.1 High Risk") or an ID.
-  const numberFirst = new RegExp(String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(${sev})${QUALIFIER}(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?)(?=\s*(?:$|[,;.)]|and\b|or\b|\(|issues?|findings?|vulnerabilit))`, 'gi');
+  const numberFirst = new RegExp(
+    String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(${sev})${QUALIFIER}(?:\s+(?:issues?|findings?|vulnerabilit(?:y|ies)|risks?|bugs?))?)(?=\s*(?:$|[,;.)]|and\b|or\b|\(|issues?|findings?|vulnerabilit))`,
+    'gi',
+  );
   // "Five (5) are classified as medium risk", "1 was of high severity".
-  const classified = new RegExp(String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:are|is|were|was)\s+(?:(?:classified|rated|considered|marked|deemed|categori[sz]ed)\s+as\s+|of\s+)(${sev})${QUALIFIER})`, 'gi');
+  const classified = new RegExp(
+    String.raw`(?<![\d.\-])\b((${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:are|is|were|was)\s+(?:(?:classified|rated|considered|marked|deemed|categori[sz]ed)\s+as\s+|of\s+)(${sev})${QUALIFIER})`,
+    'gi',
+  );
   // Most lines name no severity at all: one plain test skips them before the heavier patterns.
   const namesSeverity = new RegExp(`\\b${sev}\\b`, 'i');
   const candidates: LabelledCount[] = [];
@@ -113,20 +122,40 @@ function countCandidates(lines: readonly TextLine[], profile: ExtractionProfile)
       const whole = m[2]!;
       const at = m.index + m[1]!.length;
       const leading = line.text.slice(0, at).replace(/[\s|•●▪◼■\-–]/g, '') === '';
-      found.push({ label: m[3]!, count: Number.parseInt(m[4]!, 10), start: line.start + at, end: line.start + at + whole.length, page: line.page, lineIndex: line.index, strong: leading });
+      found.push({
+        label: m[3]!,
+        count: Number.parseInt(m[4]!, 10),
+        start: line.start + at,
+        end: line.start + at + whole.length,
+        page: line.page,
+        lineIndex: line.index,
+        strong: leading,
+      });
     }
-    for (const [pattern, strong] of [[classified, true], [numberFirst, false]] as const) {
+    for (const [pattern, strong] of [
+      [classified, true],
+      [numberFirst, false],
+    ] as const) {
       for (const m of line.text.matchAll(pattern)) {
         const whole = m[1]!;
         const start = line.start + m.index + m[0].indexOf(whole);
         if (overlaps(start, start + whole.length)) continue;
-        found.push({ label: m[4]!, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + whole.length, page: line.page, lineIndex: line.index, strong });
+        found.push({
+          label: m[4]!,
+          count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!),
+          start,
+          end: start + whole.length,
+          page: line.page,
+          lineIndex: line.index,
+          strong,
+        });
       }
     }
     const countedHere = WHAT_IS_COUNTED.test(line.text);
     for (const f of found) {
       // One pair in the middle of a sentence about something else is not a statement about findings.
-      if (f.strong || found.length >= 2 || countedHere) candidates.push({ label: f.label, count: f.count, start: f.start, end: f.end, page: f.page, lineIndex: f.lineIndex });
+      if (f.strong || found.length >= 2 || countedHere)
+        candidates.push({ label: f.label, count: f.count, start: f.start, end: f.end, page: f.page, lineIndex: f.lineIndex });
     }
   }
   return candidates;
@@ -198,18 +227,41 @@ function columnTableBlocks(lines: readonly TextLine[], profile: ExtractionProfil
     const cells = columns.map((c, i) => {
       const cell = row.cells[i]!;
       const count = /^\d+$/.test(cell.text) ? Number.parseInt(cell.text, 10) : 0;
-      return { label: c.label, count, start: row.line.start + cell.at, end: row.line.start + cell.at + cell.text.length, page: row.line.page, lineIndex: row.line.index, text: cell.text };
+      return {
+        label: c.label,
+        count,
+        start: row.line.start + cell.at,
+        end: row.line.start + cell.at + cell.text.length,
+        page: row.line.page,
+        lineIndex: row.line.index,
+        text: cell.text,
+      };
     });
     const counts: LabelledCount[] = cells.flatMap(({ label, text: _text, ...c }) => (label === null ? [] : [{ ...c, label }]));
     const totalCell = cells.find((c) => c.label === null);
-    const total: StatedCount | null = totalCell ? { label: 'Total', severity: null, count: totalCell.count, start: totalCell.start, end: totalCell.end, page: totalCell.page, text: totalCell.text, source: 'rules' } : null;
+    const total: StatedCount | null = totalCell
+      ? {
+          label: 'Total',
+          severity: null,
+          count: totalCell.count,
+          start: totalCell.start,
+          end: totalCell.end,
+          page: totalCell.page,
+          text: totalCell.text,
+          source: 'rules',
+        }
+      : null;
     blocks.push({ counts, total, adds: total !== null && total.count === counts.reduce((n, c) => n + c.count, 0) });
   });
   return blocks;
 }
 
 /** The rows of counts right under a column-form header: each with its row label and one cell per column. */
-function countRowsAfter(lines: readonly TextLine[], headerIndex: number, columns: number): { line: TextLine; label: string; cells: { text: string; at: number }[] }[] {
+function countRowsAfter(
+  lines: readonly TextLine[],
+  headerIndex: number,
+  columns: number,
+): { line: TextLine; label: string; cells: { text: string; at: number }[] }[] {
   const rows: { line: TextLine; label: string; cells: { text: string; at: number }[] }[] = [];
   let skipped = 0;
   for (let i = headerIndex + 1; i < lines.length; i++) {
@@ -218,7 +270,13 @@ function countRowsAfter(lines: readonly TextLine[], headerIndex: number, columns
     const tokens = [...line.text.matchAll(/[^\s|]+/g)].map((m) => ({ text: m[0], at: m.index }));
     const firstCell = tokens.findIndex((t) => COUNT_CELL.test(t.text));
     const cells = firstCell < 0 ? [] : tokens.slice(firstCell);
-    const label = firstCell < 0 ? '' : tokens.slice(0, firstCell).map((t) => t.text).join(' ');
+    const label =
+      firstCell < 0
+        ? ''
+        : tokens
+            .slice(0, firstCell)
+            .map((t) => t.text)
+            .join(' ');
     if (cells.length === columns && cells.every((t) => COUNT_CELL.test(t.text)) && !/\d/.test(label) && label.split(' ').length <= 3) {
       rows.push({ line, label, cells });
       continue;
@@ -257,7 +315,10 @@ function textLinesBetween(lines: readonly TextLine[], from: number, to: number):
 
 /** "Total 17", "Total Issues 92", "Total | 7 | 6 | 1" (a table's total row: the first number is the count column). */
 const TOTAL_LINE = /^\s*\|?\s*(total(?:\s+(?:number\s+of\s+)?(?:issues|findings|vulnerabilities))?\s*[:=|]?\s*(\d{1,3}))(?:\s*\|?\s*\d{1,3})*\s*\|?\s*$/i;
-const TOTAL_PROSE = new RegExp(String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`, 'i');
+const TOTAL_PROSE = new RegExp(
+  String.raw`\b((?:identified|found|discovered|uncovered|reported|revealed|total\s+of)\s+(?:a\s+total\s+of\s+)?(${COUNT_SOURCE})${BRACKETED_DIGITS}\s+(?:(?:security|distinct|unique|separate|potential|significant|new|total)\s+){0,2}(?:issues|findings|vulnerabilities))\b`,
+  'i',
+);
 
 /** "Total 17" on its own line, or "identified 17 issues", near a block of counts (or, alone, only the sentence). */
 function totalNear(lines: readonly TextLine[], from: number, to: number, proseOnly = false): { total: StatedCount; form: 'row' | 'prose' } | null {
@@ -268,7 +329,16 @@ function totalNear(lines: readonly TextLine[], from: number, to: number, proseOn
     const m = row ?? TOTAL_PROSE.exec(line.text);
     if (!m) continue;
     const start = line.start + m.index + m[0].indexOf(m[1]!);
-    const total: StatedCount = { label: 'Total', severity: null, count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!), start, end: start + m[1]!.length, page: line.page, text: oneLine(m[1]!), source: 'rules' };
+    const total: StatedCount = {
+      label: 'Total',
+      severity: null,
+      count: m[3] ? Number.parseInt(m[3], 10) : parseCount(m[2]!),
+      start,
+      end: start + m[1]!.length,
+      page: line.page,
+      text: oneLine(m[1]!),
+      source: 'rules',
+    };
     return { total, form: row ? 'row' : 'prose' };
   }
   return null;

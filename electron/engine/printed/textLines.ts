@@ -37,7 +37,8 @@ export function textLines(doc: PlainText): TextLine[] {
     const end = start + raw.length;
     while (pageIndex + 1 < doc.pages.length && doc.pages[pageIndex + 1]!.start <= start) pageIndex++;
     // The form feed of PAGE_SEPARATOR is its own line: not text.
-    if (raw !== FORM_FEED) lines.push({ index: lines.length, start, end, page: doc.pages[pageIndex]?.pageNumber ?? pageAt(doc.pages, start), text: raw, running: false });
+    if (raw !== FORM_FEED)
+      lines.push({ index: lines.length, start, end, page: doc.pages[pageIndex]?.pageNumber ?? pageAt(doc.pages, start), text: raw, running: false });
     start = end + 1;
   }
   markRunningLines(lines, doc.pages.length);
@@ -49,7 +50,11 @@ const MAX_RUNNING_CHARS = 120;
 
 function runningKey(text: string): string {
   if (text.length > MAX_RUNNING_CHARS) return '';
-  return text.replace(/\d+/g, '#').replace(/[ \t\u00a0]+/g, ' ').trim().toLowerCase();
+  return text
+    .replace(/\d+/g, '#')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 function markRunningLines(lines: TextLine[], pageCount: number): void {
@@ -83,7 +88,17 @@ export function countSkipped(lines: readonly TextLine[], from: number, to: numbe
 export function placeOf(lines: readonly TextLine[], from: number, to: number): TextPlace {
   const first = lines[from]!;
   const last = lines[to]!;
-  return { start: first.start, end: last.end, page: first.page, text: oneLine(lines.slice(from, to + 1).map((l) => l.text).join(' ')) };
+  return {
+    start: first.start,
+    end: last.end,
+    page: first.page,
+    text: oneLine(
+      lines
+        .slice(from, to + 1)
+        .map((l) => l.text)
+        .join(' '),
+    ),
+  };
 }
 
 export function oneLine(text: string): string {
@@ -110,7 +125,29 @@ export function joinWrapped(lines: readonly string[]): string {
   return oneLine(out);
 }
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+const NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
 
 /** Digits or a number word up to twenty ("two high-severity issues"). */
 export const COUNT_SOURCE = `\\d{1,4}|${NUMBER_WORDS.join('|')}|no`;

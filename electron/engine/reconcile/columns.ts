@@ -138,7 +138,11 @@ function isTotalRow(cells: readonly string[]): boolean {
  * The rows as keyed items. A key repeated in later rows is listed with every row that holds it; the first row
  * is used, the others skipped. Rows without a key or a title, and total rows, are skipped too.
  */
-export function tieOutRows(population: Population, keyIndex: number | null, titleIndex: number): { rows: TieOutRow[]; duplicates: DuplicateKey[]; skipped: SkippedRow[] } {
+export function tieOutRows(
+  population: Population,
+  keyIndex: number | null,
+  titleIndex: number,
+): { rows: TieOutRow[]; duplicates: DuplicateKey[]; skipped: SkippedRow[] } {
   const rows: TieOutRow[] = [];
   const skipped: SkippedRow[] = [];
   const firstOf = new Map<string, { row: number; key: string; rows: number[] }>();

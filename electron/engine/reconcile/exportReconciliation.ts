@@ -64,10 +64,14 @@ const CSV_HEAD = ['list', 'row', 'key', 'title', 'finding_id', 'finding_title', 
 export function reconciliationCsv(r: Reconciliation): string {
   const own = r.population.columns;
   const lines = [[...CSV_HEAD, ...own.map((c) => `population: ${c}`)].map(csvCell).join(',')];
-  const line = (cells: (string | number | null)[], populationCells: readonly string[]) => lines.push([...cells, ...own.map((_, i) => populationCells[i] ?? '')].map(csvCell).join(','));
-  for (const m of r.matched) line(['matched', m.row, m.key, m.title, m.finding.id, m.finding.title, m.finding.page, m.by, m.score, m.review.state, reviewText(m.review)], m.cells);
-  for (const d of r.onlyInDocument) line(['only_in_document', null, null, null, d.finding.id, d.finding.title, d.finding.page, null, null, d.review.state, reviewText(d.review)], []);
-  for (const p of r.onlyInPopulation) line(['only_in_population', p.row, p.key, p.title, null, null, null, null, null, p.review.state, reviewText(p.review)], p.cells);
+  const line = (cells: (string | number | null)[], populationCells: readonly string[]) =>
+    lines.push([...cells, ...own.map((_, i) => populationCells[i] ?? '')].map(csvCell).join(','));
+  for (const m of r.matched)
+    line(['matched', m.row, m.key, m.title, m.finding.id, m.finding.title, m.finding.page, m.by, m.score, m.review.state, reviewText(m.review)], m.cells);
+  for (const d of r.onlyInDocument)
+    line(['only_in_document', null, null, null, d.finding.id, d.finding.title, d.finding.page, null, null, d.review.state, reviewText(d.review)], []);
+  for (const p of r.onlyInPopulation)
+    line(['only_in_population', p.row, p.key, p.title, null, null, null, null, null, p.review.state, reviewText(p.review)], p.cells);
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -81,9 +85,19 @@ export function reconciliationJsonValue(r: Reconciliation, options: { workpaper?
       rows: r.population.rows,
       key_column: r.population.keyColumn,
       title_column: r.population.titleColumn,
-      ...(options.workpaper ? { sheet: r.population.sheet, header_row: r.population.headerRow, duplicates: r.population.duplicates, skipped: r.population.skipped } : {}),
+      ...(options.workpaper
+        ? { sheet: r.population.sheet, header_row: r.population.headerRow, duplicates: r.population.duplicates, skipped: r.population.skipped }
+        : {}),
     },
-    matched: r.matched.map((m) => ({ row: m.row, key: m.key, title: m.title, finding: { id: m.finding.id, title: m.finding.title, page: m.finding.page }, by: m.by, score: m.score, ...review(m) })),
+    matched: r.matched.map((m) => ({
+      row: m.row,
+      key: m.key,
+      title: m.title,
+      finding: { id: m.finding.id, title: m.finding.title, page: m.finding.page },
+      by: m.by,
+      score: m.score,
+      ...review(m),
+    })),
     only_in_document: r.onlyInDocument.map((d) => ({ id: d.finding.id, title: d.finding.title, page: d.finding.page, ...review(d) })),
     only_in_population: r.onlyInPopulation.map((p) => ({ row: p.row, key: p.key, title: p.title, ...review(p) })),
     ...(options.workpaper ? { counts: r.counts } : {}),

@@ -10,13 +10,30 @@ import { readPopulation, type PopulationFile } from './population';
 import { reconcileDocument, type ReconcileInput } from './reconcileDocument';
 import { savePopulation, saveReconciliation } from './store';
 
-export { readPopulation, findHeaderRow, populationKindOf, decodeCsv, cellText, HEADER_SCAN_ROWS, MAX_POPULATION_BYTES, type PopulationFile } from './population';
+export {
+  readPopulation,
+  findHeaderRow,
+  populationKindOf,
+  decodeCsv,
+  cellText,
+  HEADER_SCAN_ROWS,
+  MAX_POPULATION_BYTES,
+  type PopulationFile,
+} from './population';
 export { proposeColumns, resolveColumn, tieOutRows, isIdShaped, idFamilyOf, type TieOutRow } from './columns';
 export { scoreTitles, assignTitles, titleTerms, TITLE_MATCH_THRESHOLD, type TitlePair } from './titleMatch';
 export { reconcileDocument, documentIdsOf, printedIdsOf, rowSubject, itemSubject, type ReconcileInput } from './reconcileDocument';
 export { reviewTieOut, type TieOutChange } from './review';
 export { getPopulation, getReconciliation, latestReconciliationOf, listTieOutDecisions, listTieOutNotes, savePopulation, saveReconciliation } from './store';
-export { renderReconciliation, reconciliationMarkdown, reconciliationHtml, reconciliationCsv, reconciliationJson, reconciliationJsonValue, type PdfPrinter } from './exportReconciliation';
+export {
+  renderReconciliation,
+  reconciliationMarkdown,
+  reconciliationHtml,
+  reconciliationCsv,
+  reconciliationJson,
+  reconciliationJsonValue,
+  type PdfPrinter,
+} from './exportReconciliation';
 export { workpaperXlsx, WORKPAPER_SHEETS } from './workpaper';
 export { buildReconcileModel, type ReconcileReportModel } from './reportModel';
 

@@ -128,7 +128,10 @@ async function xlsxGrid(file: PopulationFile, sheetName: string | undefined): Pr
   }
   const sheets = workbook.worksheets;
   if (sheets.length === 0) throw new AppError(ErrorCode.POPULATION_EMPTY, `${file.name} has no sheet. Export the population again.`, { file: file.name });
-  const sheet = sheetName === undefined ? sheets[0]! : sheets.find((s) => s.name === sheetName) ?? sheets.find((s) => s.name.trim().toLowerCase() === sheetName.trim().toLowerCase());
+  const sheet =
+    sheetName === undefined
+      ? sheets[0]!
+      : (sheets.find((s) => s.name === sheetName) ?? sheets.find((s) => s.name.trim().toLowerCase() === sheetName.trim().toLowerCase()));
   if (!sheet) {
     throw new AppError(
       ErrorCode.POPULATION_SHEET_NOT_FOUND,
@@ -202,18 +205,37 @@ function columnNames(header: readonly string[], width: number): string[] {
  * counted but not kept). Throws a coded AppError for every file that cannot be a population.
  */
 export async function readPopulation(file: PopulationFile, options: { sheet?: string } = {}): Promise<Population> {
-  if (file.bytes.length === 0 || (file.bytes.length < 4096 && file.bytes.toString('latin1').replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trim() === '')) {
-    throw new AppError(ErrorCode.POPULATION_EMPTY, `${file.name} is empty (${file.bytes.length} bytes). Export the population again and import the complete file.`, { file: file.name });
+  if (
+    file.bytes.length === 0 ||
+    (file.bytes.length < 4096 &&
+      file.bytes
+        .toString('latin1')
+        .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
+        .trim() === '')
+  ) {
+    throw new AppError(
+      ErrorCode.POPULATION_EMPTY,
+      `${file.name} is empty (${file.bytes.length} bytes). Export the population again and import the complete file.`,
+      { file: file.name },
+    );
   }
   if (file.bytes.length > MAX_POPULATION_BYTES) throw tooLarge(file.name, null);
   const kind = populationKindOf(file);
   const { grid, sheet } = kind === 'csv' ? { grid: csvGrid(file), sheet: null } : await xlsxGrid(file, options.sheet);
   if (grid.every(isBlank)) {
-    throw new AppError(ErrorCode.POPULATION_EMPTY, `${file.name} holds no rows${sheet ? ` on sheet "${sheet}"` : ''}. Export the population again and import the complete file.`, { file: file.name });
+    throw new AppError(
+      ErrorCode.POPULATION_EMPTY,
+      `${file.name} holds no rows${sheet ? ` on sheet "${sheet}"` : ''}. Export the population again and import the complete file.`,
+      { file: file.name },
+    );
   }
   const headerIndex = findHeaderRow(grid);
   if (headerIndex === null) {
-    const first = grid.find((row) => !isBlank(row))!.map((c) => c.trim()).filter(Boolean).slice(0, 3);
+    const first = grid
+      .find((row) => !isBlank(row))!
+      .map((c) => c.trim())
+      .filter(Boolean)
+      .slice(0, 3);
     throw new AppError(
       ErrorCode.POPULATION_NO_HEADER,
       `${file.name} has no header row naming its columns: its first row holds data (${first.map((c) => `"${c.slice(0, 40)}"`).join(', ')}). Add a first row with the column names (for example Key, Title) and import it again.`,
@@ -235,8 +257,22 @@ export async function readPopulation(file: PopulationFile, options: { sheet?: st
   const lastRow = rows.at(-1)?.row ?? 0;
   blankRows = Math.min(blankRows, Math.max(0, lastRow - rows.length));
   if (rows.length === 0) {
-    throw new AppError(ErrorCode.POPULATION_EMPTY, `${file.name} has a header (${columns.slice(0, 4).join(', ')}) but no rows under it. Export the population again with its rows.`, { file: file.name });
+    throw new AppError(
+      ErrorCode.POPULATION_EMPTY,
+      `${file.name} has a header (${columns.slice(0, 4).join(', ')}) but no rows under it. Export the population again with its rows.`,
+      { file: file.name },
+    );
   }
   if (rows.length > MAX_POPULATION_ROWS) throw tooLarge(file.name, rows.length);
-  return { id: null, file: file.name, sha256: createHash('sha256').update(file.bytes).digest('hex'), kind, sheet, headerRow: headerIndex + 1, columns, rows, blankRows };
+  return {
+    id: null,
+    file: file.name,
+    sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    kind,
+    sheet,
+    headerRow: headerIndex + 1,
+    columns,
+    rows,
+    blankRows,
+  };
 }

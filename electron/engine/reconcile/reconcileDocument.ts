@@ -89,7 +89,17 @@ function mentionsById(text: string, mentions: readonly IdMention[]): Map<string,
     const lineStart = text.lastIndexOf('\n', m.start - 1) + 1;
     const newline = text.indexOf('\n', m.end);
     const line = text.slice(lineStart, newline === -1 ? text.length : newline).trim();
-    byId.set(id, { id: m.normalized, title: line.slice(0, 200), page: m.page, pages: [m.page], quote: line, start: m.start, end: m.end, mergedId: null, key: `mention:${id}` });
+    byId.set(id, {
+      id: m.normalized,
+      title: line.slice(0, 200),
+      page: m.page,
+      pages: [m.page],
+      quote: line,
+      start: m.start,
+      end: m.end,
+      mergedId: null,
+      key: `mention:${id}`,
+    });
   }
   return byId;
 }
@@ -98,7 +108,8 @@ function loadDocument(db: Database, input: Pick<ReconcileInput, 'documentId' | '
   try {
     return loadFindingsOf(db, input.documentId, input.runId, input.mode);
   } catch (error) {
-    if (error instanceof AppError && error.code === ErrorCode.COMPARE_NOT_ANALYSED) throw new AppError(ErrorCode.RECONCILE_NOT_ANALYSED, error.message, error.details);
+    if (error instanceof AppError && error.code === ErrorCode.COMPARE_NOT_ANALYSED)
+      throw new AppError(ErrorCode.RECONCILE_NOT_ANALYSED, error.message, error.details);
     throw error;
   }
 }
@@ -137,7 +148,12 @@ interface Pairing {
 }
 
 /** Rules 0-3 (see the top of this file): the pairs, each row and item at most once. */
-function pairRows(rows: readonly TieOutRow[], items: readonly DocumentItem[], mentions: ReadonlyMap<string, DocumentItem>, decisions: readonly StoredTieOutDecision[]): Pairing[] {
+function pairRows(
+  rows: readonly TieOutRow[],
+  items: readonly DocumentItem[],
+  mentions: ReadonlyMap<string, DocumentItem>,
+  decisions: readonly StoredTieOutDecision[],
+): Pairing[] {
   const broken = new Set(decisions.filter((d) => d.decision === 'broken').map((d) => `${d.rowKey}|${d.itemKey}`));
   const isBroken = (row: TieOutRow, item: DocumentItem) => broken.has(`${row.rowKey}|${item.key}`);
   const pairs: Pairing[] = [];
@@ -184,7 +200,8 @@ function pairRows(rows: readonly TieOutRow[], items: readonly DocumentItem[], me
   const openItems = items.filter((i) => !pairedItems.has(i));
   const rowFamily = openRows.map((r) => (r.keyId === null ? null : familyOfComparable(r.keyId)));
   const itemFamily = openItems.map((i) => (i.id === null ? null : idFamilyOf(i.id)));
-  const allowed = (r: number, i: number) => (rowFamily[r] === null || itemFamily[i] === null || rowFamily[r] !== itemFamily[i]) && !isBroken(openRows[r]!, openItems[i]!);
+  const allowed = (r: number, i: number) =>
+    (rowFamily[r] === null || itemFamily[i] === null || rowFamily[r] !== itemFamily[i]) && !isBroken(openRows[r]!, openItems[i]!);
   const scored = scoreTitles(
     openRows.map((r) => r.title),
     openItems.map((i) => i.title),
@@ -196,7 +213,8 @@ function pairRows(rows: readonly TieOutRow[], items: readonly DocumentItem[], me
 
 function reviewOf(decision: StoredTieOutDecision | undefined, notes: readonly StoredTieOutNote[]): TieOutReview {
   const shown = notes.map((n) => ({ reviewer: n.reviewer, at: n.at, text: n.text }));
-  if (decision && (decision.decision === 'confirmed' || decision.decision === 'matched')) return { state: 'confirmed', reviewer: decision.reviewer, at: decision.at, notes: shown };
+  if (decision && (decision.decision === 'confirmed' || decision.decision === 'matched'))
+    return { state: 'confirmed', reviewer: decision.reviewer, at: decision.at, notes: shown };
   return { state: 'unreviewed', reviewer: null, at: null, notes: shown };
 }
 

@@ -51,7 +51,8 @@ export function reasonText(m: Pick<MatchedEntry, 'by' | 'score'>): string {
 
 /** "confirmed by A. Auditor, 2025-01-02" or "not reviewed", then the notes. */
 export function reviewText(review: TieOutReview): string {
-  const state = review.state === 'confirmed' ? `confirmed by ${review.reviewer ?? 'the auditor'}${review.at ? `, ${review.at.slice(0, 10)}` : ''}` : 'not reviewed';
+  const state =
+    review.state === 'confirmed' ? `confirmed by ${review.reviewer ?? 'the auditor'}${review.at ? `, ${review.at.slice(0, 10)}` : ''}` : 'not reviewed';
   const notes = review.notes.map((n) => `note (${n.reviewer}): ${n.text}`);
   return [state, ...notes].join('; ');
 }
@@ -109,9 +110,12 @@ function populationOnlyList(entries: readonly PopulationOnlyEntry[]): ReconcileL
 
 /** What the import left out: repeated keys (the first row used) and total rows. */
 export function warningsOf(r: Reconciliation): string[] {
-  const out = r.population.duplicates.map((d) => `Key ${d.key} is on rows ${d.rows.join(', ')}: row ${d.rows[0]} is used, the others are left out (POPULATION_DUPLICATE_KEYS).`);
+  const out = r.population.duplicates.map(
+    (d) => `Key ${d.key} is on rows ${d.rows.join(', ')}: row ${d.rows[0]} is used, the others are left out (POPULATION_DUPLICATE_KEYS).`,
+  );
   const totals = r.population.skipped.filter((s) => s.reason === 'total-row').map((s) => s.row);
-  if (totals.length > 0) out.push(`Row${totals.length > 1 ? 's' : ''} ${totals.join(', ')} ${totals.length > 1 ? 'are totals' : 'is a total'}, not an item: left out.`);
+  if (totals.length > 0)
+    out.push(`Row${totals.length > 1 ? 's' : ''} ${totals.join(', ')} ${totals.length > 1 ? 'are totals' : 'is a total'}, not an item: left out.`);
   const empty = r.population.skipped.filter((s) => s.reason === 'no-key-or-title').map((s) => s.row);
   if (empty.length > 0) out.push(`Row${empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'have' : 'has'} neither key nor title: left out.`);
   return out;
@@ -122,7 +126,10 @@ export function buildReconcileModel(r: Reconciliation): ReconcileReportModel {
   return {
     title: `Tie-out: ${r.document.file} against ${p.file}`,
     facts: [
-      { label: 'Document', value: `${r.document.file} (run ${r.document.runId}, ${r.document.mode === 'full' ? 'findings of the analysis' : 'IDs the document prints (no model)'})` },
+      {
+        label: 'Document',
+        value: `${r.document.file} (run ${r.document.runId}, ${r.document.mode === 'full' ? 'findings of the analysis' : 'IDs the document prints (no model)'})`,
+      },
       { label: 'Population', value: `${p.file}${p.sheet ? `, sheet "${p.sheet}"` : ''}, header on ${p.kind === 'csv' ? 'line' : 'row'} ${p.headerRow}` },
       { label: 'Key column', value: p.keyColumn ?? 'none (matched by title only)' },
       { label: 'Title column', value: p.titleColumn },

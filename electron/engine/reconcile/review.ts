@@ -65,7 +65,8 @@ export function reviewTieOut(db: Database, change: TieOutChange): void {
     // A confirmation or a match by hand ties the row to this item alone; a break only unties this pair.
     if (decision !== 'broken') deletePairingsOf(db, change.documentId, rowKey, itemKey);
     upsertTieOutDecision(db, change.documentId, { rowKey, itemKey, decision, reviewer, at: change.at });
-    if (decision === 'broken' && change.text?.trim()) insertTieOutNote(db, change.documentId, { subject: rowSubject(rowKey), reviewer, at: change.at, text: change.text.trim() });
+    if (decision === 'broken' && change.text?.trim())
+      insertTieOutNote(db, change.documentId, { subject: rowSubject(rowKey), reviewer, at: change.at, text: change.text.trim() });
     trail('state', before, decision, change.text?.trim() ? `${pairText}: ${change.text.trim()}` : pairText);
   })();
 }

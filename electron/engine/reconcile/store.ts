@@ -33,8 +33,20 @@ export function savePopulation(db: Database, population: Population, at: string)
   if (existing) return existing.id;
   return Number(
     db
-      .prepare('INSERT INTO populations (file_name, sha256, kind, sheet, header_row, columns_json, rows_json, blank_rows, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(population.file, population.sha256, population.kind, sheet, population.headerRow, JSON.stringify(population.columns), JSON.stringify(population.rows), population.blankRows, at).lastInsertRowid,
+      .prepare(
+        'INSERT INTO populations (file_name, sha256, kind, sheet, header_row, columns_json, rows_json, blank_rows, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        population.file,
+        population.sha256,
+        population.kind,
+        sheet,
+        population.headerRow,
+        JSON.stringify(population.columns),
+        JSON.stringify(population.rows),
+        population.blankRows,
+        at,
+      ).lastInsertRowid,
   );
 }
 
@@ -84,13 +96,17 @@ export function getReconciliation(db: ReadDb, id: number): Reconciliation | unde
 
 /** The newest stored reconciliation of a document (with any population), or undefined. */
 export function latestReconciliationOf(db: ReadDb, documentId: number): Reconciliation | undefined {
-  const row = db.prepare('SELECT result_json FROM reconciliations WHERE document_id = ? ORDER BY id DESC LIMIT 1').get(documentId) as { result_json: string } | undefined;
+  const row = db.prepare('SELECT result_json FROM reconciliations WHERE document_id = ? ORDER BY id DESC LIMIT 1').get(documentId) as
+    | { result_json: string }
+    | undefined;
   return row && (JSON.parse(row.result_json) as Reconciliation);
 }
 
 export function listTieOutDecisions(db: ReadDb, documentId: number): StoredTieOutDecision[] {
   return (
-    db.prepare('SELECT row_key, item_key, decision, reviewer, at FROM tie_out_decisions WHERE document_id = ? ORDER BY at, row_key, item_key').all(documentId) as {
+    db
+      .prepare('SELECT row_key, item_key, decision, reviewer, at FROM tie_out_decisions WHERE document_id = ? ORDER BY at, row_key, item_key')
+      .all(documentId) as {
       row_key: string;
       item_key: string;
       decision: TieOutDecision;
@@ -120,12 +136,18 @@ export function deleteTieOutDecision(db: Database, documentId: number, rowKey: s
 
 /** Removes the row's and the item's other pairings (a confirmation or a match by hand): one row ties to one item. */
 export function deletePairingsOf(db: Database, documentId: number, rowKey: string, itemKey: string): void {
-  db.prepare("DELETE FROM tie_out_decisions WHERE document_id = ? AND decision IN ('confirmed', 'matched') AND (row_key = ? OR item_key = ?)").run(documentId, rowKey, itemKey);
+  db.prepare("DELETE FROM tie_out_decisions WHERE document_id = ? AND decision IN ('confirmed', 'matched') AND (row_key = ? OR item_key = ?)").run(
+    documentId,
+    rowKey,
+    itemKey,
+  );
 }
 
 export function insertTieOutNote(db: Database, documentId: number, note: Omit<StoredTieOutNote, 'id'>): number {
   return Number(
-    db.prepare('INSERT INTO tie_out_notes (document_id, subject, reviewer, at, text) VALUES (?, ?, ?, ?, ?)').run(documentId, note.subject, note.reviewer, note.at, note.text).lastInsertRowid,
+    db
+      .prepare('INSERT INTO tie_out_notes (document_id, subject, reviewer, at, text) VALUES (?, ?, ?, ?, ?)')
+      .run(documentId, note.subject, note.reviewer, note.at, note.text).lastInsertRowid,
   );
 }
 

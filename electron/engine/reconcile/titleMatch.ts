@@ -47,7 +47,11 @@ const NUMBER = /\p{N}+(?:[._\-/]\p{N}+)*/gu;
  * rows are read at once). `digits` holds the numbers, which say which version or case a title is about.
  */
 export function titleTerms(title: string): { all: Set<string>; digits: Set<string> } {
-  const normalized = title.replace(INVISIBLE, '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const normalized = title
+    .replace(INVISIBLE, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   const digitWords = (normalized.match(DIGIT_WORD) ?? []).map((w) => w.replace(/^[._\-/#]+|[._\-/#]+$/g, '')).filter(Boolean);
   const digits = new Set(digitWords.flatMap((w) => w.match(NUMBER) ?? []));
   const words = (normalized.replace(DIGIT_WORD, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).map(fold).filter((w) => !STOPWORDS.has(w));
@@ -71,7 +75,11 @@ export interface TitlePair {
  * shares above; `allowed` says which pairs may match at all (a row and an item of one ID family with different
  * IDs may not).
  */
-export function scoreTitles(rowTitles: readonly string[], itemTitles: readonly string[], allowed: (row: number, item: number) => boolean = () => true): TitlePair[] {
+export function scoreTitles(
+  rowTitles: readonly string[],
+  itemTitles: readonly string[],
+  allowed: (row: number, item: number) => boolean = () => true,
+): TitlePair[] {
   const rows = rowTitles.map(titleTerms);
   const items = itemTitles.map(titleTerms);
   const df = new Map<string, number>();

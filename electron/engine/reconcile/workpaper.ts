@@ -30,7 +30,8 @@ function addTable(book: ExcelJS.Workbook, name: string, head: readonly string[],
   });
 }
 
-const brokenNote = (e: PopulationOnlyEntry) => (e.broken.length === 0 ? 'not in the document' : `not in the document (match broken with ${e.broken.join(', ')})`);
+const brokenNote = (e: PopulationOnlyEntry) =>
+  e.broken.length === 0 ? 'not in the document' : `not in the document (match broken with ${e.broken.join(', ')})`;
 
 export async function workpaperXlsx(r: Reconciliation): Promise<Buffer> {
   const model = buildReconcileModel(r);
@@ -68,7 +69,15 @@ export async function workpaperXlsx(r: Reconciliation): Promise<Buffer> {
     book,
     WORKPAPER_SHEETS.matched,
     ['Tick', 'Row', ...own, ...tail],
-    r.matched.map((m) => [MATCH_REASON_TEXT[m.by].mark, m.row, ...own.map((_, i) => m.cells[i] ?? ''), itemText(m.finding), reasonText(m), m.finding.page, reviewText(m.review)]),
+    r.matched.map((m) => [
+      MATCH_REASON_TEXT[m.by].mark,
+      m.row,
+      ...own.map((_, i) => m.cells[i] ?? ''),
+      itemText(m.finding),
+      reasonText(m),
+      m.finding.page,
+      reviewText(m.review),
+    ]),
   );
   addTable(
     book,

@@ -22,7 +22,14 @@ export function tallyRows(verdict: CompletenessVerdict): TallyRow[] {
   const rows = verdict.tallies.map((t): TallyRow => {
     const counts = verdict.stated.filter((c) => c.severity !== null && statedUnder(c, verdict) === t.severity);
     const stated = counts.length === 0 ? 'not stated' : `${counts.map((c) => `${c.label} ${c.count}`).join(' + ')} (p. ${counts[0]!.page})`;
-    return { severity: t.severity ?? 'unrated or off the scale', stated, listed: t.listed === null ? '—' : String(t.listed), found: t.found, onlyListed: t.onlyListed ?? 0, agrees: agrees(t, verdict) };
+    return {
+      severity: t.severity ?? 'unrated or off the scale',
+      stated,
+      listed: t.listed === null ? '—' : String(t.listed),
+      found: t.found,
+      onlyListed: t.onlyListed ?? 0,
+      agrees: agrees(t, verdict),
+    };
   });
   const total = verdict.stated.find((c) => c.severity === null);
   rows.push({

@@ -172,7 +172,8 @@ export function renderCsv(data: ReportData): string {
     const name = doc.document.fileName || baseName(input.filePath);
     for (const f of doc.findings) lines.push([...csvRow(data, name, doc.document.sha256, f), ...completenessCells(doc, f.id)].map(csvCell).join(','));
     for (const r of doc.review?.findings ?? []) {
-      if (r.origin === 'manual' && r.manualEvidence) lines.push([...manualCsvRow(data, name, doc.document.sha256, r), ...completenessCells(doc, null)].map(csvCell).join(','));
+      if (r.origin === 'manual' && r.manualEvidence)
+        lines.push([...manualCsvRow(data, name, doc.document.sha256, r), ...completenessCells(doc, null)].map(csvCell).join(','));
     }
   }
   // The byte-order mark makes Excel read UTF-8 (quotes, accents) instead of guessing a code page.

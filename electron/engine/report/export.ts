@@ -26,7 +26,12 @@ export type PdfRenderer = (html: string, meta: { footerLabel: string }) => Promi
 export const defaultPdfRenderer: PdfRenderer = (html, meta) => renderPdfWithChromium(html, { footerLabel: meta.footerLabel });
 
 /** One report in one format: text for md/html/csv/json, bytes for pdf. */
-export async function renderReport(data: ReportData, format: ReportFormat, options: ExportOptions = {}, renderPdf: PdfRenderer = defaultPdfRenderer): Promise<Buffer | string> {
+export async function renderReport(
+  data: ReportData,
+  format: ReportFormat,
+  options: ExportOptions = {},
+  renderPdf: PdfRenderer = defaultPdfRenderer,
+): Promise<Buffer | string> {
   const outlineDepth = options.outlineDepth;
   if (outlineDepth !== undefined && !(Number.isInteger(outlineDepth) && outlineDepth >= 1)) {
     throw new AppError(ErrorCode.INVALID_INPUT, `The outline depth must be a whole number of at least 1, got ${outlineDepth}.`);

@@ -50,7 +50,11 @@ export function formatUsage(usage: LlmUsage): string {
   if (usage.cached > 0) parts.push(`${usage.cached} from the cache`);
   if (usage.retried > 0) parts.push(`${usage.retried} retried`);
   if (usage.failed > 0) parts.push(`${usage.failed} failed`);
-  parts.push(`${usage.promptTokens.toLocaleString('en-US')} prompt tokens`, `${usage.evalTokens.toLocaleString('en-US')} generated tokens`, `${formatDuration(usage.llmMs)} of model time`);
+  parts.push(
+    `${usage.promptTokens.toLocaleString('en-US')} prompt tokens`,
+    `${usage.evalTokens.toLocaleString('en-US')} generated tokens`,
+    `${formatDuration(usage.llmMs)} of model time`,
+  );
   return parts.join(', ');
 }
 
@@ -68,7 +72,8 @@ export function idOriginText(f: Pick<MergedFinding, 'findingKey' | 'printedNumbe
 /** One sentence per merge conflict: the shared ID or number, the findings kept apart and their pages. */
 export function conflictText(c: ReportMergeConflict): string {
   const list = c.findings.map((f) => `“${f.title}” (page ${f.mainPage ?? 'unknown'})`).join(' and ');
-  if (c.kind === 'title') return `${list} are described alike, but the document prints titles with other words (${c.key}): kept apart; check whether they are one finding.`;
+  if (c.kind === 'title')
+    return `${list} are described alike, but the document prints titles with other words (${c.key}): kept apart; check whether they are one finding.`;
   const what = c.kind === 'id' ? `ID ${c.key}` : `number ${c.key}`;
   return `The document gives ${what} to ${list}, whose titles and evidence disagree: kept apart; check which is right.`;
 }
@@ -105,18 +110,22 @@ export function ungrounded(doc: ReportDocument) {
 export const RULES_ONLY_NOTE =
   'Mode: rules only. No language model was used: this report has no findings, summary, ungrounded findings, unreviewed mentions or failed chunks; it lists the ID mentions found by patterns, not verified findings.';
 
-export const CONFIRMED_ONLY_NOTE =
-  'Limited to confirmed findings: only findings an auditor confirmed are listed; the review counts still cover every finding.';
+export const CONFIRMED_ONLY_NOTE = 'Limited to confirmed findings: only findings an auditor confirmed are listed; the review counts still cover every finding.';
 
 export const SECTION_TEXT = {
   findings: 'Findings: each quote was found in the document',
-  ungroundedNote: 'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
+  ungroundedNote:
+    'Not verified: the model reported these findings, but none of their quotes was found in the document. Check them by hand before relying on them.',
   /** The summary names IDs no grounded finding has (summary/summaryIds.ts); followed by the IDs. */
-  summaryIdsNote: 'Not verified: the model wrote this summary, and it names IDs that no verified finding of this document has (the model may have invented them, or obeyed text planted in the document). Check them by hand before relying on the summary:',
+  summaryIdsNote:
+    'Not verified: the model wrote this summary, and it names IDs that no verified finding of this document has (the model may have invented them, or obeyed text planted in the document). Check them by hand before relying on the summary:',
   unreviewedNote: 'IDs the document mentions that no finding covers: the model may have missed them.',
-  noTextExplain: 'Nothing on them was read or analysed: they are blank, or scans and images that OCR found no words on (or OCR was off: turn it on in Settings, or --ocr auto, to include them).',
-  ocrExplain: 'Their text was read from the page image by OCR (no usable text layer): words may be misread, most likely on pages flagged as low confidence. Check quotes from them against the original.',
-  unreadableExplain: 'Their content is damaged and could not be read, so nothing on them was analysed. Get a fresh copy of the file (download or export it again) to include them.',
+  noTextExplain:
+    'Nothing on them was read or analysed: they are blank, or scans and images that OCR found no words on (or OCR was off: turn it on in Settings, or --ocr auto, to include them).',
+  ocrExplain:
+    'Their text was read from the page image by OCR (no usable text layer): words may be misread, most likely on pages flagged as low confidence. Check quotes from them against the original.',
+  unreadableExplain:
+    'Their content is damaged and could not be read, so nothing on them was analysed. Get a fresh copy of the file (download or export it again) to include them.',
   failedNote: 'These parts of the document were not checked for findings.',
 } as const;
 
@@ -175,7 +184,10 @@ export function reviewedBy(r: Pick<ReviewExportFinding, 'lastReviewer' | 'lastCh
 }
 
 /** How the document was cut into chunks, in plain words: "PDF outline (bookmarks), chosen by the language model: <why>". */
-export function chunkingText(strategy: string | null, judge: { strategy: string; source: string; cached: boolean; justification: string; fallbackReason: string | null } | null): string {
+export function chunkingText(
+  strategy: string | null,
+  judge: { strategy: string; source: string; cached: boolean; justification: string; fallbackReason: string | null } | null,
+): string {
   if (!judge) return strategyName(strategy);
   const source = judge.cached && judge.source === 'llm' ? STRATEGY_SOURCES.cached! : (STRATEGY_SOURCES[judge.source] ?? judge.source);
   // A strategy set in the settings needs no reason beside "chosen in the settings" (the stored one names its id).
@@ -220,7 +232,8 @@ export interface ShownValues {
  */
 export function shownValues(f: ReportFinding, profile: ExtractionProfile = DEFAULT_PROFILE): ShownValues {
   const only = f.review.length === 1 ? f.review[0]! : undefined;
-  if (!only || only.edits.length === 0) return { title: f.title, severity: f.severity, severityCanonical: f.severityCanonical, type: f.type, description: f.description, edited: false };
+  if (!only || only.edits.length === 0)
+    return { title: f.title, severity: f.severity, severityCanonical: f.severityCanonical, type: f.type, description: f.description, edited: false };
   const e = only.effective;
   const severityCanonical = e.severity === f.severity ? f.severityCanonical : rankSeverity(profile, e.severity).canonical;
   return { title: e.title, severity: e.severity, severityCanonical, type: e.type, description: e.description, edited: true };
@@ -233,5 +246,7 @@ export function ocrNote(ocr: { confidence: number | null; low: boolean }): strin
 
 /** "3 (91%), 4 (58%, low)": OCR pages for a report section. */
 export function ocrPageList(pages: readonly { page: number; confidence: number | null; low: boolean; hasText: boolean }[]): string {
-  return pages.map((p) => `${p.page} (${!p.hasText || p.confidence === null ? 'pictures only' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`).join(', ');
+  return pages
+    .map((p) => `${p.page} (${!p.hasText || p.confidence === null ? 'pictures only' : `${Math.round(p.confidence)}%`}${p.low ? ', low' : ''})`)
+    .join(', ');
 }

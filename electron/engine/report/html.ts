@@ -140,13 +140,15 @@ ${renderToc(model)}
 <h2>${model.inputs.heading}</h2>
 ${table(model.inputs.table, 'inputs')}
 </section>
-${model.problems
-  ? html`<section id="problems" class="report-section" data-section="problems">
+${
+  model.problems
+    ? html`<section id="problems" class="report-section" data-section="problems">
 <h2>${model.problems.heading}</h2>
 <ul>
 ${model.problems.items.map((p) => html`<li data-code="${p.code}">${p.failed ? html`<strong>${p.file}</strong>` : p.file}: ${p.message}</li>\n`)}</ul>
 </section>`
-  : null}
+    : null
+}
 ${model.documents.map(renderDocument)}
 ${model.conversations ? renderConversations(model) : null}
 ${renderSettings(model)}
@@ -181,11 +183,11 @@ function renderToc(model: ReportModel): SafeHtml {
 <ol>
 <li><a href="#inputs">${model.inputs.heading}</a></li>
 ${model.problems ? html`<li><a href="#problems">${model.problems.heading}</a></li>\n` : null}${model.documents.map(
-  (doc) => html`<li><a href="#doc-${doc.n}">${doc.fileName}</a>
+    (doc) => html`<li><a href="#doc-${doc.n}">${doc.fileName}</a>
 <ol>
 ${documentSections(doc).map((s) => html`<li><a href="#doc-${doc.n}-${s.key}">${s.tocLabel}</a></li>\n`)}</ol></li>
 `,
-)}${model.conversations ? html`<li><a href="#conversations">${model.conversations.heading}</a></li>\n` : null}<li><a href="#settings">${model.settings.heading}</a></li>
+  )}${model.conversations ? html`<li><a href="#conversations">${model.conversations.heading}</a></li>\n` : null}<li><a href="#settings">${model.settings.heading}</a></li>
 <li><a href="#appendix-outline">${model.outline.heading}</a></li>
 </ol>
 </nav>`;
@@ -228,8 +230,12 @@ ${c.tallies.rows.map((row, i) => html`<tr${c.tallies.differs[i] ? html` class="d
 <p class="section-note">${c.statedSource}</p>
 ${c.onlyListedNote ? html`<p class="section-note" data-note="only-listed">${c.onlyListedNote}</p>` : null}
 ${c.listings.length > 0 ? html`<ul class="listings">${c.listings.map((l) => html`<li>${l}</li>`)}</ul>` : null}
-${c.places ? html`<p class="places-heading">${c.places.heading}</p>
-<ol class="places">${c.places.items.map((p) => html`<li data-kind="${p.kind}">${p.page ? html`${span(p.page)}: ` : null}${p.message}</li>\n`)}</ol>` : null}
+${
+  c.places
+    ? html`<p class="places-heading">${c.places.heading}</p>
+<ol class="places">${c.places.items.map((p) => html`<li data-kind="${p.kind}">${p.page ? html`${span(p.page)}: ` : null}${p.message}</li>\n`)}</ol>`
+    : null
+}
 ${c.picturePagesNote ? html`<p class="section-note" data-note="picture-pages">${c.picturePagesNote}</p>` : null}`;
     }
     case 'summary':
@@ -344,9 +350,11 @@ function renderSettings(model: ReportModel): SafeHtml {
   return html`<section id="settings" class="report-section" data-section="settings">
 <h2>${s.heading}</h2>
 <dl class="meta">
-${s.facts.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}${s.models
-  ? html`<dt>${s.models.label}</dt><dd><ul class="models">${s.models.items.map((m) => html`<li data-model="${m.name}">${line(m.line)}</li>`)}</ul></dd>\n`
-  : null}${s.factsAfterModels.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}</dl>
+${s.facts.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}${
+    s.models
+      ? html`<dt>${s.models.label}</dt><dd><ul class="models">${s.models.items.map((m) => html`<li data-model="${m.name}">${line(m.line)}</li>`)}</ul></dd>\n`
+      : null
+  }${s.factsAfterModels.map((f) => html`<dt>${f.label}</dt><dd>${line(f.value)}</dd>\n`)}</dl>
 ${s.usageByModel ? table(s.usageByModel, 'usage') : null}
 </section>`;
 }
@@ -358,10 +366,12 @@ function renderOutline(model: ReportModel): SafeHtml {
 <p class="section-note">${o.note}</p>
 ${o.documents.map(
   (doc) => html`<h3 id="outline-${doc.n}">${doc.fileName}</h3>
-${doc.empty
-  ? html`<p class="none">${doc.empty}</p>`
-  : html`<ul class="outline">
-${doc.entries.map((e) => html`<li class="depth-${Math.min(e.depth, 6)}">${e.title} <span class="pages">(${e.pages})</span></li>\n`)}</ul>`}
+${
+  doc.empty
+    ? html`<p class="none">${doc.empty}</p>`
+    : html`<ul class="outline">
+${doc.entries.map((e) => html`<li class="depth-${Math.min(e.depth, 6)}">${e.title} <span class="pages">(${e.pages})</span></li>\n`)}</ul>`
+}
 `,
 )}
 </section>`;

@@ -32,13 +32,15 @@ export { DEFAULT_OUTLINE_DEPTH, outlineEntries, outlineSections, pageSpan, type 
  * neither break the table layout nor inject markup.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
-    // Brackets are escaped, so a parenthesis can never start a link target: "(no reason)" stays as written.
-    .replace(/[\\`*_{}[\]#+!|~>]/g, (ch) => `\\${ch}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/\s*\n\s*/g, ' ');
+  return (
+    text
+      .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
+      // Brackets are escaped, so a parenthesis can never start a link target: "(no reason)" stays as written.
+      .replace(/[\\`*_{}[\]#+!|~>]/g, (ch) => `\\${ch}`)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/\s*\n\s*/g, ' ')
+  );
 }
 
 export type MarkdownOptions = ModelOptions;
@@ -128,7 +130,15 @@ function sectionContent(doc: DocumentModel, s: Section<string>): string[] {
       const r = doc.review!;
       const out = table(r.table);
       for (const e of r.entries) {
-        out.push('', `#### ${esc(e.heading)}`, '', `- ${e.facts.map((f) => `${esc(f.label)}: ${line(f.value)}`).join('; ')}`, ...reviewLines(e.review), '', esc(e.description));
+        out.push(
+          '',
+          `#### ${esc(e.heading)}`,
+          '',
+          `- ${e.facts.map((f) => `${esc(f.label)}: ${line(f.value)}`).join('; ')}`,
+          ...reviewLines(e.review),
+          '',
+          esc(e.description),
+        );
         if (e.evidence !== null) out.push('', `> “${esc(e.evidence)}”`);
       }
       return out;
@@ -183,7 +193,11 @@ function renderConversations(model: ReportModel): string[] {
  * The questions and answers of one conversation as Markdown lines, under a
  * heading of the given level (1 on its own, 3 inside a report).
  */
-export function conversationMarkdownLines(conversation: StoredConversation, headingLevel: number, documentNames: ReadonlyMap<number, string> = new Map()): string[] {
+export function conversationMarkdownLines(
+  conversation: StoredConversation,
+  headingLevel: number,
+  documentNames: ReadonlyMap<number, string> = new Map(),
+): string[] {
   return conversationLines(conversationModel(conversation, documentNames), headingLevel);
 }
 

@@ -20,10 +20,24 @@ export interface PdfOptions {
   signal?: AbortSignal;
 }
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const COMMON_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
-  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium', '/usr/bin/microsoft-edge'],
+  linux: [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/snap/bin/chromium',
+    '/usr/bin/microsoft-edge',
+  ],
   darwin: [
     '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
     '/Applications/Chromium.app/Contents/MacOS/Chromium',
@@ -80,7 +94,12 @@ async function loadChromium(): Promise<ChromiumLike> {
     const mod = (await import(/* @vite-ignore */ name)) as { chromium: ChromiumLike };
     return mod.chromium;
   } catch (error) {
-    throw new AppError(ErrorCode.PDF_RENDERER_MISSING, `A PDF report needs the playwright-core package to drive Chromium, and it is not installed (npm install playwright-core). ${INSTALL_HINT}`, { what: 'playwright-core' }, { cause: error });
+    throw new AppError(
+      ErrorCode.PDF_RENDERER_MISSING,
+      `A PDF report needs the playwright-core package to drive Chromium, and it is not installed (npm install playwright-core). ${INSTALL_HINT}`,
+      { what: 'playwright-core' },
+      { cause: error },
+    );
   }
 }
 

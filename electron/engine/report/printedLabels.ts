@@ -22,7 +22,10 @@ async function labelDocument(doc: ReportDocument): Promise<ReportDocument> {
   if (labels.size === 0) return doc;
   return {
     ...doc,
-    findings: doc.findings.map((f) => ({ ...f, sources: f.sources.map((s) => (s.page !== null && labels.has(s.page) ? { ...s, printed: labels.get(s.page)! } : s)) })),
+    findings: doc.findings.map((f) => ({
+      ...f,
+      sources: f.sources.map((s) => (s.page !== null && labels.has(s.page) ? { ...s, printed: labels.get(s.page)! } : s)),
+    })),
   };
 }
 

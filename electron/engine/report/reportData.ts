@@ -218,7 +218,11 @@ export function collectReportData(db: Database, runId: number, meta: CollectOpti
   let runInputs = listRunInputs(db, runId);
   if (meta.documentId !== undefined) {
     runInputs = runInputs.filter((input) => input.documentId === meta.documentId);
-    if (runInputs.length === 0) throw new AppError(ErrorCode.INVALID_INPUT, `Document ${meta.documentId} is not part of run ${runId}. Export the whole run or pick one of its documents.`);
+    if (runInputs.length === 0)
+      throw new AppError(
+        ErrorCode.INVALID_INPUT,
+        `Document ${meta.documentId} is not part of run ${runId}. Export the whole run or pick one of its documents.`,
+      );
   }
   const fullMode = settings.mode === 'full';
   // The review of every document the run analysed (carried over to this run first when it is older).
@@ -286,9 +290,16 @@ function collectRunInfo(db: Database, run: StoredRun, settings: StoredRunSetting
   const plan = planEvent && isPlanData(planEvent.data) ? planEvent.data : undefined;
   return {
     durationMs: Number.isFinite(started) && Number.isFinite(finished) ? Math.max(0, finished - started) : null,
-    llm: plan && planEvent
-      ? { description: planEvent.message, models: plan.models, numCtx: plan.numCtx ?? null, chunkTokenBudget: plan.chunkTokenBudget ?? null, simulator: simulatorOf(plan) }
-      : null,
+    llm:
+      plan && planEvent
+        ? {
+            description: planEvent.message,
+            models: plan.models,
+            numCtx: plan.numCtx ?? null,
+            chunkTokenBudget: plan.chunkTokenBudget ?? null,
+            simulator: simulatorOf(plan),
+          }
+        : null,
     profileName: settings.profile?.name ?? null,
     strategyChoice: settings.strategy ?? 'auto',
     judgeEnabled: settings.judge ?? false,
@@ -298,7 +309,13 @@ function collectRunInfo(db: Database, run: StoredRun, settings: StoredRunSetting
 }
 
 function isPlanData(data: unknown): data is { models: Record<string, string>; numCtx?: number; chunkTokenBudget?: number } {
-  return typeof data === 'object' && data !== null && typeof (data as { models?: unknown }).models === 'object' && (data as { models?: unknown }).models !== null && 'numCtx' in data;
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { models?: unknown }).models === 'object' &&
+    (data as { models?: unknown }).models !== null &&
+    'numCtx' in data
+  );
 }
 
 export function llmUsage(calls: readonly LlmCallRecord[]): LlmUsage {
@@ -351,11 +368,13 @@ function collectDocument(
     });
   const ocrPages = listOcrPages(db, document.id).map(ocrPageInfo);
   const ocrByPage = new Map(ocrPages.map((info) => [info.page, info]));
-  const findings = merged.map((f): ReportFinding => ({
-    ...f,
-    sources: f.sources.map((s) => ({ ...withContext(s, text), ocr: (s.page !== null && ocrByPage.get(s.page)) || null })),
-    review: reviewOf(f.id),
-  }));
+  const findings = merged.map(
+    (f): ReportFinding => ({
+      ...f,
+      sources: f.sources.map((s) => ({ ...withContext(s, text), ocr: (s.page !== null && ocrByPage.get(s.page)) || null })),
+      review: reviewOf(f.id),
+    }),
+  );
   const summaryOfReview = runReview?.documents.find((d) => d.documentId === document.id);
   const summary = fullMode ? getSummary(db, run.id, document.id) : undefined;
   return {

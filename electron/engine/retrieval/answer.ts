@@ -113,7 +113,8 @@ export function partialAnswerText(jsonSoFar: string): string | null {
   }
 }
 
-const FIND_ALL = /^\s*(please\s+)?(find|list|show|give|name|enumerate|identify)\s+(me\s+)?(all|every|each)\b|\b(all|every)\s+(the\s+)?(findings|issues|problems|instances|occurrences|mentions|places|vulnerabilities)\b/i;
+const FIND_ALL =
+  /^\s*(please\s+)?(find|list|show|give|name|enumerate|identify)\s+(me\s+)?(all|every|each)\b|\b(all|every)\s+(the\s+)?(findings|issues|problems|instances|occurrences|mentions|places|vulnerabilities)\b/i;
 
 export function isFindAllQuestion(question: string): boolean {
   return FIND_ALL.test(question);

@@ -16,7 +16,16 @@ import type { Database } from 'better-sqlite3';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { DEFAULT_RETRIEVAL_SETTINGS, MAX_QUESTION_CHARS, type AskAnswer, type AskJudgeStep, type AskPassage } from '../../../shared/retrieval';
 import { chatJsonPrompt, type LlmClient } from '../llm';
-import { ANSWER_INSTRUCTIONS, AnswerReplySchema, checkAnswer, EXHAUSTIVE_NOTE, isFindAllQuestion, NOT_FOUND_TEXT, partialAnswerText, renderContext } from './answer';
+import {
+  ANSWER_INSTRUCTIONS,
+  AnswerReplySchema,
+  checkAnswer,
+  EXHAUSTIVE_NOTE,
+  isFindAllQuestion,
+  NOT_FOUND_TEXT,
+  partialAnswerText,
+  renderContext,
+} from './answer';
 import { buildContext, createDocumentSources, unitText } from './context';
 import { embedContext, updateIndex } from './indexer';
 import { judgeRetrieval, type JudgeCandidate } from './judge';
@@ -69,7 +78,11 @@ export function checkAskScope(db: Database, documentIds: readonly number[]): voi
   if (countDocuments(db) === 0) throw new AppError(ErrorCode.ASK_NO_DOCUMENTS, 'There are no documents to ask about yet. Add and analyse documents first.');
   const missing = documentIds.filter((id) => !documentExists(db, id));
   if (missing.length > 0) {
-    throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `Document ${missing.join(', ')} is not in the library (any more). Refresh the library and choose again.`, { documentIds: missing });
+    throw new AppError(
+      ErrorCode.ASK_DOCUMENT_NOT_FOUND,
+      `Document ${missing.join(', ')} is not in the library (any more). Refresh the library and choose again.`,
+      { documentIds: missing },
+    );
   }
 }
 
@@ -113,7 +126,10 @@ interface Retrieval {
  * with the judge's steps. No answer is written (the benchmark measures
  * recall on this).
  */
-export async function retrieveContext(deps: { db: Database; llm: LlmClient }, input: AskInput): Promise<{ question: string; kept: StoredUnit[]; steps: AskJudgeStep[]; embedModel: string | null }> {
+export async function retrieveContext(
+  deps: { db: Database; llm: LlmClient },
+  input: AskInput,
+): Promise<{ question: string; kept: StoredUnit[]; steps: AskJudgeStep[]; embedModel: string | null }> {
   const question = checkedQuestion(input);
   const documentIds = input.documentIds && input.documentIds.length > 0 ? [...input.documentIds] : undefined;
   checkAskScope(deps.db, documentIds ?? []);
@@ -133,7 +149,12 @@ export async function retrieveContext(deps: { db: Database; llm: LlmClient }, in
 }
 
 /** The search index brought up to date for the scope (embedded first, before any chat call: ollama.md), ready to search. */
-async function indexedRetrieval(deps: { db: Database; llm: LlmClient }, input: AskInput, question: string, documentIds: number[] | undefined): Promise<Retrieval> {
+async function indexedRetrieval(
+  deps: { db: Database; llm: LlmClient },
+  input: AskInput,
+  question: string,
+  documentIds: number[] | undefined,
+): Promise<Retrieval> {
   const { db, llm } = deps;
   const s = input.settings;
   const signal = input.signal;
@@ -157,7 +178,13 @@ async function retrieve(r: Retrieval, query: string): Promise<SearchHit[]> {
   const { embedModel } = r.settings;
   let queryVector: number[] | undefined;
   if (embedModel && r.space) {
-    const embedded = await r.llm.embed({ model: embedModel, input: query, numCtx: r.embedNumCtx, chunkRef: 'retrieval-query', ...(r.signal ? { signal: r.signal } : {}) });
+    const embedded = await r.llm.embed({
+      model: embedModel,
+      input: query,
+      numCtx: r.embedNumCtx,
+      chunkRef: 'retrieval-query',
+      ...(r.signal ? { signal: r.signal } : {}),
+    });
     queryVector = embedded.embeddings[0];
   }
   return search(r.db, {
@@ -178,13 +205,29 @@ function passagesOf(r: Retrieval, hits: readonly SearchHit[], units: readonly St
   return units.flatMap((u) => {
     const hit = hits.find((h) => h.unit.id === u.id);
     if (!hit) return [];
-    return [{ unitId: u.id, kind: u.kind, documentId: u.documentId, documentName: r.sources(u.documentId).name, pageStart: u.pageStart, pageEnd: u.pageEnd, title: u.title, mergedFindingId: u.mergedFindingId, score: hit.score, relevance: hit.relevance }];
+    return [
+      {
+        unitId: u.id,
+        kind: u.kind,
+        documentId: u.documentId,
+        documentName: r.sources(u.documentId).name,
+        pageStart: u.pageStart,
+        pageEnd: u.pageEnd,
+        title: u.title,
+        mergedFindingId: u.mergedFindingId,
+        score: hit.score,
+        relevance: hit.relevance,
+      },
+    ];
   });
 }
 
 /** The judge turned off: the search ranking is kept as it is, in one round. Returns null: no further round. */
 function keepUnjudged(r: Retrieval, round: number, query: string, hits: readonly SearchHit[]): null {
-  keep(r, hits.map((h) => h.unit));
+  keep(
+    r,
+    hits.map((h) => h.unit),
+  );
   r.steps.push({
     round,
     query,
@@ -195,7 +238,11 @@ function keepUnjudged(r: Retrieval, round: number, query: string, hits: readonly
     needsMore: false,
     justification: 'Judge turned off: the search ranking is used.',
     fallbackReason: null,
-    passages: passagesOf(r, hits, hits.map((h) => h.unit)),
+    passages: passagesOf(
+      r,
+      hits,
+      hits.map((h) => h.unit),
+    ),
   });
   return null;
 }
@@ -204,10 +251,25 @@ function keepUnjudged(r: Retrieval, round: number, query: string, hits: readonly
 async function judgeRound(r: Retrieval, round: number, query: string, hits: readonly SearchHit[]): Promise<string | null> {
   const { db, llm, settings: s, signal, input, question } = r;
   if (hits.length === 0) {
-    r.steps.push({ round, query, candidates: 0, source: 'disabled', refinedQuery: null, kept: [], needsMore: false, justification: 'No passage passed the relevance threshold.', fallbackReason: null });
+    r.steps.push({
+      round,
+      query,
+      candidates: 0,
+      source: 'disabled',
+      refinedQuery: null,
+      kept: [],
+      needsMore: false,
+      justification: 'No passage passed the relevance threshold.',
+      fallbackReason: null,
+    });
     return null;
   }
-  const candidates: JudgeCandidate[] = hits.map((h, i) => ({ id: i + 1, unit: h.unit, documentName: r.sources(h.unit.documentId).name, text: unitText(db, h.unit, r.sources(h.unit.documentId)) }));
+  const candidates: JudgeCandidate[] = hits.map((h, i) => ({
+    id: i + 1,
+    unit: h.unit,
+    documentName: r.sources(h.unit.documentId).name,
+    text: unitText(db, h.unit, r.sources(h.unit.documentId)),
+  }));
   r.step({ phase: 'judge', message: `Judging ${candidates.length} passages (round ${round})` });
   const decision = await judgeRetrieval(
     { db, llm },

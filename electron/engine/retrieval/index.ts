@@ -48,7 +48,12 @@ export function resolveDocumentRefs(db: Database, refs: readonly string[]): numb
     const trimmed = ref.trim();
     const byId = /^\d+$/.test(trimmed) && documentExists(db, Number(trimmed)) ? Number(trimmed) : undefined;
     const id = byId ?? findDocumentByPathOrName(db, trimmed, trimmed.split(/[\\/]/).pop() ?? trimmed);
-    if (id === undefined) throw new AppError(ErrorCode.ASK_DOCUMENT_NOT_FOUND, `No stored document matches "${ref}". Analyse it first (npm run analyze -- <file>), or give its id or file name as stored.`, { ref });
+    if (id === undefined)
+      throw new AppError(
+        ErrorCode.ASK_DOCUMENT_NOT_FOUND,
+        `No stored document matches "${ref}". Analyse it first (npm run analyze -- <file>), or give its id or file name as stored.`,
+        { ref },
+      );
     return id;
   });
 }

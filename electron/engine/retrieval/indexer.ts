@@ -74,7 +74,12 @@ function checkAborted(signal: AbortSignal | undefined): void {
 }
 
 /** One document's units, FTS rows and stale vectors brought in line with what it holds now, in one transaction. */
-export function syncLexical(db: Database, documentId: number, desired: readonly UnitSource[], now: string): { added: number; updated: number; removed: number; unchanged: number } {
+export function syncLexical(
+  db: Database,
+  documentId: number,
+  desired: readonly UnitSource[],
+  now: string,
+): { added: number; updated: number; removed: number; unchanged: number } {
   return db.transaction(() => {
     const existing = new Map(indexedUnitKeys(db, documentId).map((r) => [`${r.kind}|${r.sourceKey}`, r]));
     const units = unitWriter(db, now);

@@ -50,7 +50,10 @@ const STOPWORDS = new Set(
 /** The query's content words, lower-case, de-duplicated, in order. */
 export function queryTerms(query: string): string[] {
   const seen = new Set<string>();
-  for (const m of query.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu)) {
+  for (const m of query
+    .toLowerCase()
+    .normalize('NFKC')
+    .matchAll(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu)) {
     const w = m[0].replace(/^[-_]+|[-_]+$/g, '');
     if (w.length < 2 || STOPWORDS.has(w)) continue;
     seen.add(w);

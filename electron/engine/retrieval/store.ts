@@ -19,7 +19,9 @@ export function countDocuments(db: ReadDb): number {
 
 /** The newest document stored under this path or file name. */
 export function findDocumentByPathOrName(db: ReadDb, path: string, fileName: string): number | undefined {
-  return (db.prepare('SELECT id FROM documents WHERE file_path = ? OR file_name = ? ORDER BY id DESC LIMIT 1').get(path, fileName) as { id: number } | undefined)?.id;
+  return (
+    db.prepare('SELECT id FROM documents WHERE file_path = ? OR file_name = ? ORDER BY id DESC LIMIT 1').get(path, fileName) as { id: number } | undefined
+  )?.id;
 }
 
 export function listDocumentFiles(db: ReadDb): { documentId: number; fileName: string; filePath: string }[] {
@@ -142,7 +144,8 @@ interface UnitRow {
   content_hash: string;
 }
 
-const UNIT_COLUMNS = 'id, document_id, kind, tree_id, node_index, merged_finding_id, title, path_json, start_offset, end_offset, page_start, page_end, content_hash';
+const UNIT_COLUMNS =
+  'id, document_id, kind, tree_id, node_index, merged_finding_id, title, path_json, start_offset, end_offset, page_start, page_end, content_hash';
 
 const toUnit = (r: UnitRow): StoredUnit => ({
   id: r.id,
@@ -162,7 +165,9 @@ const toUnit = (r: UnitRow): StoredUnit => ({
 
 export function selectUnits(db: ReadDb, ids: readonly number[]): StoredUnit[] {
   if (ids.length === 0) return [];
-  return (db.prepare(`SELECT ${UNIT_COLUMNS} FROM retrieval_units WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as UnitRow[]).map(toUnit);
+  return (db.prepare(`SELECT ${UNIT_COLUMNS} FROM retrieval_units WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as UnitRow[]).map(
+    toUnit,
+  );
 }
 
 /** The chunk unit right before (`before`) or after a node of a tree. */
@@ -205,7 +210,12 @@ export interface IndexedUnitKey {
 }
 
 export function indexedUnitKeys(db: ReadDb, documentId: number): IndexedUnitKey[] {
-  const rows = db.prepare('SELECT id, kind, source_key, content_hash FROM retrieval_units WHERE document_id = ?').all(documentId) as { id: number; kind: string; source_key: string; content_hash: string }[];
+  const rows = db.prepare('SELECT id, kind, source_key, content_hash FROM retrieval_units WHERE document_id = ?').all(documentId) as {
+    id: number;
+    kind: string;
+    source_key: string;
+    content_hash: string;
+  }[];
   return rows.map((r) => ({ id: r.id, kind: r.kind, sourceKey: r.source_key, contentHash: r.content_hash }));
 }
 
@@ -312,7 +322,10 @@ export function vectorTableNames(db: ReadDb): string[] {
 
 /** A new space and its vec0 table, partitioned by document (a question about a few documents scans only their vectors). */
 export function createVectorSpace(db: Database, model: string, dimension: number, now: string): VectorSpace {
-  const id = Number(db.prepare("INSERT INTO retrieval_vector_spaces (model, dimension, table_name, created_at) VALUES (?, ?, '', ?)").run(model, dimension, now).lastInsertRowid);
+  const id = Number(
+    db.prepare("INSERT INTO retrieval_vector_spaces (model, dimension, table_name, created_at) VALUES (?, ?, '', ?)").run(model, dimension, now)
+      .lastInsertRowid,
+  );
   const tableName = `retrieval_vec_${id}`;
   db.exec(`CREATE VIRTUAL TABLE ${tableName} USING vec0(document_id integer partition key, embedding float[${dimension}] distance_metric=cosine)`);
   db.prepare('UPDATE retrieval_vector_spaces SET table_name = ? WHERE id = ?').run(tableName, id);
@@ -338,8 +351,13 @@ export function deleteVectorRows(db: Database, tableName: string, unitIds: reado
 export function knn(db: ReadDb, space: VectorSpace, query: Float32Array, k: number, documentId?: number): { unitId: number; distance: number }[] {
   const rows =
     documentId === undefined
-      ? (db.prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(query, k) as { rowid: number; distance: number }[])
-      : (db.prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? AND document_id = ? ORDER BY distance`).all(query, k, BigInt(documentId)) as {
+      ? (db.prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(query, k) as {
+          rowid: number;
+          distance: number;
+        }[])
+      : (db
+          .prepare(`SELECT rowid, distance FROM ${space.tableName} WHERE embedding MATCH ? AND k = ? AND document_id = ? ORDER BY distance`)
+          .all(query, k, BigInt(documentId)) as {
           rowid: number;
           distance: number;
         }[]);
@@ -392,10 +410,18 @@ export function cachedModelDecision(
   cacheKey: string,
 ): { refinedQuery: string | null; keptUnitIds: number[]; needsMore: boolean; justification: string; callId: string | null } | undefined {
   const row = db
-    .prepare("SELECT refined_query, ranked_json, needs_more, justification, call_id FROM retrieval_judge_decisions WHERE cache_key = ? AND source = 'llm' ORDER BY id DESC LIMIT 1")
+    .prepare(
+      "SELECT refined_query, ranked_json, needs_more, justification, call_id FROM retrieval_judge_decisions WHERE cache_key = ? AND source = 'llm' ORDER BY id DESC LIMIT 1",
+    )
     .get(cacheKey) as { refined_query: string | null; ranked_json: string; needs_more: number; justification: string; call_id: string | null } | undefined;
   return (
-    row && { refinedQuery: row.refined_query, keptUnitIds: JSON.parse(row.ranked_json) as number[], needsMore: row.needs_more === 1, justification: row.justification, callId: row.call_id }
+    row && {
+      refinedQuery: row.refined_query,
+      keptUnitIds: JSON.parse(row.ranked_json) as number[],
+      needsMore: row.needs_more === 1,
+      justification: row.justification,
+      callId: row.call_id,
+    }
   );
 }
 
@@ -403,7 +429,9 @@ export function cachedModelDecision(
 
 export function insertConversation(db: Database, scope: 'library' | 'document', documentId: number | null, title: string, now: string): number {
   return Number(
-    db.prepare('INSERT INTO conversations (scope, scope_document_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(scope, documentId, title, now, now).lastInsertRowid,
+    db
+      .prepare('INSERT INTO conversations (scope, scope_document_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+      .run(scope, documentId, title, now, now).lastInsertRowid,
   );
 }
 
@@ -413,7 +441,9 @@ export function conversationExists(db: ReadDb, conversationId: number): boolean 
 
 /** A question and its answer as the next two messages; the conversation's time moves on. */
 export function insertExchange(db: Database, conversationId: number, question: string, answer: AskAnswer, now: string): void {
-  const next = (db.prepare('SELECT COALESCE(MAX(ordinal), 0) + 1 AS n FROM conversation_messages WHERE conversation_id = ?').get(conversationId) as { n: number }).n;
+  const next = (
+    db.prepare('SELECT COALESCE(MAX(ordinal), 0) + 1 AS n FROM conversation_messages WHERE conversation_id = ?').get(conversationId) as { n: number }
+  ).n;
   const insert = db.prepare('INSERT INTO conversation_messages (conversation_id, ordinal, role, text, answer_json, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   insert.run(conversationId, next, 'user', question, null, now);
   insert.run(conversationId, next + 1, 'assistant', answer.text, JSON.stringify(answer), now);
@@ -428,7 +458,14 @@ export function selectConversationSummaries(db: ReadDb, filter: { documentId?: n
         WHERE (@scope IS NULL OR c.scope = @scope) AND (@documentId IS NULL OR c.scope_document_id = @documentId)
         ORDER BY c.updated_at DESC, c.id DESC`,
     )
-    .all({ scope: filter.scope ?? null, documentId: filter.documentId ?? null }) as { id: number; scope: 'library' | 'document'; scope_document_id: number | null; title: string; updated_at: string; n: number }[];
+    .all({ scope: filter.scope ?? null, documentId: filter.documentId ?? null }) as {
+    id: number;
+    scope: 'library' | 'document';
+    scope_document_id: number | null;
+    title: string;
+    updated_at: string;
+    n: number;
+  }[];
   return rows.map((r) => ({ id: r.id, scope: r.scope, documentId: r.scope_document_id, title: r.title, messageCount: r.n, updatedAt: r.updated_at }));
 }
 
@@ -436,5 +473,11 @@ export function selectConversationMessages(db: ReadDb, conversationId: number): 
   const rows = db
     .prepare('SELECT id, role, text, answer_json, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY ordinal')
     .all(conversationId) as { id: number; role: 'user' | 'assistant'; text: string; answer_json: string | null; created_at: string }[];
-  return rows.map((r) => ({ id: r.id, role: r.role, text: r.text, answer: r.answer_json ? (JSON.parse(r.answer_json) as AskAnswer) : null, createdAt: r.created_at }));
+  return rows.map((r) => ({
+    id: r.id,
+    role: r.role,
+    text: r.text,
+    answer: r.answer_json ? (JSON.parse(r.answer_json) as AskAnswer) : null,
+    createdAt: r.created_at,
+  }));
 }

@@ -48,7 +48,10 @@ export function ensureVectorSpace(db: Database, model: string, dimension: number
 
 export function putVector(db: Database, space: VectorSpace, unitId: number, documentId: number, vector: readonly number[]): void {
   if (vector.length !== space.dimension) {
-    throw new AppError(ErrorCode.RETRIEVAL_VECTOR_UNAVAILABLE, `The embedding model ${space.model} returned ${vector.length} numbers instead of ${space.dimension}. Rebuild the index.`);
+    throw new AppError(
+      ErrorCode.RETRIEVAL_VECTOR_UNAVAILABLE,
+      `The embedding model ${space.model} returned ${vector.length} numbers instead of ${space.dimension}. Rebuild the index.`,
+    );
   }
   replaceVector(db, space, unitId, documentId, new Float32Array(vector));
 }
@@ -69,7 +72,13 @@ export function nearestUnits(db: Database, space: VectorSpace, query: readonly n
 }
 
 /** Nearest units among some documents' units: one KNN per document partition, merged, so a small document is never crowded out by a large library. */
-export function nearestUnitsIn(db: Database, space: VectorSpace, query: readonly number[], k: number, documentIds: readonly number[]): { unitId: number; similarity: number }[] {
+export function nearestUnitsIn(
+  db: Database,
+  space: VectorSpace,
+  query: readonly number[],
+  k: number,
+  documentIds: readonly number[],
+): { unitId: number; similarity: number }[] {
   ensureVectorExtension(db);
   if (query.length !== space.dimension || k <= 0) return [];
   const vector = new Float32Array(query);

@@ -31,5 +31,15 @@ export {
   type RunReview,
 } from './view';
 export { appendTrail, checkReviewer, latestAnalyzedRun, listTrail, runAnalyzedDocument, SYSTEM_REVIEWER, type TrailInput } from './store';
-export { matchFindings, spanOverlap, type Assignment, type CandidateMerged, type CandidateSource, type MatchResult, type MatchRule, type ReviewedCandidate, type Span } from './matching';
+export {
+  matchFindings,
+  spanOverlap,
+  type Assignment,
+  type CandidateMerged,
+  type CandidateSource,
+  type MatchResult,
+  type MatchRule,
+  type ReviewedCandidate,
+  type Span,
+} from './matching';
 export { getRunModels, type RunModels } from './runModels';

@@ -65,9 +65,30 @@ export function setState(db: Database, input: ChangeBase & { state: ReviewState;
     if (row.state === input.state && row.reject_reason === newReason) return;
     setReviewState(db, row.id, input.state, newReason, now);
     if (row.state !== input.state) {
-      appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'state', field: 'state', from: row.state, to: input.state, detail: newReason });
+      appendTrail(db, {
+        documentId: row.document_id,
+        reviewedId: row.id,
+        runId: row.run_id,
+        at: now,
+        reviewer,
+        action: 'state',
+        field: 'state',
+        from: row.state,
+        to: input.state,
+        detail: newReason,
+      });
     } else {
-      appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'state', field: 'reject_reason', from: row.reject_reason, to: newReason });
+      appendTrail(db, {
+        documentId: row.document_id,
+        reviewedId: row.id,
+        runId: row.run_id,
+        at: now,
+        reviewer,
+        action: 'state',
+        field: 'reject_reason',
+        from: row.reject_reason,
+        to: newReason,
+      });
     }
   })();
 }
@@ -110,7 +131,8 @@ export function editFields(db: Database, input: ChangeBase & { values: Partial<R
   db.transaction(() => {
     for (const field of EDITABLE_FIELDS) {
       const value = input.values[field];
-      if (value !== undefined) editField(db, { reviewedId: input.reviewedId, reviewer: input.reviewer, field, value, ...(input.now ? { now: input.now } : {}) });
+      if (value !== undefined)
+        editField(db, { reviewedId: input.reviewedId, reviewer: input.reviewer, field, value, ...(input.now ? { now: input.now } : {}) });
     }
   })();
 }
@@ -124,7 +146,17 @@ export function addNote(db: Database, input: ChangeBase & { text: string }): { n
     const row = getActiveReviewed(db, input.reviewedId);
     const noteId = insertNote(db, { reviewedId: row.id, reviewer, at: now, text });
     touchReviewed(db, row.id, now);
-    appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'note', field: 'notes', to: text, detail: `note ${noteId}` });
+    appendTrail(db, {
+      documentId: row.document_id,
+      reviewedId: row.id,
+      runId: row.run_id,
+      at: now,
+      reviewer,
+      action: 'note',
+      field: 'notes',
+      to: text,
+      detail: `note ${noteId}`,
+    });
     return { noteId };
   })();
 }
@@ -144,7 +176,17 @@ export function acknowledgeChanges(db: Database, input: ChangeBase): void {
     const original = originalValues(row);
     for (const f of fields) {
       setOriginal(db, row.id, f, latest[f]);
-      appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'acknowledge', field: f, from: original[f], to: latest[f] });
+      appendTrail(db, {
+        documentId: row.document_id,
+        reviewedId: row.id,
+        runId: row.run_id,
+        at: now,
+        reviewer,
+        action: 'acknowledge',
+        field: f,
+        from: original[f],
+        to: latest[f],
+      });
     }
     setChangedFields(db, row.id, [], now);
   })();
@@ -217,11 +259,35 @@ function trailMergePair(
   db: Database,
   keep: ReviewedRow,
   absorb: ReviewedRow,
-  e: { reviewer: string; at: string; action: 'merge' | 'split'; sources: { from: string[]; to: string[]; detail: string }; mergedInto: { from: string | null; to: string | null; detail: string } },
+  e: {
+    reviewer: string;
+    at: string;
+    action: 'merge' | 'split';
+    sources: { from: string[]; to: string[]; detail: string };
+    mergedInto: { from: string | null; to: string | null; detail: string };
+  },
 ): void {
   const common = { documentId: keep.document_id, at: e.at, reviewer: e.reviewer };
-  appendTrail(db, { ...common, reviewedId: keep.id, runId: keep.run_id, action: e.action, field: 'sources', from: JSON.stringify(e.sources.from), to: JSON.stringify(e.sources.to), detail: e.sources.detail });
-  appendTrail(db, { ...common, reviewedId: absorb.id, runId: absorb.run_id, action: 'merge', field: 'merged_into', from: e.mergedInto.from, to: e.mergedInto.to, detail: e.mergedInto.detail });
+  appendTrail(db, {
+    ...common,
+    reviewedId: keep.id,
+    runId: keep.run_id,
+    action: e.action,
+    field: 'sources',
+    from: JSON.stringify(e.sources.from),
+    to: JSON.stringify(e.sources.to),
+    detail: e.sources.detail,
+  });
+  appendTrail(db, {
+    ...common,
+    reviewedId: absorb.id,
+    runId: absorb.run_id,
+    action: 'merge',
+    field: 'merged_into',
+    from: e.mergedInto.from,
+    to: e.mergedInto.to,
+    detail: e.mergedInto.detail,
+  });
 }
 
 /**
@@ -251,7 +317,15 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
     // What moved, so the merge can be taken back exactly (unmergeReviewed).
     saveMergeUndo(
       db,
-      { absorbId: absorb.id, keepId: keep.id, links: moved, noteIds: movedNotes, keepRunIdBefore: keep.run_id, keepVanishedBefore: keep.vanished_in_run_id, keepRunIdAfter: takesRun ? absorb.run_id : null },
+      {
+        absorbId: absorb.id,
+        keepId: keep.id,
+        links: moved,
+        noteIds: movedNotes,
+        keepRunIdBefore: keep.run_id,
+        keepVanishedBefore: keep.vanished_in_run_id,
+        keepRunIdAfter: takesRun ? absorb.run_id : null,
+      },
       now,
     );
     touchReviewed(db, keep.id, now);
@@ -261,7 +335,11 @@ export function mergeReviewed(db: Database, input: { keepId: number; absorbId: n
       reviewer,
       at: now,
       action: 'merge',
-      sources: { from: before, to: [...before, ...moved], detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding${because}` },
+      sources: {
+        from: before,
+        to: [...before, ...moved],
+        detail: `${label(absorb.seq)} (${absorb.state}: ${absorbed.title}) merged into this finding${because}`,
+      },
       mergedInto: { from: null, to: label(keep.seq), detail: `merged into ${label(keep.seq)}${because}` },
     });
   })();
@@ -308,8 +386,15 @@ export function unmergeReviewed(db: Database, input: { absorbId: number; reviewe
 export function undoSplit(db: Database, input: ChangeBase): { keepId: number } {
   return db.transaction(() => {
     const row = getActiveReviewed(db, input.reviewedId);
-    if (row.origin !== 'split' || row.split_from === null) throw invalid(`${label(row.seq)} was not split out of another finding: there is no split to undo.`, { reviewedId: row.id });
-    mergeReviewed(db, { keepId: row.split_from, absorbId: row.id, reviewer: input.reviewer, ...(input.now ? { now: input.now } : {}), because: 'split undone' });
+    if (row.origin !== 'split' || row.split_from === null)
+      throw invalid(`${label(row.seq)} was not split out of another finding: there is no split to undo.`, { reviewedId: row.id });
+    mergeReviewed(db, {
+      keepId: row.split_from,
+      absorbId: row.id,
+      reviewer: input.reviewer,
+      ...(input.now ? { now: input.now } : {}),
+      because: 'split undone',
+    });
     return { keepId: row.split_from };
   })();
 }
@@ -324,7 +409,18 @@ export function removeNote(db: Database, input: { noteId: number; reviewer: stri
     const row = getActiveReviewed(db, note.reviewedId);
     deleteNote(db, note.id);
     touchReviewed(db, row.id, now);
-    appendTrail(db, { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at: now, reviewer, action: 'note', field: 'notes', from: note.text, to: null, detail: `note ${note.id} removed` });
+    appendTrail(db, {
+      documentId: row.document_id,
+      reviewedId: row.id,
+      runId: row.run_id,
+      at: now,
+      reviewer,
+      action: 'note',
+      field: 'notes',
+      from: note.text,
+      to: null,
+      detail: `note ${note.id} removed`,
+    });
     return { reviewedId: row.id };
   })();
 }

@@ -50,7 +50,13 @@ function digestIn(data: Record<string, unknown>, name: string): string | null {
 export function getRunModels(db: ReadDb, runId: number): RunModels {
   let plan: Record<string, unknown> | undefined;
   for (const data of runInfoEventData(db, runId)) {
-    if (data && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>)['models'] && typeof (data as Record<string, unknown>)['models'] === 'object') {
+    if (
+      data &&
+      typeof data === 'object' &&
+      !Array.isArray(data) &&
+      (data as Record<string, unknown>)['models'] &&
+      typeof (data as Record<string, unknown>)['models'] === 'object'
+    ) {
       plan = data as Record<string, unknown>;
     }
   }
@@ -64,5 +70,12 @@ export function getRunModels(db: ReadDb, runId: number): RunModels {
     if (!models.some((m) => sameModel(m.name, c.model))) models.push({ stage: c.purpose, name: c.model, digest: plan ? digestIn(plan, c.model) : null });
   }
   const numCtx = plan && typeof plan['numCtx'] === 'number' ? (plan['numCtx'] as number) : null;
-  return { runId, models, numCtx, logged: plan !== undefined, complete: models.length > 0 && models.every((m) => m.digest !== null), simulator: plan ? simulatorOf(plan) : null };
+  return {
+    runId,
+    models,
+    numCtx,
+    logged: plan !== undefined,
+    complete: models.length > 0 && models.every((m) => m.digest !== null),
+    simulator: plan ? simulatorOf(plan) : null,
+  };
 }

@@ -204,9 +204,11 @@ export function linkSources(db: Database, reviewedId: number, runId: number, fin
 }
 
 export function linkedFindingIds(db: ReadDb, reviewedId: number, runId: number): number[] {
-  return (db.prepare('SELECT finding_id FROM review_sources WHERE reviewed_id = ? AND run_id = ? ORDER BY finding_id').all(reviewedId, runId) as { finding_id: number }[]).map(
-    (r) => r.finding_id,
-  );
+  return (
+    db.prepare('SELECT finding_id FROM review_sources WHERE reviewed_id = ? AND run_id = ? ORDER BY finding_id').all(reviewedId, runId) as {
+      finding_id: number;
+    }[]
+  ).map((r) => r.finding_id);
 }
 
 /** Normalised IDs a reviewed finding answers to: its own and those of every raw finding it stands for, in any run. */
@@ -214,7 +216,9 @@ export function keysOf(db: ReadDb, row: ReviewedRow): string[] {
   const keys = new Set<string>();
   if (row.finding_key) keys.add(row.finding_key);
   for (const r of db
-    .prepare('SELECT DISTINCT f.finding_key FROM review_sources rs JOIN findings f ON f.id = rs.finding_id WHERE rs.reviewed_id = ? AND f.finding_key IS NOT NULL')
+    .prepare(
+      'SELECT DISTINCT f.finding_key FROM review_sources rs JOIN findings f ON f.id = rs.finding_id WHERE rs.reviewed_id = ? AND f.finding_key IS NOT NULL',
+    )
     .all(row.id) as { finding_key: string }[])
     keys.add(r.finding_key);
   return [...keys];
@@ -370,7 +374,9 @@ export function modelValuesOf(db: ReadDb, runId: number, findingIds: readonly nu
   if (findingIds.length === 0) return undefined;
   const marks = findingIds.map(() => '?').join(', ');
   const merged = db
-    .prepare(`SELECT title, severity, type, description, finding_key FROM merged_findings WHERE run_id = ? AND main_finding_id IN (${marks}) ORDER BY ordinal LIMIT 1`)
+    .prepare(
+      `SELECT title, severity, type, description, finding_key FROM merged_findings WHERE run_id = ? AND main_finding_id IN (${marks}) ORDER BY ordinal LIMIT 1`,
+    )
     .get(runId, ...findingIds) as ValueRow | undefined;
   const raw =
     merged ??
@@ -392,7 +398,9 @@ export function absorbedInto(db: ReadDb, reviewedId: number): number[] {
 /** For a whole document at once: reviewed finding -> the ones merged into it (asked per finding, each question scans the document's rows). */
 export function absorbedByDocument(db: ReadDb, documentId: number): Map<number, number[]> {
   const absorbed = new Map<number, number[]>();
-  for (const r of db.prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq').all(documentId) as { id: number; merged_into: number }[]) {
+  for (const r of db
+    .prepare('SELECT id, merged_into FROM reviewed_findings WHERE document_id = ? AND merged_into IS NOT NULL ORDER BY seq')
+    .all(documentId) as { id: number; merged_into: number }[]) {
     absorbed.set(r.merged_into, [...(absorbed.get(r.merged_into) ?? []), r.id]);
   }
   return absorbed;
@@ -400,7 +408,11 @@ export function absorbedByDocument(db: ReadDb, documentId: number): Map<number, 
 
 /** The documents a run took as inputs, in input order. */
 export function runDocumentIds(db: ReadDb, runId: number): number[] {
-  return (db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as { document_id: number }[]).map((r) => r.document_id);
+  return (
+    db.prepare('SELECT DISTINCT document_id FROM run_inputs WHERE run_id = ? AND document_id IS NOT NULL ORDER BY ordinal').all(runId) as {
+      document_id: number;
+    }[]
+  ).map((r) => r.document_id);
 }
 
 /** Merged finding (of this run) -> the review ids that stand for it. */
@@ -420,14 +432,19 @@ export function reviewIdsByMergedId(db: ReadDb, runId: number): Map<number, numb
 
 /** The data of a run's info events, oldest first (the model plan is among them). */
 export function runInfoEventData(db: ReadDb, runId: number): unknown[] {
-  return (db.prepare("SELECT data_json FROM run_events WHERE run_id = ? AND level = 'info' AND data_json IS NOT NULL ORDER BY id").all(runId) as { data_json: string }[]).map(
-    (e) => JSON.parse(e.data_json) as unknown,
-  );
+  return (
+    db.prepare("SELECT data_json FROM run_events WHERE run_id = ? AND level = 'info' AND data_json IS NOT NULL ORDER BY id").all(runId) as {
+      data_json: string;
+    }[]
+  ).map((e) => JSON.parse(e.data_json) as unknown);
 }
 
 /** Every (purpose, model) a run called, the load probe aside. */
 export function runCalledModels(db: ReadDb, runId: number): { purpose: string; model: string }[] {
-  return db.prepare("SELECT DISTINCT purpose, model FROM llm_calls WHERE run_id = ? AND purpose <> 'probe' ORDER BY purpose, model").all(runId) as { purpose: string; model: string }[];
+  return db.prepare("SELECT DISTINCT purpose, model FROM llm_calls WHERE run_id = ? AND purpose <> 'probe' ORDER BY purpose, model").all(runId) as {
+    purpose: string;
+    model: string;
+  }[];
 }
 
 // ---- the carry-over's reads ----
@@ -480,9 +497,12 @@ export function linkedFindingIdsOfDocument(db: ReadDb, runId: number, documentId
 
 /** Every source link of a reviewed finding (all runs), as "<run_id>:<finding_id>". */
 export function sourceLinks(db: ReadDb, reviewedId: number): string[] {
-  return (db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(reviewedId) as { run_id: number; finding_id: number }[]).map(
-    (r) => `${r.run_id}:${r.finding_id}`,
-  );
+  return (
+    db.prepare('SELECT run_id, finding_id FROM review_sources WHERE reviewed_id = ? ORDER BY run_id, finding_id').all(reviewedId) as {
+      run_id: number;
+      finding_id: number;
+    }[]
+  ).map((r) => `${r.run_id}:${r.finding_id}`);
 }
 
 export function noteIdsOf(db: ReadDb, reviewedId: number): number[] {
@@ -490,7 +510,9 @@ export function noteIdsOf(db: ReadDb, reviewedId: number): number[] {
 }
 
 export function findNote(db: ReadDb, noteId: number): { id: number; reviewedId: number; text: string } | undefined {
-  const row = db.prepare('SELECT id, reviewed_id, text FROM review_notes WHERE id = ?').get(noteId) as { id: number; reviewed_id: number; text: string } | undefined;
+  const row = db.prepare('SELECT id, reviewed_id, text FROM review_notes WHERE id = ?').get(noteId) as
+    | { id: number; reviewed_id: number; text: string }
+    | undefined;
   return row && { id: row.id, reviewedId: row.reviewed_id, text: row.text };
 }
 
@@ -594,7 +616,12 @@ export function setReviewDocumentRun(db: Database, documentId: number, runId: nu
 /** Moves some of a finding's links in one run to another finding. */
 export function moveSourceLinks(db: Database, move: { fromId: number; toId: number; runId: number; findingIds: readonly number[] }): void {
   const marks = move.findingIds.map(() => '?').join(', ');
-  db.prepare(`UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id IN (${marks})`).run(move.toId, move.fromId, move.runId, ...move.findingIds);
+  db.prepare(`UPDATE review_sources SET reviewed_id = ? WHERE reviewed_id = ? AND run_id = ? AND finding_id IN (${marks})`).run(
+    move.toId,
+    move.fromId,
+    move.runId,
+    ...move.findingIds,
+  );
 }
 
 /** Moves every link (all runs) and every note of a finding to another. */
@@ -615,7 +642,10 @@ export function moveLinksAndNotes(db: Database, move: { fromId: number; toId: nu
 }
 
 export function insertNote(db: Database, note: { reviewedId: number; reviewer: string; at: string; text: string }): number {
-  return Number(db.prepare('INSERT INTO review_notes (reviewed_id, reviewer, at, text) VALUES (?, ?, ?, ?)').run(note.reviewedId, note.reviewer, note.at, note.text).lastInsertRowid);
+  return Number(
+    db.prepare('INSERT INTO review_notes (reviewed_id, reviewer, at, text) VALUES (?, ?, ?, ?)').run(note.reviewedId, note.reviewer, note.at, note.text)
+      .lastInsertRowid,
+  );
 }
 
 export function deleteNote(db: Database, noteId: number): void {
@@ -625,7 +655,16 @@ export function deleteNote(db: Database, noteId: number): void {
 export function saveMergeUndo(db: Database, undo: MergeUndo, at: string): void {
   db.prepare(
     'INSERT OR REPLACE INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, keep_run_id_before, keep_vanished_before, keep_run_id_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(undo.absorbId, undo.keepId, JSON.stringify(undo.links), JSON.stringify(undo.noteIds), undo.keepRunIdBefore, undo.keepVanishedBefore, undo.keepRunIdAfter, at);
+  ).run(
+    undo.absorbId,
+    undo.keepId,
+    JSON.stringify(undo.links),
+    JSON.stringify(undo.noteIds),
+    undo.keepRunIdBefore,
+    undo.keepVanishedBefore,
+    undo.keepRunIdAfter,
+    at,
+  );
 }
 
 export function deleteMergeUndo(db: Database, absorbId: number): void {

@@ -8,14 +8,7 @@
  * step catches up there).
  */
 import { DEFAULT_PROFILE, rankSeverity, type ExtractionProfile } from '../../../shared/findings';
-import type {
-  FieldEdit,
-  ReviewCounters,
-  ReviewedFinding,
-  ReviewExportFinding,
-  ReviewSummary,
-  ReviewView,
-} from '../../../shared/review';
+import type { FieldEdit, ReviewCounters, ReviewedFinding, ReviewExportFinding, ReviewSummary, ReviewView } from '../../../shared/review';
 import type { ReadDb } from '../store';
 import {
   absorbedByDocument,
@@ -163,7 +156,15 @@ export function getReviewSummary(db: ReadDb, documentId: number, options: Review
   return {
     documentId,
     runId: view.runId,
-    counts: { total: c.total, confirmed: c.confirmed, rejected: c.rejected, needsFollowUp: c.needsFollowUp, notReviewed: c.new, open: c.open, vanished: c.vanished },
+    counts: {
+      total: c.total,
+      confirmed: c.confirmed,
+      rejected: c.rejected,
+      needsFollowUp: c.needsFollowUp,
+      notReviewed: c.new,
+      open: c.open,
+      vanished: c.vanished,
+    },
     findings,
     confirmedOnly: options.confirmedOnly === true,
   };

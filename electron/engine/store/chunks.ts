@@ -52,9 +52,9 @@ export function saveChunkTree(
   now: string,
 ): { treeId: number; reused: boolean } {
   return db.transaction(() => {
-    const existing = db
-      .prepare('SELECT id FROM chunk_trees WHERE document_id = ? AND params_hash = ?')
-      .get(input.documentId, input.paramsHash) as { id: number } | undefined;
+    const existing = db.prepare('SELECT id FROM chunk_trees WHERE document_id = ? AND params_hash = ?').get(input.documentId, input.paramsHash) as
+      | { id: number }
+      | undefined;
     const treeId =
       existing?.id ??
       Number(

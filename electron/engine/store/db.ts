@@ -48,8 +48,15 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
       ...(options.readonly ? { readonly: true } : {}),
     });
   } catch (error) {
-    throw storageError(error, file) ??
-      new AppError(ErrorCode.DB_OPEN_FAILED, `Could not open the database ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`, { file }, { cause: error });
+    throw (
+      storageError(error, file) ??
+      new AppError(
+        ErrorCode.DB_OPEN_FAILED,
+        `Could not open the database ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`,
+        { file },
+        { cause: error },
+      )
+    );
   }
   try {
     // Reads the header and the schema: a file that is not a database, or whose schema is damaged, stops here unchanged.

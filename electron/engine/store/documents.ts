@@ -89,7 +89,16 @@ const LINES_PER_INSERT = 64;
 function insertLines(db: Database, documentId: number, lines: readonly DocumentLine[]): void {
   const batch = db.prepare(`INSERT INTO lines ${LINE_COLUMNS} VALUES ${Array(LINES_PER_INSERT).fill(LINE_VALUES).join(', ')}`);
   const single = db.prepare(`INSERT INTO lines ${LINE_COLUMNS} VALUES ${LINE_VALUES}`);
-  const values = (line: DocumentLine, index: number) => [documentId, index, line.start, line.end, line.page, line.fontSize, line.bold ? 1 : 0, line.markdownLevel ?? null];
+  const values = (line: DocumentLine, index: number) => [
+    documentId,
+    index,
+    line.start,
+    line.end,
+    line.page,
+    line.fontSize,
+    line.bold ? 1 : 0,
+    line.markdownLevel ?? null,
+  ];
   let index = 0;
   for (; index + LINES_PER_INSERT <= lines.length; index += LINES_PER_INSERT) {
     const params: unknown[] = [];
@@ -130,9 +139,7 @@ export function loadExtractedDocument(db: ReadDb, id: number): ExtractedDocument
   });
   const lines = (
     db
-      .prepare(
-        'SELECT start_offset, end_offset, page_number, font_size, bold, markdown_level FROM lines WHERE document_id = ? ORDER BY line_index',
-      )
+      .prepare('SELECT start_offset, end_offset, page_number, font_size, bold, markdown_level FROM lines WHERE document_id = ? ORDER BY line_index')
       .all(id) as { start_offset: number; end_offset: number; page_number: number; font_size: number; bold: number; markdown_level: number | null }[]
   ).map((row): DocumentLine => {
     const line: DocumentLine = { start: row.start_offset, end: row.end_offset, page: row.page_number, fontSize: row.font_size, bold: row.bold === 1 };
@@ -182,7 +189,9 @@ export function unreadablePages(db: ReadDb, documentId: number): { page: number;
 
 /** A document's pages as offsets into its canonical text (no OCR or read-error detail: loadExtractedDocument has those). */
 export function documentPageSpans(db: ReadDb, documentId: number): PageSpan[] {
-  const rows = db.prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number').all(documentId) as {
+  const rows = db
+    .prepare('SELECT page_number, start_offset, end_offset, has_text_layer FROM pages WHERE document_id = ? ORDER BY page_number')
+    .all(documentId) as {
     page_number: number;
     start_offset: number;
     end_offset: number;

@@ -54,8 +54,7 @@ interface RunInputRow {
   warnings_json: string;
 }
 
-const toError = (code: string | null, message: string | null): ErrorInfo | null =>
-  code === null ? null : ({ code, message: message ?? '' } as ErrorInfo);
+const toError = (code: string | null, message: string | null): ErrorInfo | null => (code === null ? null : ({ code, message: message ?? '' } as ErrorInfo));
 
 /**
  * The one place stored run settings are read: parsed, never cast. A row that does not parse keeps the run

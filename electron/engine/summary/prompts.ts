@@ -4,7 +4,6 @@
  */
 import { buildMessages, promptText, type ChatMessage } from '../llm';
 
-
 /** How long a summary call's reply may be; the instructions say it and num_predict is planned from it (planSummaryReplyTokens). */
 export const SUMMARY_MAP_SENTENCES = 8;
 export const SUMMARY_REDUCE_SENTENCES = 12;

@@ -36,5 +36,13 @@ export function getSummary(db: ReadDb, runId: number, documentId: number): (Docu
     .prepare('SELECT text, chunk_count, levels, model, ungrounded_ids FROM summaries WHERE run_id = ? AND document_id = ? AND level = 0 AND ordinal = 0')
     .get(runId, documentId) as { text: string; chunk_count: number; levels: number; model: string | null; ungrounded_ids: string | null } | undefined;
   // A summary written before the check (NULL) names nothing marked: it was never checked, and is shown as it was.
-  return row ? { text: row.text, chunkCount: row.chunk_count, levels: row.levels, model: row.model, ungroundedIds: row.ungrounded_ids ? (JSON.parse(row.ungrounded_ids) as string[]) : [] } : undefined;
+  return row
+    ? {
+        text: row.text,
+        chunkCount: row.chunk_count,
+        levels: row.levels,
+        model: row.model,
+        ungroundedIds: row.ungrounded_ids ? (JSON.parse(row.ungrounded_ids) as string[]) : [],
+      }
+    : undefined;
 }

@@ -191,7 +191,10 @@ export function capSummaries(items: readonly string[], options: CapOptions): { i
     `The unit summaries (about ${summaryTokens} tokens) were shortened to their first sentences (about ${perSummary} tokens each` +
     (every > 1 ? `, every ${every}th summary` : '') +
     `) so the summary reads at most ${SUMMARY_PROMPT_TOKENS_PER_SOURCE_TOKEN} prompt tokens per source token (${options.promptBudget} tokens for this document).`;
-  return { items: kept, cap: { promptBudget: options.promptBudget, summaryTokens, keptTokens, tokensPerSummary: perSummary, keptSummaries: kept.length, note } };
+  return {
+    items: kept,
+    cap: { promptBudget: options.promptBudget, summaryTokens, keptTokens, tokensPerSummary: perSummary, keptSummaries: kept.length, note },
+  };
 }
 
 /**
@@ -209,7 +212,9 @@ export function plannedPromptTokens(sizes: readonly number[], options: Pick<CapO
     const groups: number[] = [];
     let current = 0;
     // A summary larger than a call's budget is cut into pieces first (groupToBudget).
-    const pieces = level.flatMap((n) => (n <= options.groupBudget ? [n] : Array.from({ length: Math.ceil(n / options.groupBudget) }, () => Math.ceil(n / Math.ceil(n / options.groupBudget)))));
+    const pieces = level.flatMap((n) =>
+      n <= options.groupBudget ? [n] : Array.from({ length: Math.ceil(n / options.groupBudget) }, () => Math.ceil(n / Math.ceil(n / options.groupBudget))),
+    );
     for (const n of pieces) {
       if (current > 0 && current + n > options.groupBudget) {
         groups.push(current);

@@ -16,9 +16,7 @@ export interface FallbackPiece {
 
 /** The range as a document of its own, for the deterministic splitter. */
 function subDocument(doc: ExtractedDocument, start: number, end: number): ExtractedDocument {
-  const pages = doc.pages
-    .map((p) => ({ ...p, start: Math.max(p.start, start) - start, end: Math.min(p.end, end) - start }))
-    .filter((p) => p.end > p.start);
+  const pages = doc.pages.map((p) => ({ ...p, start: Math.max(p.start, start) - start, end: Math.min(p.end, end) - start })).filter((p) => p.end > p.start);
   const lines = doc.lines.filter((l) => l.start >= start && l.end <= end).map((l) => ({ ...l, start: l.start - start, end: l.end - start }));
   return { ...doc, text: doc.text.slice(start, end), pages, lines, outline: [], pageCount: pages.length };
 }
@@ -44,7 +42,13 @@ function fallbackOptions(leafTokens: number, estimateTokens: (t: string) => numb
 }
 
 /** Pages when the range spans several, else sentences; whichever first partitions the range exactly. */
-export function deterministicLeaves(doc: ExtractedDocument, start: number, end: number, leafTokens: number, estimateTokens: (t: string) => number): { strategy: 'pages' | 'sentences'; pieces: FallbackPiece[] } {
+export function deterministicLeaves(
+  doc: ExtractedDocument,
+  start: number,
+  end: number,
+  leafTokens: number,
+  estimateTokens: (t: string) => number,
+): { strategy: 'pages' | 'sentences'; pieces: FallbackPiece[] } {
   const sub = subDocument(doc, start, end);
   const strategies: ('pages' | 'sentences')[] = sub.pages.length > 1 ? ['pages', 'sentences'] : ['sentences'];
   for (const strategy of strategies) {
@@ -52,7 +56,10 @@ export function deterministicLeaves(doc: ExtractedDocument, start: number, end: 
       const tree = buildChunkTree(sub, { ...fallbackOptions(leafTokens, estimateTokens), strategy });
       const leaves = tree.nodes.filter((n) => n.isLeaf);
       if (leaves.length === 0 || !validateLeaves(sub.text, leaves).ok) continue;
-      return { strategy, pieces: leaves.map((l) => ({ start: l.start + start, end: l.end + start, title: l.title, origin: l.origin, overlapBefore: l.overlapBefore })) };
+      return {
+        strategy,
+        pieces: leaves.map((l) => ({ start: l.start + start, end: l.end + start, title: l.title, origin: l.origin, overlapBefore: l.overlapBefore })),
+      };
     } catch {
       // try the next strategy
     }

@@ -36,7 +36,18 @@ import { insertSplitAttempt } from './store';
 
 export { listSplitAttempts, insertSplitAttempt } from './store';
 export { validateChapters, cleanTitle, type CutChapter, type ChapterValidation } from './validate';
-export { nodeText, renderView, classifyLines, windowsOf, firstContentLine, VIEW_LEVELS, type NodeText, type ViewEntry, type ViewWindow, type ViewLevel } from './view';
+export {
+  nodeText,
+  renderView,
+  classifyLines,
+  windowsOf,
+  firstContentLine,
+  VIEW_LEVELS,
+  type NodeText,
+  type ViewEntry,
+  type ViewWindow,
+  type ViewLevel,
+} from './view';
 export { SPLIT_INSTRUCTIONS, REVIEW_INSTRUCTIONS, SplitReplySchema, ReviewReplySchema, type SplitReply, type ReviewReply } from './prompts';
 export { DEFAULT_TREE_SPLIT_OPTIONS, resolveTreeSplitOptions, type TreeSplitOptions } from './options';
 export { feedbackText } from './feedback';
@@ -163,7 +174,14 @@ function fitsLeaf(tree: TreeRun, start: number, end: number): boolean {
 
 function storeAttempt(tree: TreeRun, node: SplitTreeNode, a: AttemptRecord): void {
   const { ctx, input } = tree;
-  insertSplitAttempt(ctx.db, { ...a, runId: input.runId ?? null, documentId: ctx.documentId, nodeKey: `${node.start}-${node.end}`, nodePath: [...node.section.path], createdAt: tree.now() });
+  insertSplitAttempt(ctx.db, {
+    ...a,
+    runId: input.runId ?? null,
+    documentId: ctx.documentId,
+    nodeKey: `${node.start}-${node.end}`,
+    nodePath: [...node.section.path],
+    createdAt: tree.now(),
+  });
 }
 
 /** One queued node: split by the model (its chapters become children), else cut by the deterministic splitter. */
@@ -175,7 +193,14 @@ async function splitQueuedNode(tree: TreeRun, { node, depth }: { node: SplitTree
     return;
   }
   const progress = (attempt: number, message: string) =>
-    tree.input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount: tree.nodeCount, attempt, maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${tree.nodeCount}, attempt ${attempt}/${options.maxAttempts}, ${message}` });
+    tree.input.onProgress?.({
+      node: nodeLabel(node),
+      nodeIndex,
+      nodeCount: tree.nodeCount,
+      attempt,
+      maxAttempts: options.maxAttempts,
+      message: `tree split: node ${nodeIndex}/${tree.nodeCount}, attempt ${attempt}/${options.maxAttempts}, ${message}`,
+    });
   const result = await splitOneNode(tree.ctx, node, progress, (a) => storeAttempt(tree, node, a));
   if (!result.ok) {
     fallBack(tree, node, result.reason, result.attemptsMade + 1);
@@ -201,7 +226,8 @@ async function splitQueuedNode(tree: TreeRun, { node, depth }: { node: SplitTree
 function placeChild(tree: TreeRun, child: SplitTreeNode, depth: number): void {
   const { options, estimate, doc } = tree.ctx;
   if (fitsLeaf(tree, child.start, child.end)) child.isLeaf = true;
-  else if (options.leafLineLimit === undefined && estimate(doc.text.slice(child.start, child.end)) <= options.leafTokens * options.llmMinLeafMultiple) cutDeterministically(tree, child);
+  else if (options.leafLineLimit === undefined && estimate(doc.text.slice(child.start, child.end)) <= options.leafTokens * options.llmMinLeafMultiple)
+    cutDeterministically(tree, child);
   else {
     tree.queue.push({ node: child, depth });
     tree.nodeCount++;
@@ -212,7 +238,16 @@ function placeChild(tree: TreeRun, child: SplitTreeNode, depth: number): void {
 function cutDeterministically(tree: TreeRun, node: SplitTreeNode): string {
   const { doc, options, estimate } = tree.ctx;
   const leaves = deterministicLeaves(doc, node.start, node.end, options.leafTokens, estimate);
-  const kids = leaves.pieces.map<SplitTreeNode>((p) => ({ title: p.title, section: { level: node.section.level, path: [...node.section.path] }, start: p.start, end: p.end, origin: p.origin, isLeaf: true, overlapBefore: p.overlapBefore, children: [] }));
+  const kids = leaves.pieces.map<SplitTreeNode>((p) => ({
+    title: p.title,
+    section: { level: node.section.level, path: [...node.section.path] },
+    start: p.start,
+    end: p.end,
+    origin: p.origin,
+    isLeaf: true,
+    overlapBefore: p.overlapBefore,
+    children: [],
+  }));
   if (kids.length <= 1 && node !== tree.root) node.isLeaf = true;
   else node.children = kids.length ? kids : [{ ...node, children: [], origin: 'sentence', isLeaf: true }];
   return leaves.strategy;
@@ -225,7 +260,14 @@ function fallBack(tree: TreeRun, node: SplitTreeNode, reason: string, attempt: n
   const strategy = cutDeterministically(tree, node);
   tree.fallbacks.push({ node: nodeLabel(node), reason });
   storeAttempt(tree, node, { attempt, chapters: [], review: null, validationErrors: [reason], diff: null, outcome: 'fallback', llmCallIds: [] });
-  tree.input.onProgress?.({ node: nodeLabel(node), nodeIndex, nodeCount, attempt: Math.min(attempt, options.maxAttempts), maxAttempts: options.maxAttempts, message: `tree split: node ${nodeIndex}/${nodeCount}, fallback to the ${strategy} splitter: ${reason}` });
+  tree.input.onProgress?.({
+    node: nodeLabel(node),
+    nodeIndex,
+    nodeCount,
+    attempt: Math.min(attempt, options.maxAttempts),
+    maxAttempts: options.maxAttempts,
+    message: `tree split: node ${nodeIndex}/${nodeCount}, fallback to the ${strategy} splitter: ${reason}`,
+  });
 }
 
 // ------------------------------------------------------------ assembly

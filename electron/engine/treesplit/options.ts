@@ -55,8 +55,10 @@ export const DEFAULT_TREE_SPLIT_OPTIONS: TreeSplitOptions = {
 export function resolveTreeSplitOptions(partial: Partial<TreeSplitOptions> = {}): TreeSplitOptions {
   const o: TreeSplitOptions = { ...DEFAULT_TREE_SPLIT_OPTIONS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) };
   const problems: string[] = [];
-  for (const key of ['maxAttempts', 'leafTokens', 'maxDepth', 'maxChaptersPerCall'] as const) if (!Number.isInteger(o[key]) || o[key] < 1) problems.push(`${key} must be a positive integer`);
-  for (const key of ['minChapterChars', 'contextLines', 'maxIdenticalFailures'] as const) if (!Number.isInteger(o[key]) || o[key] < 0) problems.push(`${key} must be a non-negative integer`);
+  for (const key of ['maxAttempts', 'leafTokens', 'maxDepth', 'maxChaptersPerCall'] as const)
+    if (!Number.isInteger(o[key]) || o[key] < 1) problems.push(`${key} must be a positive integer`);
+  for (const key of ['minChapterChars', 'contextLines', 'maxIdenticalFailures'] as const)
+    if (!Number.isInteger(o[key]) || o[key] < 0) problems.push(`${key} must be a non-negative integer`);
   if (o.leafLineLimit !== undefined && (!Number.isInteger(o.leafLineLimit) || o.leafLineLimit < 1)) problems.push('leafLineLimit must be a positive integer');
   if (!(o.viewTokenRatio > 0)) problems.push('viewTokenRatio must be > 0');
   if (!(o.llmMinLeafMultiple >= 1)) problems.push('llmMinLeafMultiple must be >= 1');

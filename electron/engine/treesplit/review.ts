@@ -23,7 +23,12 @@ export const MAX_SHRINKS = 6;
 const REVIEW_LINE_CHARS = 60;
 
 /** Each chapter's start in context, as the review shows it (">" marks the start line). */
-export function reviewBlocks(nt: NodeText, chapters: readonly CutChapter[], contextLines: number, estimate: (text: string) => number): { text: string; tokens: number }[] {
+export function reviewBlocks(
+  nt: NodeText,
+  chapters: readonly CutChapter[],
+  contextLines: number,
+  estimate: (text: string) => number,
+): { text: string; tokens: number }[] {
   return chapters.map((c, i) => {
     const from = Math.max(1, c.startLine - contextLines);
     const to = Math.min(nt.lines.length, c.startLine + contextLines);
@@ -50,7 +55,13 @@ export function reviewBatches(blocks: readonly { tokens: number }[], budget: num
   return batches;
 }
 
-export async function reviewSplit(ctx: SplitContext, node: SplitTreeNode, nt: NodeText, chapters: readonly CutChapter[], attempt: number): Promise<ReviewOutcome> {
+export async function reviewSplit(
+  ctx: SplitContext,
+  node: SplitTreeNode,
+  nt: NodeText,
+  chapters: readonly CutChapter[],
+  attempt: number,
+): Promise<ReviewOutcome> {
   const { options, numCtx, model, reviewNumPredict } = ctx;
   const blocks = reviewBlocks(nt, chapters, options.contextLines, ctx.estimate);
   for (let shrink = 0; ; shrink++) {
@@ -67,7 +78,10 @@ export async function reviewSplit(ctx: SplitContext, node: SplitTreeNode, nt: No
       for (const [k, b] of batches.entries()) {
         const prompt = reviewPrompt({
           context: context(k + 1, batches.length, b.from + 1, b.to),
-          view: blocks.slice(b.from, b.to).map((x) => x.text).join('\n\n'),
+          view: blocks
+            .slice(b.from, b.to)
+            .map((x) => x.text)
+            .join('\n\n'),
           documentId: ctx.documentId,
         });
         ctx.stats.llmCalls++;
@@ -86,7 +100,8 @@ export async function reviewSplit(ctx: SplitContext, node: SplitTreeNode, nt: No
           passes = false;
           for (let i = b.from; i < b.to; i++) failedChapters.push(i);
         }
-        if (r.value.comments.trim()) comments.push(batches.length > 1 ? `(chapters ${b.from + 1}-${b.to}) ${r.value.comments.trim()}` : r.value.comments.trim());
+        if (r.value.comments.trim())
+          comments.push(batches.length > 1 ? `(chapters ${b.from + 1}-${b.to}) ${r.value.comments.trim()}` : r.value.comments.trim());
       }
       return { passes, comments: comments.join('\n'), failedChapters };
     } catch (error) {

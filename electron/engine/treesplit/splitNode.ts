@@ -71,7 +71,8 @@ export async function splitOneNode(
   try {
     plan = planWindows(ctx, node, nt, kinds, nodeTokens);
   } catch (error) {
-    if (replyProblem(error) === 'overflow') return { ok: false, reason: `the prompt does not fit the context even in small windows: ${toErrorInfo(error).message}`, attemptsMade: 0 };
+    if (replyProblem(error) === 'overflow')
+      return { ok: false, reason: `the prompt does not fit the context even in small windows: ${toErrorInfo(error).message}`, attemptsMade: 0 };
     throw error;
   }
   const run: NodeRun = { ctx, node, nt, kinds, nodeTokens, plan, lastProblem: '', shrinks: 0, failures: new Map(), progress, record };
@@ -99,7 +100,15 @@ export async function splitOneNode(
       if (reviewed.kind === 'decided') return reviewed.outcome;
       continue;
     }
-    record({ attempt, chapters: joined, review: reviewed.value, validationErrors: notes.map((n) => `note: ${n}`), diff: null, outcome: 'accepted', llmCallIds: scope.callIds() });
+    record({
+      attempt,
+      chapters: joined,
+      review: reviewed.value,
+      validationErrors: notes.map((n) => `note: ${n}`),
+      diff: null,
+      outcome: 'accepted',
+      llmCallIds: scope.callIds(),
+    });
     progress(attempt, `accepted ${chapters.length} chapters`);
     return { ok: true, chapters };
   }
@@ -142,7 +151,15 @@ async function askOpenWindows(run: NodeRun, scope: AttemptScope): Promise<Step<s
   if (round.errors.length > 0) {
     run.lastProblem = `${round.onlyReplyProblems ? '' : 'validation failed: '}${round.errors[0]}`;
     const validationErrors = [...round.errors, ...round.notes.map((n) => `note: ${n}`)];
-    run.record({ attempt: scope.attempt, chapters: round.proposed, review: null, validationErrors, diff: null, outcome: round.onlyReplyProblems ? 'invalid_reply' : 'validation_failed', llmCallIds: scope.callIds() });
+    run.record({
+      attempt: scope.attempt,
+      chapters: round.proposed,
+      review: null,
+      validationErrors,
+      diff: null,
+      outcome: round.onlyReplyProblems ? 'invalid_reply' : 'validation_failed',
+      llmCallIds: scope.callIds(),
+    });
     run.progress(scope.attempt, run.lastProblem);
     return { kind: 'next-attempt' };
   }
@@ -150,7 +167,13 @@ async function askOpenWindows(run: NodeRun, scope: AttemptScope): Promise<Step<s
 }
 
 /** One window asked: accepted, or its feedback set for the next attempt; 'replanned' when the windows were made smaller. */
-async function askOneWindow(run: NodeRun, scope: AttemptScope, round: WindowRound, k: number, w: WindowState): Promise<'next-window' | 'replanned' | Step<never>> {
+async function askOneWindow(
+  run: NodeRun,
+  scope: AttemptScope,
+  round: WindowRound,
+  k: number,
+  w: WindowState,
+): Promise<'next-window' | 'replanned' | Step<never>> {
   const { ctx, plan } = run;
   const { attempt } = scope;
   const where = `part ${k + 1}`;
@@ -173,20 +196,39 @@ async function askOneWindow(run: NodeRun, scope: AttemptScope, round: WindowRoun
   w.feedback = feedbackText(attempt, ctx.options.maxAttempts, answer.rawLocal, answer.errors, null, null);
   if (repeated(run, where, JSON.stringify([answer.rawLocal.map((c) => [c.chapterStartLineNumber, c.chapterTitle]), answer.errors]))) {
     run.lastProblem = `validation failed: ${round.errors[0]}`;
-    run.record({ attempt, chapters: round.proposed, review: null, validationErrors: round.errors, diff: null, outcome: 'validation_failed', llmCallIds: scope.callIds() });
+    run.record({
+      attempt,
+      chapters: round.proposed,
+      review: null,
+      validationErrors: round.errors,
+      diff: null,
+      outcome: 'validation_failed',
+      llmCallIds: scope.callIds(),
+    });
     return givingUp(run, attempt);
   }
   return 'next-window';
 }
 
 /** A window's call failed: a prompt that did not fit makes every window smaller; a bad reply is sent back with what was wrong. */
-function windowReplyFailed(run: NodeRun, scope: AttemptScope, round: WindowRound, where: string, w: WindowState, error: unknown): 'next-window' | 'replanned' | Step<never> {
+function windowReplyFailed(
+  run: NodeRun,
+  scope: AttemptScope,
+  round: WindowRound,
+  where: string,
+  w: WindowState,
+  error: unknown,
+): 'next-window' | 'replanned' | Step<never> {
   const { ctx } = run;
   const { attempt } = scope;
   const handled = replyProblem(error);
   if (handled === 'overflow') {
     // The estimate was short: every window is made smaller (new bounds), up to MAX_SHRINKS times.
-    if (++run.shrinks > MAX_SHRINKS) return { kind: 'decided', outcome: { ok: false, reason: `the prompt does not fit the context even in small windows: ${toErrorInfo(error).message}`, attemptsMade: attempt - 1 } };
+    if (++run.shrinks > MAX_SHRINKS)
+      return {
+        kind: 'decided',
+        outcome: { ok: false, reason: `the prompt does not fit the context even in small windows: ${toErrorInfo(error).message}`, attemptsMade: attempt - 1 },
+      };
     ctx.budget.factor *= 0.7;
     run.plan = planWindows(ctx, run.node, run.nt, run.kinds, run.nodeTokens);
     round.errors.push(`the prompt did not fit the context: the text is shown in smaller parts`);
@@ -197,10 +239,25 @@ function windowReplyFailed(run: NodeRun, scope: AttemptScope, round: WindowRound
   round.errors.push(problem);
   // A cut reply is never asked for again as it was: top-level chapters only, then half the window.
   const next = cut && shrinkAfterCut(run.plan, w);
-  w.feedback = feedbackText(attempt, ctx.options.maxAttempts, [], [`${problem}. Reply with only the JSON of the requested shape${cut ? ', with fewer chapters' : ''}.`], null, null);
+  w.feedback = feedbackText(
+    attempt,
+    ctx.options.maxAttempts,
+    [],
+    [`${problem}. Reply with only the JSON of the requested shape${cut ? ', with fewer chapters' : ''}.`],
+    null,
+    null,
+  );
   if (!next && repeated(run, where, problem)) {
     run.lastProblem = problem;
-    run.record({ attempt, chapters: round.proposed, review: null, validationErrors: round.errors, diff: null, outcome: 'invalid_reply', llmCallIds: scope.callIds() });
+    run.record({
+      attempt,
+      chapters: round.proposed,
+      review: null,
+      validationErrors: round.errors,
+      diff: null,
+      outcome: 'invalid_reply',
+      llmCallIds: scope.callIds(),
+    });
     return givingUp(run, attempt);
   }
   return 'next-window';
@@ -222,7 +279,15 @@ function validateJoined(run: NodeRun, scope: AttemptScope, roundNotes: string[])
   const validation = validateChapters(run.nt, joined.chapters, { minChapterChars: options.minChapterChars });
   if (validation.ok) return { kind: 'go-on', value: { joined: joined.chapters, chapters: validation.chapters, notes: [...notes, ...validation.notes] } };
   run.lastProblem = `validation failed: ${validation.errors[0]}`;
-  run.record({ attempt, chapters: joined.chapters, review: null, validationErrors: validation.errors, diff: validation.diff, outcome: 'validation_failed', llmCallIds: scope.callIds() });
+  run.record({
+    attempt,
+    chapters: joined.chapters,
+    review: null,
+    validationErrors: validation.errors,
+    diff: validation.diff,
+    outcome: 'validation_failed',
+    llmCallIds: scope.callIds(),
+  });
   run.progress(attempt, run.lastProblem);
   if (repeated(run, 'node', JSON.stringify([joined.chapters.map((c) => c.chapterStartLineNumber), validation.errors]))) return givingUp(run, attempt);
   for (const w of run.plan.windows) sendBack(w, attempt, options.maxAttempts, validation.errors, validation.diff, null);
@@ -238,9 +303,21 @@ async function reviewJoined(run: NodeRun, scope: AttemptScope, joined: ProposedC
     reviewed = await reviewSplit(run.ctx, run.node, run.nt, chapters, attempt);
   } catch (error) {
     const handled = replyProblem(error);
-    if (handled === 'overflow') return { kind: 'decided', outcome: { ok: false, reason: `the review prompt does not fit the context: ${toErrorInfo(error).message}`, attemptsMade: attempt - 1 } };
+    if (handled === 'overflow')
+      return {
+        kind: 'decided',
+        outcome: { ok: false, reason: `the review prompt does not fit the context: ${toErrorInfo(error).message}`, attemptsMade: attempt - 1 },
+      };
     run.lastProblem = `invalid review reply: ${handled}`;
-    run.record({ attempt, chapters: joined, review: null, validationErrors: [run.lastProblem], diff: null, outcome: 'invalid_reply', llmCallIds: scope.callIds() });
+    run.record({
+      attempt,
+      chapters: joined,
+      review: null,
+      validationErrors: [run.lastProblem],
+      diff: null,
+      outcome: 'invalid_reply',
+      llmCallIds: scope.callIds(),
+    });
     run.progress(attempt, run.lastProblem);
     if (repeated(run, 'review', run.lastProblem)) return givingUp(run, attempt);
     return { kind: 'next-attempt' };
@@ -253,7 +330,8 @@ async function reviewJoined(run: NodeRun, scope: AttemptScope, joined: ProposedC
   if (repeated(run, 'review', JSON.stringify([joined.map((c) => c.chapterStartLineNumber), reviewed.comments]))) return givingUp(run, attempt);
   const failedLines = reviewed.failedChapters.map((i) => chapters[i]!.startLine);
   for (const w of run.plan.windows) {
-    if (failedLines.some((line) => line >= w.authoritativeFrom && line < w.authoritativeTo)) sendBack(w, attempt, options.maxAttempts, [], null, reviewed.comments);
+    if (failedLines.some((line) => line >= w.authoritativeFrom && line < w.authoritativeTo))
+      sendBack(w, attempt, options.maxAttempts, [], null, reviewed.comments);
   }
   return { kind: 'next-attempt' };
 }

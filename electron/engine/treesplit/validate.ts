@@ -20,9 +20,7 @@ export interface CutChapter {
   contextChapters: number[];
 }
 
-export type ChapterValidation =
-  | { ok: true; chapters: CutChapter[]; notes: string[] }
-  | { ok: false; errors: string[]; diff: TextDiff | null; notes: string[] };
+export type ChapterValidation = { ok: true; chapters: CutChapter[]; notes: string[] } | { ok: false; errors: string[]; diff: TextDiff | null; notes: string[] };
 
 export interface ChapterValidationOptions {
   /** Chapters with fewer non-blank characters merge into a neighbour (not a failure). */
@@ -45,7 +43,11 @@ const NUMBERED_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+
 
 /** A line as a heading key: without dot leaders and page number, spaces and case folded. */
 function headingKey(line: string): string {
-  return line.replace(/(?:[.…]\s?){2,}\s*\d{0,4}\s*$/u, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return line
+    .replace(/(?:[.…]\s?){2,}\s*\d{0,4}\s*$/u, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** Two heading keys name the same heading: equal, or one is the other cut short (a contents line's truncated title). */
@@ -85,14 +87,18 @@ function listedStarts(nt: NodeText, proposed: readonly ProposedChapter[]): strin
     const line = nt.lines[n - 1] ?? '';
     const label = `chapter ${i + 1}`;
     if (CONTENTS_LINE.test(line)) {
-      errors.push(`${label} starts at line ${n}, a line of the contents ("${line.trim().slice(0, 60)}"): start each chapter at its section's heading, not at its entry in the contents`);
+      errors.push(
+        `${label} starts at line ${n}, a line of the contents ("${line.trim().slice(0, 60)}"): start each chapter at its section's heading, not at its entry in the contents`,
+      );
       return;
     }
     if (!NUMBERED_LINE.test(line) || !inListing(nt, n)) return;
     const key = headingKey(line);
     for (let later = n + 1; later <= nt.lines.length; later++) {
       if (!sameHeading(key, headingKey(nt.lines[later - 1]!))) continue;
-      errors.push(`${label} starts at line ${n}, where the heading "${line.trim().slice(0, 60)}" is only listed: the text prints it again at line ${later}, where its section starts`);
+      errors.push(
+        `${label} starts at line ${n}, where the heading "${line.trim().slice(0, 60)}" is only listed: the text prints it again at line ${later}, where its section starts`,
+      );
       return;
     }
   });

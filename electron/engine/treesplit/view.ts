@@ -95,7 +95,11 @@ export function classifyLines(nt: NodeText, headingStarts: ReadonlySet<number>):
     const afterBreak = i === 0 || isBlank(prev) || (ENDS_SENTENCE.test(prev.trimEnd()) && STARTS_BLOCK.test(line));
     const trimmed = line.trim();
     const shortIsolated =
-      !blank && trimmed.length <= 90 && !/[.,;]$/.test(trimmed) && STARTS_BLOCK.test(trimmed) && (i === 0 || isBlank(prev) || isBlank(next) || ENDS_SENTENCE.test(prev.trimEnd()));
+      !blank &&
+      trimmed.length <= 90 &&
+      !/[.,;]$/.test(trimmed) &&
+      STARTS_BLOCK.test(trimmed) &&
+      (i === 0 || isBlank(prev) || isBlank(next) || ENDS_SENTENCE.test(prev.trimEnd()));
     heading.push(!blank && (headingStarts.has(nt.start + nt.lineStarts[i]!) || (shortIsolated && trimmed.length <= 80 && afterBreak)));
     paragraphStart.push(!blank && afterBreak);
   });

@@ -22,12 +22,30 @@ export interface WindowAnswer {
 }
 
 /** Asks one window and checks its answer on its own; line numbers in `rawLocal` and errors are as the model sees them. */
-export async function askWindow(ctx: SplitContext, node: SplitTreeNode, nt: NodeText, plan: WindowPlan, w: WindowState, attempt: number): Promise<WindowAnswer> {
+export async function askWindow(
+  ctx: SplitContext,
+  node: SplitTreeNode,
+  nt: NodeText,
+  plan: WindowPlan,
+  w: WindowState,
+  attempt: number,
+): Promise<WindowAnswer> {
   const { options } = ctx;
   const k = plan.windows.indexOf(w);
   const n = plan.windows.length;
   const local = (line: number) => line - w.base;
-  const header = windowHeader(node, plan.nodeTokens, plan.lineCount, w, k + 1, n, local(w.authoritativeFrom), local(w.authoritativeTo) - 1, w.want, w.topLevelOnly);
+  const header = windowHeader(
+    node,
+    plan.nodeTokens,
+    plan.lineCount,
+    w,
+    k + 1,
+    n,
+    local(w.authoritativeFrom),
+    local(w.authoritativeTo) - 1,
+    w.want,
+    w.topLevelOnly,
+  );
   const feedback = w.feedback === null ? `Attempt ${attempt} of ${options.maxAttempts}.` : clipText(w.feedback, FEEDBACK_MAX_CHARS);
   const view = w.entries.map((e) => (w.base === 0 ? e.text : e.text.replace(/^\d+\|/, `${local(e.line)}|`))).join('\n');
   ctx.stats.llmCalls++;
@@ -44,7 +62,9 @@ export async function askWindow(ctx: SplitContext, node: SplitTreeNode, nt: Node
     ...signalOption(ctx),
   });
   // Stored and checked in the long form the attempts table and the UI use.
-  const proposed = r.value.chapters.map((c, i): ProposedChapter => ({ chapterIndex: i + 1, chapterTitle: c.title, chapterStartLineNumber: c.line, importantContextChapterIndexes: [] }));
+  const proposed = r.value.chapters.map(
+    (c, i): ProposedChapter => ({ chapterIndex: i + 1, chapterTitle: c.title, chapterStartLineNumber: c.line, importantContextChapterIndexes: [] }),
+  );
   return checkWindowAnswer(nt, plan, w, proposed);
 }
 
@@ -61,14 +81,17 @@ export function checkWindowAnswer(nt: NodeText, plan: WindowPlan, w: WindowState
       errors.push(`chapter ${i + 1} has no whole line number (${n})`);
       return false;
     }
-    if (c.chapterStartLineNumber >= w.authoritativeFrom && c.chapterStartLineNumber < w.authoritativeTo && c.chapterStartLineNumber <= nt.lines.length) return true;
+    if (c.chapterStartLineNumber >= w.authoritativeFrom && c.chapterStartLineNumber < w.authoritativeTo && c.chapterStartLineNumber <= nt.lines.length)
+      return true;
     notes.push(`chapter "${clipText(c.chapterTitle, 60)}" starts at line ${n}, outside lines ${w.authoritativeFrom - w.base}-${lastLocal}${part}: dropped`);
     return false;
   });
   kept.forEach((c, i) => {
     const prev = kept[i - 1];
     if (prev && c.chapterStartLineNumber <= prev.chapterStartLineNumber) {
-      errors.push(`chapter "${clipText(c.chapterTitle, 60)}" starts at line ${c.chapterStartLineNumber - w.base}, not after the previous chapter's line ${prev.chapterStartLineNumber - w.base}: start lines must strictly increase`);
+      errors.push(
+        `chapter "${clipText(c.chapterTitle, 60)}" starts at line ${c.chapterStartLineNumber - w.base}, not after the previous chapter's line ${prev.chapterStartLineNumber - w.base}: start lines must strictly increase`,
+      );
     }
   });
   // A model that lists every heading: keep the proposed starts that cut the part most evenly into about the number asked.

@@ -46,7 +46,11 @@ export function planWindows(ctx: SplitContext, node: SplitTreeNode, nt: NodeText
   // The whole node's chapter count (windows ask for their share); sized below the leaf budget so most chapters need no further split.
   // A compact chapter ({line, title}) is about 20 output tokens; half the reply room is left for a model that writes more.
   const perCall = Math.max(2, Math.min(options.maxChaptersPerCall, Math.floor(splitNumPredict / 40)));
-  const probe = splitPrompt({ context: windowHeader(node, nodeTokens, lineCount, null, 99, 99, 100000, 100000, perCall, true) + '\n' + 'x'.repeat(FEEDBACK_MAX_CHARS), view: '', documentId: ctx.documentId });
+  const probe = splitPrompt({
+    context: windowHeader(node, nodeTokens, lineCount, null, 99, 99, 100000, 100000, perCall, true) + '\n' + 'x'.repeat(FEEDBACK_MAX_CHARS),
+    view: '',
+    documentId: ctx.documentId,
+  });
   const fixed = ctx.llm.estimator.estimateMessages(jsonPromptMessages(probe), model);
   const budget = Math.floor((numCtx - splitNumPredict - fixed - Math.ceil(numCtx * 0.04) - 32) * ctx.budget.factor);
   if (budget < 64) throw new AppError(ErrorCode.LLM_CONTEXT_OVERFLOW, `num_ctx ${numCtx} leaves no room for the text after the instructions and the reply.`);
@@ -71,7 +75,16 @@ export function planWindows(ctx: SplitContext, node: SplitTreeNode, nt: NodeText
 
 export function newWindow(v: ViewWindow, k: number, want: number): WindowState {
   // Lines are numbered from 1 in each part: a model that counts from the first line shown is right.
-  return { ...v, base: k === 0 && v.authoritativeFrom === 1 ? 0 : v.firstLine - 1, want, chapters: null, localChapters: [], feedback: null, topLevelOnly: false, cuts: 0 };
+  return {
+    ...v,
+    base: k === 0 && v.authoritativeFrom === 1 ? 0 : v.firstLine - 1,
+    want,
+    chapters: null,
+    localChapters: [],
+    feedback: null,
+    topLevelOnly: false,
+    cuts: 0,
+  };
 }
 
 /**
@@ -101,13 +114,31 @@ export function shrinkAfterCut(plan: WindowPlan, w: WindowState): boolean {
 }
 
 /** A window's accepted answer is withdrawn and asked again with this feedback. */
-export function sendBack(w: WindowState, attempt: number, maxAttempts: number, errors: readonly string[], diff: TextDiff | null, reviewComments: string | null): void {
+export function sendBack(
+  w: WindowState,
+  attempt: number,
+  maxAttempts: number,
+  errors: readonly string[],
+  diff: TextDiff | null,
+  reviewComments: string | null,
+): void {
   w.feedback = feedbackText(attempt, maxAttempts, w.localChapters, errors, diff, reviewComments);
   w.chapters = null;
 }
 
 /** The per-call context line(s): which node, which part, which lines may start a chapter, how many are asked for. */
-export function windowHeader(node: SplitTreeNode, nodeTokens: number, lineCount: number, w: WindowState | null, k: number, n: number, from: number, to: number, want: number, topLevelOnly: boolean): string {
+export function windowHeader(
+  node: SplitTreeNode,
+  nodeTokens: number,
+  lineCount: number,
+  w: WindowState | null,
+  k: number,
+  n: number,
+  from: number,
+  to: number,
+  want: number,
+  topLevelOnly: boolean,
+): string {
   const ask = `Propose about ${want} chapters${topLevelOnly ? ', only the top-level sections (main headings; no sub-headings, list items or table rows)' : ''}.`;
   if (n === 1) return `Node: "${nodeLabel(node)}", lines 1-${lineCount}, about ${nodeTokens} tokens. ${ask}`;
   const continues = w === null || w.authoritativeFrom > 1;

@@ -21,7 +21,11 @@ export function writeOutputFile(path: string, content: string | Uint8Array): voi
     );
   }
   if (existing && !existing.isFile()) {
-    throw new AppError(ErrorCode.OUTPUT_NOT_A_FILE, `${path} is ${existing.isDirectory() ? 'a folder' : 'not a regular file'}: choose a file name to write the report to.`, { path });
+    throw new AppError(
+      ErrorCode.OUTPUT_NOT_A_FILE,
+      `${path} is ${existing.isDirectory() ? 'a folder' : 'not a regular file'}: choose a file name to write the report to.`,
+      { path },
+    );
   }
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -56,10 +60,20 @@ function fileSystemError(error: unknown, path: string): unknown {
   if (full) return new AppError(full.code, full.message, { path }, { cause: error });
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new AppError(ErrorCode.OUTPUT_NOT_WRITABLE, `The folder of ${path} does not exist: create it, or choose a file in a folder that exists.`, { path }, { cause: error });
+    return new AppError(
+      ErrorCode.OUTPUT_NOT_WRITABLE,
+      `The folder of ${path} does not exist: create it, or choose a file in a folder that exists.`,
+      { path },
+      { cause: error },
+    );
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new AppError(ErrorCode.OUTPUT_NOT_WRITABLE, `${path} cannot be written (${code}): you may not write in its folder. Choose a file in a folder you may write.`, { path }, { cause: error });
+    return new AppError(
+      ErrorCode.OUTPUT_NOT_WRITABLE,
+      `${path} cannot be written (${code}): you may not write in its folder. Choose a file in a folder you may write.`,
+      { path },
+      { cause: error },
+    );
   }
   return error;
 }

@@ -74,5 +74,8 @@ function isLetterOrDigit(codePoint: number | undefined): boolean {
  */
 export function caseFoldedAscii(text: string, words: readonly string[]): { text: string; words: string[] } | null {
   if (!words.every((w) => /^[A-Za-z0-9]+$/.test(w))) return null;
-  return { text: text.replace(/[A-Z\u212A\u017F]/g, (c) => (c === '\u212A' ? 'k' : c === '\u017F' ? 's' : c.toLowerCase())), words: words.map((w) => w.toLowerCase()) };
+  return {
+    text: text.replace(/[A-Z\u212A\u017F]/g, (c) => (c === '\u212A' ? 'k' : c === '\u017F' ? 's' : c.toLowerCase())),
+    words: words.map((w) => w.toLowerCase()),
+  };
 }

@@ -23,8 +23,8 @@ function SmallTargetNote({ target, settings, source, chunks }: { target: number;
   if (settings === null || source === 'override' || target >= settings * SMALL_TARGET_SHARE) return null;
   return (
     <p className="warning" role="note" data-testid="small-chunk-target">
-      Far smaller than Settings ask: {plural(chunks, 'chunk')}, each its own call, and long lists may be cut. Choose a structure strategy in Settings to keep your
-      size.
+      Far smaller than Settings ask: {plural(chunks, 'chunk')}, each its own call, and long lists may be cut. Choose a structure strategy in Settings to keep
+      your size.
     </p>
   );
 }
@@ -60,13 +60,18 @@ export function AnalysisPanel() {
                 <>
                   <strong>{strategyName(used)}</strong>{' '}
                   <span className="muted">
-                    (the {analysis.judge.source === 'override' ? 'strategy chosen in Settings' : 'language model’s choice'}, {strategyName(analysis.judge.strategy)}, did not fit this document)
+                    (the {analysis.judge.source === 'override' ? 'strategy chosen in Settings' : 'language model’s choice'},{' '}
+                    {strategyName(analysis.judge.strategy)}, did not fit this document)
                   </span>
                 </>
               )}
             </dd>
             <dt>Why</dt>
-            <dd>{analysis.judge.source === 'override' ? 'You chose it in Settings (Structure strategy).' : (realJustification(analysis.judge.justification) ?? 'No reason was given.')}</dd>
+            <dd>
+              {analysis.judge.source === 'override'
+                ? 'You chose it in Settings (Structure strategy).'
+                : (realJustification(analysis.judge.justification) ?? 'No reason was given.')}
+            </dd>
             {analysis.judge.fallbackReason ? (
               <>
                 <dt>Fallback</dt>
@@ -81,17 +86,23 @@ export function AnalysisPanel() {
             <dt>Chunk size</dt>
             <dd data-testid="chunk-size">
               {averageLeafTokens !== null ? `average ${averageLeafTokens.toLocaleString()} tokens a chunk; ` : ''}
-              {targetText(analysis.judge.targetChunkTokens, analysis.judge.settingsChunkTokens ?? null, analysis.judge.source)}. Sections shorter than the target stay whole, and the
-              budget in Settings is the most a chunk may hold; overlap {analysis.judge.overlapChars.toLocaleString()} characters.
+              {targetText(analysis.judge.targetChunkTokens, analysis.judge.settingsChunkTokens ?? null, analysis.judge.source)}. Sections shorter than the
+              target stay whole, and the budget in Settings is the most a chunk may hold; overlap {analysis.judge.overlapChars.toLocaleString()} characters.
             </dd>
           </dl>
-          <SmallTargetNote target={analysis.judge.targetChunkTokens} settings={analysis.judge.settingsChunkTokens ?? null} source={analysis.judge.source} chunks={analysis.chunks.length} />
+          <SmallTargetNote
+            target={analysis.judge.targetChunkTokens}
+            settings={analysis.judge.settingsChunkTokens ?? null}
+            source={analysis.judge.source}
+            chunks={analysis.chunks.length}
+          />
         </div>
       ) : null}
       {analysis && analysis.chunks.length > 0 ? (
         <p data-testid="chunk-counts">
           Chunks: {analysis.counts.done} done, {analysis.counts.failed} failed
-          {analysis.counts.queued + analysis.counts.running > 0 ? `, ${analysis.counts.queued + analysis.counts.running} still to analyse` : ''} (of {analysis.chunks.length}).
+          {analysis.counts.queued + analysis.counts.running > 0 ? `, ${analysis.counts.queued + analysis.counts.running} still to analyse` : ''} (of{' '}
+          {analysis.chunks.length}).
         </p>
       ) : null}
       {failed.length > 0 ? (
@@ -113,7 +124,11 @@ export function AnalysisPanel() {
       {analysis?.summary ? (
         <div data-testid="document-summary">
           <h3>
-            Summary <span className="muted">({plural(analysis.summary.chunkCount, 'chunk')}{analysis.summary.model ? `, ${analysis.summary.model}` : ''})</span>
+            Summary{' '}
+            <span className="muted">
+              ({plural(analysis.summary.chunkCount, 'chunk')}
+              {analysis.summary.model ? `, ${analysis.summary.model}` : ''})
+            </span>
           </h3>
           {analysis.summary.ungroundedIds.length > 0 ? (
             // The model's words: an ID no verified finding has is marked, as ungrounded findings are.
@@ -122,7 +137,9 @@ export function AnalysisPanel() {
               invented {analysis.summary.ungroundedIds.length === 1 ? 'it' : 'them'}, or obeyed text planted in the document). Check by hand.
             </p>
           ) : null}
-          <div className="summary-text" tabIndex={0} role="region" aria-label="Document summary">{analysis.summary.text}</div>
+          <div className="summary-text" tabIndex={0} role="region" aria-label="Document summary">
+            {analysis.summary.text}
+          </div>
         </div>
       ) : null}
     </section>

@@ -26,7 +26,14 @@ function AnswerText({ answer, onOpen }: { answer: AskAnswer; onOpen: (c: AskCita
     if (!citation) continue;
     parts.push(answer.text.slice(at, m.index));
     parts.push(
-      <button key={`${m.index}`} type="button" className="link ask-cite" title={citationLabel(citation)} aria-label={`Source ${citation.n}: ${citationLabel(citation)}`} onClick={() => onOpen(citation)}>
+      <button
+        key={`${m.index}`}
+        type="button"
+        className="link ask-cite"
+        title={citationLabel(citation)}
+        aria-label={`Source ${citation.n}: ${citationLabel(citation)}`}
+        onClick={() => onOpen(citation)}
+      >
         [{citation.n}]
       </button>,
     );
@@ -46,7 +53,8 @@ function ExtractAllOffer({ note }: { note: string }) {
       <p className="hint">{note}</p>
       {extraction ? (
         <p role="status">
-          Run {extraction.runId} started: every chunk of {extraction.files} document{extraction.files === 1 ? '' : 's'} through the profile “{extraction.profile}”.{' '}
+          Run {extraction.runId} started: every chunk of {extraction.files} document{extraction.files === 1 ? '' : 's'} through the profile “
+          {extraction.profile}”.{' '}
           <button type="button" className="link" onClick={() => store().nav.setView('runs')}>
             Follow it in Runs
           </button>
@@ -72,7 +80,11 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
   const answer = message.answer;
   if (!answer) return <p className="ask-answer__text">{message.text}</p>;
   return (
-    <div className={`ask-answer${answer.notFound ? ' ask-answer--not-found' : ''}`} data-testid="ask-answer" data-not-found={answer.notFound ? 'true' : 'false'}>
+    <div
+      className={`ask-answer${answer.notFound ? ' ask-answer--not-found' : ''}`}
+      data-testid="ask-answer"
+      data-not-found={answer.notFound ? 'true' : 'false'}
+    >
       <AnswerText answer={answer} onOpen={onOpen} />
       {answer.unverified ? (
         <p className="warning" role="note" data-testid="ask-unverified">
@@ -80,7 +92,8 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
         </p>
       ) : answer.marked ? (
         <p className="warning" role="note">
-          Marked: {answer.dropped.length === 1 ? '1 citation was' : `${answer.dropped.length} citations were`} removed because their quoted words were not found in the source.
+          Marked: {answer.dropped.length === 1 ? '1 citation was' : `${answer.dropped.length} citations were`} removed because their quoted words were not found
+          in the source.
         </p>
       ) : null}
       {answer.exhaustiveNote ? <ExtractAllOffer note={answer.exhaustiveNote} /> : null}
@@ -98,7 +111,9 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
       ) : null}
       {answer.steps.length > 0 ? (
         <details className="ask-steps">
-          <summary>How the answer was found ({answer.steps.length} round{answer.steps.length === 1 ? '' : 's'})</summary>
+          <summary>
+            How the answer was found ({answer.steps.length} round{answer.steps.length === 1 ? '' : 's'})
+          </summary>
           <ol>
             {answer.steps.map((s) => (
               <li key={s.round}>
@@ -120,7 +135,13 @@ function AnswerView({ message, onOpen }: { message: ConversationMessage; onOpen:
  * `documentIds` fixes the scope (a document's or a run's panel); without it the panel offers the library or
  * one document to choose from.
  */
-export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask.openCitation(c) }: { documentIds?: number[]; onOpenCitation?: (c: AskCitation) => void }) {
+export function AskPanel({
+  documentIds,
+  onOpenCitation = (c) => void store().ask.openCitation(c),
+}: {
+  documentIds?: number[];
+  onOpenCitation?: (c: AskCitation) => void;
+}) {
   const state = useStore((s) => s.ask);
   const documents = useStore((s) => s.library.documents);
   const [question, setQuestion] = useState('');
@@ -146,14 +167,30 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask
   return (
     <section className="panel ask-panel" aria-labelledby="ask-title">
       <div className="panel__head">
-        <h2 id="ask-title">Ask {scope.length === 1 ? (documents.find((d) => d.id === scope[0])?.fileName ?? 'this document') : scope.length > 1 ? `${scope.length} documents` : 'the library'}</h2>
+        <h2 id="ask-title">
+          Ask{' '}
+          {scope.length === 1
+            ? (documents.find((d) => d.id === scope[0])?.fileName ?? 'this document')
+            : scope.length > 1
+              ? `${scope.length} documents`
+              : 'the library'}
+        </h2>
         <div className="ask-conversations filters">
           {documentIds ? null : (
-            <DocumentPicker documents={documents} value={chosen} label="Documents" all={{ label: 'Whole library', onChoose: () => setChosen(null) }} onChoose={setChosen} />
+            <DocumentPicker
+              documents={documents}
+              value={chosen}
+              label="Documents"
+              all={{ label: 'Whole library', onChoose: () => setChosen(null) }}
+              onChoose={setChosen}
+            />
           )}
           <label className="inline-field">
             Conversation
-            <select value={state.conversationId ?? ''} onChange={(e) => (e.currentTarget.value === '' ? state.newConversation() : void state.openConversation(Number(e.currentTarget.value)))}>
+            <select
+              value={state.conversationId ?? ''}
+              onChange={(e) => (e.currentTarget.value === '' ? state.newConversation() : void state.openConversation(Number(e.currentTarget.value)))}
+            >
               <option value="">New conversation</option>
               {state.conversations.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -165,8 +202,18 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask
         </div>
       </div>
       <div className="ask-messages" aria-live="polite">
-        {state.messages.length === 0 && !state.pending ? <p className="empty">Ask a question: the answer cites its sources with page numbers, or says the documents do not hold it.</p> : null}
-        {state.messages.map((m) => (m.role === 'user' ? <h3 key={m.id} className="ask-question">{m.text}</h3> : <AnswerView key={m.id} message={m} onOpen={onOpenCitation} />))}
+        {state.messages.length === 0 && !state.pending ? (
+          <p className="empty">Ask a question: the answer cites its sources with page numbers, or says the documents do not hold it.</p>
+        ) : null}
+        {state.messages.map((m) =>
+          m.role === 'user' ? (
+            <h3 key={m.id} className="ask-question">
+              {m.text}
+            </h3>
+          ) : (
+            <AnswerView key={m.id} message={m} onOpen={onOpenCitation} />
+          ),
+        )}
         {state.pending ? (
           <div className="ask-pending" data-testid="ask-pending">
             <h3 className="ask-question">{state.pending.question}</h3>
@@ -190,7 +237,13 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask
       <form className="ask-form" onSubmit={submit}>
         <label className="field">
           Question
-          <textarea value={question} rows={2} maxLength={MAX_QUESTION_CHARS} onChange={(e) => setQuestion(e.currentTarget.value)} onKeyDown={(e) => (e.key === 'Enter' && !e.shiftKey ? submit(e) : undefined)} />
+          <textarea
+            value={question}
+            rows={2}
+            maxLength={MAX_QUESTION_CHARS}
+            onChange={(e) => setQuestion(e.currentTarget.value)}
+            onKeyDown={(e) => (e.key === 'Enter' && !e.shiftKey ? submit(e) : undefined)}
+          />
         </label>
         <div className="filters">
           <button type="submit" className="button button--primary" disabled={state.pending !== null || question.trim() === ''}>
@@ -201,7 +254,14 @@ export function AskPanel({ documentIds, onOpenCitation = (c) => void store().ask
           </label>
           <label className="inline-field">
             Relevance threshold
-            <input type="number" min={0} max={1} step={0.05} value={state.threshold} onChange={(e) => state.setOptions({ threshold: Math.min(1, Math.max(0, Number(e.currentTarget.value) || 0)) })} />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={state.threshold}
+              onChange={(e) => state.setOptions({ threshold: Math.min(1, Math.max(0, Number(e.currentTarget.value) || 0)) })}
+            />
           </label>
           {state.conversationId !== null ? (
             <>

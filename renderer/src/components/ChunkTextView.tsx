@@ -12,7 +12,11 @@ function marksIn(text: string, from: number, to: number, highlights: readonly Hi
     if (start < at || end <= start) continue;
     if (start > at) out.push(text.slice(at, start));
     out.push(
-      <mark key={`${keyPrefix}${start}-${end}-${h.kind}`} className={`hl hl--${h.kind}`} title={`${h.kind === 'evidence' ? 'Evidence of' : 'ID mention'} ${h.label}`}>
+      <mark
+        key={`${keyPrefix}${start}-${end}-${h.kind}`}
+        className={`hl hl--${h.kind}`}
+        title={`${h.kind === 'evidence' ? 'Evidence of' : 'ID mention'} ${h.label}`}
+      >
         {text.slice(start, end)}
       </mark>,
     );

@@ -153,7 +153,10 @@ export function ChunkTree() {
               <span className="tree-row__cell">{node.origin}</span>
               <span className="tree-row__cell">
                 {result ? (
-                  <span className={`chunk-status chunk-status--${result.status}`} title={result.error ? result.error.message : plural(result.findingCount, 'finding')}>
+                  <span
+                    className={`chunk-status chunk-status--${result.status}`}
+                    title={result.error ? result.error.message : plural(result.findingCount, 'finding')}
+                  >
                     {STATUS_LABELS[result.status] ?? result.status}
                     {result.status === 'done' && result.findingCount > 0 ? ` · ${result.findingCount}` : ''}
                   </span>
@@ -165,8 +168,10 @@ export function ChunkTree() {
       />
       <p className="hint">
         {nodes.length.toLocaleString()} nodes, cut by {strategyName(tree.strategy)}
-        {statuses && analysis ? `; chunks: ${analysis.counts.done} done, ${analysis.counts.failed} failed, ${analysis.counts.queued + analysis.counts.running} to do` : ''}. Arrows move, → ← expand and
-        collapse, Home/End jump, Enter shows the text.
+        {statuses && analysis
+          ? `; chunks: ${analysis.counts.done} done, ${analysis.counts.failed} failed, ${analysis.counts.queued + analysis.counts.running} to do`
+          : ''}
+        . Arrows move, → ← expand and collapse, Home/End jump, Enter shows the text.
       </p>
     </div>
   );

@@ -30,7 +30,9 @@ export function DocumentHealthNote({ quiet = true }: { quiet?: boolean }) {
   return (
     <div className="warning" role="note" data-testid="document-problems">
       <strong>{doc && shownStatus(doc.status, doc.error) === 'done' ? 'Done with problems' : 'Problems'}:</strong> {problems}.
-      {health.pagesWithoutText.length > 0 ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there cannot be seen until OCR reads them.` : ''}
+      {health.pagesWithoutText.length > 0
+        ? ` No text layer on ${formatPageList(health.pagesWithoutText)}: findings there cannot be seen until OCR reads them.`
+        : ''}
       {pictures ? ` ${pictures}` : ''}
       {health.failedChunks > 0 ? ' Resume or re-run the analysis to finish the parts that failed.' : ''}
     </div>

@@ -64,7 +64,9 @@ export function DocumentView() {
         {documentId !== null ? <OcrPagesNote documentId={documentId} /> : null}
         {error ? <p role="alert">{error}</p> : null}
         {loading && !tree ? <p role="status">Loading the chunk tree…</p> : null}
-        {documentId !== null && !loading && !tree && !error ? <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p> : null}
+        {documentId !== null && !loading && !tree && !error ? (
+          <p className="empty">This document has no chunk tree yet; it is built when a run analyses it.</p>
+        ) : null}
         <ChunkTree />
       </section>
       <div className="document-view__side">

@@ -60,8 +60,8 @@ export function DropZone() {
       </div>
       {down ? (
         <div className="error-note" role="alert" data-testid="drop-ollama-down">
-          <strong>Ollama is not running at {down.host}</strong>, so the analysis cannot read the files yet. Start it (run <code>ollama serve</code>, or open the Ollama app),
-          then resume the run.{' '}
+          <strong>Ollama is not running at {down.host}</strong>, so the analysis cannot read the files yet. Start it (run <code>ollama serve</code>, or open the
+          Ollama app), then resume the run.{' '}
           <button type="button" className="link" onClick={() => store().nav.setView('settings')}>
             Check the Ollama settings
           </button>

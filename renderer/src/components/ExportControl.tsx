@@ -88,7 +88,16 @@ export function ExportControl({ runId, documentId, label }: { runId: number; doc
         </span>
       ) : null}
       {result && transportName !== 'preload' ? (
-        <button type="button" className="button button--small" onClick={() => void navigator.clipboard?.writeText(result.path).then(() => setRevealed('Path copied.'), () => setRevealed(null))}>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() =>
+            void navigator.clipboard?.writeText(result.path).then(
+              () => setRevealed('Path copied.'),
+              () => setRevealed(null),
+            )
+          }
+        >
           Copy the path
         </button>
       ) : null}

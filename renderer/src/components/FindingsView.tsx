@@ -29,7 +29,14 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
   const activeRow = Math.min(active, rows.length - 1);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const moves: Record<string, number> = { ArrowDown: activeRow + 1, ArrowUp: activeRow - 1, Home: 0, End: rows.length - 1, PageDown: activeRow + 15, PageUp: activeRow - 15 };
+    const moves: Record<string, number> = {
+      ArrowDown: activeRow + 1,
+      ArrowUp: activeRow - 1,
+      Home: 0,
+      End: rows.length - 1,
+      PageDown: activeRow + 15,
+      PageUp: activeRow - 15,
+    };
     if (event.key in moves) {
       event.preventDefault();
       setActive(Math.max(0, Math.min(rows.length - 1, moves[event.key]!)));
@@ -94,7 +101,12 @@ export function FindingsTable({ rows, label }: { rows: FindingView[]; label: str
                 <code className={`id-origin id-origin--${f.idOrigin}`} title={ID_ORIGIN_TEXT[f.idOrigin]}>
                   {f.idLabel}
                 </code>
-                {f.conflicts.length > 0 ? <span className="conflict-mark" title="Kept apart from another finding that shares its ID or number, or has a sibling title: check"> ⚠</span> : null}
+                {f.conflicts.length > 0 ? (
+                  <span className="conflict-mark" title="Kept apart from another finding that shares its ID or number, or has a sibling title: check">
+                    {' '}
+                    ⚠
+                  </span>
+                ) : null}
               </div>
               <div role="gridcell" className="cell-title">
                 {/* Before the title: a long title is cut at the cell's end, the mark must stay in sight. */}
@@ -133,7 +145,8 @@ function FindingDetail({ finding }: { finding: FindingView }) {
       <IdOriginLine idLabel={finding.idLabel} idOrigin={finding.idOrigin} />
       <IdConflictsNote conflicts={finding.conflicts} />
       <p>
-        <Severity label={finding.severity} rank={finding.severityRank} /> · {finding.type} · {finding.grounded ? 'grounded' : <strong className="ungrounded">not grounded</strong>}
+        <Severity label={finding.severity} rank={finding.severityRank} /> · {finding.type} ·{' '}
+        {finding.grounded ? 'grounded' : <strong className="ungrounded">not grounded</strong>}
       </p>
       <p>{finding.description}</p>
       <SourceList sources={finding.sources} onOpen={(s) => void store().doc.show(s.documentId ?? finding.documentId, 'document', { nodeIndex: s.nodeIndex })} />
@@ -232,7 +245,11 @@ export function FindingsView() {
       <section aria-labelledby="ungrounded-title" className="panel panel--warn" data-testid="ungrounded-section">
         <h2 id="ungrounded-title">Ungrounded findings ({ungrounded.length})</h2>
         <p className="hint">The model reported these but their evidence was not found in the document: check them by hand before using them.</p>
-        {ungrounded.length === 0 ? <p className="empty">None.</p> : <FindingsTable rows={visibleFindings({ ...state, findings: ungrounded, grounded: 'all' })} label="Ungrounded findings" />}
+        {ungrounded.length === 0 ? (
+          <p className="empty">None.</p>
+        ) : (
+          <FindingsTable rows={visibleFindings({ ...state, findings: ungrounded, grounded: 'all' })} label="Ungrounded findings" />
+        )}
       </section>
       <section aria-labelledby="unreviewed-title" className="panel panel--warn" data-testid="unreviewed-section">
         <h2 id="unreviewed-title">Unreviewed ID mentions ({unreviewed?.length ?? 0})</h2>

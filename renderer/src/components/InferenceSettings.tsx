@@ -19,7 +19,19 @@ function newKeyRef(): string {
   return `endpoint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint: EndpointSettings; index: number; update: (patch: Partial<EndpointSettings>) => void; remove: () => void; keyStorage: KeyStorageStatus | null }) {
+function EndpointRow({
+  endpoint,
+  index,
+  update,
+  remove,
+  keyStorage,
+}: {
+  endpoint: EndpointSettings;
+  index: number;
+  update: (patch: Partial<EndpointSettings>) => void;
+  remove: () => void;
+  keyStorage: KeyStorageStatus | null;
+}) {
   const id = useId();
   const checkKey = endpointCheckKey(endpoint);
   // The checks as stored, then this row's (a selector must not build a new object each time it runs).
@@ -68,7 +80,13 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
     <li className="panel endpoint" data-testid="endpoint">
       <div className="field">
         <label htmlFor={`${id}-kind`}>Endpoint {index + 1}</label>
-        <select id={`${id}-kind`} value={endpoint.kind} onChange={(event) => update({ kind: event.currentTarget.value as EndpointKind, ...(event.currentTarget.value === 'ollama' ? { contextTokens: undefined } : {}) })}>
+        <select
+          id={`${id}-kind`}
+          value={endpoint.kind}
+          onChange={(event) =>
+            update({ kind: event.currentTarget.value as EndpointKind, ...(event.currentTarget.value === 'ollama' ? { contextTokens: undefined } : {}) })
+          }
+        >
           {ENDPOINT_KINDS.map((kind) => (
             <option key={kind} value={kind}>
               {KIND_LABELS[kind]}
@@ -78,11 +96,24 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
       </div>
       <div className="field">
         <label htmlFor={`${id}-url`}>URL</label>
-        <input id={`${id}-url`} type="url" value={endpoint.url} placeholder={endpoint.kind === 'ollama' ? 'http://127.0.0.1:11434' : 'http://127.0.0.1:8080/v1'} onChange={(event) => update({ url: event.currentTarget.value.trim() })} />
+        <input
+          id={`${id}-url`}
+          type="url"
+          value={endpoint.url}
+          placeholder={endpoint.kind === 'ollama' ? 'http://127.0.0.1:11434' : 'http://127.0.0.1:8080/v1'}
+          onChange={(event) => update({ url: event.currentTarget.value.trim() })}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-concurrency`}>Files at once</label>
-        <input id={`${id}-concurrency`} type="number" min={1} max={256} value={endpoint.concurrency} onChange={(event) => update({ concurrency: Math.max(1, Math.min(256, Math.floor(Number(event.currentTarget.value) || 1))) })} />
+        <input
+          id={`${id}-concurrency`}
+          type="number"
+          min={1}
+          max={256}
+          value={endpoint.concurrency}
+          onChange={(event) => update({ concurrency: Math.max(1, Math.min(256, Math.floor(Number(event.currentTarget.value) || 1))) })}
+        />
         <p className="hint">1 for a workstation; the server’s slot count for llama-server (-np); more for vLLM.</p>
       </div>
       {endpoint.kind === 'openai' ? (
@@ -131,7 +162,15 @@ function EndpointRow({ endpoint, index, update, remove, keyStorage }: { endpoint
           )}
           <div className="field">
             <label htmlFor={`${id}-key-variable`}>{keyVariable ? 'Another environment variable' : 'Or read the key from an environment variable'}</label>
-            <input id={`${id}-key-variable`} type="text" autoComplete="off" spellCheck={false} value={variable} placeholder="e.g. VLLM_API_KEY" onChange={(event) => setVariable(event.currentTarget.value)} />
+            <input
+              id={`${id}-key-variable`}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={variable}
+              placeholder="e.g. VLLM_API_KEY"
+              onChange={(event) => setVariable(event.currentTarget.value)}
+            />
             <button type="button" className="button button--small" onClick={useVariable} disabled={variable.trim() === ''}>
               Use this variable
             </button>
@@ -210,8 +249,8 @@ export function InferenceSettings() {
     <section className="panel" data-testid="inference-settings">
       <h2>Inference</h2>
       <p className="hint">
-        Where the model calls go. With no endpoint listed, the Ollama above is used, one file at a time. With several, a batch’s files are spread over them;
-        an endpoint that stops answering hands its files to the others.
+        Where the model calls go. With no endpoint listed, the Ollama above is used, one file at a time. With several, a batch’s files are spread over them; an
+        endpoint that stops answering hands its files to the others.
       </p>
       {keyStorage && !keyStorage.canStore ? (
         <p className="field-error" role="note" data-testid="key-storage-warning">
@@ -234,7 +273,12 @@ export function InferenceSettings() {
           />
         ))}
       </ul>
-      <button type="button" className="button button--small" onClick={() => set([...endpoints, { kind: 'openai', url: '', concurrency: 1 }])} disabled={endpoints.length >= 16}>
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => set([...endpoints, { kind: 'openai', url: '', concurrency: 1 }])}
+        disabled={endpoints.length >= 16}
+      >
         Add an endpoint
       </button>
     </section>

@@ -45,7 +45,16 @@ function PendingStatus({ run, input }: { run: RunView; input: RunInputView }) {
   if (notStarted) return <StatusBadge status={input.status} outcome={notStarted} />;
   if (input.status === 'queued') return <StatusBadge status="queued" />;
   if (input.status === 'paused' || input.status === 'cancelled') {
-    return <StatusBadge status={input.status} outcome={{ label: `${input.status === 'paused' ? 'Paused' : 'Cancelled'} while ${(PHASES[input.phase ?? 'ingest'] ?? 'reading').toLowerCase()}`, tone: 'warn', problems: null }} />;
+    return (
+      <StatusBadge
+        status={input.status}
+        outcome={{
+          label: `${input.status === 'paused' ? 'Paused' : 'Cancelled'} while ${(PHASES[input.phase ?? 'ingest'] ?? 'reading').toLowerCase()}`,
+          tone: 'warn',
+          problems: null,
+        }}
+      />
+    );
   }
   return (
     <span className="badge badge--busy" data-status={input.status}>
@@ -62,7 +71,14 @@ function FindingsCell({ d, progress }: { d: DocumentSummary; progress: Record<nu
   if (soFar !== null && (live !== null || d.status !== 'done')) {
     const stopped = d.status === 'paused' || d.status === 'cancelled';
     return (
-      <span data-testid="findings-so-far" title={stopped ? `Reported before the run was ${d.status}; they join the review when it is resumed and finishes` : 'Reported so far; they join the review when the run finishes'}>
+      <span
+        data-testid="findings-so-far"
+        title={
+          stopped
+            ? `Reported before the run was ${d.status}; they join the review when it is resumed and finishes`
+            : 'Reported so far; they join the review when the run finishes'
+        }
+      >
         {soFar} so far
         {stopped ? <div className="cell-note"> run {d.status}</div> : null}
       </span>
@@ -74,7 +90,11 @@ function FindingsCell({ d, progress }: { d: DocumentSummary; progress: Record<nu
       {d.findingsCount}
       {/* Beside "5 of 12 stated findings found": the rest are rows of the document's own list whose sections the model reported nothing for. */}
       {(d.listedOnlyCount ?? 0) > 0 ? (
-        <div className="cell-note" data-testid="listed-only" title="Known only from a row of the document's own list of findings: the model reported nothing for its section">
+        <div
+          className="cell-note"
+          data-testid="listed-only"
+          title="Known only from a row of the document's own list of findings: the model reported nothing for its section"
+        >
           {d.listedOnlyCount} only listed
         </div>
       ) : null}
@@ -111,7 +131,10 @@ export function Library() {
                   <PendingStatus run={run} input={input} />
                 </td>
                 <td>—</td>
-                <td>#{run.id}{run.active || run.status === 'running' ? ', now' : ''}</td>
+                <td>
+                  #{run.id}
+                  {run.active || run.status === 'running' ? ', now' : ''}
+                </td>
                 <td />
               </tr>
             ))}
@@ -141,10 +164,20 @@ export function Library() {
                     )}
                   </td>
                   <td className="cell-actions">
-                    <button type="button" className="button button--small" onClick={() => void store().doc.show(d.id, 'findings')} aria-label={`Findings of ${d.fileName}`}>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      onClick={() => void store().doc.show(d.id, 'findings')}
+                      aria-label={`Findings of ${d.fileName}`}
+                    >
                       Findings
                     </button>{' '}
-                    <button type="button" className="button button--small" onClick={() => void store().doc.show(d.id, 'document')} aria-label={`Open ${d.fileName}`}>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      onClick={() => void store().doc.show(d.id, 'document')}
+                      aria-label={`Open ${d.fileName}`}
+                    >
                       Open
                     </button>
                   </td>
@@ -154,7 +187,9 @@ export function Library() {
           </tbody>
         </table>
       )}
-      {pending.some(({ input }) => input.status === 'queued') ? <p className="hint">{plural(pending.length, 'file')} not read yet: each becomes a document when its run reads it.</p> : null}
+      {pending.some(({ input }) => input.status === 'queued') ? (
+        <p className="hint">{plural(pending.length, 'file')} not read yet: each becomes a document when its run reads it.</p>
+      ) : null}
     </section>
   );
 }

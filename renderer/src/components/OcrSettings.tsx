@@ -24,7 +24,12 @@ export function OcrSettings() {
     <>
       <div className="field">
         <label htmlFor={`${id}-ocr`}>Scanned pages (OCR)</label>
-        <select id={`${id}-ocr`} value={draft.ocrMode} aria-describedby={`${id}-ocr-hint`} onChange={(event) => edit({ ocrMode: event.currentTarget.value as OcrMode })}>
+        <select
+          id={`${id}-ocr`}
+          value={draft.ocrMode}
+          aria-describedby={`${id}-ocr-hint`}
+          onChange={(event) => edit({ ocrMode: event.currentTarget.value as OcrMode })}
+        >
           <option value="auto">Automatic: OCR pages without text</option>
           <option value="off">Never: leave scanned pages out</option>
           <option value="force">Always: OCR every page</option>
@@ -54,7 +59,8 @@ export function OcrSettings() {
         })}
         {missing.map((code) => (
           <p key={code} className="field-error" role="alert">
-            {ocrLanguageName(code)} ({code}) is chosen but not installed: run <code>npm install @tesseract.js-data/{code}</code> in the app’s folder, or untick it.
+            {ocrLanguageName(code)} ({code}) is chosen but not installed: run <code>npm install @tesseract.js-data/{code}</code> in the app’s folder, or untick
+            it.
             <button type="button" className="link" onClick={() => toggle(code, false)} disabled={chosen.length === 1}>
               Untick {code}
             </button>

@@ -87,7 +87,14 @@ function PasswordForm({ request, onSkip }: { request: Request; onSkip: () => voi
         ) : null}
         <div className="field">
           <label htmlFor={`${id}-password`}>Password</label>
-          <input id={`${id}-password`} type="password" autoFocus autoComplete="off" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <input
+            id={`${id}-password`}
+            type="password"
+            autoFocus
+            autoComplete="off"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
         </div>
         <div className="password-dialog__actions">
           <button type="button" className="button" onClick={onSkip}>

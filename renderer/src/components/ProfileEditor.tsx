@@ -24,7 +24,23 @@ function FieldProblems({ id, problems }: { id: string; problems: Problems }) {
 const described = (id: string, problems: Problems) => (problems.length > 0 ? { 'aria-invalid': true, 'aria-describedby': id } : {});
 
 /** A list of words, each in its own box, with add, remove and (for an ordered scale) move up/down. */
-function WordList({ label, hint, itemLabel, items, ordered, problems, onChange }: { label: string; hint: string; itemLabel: string; items: string[]; ordered?: boolean; problems: Problems; onChange(items: string[]): void }) {
+function WordList({
+  label,
+  hint,
+  itemLabel,
+  items,
+  ordered,
+  problems,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  itemLabel: string;
+  items: string[];
+  ordered?: boolean;
+  problems: Problems;
+  onChange(items: string[]): void;
+}) {
   const id = useId();
   const listProblems = problems.filter((p) => p.index === undefined);
   const move = (from: number, to: number) => {
@@ -41,18 +57,41 @@ function WordList({ label, hint, itemLabel, items, ordered, problems, onChange }
           const rowProblems = problems.filter((p) => p.index === i);
           return (
             <li key={i}>
-              <input type="text" aria-label={`${itemLabel} ${i + 1}`} value={item} {...described(`${id}-${i}`, rowProblems)} onChange={(e) => onChange(items.map((x, j) => (j === i ? e.currentTarget.value : x)))} />
+              <input
+                type="text"
+                aria-label={`${itemLabel} ${i + 1}`}
+                value={item}
+                {...described(`${id}-${i}`, rowProblems)}
+                onChange={(e) => onChange(items.map((x, j) => (j === i ? e.currentTarget.value : x)))}
+              />
               {ordered ? (
                 <>
-                  <button type="button" className="button button--small" aria-label={`Move ${itemLabel.toLowerCase()} ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                  <button
+                    type="button"
+                    className="button button--small"
+                    aria-label={`Move ${itemLabel.toLowerCase()} ${i + 1} up`}
+                    disabled={i === 0}
+                    onClick={() => move(i, i - 1)}
+                  >
                     ↑
                   </button>
-                  <button type="button" className="button button--small" aria-label={`Move ${itemLabel.toLowerCase()} ${i + 1} down`} disabled={i === items.length - 1} onClick={() => move(i, i + 1)}>
+                  <button
+                    type="button"
+                    className="button button--small"
+                    aria-label={`Move ${itemLabel.toLowerCase()} ${i + 1} down`}
+                    disabled={i === items.length - 1}
+                    onClick={() => move(i, i + 1)}
+                  >
                     ↓
                   </button>
                 </>
               ) : null}
-              <button type="button" className="button button--small" aria-label={`Remove ${itemLabel.toLowerCase()} ${i + 1}`} onClick={() => onChange(items.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="button button--small"
+                aria-label={`Remove ${itemLabel.toLowerCase()} ${i + 1}`}
+                onClick={() => onChange(items.filter((_, j) => j !== i))}
+              >
                 Remove
               </button>
               <FieldProblems id={`${id}-${i}`} problems={rowProblems} />
@@ -113,7 +152,12 @@ function RowsTable<T>({
                 `${id}-${i}`,
               )}
               <td>
-                <button type="button" className="button button--small" aria-label={`Remove ${itemLabel} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-label={`Remove ${itemLabel} ${i + 1}`}
+                  onClick={() => onChange(rows.filter((_, j) => j !== i))}
+                >
                   Remove
                 </button>
               </td>
@@ -140,17 +184,36 @@ function ProfileFields({ form, problems, onChange }: { form: ProfileForm; proble
       <div className="grid-fields">
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} type="text" value={form.name} {...described(`${id}-name-problems`, of('name'))} onChange={(e) => set({ name: e.currentTarget.value })} />
+          <input
+            id={`${id}-name`}
+            type="text"
+            value={form.name}
+            {...described(`${id}-name-problems`, of('name'))}
+            onChange={(e) => set({ name: e.currentTarget.value })}
+          />
           <FieldProblems id={`${id}-name-problems`} problems={of('name')} />
         </div>
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>What counts as a finding (the model’s instructions)</label>
-        <textarea id={`${id}-description`} rows={4} value={form.description} {...described(`${id}-description-problems`, of('description'))} onChange={(e) => set({ description: e.currentTarget.value })} />
+        <textarea
+          id={`${id}-description`}
+          rows={4}
+          value={form.description}
+          {...described(`${id}-description-problems`, of('description'))}
+          onChange={(e) => set({ description: e.currentTarget.value })}
+        />
         <FieldProblems id={`${id}-description-problems`} problems={of('description')} />
       </div>
       <div className="profile-form__lists">
-        <WordList label="Finding types" hint="The model chooses a type from these (another word it answers is kept as given)." itemLabel="Type" items={form.types} problems={of('types')} onChange={(types) => set({ types })} />
+        <WordList
+          label="Finding types"
+          hint="The model chooses a type from these (another word it answers is kept as given)."
+          itemLabel="Type"
+          items={form.types}
+          problems={of('types')}
+          onChange={(types) => set({ types })}
+        />
         <WordList
           label="Severity scale"
           hint="Highest first. Renaming a severity takes its other words with it."
@@ -173,7 +236,13 @@ function ProfileFields({ form, problems, onChange }: { form: ProfileForm; proble
         onChange={(severityWords) => set({ severityWords })}
         cells={(w, i, change, rowProblems, problemsId) => [
           <td key="word">
-            <input type="text" aria-label={`Severity word ${i + 1}`} value={w.word} {...described(problemsId, rowProblems)} onChange={(e) => change({ word: e.currentTarget.value })} />
+            <input
+              type="text"
+              aria-label={`Severity word ${i + 1}`}
+              value={w.word}
+              {...described(problemsId, rowProblems)}
+              onChange={(e) => change({ word: e.currentTarget.value })}
+            />
             <FieldProblems id={problemsId} problems={rowProblems} />
           </td>,
           <td key="severity">
@@ -215,7 +284,12 @@ function ProfileFields({ form, problems, onChange }: { form: ProfileForm; proble
             <FieldProblems id={problemsId} problems={rowProblems} />
           </td>,
           <td key="case">
-            <input type="checkbox" aria-label={`ID pattern ${i + 1} is case-sensitive`} checked={p.caseSensitive} onChange={(e) => change({ caseSensitive: e.currentTarget.checked })} />
+            <input
+              type="checkbox"
+              aria-label={`ID pattern ${i + 1} is case-sensitive`}
+              checked={p.caseSensitive}
+              onChange={(e) => change({ caseSensitive: e.currentTarget.checked })}
+            />
           </td>,
         ]}
       />

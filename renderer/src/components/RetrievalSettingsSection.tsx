@@ -34,7 +34,8 @@ export function RetrievalSettingsSection() {
             onChange={(event) => change({ threshold: clamp(Number(event.currentTarget.value) || 0, 0, 1) })}
           />
           <p className="hint" id={`${id}-threshold-hint`}>
-            A passage is read only when it is at least this relevant (its meaning or its share of the question&apos;s words). Higher: fewer, closer passages; more &quot;not in the documents&quot;.
+            A passage is read only when it is at least this relevant (its meaning or its share of the question&apos;s words). Higher: fewer, closer passages;
+            more &quot;not in the documents&quot;.
           </p>
         </div>
         <div className="field">
@@ -53,11 +54,15 @@ export function RetrievalSettingsSection() {
             value={retrieval.maxRounds}
             onChange={(event) => change({ maxRounds: clamp(Math.round(Number(event.currentTarget.value) || 1), 1, 5) })}
           />
-          <p className="hint">The judge keeps the passages that help, orders them and may search again with a better query. Off: the search ranking is used as it is.</p>
+          <p className="hint">
+            The judge keeps the passages that help, orders them and may search again with a better query. Off: the search ranking is used as it is.
+          </p>
         </div>
         <div className="field">
           <span>Embedding model</span>
-          <p data-testid="retrieval-embed-model">{draft.models.embed ?? 'Automatic (the first installed of nomic-embed-text, mxbai-embed-large, bge-m3, all-minilm)'}</p>
+          <p data-testid="retrieval-embed-model">
+            {draft.models.embed ?? 'Automatic (the first installed of nomic-embed-text, mxbai-embed-large, bge-m3, all-minilm)'}
+          </p>
           <p className="hint">Chosen under Models, Embeddings. Without an installed embedding model, questions use the text index only.</p>
         </div>
       </div>

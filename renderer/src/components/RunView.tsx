@@ -41,7 +41,9 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
   const resumable = !run.active && (unfinished || run.inputs.some((i) => i.status === 'failed'));
   // Between events (a paused or stopped run) the bar is what the inputs report: finished ones whole, the others by the progress they kept.
   const finishedShare =
-    run.inputs.length === 0 ? 1 : run.inputs.reduce((sum, i) => sum + (i.status === 'done' || i.status === 'failed' ? 1 : (i.progress?.fraction ?? 0)), 0) / run.inputs.length;
+    run.inputs.length === 0
+      ? 1
+      : run.inputs.reduce((sum, i) => sum + (i.status === 'done' || i.status === 'failed' ? 1 : (i.progress?.fraction ?? 0)), 0) / run.inputs.length;
   const overall = progress?.overall ?? (run.status === 'done' ? 1 : finishedShare);
   // The run's phase is the phase of the file being worked on; the last event counts only when it is about that file.
   const current = run.inputs.find((i) => i.status === 'running');
@@ -150,7 +152,11 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                   status={input.status}
                   outcome={
                     notStartedOutcome(input.status, run.active ? 'running' : run.status) ??
-                    outcomeOf(shownStatus(input.status, input.error), problemsOf([{ status: 'done', warnings: input.warnings, error: input.error }]), input.verdict)
+                    outcomeOf(
+                      shownStatus(input.status, input.error),
+                      problemsOf([{ status: 'done', warnings: input.warnings, error: input.error }]),
+                      input.verdict,
+                    )
                   }
                 />
                 {/* In a pool, several files run at once on different endpoints: each says where its text goes. */}
@@ -159,7 +165,15 @@ function RunCard({ run, progress }: { run: Run; progress: RunProgressPayload | u
                     on {p.endpoint}
                   </span>
                 ) : null}
-                <span className="muted">{input.status === 'running' ? (p ? p.message : 'Starting…') : input.phase && input.status !== 'done' && input.status !== 'queued' ? `at: ${PHASES[input.phase] ?? input.phase}` : ''}</span>
+                <span className="muted">
+                  {input.status === 'running'
+                    ? p
+                      ? p.message
+                      : 'Starting…'
+                    : input.phase && input.status !== 'done' && input.status !== 'queued'
+                      ? `at: ${PHASES[input.phase] ?? input.phase}`
+                      : ''}
+                </span>
               </div>
               <ProgressBar small value={value} label={`${input.fileName} progress`} />
               {input.error ? <ErrorNote error={input.error} context={input.fileName} /> : null}
@@ -196,8 +210,8 @@ export function RunList({ limit = 20, title = 'Runs' }: { limit?: number; title?
         <>
           <p className="empty">No runs yet. Add documents in the Library to start one.</p>
           <p className="hint" data-testid="runs-next-step">
-            When a run ends, Findings lists what it found beside each finding's source page, ready for review (<kbd>c</kbd> confirm, <kbd>r</kbd> reject), and Ask answers
-            questions about your documents with citations you can open.
+            When a run ends, Findings lists what it found beside each finding's source page, ready for review (<kbd>c</kbd> confirm, <kbd>r</kbd> reject), and
+            Ask answers questions about your documents with citations you can open.
           </p>
         </>
       ) : null}

@@ -42,7 +42,11 @@ export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
   const notes = attempt.validationErrors.filter((e) => e.startsWith('note: ')).map((e) => e.slice('note: '.length));
   const errors = attempt.validationErrors.filter((e) => !e.startsWith('note: '));
   return (
-    <article className={`attempt attempt--${attempt.outcome}`} data-testid="split-attempt" aria-label={`Attempt ${attempt.attempt}: ${OUTCOMES[attempt.outcome]}`}>
+    <article
+      className={`attempt attempt--${attempt.outcome}`}
+      data-testid="split-attempt"
+      aria-label={`Attempt ${attempt.attempt}: ${OUTCOMES[attempt.outcome]}`}
+    >
       <h4>
         Attempt {attempt.attempt} <span className={`badge badge--${attempt.outcome === 'accepted' ? 'done' : 'failed'}`}>{OUTCOMES[attempt.outcome]}</span>
       </h4>
@@ -57,7 +61,11 @@ export function SplitAttemptCard({ attempt }: { attempt: SplitAttemptView }) {
       ) : null}
       {attempt.review ? (
         <p>
-          <strong>Review {attempt.review.passes ? 'passed' : 'failed'}{attempt.review.comments.trim() ? ':' : '.'}</strong> {attempt.review.comments}
+          <strong>
+            Review {attempt.review.passes ? 'passed' : 'failed'}
+            {attempt.review.comments.trim() ? ':' : '.'}
+          </strong>{' '}
+          {attempt.review.comments}
         </p>
       ) : null}
       {errors.length > 0 ? (
@@ -95,7 +103,9 @@ export function SplitAttempts() {
       <h2 id="split-title">Tree-split validation</h2>
       {error ? <p role="alert">{error}</p> : null}
       {attempts.length === 0 ? (
-        <p className="empty">No LLM tree split was needed for this document (or it was analysed in rules-only mode). Attempts, review comments and diffs appear here when it runs.</p>
+        <p className="empty">
+          No LLM tree split was needed for this document (or it was analysed in rules-only mode). Attempts, review comments and diffs appear here when it runs.
+        </p>
       ) : (
         [...byNode.entries()].map(([key, list]) => (
           <details key={key} open={list.some((a) => a.outcome !== 'accepted')} className="split-node">

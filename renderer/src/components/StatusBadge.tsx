@@ -10,7 +10,15 @@ const LABELS: Record<string, string> = {
   stored: 'Not analysed',
 };
 const ICONS: Record<string, string> = { ok: '✓', warn: '!', bad: '✕', busy: '↻', idle: '•' };
-const TONES: Record<string, Outcome['tone']> = { queued: 'idle', running: 'busy', paused: 'warn', cancelled: 'warn', failed: 'bad', done: 'ok', stored: 'idle' };
+const TONES: Record<string, Outcome['tone']> = {
+  queued: 'idle',
+  running: 'busy',
+  paused: 'warn',
+  cancelled: 'warn',
+  failed: 'bad',
+  done: 'ok',
+  stored: 'idle',
+};
 
 /** A status as a badge with an icon and a word; an outcome (e.g. "Done with problems") overrides the plain status. */
 export function StatusBadge({ status, outcome }: { status: string; outcome?: Outcome }) {

@@ -21,7 +21,8 @@ export function busyWith(runs: readonly RunView[], progress: Record<number, RunP
   for (const run of runs) {
     const payload = progress[run.id];
     if (!payload) continue;
-    const current = payload.inputs.find((i) => i.status === 'running' && i.ordinal === payload.event.ordinal) ?? payload.inputs.find((i) => i.status === 'running');
+    const current =
+      payload.inputs.find((i) => i.status === 'running' && i.ordinal === payload.event.ordinal) ?? payload.inputs.find((i) => i.status === 'running');
     if (!current) continue;
     const phase = current.progress?.phase ?? payload.event.phase;
     const findings = payload.event.ordinal === current.ordinal ? payload.event.findings : undefined;
@@ -43,7 +44,17 @@ function WaitingNote({ now }: { now: number }) {
 }
 
 /** The runs in progress in a few words: one run in full, several as "2 runs: #2 report-c.pdf 40%, #3 notes.pdf 10%". */
-function RunsNote({ active, progress, now, receivedAt }: { active: RunView[]; progress: Store['runs']['progress']; now: number; receivedAt: Record<number, number> }) {
+function RunsNote({
+  active,
+  progress,
+  now,
+  receivedAt,
+}: {
+  active: RunView[];
+  progress: Store['runs']['progress'];
+  now: number;
+  receivedAt: Record<number, number>;
+}) {
   if (active.length > 1) {
     return (
       <>
@@ -130,8 +141,14 @@ export function StatusBar() {
             ? `Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator})` : ''}`
             : `Ollama not reachable at ${status.host}`}
       </button>
-      {status?.reachable ? <span data-testid="status-model">Model: {modelLabel(extractModel(settings?.models.extract, status.automatic?.extract), status.simulator)}</span> : null}
-      {status && !status.reachable ? <span className="statusbar__hint">Start it with <code>ollama serve</code></span> : null}
+      {status?.reachable ? (
+        <span data-testid="status-model">Model: {modelLabel(extractModel(settings?.models.extract, status.automatic?.extract), status.simulator)}</span>
+      ) : null}
+      {status && !status.reachable ? (
+        <span className="statusbar__hint">
+          Start it with <code>ollama serve</code>
+        </span>
+      ) : null}
       <WaitingNote now={now} />
       <span className="statusbar__run" data-testid="status-run" aria-live="off">
         {active.length > 0 ? (

@@ -41,7 +41,18 @@ function rowAt(offsets: readonly number[], y: number): number {
  * so 10,000 rows cost as much as 30. Rows are positioned absolutely inside a
  * spacer as tall as the whole list.
  */
-export function VirtualList({ count, rowHeight, virtualize = true, overscan = 8, scrollToIndex, renderRow, renderRange, listRef, style, ...rest }: VirtualListProps) {
+export function VirtualList({
+  count,
+  rowHeight,
+  virtualize = true,
+  overscan = 8,
+  scrollToIndex,
+  renderRow,
+  renderRange,
+  listRef,
+  style,
+  ...rest
+}: VirtualListProps) {
   const ref = useRef<HTMLDivElement | null>(null);
   // The caller's ref gets the same scrolling element.
   useImperativeHandle(listRef, () => ref.current!, []);

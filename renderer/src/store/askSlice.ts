@@ -108,7 +108,8 @@ export const createAskSlice: SliceCreator<'ask'> = (set, get) => {
       applyEvent(event) {
         const pending = ask().pending;
         if (!pending || (pending.askId !== null && pending.askId !== event.askId)) return;
-        if (event.type === 'step') return patch({ pending: { ...pending, askId: event.askId, steps: [...pending.steps, { phase: event.phase, message: event.message }] } });
+        if (event.type === 'step')
+          return patch({ pending: { ...pending, askId: event.askId, steps: [...pending.steps, { phase: event.phase, message: event.message }] } });
         if (event.type === 'partial') return patch({ pending: { ...pending, askId: event.askId, partial: event.text } });
         if (event.type === 'failed') return patch({ pending: null, error: event.error as ErrorInfo });
         patch({ pending: null, conversationId: event.conversationId });
@@ -131,7 +132,8 @@ export const createAskSlice: SliceCreator<'ask'> = (set, get) => {
         if (c.nodeIndex === null) return get().doc.show(c.documentId, 'document', { page: c.page });
         await get().doc.show(c.documentId, 'document', { nodeIndex: c.nodeIndex });
         const text = get().tree.text;
-        if (get().doc.openId === c.documentId && text && text.documentId === c.documentId && text.nodeIndex === c.nodeIndex) get().tree.mark(c.start, c.end, `citation [${c.n}]`);
+        if (get().doc.openId === c.documentId && text && text.documentId === c.documentId && text.nodeIndex === c.nodeIndex)
+          get().tree.mark(c.start, c.end, `citation [${c.n}]`);
       },
     },
   };

@@ -59,7 +59,14 @@ export const createCompareSlice: SliceCreator<'compare'> = (set, get) => {
         const { earlierId, laterId, mode } = compare();
         if (earlierId === null || laterId === null) return;
         patch({ busy: true, error: null });
-        const result = await get().host.call('compare.decide', { earlierDocumentId: earlierId, laterDocumentId: laterId, earlierKey: candidate.earlierKey, laterKey: candidate.laterKey, decision, mode });
+        const result = await get().host.call('compare.decide', {
+          earlierDocumentId: earlierId,
+          laterDocumentId: laterId,
+          earlierKey: candidate.earlierKey,
+          laterKey: candidate.laterKey,
+          decision,
+          mode,
+        });
         patch(result.ok ? { comparison: result.data, busy: false, exported: null } : { error: result.error.message, busy: false });
       },
     },

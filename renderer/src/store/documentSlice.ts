@@ -190,7 +190,8 @@ export const createDocSlice: SliceCreator<'doc'> = (set, get) => {
         }
         const review = get().review;
         const reviewed =
-          place.reviewedId ?? (place.mergedFindingId === undefined ? undefined : review.view?.findings.find((f) => f.mergedIds.includes(place.mergedFindingId!))?.id);
+          place.reviewedId ??
+          (place.mergedFindingId === undefined ? undefined : review.view?.findings.find((f) => f.mergedIds.includes(place.mergedFindingId!))?.id);
         if (reviewed !== undefined && review.documentId === documentId) review.setActive(reviewed);
       },
       refresh(parts = DOCUMENT_PARTS) {

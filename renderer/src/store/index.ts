@@ -11,7 +11,16 @@
 import { create } from 'zustand';
 import { createAskSlice, type AskSlice } from './askSlice';
 import { createCompareSlice, type CompareSlice } from './compareSlice';
-import { createDocSlice, createDocumentParts, type AnalysisPart, type CompletenessPart, type DocSlice, type HealthPart, type MentionsPart, type SplitsPart } from './documentSlice';
+import {
+  createDocSlice,
+  createDocumentParts,
+  type AnalysisPart,
+  type CompletenessPart,
+  type DocSlice,
+  type HealthPart,
+  type MentionsPart,
+  type SplitsPart,
+} from './documentSlice';
 import { createHostSlice, type HostSlice } from './hostSlice';
 import { createLibrarySlice, type LibrarySlice } from './librarySlice';
 import { createNavSlice, type NavSlice } from './navSlice';

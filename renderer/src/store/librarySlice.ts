@@ -37,7 +37,10 @@ export const createLibrarySlice: SliceCreator<'library'> = (set, get, api) => {
       try {
         uploads.push({ name: file.name, bytes: await fileToBase64(file) });
       } catch (error) {
-        unreadable.push({ name: file.name, error: { code: 'FILE_NOT_FOUND', message: `${file.name} could not be read (${(error as Error).message}). Check the file and try again.` } });
+        unreadable.push({
+          name: file.name,
+          error: { code: 'FILE_NOT_FOUND', message: `${file.name} could not be read (${(error as Error).message}). Check the file and try again.` },
+        });
       }
     }
     const result = uploads.length > 0 ? await get().host.call('documents.import', { files: uploads }) : null;

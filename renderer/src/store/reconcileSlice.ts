@@ -69,7 +69,13 @@ export const createReconcileSlice: SliceCreator<'reconcile'> = (set, get) => {
         const { documentId, preview, keyColumn, titleColumn, mode } = reconcile();
         if (documentId === null || preview === null) return;
         patch({ busy: true, error: null });
-        const result = await get().host.call('reconcile.run', { documentId, populationId: preview.populationId, keyColumn, ...(titleColumn ? { titleColumn } : {}), mode });
+        const result = await get().host.call('reconcile.run', {
+          documentId,
+          populationId: preview.populationId,
+          keyColumn,
+          ...(titleColumn ? { titleColumn } : {}),
+          mode,
+        });
         patch(result.ok ? { result: result.data, busy: false, exported: null } : { error: `${result.error.code}: ${result.error.message}`, busy: false });
       },
       async review(action, target) {

@@ -32,7 +32,12 @@ const UNDO_DEPTH = 50;
 
 const isNameMissing = (error: ErrorInfo | null) => error?.details?.setting === 'reviewerName';
 
-const undoStep = <C extends UndoCommand>(message: string, command: C, input: CommandInput<C>, focusId: number): UndoStep => ({ message, command, input, focusId });
+const undoStep = <C extends UndoCommand>(message: string, command: C, input: CommandInput<C>, focusId: number): UndoStep => ({
+  message,
+  command,
+  input,
+  focusId,
+});
 
 export interface QueueFilter {
   search: string;
@@ -129,7 +134,10 @@ export const createReviewSlice: SliceCreator<'review'> = (set, get) => {
     return done;
   }
   /** Runs a review command and shows the fresh view it answers with; null (error set) when refused. */
-  async function change<C extends ReviewCommand | UndoCommand>(command: C, input: CommandInput<C>): Promise<(ReviewViewResult & { createdId?: number; noteId?: number }) | null> {
+  async function change<C extends ReviewCommand | UndoCommand>(
+    command: C,
+    input: CommandInput<C>,
+  ): Promise<(ReviewViewResult & { createdId?: number; noteId?: number }) | null> {
     patch({ saving: true });
     const result = await get().host.call(command, input);
     patch({ saving: false });
@@ -149,21 +157,25 @@ export const createReviewSlice: SliceCreator<'review'> = (set, get) => {
     });
     return view;
   }
-  const loader = perDocumentLoader<ReviewSlice, number, { view: ReviewViewResult; arriving: ArrivingFindings | null }, ErrorInfo | null>((p) => patch(p), review, {
-    async fetch(documentId) {
-      const [result, arriving] = await Promise.all([get().host.call('review.get', { documentId }), get().host.call('findings.arriving', { documentId })]);
-      return result.ok ? { ok: true, data: { view: result.data, arriving: arriving.ok ? arriving.data : null } } : result;
+  const loader = perDocumentLoader<ReviewSlice, number, { view: ReviewViewResult; arriving: ArrivingFindings | null }, ErrorInfo | null>(
+    (p) => patch(p),
+    review,
+    {
+      async fetch(documentId) {
+        const [result, arriving] = await Promise.all([get().host.call('review.get', { documentId }), get().host.call('findings.arriving', { documentId })]);
+        return result.ok ? { ok: true, data: { view: result.data, arriving: arriving.ok ? arriving.data : null } } : result;
+      },
+      // The way back (undoStacks) stays: it is kept per document for the session.
+      empty: () => ({ view: null, loaded: false, activeId: null, trails: {}, undone: null, retry: null, pendingConfirm: null, arriving: null }),
+      apply({ view, arriving }) {
+        const active = review().activeId;
+        const queue = queueOf(view.findings, review().filter);
+        return { view, arriving, loaded: true, activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queue[0]?.id ?? null) };
+      },
+      // The review keeps the whole error: a missing reviewer name is asked for where the action happened.
+      error: (error) => error,
     },
-    // The way back (undoStacks) stays: it is kept per document for the session.
-    empty: () => ({ view: null, loaded: false, activeId: null, trails: {}, undone: null, retry: null, pendingConfirm: null, arriving: null }),
-    apply({ view, arriving }) {
-      const active = review().activeId;
-      const queue = queueOf(view.findings, review().filter);
-      return { view, arriving, loaded: true, activeId: active !== null && view.findings.some((f) => f.id === active) ? active : (queue[0]?.id ?? null) };
-    },
-    // The review keeps the whole error: a missing reviewer name is asked for where the action happened.
-    error: (error) => error,
-  });
+  );
   return {
     review: {
       documentId: null,
@@ -227,7 +239,13 @@ export const createReviewSlice: SliceCreator<'review'> = (set, get) => {
         const nextNew = [...queue.slice(at + 1), ...queue.slice(0, Math.max(0, at))].find((f) => f.state === 'new' && f.id !== finding.id);
         const done = await review().act('review.setState', { reviewedId: finding.id, state, ...(reason !== undefined ? { reason } : {}) });
         if (done) pushUndo(finding.documentId, back);
-        if (done && review().autoAdvance && (state === 'confirmed' || state === 'rejected') && nextNew && review().view?.findings.some((f) => f.id === nextNew.id)) {
+        if (
+          done &&
+          review().autoAdvance &&
+          (state === 'confirmed' || state === 'rejected') &&
+          nextNew &&
+          review().view?.findings.some((f) => f.id === nextNew.id)
+        ) {
           patch({ activeId: nextNew.id });
         }
         return rememberIfNameMissing(done, () => review().setState(finding, state, reason));
@@ -240,19 +258,27 @@ export const createReviewSlice: SliceCreator<'review'> = (set, get) => {
         // Taking an edit back restores the earlier edit, or removes it (null) when the field had none.
         const previous = Object.fromEntries(fields.map((f) => [f, finding.edited.includes(f) ? finding.effective[f] : null]));
         const done = await review().act('review.edit', { reviewedId: finding.id, values: changed });
-        if (done) pushUndo(finding.documentId, undoStep(`${finding.label} edited (${fields.join(', ')})`, 'review.edit', { reviewedId: finding.id, values: previous }, finding.id));
+        if (done)
+          pushUndo(
+            finding.documentId,
+            undoStep(`${finding.label} edited (${fields.join(', ')})`, 'review.edit', { reviewedId: finding.id, values: previous }, finding.id),
+          );
         return rememberIfNameMissing(done, () => review().edit(finding, values));
       },
       async note(finding, text) {
         const view = await change('review.note', { reviewedId: finding.id, text });
-        if (view?.noteId !== undefined) pushUndo(finding.documentId, undoStep(`Note added to ${finding.label}`, 'review.removeNote', { noteId: view.noteId }, finding.id));
+        if (view?.noteId !== undefined)
+          pushUndo(finding.documentId, undoStep(`Note added to ${finding.label}`, 'review.removeNote', { noteId: view.noteId }, finding.id));
         return rememberIfNameMissing(view !== null, () => review().note(finding, text));
       },
       async split(finding, findingIds) {
         const view = await change('review.split', { reviewedId: finding.id, findingIds });
         const created = view?.findings.find((f) => f.id === view.createdId);
         if (view?.createdId !== undefined) {
-          pushUndo(finding.documentId, undoStep(`${created?.label ?? 'A new finding'} split out of ${finding.label}`, 'review.undoSplit', { reviewedId: view.createdId }, finding.id));
+          pushUndo(
+            finding.documentId,
+            undoStep(`${created?.label ?? 'A new finding'} split out of ${finding.label}`, 'review.undoSplit', { reviewedId: view.createdId }, finding.id),
+          );
         }
         return view !== null;
       },

@@ -36,7 +36,9 @@ export const createRunsSlice: SliceCreator<'runs'> = (set, get) => {
         patch({
           receivedAt: { ...runs().receivedAt, [payload.runId]: Date.now() },
           progress: { ...runs().progress, [payload.runId]: payload },
-          runs: list.map((r) => (r.id === payload.runId ? { ...r, status: r.status === 'queued' ? 'running' : r.status, active: true, inputs: payload.inputs } : r)),
+          runs: list.map((r) =>
+            r.id === payload.runId ? { ...r, status: r.status === 'queued' ? 'running' : r.status, active: true, inputs: payload.inputs } : r,
+          ),
         });
         // A run started elsewhere (another window, the CLI through the same host): fetch it.
         if (!known) void runs().load();

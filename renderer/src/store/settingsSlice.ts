@@ -85,7 +85,8 @@ export function hasUnsavedWork(state: Pick<SettingsSlice, 'settings' | 'draft' |
 }
 
 /** The check that belongs to an endpoint as it is configured now. */
-export const endpointCheckKey = (endpoint: EndpointSettings): string => [endpoint.kind, endpoint.url, endpoint.keyRef ?? '', endpoint.contextTokens ?? ''].join('|');
+export const endpointCheckKey = (endpoint: EndpointSettings): string =>
+  [endpoint.kind, endpoint.url, endpoint.keyRef ?? '', endpoint.contextTokens ?? ''].join('|');
 
 /**
  * What the row of an endpoint shows: the check of its configuration, else (a key just stored, a context just
@@ -205,7 +206,12 @@ export const createSettingsSlice: SliceCreator<'settings'> = (set, get) => {
         const key = endpointCheckKey(endpoint);
         const typed = typedKey !== undefined && typedKey !== '';
         const at = Date.now();
-        patch((s) => ({ endpointChecks: { ...s.endpointChecks, [key]: { status: s.endpointChecks[key]?.status ?? null, checking: true, typedKey: s.endpointChecks[key]?.typedKey ?? typed, at } } }));
+        patch((s) => ({
+          endpointChecks: {
+            ...s.endpointChecks,
+            [key]: { status: s.endpointChecks[key]?.status ?? null, checking: true, typedKey: s.endpointChecks[key]?.typedKey ?? typed, at },
+          },
+        }));
         const result = await get().host.call('endpoints.check', { endpoint, ...(typed ? { apiKey: typedKey } : {}) });
         const status: EndpointStatus = result.ok
           ? result.data

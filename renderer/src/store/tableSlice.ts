@@ -41,13 +41,17 @@ export interface TableSlice extends TableFilter {
 
 export const createTableSlice: SliceCreator<'table'> = (set, get) => {
   const patch = patcher(set, 'table');
-  const loader = perDocumentLoader<TableSlice, number | null, FindingView[], string | null>((p) => patch(p), () => get().table, {
-    fetch: (documentId) => get().host.call('findings.list', documentId === null ? {} : { documentId }),
-    empty: () => ({ selectedId: null, findings: [], loaded: false }),
-    apply: (findings) => ({ findings, loaded: true }),
-    failed: () => ({ loaded: true }),
-    error: errorMessage,
-  });
+  const loader = perDocumentLoader<TableSlice, number | null, FindingView[], string | null>(
+    (p) => patch(p),
+    () => get().table,
+    {
+      fetch: (documentId) => get().host.call('findings.list', documentId === null ? {} : { documentId }),
+      empty: () => ({ selectedId: null, findings: [], loaded: false }),
+      apply: (findings) => ({ findings, loaded: true }),
+      failed: () => ({ loaded: true }),
+      error: errorMessage,
+    },
+  );
   return {
     table: {
       scope: 'open',
@@ -114,5 +118,8 @@ export function visibleFindings(state: Pick<TableSlice, 'findings' | 'sort' | 's
       (needle === '' || `${f.findingKey ?? ''} ${f.title} ${f.type} ${f.description}`.toLowerCase().includes(needle)),
   );
   const sign = state.sort.ascending ? 1 : -1;
-  return rows.map((f, i) => [f, i] as const).sort((x, y) => sign * compare(x[0], y[0], state.sort.key) || x[1] - y[1]).map(([f]) => f);
+  return rows
+    .map((f, i) => [f, i] as const)
+    .sort((x, y) => sign * compare(x[0], y[0], state.sort.key) || x[1] - y[1])
+    .map(([f]) => f);
 }

@@ -42,7 +42,10 @@ function titleMatches(nodeTitle: string, truthTitle: string): boolean {
   const want = normalise(truthTitle);
   if (node === want) return true;
   if (!node.includes('\ufffd')) return false;
-  const pattern = node.split('\ufffd').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(?:ffi|ffl|ff|fi|fl)');
+  const pattern = node
+    .split('\ufffd')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('(?:ffi|ffl|ff|fi|fl)');
   return new RegExp(`^${pattern}$`).test(want);
 }
 
@@ -55,7 +58,13 @@ function sameTitle(nodeTitle: string, truthTitle: string): boolean {
 /** Offset of the first line on `page` that starts with the title (after an optional number or ID label). */
 function headingOffset(doc: ExtractedDocument, title: string, page: number): number | null {
   const want = normaliseQuotes(title);
-  const line = doc.lines.find((l) => l.page === page && normaliseQuotes(doc.text.slice(l.start, l.end)).replace(/^\S*\d\S*\s+/, '').startsWith(want.slice(0, 30)));
+  const line = doc.lines.find(
+    (l) =>
+      l.page === page &&
+      normaliseQuotes(doc.text.slice(l.start, l.end))
+        .replace(/^\S*\d\S*\s+/, '')
+        .startsWith(want.slice(0, 30)),
+  );
   return line?.start ?? null;
 }
 
@@ -140,7 +149,8 @@ describeNeeding([CORPUS, corpusDocuments([...AUDITS.map((a) => a.name), ...OUTLI
     const fragments = [...elements].filter((t) => /^\p{Ll}/u.test(t) && !/^(etcd|libmosquitto|mosquitto)/.test(t));
     expect(fragments).toEqual([]);
     if (name === 'tob-etcd-2020') {
-      for (const fragment of ['exhaustion', 'SRV records', 'auth only', 'compaction loop or a crash', 'panic during service discovery']) expect(elements.has(fragment)).toBe(false);
+      for (const fragment of ['exhaustion', 'SRV records', 'auth only', 'compaction loop or a crash', 'panic during service discovery'])
+        expect(elements.has(fragment)).toBe(false);
       // No numbered body-text steps, no "HTTPS." acronym headings, no TOC entries on pages 2-4.
       const headings = tree.headingCandidates;
       expect(headings.some((h) => h.title.startsWith('3. Read the'))).toBe(false);
@@ -149,40 +159,44 @@ describeNeeding([CORPUS, corpusDocuments([...AUDITS.map((a) => a.name), ...OUTLI
     }
   });
 
-  it.each(OUTLINED_AUDITS)('%s: every finding is in its own outline section (or a small one shares a leaf with its sibling), starting where its heading is printed', async (name) => {
-    const { doc, tree } = await load(name);
-    expect(tree.strategy).toBe('outline');
-    const truth = truthOf(name);
-    expect(truth.findings.length).toBeGreaterThan(0);
-    const misplaced: string[] = [];
-    const mergedWithSibling: string[] = [];
-    for (const finding of truth.findings) {
-      const title = finding.detail_title ?? finding.title;
-      // Section nodes (not the size-split parts of one) named after the finding; bookmarks write ' where the body prints ’.
-      const sections = tree.nodes.filter((n) => n.origin === 'outline' && sameTitle(n.title, title) && !/\(\d+\/\d+\)$/.test(n.title));
-      if (sections.length === 0) {
-        // A finding of a few lines may share a leaf with the sibling before it ("Title (+1)", the merger's minimum size):
-        // its heading must then be printed inside that leaf, on its truth page, and not in any other finding's section.
-        const at = headingOffset(doc, title, finding.page);
-        const holder = tree.nodes.find((n) => n.isLeaf && at !== null && n.start <= at && at < n.end);
-        if (!holder || !/\(\+\d+\)$/.test(holder.title)) misplaced.push(`"${title}": no section node${at === null ? ', heading not printed on its page' : ` (held by "${holder?.title}")`}`);
-        else mergedWithSibling.push(`"${title}" in "${holder.title}"`);
-        continue;
+  it.each(OUTLINED_AUDITS)(
+    '%s: every finding is in its own outline section (or a small one shares a leaf with its sibling), starting where its heading is printed',
+    async (name) => {
+      const { doc, tree } = await load(name);
+      expect(tree.strategy).toBe('outline');
+      const truth = truthOf(name);
+      expect(truth.findings.length).toBeGreaterThan(0);
+      const misplaced: string[] = [];
+      const mergedWithSibling: string[] = [];
+      for (const finding of truth.findings) {
+        const title = finding.detail_title ?? finding.title;
+        // Section nodes (not the size-split parts of one) named after the finding; bookmarks write ' where the body prints ’.
+        const sections = tree.nodes.filter((n) => n.origin === 'outline' && sameTitle(n.title, title) && !/\(\d+\/\d+\)$/.test(n.title));
+        if (sections.length === 0) {
+          // A finding of a few lines may share a leaf with the sibling before it ("Title (+1)", the merger's minimum size):
+          // its heading must then be printed inside that leaf, on its truth page, and not in any other finding's section.
+          const at = headingOffset(doc, title, finding.page);
+          const holder = tree.nodes.find((n) => n.isLeaf && at !== null && n.start <= at && at < n.end);
+          if (!holder || !/\(\+\d+\)$/.test(holder.title))
+            misplaced.push(`"${title}": no section node${at === null ? ', heading not printed on its page' : ` (held by "${holder?.title}")`}`);
+          else mergedWithSibling.push(`"${title}" in "${holder.title}"`);
+          continue;
+        }
+        if (sections.length > 1) {
+          misplaced.push(`"${title}": ${sections.length} section nodes`);
+          continue;
+        }
+        const section = sections[0]!;
+        if (section.pageStart !== finding.page) misplaced.push(`"${title}": section starts on p${section.pageStart}, heading printed on p${finding.page}`);
+        // The heading's words are in the section's own text, at its start (not in the previous finding's section).
+        const head = normaliseQuotes(doc.text.slice(section.start, section.start + title.length + 40));
+        if (!head.includes(normaliseQuotes(title).slice(0, 20))) misplaced.push(`"${title}": section text starts with "${head.slice(0, 60)}"`);
       }
-      if (sections.length > 1) {
-        misplaced.push(`"${title}": ${sections.length} section nodes`);
-        continue;
-      }
-      const section = sections[0]!;
-      if (section.pageStart !== finding.page) misplaced.push(`"${title}": section starts on p${section.pageStart}, heading printed on p${finding.page}`);
-      // The heading's words are in the section's own text, at its start (not in the previous finding's section).
-      const head = normaliseQuotes(doc.text.slice(section.start, section.start + title.length + 40));
-      if (!head.includes(normaliseQuotes(title).slice(0, 20))) misplaced.push(`"${title}": section text starts with "${head.slice(0, 60)}"`);
-    }
-    if (mergedWithSibling.length > 0) console.log(`${name}: findings sharing a leaf with a sibling: ${mergedWithSibling.join('; ')}`);
-    expect(misplaced).toEqual([]);
-    expectValid(doc, tree.nodes);
-  });
+      if (mergedWithSibling.length > 0) console.log(`${name}: findings sharing a leaf with a sibling: ${mergedWithSibling.join('; ')}`);
+      expect(misplaced).toEqual([]);
+      expectValid(doc, tree.nodes);
+    },
+  );
 
   it('hard-r-exts-manual: outline entries become outline section nodes', async () => {
     const { doc, tree } = await load('hard-r-exts-manual', 'outline');

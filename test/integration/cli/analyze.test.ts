@@ -67,7 +67,10 @@ describe('npm run analyze (CLI, real child process)', () => {
     const logFile = join(dir, 'my.log');
     const run = runCli([good, empty, '--db', join(dir, 's.sqlite'), '--out', join(dir, 'r.md'), '--rules-only', '--log', logFile], dir);
     expect(run.stdout).toContain(`Log: ${logFile}`);
-    const entries = readFileSync(logFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.find((e) => e.msg === 'input failed')).toMatchObject({ runId: 1, ordinal: 1, stage: 'ingest', code: 'FILE_EMPTY' });
     expect(entries.at(-1)).toMatchObject({ msg: 'run finished', runId: 1, failedInputs: 1 });
 
@@ -81,7 +84,7 @@ describe('npm run analyze (CLI, real child process)', () => {
     const file = writeFixture(join(dir, 'notes.md'), '# Notes\n\nSee PBI-42.\n\n## Details\n\nCR-7 is open.\n');
     const ok = runCli([file, '--db', join(dir, 's.sqlite'), '--out', join(dir, 'r.md'), '--rules-only'], dir);
     expect(ok.code).toBe(0);
-    
+
     expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/\| PBI-42 \| 1 \| 1 \|[\s\S]*\| CR-7 \| 1 \| 1 \|/);
     const usage = runCli([], dir);
     expect(usage.code).toBe(2);

@@ -22,7 +22,11 @@ function analyze(args: string[], cwd: string, wrap: (command: string, args: stri
 /** A document of `findings` sections, each a paragraph of a few hundred words: a store of some megabytes. */
 function notes(findings: number): string {
   const words = ['owner', 'withdraw', 'deposit', 'check', 'missing', 'balance', 'token', 'rounding', 'overflow', 'event'];
-  const sections = Array.from({ length: findings }, (_, i) => `## TOB-ACME-${i + 1}: Finding ${i + 1}\n\nSeverity: High\n\n${Array.from({ length: 400 }, (_, w) => words[(i * 7 + w * 3) % words.length]).join(' ')}.\n`);
+  const sections = Array.from(
+    { length: findings },
+    (_, i) =>
+      `## TOB-ACME-${i + 1}: Finding ${i + 1}\n\nSeverity: High\n\n${Array.from({ length: 400 }, (_, w) => words[(i * 7 + w * 3) % words.length]).join(' ')}.\n`,
+  );
   return `# Audit notes\n\n${sections.join('\n')}`;
 }
 
@@ -72,7 +76,9 @@ describeNeeding([BUILD], 'the CLI on a damaged, read-only or full store', () => 
     const before = readFileSync(db);
     const run = analyze([doc, '--rules-only', '--db', db, '--out', join(dir, 'ro.md')], dir, asUnprivilegedUser);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`DB_READONLY: The database ${db} cannot be written (attempt to write a readonly database): the file or its folder is read-only for you.`);
+    expect(run.stderr).toContain(
+      `DB_READONLY: The database ${db} cannot be written (attempt to write a readonly database): the file or its folder is read-only for you.`,
+    );
     expect(readFileSync(db).equals(before)).toBe(true);
   });
 
@@ -91,7 +97,9 @@ describeNeeding([BUILD], 'the CLI on a damaged, read-only or full store', () => 
     // The run stops (the file stays queued, not failed) with the disk's code, and says how to go on.
     expect(full.code).toBe(1);
     expect(full.stdout).toMatch(/^Run 2: failed\./m);
-    expect(full.stdout).toMatch(/DISK_FULL: There is no room to write the database \(.*\): the disk is full, or a quota or file-size limit was reached\. Free space on that disk, then resume the run/);
+    expect(full.stdout).toMatch(
+      /DISK_FULL: There is no room to write the database \(.*\): the disk is full, or a quota or file-size limit was reached\. Free space on that disk, then resume the run/,
+    );
     expect(full.stdout).toMatch(/large\.md: queued$/m);
     expect(full.stdout).toContain(`Fix the problem above, then resume with: npm run analyze -- --resume 2 --db "${db}"`);
     expect(`${full.stdout}${full.stderr}`).not.toMatch(/Unexpected error|report it/);

@@ -15,7 +15,10 @@ const report = plantedReport();
 /** The CLI as a child process; async, so the simulator in this process keeps answering it. */
 function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], { cwd, env: { ...process.env, CI: 'true', ...env } });
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], {
+      cwd,
+      env: { ...process.env, CI: 'true', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -41,7 +44,11 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
     const db = join(dir, 'store.sqlite');
     const log = join(dir, 'audit.log');
     const out = join(dir, 'report.md');
-    const { code, stdout, stderr } = await runCli([file, ...common, '--db', db, '--log', log, '--out', out, '--endpoint', `kind=openai,url=${sim.baseUrl},context=16384,key-env=AUDIT_TEST_KEY`], dir, { AUDIT_TEST_KEY: secret });
+    const { code, stdout, stderr } = await runCli(
+      [file, ...common, '--db', db, '--log', log, '--out', out, '--endpoint', `kind=openai,url=${sim.baseUrl},context=16384,key-env=AUDIT_TEST_KEY`],
+      dir,
+      { AUDIT_TEST_KEY: secret },
+    );
     expect(stderr + stdout).not.toMatch(/Warning/);
     expect(code, stderr).toBe(0);
     expect(sim.counters.completed).toBeGreaterThan(0);
@@ -51,9 +58,13 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
     // The run stored where it went and the key's name, never the key.
     const store = new BetterSqlite3(db, { readonly: true });
     const settingsJson = (store.prepare('SELECT settings_json FROM runs').get() as { settings_json: string }).settings_json;
-    expect(JSON.parse(settingsJson).llm.endpoints).toEqual([{ kind: 'openai', url: sim.baseUrl, concurrency: 1, contextTokens: 16384, keyRef: 'AUDIT_TEST_KEY' }]);
+    expect(JSON.parse(settingsJson).llm.endpoints).toEqual([
+      { kind: 'openai', url: sim.baseUrl, concurrency: 1, contextTokens: 16384, keyRef: 'AUDIT_TEST_KEY' },
+    ]);
     // The simulator says what it is: the run's record never passes it off as a language model.
-    expect(store.prepare("SELECT message FROM run_events WHERE message LIKE '%(OpenAI-compatible server API, not a language model) at %'").all()).toHaveLength(1);
+    expect(store.prepare("SELECT message FROM run_events WHERE message LIKE '%(OpenAI-compatible server API, not a language model) at %'").all()).toHaveLength(
+      1,
+    );
     store.close();
     for (const text of [readFileSync(db).toString('latin1'), readFileSync(log, 'utf8'), stdout, stderr, markdown]) expect(text).not.toContain(secret);
   });
@@ -77,7 +88,13 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
 
   it('a pool from repeated --endpoint: files spread, each progress line names its endpoint, a refused key leaves one out', async () => {
     // Real (short) generation time, so the two files' calls overlap on the server.
-    const good = await startOpenAiSim({ responder: plantedResponder(report), contextLength: 16384, slots: 2, timeScale: 1, rates: { prefillTokensPerSec: 1e5, decodeTokensPerSec: 1000, loadSeconds: 0 } });
+    const good = await startOpenAiSim({
+      responder: plantedResponder(report),
+      contextLength: 16384,
+      slots: 2,
+      timeScale: 1,
+      rates: { prefillTokensPerSec: 1e5, decodeTokensPerSec: 1000, loadSeconds: 0 },
+    });
     const keyed = await startOpenAiSim({ responder: plantedResponder(report), apiKey: 'right' });
     sims.push(good, keyed);
     const dir = tempDir();
@@ -86,7 +103,17 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
     writeFileSync(second, `${readFileSync(first, 'utf8')}\nA second copy.`);
     const db = join(dir, 'store.sqlite');
     const { code, stdout, stderr } = await runCli(
-      [first, second, ...common, '--db', db, '--endpoint', `kind=openai,url=${keyed.baseUrl},key-env=AUDIT_TEST_KEY,label=keyed`, '--endpoint', `kind=openai,url=${good.baseUrl},concurrency=2,label=good`],
+      [
+        first,
+        second,
+        ...common,
+        '--db',
+        db,
+        '--endpoint',
+        `kind=openai,url=${keyed.baseUrl},key-env=AUDIT_TEST_KEY,label=keyed`,
+        '--endpoint',
+        `kind=openai,url=${good.baseUrl},concurrency=2,label=good`,
+      ],
       dir,
       { AUDIT_TEST_KEY: 'wrong' },
     );
@@ -124,7 +151,10 @@ describe('npm run analyze --endpoint (CLI, real child process, OpenAI-compatible
     const db = join(dir, 'store.sqlite');
     const remote = await runCli([file, '--rules-only', '--db', db, '--endpoint', 'kind=openai,url=http://gpu-box.invalid:8000/v1,label=GPU box'], dir);
     expect(remote.stderr).toMatch(/Warning \(GPU box\): Document text will be sent unencrypted over plain http to gpu-box\.invalid:8000/);
-    const secure = await runCli([file, '--rules-only', '--db', db, '--endpoint', 'kind=openai,url=https://gpu-box.invalid/v1', '--endpoint', 'kind=ollama,url=http://127.0.0.1:11434'], dir);
+    const secure = await runCli(
+      [file, '--rules-only', '--db', db, '--endpoint', 'kind=openai,url=https://gpu-box.invalid/v1', '--endpoint', 'kind=ollama,url=http://127.0.0.1:11434'],
+      dir,
+    );
     expect(secure.stderr).not.toMatch(/unencrypted/);
   });
 });

@@ -24,7 +24,13 @@ function readmeStory(): { section: string; consoleLines: string[] } {
   if (!section) throw new Error('README has no section "First run without Ollama"');
   const block = /```console\n([\s\S]*?)```/.exec(section)?.[1];
   if (!block) throw new Error('the section has no console block');
-  return { section, consoleLines: block.trimEnd().split('\n').filter((line) => !line.startsWith('$ ')) };
+  return {
+    section,
+    consoleLines: block
+      .trimEnd()
+      .split('\n')
+      .filter((line) => !line.startsWith('$ ')),
+  };
 }
 
 /** A TCP port nothing listens on (yet). */
@@ -68,7 +74,10 @@ describe('README: first run without Ollama', () => {
     // Every line of the README's console block, in that order (the build notice of a first start may come before).
     const printed = first.output.split('\n');
     const at = consoleLines.map((line) => printed.indexOf(line));
-    expect(consoleLines.filter((_, i) => at[i]! < 0), first.output).toEqual([]);
+    expect(
+      consoleLines.filter((_, i) => at[i]! < 0),
+      first.output,
+    ).toEqual([]);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(existsSync(join(cwd, 'audit-report-1.md'))).toBe(true);
 
@@ -93,14 +102,21 @@ describe('README: first run without Ollama', () => {
       const report = readFileSync(join(cwd, 'audit-report-1.md'), 'utf8');
       expect(report).toMatch(/- Run: 1 \(full\), status done/);
       // A simulated run says so wherever it names a model: the terminal, the report's notice and its appendix.
-      expect(resumed.output).toContain("Models: qwen3:8b (simulator, not a language model). The models named here were answered by Offline Audit's Ollama simulator");
-      expect(report).toContain("- The models named here were answered by Offline Audit's Ollama simulator: a stand-in that answers from scripts, not a language model.");
+      expect(resumed.output).toContain(
+        "Models: qwen3:8b (simulator, not a language model). The models named here were answered by Offline Audit's Ollama simulator",
+      );
+      expect(report).toContain(
+        "- The models named here were answered by Offline Audit's Ollama simulator: a stand-in that answers from scripts, not a language model.",
+      );
       expect(report).toContain('- Models: judge: qwen3:8b (simulator, not a language model), ');
       expect(report).toContain('  - extract: qwen3:8b (simulator, not a language model) (digest');
       expect(section).toContain('reads "simulator, not a language model"');
       // The terminal and the report give the same completeness verdict.
       // The completeness phase's last line is its verdict: "completeness: file 1 of 1: <headline> | <places>".
-      const verdictLine = resumed.output.split('\n').filter((line) => line.startsWith('completeness: ')).at(-1);
+      const verdictLine = resumed.output
+        .split('\n')
+        .filter((line) => line.startsWith('completeness: '))
+        .at(-1);
       const terminal = verdictLine?.replace(/^completeness: (?:file \d+ of \d+: )?/, '').split(' | ')[0];
       const inReport = /### Completeness: (.+)\n/.exec(report)?.[1];
       expect(terminal, resumed.output).toBeDefined();

@@ -25,7 +25,10 @@ describeNeeding([BUILD], 'the CLI on PDFs built to exhaust memory', () => {
     const kinds = Array.from({ length: 300 }, (_, i) => (i % 5 === 4 ? ('white' as const) : ('empty' as const)));
     const file = writeFixture(join(dir, 'blank300.pdf'), mixedBlankPagesPdf(kinds));
     const db = join(dir, 'store.sqlite');
-    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', db, '--out', join(dir, 'report.md')]), { cwd: dir, killAboveMb: KILL_ABOVE_MB });
+    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', db, '--out', join(dir, 'report.md')]), {
+      cwd: dir,
+      killAboveMb: KILL_ABOVE_MB,
+    });
 
     expect(run.killedAtMb, `killed at ${run.killedAtMb} MB`).toBeNull();
     expect(run.peakMb).toBeLessThan(LIMIT_MB);
@@ -39,7 +42,10 @@ describeNeeding([BUILD], 'the CLI on PDFs built to exhaust memory', () => {
   it('a PDF of 300 empty pages is the same coded result', async () => {
     const dir = tempDir();
     const file = writeFixture(join(dir, 'empty300.pdf'), blankPagesPdf(300));
-    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')]), { cwd: dir, killAboveMb: KILL_ABOVE_MB });
+    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')]), {
+      cwd: dir,
+      killAboveMb: KILL_ABOVE_MB,
+    });
     expect(run.killedAtMb).toBeNull();
     expect(run.peakMb).toBeLessThan(LIMIT_MB);
     expect(run.stdout).toMatch(/empty300\.pdf: failed: PDF_NO_TEXT_LAYER/);
@@ -48,11 +54,16 @@ describeNeeding([BUILD], 'the CLI on PDFs built to exhaust memory', () => {
   it('leaves a 20000 x 20000 image out of OCR with PDF_IMAGE_TOO_LARGE, in bounded memory', async () => {
     const dir = tempDir();
     const file = writeFixture(join(dir, 'bigimage.pdf'), hugeImagePdf(20_000, 20_000));
-    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')]), { cwd: dir, killAboveMb: KILL_ABOVE_MB });
+    const run = await runMeasured(analyzeCliNodeArgs([file, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')]), {
+      cwd: dir,
+      killAboveMb: KILL_ABOVE_MB,
+    });
 
     expect(run.killedAtMb, `killed at ${run.killedAtMb} MB`).toBeNull();
     expect(run.peakMb).toBeLessThan(LIMIT_MB);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/bigimage\.pdf: failed: PDF_IMAGE_TOO_LARGE: "bigimage\.pdf" holds an image too large to read \(20000 x 20000 pixels; .*page 1 reads as blank/);
+    expect(run.stdout).toMatch(
+      /bigimage\.pdf: failed: PDF_IMAGE_TOO_LARGE: "bigimage\.pdf" holds an image too large to read \(20000 x 20000 pixels; .*page 1 reads as blank/,
+    );
   });
 });

@@ -58,7 +58,10 @@ describe('reports are never written through a symbolic link', () => {
     symlinkSync(join(dir, 'victim.txt'), join(dir, 'link.html'));
     symlinkSync(join(dir, 'victim.txt'), join(dir, 'link.json'));
     const db = join(dir, 'store.sqlite');
-    for (const option of [['--out', join(dir, 'link.html')], ['--json', join(dir, 'link.json')]]) {
+    for (const option of [
+      ['--out', join(dir, 'link.html')],
+      ['--json', join(dir, 'link.json')],
+    ]) {
       const run = await runTsx('compare', [earlier, later, '--rules-only', '--db', db, ...option], dir);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/could not be written to .*link\.(html|json): OUTPUT_IS_SYMLINK: /);

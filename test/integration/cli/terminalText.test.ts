@@ -19,11 +19,15 @@ describe('the CLI shows hostile names, never obeys them', () => {
     const doc = join(dir, name);
     writeFileSync(doc, '# Notes\n\nSee TOB-ACME-1.\n');
     const missing = join(dir, 'gone\u001b]0;pwned\u0007.pdf');
-    const result = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), doc, missing, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, CI: 'true' },
-    });
+    const result = spawnSync(
+      join(root, 'node_modules/.bin/tsx'),
+      [join(root, 'electron/cli/analyze.ts'), doc, missing, '--rules-only', '--db', join(dir, 'store.sqlite'), '--out', join(dir, 'report.md')],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true' },
+      },
+    );
     const output = `${result.stdout}${result.stderr}`;
     expect(result.status).toBe(1);
     expect(output).not.toMatch(/[\u001b\u0007]/);

@@ -9,7 +9,15 @@ import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { makeTextPdf, writeFixture } from '../../fixtures/pdfFactory';
-import { fixReviewPair, headingResponder, secondRoundPair, sentenceStatusPair, statusQuoteResponder, versionSpec, type ReportVersion } from '../../fixtures/reportPairs';
+import {
+  fixReviewPair,
+  headingResponder,
+  secondRoundPair,
+  sentenceStatusPair,
+  statusQuoteResponder,
+  versionSpec,
+  type ReportVersion,
+} from '../../fixtures/reportPairs';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
 
@@ -30,7 +38,10 @@ function runCompare(args: string[], cwd: string): Promise<{ code: number | null;
 }
 
 async function writePair(dir: string, pair: { earlier: ReportVersion; later: ReportVersion }): Promise<[string, string]> {
-  return [writeFixture(join(dir, 'earlier.pdf'), await makeTextPdf(versionSpec(pair.earlier, 1))), writeFixture(join(dir, 'later.pdf'), await makeTextPdf(versionSpec(pair.later, 2)))];
+  return [
+    writeFixture(join(dir, 'earlier.pdf'), await makeTextPdf(versionSpec(pair.earlier, 1))),
+    writeFixture(join(dir, 'later.pdf'), await makeTextPdf(versionSpec(pair.later, 2))),
+  ];
 }
 
 interface JsonSide {
@@ -73,7 +84,23 @@ describe('npm run compare (CLI, real child process)', () => {
     const [earlier, later] = await writePair(dir, secondRoundPair());
     const out = join(dir, 'comparison.json');
     const html = join(dir, 'comparison.html');
-    const args = [earlier, later, '--json', out, '--out', html, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--strategy', 'headings', '--no-judge'];
+    const args = [
+      earlier,
+      later,
+      '--json',
+      out,
+      '--out',
+      html,
+      '--db',
+      join(dir, 's.sqlite'),
+      '--host',
+      sim.url,
+      '--model',
+      'qwen3:8b',
+      '--strategy',
+      'headings',
+      '--no-judge',
+    ];
     const run = await runCompare(args, dir);
     expect(run.stderr + run.stdout).not.toMatch(/Error/);
     expect(run.code).toBe(0);
@@ -82,9 +109,21 @@ describe('npm run compare (CLI, real child process)', () => {
     expect(c.later.file).toBe('later.pdf');
 
     // Paired by printed ID, with the later document's own status words and the line they stand on.
-    expect(pairOf(c, 'Reentrancy in withdraw')).toMatchObject({ label: 'still_present', rule: 'printed-id', later: { id: 'ACME-01' }, stated_status: { text: 'Fixed', category: 'resolved', quote: 'Status: Fixed', page: 2 } });
-    expect(pairOf(c, 'Missing rate limiting on login')).toMatchObject({ label: 'still_present', later: { id: 'ACME-02' }, stated_status: { text: 'Acknowledged', category: 'accepted' } });
-    expect(pairOf(c, 'Missing rate limiting on password reset')).toMatchObject({ later: { id: 'ACME-03' }, stated_status: { text: 'Partially Resolved', category: 'partial' } });
+    expect(pairOf(c, 'Reentrancy in withdraw')).toMatchObject({
+      label: 'still_present',
+      rule: 'printed-id',
+      later: { id: 'ACME-01' },
+      stated_status: { text: 'Fixed', category: 'resolved', quote: 'Status: Fixed', page: 2 },
+    });
+    expect(pairOf(c, 'Missing rate limiting on login')).toMatchObject({
+      label: 'still_present',
+      later: { id: 'ACME-02' },
+      stated_status: { text: 'Acknowledged', category: 'accepted' },
+    });
+    expect(pairOf(c, 'Missing rate limiting on password reset')).toMatchObject({
+      later: { id: 'ACME-03' },
+      stated_status: { text: 'Partially Resolved', category: 'partial' },
+    });
     // ACME-04 was removed; its ID now names the old ACME-05, which is paired by its title and re-rated.
     expect(pairOf(c, 'Hard-coded admin key in deployment script')).toMatchObject({ label: 'no_longer_present', later: null, stated_status: null });
     expect(pairOf(c, 'Unchecked return value of token transfer')).toMatchObject({
@@ -94,14 +133,25 @@ describe('npm run compare (CLI, real child process)', () => {
       stated_status: { text: 'Unresolved' },
     });
     // Retitled and renumbered, no ID.
-    expect(pairOf(c, 'Outdated compiler version')).toMatchObject({ label: 'title_changed', rule: 'similarity', later: { id: null, title: 'Use of an outdated Solidity compiler version' }, stated_status: { text: 'Risk accepted' } });
+    expect(pairOf(c, 'Outdated compiler version')).toMatchObject({
+      label: 'title_changed',
+      rule: 'similarity',
+      later: { id: null, title: 'Use of an outdated Solidity compiler version' },
+      stated_status: { text: 'Risk accepted' },
+    });
     // Siblings: the deposit finding is gone, the withdraw one is new; they are offered as a candidate, never paired.
     expect(pairOf(c, 'Missing input validation in deposit')).toMatchObject({ label: 'no_longer_present' });
     expect(pairOf(c, 'Missing input validation in withdraw')).toMatchObject({ label: 'new', earlier: null });
-    expect(c.candidates).toEqual([expect.objectContaining({ earlierPair: c.pairs.indexOf(pairOf(c, 'Missing input validation in deposit')!), laterPair: c.pairs.indexOf(pairOf(c, 'Missing input validation in withdraw')!) })]);
+    expect(c.candidates).toEqual([
+      expect.objectContaining({
+        earlierPair: c.pairs.indexOf(pairOf(c, 'Missing input validation in deposit')!),
+        laterPair: c.pairs.indexOf(pairOf(c, 'Missing input validation in withdraw')!),
+      }),
+    ]);
     expect(pairOf(c, 'Front-running of price updates')).toMatchObject({ label: 'new', later: { id: 'ACME-05' } });
     // Every side carries its quote and page.
-    for (const p of c.pairs) for (const side of [p.earlier, p.later]) if (side) expect(side.quote.length > 0 && side.page !== null && side.pages.length > 0).toBe(true);
+    for (const p of c.pairs)
+      for (const side of [p.earlier, p.later]) if (side) expect(side.quote.length > 0 && side.page !== null && side.pages.length > 0).toBe(true);
 
     // The summary is counted from the pairs.
     const counted = {
@@ -193,18 +243,29 @@ describe('npm run compare (CLI, real child process)', () => {
     expect(run.stderr).toContain('Run without --rules-only');
   }, 120_000);
 
-  it('a status the rules cannot read is read by one model call whose quote must be in the finding\'s section; an invented quote is dropped', async () => {
+  it("a status the rules cannot read is read by one model call whose quote must be in the finding's section; an invented quote is dropped", async () => {
     const dir = tempDir();
     const { sim } = await startSim({ responder: statusQuoteResponder });
     const [earlier, later] = await writePair(dir, sentenceStatusPair());
     const out = join(dir, 'c.json');
-    const run = await runCompare([earlier, later, '--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--strategy', 'headings', '--no-judge'], dir);
+    const run = await runCompare(
+      [earlier, later, '--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--strategy', 'headings', '--no-judge'],
+      dir,
+    );
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("1 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 1 quote(s) not found in their finding's section and dropped.");
+    expect(run.stderr).toContain(
+      "1 status(es) the rules could not read were read by qwen3:8b, each quote found in its finding's section; 1 quote(s) not found in their finding's section and dropped.",
+    );
     const c = readJson(out);
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-1')).toMatchObject({
       label: 'still_present',
-      stated_status: { text: 'fixed', category: 'resolved', quote: 'After the review the developers fixed the issue in commit 4f2a.', page: 2, source: 'model' },
+      stated_status: {
+        text: 'fixed',
+        category: 'resolved',
+        quote: 'After the review the developers fixed the issue in commit 4f2a.',
+        page: 2,
+        source: 'model',
+      },
     });
     expect((c as unknown as { model_status: unknown }).model_status).toEqual({ model: 'qwen3:8b', read: 1, dropped: 1, problem: null });
     // The model said "Status: Resolved" for KITE-2; the document does not: nothing is shown.

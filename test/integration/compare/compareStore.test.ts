@@ -6,7 +6,17 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareDocuments, renderComparison, comparisonCsv, comparisonHtml, comparisonMarkdown, findingKeyOf, getComparison, saveComparison, saveDecision } from '../../../electron/engine/compare';
+import {
+  compareDocuments,
+  renderComparison,
+  comparisonCsv,
+  comparisonHtml,
+  comparisonMarkdown,
+  findingKeyOf,
+  getComparison,
+  saveComparison,
+  saveDecision,
+} from '../../../electron/engine/compare';
 import { createEngine, DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine';
 import { addNote, syncReview } from '../../../electron/engine/review';
 import { openDatabase } from '../../../electron/engine/store';
@@ -41,18 +51,22 @@ async function analysedPair(responder: Responder = headingResponder) {
 }
 
 describe('comparison store, notes, candidates and exports', () => {
-  it('shows the auditor\'s note on the earlier finding on its pair', async () => {
+  it("shows the auditor's note on the earlier finding on its pair", async () => {
     const { db, earlierId, laterId } = await analysedPair();
     const runId = syncReview(db, earlierId)!;
     const first = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
     const pair = first.pairs.find((p) => p.earlier?.id === 'ACME-05')!;
     expect(pair.notes).toEqual([]);
     const finding = db.prepare('SELECT main_finding_id FROM merged_findings WHERE id = ?').get(pair.earlier!.mergedId) as { main_finding_id: number };
-    const { reviewed_id: reviewedId } = db.prepare('SELECT reviewed_id FROM review_sources WHERE run_id = ? AND finding_id = ?').get(runId, finding.main_finding_id) as { reviewed_id: number };
+    const { reviewed_id: reviewedId } = db
+      .prepare('SELECT reviewed_id FROM review_sources WHERE run_id = ? AND finding_id = ?')
+      .get(runId, finding.main_finding_id) as { reviewed_id: number };
     addNote(db, { reviewedId, reviewer: 'Ada', text: 'Client promised a fix with SafeERC20.', now: '2026-01-02T03:04:05Z' });
 
     const again = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
-    expect(again.pairs.find((p) => p.earlier?.id === 'ACME-05')!.notes).toEqual([{ reviewer: 'Ada', at: '2026-01-02T03:04:05Z', text: 'Client promised a fix with SafeERC20.' }]);
+    expect(again.pairs.find((p) => p.earlier?.id === 'ACME-05')!.notes).toEqual([
+      { reviewer: 'Ada', at: '2026-01-02T03:04:05Z', text: 'Client promised a fix with SafeERC20.' },
+    ]);
     expect(again.pairs.filter((p) => p.notes.length > 0)).toHaveLength(1);
     expect(comparisonMarkdown(again)).toContain('Notes: Ada: Client promised a fix with SafeERC20.');
     db.close();
@@ -65,7 +79,14 @@ describe('comparison store, notes, candidates and exports', () => {
     const candidate = before.candidates[0]!;
     const earlierSide = before.pairs[candidate.earlierIndex]!.earlier!;
     const laterSide = before.pairs[candidate.laterIndex]!.later!;
-    const keys = { earlierDocumentId: earlierId, laterDocumentId: laterId, earlierKey: findingKeyOf(earlierSide), laterKey: findingKeyOf(laterSide), reviewer: 'Ada', at: '2026-01-02T00:00:00Z' };
+    const keys = {
+      earlierDocumentId: earlierId,
+      laterDocumentId: laterId,
+      earlierKey: findingKeyOf(earlierSide),
+      laterKey: findingKeyOf(laterSide),
+      reviewer: 'Ada',
+      at: '2026-01-02T00:00:00Z',
+    };
 
     saveDecision(db, { ...keys, decision: 'confirmed' });
     const confirmed = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
@@ -112,7 +133,12 @@ describe('comparison store, notes, candidates and exports', () => {
     const c = compareDocuments(db, { earlierDocumentId: earlierId, laterDocumentId: laterId });
     expect(c.later.mode).toBe('full');
     const pair = c.pairs.find((p) => p.earlier?.id === 'ACME-02')!;
-    expect(pair).toMatchObject({ label: 'still_present', rule: 'printed-id', later: { id: 'ACME-02', mergedId: null, title: 'Missing rate limiting on login', page: 3 }, statedStatus: { text: 'Acknowledged' } });
+    expect(pair).toMatchObject({
+      label: 'still_present',
+      rule: 'printed-id',
+      later: { id: 'ACME-02', mergedId: null, title: 'Missing rate limiting on login', page: 3 },
+      statedStatus: { text: 'Acknowledged' },
+    });
     db.close();
   }, 120_000);
 

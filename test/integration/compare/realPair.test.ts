@@ -27,14 +27,22 @@ function truthOf(name: string): Truth {
 const earlierTruth = () => truthOf(BEANSTALK_REVIEW);
 
 interface Result {
-  pairs: { earlier: { id: string; page: number } | null; later: { id: string; page: number } | null; label: string; stated_status: { text: string; page: number } | null }[];
+  pairs: {
+    earlier: { id: string; page: number } | null;
+    later: { id: string; page: number } | null;
+    label: string;
+    stated_status: { text: string; page: number } | null;
+  }[];
   summary: { resolved: number; stillOpen: number; noLongerPresent: number; new: number };
 }
 
 function runCompare(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
     const files = [realDocument(BEANSTALK_REVIEW, 'pdf')!, realDocument(BEANSTALK_FIX_REVIEW, 'pdf')!];
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/compare.ts'), ...files, ...args], { cwd, env: { ...process.env, CI: 'true' } });
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/compare.ts'), ...files, ...args], {
+      cwd,
+      env: { ...process.env, CI: 'true' },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => done({ code, stderr }));
@@ -57,30 +65,42 @@ function expectTruth(c: Result): void {
   expect(c.summary).toMatchObject({ resolved, stillOpen: earlier.length - resolved, noLongerPresent: 0, new: 0 });
 }
 
-describeNeeding([BEANSTALK_PAIR], 'the real Beanstalk review and its fix review', () => {
-  it('--rules-only pairs every finding with its counterpart, reads every stated status, and pairs nothing wrongly', async () => {
-    const dir = tempDir();
-    const out = join(dir, 'c.json');
-    const run = await runCompare(['--rules-only', '--json', out, '--db', join(dir, 's.sqlite')], dir);
-    expect(run.stderr).not.toMatch(/Error/);
-    expect(run.code).toBe(0);
-    const c = JSON.parse(readFileSync(out, 'utf8')) as Result;
-    expectTruth(c);
-    // Without a model the earlier side is where its "Finding ID:" field stands: the detailed section's page.
-    for (const t of earlierTruth().findings) expect(c.pairs.find((p) => p.earlier?.id === t.id)!.earlier!.page, t.id).toBe(t.page);
-  });
+describeNeeding(
+  [BEANSTALK_PAIR],
+  'the real Beanstalk review and its fix review',
+  () => {
+    it('--rules-only pairs every finding with its counterpart, reads every stated status, and pairs nothing wrongly', async () => {
+      const dir = tempDir();
+      const out = join(dir, 'c.json');
+      const run = await runCompare(['--rules-only', '--json', out, '--db', join(dir, 's.sqlite')], dir);
+      expect(run.stderr).not.toMatch(/Error/);
+      expect(run.code).toBe(0);
+      const c = JSON.parse(readFileSync(out, 'utf8')) as Result;
+      expectTruth(c);
+      // Without a model the earlier side is where its "Finding ID:" field stands: the detailed section's page.
+      for (const t of earlierTruth().findings) expect(c.pairs.find((p) => p.earlier?.id === t.id)!.earlier!.page, t.id).toBe(t.page);
+    });
 
-  it('with a model (the simulator answering faithfully from both truths over HTTP) gives the same pairs and statuses', async () => {
-    const dir = tempDir();
-    const truths: TruthDocument[] = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].map((name) => ({
-      name,
-      findings: truthOf(name).findings.map((t) => ({ id: t.id, title: t.title, ...(t.detail_title ? { detailTitle: t.detail_title } : {}), severity: t.severity, page: t.page, ...(t.type ? { type: t.type } : {}) })),
-    }));
-    const { sim } = await startSim({ responder: truthResponder(truths, { modes: FAITHFUL_MODES }) });
-    const out = join(dir, 'c.json');
-    const run = await runCompare(['--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--no-judge'], dir);
-    expect(run.stderr).not.toMatch(/Error/);
-    expect(run.code).toBe(0);
-    expectTruth(JSON.parse(readFileSync(out, 'utf8')) as Result);
-  });
-}, { timeout: 180_000 });
+    it('with a model (the simulator answering faithfully from both truths over HTTP) gives the same pairs and statuses', async () => {
+      const dir = tempDir();
+      const truths: TruthDocument[] = [BEANSTALK_REVIEW, BEANSTALK_FIX_REVIEW].map((name) => ({
+        name,
+        findings: truthOf(name).findings.map((t) => ({
+          id: t.id,
+          title: t.title,
+          ...(t.detail_title ? { detailTitle: t.detail_title } : {}),
+          severity: t.severity,
+          page: t.page,
+          ...(t.type ? { type: t.type } : {}),
+        })),
+      }));
+      const { sim } = await startSim({ responder: truthResponder(truths, { modes: FAITHFUL_MODES }) });
+      const out = join(dir, 'c.json');
+      const run = await runCompare(['--json', out, '--db', join(dir, 's.sqlite'), '--host', sim.url, '--model', 'qwen3:8b', '--no-judge'], dir);
+      expect(run.stderr).not.toMatch(/Error/);
+      expect(run.code).toBe(0);
+      expectTruth(JSON.parse(readFileSync(out, 'utf8')) as Result);
+    });
+  },
+  { timeout: 180_000 },
+);

@@ -25,9 +25,16 @@ async function analysedPair(modes: readonly ModelMode[]) {
   const pair = ratedInTablePair();
   const db = openDatabase(join(dir, 's.sqlite'));
   const engine = createEngine({ db, appVersion: 'test' });
-  const settings = { strategy: 'headings' as const, judge: false, llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: 'qwen3:8b' }, cache: false } };
+  const settings = {
+    strategy: 'headings' as const,
+    judge: false,
+    llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, models: { default: 'qwen3:8b' }, cache: false },
+  };
   const ids: number[] = [];
-  for (const [name, version, seed] of [['earlier', pair.earlier, 1], ['later', pair.later, 2]] as const) {
+  for (const [name, version, seed] of [
+    ['earlier', pair.earlier, 1],
+    ['later', pair.later, 2],
+  ] as const) {
     // Each document answered from its own truth: both print the same titles.
     sim.setResponder(truthResponder([versionTruth(version, name)], { modes }));
     const file = writeFixture(join(dir, `${name}.pdf`), await makeTextPdf(versionSpec(version, seed)));
@@ -39,7 +46,9 @@ async function analysedPair(modes: readonly ModelMode[]) {
 }
 
 const bySide = (c: ReturnType<typeof compareDocuments>) =>
-  c.pairs.map((p) => ({ id: p.earlier?.id ?? p.later?.id, label: p.label, earlier: p.earlier?.severity ?? null, later: p.later?.severity ?? null })).sort((a, b) => String(a.id).localeCompare(String(b.id)));
+  c.pairs
+    .map((p) => ({ id: p.earlier?.id ?? p.later?.id, label: p.label, earlier: p.earlier?.severity ?? null, later: p.later?.severity ?? null }))
+    .sort((a, b) => String(a.id).localeCompare(String(b.id)));
 
 const EXPECTED = [
   { id: 'ACME-01', label: 'still_present', earlier: 'High', later: 'High' },

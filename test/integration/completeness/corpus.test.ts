@@ -38,13 +38,38 @@ function mergedFrom(truth: Truth, omit?: Truth['findings'][number]): MergedFindi
     .filter((f) => f.title !== omit?.title)
     .map((f, i) => {
       const rank = rankSeverity(DEFAULT_PROFILE, f.severity);
-      return { id: i + 1, runId: 1, documentId: 1, findingKey: f.id, printedNumber: null, modelLabels: [], title: f.detail_title ?? f.title, type: 'vulnerability', severity: f.severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: f.page, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
+      return {
+        id: i + 1,
+        runId: 1,
+        documentId: 1,
+        findingKey: f.id,
+        printedNumber: null,
+        modelLabels: [],
+        title: f.detail_title ?? f.title,
+        type: 'vulnerability',
+        severity: f.severity,
+        severityCanonical: rank.canonical,
+        severityRank: rank.rank,
+        description: '',
+        mainPage: f.page,
+        mainFindingId: i + 1,
+        grounded: true,
+        sources: [],
+        absorbedFindingIds: [],
+      };
     });
 }
 
 async function verdictFor(name: string, omit?: Truth['findings'][number]) {
   const doc = await documentOf(name);
-  const { verdict } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: mergedFrom(truthOf(name), omit), unreviewedMentions: [], failedChunks: [] });
+  const { verdict } = await checkCompleteness({
+    doc,
+    profile: DEFAULT_PROFILE,
+    idPatterns: DEFAULT_PROFILE.idPatterns,
+    findings: mergedFrom(truthOf(name), omit),
+    unreviewedMentions: [],
+    failedChunks: [],
+  });
   return { doc, verdict };
 }
 
@@ -104,14 +129,21 @@ describeNeeding([CORPUS], 'completeness on the corpus', () => {
         expect(c.start >= page.start && c.end <= page.end, `${c.label} on page ${c.page}`).toBe(true);
       }
       const inTruth = canonical(Object.fromEntries(truth.findings.map((f) => [f.severity, truth.findings.filter((g) => g.severity === f.severity).length])));
-      const wrongInPdf = Object.entries(canonical(printedOf(truth))).filter(([s, n]) => (inTruth[s] ?? 0) !== n).map(([s]) => s);
+      const wrongInPdf = Object.entries(canonical(printedOf(truth)))
+        .filter(([s, n]) => (inTruth[s] ?? 0) !== n)
+        .map(([s]) => s);
       const pagesWithoutText = verdict.pagesWithoutText.length > 0;
-      expect(verdict.places.filter((p) => p.kind !== 'pages-without-text').map((p) => [p.kind, p.severity])).toEqual(wrongInPdf.map((s) => ['stated-vs-found', s]));
+      expect(verdict.places.filter((p) => p.kind !== 'pages-without-text').map((p) => [p.kind, p.severity])).toEqual(
+        wrongInPdf.map((s) => ['stated-vs-found', s]),
+      );
       expect(verdict.status).toBe(wrongInPdf.length > 0 || pagesWithoutText ? 'check' : 'complete');
       // Every finding is held by each of the document's lists (a list starts at its entry 1: a fix review's contents and
       // its summary of results are two lists of one kind).
       for (const listing of listsOf(verdict.listed)) {
-        expect(listing.filter((e) => e.findingIds.length > 0), `${listing[0]!.kind} on page ${listing[0]!.page} of ${name}`).toHaveLength(truth.findings.length);
+        expect(
+          listing.filter((e) => e.findingIds.length > 0),
+          `${listing[0]!.kind} on page ${listing[0]!.page} of ${name}`,
+        ).toHaveLength(truth.findings.length);
       }
     });
 
@@ -129,7 +161,10 @@ describeNeeding([CORPUS], 'completeness on the corpus', () => {
         // The entry that lost its finding is the one the full run matched to it.
         const own = full.listed.filter((e) => e.findingIds.includes(truth.findings.findIndex((f) => f.title === missing.title) + 1));
         expect(entries.map((e) => [e.kind, e.number])).toEqual(own.map((e) => [e.kind, e.number]));
-        expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', page: entries.find((e) => e.kind === 'summary-table')?.page ?? entries[0]!.page });
+        expect(verdict.places[0]).toMatchObject({
+          kind: 'entry-without-finding',
+          page: entries.find((e) => e.kind === 'summary-table')?.page ?? entries[0]!.page,
+        });
         expect(verdict.places[0]!.message).toContain(entries.find((e) => e.kind === 'summary-table')?.number ?? entries[0]!.number);
       }
       expect(verdict.places.some((p) => p.kind === 'stated-vs-found' && p.severity === severity)).toBe(true);

@@ -59,35 +59,42 @@ describeNeeding([corpusDocuments(NAMES)], 'completeness on the corpus through th
     return verdict!;
   }
 
-  it('every report that prints totals gets them right, and is complete; the others are complete when they list their findings, else neutral', { timeout: 600_000 }, async () => {
-    expect(docs.map((d) => d.name).sort()).toEqual([...NAMES].sort());
-    for (const doc of docs) {
-      const verdict = await verdictOf(doc.name);
-      const stated = Object.fromEntries(verdict.stated.filter((c) => c.severity !== null).map((c) => [c.label, c.count]));
-      if (Object.keys(doc.statedCounts ?? {}).length > 0) {
-        expect(stated, doc.name).toEqual(doc.statedCounts);
-        expect(verdict.stated.every((c) => c.source === 'rules'), doc.name).toBe(true);
-        expect(verdict.places, doc.name).toEqual([]);
-        expect(verdict.status, doc.name).toBe('complete');
-        expect(verdict.foundTotal, doc.name).toBe(doc.findings.length);
-      } else {
-        expect(verdict.stated, doc.name).toEqual([]);
-        // A report that lists its findings (a summary table) and has them all found is complete; one that states nothing is neutral.
-        if (verdict.listed.length > 0) {
+  it(
+    'every report that prints totals gets them right, and is complete; the others are complete when they list their findings, else neutral',
+    { timeout: 600_000 },
+    async () => {
+      expect(docs.map((d) => d.name).sort()).toEqual([...NAMES].sort());
+      for (const doc of docs) {
+        const verdict = await verdictOf(doc.name);
+        const stated = Object.fromEntries(verdict.stated.filter((c) => c.severity !== null).map((c) => [c.label, c.count]));
+        if (Object.keys(doc.statedCounts ?? {}).length > 0) {
+          expect(stated, doc.name).toEqual(doc.statedCounts);
+          expect(
+            verdict.stated.every((c) => c.source === 'rules'),
+            doc.name,
+          ).toBe(true);
           expect(verdict.places, doc.name).toEqual([]);
           expect(verdict.status, doc.name).toBe('complete');
+          expect(verdict.foundTotal, doc.name).toBe(doc.findings.length);
         } else {
-          expect(verdict.status, doc.name).toBe('no-stated-totals');
-          expect(verdict.headline, doc.name).toBe('No stated totals to check against');
+          expect(verdict.stated, doc.name).toEqual([]);
+          // A report that lists its findings (a summary table) and has them all found is complete; one that states nothing is neutral.
+          if (verdict.listed.length > 0) {
+            expect(verdict.places, doc.name).toEqual([]);
+            expect(verdict.status, doc.name).toBe('complete');
+          } else {
+            expect(verdict.status, doc.name).toBe('no-stated-totals');
+            expect(verdict.headline, doc.name).toBe('No stated totals to check against');
+          }
         }
       }
-    }
-    // Only the documents whose totals no rule read cost the one stated-totals call, and only when their summary parts
-    // print a number next to a severity word (oak-cosmwasm-2023); tob-zcash-2019's print none: no count could be quoted.
-    const unread = docs.filter((d) => Object.keys(d.statedCounts ?? {}).length === 0).map((d) => d.name);
-    expect(unread.sort()).toEqual(['oak-cosmwasm-2023', 'tob-zcash-2019']);
-    expect(h.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
-  });
+      // Only the documents whose totals no rule read cost the one stated-totals call, and only when their summary parts
+      // print a number next to a severity word (oak-cosmwasm-2023); tob-zcash-2019's print none: no count could be quoted.
+      const unread = docs.filter((d) => Object.keys(d.statedCounts ?? {}).length === 0).map((d) => d.name);
+      expect(unread.sort()).toEqual(['oak-cosmwasm-2023', 'tob-zcash-2019']);
+      expect(h.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(1);
+    },
+  );
 
   it('with one finding left out of the answers, the verdict names its severity, its summary-table row and page', { timeout: 300_000 }, async () => {
     const doc = docs.find((d) => d.name === 'tob-mosquitto-2023')!;
@@ -105,7 +112,9 @@ describeNeeding([corpusDocuments(NAMES)], 'completeness on the corpus through th
       expect(verdict.places[1]!.message).toBe('The document states High 9 on page 6; 8 High findings found.');
       const row = verdict.listed.find((e) => e.kind === 'summary-table' && e.number === '7')!;
       expect(verdict.places[0]!.page).toBe(row.page);
-      expect(verdict.places[0]!.message).toBe(`Summary table row 7 on page ${row.page}, "${omitted.title}" (High), matches no finding reported from the text (at most its own row was read). Also listed in the contents on page 4.`);
+      expect(verdict.places[0]!.message).toBe(
+        `Summary table row 7 on page ${row.page}, "${omitted.title}" (High), matches no finding reported from the text (at most its own row was read). Also listed in the contents on page 4.`,
+      );
     } finally {
       omitted = null;
     }

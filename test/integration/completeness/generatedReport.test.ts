@@ -19,7 +19,11 @@ import { promptBlocks } from '../../fixtures/plantedFindings';
 import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
 import { FINDINGS, headingResponder, isStatedTotalsRequest, reportSpec } from './helpers';
 
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {
@@ -41,7 +45,10 @@ async function analyse(spec: TextPdfSpec, responder: Parameters<typeof headingRe
 
 describe('completeness on generated reports', () => {
   it('a report whose summary says Medium 2 while it lists and details one Medium finding is told it disagrees with itself, in the run and every report', async () => {
-    const { runId, verdict, events } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']), undefined);
+    const { runId, verdict, events } = await analyse(
+      reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 2', 'Total Low-Severity Issues 1']),
+      undefined,
+    );
     expect(verdict.stated.map((c) => [c.label, c.count, c.page, c.source])).toEqual([
       ['High', 1, 1, 'rules'],
       ['Medium', 2, 1, 'rules'],
@@ -65,7 +72,9 @@ describe('completeness on generated reports', () => {
     expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
 
     // In the run: the progress message says it.
-    expect(events.filter((e) => e.phase === 'completeness').map((e) => e.message)).toContain(`file 1 of 1: Check this place | p.1: ${verdict.places[0]!.message}`);
+    expect(events.filter((e) => e.phase === 'completeness').map((e) => e.message)).toContain(
+      `file 1 of 1: Check this place | p.1: ${verdict.places[0]!.message}`,
+    );
     // In every report format.
     const markdown = h!.engine.markdownReport(runId);
     expect(markdown).toContain('### Completeness: Check this place');
@@ -83,13 +92,22 @@ describe('completeness on generated reports', () => {
   });
 
   it('the summary table is read by the rules: no extraction prompt shows its rows, the model writes each finding once, and each row is a source of its finding', async () => {
-    const { runId, documentId, verdict } = await analyse(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), undefined);
+    const { runId, documentId, verdict } = await analyse(
+      reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']),
+      undefined,
+    );
     expect(verdict.status).toBe('complete');
     const rows = verdict.listed.filter((e) => e.kind === 'summary-table');
     expect(rows.map((e) => e.number)).toEqual(['1', '2', '3']);
-    const prompts = h!.sim.requests.filter((r) => (r.format as { properties?: Record<string, unknown> } | null)?.properties?.findings).map((r) => promptBlocks(r).chunk ?? '');
+    const prompts = h!.sim.requests
+      .filter((r) => (r.format as { properties?: Record<string, unknown> } | null)?.properties?.findings)
+      .map((r) => promptBlocks(r).chunk ?? '');
     expect(prompts.length).toBeGreaterThan(0);
-    for (const row of rows) expect(prompts.some((p) => p.includes(row.text)), row.text).toBe(false);
+    for (const row of rows)
+      expect(
+        prompts.some((p) => p.includes(row.text)),
+        row.text,
+      ).toBe(false);
     expect(prompts.some((p) => p.includes('[summary table of findings, 3 entries: read without you, not shown]'))).toBe(true);
     // Stored: the model's three entries and the rules' three rows; merged: three findings, each with its row and its section.
     const stored = listFindings(h!.db, runId, documentId);
@@ -107,34 +125,45 @@ describe('completeness on generated reports', () => {
     // The missed finding's title carries markup: the reports show it as text.
     const lowTitle = 'Weak password policy for <b onmouseover="x()">operators</b>';
     const spec = reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'], { lowTitle });
-    const { runId, verdict } = await analyse(spec, undefined, FINDINGS.filter((f) => f.severity !== 'Low'));
+    const { runId, verdict } = await analyse(
+      spec,
+      undefined,
+      FINDINGS.filter((f) => f.severity !== 'Low'),
+    );
     expect(verdict.headline).toBe('Check these 2 places');
     // The row that names the missed finding comes first, then the count it leaves short.
     expect(verdict.places.map((p) => [p.kind, p.severity, p.page])).toEqual([
       ['entry-without-finding', 'Low', 2],
       ['stated-vs-found', 'Low', 1],
     ]);
-    expect(verdict.places[0]!.message).toBe(`Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding reported from the text (at most its own row was read).`);
+    expect(verdict.places[0]!.message).toBe(
+      `Summary table row 3 on page 2, "${lowTitle}" (Low), matches no finding reported from the text (at most its own row was read).`,
+    );
     const html = (await h!.engine.exportReport(runId, 'html')) as string;
-    expect(html).toContain('Summary table row 3 on page 2, &quot;Weak password policy for &lt;b onmouseover=&quot;x()&quot;&gt;operators&lt;/b&gt;&quot; (Low)');
+    expect(html).toContain(
+      'Summary table row 3 on page 2, &quot;Weak password policy for &lt;b onmouseover=&quot;x()&quot;&gt;operators&lt;/b&gt;&quot; (Low)',
+    );
     expect(html).not.toContain('<b onmouseover');
     expect(h!.engine.markdownReport(runId)).not.toContain('<b onmouseover');
   });
 
   it('reads totals the rules cannot with one LLM call on the summary parts, delimited as data, and keeps only counts its quotes show', async () => {
     let seen: { system: string; user: string } | undefined;
-    const { runId, documentId, verdict } = await analyse(reportSpec(['Of the findings, one was rated high, one was', 'rated medium and one was rated low.']), (req) => {
-      seen = promptBlocks(req);
-      return JSON.stringify({
-        counts: [
-          { label: 'High', count: 1, quote: 'one was rated high' },
-          { label: 'Medium', count: 1, quote: 'one was rated medium' },
-          { label: 'Low', count: 1, quote: 'one was rated low' },
-          // Not in the document: dropped.
-          { label: 'Critical', count: 2, quote: 'two were rated critical' },
-        ],
-      });
-    });
+    const { runId, documentId, verdict } = await analyse(
+      reportSpec(['Of the findings, one was rated high, one was', 'rated medium and one was rated low.']),
+      (req) => {
+        seen = promptBlocks(req);
+        return JSON.stringify({
+          counts: [
+            { label: 'High', count: 1, quote: 'one was rated high' },
+            { label: 'Medium', count: 1, quote: 'one was rated medium' },
+            { label: 'Low', count: 1, quote: 'one was rated low' },
+            // Not in the document: dropped.
+            { label: 'Critical', count: 2, quote: 'two were rated critical' },
+          ],
+        });
+      },
+    );
     expect(seen!.system).toContain(DATA_NOTICE);
     expect(seen!.user).toMatch(/<<<DOCUMENT [^>]*label=summary-parts[^>]*>>>\n\[page 1\]\nExecutive Summary/);
     expect(verdict.usedLlm).toBe(true);
@@ -151,7 +180,9 @@ describe('completeness on generated reports', () => {
 
   it('a report that states no totals, and a model that invents counts: no count kept; its summary table, all found, makes it complete', async () => {
     // A number next to a severity word that is no total ("2 of the High ..."): the text could state a count, so it is asked.
-    const { verdict } = await analyse(reportSpec(['Release 2 of the High availability module was reviewed.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
+    const { verdict } = await analyse(reportSpec(['Release 2 of the High availability module was reviewed.']), () =>
+      JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }),
+    );
     expect(verdict.stated).toEqual([]);
     expect(verdict.listed.filter((e) => e.kind === 'summary-table').map((e) => e.findingIds.length)).toEqual([1, 1, 1]);
     expect(verdict.places).toEqual([]);
@@ -174,7 +205,10 @@ describe('completeness on generated reports', () => {
         return JSON.stringify({ recorded: [Number(/^\[(\d+)\]/.exec(line)![1])], findings: [], summary: 'The skipped section.' });
       },
     });
-    const file = writeFixture(join(h.dir, 'generated-report.pdf'), await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'])));
+    const file = writeFixture(
+      join(h.dir, 'generated-report.pdf'),
+      await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'])),
+    );
     const outcome = await h.engine.analyze([file], settings);
     const documentId = outcome.inputs[0]!.documentId!;
     // One follow-up named the skipped section only, by its line.
@@ -191,7 +225,9 @@ describe('completeness on generated reports', () => {
   });
 
   it('a report whose summary parts print no number next to a severity word or "total" is not sent: no count could be quoted', async () => {
-    const { verdict } = await analyse(reportSpec(['The team was responsive.']), () => JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }));
+    const { verdict } = await analyse(reportSpec(['The team was responsive.']), () =>
+      JSON.stringify({ counts: [{ label: 'High', count: 3, quote: 'three high-severity issues' }] }),
+    );
     expect(h!.sim.requests.filter(isStatedTotalsRequest)).toHaveLength(0);
     expect(verdict.stated).toEqual([]);
     expect(verdict.usedLlm).toBe(false);

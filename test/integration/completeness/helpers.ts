@@ -36,7 +36,10 @@ function pageAbove(chunk: string, index: number): number | null {
 }
 
 /** Reports each finding in the chunk that shows its heading; summaries are one sentence; other JSON gets `{}`. */
-export function headingResponder(findings: readonly HeadingFinding[], statedTotals: (req: SimChatRequest) => SimReply = () => JSON.stringify({ counts: [] })): (req: SimChatRequest) => SimReply {
+export function headingResponder(
+  findings: readonly HeadingFinding[],
+  statedTotals: (req: SimChatRequest) => SimReply = () => JSON.stringify({ counts: [] }),
+): (req: SimChatRequest) => SimReply {
   return (req) => {
     if (isStatedTotalsRequest(req)) return statedTotals(req);
     if (!isExtractionRequest(req)) return req.format ? '{}' : 'A summary.';
@@ -44,7 +47,17 @@ export function headingResponder(findings: readonly HeadingFinding[], statedTota
     const reported = findings.flatMap((f) => {
       const at = chunk.indexOf(f.heading);
       if (at < 0 && !squash(chunk).includes(squash(f.heading))) return [];
-      return [{ id: f.id ?? null, type: 'vulnerability', title: f.title, severity: f.severity, description: `${f.title}.`, evidence: f.heading, page: pageAbove(chunk, Math.max(0, at)) ?? 1 }];
+      return [
+        {
+          id: f.id ?? null,
+          type: 'vulnerability',
+          title: f.title,
+          severity: f.severity,
+          description: `${f.title}.`,
+          evidence: f.heading,
+          page: pageAbove(chunk, Math.max(0, at)) ?? 1,
+        },
+      ];
     });
     return JSON.stringify({ findings: reported, summary: reported.length > 0 ? `Reports ${reported.map((f) => f.title).join('; ')}.` : 'No findings here.' });
   };
@@ -64,13 +77,23 @@ export function reportSpec(summaryLines: string[], options: { lowTitle?: string 
     title: 'Generated Audit Report',
     footer: 'Example Corp Portal Review | Page',
     pages: [
-      { blocks: [{ kind: 'heading', text: 'Executive Summary' }, { kind: 'body', lines: ['We reviewed the customer portal in March.', ...summaryLines] }] },
+      {
+        blocks: [
+          { kind: 'heading', text: 'Executive Summary' },
+          { kind: 'body', lines: ['We reviewed the customer portal in March.', ...summaryLines] },
+        ],
+      },
       {
         blocks: [
           { kind: 'heading', text: 'Summary of Findings' },
           {
             kind: 'body',
-            lines: ['No Title Severity Status', '1 SQL injection in the report export High Open', '2 Missing CSRF token on the settings form Medium Open', `3 ${lowTitle} Low Fixed`],
+            lines: [
+              'No Title Severity Status',
+              '1 SQL injection in the report export High Open',
+              '2 Missing CSRF token on the settings form Medium Open',
+              `3 ${lowTitle} Low Fixed`,
+            ],
           },
         ],
       },
@@ -78,12 +101,27 @@ export function reportSpec(summaryLines: string[], options: { lowTitle?: string 
         blocks: [
           { kind: 'heading', text: 'Detailed Findings' },
           { kind: 'heading', text: FINDINGS[0]!.heading, size: 12.5 },
-          { kind: 'body', lines: ['Severity: High', 'The export endpoint builds SQL from the filter text.', 'Any customer can read other customers\u2019 invoices.', 'Bind parameters instead.', 'This was confirmed with a test account.', 'The fix is small.'] },
+          {
+            kind: 'body',
+            lines: [
+              'Severity: High',
+              'The export endpoint builds SQL from the filter text.',
+              'Any customer can read other customers\u2019 invoices.',
+              'Bind parameters instead.',
+              'This was confirmed with a test account.',
+              'The fix is small.',
+            ],
+          },
           { kind: 'heading', text: FINDINGS[1]!.heading, size: 12.5 },
           { kind: 'body', lines: ['Severity: Medium', 'The settings form accepts cross-site posts.'] },
         ],
       },
-      { blocks: [{ kind: 'heading', text: `3. ${lowTitle}`, size: 12.5 }, { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] }] },
+      {
+        blocks: [
+          { kind: 'heading', text: `3. ${lowTitle}`, size: 12.5 },
+          { kind: 'body', lines: ['Severity: Low', 'Operators may choose four-character passwords.'] },
+        ],
+      },
     ],
   };
 }

@@ -45,7 +45,13 @@ describe('completeness store (migration 0100)', () => {
     saveCompleteness(db, { runId: 1, documentId: 1, verdict: verdict('complete'), now: '2026-01-01T00:00:00.000Z' });
     expect(getCompleteness(db, 1, 1)?.status).toBe('complete');
     // The status is checked by the table, not only by the code.
-    expect(() => db.prepare("INSERT INTO completeness_checks (run_id, document_id, status, headline, place_count, verdict_json, created_at) VALUES (1, 1, 'green', 'x', 0, '{}', 'now')").run()).toThrow(/CHECK constraint/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO completeness_checks (run_id, document_id, status, headline, place_count, verdict_json, created_at) VALUES (1, 1, 'green', 'x', 0, '{}', 'now')",
+        )
+        .run(),
+    ).toThrow(/CHECK constraint/);
     db.close();
   });
 
@@ -57,7 +63,9 @@ describe('completeness store (migration 0100)', () => {
     const places = [{ kind: 'stated-vs-found' as const, page: 1, severity: 'High', message: 'The document states High 2 on page 1; 1 High finding found.' }];
     saveCompleteness(db, { runId: 1, documentId: 1, verdict: verdict('check', places), now: 'b' });
     expect(getCompleteness(db, 1, 1)).toEqual(verdict('check', places));
-    expect(db.prepare('SELECT status, headline, place_count, created_at FROM completeness_checks').all()).toEqual([{ status: 'check', headline: 'Check these 1 places', place_count: 1, created_at: 'b' }]);
+    expect(db.prepare('SELECT status, headline, place_count, created_at FROM completeness_checks').all()).toEqual([
+      { status: 'check', headline: 'Check these 1 places', place_count: 1, created_at: 'b' },
+    ]);
     db.prepare('DELETE FROM runs WHERE id = 1').run();
     expect(getCompleteness(db, 1, 1)).toBeNull();
     db.close();

@@ -37,21 +37,59 @@ const PLANTED: Planted[] = [
 function merged(planted: readonly Planted[]): MergedFinding[] {
   return planted.map((p, i) => {
     const rank = rankSeverity(DEFAULT_PROFILE, p.severity);
-    return { id: i + 1, runId: 1, documentId: 1, findingKey: p.id ?? null, printedNumber: p.number, modelLabels: [], title: p.title, type: 'vulnerability', severity: p.severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: 4, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
+    return {
+      id: i + 1,
+      runId: 1,
+      documentId: 1,
+      findingKey: p.id ?? null,
+      printedNumber: p.number,
+      modelLabels: [],
+      title: p.title,
+      type: 'vulnerability',
+      severity: p.severity,
+      severityCanonical: rank.canonical,
+      severityRank: rank.rank,
+      description: '',
+      mainPage: 4,
+      mainFindingId: i + 1,
+      grounded: true,
+      sources: [],
+      absorbedFindingIds: [],
+    };
   });
 }
 
 /** A detailed section: its heading and a description of several lines (sections are never a list of findings). */
 const detail = (p: Planted): Block[] => [
   { kind: 'heading', text: `${p.number} ${p.title}`, size: 12.5 },
-  { kind: 'body', lines: [`Severity: ${p.severity}`, 'The contract accepts the input as given.', 'An attacker can use this to move funds.', 'The tests do not cover this path.', 'Validate the input before use.', 'The team fixed it in the second commit.'] },
+  {
+    kind: 'body',
+    lines: [
+      `Severity: ${p.severity}`,
+      'The contract accepts the input as given.',
+      'An attacker can use this to move funds.',
+      'The tests do not cover this path.',
+      'Validate the input before use.',
+      'The team fixed it in the second commit.',
+    ],
+  },
 ];
 const detailPages: Block[][] = [[{ kind: 'heading', text: '5 Findings' }, ...PLANTED.slice(0, 3).flatMap(detail)], PLANTED.slice(3).flatMap(detail)];
 
 async function verdictOf(name: string, summaryPages: Block[][], planted: readonly Planted[] = PLANTED) {
-  const file = writeFixture(join(dir, `${name}.pdf`), await makeTextPdf({ title: name, footer: 'Acme Vault Review | Page', pages: [...summaryPages, ...detailPages].map((blocks) => ({ blocks })) }));
+  const file = writeFixture(
+    join(dir, `${name}.pdf`),
+    await makeTextPdf({ title: name, footer: 'Acme Vault Review | Page', pages: [...summaryPages, ...detailPages].map((blocks) => ({ blocks })) }),
+  );
   const { document } = await ingestFile(file);
-  const { verdict } = await checkCompleteness({ doc: document, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: merged(planted), unreviewedMentions: [], failedChunks: [] });
+  const { verdict } = await checkCompleteness({
+    doc: document,
+    profile: DEFAULT_PROFILE,
+    idPatterns: DEFAULT_PROFILE.idPatterns,
+    findings: merged(planted),
+    unreviewedMentions: [],
+    failedChunks: [],
+  });
   return verdict;
 }
 
@@ -86,7 +124,20 @@ describe('summary layouts of generated reports', () => {
   it('"Issues Found" rows with a Gas row and "Total Issues", after a contents list of 5.1.1-numbered findings', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: '4 Executive Summary' },
-      { kind: 'body', lines: ['In this period, a total of 5 issues were found.', 'Issues Found', 'Critical Risk 0', 'High Risk 1', 'Medium Risk 2', 'Low Risk 1', 'Informational 0', 'Gas Optimizations 1', 'Total Issues 5'] },
+      {
+        kind: 'body',
+        lines: [
+          'In this period, a total of 5 issues were found.',
+          'Issues Found',
+          'Critical Risk 0',
+          'High Risk 1',
+          'Medium Risk 2',
+          'Low Risk 1',
+          'Informational 0',
+          'Gas Optimizations 1',
+          'Total Issues 5',
+        ],
+      },
     ];
     const verdict = await verdictOf('issues-found', [CONTENTS, summary]);
     expect(statedOf(verdict)).toEqual([
@@ -105,13 +156,18 @@ describe('summary layouts of generated reports', () => {
       ['entry-without-finding', 1],
       ['stated-vs-found', 2],
     ]);
-    expect(short.places[0]!.message).toBe('Contents entry 5.2.2 on page 1, "Oracle price is read without a staleness check", matches no finding reported from the text (at most its own row was read).');
+    expect(short.places[0]!.message).toBe(
+      'Contents entry 5.2.2 on page 1, "Oracle price is read without a staleness check", matches no finding reported from the text (at most its own row was read).',
+    );
   });
 
   it('a "Severity | Count" table in row form, with its total row', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Executive Summary' },
-      { kind: 'body', lines: ['Severity | Count | Fixed', 'Critical | 0 | 0', 'High | 1 | 1', 'Medium | 2 | 1', 'Low | 1 | 0', 'Gas | 1 | 1', 'Total | 5 | 3'] },
+      {
+        kind: 'body',
+        lines: ['Severity | Count | Fixed', 'Critical | 0 | 0', 'High | 1 | 1', 'Medium | 2 | 1', 'Low | 1 | 0', 'Gas | 1 | 1', 'Total | 5 | 3'],
+      },
     ];
     const verdict = await verdictOf('severity-count-rows', [CONTENTS, summary]);
     expect(statedOf(verdict)).toEqual([
@@ -128,7 +184,16 @@ describe('summary layouts of generated reports', () => {
   it('counts in prose, number words with digits in brackets', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Executive Summary' },
-      { kind: 'body', lines: ['The team identified a total of five (5) issues during this assessment, of which:', '- One (1) is classified as high risk,', '- Two (2) are classified as medium risk,', '- One (1) is classified as low risk,', '- One (1) is classified as informational.'] },
+      {
+        kind: 'body',
+        lines: [
+          'The team identified a total of five (5) issues during this assessment, of which:',
+          '- One (1) is classified as high risk,',
+          '- Two (2) are classified as medium risk,',
+          '- One (1) is classified as low risk,',
+          '- One (1) is classified as informational.',
+        ],
+      },
     ];
     const verdict = await verdictOf('prose-counts', [CONTENTS, summary]);
     expect(statedOf(verdict)).toEqual([
@@ -142,7 +207,10 @@ describe('summary layouts of generated reports', () => {
   });
 
   it('a severity table split across a page break (the footer between its rows)', async () => {
-    const pageOne: Block[] = [{ kind: 'heading', text: 'Executive Summary' }, { kind: 'body', lines: [...Array.from({ length: 40 }, (_, i) => `Scope line ${i + 1} of the engagement.`), 'Severity Count', 'High 1', 'Medium 2'] }];
+    const pageOne: Block[] = [
+      { kind: 'heading', text: 'Executive Summary' },
+      { kind: 'body', lines: [...Array.from({ length: 40 }, (_, i) => `Scope line ${i + 1} of the engagement.`), 'Severity Count', 'High 1', 'Medium 2'] },
+    ];
     const pageTwo: Block[] = [{ kind: 'body', lines: ['Low 1', 'Gas 1', 'Total 5', 'Category Count', 'Data Validation 3'] }];
     const verdict = await verdictOf('split-table', [pageOne, pageTwo, CONTENTS]);
     expect(statedOf(verdict)).toEqual([
@@ -159,15 +227,26 @@ describe('summary layouts of generated reports', () => {
   it('an "ID | Description | Severity | Status" summary table: its rows are the stated findings, a changed severity is named', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Summary of Findings' },
-      { kind: 'body', lines: ['ID Description Severity Status', ...PLANTED.map((p) => `${p.id} ${p.title} ${p.severity === 'Gas' ? 'Informational' : p.severity} Resolved`)] },
+      {
+        kind: 'body',
+        lines: ['ID Description Severity Status', ...PLANTED.map((p) => `${p.id} ${p.title} ${p.severity === 'Gas' ? 'Informational' : p.severity} Resolved`)],
+      },
     ];
     const verdict = await verdictOf('id-table', [summary]);
-    expect(verdict.listed.map((e) => [e.kind, e.id, e.severityCanonical, e.findingIds])).toEqual(PLANTED.map((p, i) => ['summary-table', p.id, rankSeverity(DEFAULT_PROFILE, p.severity).canonical, [i + 1]]));
+    expect(verdict.listed.map((e) => [e.kind, e.id, e.severityCanonical, e.findingIds])).toEqual(
+      PLANTED.map((p, i) => ['summary-table', p.id, rankSeverity(DEFAULT_PROFILE, p.severity).canonical, [i + 1]]),
+    );
     expect(verdict.status).toBe('complete');
     const short = await verdictOf('id-table-short', [summary], withoutSecondMedium);
     expect(short.places.map((p) => p.kind)).toEqual(['entry-without-finding']);
-    expect(short.places[0]!.message).toBe('Summary table row ACM-03 on page 1, "Oracle price is read without a staleness check" (Medium), matches no finding reported from the text (at most its own row was read).');
-    const downgraded = await verdictOf('id-table-severity', [summary], PLANTED.map((p) => (p.id === 'ACM-02' ? { ...p, severity: 'Low' } : p)));
+    expect(short.places[0]!.message).toBe(
+      'Summary table row ACM-03 on page 1, "Oracle price is read without a staleness check" (Medium), matches no finding reported from the text (at most its own row was read).',
+    );
+    const downgraded = await verdictOf(
+      'id-table-severity',
+      [summary],
+      PLANTED.map((p) => (p.id === 'ACM-02' ? { ...p, severity: 'Low' } : p)),
+    );
     expect(downgraded.places.map((p) => [p.kind, p.page])).toEqual([['severity-differs', 1]]);
   });
 });
@@ -176,7 +255,15 @@ describe('more summary layouts of generated reports', () => {
   it('a severity table in column form: the severities in its header row, their counts in the row below', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Executive Summary' },
-      { kind: 'body', lines: ['The review covered the vault and its oracle adapters.', 'Critical High Medium Low Informational Gas Total', '0 1 2 1 0 1 5', 'Each finding is described in section 5.'] },
+      {
+        kind: 'body',
+        lines: [
+          'The review covered the vault and its oracle adapters.',
+          'Critical High Medium Low Informational Gas Total',
+          '0 1 2 1 0 1 5',
+          'Each finding is described in section 5.',
+        ],
+      },
     ];
     const verdict = await verdictOf('column-table', [CONTENTS, summary]);
     expect(statedOf(verdict)).toEqual([
@@ -202,7 +289,14 @@ describe('more summary layouts of generated reports', () => {
       { kind: 'heading', text: 'Executive Summary' },
       {
         kind: 'body',
-        lines: ['Summary', 'Project Name Acme Vault', 'Total Commits 71', 'Issues Found', 'Critical 0 High 1 Medium 2 Low 1 Informational 0 Gas 1', 'Methods Manual Review 71'],
+        lines: [
+          'Summary',
+          'Project Name Acme Vault',
+          'Total Commits 71',
+          'Issues Found',
+          'Critical 0 High 1 Medium 2 Low 1 Informational 0 Gas 1',
+          'Methods Manual Review 71',
+        ],
       },
     ];
     const verdict = await verdictOf('one-line-counts', [CONTENTS, summary]);
@@ -252,7 +346,18 @@ describe('more summary layouts of generated reports', () => {
   it('an "Undetermined" row counted as its own word (ranked with Medium, never folded into it)', async () => {
     const summary: Block[] = [
       { kind: 'heading', text: 'Executive Summary' },
-      { kind: 'body', lines: ['EXPOSURE ANALYSIS CATEGORY BREAKDOWN', 'Severity Count Category Count', 'High 1 Data Validation 3', 'Medium 1 Access Controls 1', 'Undetermined 1 Timing 1', 'Low 1', 'Gas 1'] },
+      {
+        kind: 'body',
+        lines: [
+          'EXPOSURE ANALYSIS CATEGORY BREAKDOWN',
+          'Severity Count Category Count',
+          'High 1 Data Validation 3',
+          'Medium 1 Access Controls 1',
+          'Undetermined 1 Timing 1',
+          'Low 1',
+          'Gas 1',
+        ],
+      },
     ];
     const planted = PLANTED.map((p) => (p.number === '5.2.2' ? { ...p, severity: 'Undetermined' } : p));
     const verdict = await verdictOf('undetermined-row', [CONTENTS, summary], planted);
@@ -278,7 +383,11 @@ describe('more summary layouts of generated reports', () => {
       'The document states Undetermined 1 on page 2; 0 Undetermined findings found.',
     ]);
     // The Undetermined finding missing: its row and its count are named.
-    const short = await verdictOf('undetermined-row-short', [CONTENTS, summary], planted.filter((p) => p.number !== '5.2.2'));
+    const short = await verdictOf(
+      'undetermined-row-short',
+      [CONTENTS, summary],
+      planted.filter((p) => p.number !== '5.2.2'),
+    );
     expect(short.places.map((p) => p.kind)).toEqual(['entry-without-finding', 'stated-vs-found']);
   });
 });

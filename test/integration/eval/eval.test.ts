@@ -36,7 +36,9 @@ describeNeeding([CORPUS], 'corpus eval gate (a model that answers with bare titl
   it('finds every truth finding once with its printed ID and severity and its detail page; the completeness check stays clean', async () => {
     // A half document (its PDF or its truth file missing) is left out, as the faithful gate leaves it out.
     const whole = wholeCorpusDocuments();
-    const reports = loadCorpusTruth().filter((d) => d.findings.length > 0 && whole.includes(d.name)).map((d) => d.name);
+    const reports = loadCorpusTruth()
+      .filter((d) => d.findings.length > 0 && whole.includes(d.name))
+      .map((d) => d.name);
     const { rows, gate } = await runEval({ sim: true, corpus: true, only: reports, modes: BARE_TITLE_MODES });
     const corpus = rows.filter((r) => r.corpus);
     expect(corpus.map((r) => r.name).sort()).toEqual([...reports].sort());
@@ -52,7 +54,9 @@ describeNeeding([CORPUS], 'corpus eval gate (a model that answers with bare titl
 // above, and leaving them out keeps this second run short.
 describeNeeding([CORPUS, corpusDocuments(NAMED)], 'corpus completeness gate (a model that skips findings)', () => {
   it('names every missed finding with its page; no stated total read wrong', async () => {
-    const reports = loadCorpusTruth().filter((d) => skippedFindings(d).length > 0).map((d) => d.name);
+    const reports = loadCorpusTruth()
+      .filter((d) => skippedFindings(d).length > 0)
+      .map((d) => d.name);
     expect(reports.length).toBeGreaterThanOrEqual(3);
     const { rows, gate } = await runEval({ sim: true, corpus: true, generated: false, only: reports, modes: [...FAITHFUL_MODES, 'skips-findings'] });
     expect(rows.map((r) => r.name).sort()).toEqual([...reports].sort());

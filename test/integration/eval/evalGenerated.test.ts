@@ -14,7 +14,16 @@ describe('npm run eval against the simulator', () => {
     const clean = rows.find((r) => r.name.startsWith('clean-report'))!;
     // The scripted model misses one finding and paraphrases one beyond recognition: neither can count as found.
     const findable = truth.filter((t) => t.behaviour !== 'miss' && t.behaviour !== 'paraphrase-heavy').length;
-    expect(planted).toMatchObject({ status: 'done', pages: 6, truth: truth.length, found: findable, detailPages: findable, extra: 0, duplicates: 0, wrongMerges: 0 });
+    expect(planted).toMatchObject({
+      status: 'done',
+      pages: 6,
+      truth: truth.length,
+      found: findable,
+      detailPages: findable,
+      extra: 0,
+      duplicates: 0,
+      wrongMerges: 0,
+    });
     // The invented finding and the heavy paraphrase are listed, apart, as ungrounded.
     expect(planted.ungrounded).toBe(2);
     expect(clean).toMatchObject({ status: 'done', truth: 0, found: 0, grounded: 0 });

@@ -32,7 +32,9 @@ async function analyse(report: GroupSeverityReport, modes: readonly ModelMode[])
   const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([report.truth], { modes }) });
   const db = openDatabase(join(dir, `${report.name}-${modes.join('+')}.sqlite`));
   try {
-    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(report)], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false } });
+    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(report)], {
+      llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false },
+    });
     const documentId = outcome.inputs[0]!.documentId!;
     const merged = listMergedFindings(db, outcome.run.id, documentId);
     return { status: outcome.inputs[0]!.status, merged, verdict: getCompleteness(db, outcome.run.id, documentId)! };
@@ -59,18 +61,33 @@ describe('severities printed only in group headings', () => {
         const { status, merged, verdict } = await analyse(r, modes);
         expect(status).toBe('done');
         const score = scoreStrict(r.truth.findings, merged);
-        expect({ report: r.name, ...score, problems: score.problems.slice(0, 5) }).toMatchObject({ report: r.name, found: r.truth.findings.length, duplicates: 0, wrongMerges: 0, extra: 0, problems: [] });
+        expect({ report: r.name, ...score, problems: score.problems.slice(0, 5) }).toMatchObject({
+          report: r.name,
+          found: r.truth.findings.length,
+          duplicates: 0,
+          wrongMerges: 0,
+          extra: 0,
+          problems: [],
+        });
         for (const t of r.truth.findings) {
           const [f] = carriersOf(t, merged);
           // The printed word, "Gas" kept as such (ranked with the informational ones), never the model's or none.
-          expect({ title: t.title, severity: f!.severity, number: f!.printedNumber, mainPage: f!.mainPage }).toEqual({ title: t.title, severity: t.severity, number: t.id, mainPage: t.page });
+          expect({ title: t.title, severity: f!.severity, number: f!.printedNumber, mainPage: f!.mainPage }).toEqual({
+            title: t.title,
+            severity: t.severity,
+            number: t.id,
+            mainPage: t.page,
+          });
           // Its description is its own opening sentence, not a contents line and its neighbours.
           expect(f!.description, t.title).not.toMatch(/\. \. \./);
           expect(f!.description.length, t.title).toBeGreaterThan(40);
         }
         expect(verdict.places, r.name).toEqual([]);
         expect(verdict.status, r.name).toBe('complete');
-        expect(verdict.tallies.find((t) => t.severity === 'Gas'), r.name).toMatchObject({ stated: 2, found: 2 });
+        expect(
+          verdict.tallies.find((t) => t.severity === 'Gas'),
+          r.name,
+        ).toMatchObject({ stated: 2, found: 2 });
       }
     }, 300_000);
   }

@@ -39,7 +39,13 @@ async function analyse(label: string, responder: Responder) {
     const merged = listMergedFindings(db, outcome.run.id, documentId);
     const verdict = getCompleteness(db, outcome.run.id, documentId)!;
     const itemRequests = sim.requests.filter(asksForItems).length;
-    return { status: outcome.inputs[0]!.status, score: scoreStrict(notes.truth.findings, merged), completeness: scoreCompleteness(notes.truth, merged, verdict), verdict, itemRequests };
+    return {
+      status: outcome.inputs[0]!.status,
+      score: scoreStrict(notes.truth.findings, merged),
+      completeness: scoreCompleteness(notes.truth, merged, verdict),
+      verdict,
+      itemRequests,
+    };
   } finally {
     db.close();
     await sim.close();
@@ -50,7 +56,10 @@ describe('a changelog whose entries carry no ID', () => {
   it('a model that skips entries: each skipped entry is asked for again, and named with its page when still missing', async () => {
     const skipped = skippedFindings(notes.truth);
     expect(skipped.length).toBeGreaterThan(20);
-    const { status, score, completeness, verdict, itemRequests } = await analyse('skips', truthResponder([notes.truth], { modes: ['skips-findings', 'verbose-replies'] }));
+    const { status, score, completeness, verdict, itemRequests } = await analyse(
+      'skips',
+      truthResponder([notes.truth], { modes: ['skips-findings', 'verbose-replies'] }),
+    );
     expect(status).toBe('done');
     expect(score).toMatchObject({ found: notes.truth.findings.length - skipped.length, duplicates: 0, wrongMerges: 0, extra: 0 });
     expect(itemRequests).toBeGreaterThan(0);

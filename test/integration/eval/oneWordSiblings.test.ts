@@ -37,7 +37,10 @@ describe('siblings one word apart', () => {
     ['a model that follows the reply protocol', FAITHFUL_MODES],
     ['a model that answers with bare titles', BARE_TITLE_MODES],
     ['an imperfect model', IMPERFECT_MODES],
-    ['a model that reports every sighting and gives a sibling\u2019s rows its neighbour\u2019s title', ['every-occurrence', 'siblings-same-title', 'reformatted-ids']],
+    [
+      'a model that reports every sighting and gives a sibling\u2019s rows its neighbour\u2019s title',
+      ['every-occurrence', 'siblings-same-title', 'reformatted-ids'],
+    ],
   ] as const) {
     it(`${label}: each sibling found once, none joined to the other`, async () => {
       const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([report.truth], { modes: modes as readonly ModelMode[] }) });
@@ -48,7 +51,13 @@ describe('siblings one word apart', () => {
         const score = scoreStrict(report.truth.findings, listMergedFindings(db, outcome.run.id, outcome.inputs[0]!.documentId!));
         // A finding the imperfect model skips is known from its summary-table row alone: found, without its detail page.
         const skipped = (modes as readonly ModelMode[]).includes('skips-findings') ? skippedFindings(report.truth).length : 0;
-        expect({ ...score, problems: score.problems.filter((p) => !p.startsWith('no detail page')) }).toMatchObject({ found: report.truth.findings.length, duplicates: 0, wrongMerges: 0, extra: 0, problems: [] });
+        expect({ ...score, problems: score.problems.filter((p) => !p.startsWith('no detail page')) }).toMatchObject({
+          found: report.truth.findings.length,
+          duplicates: 0,
+          wrongMerges: 0,
+          extra: 0,
+          problems: [],
+        });
         expect(score.detailPages).toBe(report.truth.findings.length - skipped);
       } finally {
         db.close();

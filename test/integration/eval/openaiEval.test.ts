@@ -4,7 +4,17 @@ import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
 /** Small corpus reports the Ollama path passes the gate on, and the negative control (no finding at all). */
 const DOCUMENTS = ['tob-zcash-2019', 'spearbit-morpho-2024-12', 'oak-cosmwasm-2023'];
-const score = (r: EvalRow) => ({ name: r.name, status: r.status, truth: r.truth, found: r.found, duplicates: r.duplicates, wrongMerges: r.wrongMerges, detailPages: r.detailPages, extra: r.extra, grounded: r.grounded });
+const score = (r: EvalRow) => ({
+  name: r.name,
+  status: r.status,
+  truth: r.truth,
+  found: r.found,
+  duplicates: r.duplicates,
+  wrongMerges: r.wrongMerges,
+  detailPages: r.detailPages,
+  extra: r.extra,
+  grounded: r.grounded,
+});
 
 // `npm run eval -- --sim --corpus --openai`: the same corpus gate through the OpenAI-compatible API (SSE, usage,
 // response_format json_schema, the endpoint's context) as through Ollama's native API, document by document.

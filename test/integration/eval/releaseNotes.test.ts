@@ -37,9 +37,13 @@ async function analyse(modes: ModelMode[], document: ReleaseNotes = notes, stopA
   const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([document.truth], { modes, ...(stopAfter ? { stopAfter } : {}) }) });
   const db = openDatabase(join(dir, `${document.name}-${modes.join('+') || 'faithful'}-${stopAfter ?? 'default'}.sqlite`));
   try {
-    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(document)], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false } });
+    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(document)], {
+      llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false },
+    });
     const documentId = outcome.inputs[0]!.documentId!;
-    const calls = db.prepare("SELECT outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref FROM llm_calls WHERE purpose = 'extract'").all() as {
+    const calls = db
+      .prepare("SELECT outcome, done_reason AS doneReason, error_code AS errorCode, chunk_ref AS ref FROM llm_calls WHERE purpose = 'extract'")
+      .all() as {
       outcome: string;
       doneReason: string | null;
       errorCode: string | null;
@@ -101,7 +105,12 @@ describe('a release note with hundreds of issue IDs, in registers or in running 
     expect(raw).toHaveLength(360);
     const issue = raw.find((f) => f.findingKey === 'CR-2001')!;
     const truth = notes.truth.findings.find((f) => f.id === 'CR-2001')!;
-    expect(issue).toMatchObject({ title: truth.title, severity: truth.severity, page: truth.page, grounding: { status: 'grounded', match: 'exact', page: truth.page } });
+    expect(issue).toMatchObject({
+      title: truth.title,
+      severity: truth.severity,
+      page: truth.page,
+      grounding: { status: 'grounded', match: 'exact', page: truth.page },
+    });
     expect(issue.evidence).toBe(`${truth.title}\nReported as CR-2001 (priority ${truth.severity}) and fixed in this release.`);
     expect(raw.filter((f) => f.grounding.status !== 'grounded')).toEqual([]);
     // Every issue prints its ID: the ID-free upgrade notes and known limitations after the last one are not asked again.

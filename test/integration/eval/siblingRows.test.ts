@@ -31,7 +31,9 @@ async function analyse(document: GeneratedDocument, modes: ModelMode[], stopAfte
   const sim = await startOllamaSim({ timeScale: 0, responder: truthResponder([document.truth], { modes, ...(stopAfter ? { stopAfter } : {}) }) });
   const db = openDatabase(join(dir, `${document.name}-${modes.join('+')}.sqlite`));
   try {
-    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(document)], { llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false } });
+    const outcome = await createEngine({ db, appVersion: 'test' }).analyze([fileOf(document)], {
+      llm: { ...DEFAULT_RUN_LLM_SETTINGS, host: sim.url, cache: false },
+    });
     const merged = listMergedFindings(db, outcome.run.id, outcome.inputs[0]!.documentId!);
     return { status: outcome.inputs[0]!.status, score: scoreStrict(document.truth.findings, merged), merged };
   } finally {
@@ -51,7 +53,11 @@ describe('dense documents whose findings differ by a phrase', () => {
 
   for (const [label, modes, stopAfter] of [
     ['a model that reports every sighting and reformats IDs', ['every-occurrence', 'reformatted-ids', 'verbose-replies'], undefined],
-    ['a model that reports once per call, off the severity scale, ending its lists after 10', ['once-per-unit-first-occurrence', 'off-scale-severity', 'stops-after-n'], 10],
+    [
+      'a model that reports once per call, off the severity scale, ending its lists after 10',
+      ['once-per-unit-first-occurrence', 'off-scale-severity', 'stops-after-n'],
+      10,
+    ],
   ] as const) {
     it(`${label}: every finding found once, none merged into its sibling`, async () => {
       for (const d of documents) {

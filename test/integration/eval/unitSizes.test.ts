@@ -36,7 +36,10 @@ function runEvalCommand(args: string[]): Promise<{ code: number | null; stdout: 
 function rowValues(stdout: string, label: string): string[] {
   const line = stdout.split('\n').find((l) => l.includes(label));
   if (!line) throw new Error(`no row "${label}" in:\n${stdout}`);
-  return line.split('│').slice(4, -1).map((cell) => cell.trim().replace(/^'|'$/g, ''));
+  return line
+    .split('│')
+    .slice(4, -1)
+    .map((cell) => cell.trim().replace(/^'|'$/g, ''));
 }
 
 describe('npm run eval --unit-tokens against an Ollama (the simulator over HTTP)', () => {
@@ -47,7 +50,11 @@ describe('npm run eval --unit-tokens against an Ollama (the simulator over HTTP)
       timeScale: 0,
       responder: (req) => {
         const reply = planted(req);
-        const extraction = typeof req.format === 'object' && req.format !== null && 'properties' in req.format && 'findings' in (req.format as { properties: object }).properties;
+        const extraction =
+          typeof req.format === 'object' &&
+          req.format !== null &&
+          'properties' in req.format &&
+          'findings' in (req.format as { properties: object }).properties;
         requests.push({ numCtx: req.numCtx, extraction });
         if (!extraction || typeof reply !== 'string') return reply;
         const parsed = JSON.parse(reply) as { findings: unknown[]; summary: string };

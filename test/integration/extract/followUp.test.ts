@@ -17,11 +17,29 @@ const MODEL = 'qwen3:8b';
 const rows = Array.from({ length: 30 }, (_, i) => `PBI-${500 + i} Export of batch ${i} fails at month end`);
 const doc = documentFromPages([`Resolved issues\n${rows.join('\n')}\nEnd of the list.`], 'issues.txt');
 const unit: ChunkNode = {
-  index: 1, parentIndex: 0, title: 'page 1', section: { level: 1, path: [] },
-  start: 0, end: doc.text.length, pageStart: 1, pageEnd: 1, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+  index: 1,
+  parentIndex: 0,
+  title: 'page 1',
+  section: { level: 1, path: [] },
+  start: 0,
+  end: doc.text.length,
+  pageStart: 1,
+  pageEnd: 1,
+  tokenEstimate: 0,
+  origin: 'page',
+  isLeaf: true,
+  overlapBefore: 0,
 };
 const mentions: IdMention[] = findIdMentions(doc.text, doc.pages, DEFAULT_ID_PATTERNS);
-const finding = (row: string) => ({ id: row.split(' ')[0]!, type: 'defect', title: row.slice(row.indexOf(' ') + 1), severity: 'Medium', description: 'Export fails.', evidence: row, page: 1 });
+const finding = (row: string) => ({
+  id: row.split(' ')[0]!,
+  type: 'defect',
+  title: row.slice(row.indexOf(' ') + 1),
+  severity: 'Medium',
+  description: 'Export fails.',
+  evidence: row,
+  page: 1,
+});
 
 describe('IDs no finding covers are asked for again', () => {
   it('a model that lists only the first 6 rows: the other 24 IDs are named in three follow-ups and found, grounded', async () => {
@@ -48,7 +66,11 @@ describe('IDs no finding covers are asked for again', () => {
       const uncovered = uncoveredMentions(mentions, r.findings);
       expect(uncovered.map((m) => m.normalized)).toEqual(rows.slice(6).map((row) => row.split(' ')[0]));
       const batches: FollowUpBatch[] = [];
-      await askForUncoveredMentions(h.client, { doc, profile: DEFAULT_PROFILE, mentions: uncovered, allMentions: mentions, model: MODEL, numCtx: 8192, cache: false }, (b) => batches.push(b));
+      await askForUncoveredMentions(
+        h.client,
+        { doc, profile: DEFAULT_PROFILE, mentions: uncovered, allMentions: mentions, model: MODEL, numCtx: 8192, cache: false },
+        (b) => batches.push(b),
+      );
       const all = [...r.findings, ...batches.flatMap((b) => b.findings)];
       expect(new Set(all.map((f) => f.findingKey))).toEqual(new Set(rows.map((row) => row.split(' ')[0])));
       expect(all.every((f) => f.grounding.status === 'grounded')).toBe(true);
@@ -95,10 +117,19 @@ describe('IDs no finding covers are asked for again', () => {
 
   it('shows each ID with the lines around it: a running-text entry prints its title on the line above its ID', () => {
     const prose = documentFromPages([
-      ['Release 7.4 fixes these issues.', 'Login page drops records after a restart', 'Reported as PBI-10014 (priority Medium) and fixed in this release.', 'Search index times out under load', 'Reported as PBI-10015 (priority Low) and fixed in this release.'].join('\n'),
+      [
+        'Release 7.4 fixes these issues.',
+        'Login page drops records after a restart',
+        'Reported as PBI-10014 (priority Medium) and fixed in this release.',
+        'Search index times out under load',
+        'Reported as PBI-10015 (priority Low) and fixed in this release.',
+      ].join('\n'),
     ]);
     const found = findIdMentions(prose.text, prose.pages, DEFAULT_ID_PATTERNS);
-    const [excerpt] = excerptsAround(prose, found.filter((m) => m.normalized === 'PBI-10014'));
+    const [excerpt] = excerptsAround(
+      prose,
+      found.filter((m) => m.normalized === 'PBI-10014'),
+    );
     const shown = prose.text.slice(excerpt!.start, excerpt!.end);
     expect(shown).toContain('Login page drops records after a restart\nReported as PBI-10014');
     // Two IDs on neighbouring lines: one excerpt, no gap marker between lines that follow each other.

@@ -41,8 +41,20 @@ describe('extraction of a report with planted findings (simulator answers from t
     runId = createRun(h.db, 'analyze', {}, [doc.filePath], NOW);
     for (const [i, leaf] of leaves.entries()) {
       const previousTail = previousTailFor(doc, leaves, i);
-      const r = await extractUnit({ llm: h.client }, { doc, chunk: leaf, ...(previousTail ? { previousTail } : {}), model: MODEL, numCtx: 8192, runId, documentId });
-      commitChunkResult(h.db, { runId, documentId, treeId, nodeIndex: leaf.index, findings: r.findings, summary: r.summary, calls: r.calls, callIds: r.callIds });
+      const r = await extractUnit(
+        { llm: h.client },
+        { doc, chunk: leaf, ...(previousTail ? { previousTail } : {}), model: MODEL, numCtx: 8192, runId, documentId },
+      );
+      commitChunkResult(h.db, {
+        runId,
+        documentId,
+        treeId,
+        nodeIndex: leaf.index,
+        findings: r.findings,
+        summary: r.summary,
+        calls: r.calls,
+        callIds: r.callIds,
+      });
     }
     findings = listFindings(h.db, runId, documentId);
   });
@@ -150,11 +162,23 @@ describe('extraction of a report with planted findings (simulator answers from t
     // The same findings in a second run, plus a bare-title sighting (no quote the text shows) of a grounded finding.
     const otherRun = createRun(h.db, 'analyze', {}, [doc.filePath], NOW);
     const detail = findings.find((f) => f.findingKey === 'PBI-1305' && f.grounding.status === 'grounded')!;
-    const bare = { ...detail, evidence: '', description: '', grounding: { status: 'ungrounded' as const, match: null, score: null, start: null, end: null, page: null, inContextOnly: false } };
+    const bare = {
+      ...detail,
+      evidence: '',
+      description: '',
+      grounding: { status: 'ungrounded' as const, match: null, score: null, start: null, end: null, page: null, inContextOnly: false },
+    };
     const lastLeaf = leaves.at(-1)!.index;
     for (const leaf of leaves) {
       const own = findings.filter((f) => f.nodeIndex === leaf.index);
-      commitChunkResult(h.db, { runId: otherRun, documentId, treeId, nodeIndex: leaf.index, findings: leaf.index === lastLeaf ? [...own, bare] : own, summary: '' });
+      commitChunkResult(h.db, {
+        runId: otherRun,
+        documentId,
+        treeId,
+        nodeIndex: leaf.index,
+        findings: leaf.index === lastLeaf ? [...own, bare] : own,
+        summary: '',
+      });
     }
     const result = mergeFindings(listFindings(h.db, otherRun, documentId));
     saveMergeResult(h.db, { runId: otherRun, documentId, result, now: NOW });
@@ -230,9 +254,18 @@ describe('extraction failures and splitting', () => {
     const h = await harness({ responder: plantedResponder(report, { perfect: true }) });
     try {
       const big: ChunkNode = {
-        index: 99, parentIndex: 0, title: 'pages 1-3', section: { level: 1, path: [] },
-        start: doc.pages[0]!.start, end: doc.pages[2]!.end, pageStart: 1, pageEnd: 3,
-        tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+        index: 99,
+        parentIndex: 0,
+        title: 'pages 1-3',
+        section: { level: 1, path: [] },
+        start: doc.pages[0]!.start,
+        end: doc.pages[2]!.end,
+        pageStart: 1,
+        pageEnd: 3,
+        tokenEstimate: 0,
+        origin: 'page',
+        isLeaf: true,
+        overlapBefore: 0,
       };
       const r = await extractUnit({ llm: h.client }, { doc, chunk: big, model: MODEL, numCtx: 1792, replyTokens: 512 });
       expect(r.pieces).toBeGreaterThanOrEqual(2);

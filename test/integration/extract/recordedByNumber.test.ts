@@ -35,13 +35,30 @@ const doc = documentFromPages([
   ].join('\n'),
 ]);
 const chunk: ChunkNode = {
-  index: 1, parentIndex: 0, title: 'all', section: { level: 1, path: [] },
-  start: 0, end: doc.text.length, pageStart: 1, pageEnd: 2, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+  index: 1,
+  parentIndex: 0,
+  title: 'all',
+  section: { level: 1, path: [] },
+  start: 0,
+  end: doc.text.length,
+  pageStart: 1,
+  pageEnd: 2,
+  tokenEstimate: 0,
+  origin: 'page',
+  isLeaf: true,
+  overlapBefore: 0,
 };
 const listings = listsToRead(doc.text, findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS));
 const recorded = recordedList(listings);
 
-const unlisted = { id: null, type: 'risk', title: 'Withdrawals not paused when the oracle is down', severity: 'Medium', evidence: 'withdrawals are not paused when the oracle is down', page: 2 };
+const unlisted = {
+  id: null,
+  type: 'risk',
+  title: 'Withdrawals not paused when the oracle is down',
+  severity: 'Medium',
+  evidence: 'withdrawals are not paused when the oracle is down',
+  page: 2,
+};
 
 describe('recorded findings given by number', () => {
   it('the prompt numbers the recorded lines; the numbers given come back as findings read from their sections, the one not given stays its row', async () => {
@@ -75,7 +92,8 @@ describe('recorded findings given by number', () => {
       responder: () => {
         calls++;
         // First call: longer than its reply room, so the server cuts it inside the second entry of its findings list.
-        if (calls === 1) return JSON.stringify({ recorded: [1, 2], findings: [unlisted, unlisted, unlisted], summary: 'Oracle and code-quality findings.' }, null, 2);
+        if (calls === 1)
+          return JSON.stringify({ recorded: [1, 2], findings: [unlisted, unlisted, unlisted], summary: 'Oracle and code-quality findings.' }, null, 2);
         return JSON.stringify({ recorded: [3], findings: [], summary: 'The rest.' });
       },
     });

@@ -17,8 +17,18 @@ const CAP = 2048;
 function wholeDocument(pageTexts: string[]) {
   const doc = documentFromPages(pageTexts, 'reply-budget.txt');
   const chunk: ChunkNode = {
-    index: 1, parentIndex: 0, title: 'all', section: { level: 1, path: [] },
-    start: 0, end: doc.text.length, pageStart: 1, pageEnd: pageTexts.length, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+    index: 1,
+    parentIndex: 0,
+    title: 'all',
+    section: { level: 1, path: [] },
+    start: 0,
+    end: doc.text.length,
+    pageStart: 1,
+    pageEnd: pageTexts.length,
+    tokenEstimate: 0,
+    origin: 'page',
+    isLeaf: true,
+    overlapBefore: 0,
   };
   return { doc, chunk };
 }

@@ -15,15 +15,37 @@ const pages = [
 ];
 const doc = documentFromPages(pages, 'two-sections.txt');
 const unit: ChunkNode = {
-  index: 1, parentIndex: 0, title: 'pages 1-2', section: { level: 1, path: [] },
-  start: 0, end: doc.text.length, pageStart: 1, pageEnd: 2, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+  index: 1,
+  parentIndex: 0,
+  title: 'pages 1-2',
+  section: { level: 1, path: [] },
+  start: 0,
+  end: doc.text.length,
+  pageStart: 1,
+  pageEnd: 2,
+  tokenEstimate: 0,
+  origin: 'page',
+  isLeaf: true,
+  overlapBefore: 0,
 };
-const finding = (title: string, page: number) => ({ id: null, type: 'vulnerability', title, severity: 'High', description: 'Key log handling.', evidence: SHARED, page });
+const finding = (title: string, page: number) => ({
+  id: null,
+  type: 'vulnerability',
+  title,
+  severity: 'High',
+  description: 'Key log handling.',
+  evidence: SHARED,
+  page,
+});
 
 describe('extraction units', () => {
   it('grounds a quote that occurs on two pages of the unit on the page the model stated', async () => {
     const h = await harness({
-      responder: () => JSON.stringify({ findings: [finding('Broker creates world-readable key log files', 1), finding('Broker trusts existing key log files', 2)], summary: 'Two key log findings.' }),
+      responder: () =>
+        JSON.stringify({
+          findings: [finding('Broker creates world-readable key log files', 1), finding('Broker trusts existing key log files', 2)],
+          summary: 'Two key log findings.',
+        }),
     });
     try {
       const r = await extractUnit({ llm: h.client }, { doc, chunk: unit, model: MODEL, numCtx: 8192 });
@@ -44,7 +66,9 @@ describe('extraction units', () => {
         const chunk = promptBlocks(req).chunk ?? '';
         seen.push(chunk);
         // Cut whenever both sections are in the DOCUMENT block.
-        return chunk.includes('4.1 Broker') && chunk.includes('4.2 Broker') ? { content: '{"findings": [', doneReason: 'length' } : JSON.stringify({ findings: [], summary: 'One section.' });
+        return chunk.includes('4.1 Broker') && chunk.includes('4.2 Broker')
+          ? { content: '{"findings": [', doneReason: 'length' }
+          : JSON.stringify({ findings: [], summary: 'One section.' });
       },
     });
     try {

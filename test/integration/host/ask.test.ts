@@ -79,7 +79,10 @@ describe('engine host: ask commands', () => {
     const { dir, host, sim } = await hostWithHandbook();
     const saved = await call<{ retrieval: unknown }>(host, 'settings.update', { retrieval: { threshold: 0.45, judge: false, maxRounds: 3 } });
     expect(saved.retrieval).toEqual({ threshold: 0.45, judge: false, maxRounds: 3 });
-    expect(await host.invoke('settings.update', { retrieval: { threshold: 2, judge: true, maxRounds: 2 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await host.invoke('settings.update', { retrieval: { threshold: 2, judge: true, maxRounds: 2 } })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
     await host.close();
 
     const again = createEngineHost({ dataDir: dir, appVersion: 't' });

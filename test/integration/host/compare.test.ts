@@ -30,7 +30,10 @@ beforeAll(async () => {
   host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
   await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'headings', useJudge: false });
   const pair = sentenceStatusPair();
-  for (const [name, version, seed] of [['retest-1.pdf', pair.earlier, 1], ['retest-2.pdf', pair.later, 2]] as const) {
+  for (const [name, version, seed] of [
+    ['retest-1.pdf', pair.earlier, 1],
+    ['retest-2.pdf', pair.later, 2],
+  ] as const) {
     await call(host, 'documents.import', { files: [{ name, bytes: Buffer.from(await makeTextPdf(versionSpec(version, seed))).toString('base64') }] });
     await host.idle();
   }
@@ -50,7 +53,12 @@ describe('engine host: compare commands', () => {
     const before = statusCalls();
     const c = await call<Comparison>(host, 'compare.run', { earlierDocumentId: ids.earlier, laterDocumentId: ids.later });
     expect(statusCalls()).toBe(before + 1);
-    expect(c.pairs.find((p) => p.earlier?.id === 'KITE-1')!.statedStatus).toMatchObject({ text: 'fixed', source: 'model', quote: 'After the review the developers fixed the issue in commit 4f2a.', page: 2 });
+    expect(c.pairs.find((p) => p.earlier?.id === 'KITE-1')!.statedStatus).toMatchObject({
+      text: 'fixed',
+      source: 'model',
+      quote: 'After the review the developers fixed the issue in commit 4f2a.',
+      page: 2,
+    });
     // The model claimed "Status: Resolved" for KITE-2; the document does not say it: nothing is shown.
     expect(c.pairs.find((p) => p.earlier?.id === 'KITE-2')!.statedStatus).toBeNull();
     expect(c.modelStatus).toEqual({ model: 'qwen3:8b', read: 1, dropped: 1, problem: null });

@@ -54,7 +54,11 @@ describe('engine host: Settings › Inference', () => {
     const dataDir = tempDir();
     host = createEngineHost({ dataDir, appVersion: 't', unitTokens: 1 });
     await call(host, 'endpoints.setKey', { keyRef: 'endpoint-b', key: secret });
-    await call(host, 'settings.update', { strategy: 'pages', useJudge: false, endpoints: [{ kind: 'openai', url: sim.baseUrl, concurrency: 2, keyRef: 'endpoint-b', label: 'vLLM box' }] });
+    await call(host, 'settings.update', {
+      strategy: 'pages',
+      useJudge: false,
+      endpoints: [{ kind: 'openai', url: sim.baseUrl, concurrency: 2, keyRef: 'endpoint-b', label: 'vLLM box' }],
+    });
     const { runId } = await call<{ runId: number }>(host, 'documents.import', { files: [{ name: 'planted.pdf', bytes: b64(await plantedPdf(report)) }] });
     await host.idle();
     const run = (await call<RunView[]>(host, 'runs.list')).find((r) => r.id === runId)!;
@@ -83,7 +87,7 @@ describe('engine host: Settings › Inference', () => {
     for (const file of files) expect(readFileSync(file).toString('latin1'), file).not.toContain(secret);
   });
 
-  it('a pool run: each running file\'s progress names its endpoint, and the library is told of changes per file, not per event', async () => {
+  it("a pool run: each running file's progress names its endpoint, and the library is told of changes per file, not per event", async () => {
     const report = plantedReport();
     const answer = plantedResponder(report);
     // Each endpoint holds its first call until the other has one too: two files are then in flight at once however
@@ -99,9 +103,16 @@ describe('engine host: Settings › Inference', () => {
     sims.push(...pool);
     // Every progress event sent (no 100 ms throttle): how many there are then depends on the run, not on how fast this machine is.
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1, logFile: null, progressIntervalMs: 0 });
-    await call(host, 'settings.update', { strategy: 'pages', useJudge: false, endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `box ${i + 1}` })) });
+    await call(host, 'settings.update', {
+      strategy: 'pages',
+      useJudge: false,
+      endpoints: pool.map((s, i) => ({ kind: 'openai', url: s.baseUrl, concurrency: 1, label: `box ${i + 1}` })),
+    });
     const files = await Promise.all(
-      [1, 2, 3].map(async (n) => ({ name: `copy-${n}.pdf`, bytes: b64(await plantedPdf({ ...report, pageTexts: report.pageTexts.map((t) => `${t}\nCopy ${n} of the report.`) })) })),
+      [1, 2, 3].map(async (n) => ({
+        name: `copy-${n}.pdf`,
+        bytes: b64(await plantedPdf({ ...report, pageTexts: report.pageTexts.map((t) => `${t}\nCopy ${n} of the report.`) })),
+      })),
     );
     const payloads: RunProgressPayload[] = [];
     let libraryChanges = 0;

@@ -52,17 +52,21 @@ describe('engine host', () => {
     const events: HostEvent[] = [];
     host.onEvent((e) => events.push(e));
     const good = await makeTextPdf(sampleReportSpec());
-    const imported = await call<{ runId: number; accepted: { name: string }[]; rejected: { name: string; error: { code: string } }[] }>(host, 'documents.import', {
-      files: [
-        { name: 'report.pdf', bytes: b64(good) },
-        { name: 'cut.pdf', bytes: b64(truncate(good, 0.4)) },
-        { name: 'zip.pdf', bytes: b64(notAPdfBytes()) },
-        { name: 'empty.pdf', bytes: '' },
-        { path: join(dir, 'missing.pdf') },
-      ],
-      // No Ollama here: the rules-only analysis (full runs are tested in fullRun.test.ts).
-      mode: 'rules-only',
-    });
+    const imported = await call<{ runId: number; accepted: { name: string }[]; rejected: { name: string; error: { code: string } }[] }>(
+      host,
+      'documents.import',
+      {
+        files: [
+          { name: 'report.pdf', bytes: b64(good) },
+          { name: 'cut.pdf', bytes: b64(truncate(good, 0.4)) },
+          { name: 'zip.pdf', bytes: b64(notAPdfBytes()) },
+          { name: 'empty.pdf', bytes: '' },
+          { path: join(dir, 'missing.pdf') },
+        ],
+        // No Ollama here: the rules-only analysis (full runs are tested in fullRun.test.ts).
+        mode: 'rules-only',
+      },
+    );
     expect(imported.accepted.map((a) => a.name)).toEqual(['report.pdf', 'cut.pdf']);
     expect(imported.rejected.map((r) => [r.name, r.error.code])).toEqual([
       ['zip.pdf', 'PDF_NOT_A_PDF'],
@@ -87,11 +91,17 @@ describe('engine host', () => {
     expect(last.overall).toBe(1);
     expect(last.inputs.map((i) => i.status)).toEqual(['done', 'failed']);
 
-    const [doc] = await call<{ id: number; pageCount: number; status: string; lastRun: { runId: number } | null; findingsCount: number | null }[]>(host, 'documents.list');
+    const [doc] = await call<{ id: number; pageCount: number; status: string; lastRun: { runId: number } | null; findingsCount: number | null }[]>(
+      host,
+      'documents.list',
+    );
     expect(doc).toMatchObject({ pageCount: 4, status: 'done', lastRun: { runId: imported.runId }, findingsCount: null });
     const tree = await call<{ nodes: { index: number; title: string }[] }>(host, 'tree.get', { documentId: doc!.id });
     const node = tree.nodes.find((n) => n.title.includes('Missing input validation'))!;
-    const text = await call<{ text: string; highlights: { start: number; end: number; kind: string; label: string }[] }>(host, 'chunk.text', { documentId: doc!.id, nodeIndex: node.index });
+    const text = await call<{ text: string; highlights: { start: number; end: number; kind: string; label: string }[] }>(host, 'chunk.text', {
+      documentId: doc!.id,
+      nodeIndex: node.index,
+    });
     const mention = text.highlights.find((h) => h.label === 'TOB-ACME-001')!;
     expect(text.text.slice(mention.start, mention.end)).toBe('TOB-ACME-001');
     expect(await call(host, 'mentions.list', { documentId: doc!.id })).toEqual([expect.objectContaining({ id: 'TOB-ACME-001', pages: [2] })]);
@@ -145,8 +155,15 @@ describe('engine host', () => {
     const sim = await startOllamaSim();
     const host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
     try {
-      await call(host, 'settings.update', { ollamaHost: sim.url, models: { judge: null, split: null, extract: 'qwen3:8b', summary: 'missing:7b', embed: null } });
-      const status = await call<{ reachable: boolean; version: string; models: { name: string }[]; missing: unknown[]; guidance: string[] }>(host, 'ollama.check', {});
+      await call(host, 'settings.update', {
+        ollamaHost: sim.url,
+        models: { judge: null, split: null, extract: 'qwen3:8b', summary: 'missing:7b', embed: null },
+      });
+      const status = await call<{ reachable: boolean; version: string; models: { name: string }[]; missing: unknown[]; guidance: string[] }>(
+        host,
+        'ollama.check',
+        {},
+      );
       expect(status.reachable).toBe(true);
       expect(status.version).toMatch(/^\d+\.\d+/);
       expect(status.models.map((m) => m.name)).toContain('qwen3:8b');

@@ -35,7 +35,10 @@ describe('engine host: full pipeline from the app settings', () => {
     expect(await host.invoke('settings.update', { strategy: 'nope' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await host.invoke('settings.update', { chunkTokens: 10 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     // A profile that does not validate is refused, and the stored one is unchanged.
-    expect(await host.invoke('settings.update', { profile: { ...DEFAULT_PROFILE, severityAliases: { major: 'Huge' } } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await host.invoke('settings.update', { profile: { ...DEFAULT_PROFILE, severityAliases: { major: 'Huge' } } })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
     expect((await call<AppSettings>(host, 'settings.get')).profile).toBeNull();
   });
 
@@ -43,8 +46,18 @@ describe('engine host: full pipeline from the app settings', () => {
     const model = scriptedModel();
     sim = await startOllamaSim({ responder: model.responder });
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
-    const profile = { ...DEFAULT_PROFILE, name: 'Platform audit', description: 'A finding is any weakness of the platform the report states, with its evidence.' };
-    await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'llm-tree', chunkTokens: 400, contextPolicy: { mode: 'fixed', numCtx: 6144 }, profile });
+    const profile = {
+      ...DEFAULT_PROFILE,
+      name: 'Platform audit',
+      description: 'A finding is any weakness of the platform the report states, with its evidence.',
+    };
+    await call(host, 'settings.update', {
+      ollamaHost: sim.url,
+      strategy: 'llm-tree',
+      chunkTokens: 400,
+      contextPolicy: { mode: 'fixed', numCtx: 6144 },
+      profile,
+    });
     const good = await plantedPdf();
     const imported = await call<{ runId: number }>(host, 'documents.import', {
       files: [

@@ -27,7 +27,9 @@ describe('the app resumes a run that had failures', () => {
     const model = scriptedModel();
     let broken = true;
     // While broken, every extraction reply is cut off mid-JSON: each chunk fails after its retries.
-    sim = await startOllamaSim({ responder: (req) => (broken && JSON.stringify(req.format ?? null).includes('"findings"') ? '{"findings": [ {"title": ' : model.responder(req)) });
+    sim = await startOllamaSim({
+      responder: (req) => (broken && JSON.stringify(req.format ?? null).includes('"findings"') ? '{"findings": [ {"title": ' : model.responder(req)),
+    });
     host = createEngineHost({ dataDir: tempDir(), appVersion: 't', unitTokens: 1 });
     await call(host, 'settings.update', { ollamaHost: sim.url, strategy: 'pages', useJudge: false });
     const { runId } = await call<{ runId: number }>(host, 'documents.import', { files: [{ name: 'planted.pdf', bytes: b64(await plantedPdf()) }] });
@@ -42,7 +44,9 @@ describe('the app resumes a run that had failures', () => {
     expect(run).toMatchObject({ status: 'done' });
     expect(run!.inputs[0]).toMatchObject({ status: 'done', error: null });
     const events = await call<RunEventView[]>(host, 'runs.events', { runId });
-    expect(events.map((e) => e.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^Retrying what failed: 1 file \(planted\.pdf: \d+ chunks?\)$/)]));
+    expect(events.map((e) => e.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Retrying what failed: 1 file \(planted\.pdf: \d+ chunks?\)$/)]),
+    );
     const findings = await call<unknown[]>(host, 'findings.list', { documentId: run!.inputs[0]!.documentId });
     expect(findings.length).toBeGreaterThan(0);
   });

@@ -64,7 +64,10 @@ describe('engine host: review commands', () => {
     const [a, b] = view.findings.filter((f) => f.grounded);
     let after = await call<ReviewViewResult>(host, 'review.setState', { reviewedId: a!.id, state: 'confirmed' });
     expect(after.findings.find((f) => f.id === a!.id)!.state).toBe('confirmed');
-    expect(await host.invoke('review.setState', { reviewedId: b!.id, state: 'rejected' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/reason/) } });
+    expect(await host.invoke('review.setState', { reviewedId: b!.id, state: 'rejected' })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/reason/) },
+    });
     after = await call<ReviewViewResult>(host, 'review.setState', { reviewedId: b!.id, state: 'rejected', reason: 'Not a finding: an example' });
     expect(after.findings.find((f) => f.id === b!.id)).toMatchObject({ state: 'rejected', rejectReason: 'Not a finding: an example' });
     after = await call<ReviewViewResult>(host, 'review.edit', { reviewedId: a!.id, values: { title: 'Edited title', severity: 'Critical' } });
@@ -136,7 +139,9 @@ describe('engine host: review commands', () => {
     // Outer whitespace is trimmed; the evidence is the document's own text.
     expect(added).toMatchObject({ origin: 'manual', grounded: true, manualEvidence: { text: 'Audit Report' } });
     expect(manual.context[added.id]!.text).toBe('Audit Report');
-    expect(await host.invoke('review.addManual', { documentId, start: 5, end: 4, title: 'x', severity: '', type: '', description: '' })).toMatchObject({ ok: false });
+    expect(await host.invoke('review.addManual', { documentId, start: 5, end: 4, title: 'x', severity: '', type: '', description: '' })).toMatchObject({
+      ok: false,
+    });
   });
 });
 
@@ -159,7 +164,11 @@ describe('engine host: reports.export', () => {
 
     const json = await call<ExportResult>(host, 'reports.export', { runId, documentId, format: 'json', confirmedOnly: true });
     expect(json).toMatchObject({ documentId, confirmedOnly: true, format: 'json' });
-    const report = JSON.parse(readFileSync(json.path, 'utf8')) as { version: number; confirmedOnly: boolean; inputs: { document: { findings: { review: { state: string; edits: unknown[] }[] }[]; review: { counts: { rejected: number } } } }[] };
+    const report = JSON.parse(readFileSync(json.path, 'utf8')) as {
+      version: number;
+      confirmedOnly: boolean;
+      inputs: { document: { findings: { review: { state: string; edits: unknown[] }[] }[]; review: { counts: { rejected: number } } } }[];
+    };
     expect(report).toMatchObject({ version: REPORT_JSON_VERSION, confirmedOnly: true });
     const doc = report.inputs[0]!.document;
     expect(doc.findings).toHaveLength(1);
@@ -171,7 +180,6 @@ describe('engine host: reports.export', () => {
     const rows = Papa.parse<Record<string, string>>(readFileSync(csv.path, 'utf8'), { header: true, skipEmptyLines: true }).data;
     expect(rows.find((r) => r.review_state === 'rejected')!.reject_reason).toBe('Not a finding: an example');
     expect(rows.filter((r) => r.origin === 'manual')).toHaveLength(1);
-
 
     expect(await host.invoke('reports.export', { runId, format: 'docx' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await host.invoke('reports.export', { runId: 99, format: 'md' })).toMatchObject({ ok: false, error: { code: 'RUN_NOT_FOUND' } });

@@ -19,7 +19,11 @@ let observer: Database;
 function snapshot(db: Database): string {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
   const counts = Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]));
-  return JSON.stringify([counts, db.prepare('SELECT * FROM reviewed_findings ORDER BY id').all(), db.prepare('SELECT * FROM review_documents ORDER BY document_id').all()]);
+  return JSON.stringify([
+    counts,
+    db.prepare('SELECT * FROM reviewed_findings ORDER BY id').all(),
+    db.prepare('SELECT * FROM review_documents ORDER BY document_id').all(),
+  ]);
 }
 
 beforeAll(async () => {

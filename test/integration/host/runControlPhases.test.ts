@@ -33,7 +33,15 @@ it('sends the merge phase to the window before the merge holds the engine', asyn
   db = openDatabase(join(tempDir(), 'audit.sqlite'));
   const seen: string[] = [];
   const live: { control?: RunControl } = {};
-  const event = (phase: ProgressEvent['phase'], current: number): ProgressEvent => ({ runId: 1, ordinal: 0, documentId: 1, phase, current, total: 10, message: phase });
+  const event = (phase: ProgressEvent['phase'], current: number): ProgressEvent => ({
+    runId: 1,
+    ordinal: 0,
+    documentId: 1,
+    phase,
+    current,
+    total: 10,
+    message: phase,
+  });
   const engine = {
     async resume(_runId: number, options: { onProgress(event: ProgressEvent): void }) {
       // Extraction events come thick and fast (the throttle passes one per 100 ms), then the merge starts and holds the loop.
@@ -71,7 +79,16 @@ it('keeps each file’s own findings so far, so a pool’s interleaved events ne
   db = openDatabase(join(tempDir(), 'audit.sqlite'));
   const live: { control?: RunControl } = {};
   const counts: string[] = [];
-  const event = (ordinal: number, findings?: number): ProgressEvent => ({ runId: 1, ordinal, documentId: ordinal + 1, phase: 'extract', current: 1, total: 9, message: '', ...(findings === undefined ? {} : { findings }) });
+  const event = (ordinal: number, findings?: number): ProgressEvent => ({
+    runId: 1,
+    ordinal,
+    documentId: ordinal + 1,
+    phase: 'extract',
+    current: 1,
+    total: 9,
+    message: '',
+    ...(findings === undefined ? {} : { findings }),
+  });
   const engine = {
     async resume(runId: number, options: { onProgress(event: ProgressEvent): void }) {
       const seen = () => [...live.control!.live(runId)!.progress].map(([ordinal, p]) => `${ordinal}:${p.findings ?? '-'}`).join(' ');

@@ -24,7 +24,10 @@ describe('engine host: exports and a damaged store', () => {
     const dataDir = tempDir();
     const host = createEngineHost({ dataDir, appVersion: 't', now: () => AT, logFile: null });
     hosts.push(host);
-    const { runId } = await call<{ runId: number }>(host, 'documents.import', { files: [{ name: 'notes.md', bytes: b64('# Notes\n\nSee TOB-ACME-1.\n') }], mode: 'rules-only' });
+    const { runId } = await call<{ runId: number }>(host, 'documents.import', {
+      files: [{ name: 'notes.md', bytes: b64('# Notes\n\nSee TOB-ACME-1.\n') }],
+      mode: 'rules-only',
+    });
     await host.idle();
     const victim = join(dataDir, 'victim.txt');
     writeFileSync(victim, 'ORIGINAL\n');
@@ -46,7 +49,9 @@ describe('engine host: exports and a damaged store', () => {
 
     const settings = await host.invoke('settings.get', {});
     expect(settings).toMatchObject({ ok: false, error: { code: 'DB_CORRUPT' } });
-    expect(settings.ok ? '' : settings.error.message).toMatch(new RegExp(`The database ${dbPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*left unchanged.*Restore a copy`));
+    expect(settings.ok ? '' : settings.error.message).toMatch(
+      new RegExp(`The database ${dbPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*left unchanged.*Restore a copy`),
+    );
     expect(await host.invoke('documents.list', {})).toMatchObject({ ok: false, error: { code: 'DB_CORRUPT' } });
     // Where the data lives is still said, so the window can point at the file.
     expect(await call(host, 'app.info', {})).toEqual({ version: '1.2.3', dataDir, dbPath });

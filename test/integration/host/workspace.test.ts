@@ -114,14 +114,28 @@ describe('workspace read models', () => {
     await call('runs.start', { files: [path], mode: 'rules-only' });
     await host.idle();
     // OCR (automatic) read the two empty pages and found no words: nothing on them was lost.
-    expect(await call('documents.health', { documentId: 1 })).toEqual({ documentId: 1, pagesWithoutText: [], picturePages: [2, 3], unreadablePages: [], failedChunks: 0, failedChunkPages: [] });
+    expect(await call('documents.health', { documentId: 1 })).toEqual({
+      documentId: 1,
+      pagesWithoutText: [],
+      picturePages: [2, 3],
+      unreadablePages: [],
+      failedChunks: 0,
+      failedChunkPages: [],
+    });
     // With OCR off they are pages without text, which the analysis could not see.
     await call('settings.update', { ocrMode: 'off' });
     const other = join(tempDir(), 'scanned-again.pdf');
     writeFileSync(other, await makeTextPdf({ title: 'S2', pages: [text, { blocks: [] }, { blocks: [] }, text] }));
     await call('runs.start', { files: [other], mode: 'rules-only' });
     await host.idle();
-    expect(await call('documents.health', { documentId: 2 })).toEqual({ documentId: 2, pagesWithoutText: [2, 3], picturePages: [], unreadablePages: [], failedChunks: 0, failedChunkPages: [] });
+    expect(await call('documents.health', { documentId: 2 })).toEqual({
+      documentId: 2,
+      pagesWithoutText: [2, 3],
+      picturePages: [],
+      unreadablePages: [],
+      failedChunks: 0,
+      failedChunkPages: [],
+    });
   });
 
   it('names the model "Automatic" picks on this server and marks embedding models', async () => {

@@ -243,9 +243,13 @@ describe('LLM client against the simulator', () => {
   it('calibrates the estimator from full evaluations and persists it per model', async () => {
     h = await harness({ responder: () => good });
     for (let i = 0; i < 6; i++) {
-      await h.client.chatJson(request(`Chunk ${i}: ` + 'Invoices 2023-04-01 to 2023-06-30, totals 12,345.67 EUR; approvals missing. '.repeat(30 + i), { numCtx: 8192 }));
+      await h.client.chatJson(
+        request(`Chunk ${i}: ` + 'Invoices 2023-04-01 to 2023-06-30, totals 12,345.67 EUR; approvals missing. '.repeat(30 + i), { numCtx: 8192 }),
+      );
     }
-    const row = h.db.prepare("SELECT factor, samples FROM llm_token_calibration WHERE model = 'llama3.1:8b'").get() as { factor: number; samples: number } | undefined;
+    const row = h.db.prepare("SELECT factor, samples FROM llm_token_calibration WHERE model = 'llama3.1:8b'").get() as
+      | { factor: number; samples: number }
+      | undefined;
     expect(row?.samples).toBeGreaterThan(0);
     const fresh = h.newClient();
     expect(fresh.estimator.factor('llama3.1:8b')).toBeCloseTo(row!.factor, 6);

@@ -12,9 +12,28 @@ describe('migration 0020-llm', () => {
     db.prepare("INSERT INTO runs (id, mode, status, settings_json, created_at) VALUES (1, 'audit', 'running', '{}', 'now')").run();
     expect(migrate(db, migrations, 20)).toBe(20);
     const base = {
-      callId: 'c1', runId: 1, documentId: null, chunkRef: 'leaf:3', purpose: 'extract' as const, model: 'm', options: { num_ctx: 4096 },
-      promptHash: 'h', estimatedPromptTokens: 100, promptEvalCount: 110, evalCount: 20, totalMs: 5, loadMs: 0, promptEvalMs: 1, evalMs: 4,
-      doneReason: 'stop', outcome: 'ok' as const, errorCode: null, errorMessage: null, attempt: 1, startedAt: 'a', finishedAt: 'b',
+      callId: 'c1',
+      runId: 1,
+      documentId: null,
+      chunkRef: 'leaf:3',
+      purpose: 'extract' as const,
+      model: 'm',
+      options: { num_ctx: 4096 },
+      promptHash: 'h',
+      estimatedPromptTokens: 100,
+      promptEvalCount: 110,
+      evalCount: 20,
+      totalMs: 5,
+      loadMs: 0,
+      promptEvalMs: 1,
+      evalMs: 4,
+      doneReason: 'stop',
+      outcome: 'ok' as const,
+      errorCode: null,
+      errorMessage: null,
+      attempt: 1,
+      startedAt: 'a',
+      finishedAt: 'b',
     };
     insertLlmCall(db, base);
     insertLlmCall(db, { ...base, callId: 'c2', outcome: 'cached' });

@@ -86,7 +86,12 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     // usage is the call log's token count, finish_reason its done reason; no load call is made or logged.
     const rows = h.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ outcome: 'ok', done_reason: 'stop', prompt_eval_count: h.sim.requests[0]!.promptTokens, eval_count: h.sim.counters.outputTokens });
+    expect(rows[0]).toMatchObject({
+      outcome: 'ok',
+      done_reason: 'stop',
+      prompt_eval_count: h.sim.requests[0]!.promptTokens,
+      eval_count: h.sim.counters.outputTokens,
+    });
     expect(h.sim.counters.chatRequests).toBe(1);
   });
 
@@ -127,7 +132,9 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     ]);
     expect(h.sim.bodies[1]!.max_tokens as number).toBeGreaterThan(h.sim.bodies[0]!.max_tokens as number);
     // A reply longer than max_tokens is cut by the server itself, with the same finish reason.
-    const small = await harness({ responder: () => JSON.stringify({ findings: Array.from({ length: 200 }, (_, i) => ({ title: `Finding number ${i}`, page: i })) }) });
+    const small = await harness({
+      responder: () => JSON.stringify({ findings: Array.from({ length: 200 }, (_, i) => ({ title: `Finding number ${i}`, page: i })) }),
+    });
     await expectCode(small.client.chatJson(request('text', { numPredict: 64, retryCutReply: false })), ErrorCode.LLM_REPLY_CUT);
     expect(small.rows()[0]).toMatchObject({ done_reason: 'length', eval_count: 64 });
   });
@@ -135,7 +142,10 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
   it('a 400 "maximum context length" is the context-overflow error, never retried', async () => {
     // The planner thinks the context is 8192; the server was started with 1024.
     const h = await harness({ responder: () => good, contextLength: 1024, listContextLength: false });
-    const err = await expectCode(h.client.chatJson(request('The supplier invoiced twice for the same delivery. '.repeat(60), { numCtx: 8192 })), ErrorCode.LLM_CONTEXT_OVERFLOW);
+    const err = await expectCode(
+      h.client.chatJson(request('The supplier invoiced twice for the same delivery. '.repeat(60), { numCtx: 8192 })),
+      ErrorCode.LLM_CONTEXT_OVERFLOW,
+    );
     expect(err.message).toMatch(/maximum context length is 1024 tokens/);
     expect(err.message).toMatch(/context=/);
     expect(h.sim.counters.contextOverflows).toBe(1);
@@ -168,7 +178,12 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
       const body = JSON.stringify({ error: { message: `Incorrect API key provided: ${auth.replace(/^Bearer /, '')}.`, type: 'invalid_request_error' } });
       return new Response(body, { status: 401, headers: { 'content-type': 'application/json' } });
     };
-    const client = createLlmClient({ db: h.db, sleep: async () => undefined, fetch: quoting, endpoint: { kind: 'openai', url: h.sim.baseUrl, apiKey: secret } });
+    const client = createLlmClient({
+      db: h.db,
+      sleep: async () => undefined,
+      fetch: quoting,
+      endpoint: { kind: 'openai', url: h.sim.baseUrl, apiKey: secret },
+    });
     try {
       const probeErr = await expectCode(client.probe([], 0), ErrorCode.LLM_UNAUTHORIZED);
       const callErr = await expectCode(client.chatJson(request('text')), ErrorCode.LLM_UNAUTHORIZED);
@@ -203,7 +218,7 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
     expect(h.sim.counters.rejectedBusy).toBe(1);
   });
 
-  it('a busy server\'s Retry-After is waited for; one that stays busy is LLM_TRANSIENT with what to change', async () => {
+  it("a busy server's Retry-After is waited for; one that stays busy is LLM_TRANSIENT with what to change", async () => {
     const h = await harness({ responder: () => good, faults: [{ fault: { kind: 'busy', retryAfterSeconds: 5 }, onRequest: 0 }] });
     const r = await h.client.chatJson(request('text'));
     expect(r.value.findings).toHaveLength(1);
@@ -252,9 +267,19 @@ describe('LLM client against an OpenAI-compatible server (simulator over HTTP)',
   });
 
   it('cancels mid-stream: the request is closed and the server stops generating', async () => {
-    const h = await harness({ responder: () => good.repeat(40).slice(0, 2000), timeScale: 1, rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 200, loadSeconds: 0 } }, {});
+    const h = await harness(
+      { responder: () => good.repeat(40).slice(0, 2000), timeScale: 1, rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 200, loadSeconds: 0 } },
+      {},
+    );
     const controller = new AbortController();
-    const pending = h.client.chatText({ purpose: 'extract', model: 'llama3.1:8b', user: 'write', numCtx: 4096, signal: controller.signal, onContent: () => controller.abort() });
+    const pending = h.client.chatText({
+      purpose: 'extract',
+      model: 'llama3.1:8b',
+      user: 'write',
+      numCtx: 4096,
+      signal: controller.signal,
+      onContent: () => controller.abort(),
+    });
     await expectCode(pending, ErrorCode.CANCELLED);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(h.sim.counters.cancellations).toBe(1);

@@ -21,8 +21,18 @@ const MODEL = 'qwen3:8b';
 function wholeDocument(text: string) {
   const doc = documentFromPages([text], 'openai-extraction.txt');
   const chunk: ChunkNode = {
-    index: 1, parentIndex: 0, title: 'all', section: { level: 1, path: [] },
-    start: 0, end: doc.text.length, pageStart: 1, pageEnd: 1, tokenEstimate: 0, origin: 'page', isLeaf: true, overlapBefore: 0,
+    index: 1,
+    parentIndex: 0,
+    title: 'all',
+    section: { level: 1, path: [] },
+    start: 0,
+    end: doc.text.length,
+    pageStart: 1,
+    pageEnd: 1,
+    tokenEstimate: 0,
+    origin: 'page',
+    isLeaf: true,
+    overlapBefore: 0,
   };
   return { doc, chunk };
 }

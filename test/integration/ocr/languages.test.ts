@@ -96,7 +96,11 @@ describe('OCR languages', () => {
   it('the CLI takes --ocr-lang, shows OCR as a phase page by page, and refuses a missing language before reading any file', { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const cli = (args: string[]) =>
-      spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
     const missing = cli(['--rules-only', '--db', join(dir, 'a.sqlite'), '--ocr-lang', 'eng+deu', 'nowhere.pdf']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('OCR_LANGUAGE_MISSING: OCR language data for "deu" is not installed');
@@ -118,7 +122,13 @@ describe('OCR languages', () => {
   it('Settings lists the installed languages by name and refuses to save one that is not installed', async () => {
     const host = createEngineHost({ dataDir: tempDir(), appVersion: 't' });
     const languages = await host.invoke('ocr.languages', {});
-    expect(languages).toMatchObject({ ok: true, data: expect.arrayContaining([{ code: 'eng', name: 'English' }, { code: 'fra', name: 'French' }]) });
+    expect(languages).toMatchObject({
+      ok: true,
+      data: expect.arrayContaining([
+        { code: 'eng', name: 'English' },
+        { code: 'fra', name: 'French' },
+      ]),
+    });
     expect(await host.invoke('settings.get', {})).toMatchObject({ ok: true, data: { ocrLanguages: ['eng'] } });
     expect(await host.invoke('settings.update', { ocrLanguages: ['eng', 'deu'] })).toMatchObject({ ok: false, error: { code: 'OCR_LANGUAGE_MISSING' } });
     expect(await host.invoke('settings.update', { ocrLanguages: ['fra', 'eng'] })).toMatchObject({ ok: true, data: { ocrLanguages: ['fra', 'eng'] } });

@@ -73,10 +73,21 @@ describe('OCR of scanned pages (tesseract.js, offline)', () => {
     // The blank page was looked at (no words), not sent to the recognizer, and is listed as having no text.
     expect(doc.pages[2]).toMatchObject({ hasTextLayer: false, textSource: 'ocr' });
     expect(doc.pages[2]!.ocrConfidence).toBeUndefined();
-    expect(outcome.inputs[0]!.warnings).toContainEqual(expect.objectContaining({ code: ErrorCode.PDF_NO_TEXT_LAYER, message: expect.stringContaining('Page 3 has only pictures or nothing on it (OCR found no words)'), details: { pages: [3], picturesOnly: true } }));
+    expect(outcome.inputs[0]!.warnings).toContainEqual(
+      expect.objectContaining({
+        code: ErrorCode.PDF_NO_TEXT_LAYER,
+        message: expect.stringContaining('Page 3 has only pictures or nothing on it (OCR found no words)'),
+        details: { pages: [3], picturesOnly: true },
+      }),
+    );
 
     const mentions = loadMentions(db, documentId).map((m) => [m.normalized, m.page]);
-    expect(mentions).toEqual(expect.arrayContaining([['TOB-ACME-007', 1], ['TOB-ACME-008', 2]]));
+    expect(mentions).toEqual(
+      expect.arrayContaining([
+        ['TOB-ACME-007', 1],
+        ['TOB-ACME-008', 2],
+      ]),
+    );
     const tree = loadChunks(db, getCurrentTree(db, documentId)!.id);
     const leaves = tree.filter((node) => node.isLeaf);
     expect(leaves.length).toBeGreaterThan(0);
@@ -110,39 +121,47 @@ describe('OCR of scanned pages (tesseract.js, offline)', () => {
     expect(events.findIndex((event) => event.phase === 'ocr')).toBeGreaterThan(events.findIndex((event) => event.phase === 'ingest'));
   });
 
-  it('stops when cancelled, resumes from the per-page cache, opens an encrypted scan with its password; off leaves scans unread', { timeout: 240_000 }, async () => {
-    const dir = tempDir();
-    const file = writeFixture(join(dir, 'scan.pdf'), await makeScannedPdf(letter));
-    const recognizer = counting(createTesseractRecognizer());
-    const { db, engine } = setup(dir, recognizer);
+  it(
+    'stops when cancelled, resumes from the per-page cache, opens an encrypted scan with its password; off leaves scans unread',
+    { timeout: 240_000 },
+    async () => {
+      const dir = tempDir();
+      const file = writeFixture(join(dir, 'scan.pdf'), await makeScannedPdf(letter));
+      const recognizer = counting(createTesseractRecognizer());
+      const { db, engine } = setup(dir, recognizer);
 
-    const abort = new AbortController();
-    const first = await engine.analyze([file], { mode: 'rules-only' }, { signal: abort.signal, onProgress: (event) => /OCR page 1 of 2: page 1 read/.test(event.message) && abort.abort() });
-    expect(first.run.status).toBe('cancelled');
-    expect(recognizer.calls).toBe(1);
-    // The input says where it stopped: in the OCR phase.
-    expect(first.inputs[0]).toMatchObject({ status: 'cancelled', phase: 'ocr' });
+      const abort = new AbortController();
+      const first = await engine.analyze(
+        [file],
+        { mode: 'rules-only' },
+        { signal: abort.signal, onProgress: (event) => /OCR page 1 of 2: page 1 read/.test(event.message) && abort.abort() },
+      );
+      expect(first.run.status).toBe('cancelled');
+      expect(recognizer.calls).toBe(1);
+      // The input says where it stopped: in the OCR phase.
+      expect(first.inputs[0]).toMatchObject({ status: 'cancelled', phase: 'ocr' });
 
-    const events: string[] = [];
-    const resumed = await engine.resume(first.run.id, { onProgress: (event) => events.push(event.message) });
-    expect(resumed.inputs[0]).toMatchObject({ status: 'done' });
-    // Page 1 came from the cache; only page 2 was recognized.
-    expect(recognizer.calls).toBe(2);
-    expect(events.some((message) => /OCR page 1 of 2: page 1 from the cache/.test(message))).toBe(true);
-
-    if (existsSync('/usr/bin/qpdf')) {
-      const locked = join(dir, 'scan-locked.pdf');
-      execFileSync('/usr/bin/qpdf', ['--encrypt', 'scan-pw', 'owner', '256', '--', file, locked]);
-      const unlocked = await engine.analyze([locked], { mode: 'rules-only' }, { password: () => 'scan-pw' });
-      expect(unlocked.inputs[0]).toMatchObject({ status: 'done' });
-      // Rendered with the password to the same pixels: every page from the cache.
+      const events: string[] = [];
+      const resumed = await engine.resume(first.run.id, { onProgress: (event) => events.push(event.message) });
+      expect(resumed.inputs[0]).toMatchObject({ status: 'done' });
+      // Page 1 came from the cache; only page 2 was recognized.
       expect(recognizer.calls).toBe(2);
-      expect(loadExtractedDocument(db, unlocked.inputs[0]!.documentId!)!.pages.map((p) => p.textSource)).toEqual(['ocr', 'ocr']);
-    }
+      expect(events.some((message) => /OCR page 1 of 2: page 1 from the cache/.test(message))).toBe(true);
 
-    const other = writeFixture(join(dir, 'scan-off.pdf'), await makeScannedPdf(letter, { title: 'Another scan' }));
-    const off = await engine.analyze([other], { mode: 'rules-only', ocr: 'off' });
-    expect(off.inputs[0]).toMatchObject({ status: 'failed', error: { code: ErrorCode.PDF_NO_TEXT_LAYER, message: expect.stringContaining('OCR is off') } });
-    expect(recognizer.calls).toBe(2);
-  });
+      if (existsSync('/usr/bin/qpdf')) {
+        const locked = join(dir, 'scan-locked.pdf');
+        execFileSync('/usr/bin/qpdf', ['--encrypt', 'scan-pw', 'owner', '256', '--', file, locked]);
+        const unlocked = await engine.analyze([locked], { mode: 'rules-only' }, { password: () => 'scan-pw' });
+        expect(unlocked.inputs[0]).toMatchObject({ status: 'done' });
+        // Rendered with the password to the same pixels: every page from the cache.
+        expect(recognizer.calls).toBe(2);
+        expect(loadExtractedDocument(db, unlocked.inputs[0]!.documentId!)!.pages.map((p) => p.textSource)).toEqual(['ocr', 'ocr']);
+      }
+
+      const other = writeFixture(join(dir, 'scan-off.pdf'), await makeScannedPdf(letter, { title: 'Another scan' }));
+      const off = await engine.analyze([other], { mode: 'rules-only', ocr: 'off' });
+      expect(off.inputs[0]).toMatchObject({ status: 'failed', error: { code: ErrorCode.PDF_NO_TEXT_LAYER, message: expect.stringContaining('OCR is off') } });
+      expect(recognizer.calls).toBe(2);
+    },
+  );
 });

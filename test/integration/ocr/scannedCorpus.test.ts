@@ -26,7 +26,9 @@ function quotingResponder(req: SimChatRequest): string {
     if (marker) page = Number(marker[1]);
     else if (!quote && /^[A-Za-z][A-Za-z ,.;]{30,}$/.test(line.trim())) quote = { evidence: line.trim(), page };
   }
-  const findings = quote ? [{ id: null, type: 'observation', title: `Quoted from page ${quote.page}`, severity: 'Low', description: 'From OCR text.', ...quote }] : [];
+  const findings = quote
+    ? [{ id: null, type: 'observation', title: `Quoted from page ${quote.page}`, severity: 'Low', description: 'From OCR text.', ...quote }]
+    : [];
   return JSON.stringify({ findings, summary: 'Part of a scanned book.' });
 }
 
@@ -39,7 +41,11 @@ afterEach(async () => {
 describeNeeding([corpusDocuments(['hard-scanned-no-text'], ['pdf'])], 'corpus scan through the whole pipeline (OCR + simulator)', () => {
   it('reads the scanned pages with OCR, analyses them, grounds a quote and marks it as OCR text', { timeout: 400_000 }, async () => {
     h = await pipelineHarness({ responder: quotingResponder });
-    const outcome = await h.engine.analyze([scan], { strategy: 'pages', judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } });
+    const outcome = await h.engine.analyze([scan], {
+      strategy: 'pages',
+      judge: false,
+      llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+    });
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs[0]).toMatchObject({ status: 'done', error: null });
 
@@ -56,7 +62,9 @@ describeNeeding([corpusDocuments(['hard-scanned-no-text'], ['pdf'])], 'corpus sc
     const markdown = h.engine.markdownReport(outcome.run.id);
     expect(markdown).toMatch(/### Pages read by OCR \(\d/);
     expect(markdown).toMatch(/page \d+ \(main\) \(OCR text, \d+% confidence/);
-    const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as { inputs: { warnings: { code: string }[]; document: { ocrPages: { page: number; low: boolean }[]; findings: { sources: { ocr: unknown }[] }[] } }[] };
+    const json = JSON.parse(h.engine.jsonReport(outcome.run.id)) as {
+      inputs: { warnings: { code: string }[]; document: { ocrPages: { page: number; low: boolean }[]; findings: { sources: { ocr: unknown }[] }[] } }[];
+    };
     expect(json.inputs[0]!.document.ocrPages.map((p) => p.page)).toEqual(expect.arrayContaining([1, 2, 3, 5, 6]));
     expect(json.inputs[0]!.document.findings.flatMap((f) => f.sources).some((s) => s.ocr !== null)).toBe(true);
     // Low-confidence pages (page 3, a chart OCR reads at about 40%) are flagged in the report and among the input's warnings.
@@ -64,7 +72,9 @@ describeNeeding([corpusDocuments(['hard-scanned-no-text'], ['pdf'])], 'corpus sc
     expect(json.inputs[0]!.warnings.map((w) => w.code)).toContain(ErrorCode.OCR_LOW_CONFIDENCE);
     // Page 2 is OCRmyPDF's "Huge Page" test, one 9000 x 9000 image (81 megapixels, 1.2 GB to decode): it is left out
     // with a warning naming the page, so memory stays bounded (shared/ocr.ts MAX_DECODED_IMAGE_PIXELS).
-    const tooLarge = (json.inputs[0]!.warnings as { code: string; message: string; details?: { pages?: number[] } }[]).find((w) => w.code === ErrorCode.PDF_IMAGE_TOO_LARGE);
+    const tooLarge = (json.inputs[0]!.warnings as { code: string; message: string; details?: { pages?: number[] } }[]).find(
+      (w) => w.code === ErrorCode.PDF_IMAGE_TOO_LARGE,
+    );
     expect(tooLarge?.message).toMatch(/holds an image too large to read \(9000 x 9000 pixels; .*page 2 reads as blank/);
     expect(tooLarge?.details?.pages).toEqual([2]);
     expect(markdown).toMatch(/3 \(\d+%, low\)/);

@@ -10,7 +10,14 @@ const user = (content: string) => [{ role: 'user', content }];
 async function rawLines(url: string, body: unknown): Promise<{ status: number; type: string | null; lines: Record<string, unknown>[] }> {
   const r = await fetch(url + '/api/chat', { method: 'POST', body: JSON.stringify(body) });
   const text = await r.text();
-  return { status: r.status, type: r.headers.get('content-type'), lines: text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    status: r.status,
+    type: r.headers.get('content-type'),
+    lines: text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('chat streaming', () => {
@@ -33,7 +40,10 @@ describe('chat streaming', () => {
     expect(done.eval_count).toBe(toks.length);
     expect(lines.slice(0, -1).every((l) => l.done === false && (l.message as { role: string }).role === 'assistant')).toBe(true);
     // a client that ignores done-frame content loses text
-    const ignoring = lines.filter((l) => !l.done).map((l) => (l.message as { content: string }).content).join('');
+    const ignoring = lines
+      .filter((l) => !l.done)
+      .map((l) => (l.message as { content: string }).content)
+      .join('');
     expect(ignoring).not.toBe(reply);
     const all = lines.map((l) => (l.message as { content: string }).content).join('');
     expect(all).toBe(reply);
@@ -117,7 +127,10 @@ describe('context length', () => {
     const { client, sim } = await setup();
     const r = await client.chat({
       model: 'llama3.1:8b',
-      messages: [{ role: 'system', content: system }, { role: 'user', content: longText }],
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: longText },
+      ],
       options: { num_ctx: 256 },
     });
     expect(r.done).toBe(true);
@@ -195,7 +208,8 @@ describe('runners, reloads, prefix cache, keep_alive, memory', () => {
   it('prefix cache: an identical-prefix request evaluates fewer tokens; a reload clears the cache', async () => {
     const { client, sim } = await setup();
     const sys = { role: 'system', content: Array.from({ length: 200 }, (_, i) => `rule${i}`).join(' ') };
-    const ask = (chunk: string, num_ctx = 4096) => client.chat({ model: 'llama3.1:8b', messages: [sys, { role: 'user', content: chunk }], options: { num_ctx } });
+    const ask = (chunk: string, num_ctx = 4096) =>
+      client.chat({ model: 'llama3.1:8b', messages: [sys, { role: 'user', content: chunk }], options: { num_ctx } });
     const r1 = await ask('first chunk text');
     const r2 = await ask('second chunk text');
     const [q1, q2] = sim.requests;

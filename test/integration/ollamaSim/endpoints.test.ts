@@ -62,7 +62,19 @@ describe('metadata endpoints', () => {
 
   it('POST /api/show reports a Modelfile num_ctx in parameters, and it applies by default', async () => {
     const s2 = await startOllamaSim({
-      models: [{ name: 'custom:latest', architecture: 'llama', contextLength: 8192, capabilities: ['completion'], parameterSize: '1B', quantization: 'Q8_0', digest: 'a'.repeat(64), sizeBytes: 1e9, modelfileNumCtx: 8192 }],
+      models: [
+        {
+          name: 'custom:latest',
+          architecture: 'llama',
+          contextLength: 8192,
+          capabilities: ['completion'],
+          parameterSize: '1B',
+          quantization: 'Q8_0',
+          digest: 'a'.repeat(64),
+          sizeBytes: 1e9,
+          modelfileNumCtx: 8192,
+        },
+      ],
     });
     try {
       const c = new Ollama({ host: s2.url });
@@ -131,7 +143,9 @@ describe('errors exactly as Ollama sends them', () => {
   });
 
   it('num_ctx of the wrong type -> 500; a float is truncated like Go does', async () => {
-    const e = await rejection(client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'x' }], options: { num_ctx: '4096' as unknown as number } }));
+    const e = await rejection(
+      client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'x' }], options: { num_ctx: '4096' as unknown as number } }),
+    );
     expect(e.status_code).toBe(500);
     expect(e.message).toBe('option "num_ctx" must be of type integer');
     const ok = await client.chat({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'x' }], options: { num_ctx: 4096.7 } });

@@ -10,7 +10,10 @@ const MODEL = 'llama3.1:8b';
 const REPLY = 'alpha beta gamma delta epsilon zeta eta theta';
 const msgs = [{ role: 'user', content: 'go' }];
 
-async function streamed(client: Ollama, extra: Record<string, unknown> = {}): Promise<{ text: string; frames: number; error?: Err; last?: Record<string, unknown> }> {
+async function streamed(
+  client: Ollama,
+  extra: Record<string, unknown> = {},
+): Promise<{ text: string; frames: number; error?: Err; last?: Record<string, unknown> }> {
   let text = '';
   let frames = 0;
   let last: Record<string, unknown> | undefined;
@@ -117,7 +120,13 @@ describe('stream faults -> what the real client throws', () => {
   });
 
   it('slowFirstToken delays the headers; stall leaves a gap between frames', async () => {
-    const { client } = await setup({ responder: () => REPLY, faults: [{ fault: { kind: 'slowFirstToken', ms: 150 }, onRequest: 0 }, { fault: { kind: 'stall', afterFrames: 2, ms: 150 }, onRequest: 1 }] });
+    const { client } = await setup({
+      responder: () => REPLY,
+      faults: [
+        { fault: { kind: 'slowFirstToken', ms: 150 }, onRequest: 0 },
+        { fault: { kind: 'stall', afterFrames: 2, ms: 150 }, onRequest: 1 },
+      ],
+    });
     const t0 = performance.now();
     const it1 = await client.chat({ model: MODEL, messages: msgs, stream: true });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
@@ -134,7 +143,13 @@ describe('stream faults -> what the real client throws', () => {
 
   it('codeFences wraps the JSON; cutJson cuts it with done_reason length', async () => {
     const json = JSON.stringify({ findings: [{ id: 1, text: 'total mismatch' }] });
-    const { client } = await setup({ responder: () => json, faults: [{ fault: { kind: 'codeFences' }, onRequest: 0 }, { fault: { kind: 'cutJson', keepChars: 10 }, onRequest: 1 }] });
+    const { client } = await setup({
+      responder: () => json,
+      faults: [
+        { fault: { kind: 'codeFences' }, onRequest: 0 },
+        { fault: { kind: 'cutJson', keepChars: 10 }, onRequest: 1 },
+      ],
+    });
     const a = await client.chat({ model: MODEL, messages: msgs, format: 'json' });
     expect(a.message.content).toBe('```json\n' + json + '\n```');
     const b = await client.chat({ model: MODEL, messages: msgs, format: 'json' });
@@ -190,7 +205,12 @@ describe('fault rule selection', () => {
       const { client } = await setup({ seed, faults: [{ fault: { kind: 'busy' }, probability: 0.5 }] });
       const out: boolean[] = [];
       for (let i = 0; i < 12; i++) {
-        out.push(await client.chat({ model: MODEL, messages: msgs }).then(() => true, () => false));
+        out.push(
+          await client.chat({ model: MODEL, messages: msgs }).then(
+            () => true,
+            () => false,
+          ),
+        );
       }
       return out;
     };

@@ -43,7 +43,13 @@ describe('OpenAI-compatible simulator surface', () => {
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const data = events(await res.text());
     expect(data.at(-1)).toBe('[DONE]');
-    const parsed = data.slice(0, -1).map((d) => JSON.parse(d) as { choices: Array<{ delta: { content?: string }; finish_reason: string | null }>; usage?: { prompt_tokens: number; completion_tokens: number } });
+    const parsed = data.slice(0, -1).map(
+      (d) =>
+        JSON.parse(d) as {
+          choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
+          usage?: { prompt_tokens: number; completion_tokens: number };
+        },
+    );
     expect(parsed.map((p) => p.choices[0]?.delta.content ?? '').join('')).toBe('The quick brown fox jumps over the lazy dog.');
     expect(parsed.filter((p) => p.choices[0]?.finish_reason).map((p) => p.choices[0]!.finish_reason)).toEqual(['stop']);
     const usage = parsed.at(-1)!.usage!;
@@ -56,7 +62,10 @@ describe('OpenAI-compatible simulator surface', () => {
 
   it('cuts at max_tokens with finish_reason "length", and refuses a prompt beyond the context with a 400', async () => {
     const s = await sim({ contextLength: 256, responder: () => 'word '.repeat(100) });
-    const cut = (await (await post(s, chatBody({ max_tokens: 10 }))).json()) as { choices: Array<{ finish_reason: string }>; usage: { completion_tokens: number } };
+    const cut = (await (await post(s, chatBody({ max_tokens: 10 }))).json()) as {
+      choices: Array<{ finish_reason: string }>;
+      usage: { completion_tokens: number };
+    };
     expect(cut.choices[0]!.finish_reason).toBe('length');
     expect(cut.usage.completion_tokens).toBe(10);
     const long = await post(s, chatBody({ messages: [{ role: 'user', content: 'many words here '.repeat(100) }] }));
@@ -71,7 +80,13 @@ describe('OpenAI-compatible simulator surface', () => {
     expect((await post(keyed, chatBody(), { authorization: 'Bearer k1' })).status).toBe(200);
 
     // The first reply takes about 2 s (100 tokens at 50 a second): the second request comes while it holds the one slot.
-    const busy = await sim({ slots: 1, maxQueue: 0, timeScale: 1, rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 50, loadSeconds: 0 }, responder: () => 'a b c d e f g h i j '.repeat(10) });
+    const busy = await sim({
+      slots: 1,
+      maxQueue: 0,
+      timeScale: 1,
+      rates: { prefillTokensPerSec: 1e6, decodeTokensPerSec: 50, loadSeconds: 0 },
+      responder: () => 'a b c d e f g h i j '.repeat(10),
+    });
     const first = post(busy, chatBody());
     // Sent once the server holds the first one (a fixed 30 ms wait lost that race on a loaded machine).
     await vi.waitFor(() => expect(busy.counters.inFlight).toBe(1), { timeout: 30_000, interval: 5 });

@@ -23,7 +23,8 @@ const FONTS: [string, string, string, boolean][] = [
 
 function fontsPdf(): Buffer {
   const content = FONTS.map(([name, , line], i) => `BT /${name} 11 Tf 50 ${740 - i * 30} Td (${line}) Tj ET`).join('\n');
-  const descriptor = (name: string, extra: string) => `<< /Type /FontDescriptor /FontName /${name} /Flags 32 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 ${extra} >>`;
+  const descriptor = (name: string, extra: string) =>
+    `<< /Type /FontDescriptor /FontName /${name} /Flags 32 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 ${extra} >>`;
   return writeRawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

@@ -12,7 +12,16 @@ import { corpusFile } from '../../helpers/corpus';
 import { corpusDocuments, describeNeeding } from '../../helpers/requirements';
 
 /** The corpus documents these tests read. */
-const DOCUMENTS = ['tob-etcd-2020', 'tob-mosquitto-2023', 'hard-r-exts-manual', 'hard-encrypted-userpw', 'hard-federal-register-3col', 'hard-nics-rotated-table', 'hard-scanned-no-text', 'hard-tracemonkey-2col'];
+const DOCUMENTS = [
+  'tob-etcd-2020',
+  'tob-mosquitto-2023',
+  'hard-r-exts-manual',
+  'hard-encrypted-userpw',
+  'hard-federal-register-3col',
+  'hard-nics-rotated-table',
+  'hard-scanned-no-text',
+  'hard-tracemonkey-2col',
+];
 
 interface Truth {
   pages: number;

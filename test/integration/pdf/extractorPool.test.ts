@@ -20,7 +20,12 @@ describe('PDF worker pool', () => {
 
   async function pdfFile(name: string, pages: number): Promise<string> {
     const file = join(tempDir(), name);
-    writeFileSync(file, await makeTextPdf({ pages: Array.from({ length: pages }, (_, p) => ({ blocks: [{ kind: 'body', lines: [`Page ${p + 1} mentions TOB-ACME-${p + 1}.`] }] })) }));
+    writeFileSync(
+      file,
+      await makeTextPdf({
+        pages: Array.from({ length: pages }, (_, p) => ({ blocks: [{ kind: 'body', lines: [`Page ${p + 1} mentions TOB-ACME-${p + 1}.`] }] })),
+      }),
+    );
     return file;
   }
 

@@ -28,7 +28,9 @@ function flatePdf(pageCount: number, damaged: readonly number[] = []): Buffer {
     `<< /Type /Pages /Kids [${Array.from({ length: pageCount }, (_, p) => `${3 + p * 2} 0 R`).join(' ')}] /Count ${pageCount} >>`,
   ];
   for (let page = 1; page <= pageCount; page++) {
-    const ops = linesOf(page).map((line, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (${line}) Tj ET`).join('\n');
+    const ops = linesOf(page)
+      .map((line, i) => `BT /F1 10 Tf 50 ${760 - i * 18} Td (${line}) Tj ET`)
+      .join('\n');
     const full = deflateSync(Buffer.from(ops, 'latin1'));
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontId} 0 R >> >> /Contents ${4 + (page - 1) * 2} 0 R >>`);
     objects.push({ stream: damaged.includes(page) ? full.subarray(0, Math.floor(full.length * 0.6)) : full, dict: '/Filter /FlateDecode' });
@@ -89,7 +91,13 @@ describe('compressed page contents', () => {
       expect(second!.readError).toMatch(/flate/i);
       expect(document.text.slice(third!.start, third!.end)).toBe(linesOf(3).join('\n'));
       // Unreadable, not "scanned": the page is named once, under its own code.
-      expect(warnings).toEqual([{ code: ErrorCode.PDF_PAGE_UNREADABLE, message: expect.stringMatching(/^Page 2 of "damaged\.pdf" could not be read \(.+\), so its text is missing/) as string, pages: [2] }]);
+      expect(warnings).toEqual([
+        {
+          code: ErrorCode.PDF_PAGE_UNREADABLE,
+          message: expect.stringMatching(/^Page 2 of "damaged\.pdf" could not be read \(.+\), so its text is missing/) as string,
+          pages: [2],
+        },
+      ]);
     }
   });
 
@@ -108,7 +116,11 @@ describe('compressed page contents', () => {
       }
       expect(again.inputs[0]!.warnings[0]!.message).toBe(first.inputs[0]!.warnings[0]!.message);
       // The ID mentions of pages 1 and 3 are all there.
-      const pages = (db.prepare('SELECT DISTINCT page_number AS page FROM id_mentions WHERE document_id = ? ORDER BY page').all(first.inputs[0]!.documentId) as { page: number }[]).map((r) => r.page);
+      const pages = (
+        db.prepare('SELECT DISTINCT page_number AS page FROM id_mentions WHERE document_id = ? ORDER BY page').all(first.inputs[0]!.documentId) as {
+          page: number;
+        }[]
+      ).map((r) => r.page);
       expect(pages).toEqual([1, 3]);
       // The report lists the page as unreadable, with its reason, and not as a scan.
       const markdown = engine.markdownReport(again.run.id);
@@ -116,7 +128,9 @@ describe('compressed page contents', () => {
       expect(markdown).toMatch(/### Unreadable pages \(1\)\n\n.*damaged.*\n\n- Page 2: .*flate/i);
       const html = (await engine.exportReport(again.run.id, 'html')) as string;
       expect(html).toMatch(/<h3>Unreadable pages \(1\)<\/h3>[\s\S]*<li>Page 2: [^<]*flate/i);
-      const json = JSON.parse((await engine.exportReport(again.run.id, 'json')) as string) as { inputs: { document: { unreadablePages: unknown; pagesWithoutText: unknown } }[] };
+      const json = JSON.parse((await engine.exportReport(again.run.id, 'json')) as string) as {
+        inputs: { document: { unreadablePages: unknown; pagesWithoutText: unknown } }[];
+      };
       const ajv = new Ajv({ allErrors: true, strict: true });
       const validate = ajv.compile(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../docs/report.schema.json'), 'utf8')) as object);
       expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
@@ -135,7 +149,10 @@ describe('compressed page contents', () => {
     try {
       const outcome = await createEngine({ db, appVersion: 'test' }).analyze([file], { mode: 'rules-only' });
       expect(outcome.inputs[0]!.status).toBe('failed');
-      expect(outcome.inputs[0]!.error).toMatchObject({ code: ErrorCode.PDF_CORRUPT, message: expect.stringContaining('No page of this PDF could be read') as string });
+      expect(outcome.inputs[0]!.error).toMatchObject({
+        code: ErrorCode.PDF_CORRUPT,
+        message: expect.stringContaining('No page of this PDF could be read') as string,
+      });
     } finally {
       db.close();
     }

@@ -24,8 +24,7 @@ const report = plantedReport();
 const responder = plantedResponder(report);
 /** The server's real context: smaller than what the default settings plan (units of 4000 tokens, replies of 2048). */
 const SMALL = 6144;
-const filler =
-  'The auditors traced each sampled change from its request to its deployment record and noted where an approval was missing or late. ';
+const filler = 'The auditors traced each sampled change from its request to its deployment record and noted where an approval was missing or late. ';
 /** The planted report with every page lengthened, so a unit of the default size would not fit SMALL. */
 const pages = report.pageTexts.map((page) => `${page}\n${filler.repeat(40)}`);
 const settings = { strategy: 'pages' as const, judge: false, llm: { ...DEFAULT_RUN_LLM_SETTINGS, models: { default: MODEL }, cache: false } };
@@ -46,7 +45,13 @@ async function harness(): Promise<{ db: Database; engine: Engine; file: string }
   const engine = createEngine({
     db,
     appVersion: 'test',
-    createLlm: (s, endpoint) => createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, () => undefined) } : {}), settings: { maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
+    createLlm: (s, endpoint) =>
+      createLlmClient({
+        db,
+        sleep,
+        ...(endpoint ? { endpoint: resolveEndpoint(endpoint, () => undefined) } : {}),
+        settings: { maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache },
+      }),
   });
   cleanups.push(async () => {
     db.close();
@@ -119,20 +124,22 @@ describe('the context of an OpenAI-compatible endpoint', () => {
     for (const input of outcome.inputs) expectEveryUnitDone(h.db, outcome.run.id, input.documentId!);
   });
 
-  it('a setting above the server\'s real context: its 400 is LLM_CONTEXT_OVERFLOW, and no prompt is sent again as it was', async () => {
+  it("a setting above the server's real context: its 400 is LLM_CONTEXT_OVERFLOW, and no prompt is sent again as it was", async () => {
     const sim = await server(SMALL, false);
     const h = await harness();
     const endpoint: EndpointSettings = { kind: 'openai', url: sim.baseUrl, concurrency: 1, contextTokens: 16384 };
     const outcome = await h.engine.analyze([h.file], { ...settings, llm: { ...settings.llm, endpoints: [endpoint] } });
     expect(sim.counters.contextOverflows).toBeGreaterThan(0);
     const overflows = h.db
-      .prepare("SELECT prompt_hash, error_message FROM llm_calls WHERE run_id = ? AND error_code = ?")
+      .prepare('SELECT prompt_hash, error_message FROM llm_calls WHERE run_id = ? AND error_code = ?')
       .all(outcome.run.id, ErrorCode.LLM_CONTEXT_OVERFLOW) as Array<{ prompt_hash: string; error_message: string }>;
     expect(overflows.length).toBe(sim.counters.contextOverflows);
     expect(overflows[0]!.error_message).toMatch(/maximum context length is 6144 tokens/);
     // Never retried blindly: each refused prompt is in the call log once, with no back-off retry and no second send.
     for (const { prompt_hash } of overflows) {
-      const sends = h.db.prepare('SELECT outcome FROM llm_calls WHERE run_id = ? AND prompt_hash = ?').all(outcome.run.id, prompt_hash) as Array<{ outcome: string }>;
+      const sends = h.db.prepare('SELECT outcome FROM llm_calls WHERE run_id = ? AND prompt_hash = ?').all(outcome.run.id, prompt_hash) as Array<{
+        outcome: string;
+      }>;
       expect(sends).toEqual([{ outcome: 'failed' }]);
     }
     // The chunks were cut smaller instead, and the run says what to do if it repeats.
@@ -140,13 +147,19 @@ describe('the context of an OpenAI-compatible endpoint', () => {
     expect(sim.counters.completed).toBeGreaterThan(0);
   });
 
-  it('a 4,096-token server and a report whose summary table names 60 findings: the list never takes the reply\'s room (trial 2026-11-28 row 18)', async () => {
+  it("a 4,096-token server and a report whose summary table names 60 findings: the list never takes the reply's room (trial 2026-11-28 row 18)", async () => {
     // A summary table names each finding; each detailed section follows on its own page. The list of recorded findings the
     // prompt would carry is most of a 4,096-token context. A weaker model answers every title it sees in the prompt
     // (model-behaviours.md; the trial's stand-in did): with the list in the prompt, its replies were cut at the room left.
     const titles = Array.from({ length: 60 }, (_, i) => `Vault accounting ${i + 1} does not round the shares of a deposit consistently across the pools`);
     const contents = ['Summary of Findings', 'No Title Severity Status', ...titles.map((t, i) => `${i + 1} ${t} Medium Open`)].join('\n');
-    const sections = titles.map((t, i) => [`${i + 1}. ${t}`, 'Severity: Medium', `The vault rounds the shares of deposit ${i + 1} up in one pool and down in the other, so the totals drift apart.`].join('\n'));
+    const sections = titles.map((t, i) =>
+      [
+        `${i + 1}. ${t}`,
+        'Severity: Medium',
+        `The vault rounds the shares of deposit ${i + 1} up in one pool and down in the other, so the totals drift apart.`,
+      ].join('\n'),
+    );
     const everyTitleSeen = (req: SimChatRequest) => {
       const prompt = req.messages.map((m) => m.content).join('\n');
       const seen = titles.filter((t) => prompt.includes(t.slice(0, 60)));
@@ -155,7 +168,11 @@ describe('the context of an OpenAI-compatible endpoint', () => {
         summary: `Reports ${seen.length} findings.`,
       });
     };
-    const sim = await startOpenAiSim({ responder: (req) => (JSON.stringify(req.format ?? '').includes('"findings"') ? everyTitleSeen(req) : req.format ? '{}' : 'A summary.'), contextLength: 4096, listContextLength: false });
+    const sim = await startOpenAiSim({
+      responder: (req) => (JSON.stringify(req.format ?? '').includes('"findings"') ? everyTitleSeen(req) : req.format ? '{}' : 'A summary.'),
+      contextLength: 4096,
+      listContextLength: false,
+    });
     cleanups.push(() => sim.close());
     const h = await harness();
     writeFileSync(h.file, [contents, ...sections].join('\f'));
@@ -163,7 +180,9 @@ describe('the context of an OpenAI-compatible endpoint', () => {
     const outcome = await h.engine.analyze([h.file], { ...settings, strategy: 'headings' as const, llm: { ...settings.llm, endpoints: [endpoint] } });
     expect(outcome.run.status, JSON.stringify(outcome.run.error)).toBe('done');
     expect(sim.counters.contextOverflows).toBe(0);
-    const cut = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND done_reason = 'length'").get(outcome.run.id) as { n: number };
+    const cut = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND done_reason = 'length'").get(outcome.run.id) as {
+      n: number;
+    };
     expect(cut.n).toBe(0);
     expectEveryUnitDone(h.db, outcome.run.id, outcome.inputs[0]!.documentId!);
   });

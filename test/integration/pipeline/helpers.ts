@@ -59,7 +59,13 @@ export async function pipelineHarness(simOptions: SimOptions): Promise<PipelineH
 /** What must be identical between an uninterrupted run and a resumed one. */
 export function findingFingerprint(findings: readonly MergedFinding[]): string[] {
   return findings
-    .map((f) => `${f.findingKey ?? '-'}|${f.title}|${f.mainPage ?? '-'}|${f.grounded}|${f.sources.map((s) => `${s.page}:${s.evidenceStart}`).sort().join(',')}`)
+    .map(
+      (f) =>
+        `${f.findingKey ?? '-'}|${f.title}|${f.mainPage ?? '-'}|${f.grounded}|${f.sources
+          .map((s) => `${s.page}:${s.evidenceStart}`)
+          .sort()
+          .join(',')}`,
+    )
     .sort();
 }
 

@@ -50,7 +50,11 @@ function doneChunks(dbPath: string): number {
 describe('kill -9 in the middle of a run', () => {
   it('resumes at the first unfinished unit and ends with the same findings as an uninterrupted run, none lost or duplicated', async () => {
     // Real time, scaled: each chunk takes a few hundred milliseconds, so the kill lands mid-run.
-    h = await pipelineHarness({ responder: plantedResponder(report), timeScale: 0.05, rates: { prefillTokensPerSec: 1500, decodeTokensPerSec: 40, loadSeconds: 1 } });
+    h = await pipelineHarness({
+      responder: plantedResponder(report),
+      timeScale: 0.05,
+      rates: { prefillTokensPerSec: 1500, decodeTokensPerSec: 40, loadSeconds: 1 },
+    });
     const file = writePlantedReport(h.dir, report);
 
     const straightDb = join(h.dir, 'straight.sqlite');
@@ -80,7 +84,8 @@ describe('kill -9 in the middle of a run', () => {
       expect(findingFingerprint(mergedOf(b, 1))).toEqual(findingFingerprint(mergedOf(a, 1)));
       expect(listFindings(b, 1)).toHaveLength(listFindings(a, 1).length);
       // Nothing committed before the kill was asked for again: one successful call per unit, as in the straight run.
-      const extractCalls = (db: typeof a) => (db.prepare("SELECT COUNT(DISTINCT chunk_ref) AS n FROM llm_calls WHERE purpose = 'extract' AND outcome = 'ok'").get() as { n: number }).n;
+      const extractCalls = (db: typeof a) =>
+        (db.prepare("SELECT COUNT(DISTINCT chunk_ref) AS n FROM llm_calls WHERE purpose = 'extract' AND outcome = 'ok'").get() as { n: number }).n;
       expect(extractCalls(a)).toBeGreaterThan(1);
       expect(extractCalls(a)).toBeLessThan(6);
       expect(extractCalls(b)).toBe(extractCalls(a));
@@ -108,7 +113,9 @@ describe('resuming after Ollama was unreachable', () => {
     const db = openDatabase(dbPath);
     try {
       expect(listFindings(db, 1).length).toBeGreaterThan(0);
-      const settings = JSON.parse((db.prepare('SELECT settings_json FROM runs WHERE id = 1').get() as { settings_json: string }).settings_json) as { llm: { host: string; models: Record<string, string> } };
+      const settings = JSON.parse((db.prepare('SELECT settings_json FROM runs WHERE id = 1').get() as { settings_json: string }).settings_json) as {
+        llm: { host: string; models: Record<string, string> };
+      };
       expect(settings.llm.host).toBe(h.sim.url);
       // Only where Ollama runs changed: the run's models are the ones it started with.
       expect(settings.llm.models).toMatchObject({ default: MODEL });

@@ -6,7 +6,11 @@ import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings'
 import { MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
 
 const report = plantedReport();
-const full = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+const full = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {

@@ -11,7 +11,11 @@ import { plantedReport, plantedResponder } from '../../fixtures/plantedFindings'
 import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from './helpers';
 
 const report = plantedReport();
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 /** One page (leaf) per extraction call, for the tests about what happens to one unit. */
 const perLeaf = { ...settings, llm: { ...settings.llm, unitTokens: 1 } };
 
@@ -113,7 +117,8 @@ describe('full pipeline against the simulator (planted findings)', () => {
     const file = writePlantedReport(h.dir, report);
     const perChunk = await h.engine.analyze([file], perLeaf);
     // Extraction calls of the text itself; a follow-up naming IDs no finding covered (the planted miss) comes after.
-    const unitCall = (r: { format?: unknown; messages: readonly { content: string }[] }) => JSON.stringify(r.format ?? null).includes('"findings"') && !r.messages.some((m) => m.content.includes('These IDs are printed'));
+    const unitCall = (r: { format?: unknown; messages: readonly { content: string }[] }) =>
+      JSON.stringify(r.format ?? null).includes('"findings"') && !r.messages.some((m) => m.content.includes('These IDs are printed'));
     const callsPerChunk = h.sim.requests.filter(unitCall).length;
     const before = h.sim.requests.length;
     const united = await h.engine.analyze([file], { ...settings, llm: { ...settings.llm, unitTokens: 3000 } });
@@ -122,7 +127,9 @@ describe('full pipeline against the simulator (planted findings)', () => {
     // Units are planned by the reply they need too: one line per printed ID fits eight findings in a 1024-token reply,
     // so one unit. This model writes every finding in full (about 100 tokens each): its reply is cut at the limit, kept,
     // and continued after its last complete finding, never asked again or failed.
-    const extractCalls = h.db.prepare("SELECT chunk_ref AS ref, done_reason AS reason, outcome FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND chunk_ref NOT LIKE '%?%'").all(united.run.id) as { ref: string; reason: string; outcome: string }[];
+    const extractCalls = h.db
+      .prepare("SELECT chunk_ref AS ref, done_reason AS reason, outcome FROM llm_calls WHERE run_id = ? AND purpose = 'extract' AND chunk_ref NOT LIKE '%?%'")
+      .all(united.run.id) as { ref: string; reason: string; outcome: string }[];
     expect(new Set(extractCalls.map((c) => c.ref.replace(/\+\d+$/, ''))).size).toBe(1);
     expect(extractCalls[0]).toMatchObject({ reason: 'length', outcome: 'ok' });
     expect(extractCalls.slice(1).map((c) => c.ref)).toEqual(extractCalls.slice(1).map((_, i) => `${extractCalls[0]!.ref}+${i + 1}`));
@@ -171,10 +178,18 @@ describe('full pipeline against the simulator (planted findings)', () => {
     h = await pipelineHarness({ responder: plantedResponder(report) });
     // Sixty pages of plain prose after the planted ones: the summary stage may read 0.15 prompt tokens per source
     // token, so a map-reduce of several levels needs a document long enough to pay for it.
-    const filler = Array.from({ length: 60 }, (_, i) => `Appendix page ${i + 1}\n${"The team traced every sampled record of this register to its approval and found it complete. The owners confirmed the results.\n".repeat(6)}`);
+    const filler = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `Appendix page ${i + 1}\n${'The team traced every sampled record of this register to its approval and found it complete. The owners confirmed the results.\n'.repeat(6)}`,
+    );
     const file = writePlantedReport(h.dir, { ...report, pageTexts: [...report.pageTexts, ...filler] });
     // Tiny chunks: many chunk summaries that together exceed what one summary call may carry.
-    const outcome = await h.engine.analyze([file], { ...settings, strategy: 'sentences', llm: { ...settings.llm, desiredChunkTokens: 80, summaryMapModel: 'llama3.1:8b' } });
+    const outcome = await h.engine.analyze([file], {
+      ...settings,
+      strategy: 'sentences',
+      llm: { ...settings.llm, desiredChunkTokens: 80, summaryMapModel: 'llama3.1:8b' },
+    });
     expect(outcome.run.status).toBe('done');
     const summary = getSummary(h.db, outcome.run.id, outcome.inputs[0]!.documentId!)!;
     expect(summary.levels).toBeGreaterThanOrEqual(2);

@@ -17,7 +17,11 @@ import { findingFingerprint, mergedOf, MODEL } from '../pipeline/helpers';
 const report = plantedReport();
 const responder = plantedResponder(report);
 const FILES = 6;
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 },
+};
 
 /** Marks every page of copy n, so its calls can be told apart on the servers (and its bytes differ). */
 const marker = (n: number) => `Distribution copy number ${n} of this report.`;
@@ -50,7 +54,12 @@ async function poolHarness(keys: Record<string, string> = {}, llmSettings: Parti
     db,
     appVersion: 'test',
     createLlm: (s, endpoint) =>
-      createLlmClient({ db, sleep, ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : { host: s.llm.host }), settings: { ...llmSettings, maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache } }),
+      createLlmClient({
+        db,
+        sleep,
+        ...(endpoint ? { endpoint: resolveEndpoint(endpoint, (ref) => keys[ref]) } : { host: s.llm.host }),
+        settings: { ...llmSettings, maxInFlight: endpoint?.concurrency ?? 1, cache: s.llm.cache },
+      }),
   });
   const h = {
     dir,
@@ -116,7 +125,9 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
       // Sequential: never two requests at once, and every call of a file before the first call of the next.
       expect(sim.counters.maxInFlight).toBe(1);
       expect(sim.counters.reloads).toBe(0);
-      const fileOrder = sim.requests.map((r) => Array.from({ length: FILES }, (_, i) => i + 1).find((n) => r.prompt.includes(marker(n))) ?? 0).filter((n) => n > 0);
+      const fileOrder = sim.requests
+        .map((r) => Array.from({ length: FILES }, (_, i) => i + 1).find((n) => r.prompt.includes(marker(n))) ?? 0)
+        .filter((n) => n > 0);
       expect(fileOrder).toEqual([...fileOrder].sort((a, b) => a - b));
       expect(new Set(fileOrder).size).toBe(FILES);
       return { prompts: sim.requests.map((r) => r.prompt), loads: sim.counters.loads };
@@ -137,7 +148,11 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
       { kind: 'ollama', url: c.url, concurrency: 1 },
     ];
     const seen = new Set<string>();
-    const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } }, { onProgress: (e) => e.endpoint && seen.add(e.endpoint) });
+    const outcome = await h.engine.analyze(
+      h.files,
+      { ...settings, llm: { ...settings.llm, endpoints } },
+      { onProgress: (e) => e.endpoint && seen.add(e.endpoint) },
+    );
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs.every((i) => i.status === 'done')).toBe(true);
     expect(perDocument(h.db, outcome.run.id)).toEqual(expected);
@@ -179,7 +194,9 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     const raw = outcome.inputs.map((i) => listFindings(h.db, outcome.run.id, i.documentId!).length);
     expect(raw.every((n) => n > 0)).toBe(true);
     expect(new Set(raw).size).toBe(1);
-    const left = h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' AND message LIKE 'doomed stopped answering%'").all() as Array<{ message: string }>;
+    const left = h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' AND message LIKE 'doomed stopped answering%'").all() as Array<{
+      message: string;
+    }>;
     expect(left).toHaveLength(1);
     expect(left[0]!.message).toMatch(/does not answer/);
     expect(calls).toBe(4);
@@ -198,14 +215,18 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     // ... and from the call log: no prompt of a document answered twice (ok or cached); the call the dying endpoint
     // never answered is logged as failed (unreachable), and answered once, on the survivor.
     const answeredTwice = h.db
-      .prepare("SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1")
+      .prepare(
+        "SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1",
+      )
       .all(outcome.run.id);
     expect(answeredTwice).toEqual([]);
     const lost = h.db
       .prepare("SELECT document_id, prompt_hash FROM llm_calls WHERE run_id = ? AND outcome = 'failed' AND error_code = ?")
       .all(outcome.run.id, ErrorCode.ENDPOINT_UNREACHABLE) as Array<{ document_id: number; prompt_hash: string }>;
     expect(lost).toHaveLength(1);
-    const answered = h.db.prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND document_id = ? AND prompt_hash = ?").get(outcome.run.id, lost[0]!.document_id, lost[0]!.prompt_hash) as { n: number };
+    const answered = h.db
+      .prepare("SELECT COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome = 'ok' AND document_id = ? AND prompt_hash = ?")
+      .get(outcome.run.id, lost[0]!.document_id, lost[0]!.prompt_hash) as { n: number };
     expect(answered.n).toBe(1);
   });
 
@@ -231,11 +252,15 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     expect(outcome.run.status).toBe('done');
     expect(outcome.inputs.every((i) => i.status === 'done')).toBe(true);
     expect(perDocument(h.db, outcome.run.id)).toEqual(expected);
-    const left = (h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' AND message LIKE 'silent stopped answering%'").all() as Array<{ message: string }>).map((r) => r.message);
+    const left = (
+      h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' AND message LIKE 'silent stopped answering%'").all() as Array<{ message: string }>
+    ).map((r) => r.message);
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/does not answer .*time to first token exceeded 1000 ms, and the server then did not answer a liveness check within 300 ms/);
     // The timed-out call was not waited out again on the silent server: one failure, no retry, nothing sent after it.
-    const silentCalls = h.db.prepare("SELECT outcome, error_code FROM llm_calls WHERE run_id = ? AND outcome != 'ok' AND error_code IN (?, ?)").all(outcome.run.id, ErrorCode.ENDPOINT_UNREACHABLE, ErrorCode.LLM_TIMEOUT);
+    const silentCalls = h.db
+      .prepare("SELECT outcome, error_code FROM llm_calls WHERE run_id = ? AND outcome != 'ok' AND error_code IN (?, ?)")
+      .all(outcome.run.id, ErrorCode.ENDPOINT_UNREACHABLE, ErrorCode.LLM_TIMEOUT);
     expect(silentCalls).toEqual([{ outcome: 'failed', error_code: ErrorCode.ENDPOINT_UNREACHABLE }]);
     expect(calls).toBe(3);
   });
@@ -257,12 +282,16 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } });
     expect(outcome.run.status).toBe('done');
     expect(perDocument(h.db, outcome.run.id)).toEqual(expected);
-    const warnings = (h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' ORDER BY id").all() as Array<{ message: string }>).map((r) => r.message);
+    const warnings = (h.db.prepare("SELECT message FROM run_events WHERE level = 'warn' ORDER BY id").all() as Array<{ message: string }>).map(
+      (r) => r.message,
+    );
     expect(warnings.find((m) => m.startsWith('keyed left out'))).toMatch(/refused the API key/);
     expect(warnings.find((m) => m.startsWith('gone left out'))).toMatch(/does not answer/);
     expect(warnings.find((m) => m.startsWith('remote left out'))).toMatch(/not reachable/);
     // The plain-http warning names the remote endpoint only: loopback endpoints are not warned about.
-    expect(warnings.filter((m) => /unencrypted/.test(m))).toEqual([expect.stringMatching(/^remote: Document text will be sent unencrypted over plain http to audit-gpu\.invalid:11434/)]);
+    expect(warnings.filter((m) => /unencrypted/.test(m))).toEqual([
+      expect.stringMatching(/^remote: Document text will be sent unencrypted over plain http to audit-gpu\.invalid:11434/),
+    ]);
     expect(warnings.join('\n')).not.toContain('wrong');
     expect(keyed.counters.completed + keyed.counters.chatRequests).toBe(0);
   });
@@ -297,12 +326,16 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     ];
     const stop = new AbortController();
     let extracted = 0;
-    const outcome = await h.engine.analyze(h.files, { ...settings, llm: { ...settings.llm, endpoints } }, {
-      signal: stop.signal,
-      onProgress: (e) => {
-        if (e.phase === 'extract' && /analysed/.test(e.message) && ++extracted === 5) stop.abort(new StopRequest(how));
+    const outcome = await h.engine.analyze(
+      h.files,
+      { ...settings, llm: { ...settings.llm, endpoints } },
+      {
+        signal: stop.signal,
+        onProgress: (e) => {
+          if (e.phase === 'extract' && /analysed/.test(e.message) && ++extracted === 5) stop.abort(new StopRequest(how));
+        },
       },
-    });
+    );
     expect(outcome.run.status).toBe(how === 'pause' ? 'paused' : 'cancelled');
     // Files were in flight on both endpoints when it stopped; none is left running, none is lost.
     expect(a.counters.chatRequests).toBeGreaterThan(0);
@@ -314,9 +347,10 @@ describe('a pool of inference endpoints (simulators on loopback)', () => {
     expect(perDocument(h.db, resumed.run.id)).toEqual(expected);
     // The resume continued from what was committed: no prompt of a document answered twice over the two executions.
     const answeredTwice = h.db
-      .prepare("SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1")
+      .prepare(
+        "SELECT document_id, prompt_hash, COUNT(*) AS n FROM llm_calls WHERE run_id = ? AND outcome IN ('ok', 'cached') GROUP BY document_id, prompt_hash HAVING n > 1",
+      )
       .all(outcome.run.id);
     expect(answeredTwice).toEqual([]);
   });
 });
-

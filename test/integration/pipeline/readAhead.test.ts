@@ -15,7 +15,9 @@ import { useTempDir } from '../../helpers/tempDir';
 const tempDir = useTempDir('audit-read-ahead-');
 
 async function reportPdf(dir: string, name: string, id: string, pages: number): Promise<string> {
-  const spec = { pages: Array.from({ length: pages }, (_, p) => ({ blocks: [{ kind: 'body' as const, lines: [`${name} page ${p + 1} mentions ${id}-${p + 1}.`] }] })) };
+  const spec = {
+    pages: Array.from({ length: pages }, (_, p) => ({ blocks: [{ kind: 'body' as const, lines: [`${name} page ${p + 1} mentions ${id}-${p + 1}.`] }] })),
+  };
   return writeFixture(join(dir, `${name}.pdf`), await makeTextPdf(spec));
 }
 
@@ -86,10 +88,14 @@ describe('reading ahead', () => {
     const db = openDatabase(join(dir, 'store.sqlite'));
     const engine = createEngine({ db, appVersion: 'test' });
     const abort = new AbortController();
-    const first = await engine.analyze(files, { mode: 'rules-only' }, {
-      signal: abort.signal,
-      onProgress: (event) => event.fileName === 'a.pdf' && event.phase === 'rules' && abort.abort(),
-    });
+    const first = await engine.analyze(
+      files,
+      { mode: 'rules-only' },
+      {
+        signal: abort.signal,
+        onProgress: (event) => event.fileName === 'a.pdf' && event.phase === 'rules' && abort.abort(),
+      },
+    );
     expect(first.run.status).toBe('cancelled');
     expect(first.inputs.map((input) => input.status)).toEqual(['done', 'queued']);
     const resumed = await engine.resume(first.run.id);

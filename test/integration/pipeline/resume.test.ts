@@ -19,13 +19,17 @@ describe('runs', () => {
     const engine = createEngine({ db, appVersion: 'test' });
     const abort = new AbortController();
     const phases: string[] = [];
-    const first = await engine.analyze(files, { mode: 'rules-only' }, {
-      signal: abort.signal,
-      onProgress: (event) => {
-        phases.push(`${event.fileName ?? ''}:${event.phase}`);
-        if (event.phase === 'rules' && event.fileName === 'a.md') abort.abort();
+    const first = await engine.analyze(
+      files,
+      { mode: 'rules-only' },
+      {
+        signal: abort.signal,
+        onProgress: (event) => {
+          phases.push(`${event.fileName ?? ''}:${event.phase}`);
+          if (event.phase === 'rules' && event.fileName === 'a.md') abort.abort();
+        },
       },
-    });
+    );
     expect(first.run.status).toBe('cancelled');
     expect(first.inputs.map((i) => i.status)).toEqual(['done', 'queued', 'queued']);
 

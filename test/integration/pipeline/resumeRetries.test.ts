@@ -14,7 +14,11 @@ import { findingFingerprint, mergedOf, MODEL, pipelineHarness, writePlantedRepor
 
 const report = plantedReport();
 /** One page (leaf) per extraction call: six chunks. */
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 },
+};
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {
@@ -27,7 +31,9 @@ describe('resume retries what failed', () => {
     const good = plantedResponder(report);
     let down = true;
     // While down, every extraction reply is broken: each unit, then each page alone, fails.
-    h = await pipelineHarness({ responder: (req) => (down && JSON.stringify(req.format ?? null).includes('"findings"') ? '{"findings": [ {"title": ' : good(req)) });
+    h = await pipelineHarness({
+      responder: (req) => (down && JSON.stringify(req.format ?? null).includes('"findings"') ? '{"findings": [ {"title": ' : good(req)),
+    });
     const file = writePlantedReport(h.dir, report);
     const failed = await h.engine.analyze([file], settings);
     expect(failed.inputs[0]).toMatchObject({ status: 'failed' });

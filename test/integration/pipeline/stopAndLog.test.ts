@@ -19,7 +19,11 @@ import { MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from
 
 const report = plantedReport();
 // One page per extraction call (unitTokens 1): the run stops between pages, with committed pages before it.
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1, unitTokens: 1 },
+};
 
 const tempDir = useTempDir('audit-log-');
 let h: PipelineHarness | undefined;
@@ -37,7 +41,8 @@ function engineWithLog(harness: PipelineHarness, logger: FileLogger, ingest: typ
     appVersion: 'test',
     log: logger,
     ingestFile: ingest,
-    createLlm: (s) => createLlmClient({ host: harness.sim.url, db: harness.db, sleep: async () => {}, settings: { maxInFlight: s.llm.maxInFlight, cache: s.llm.cache } }),
+    createLlm: (s) =>
+      createLlmClient({ host: harness.sim.url, db: harness.db, sleep: async () => {}, settings: { maxInFlight: s.llm.maxInFlight, cache: s.llm.cache } }),
   });
 }
 
@@ -104,7 +109,10 @@ describe('the log', () => {
     expect(failed.error).toMatchObject({ code: 'INTERNAL' });
     expect(failed.error!.message).toContain(`Please report it with the log (${logPath})`);
 
-    const entries = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = readFileSync(logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const error = entries.find((e) => e.msg === 'input failed')!;
     expect(error).toMatchObject({ level: 50, runId: outcome.run.id, ordinal: 1, stage: 'ingest', code: 'INTERNAL' });
     expect((error.err as { stack: string }).stack).toMatch(/parser exploded\n\s+at /);

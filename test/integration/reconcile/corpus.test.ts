@@ -14,7 +14,17 @@ import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import type { MatchReason, Reconciliation } from '../../../shared/reconcile';
 import { FAITHFUL_MODES, truthResponder } from '../../eval/truthResponder';
-import { csvText, jiraExport, NOT_IN_DOCUMENT, reword, titlesOnlyTracker, xlsxBytes, type Expected, type GeneratedPopulation, type TruthItem } from '../../fixtures/populations';
+import {
+  csvText,
+  jiraExport,
+  NOT_IN_DOCUMENT,
+  reword,
+  titlesOnlyTracker,
+  xlsxBytes,
+  type Expected,
+  type GeneratedPopulation,
+  type TruthItem,
+} from '../../fixtures/populations';
 import { corpusDocuments, describeNeeding, realDocument } from '../../helpers/requirements';
 import { useSims } from '../../helpers/sim';
 import { useTempDir } from '../../helpers/tempDir';
@@ -51,7 +61,15 @@ interface IssueJson {
 }
 function asReconciliation(json: IssueJson): Reconciliation {
   const review = { state: 'unreviewed' as const, reviewer: null, at: null, notes: [] };
-  const item = (f: { id: string | null; title: string; page: number | null }) => ({ ...f, pages: f.page === null ? [] : [f.page], quote: '', start: null, end: null, mergedId: null, key: '' });
+  const item = (f: { id: string | null; title: string; page: number | null }) => ({
+    ...f,
+    pages: f.page === null ? [] : [f.page],
+    quote: '',
+    start: null,
+    end: null,
+    mergedId: null,
+    key: '',
+  });
   const matched = json.matched.map((m) => ({ ...m, rowKey: '', cells: [], finding: item(m.finding), by: m.by as MatchReason, review }));
   const onlyInPopulation = json.only_in_population.map((p) => ({ ...p, rowKey: '', cells: [], broken: [], review }));
   const onlyInDocument = json.only_in_document.map((d) => ({ finding: item(d), review }));
@@ -60,7 +78,15 @@ function asReconciliation(json: IssueJson): Reconciliation {
     matched,
     onlyInPopulation,
     onlyInDocument,
-    counts: { rows: matched.length + onlyInPopulation.length, matched: matched.length, onlyInPopulation: onlyInPopulation.length, onlyInDocument: onlyInDocument.length, documentItems, byReason: { id: 0, title: 0, mention: 0, auditor: 0 }, confirmed: 0 },
+    counts: {
+      rows: matched.length + onlyInPopulation.length,
+      matched: matched.length,
+      onlyInPopulation: onlyInPopulation.length,
+      onlyInDocument: onlyInDocument.length,
+      documentItems,
+      byReason: { id: 0, title: 0, mention: 0, auditor: 0 },
+      confirmed: 0,
+    },
   } as unknown as Reconciliation;
 }
 
@@ -97,7 +123,15 @@ describeNeeding([corpusDocuments(['relnotes-hadoop-thirdparty'])], 'reconcile ag
     expect(byTitle.population.key_column).toBeNull();
     expectTieOut(asReconciliation(byTitle), items(), titles.expected);
 
-    const xlsx = await xlsxBytes([{ name: 'Jira', above: [['Changes in thirdparty 1.0.0 to 1.2.0'], [null]], header: jira.header, rows: jira.rows, below: [['Total', null, null, null, jira.rows.length]] }]);
+    const xlsx = await xlsxBytes([
+      {
+        name: 'Jira',
+        above: [['Changes in thirdparty 1.0.0 to 1.2.0'], [null]],
+        header: jira.header,
+        rows: jira.rows,
+        below: [['Total', null, null, null, jira.rows.length]],
+      },
+    ]);
     const byXlsx = await reconcile(pdf(), { file: 'jira.xlsx', bytes: xlsx }, dir, ['--rules-only']);
     expectTieOut(asReconciliation(byXlsx), items(), jira.expected);
     expect(byXlsx.population.rows).toBe(jira.rows.length);
@@ -114,7 +148,19 @@ describeNeeding([corpusDocuments(ANALYSED)], 'reconcile against corpus audit rep
       const items = itemsOf(truth);
       const { sim } = await startSim({
         responder: truthResponder(
-          [{ name: NAME, findings: truth.findings.map((t) => ({ id: t.id, title: t.title, ...(t.detail_title ? { detailTitle: t.detail_title } : {}), severity: t.severity, page: t.page, ...(t.type ? { type: t.type } : {}) })) }],
+          [
+            {
+              name: NAME,
+              findings: truth.findings.map((t) => ({
+                id: t.id,
+                title: t.title,
+                ...(t.detail_title ? { detailTitle: t.detail_title } : {}),
+                severity: t.severity,
+                page: t.page,
+                ...(t.type ? { type: t.type } : {}),
+              })),
+            },
+          ],
           { modes: FAITHFUL_MODES },
         ),
       });
@@ -129,9 +175,16 @@ describeNeeding([corpusDocuments(ANALYSED)], 'reconcile against corpus audit rep
       // A findings tracker with IDs of its own (FT-1...), every other title reworded: all by title, across ID families.
       const tracker = jiraExport(items, { dropEvery: 3, family: 'FT' });
       const itemRows = tracker.rows.length - NOT_IN_DOCUMENT.length;
-      const rows = tracker.rows.map((row, i) => (i < itemRows ? [`FT-${i + 1}`, i % 2 === 0 ? reword(String(row[1])) : (row[1] ?? null), ...row.slice(2)] : row));
+      const rows = tracker.rows.map((row, i) =>
+        i < itemRows ? [`FT-${i + 1}`, i % 2 === 0 ? reword(String(row[1])) : (row[1] ?? null), ...row.slice(2)] : row,
+      );
       const expected: Expected = tracker.expected;
-      const byTracker = await reconcile(realDocument(NAME, 'pdf')!, { file: 'tracker.csv', bytes: csvText(['Finding', 'Title', 'Status', 'Severity', 'Release'], rows) }, dir, model);
+      const byTracker = await reconcile(
+        realDocument(NAME, 'pdf')!,
+        { file: 'tracker.csv', bytes: csvText(['Finding', 'Title', 'Status', 'Severity', 'Release'], rows) },
+        dir,
+        model,
+      );
       expect(byTracker.population.key_column).toBe('Finding');
       expectTieOut(asReconciliation(byTracker), items, expected, { pages: false });
       expect(byTracker.matched.every((m) => m.by === 'title')).toBe(true);

@@ -14,7 +14,14 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../electron/engine';
 import { DEFAULT_RUN_LLM_SETTINGS } from '../../../electron/engine/pipeline/settings';
-import { importPopulation, reconcileAndStore, reconcileDocument, renderReconciliation, reviewTieOut, WORKPAPER_SHEETS } from '../../../electron/engine/reconcile';
+import {
+  importPopulation,
+  reconcileAndStore,
+  reconcileDocument,
+  renderReconciliation,
+  reviewTieOut,
+  WORKPAPER_SHEETS,
+} from '../../../electron/engine/reconcile';
 import { listTrail } from '../../../electron/engine/review';
 import { openDatabase, type Database } from '../../../electron/engine/store';
 import { MATCH_REASON_TEXT, type Reconciliation } from '../../../shared/reconcile';
@@ -32,7 +39,15 @@ const tempDir = useTempDir('audit-reconcile-');
 /** The release note of the fixture, with a last page that names an issue of another release in passing. */
 const notes = releaseNotes({ tableIssues: 130, listIssues: 20, perPage: 40 });
 const MENTIONED = 'PBI-19999';
-const notesPages: PageSpec[] = [...notes.pages, { blocks: [{ kind: 'heading', text: 'Backports' }, { kind: 'body', lines: [`This release also carries the fix made for ${MENTIONED} in release 7.3, unchanged.`, ...proseLines(4, 11)] }] }];
+const notesPages: PageSpec[] = [
+  ...notes.pages,
+  {
+    blocks: [
+      { kind: 'heading', text: 'Backports' },
+      { kind: 'body', lines: [`This release also carries the fix made for ${MENTIONED} in release 7.3, unchanged.`, ...proseLines(4, 11)] },
+    ],
+  },
+];
 const notesItems: TruthItem[] = notes.truth.findings.map((f) => ({ id: f.id, title: f.title, page: f.page }));
 
 /** An audit report whose findings are numbered headings with no ID: "3.2 Session tokens never expire". */
@@ -48,7 +63,14 @@ const REPORT_TITLES = [
 ];
 const SEVERITIES = ['High', 'Medium', 'Low'];
 function auditReport(): { pages: PageSpec[]; truth: TruthDocument; items: TruthItem[] } {
-  const pages: PageSpec[] = [{ blocks: [{ kind: 'heading', text: 'Security Review of the Ledger Service' }, { kind: 'body', lines: proseLines(20, 2) }] }];
+  const pages: PageSpec[] = [
+    {
+      blocks: [
+        { kind: 'heading', text: 'Security Review of the Ledger Service' },
+        { kind: 'body', lines: proseLines(20, 2) },
+      ],
+    },
+  ];
   const findings: TruthDocument['findings'] = [];
   REPORT_TITLES.forEach((title, i) => {
     const heading = `3.${i + 1} ${title}`;
@@ -57,7 +79,14 @@ function auditReport(): { pages: PageSpec[]; truth: TruthDocument; items: TruthI
       blocks: [
         ...(i === 0 ? [{ kind: 'heading' as const, text: '3 Detailed findings' }] : []),
         { kind: 'heading', text: heading, size: 12.5 },
-        { kind: 'body', lines: [`Severity: ${SEVERITIES[i % 3]}`, `We found that ${title.toLowerCase()}, which an attacker can use against the service.`, ...proseLines(8, i + 3)] },
+        {
+          kind: 'body',
+          lines: [
+            `Severity: ${SEVERITIES[i % 3]}`,
+            `We found that ${title.toLowerCase()}, which an attacker can use against the service.`,
+            ...proseLines(8, i + 3),
+          ],
+        },
       ],
     });
   });
@@ -98,13 +127,24 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function reconcileCsv(documentId: number, header: string[], rows: Parameters<typeof csvText>[1], options: { keyColumn?: string | null; mode?: 'rules-only' } = {}): Promise<Reconciliation> {
+async function reconcileCsv(
+  documentId: number,
+  header: string[],
+  rows: Parameters<typeof csvText>[1],
+  options: { keyColumn?: string | null; mode?: 'rules-only' } = {},
+): Promise<Reconciliation> {
   const population = await importPopulation(db, { name: 'population.csv', bytes: Buffer.from(csvText(header, rows)) });
   return reconcileAndStore(db, { documentId, population, ...options });
 }
 
 describe('a generated release note (no model: the IDs it prints)', () => {
-  const jira = jiraExport(notesItems, { dropEvery: 6, rewordEvery: 5, respellEvery: 7, family: 'PBI', mentions: [{ key: MENTIONED, title: 'Ledger sync fails at month end (7.3)' }] });
+  const jira = jiraExport(notesItems, {
+    dropEvery: 6,
+    rewordEvery: 5,
+    respellEvery: 7,
+    family: 'PBI',
+    mentions: [{ key: MENTIONED, title: 'Ledger sync fails at month end (7.3)' }],
+  });
 
   it('the population is what it says: reworded titles without keys, respelled keys, dropped items, invented rows, a mention', () => {
     const rewordedWithoutKey = jira.rows.filter((r) => r[0] === '' && !notesItems.some((i) => i.title === r[1]));
@@ -135,7 +175,9 @@ describe('a generated release note (no model: the IDs it prints)', () => {
   });
 
   it('an XLSX with its header on row 3 and a total row: the same tie-out as the CSV, the total row left out', async () => {
-    const bytes = await xlsxBytes([{ name: 'Export', above: [['Jira export, release 7.4'], [null]], header: jira.header, rows: jira.rows, below: [['Total', null, null, null, null]] }]);
+    const bytes = await xlsxBytes([
+      { name: 'Export', above: [['Jira export, release 7.4'], [null]], header: jira.header, rows: jira.rows, below: [['Total', null, null, null, null]] },
+    ]);
     const population = await importPopulation(db, { name: 'jira.xlsx', bytes });
     expect(population.headerRow).toBe(3);
     const r = reconcileAndStore(db, { documentId: notesDocument, population });
@@ -173,7 +215,12 @@ describe('exports of a tie-out', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await renderReconciliation(r, 'xlsx')) as never);
     expect(book.worksheets.map((s) => s.name)).toEqual(Object.values(WORKPAPER_SHEETS));
-    const values = (name: string) => book.getWorksheet(name)!.getSheetValues().slice(1).map((row) => (row as unknown[]).slice(1));
+    const values = (name: string) =>
+      book
+        .getWorksheet(name)!
+        .getSheetValues()
+        .slice(1)
+        .map((row) => (row as unknown[]).slice(1));
     const matched = values(WORKPAPER_SHEETS.matched);
     expect(matched[0]).toEqual(['Tick', 'Row', ...jira.header, 'Match', 'Reason', 'Page', 'Review state']);
     expect(matched).toHaveLength(1 + r.matched.length);
@@ -215,7 +262,8 @@ describe('exports of a tie-out', () => {
     const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
     const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
     let text = '';
-    for (let n = 1; n <= doc.numPages; n++) text += `${(await (await doc.getPage(n)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ')} `;
+    for (let n = 1; n <= doc.numPages; n++)
+      text += `${(await (await doc.getPage(n)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ')} `;
     await doc.destroy();
     const squashed = text.replace(/\s+/g, '');
     for (const m of r.matched) expect(squashed, m.finding.id!).toContain(`${MATCH_REASON_TEXT[m.by].mark}${m.row}${(m.key ?? '').replace(/\s+/g, '')}`);
@@ -232,7 +280,14 @@ describe('exports of a tie-out', () => {
     expect(Object.keys(value)).toEqual(['document', 'population', 'matched', 'only_in_document', 'only_in_population']);
     expect(value.document).toEqual({ file: 'release-notes.pdf' });
     expect(value.population).toEqual({ file: 'population.csv', rows: jira.rows.length, key_column: 'Issue key', title_column: 'Summary' });
-    expect((value.matched as unknown[])[0]).toEqual({ row: 1, key: notesItems[0]!.id, title: notesItems[0]!.title, finding: { id: notesItems[0]!.id, title: notesItems[0]!.title, page: notesItems[0]!.page }, by: 'id', score: 1 });
+    expect((value.matched as unknown[])[0]).toEqual({
+      row: 1,
+      key: notesItems[0]!.id,
+      title: notesItems[0]!.title,
+      finding: { id: notesItems[0]!.id, title: notesItems[0]!.title, page: notesItems[0]!.page },
+      by: 'id',
+      score: 1,
+    });
     expect(Object.keys((value.only_in_document as object[])[0]!)).toEqual(['id', 'title', 'page']);
     expect(Object.keys((value.only_in_population as object[])[0]!)).toEqual(['row', 'key', 'title']);
     const workpaper = JSON.parse((await renderReconciliation(r, 'json')) as string) as { matched: { review: { state: string } }[] };
@@ -268,9 +323,24 @@ describe('the review of a tie-out', () => {
     const spare = first.onlyInDocument[0]!;
     const at = '2025-01-02T10:00:00.000Z';
     reviewTieOut(db, { documentId: notesDocument, action: 'confirm', rowKey: a!.rowKey, itemKey: a!.finding.key, reviewer: 'A. Auditor', at });
-    reviewTieOut(db, { documentId: notesDocument, action: 'break', rowKey: b!.rowKey, itemKey: b!.finding.key, text: 'Different ticket, same words', reviewer: 'A. Auditor', at });
+    reviewTieOut(db, {
+      documentId: notesDocument,
+      action: 'break',
+      rowKey: b!.rowKey,
+      itemKey: b!.finding.key,
+      text: 'Different ticket, same words',
+      reviewer: 'A. Auditor',
+      at,
+    });
     reviewTieOut(db, { documentId: notesDocument, action: 'match', rowKey: lonely.rowKey, itemKey: spare.finding.key, reviewer: 'A. Auditor', at });
-    reviewTieOut(db, { documentId: notesDocument, action: 'note', itemKey: first.onlyInDocument[1]!.finding.key, text: 'Tracked in the 7.5 population', reviewer: 'A. Auditor', at });
+    reviewTieOut(db, {
+      documentId: notesDocument,
+      action: 'note',
+      itemKey: first.onlyInDocument[1]!.finding.key,
+      text: 'Tracked in the 7.5 population',
+      reviewer: 'A. Auditor',
+      at,
+    });
 
     // A re-analysis of the same file: a new run, the same document; the decisions are keyed by row and item, not by run.
     const rerun = await engine.analyze([join(dir, 'release-notes.pdf')], { mode: 'rules-only' });
@@ -279,10 +349,19 @@ describe('the review of a tie-out', () => {
     expect(again.document.runId).toBe(rerun.run.id);
     expect(again.matched.find((m) => m.rowKey === a!.rowKey)!.review).toMatchObject({ state: 'confirmed', reviewer: 'A. Auditor', at });
     expect(again.matched.find((m) => m.rowKey === b!.rowKey)).toBeUndefined();
-    expect(again.onlyInPopulation.find((p) => p.rowKey === b!.rowKey)).toMatchObject({ broken: [b!.finding.key], review: { notes: [{ text: 'Different ticket, same words' }] } });
+    expect(again.onlyInPopulation.find((p) => p.rowKey === b!.rowKey)).toMatchObject({
+      broken: [b!.finding.key],
+      review: { notes: [{ text: 'Different ticket, same words' }] },
+    });
     expect(again.onlyInDocument.some((d) => d.finding.key === b!.finding.key)).toBe(true);
-    expect(again.matched.find((m) => m.rowKey === lonely.rowKey)).toMatchObject({ by: 'auditor', finding: { key: spare.finding.key }, review: { state: 'confirmed' } });
-    expect(again.onlyInDocument.find((d) => d.finding.key === first.onlyInDocument[1]!.finding.key)!.review.notes).toEqual([{ reviewer: 'A. Auditor', at, text: 'Tracked in the 7.5 population' }]);
+    expect(again.matched.find((m) => m.rowKey === lonely.rowKey)).toMatchObject({
+      by: 'auditor',
+      finding: { key: spare.finding.key },
+      review: { state: 'confirmed' },
+    });
+    expect(again.onlyInDocument.find((d) => d.finding.key === first.onlyInDocument[1]!.finding.key)!.review.notes).toEqual([
+      { reviewer: 'A. Auditor', at, text: 'Tracked in the 7.5 population' },
+    ]);
     expect(again.counts.rows).toBe(again.counts.matched + again.counts.onlyInPopulation);
 
     const trail = listTrail(db, { documentId: notesDocument }).filter((t) => t.field === 'tie-out');
@@ -297,8 +376,9 @@ describe('the review of a tie-out', () => {
     // Taking the break back makes the match again.
     reviewTieOut(db, { documentId: notesDocument, action: 'undo', rowKey: b!.rowKey, itemKey: b!.finding.key, reviewer: 'B. Auditor', at });
     expect(reconcileDocument(db, { documentId: notesDocument, population }).matched.find((m) => m.rowKey === b!.rowKey)!.finding.key).toBe(b!.finding.key);
-    expect(() => reviewTieOut(db, { documentId: notesDocument, action: 'confirm', rowKey: a!.rowKey, itemKey: a!.finding.key, reviewer: ' ', at })).toThrow(/reviewer name/);
+    expect(() => reviewTieOut(db, { documentId: notesDocument, action: 'confirm', rowKey: a!.rowKey, itemKey: a!.finding.key, reviewer: ' ', at })).toThrow(
+      /reviewer name/,
+    );
     db.close();
   });
 });
-

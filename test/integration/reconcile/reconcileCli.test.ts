@@ -47,7 +47,9 @@ const populationsIn = (db: string) => {
   if (!existsSync(db)) return 0;
   const handle = new Database(db, { readonly: true });
   try {
-    return (handle.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'populations'").get() as { n: number }).n === 0 ? 0 : (handle.prepare('SELECT COUNT(*) AS n FROM populations').get() as { n: number }).n;
+    return (handle.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'populations'").get() as { n: number }).n === 0
+      ? 0
+      : (handle.prepare('SELECT COUNT(*) AS n FROM populations').get() as { n: number }).n;
   } finally {
     handle.close();
   }
@@ -59,7 +61,12 @@ describe('npm run reconcile', () => {
     const first = await runReconcile([pdf, csv, '--rules-only', '--db', db, '--json', 'out.json', '--out', 'wp.xlsx'], dir);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain(`POPULATION_DUPLICATE_KEYS: key PBI-10001 is on rows 1, ${jira.rows.length + 1}; row 1 is used`);
-    const json = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { population: object; matched: { row: number; by: string }[]; only_in_document: { id: string }[]; only_in_population: { row: number }[] };
+    const json = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as {
+      population: object;
+      matched: { row: number; by: string }[];
+      only_in_document: { id: string }[];
+      only_in_population: { row: number }[];
+    };
     expect(json.population).toEqual({ file: 'jira.csv', rows: jira.rows.length, key_column: 'Issue key', title_column: 'Summary' });
     expect(json.matched.map((m) => m.row)).toEqual([...jira.expected.matched.keys()]);
     expect(json.only_in_document.map((d) => d.id)).toEqual(jira.expected.onlyInDocument.map((i) => items[i]!.id));

@@ -9,7 +9,11 @@ const root = resolve(import.meta.dirname, '../../..');
 const tempDir = useTempDir('audit-report-cli-');
 
 function runCli(args: string[], cwd: string) {
-  const result = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const result = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

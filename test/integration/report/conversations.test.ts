@@ -33,8 +33,14 @@ async function twoRunsWithQuestions() {
   const { sim } = await startSim({ ...SIM_OPTIONS, responder });
   const llm = simClient(sim, db);
   // A question whose text carries markup: the reports must show it as text.
-  const own = await askInConversation({ db, llm }, { question: 'How long are database backups kept? <script>alert(1)</script> **bold**', documentIds: [handbookId!], settings: settingsFor() });
-  const library = await askInConversation({ db, llm }, { question: 'Who reviews the incident log?', documentIds: [handbookId!, otherId!], settings: settingsFor() });
+  const own = await askInConversation(
+    { db, llm },
+    { question: 'How long are database backups kept? <script>alert(1)</script> **bold**', documentIds: [handbookId!], settings: settingsFor() },
+  );
+  const library = await askInConversation(
+    { db, llm },
+    { question: 'Who reviews the incident log?', documentIds: [handbookId!, otherId!], settings: settingsFor() },
+  );
   const unanswered = await askInConversation({ db, llm }, { question: 'What colour is the boardroom carpet?', settings: settingsFor() });
   const ofOther = await askInConversation({ db, llm }, { question: 'How often is petty cash counted?', documentIds: [otherId!], settings: settingsFor() });
   await llm.close();
@@ -72,7 +78,14 @@ describe('conversations in the run report', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain(`<li value="${citation.n}">handbook.md, page ${citation.page}, section Backup policy: &quot;`);
 
-    const json = JSON.parse(String(await renderReport(data, 'json'))) as { version: number; conversations: { id: number; scope: string; messages: { role: string; text: string; answer: { citations: { page: number; documentId: number }[] } | null }[] }[] };
+    const json = JSON.parse(String(await renderReport(data, 'json'))) as {
+      version: number;
+      conversations: {
+        id: number;
+        scope: string;
+        messages: { role: string; text: string; answer: { citations: { page: number; documentId: number }[] } | null }[];
+      }[];
+    };
     expect(json.version).toBe(REPORT_JSON_VERSION);
     expect(json.conversations.map((c) => c.id)).toEqual(expected);
     expect(json.conversations[0]).toMatchObject({ scope: 'document', messages: [{ role: 'user', answer: null }, { role: 'assistant' }] });

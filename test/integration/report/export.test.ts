@@ -83,8 +83,12 @@ describe('report exports read back', () => {
       for (const [i, documentId] of docIds.entries()) {
         const doc = page.locator(`section.document[data-document-id="${documentId}"]`);
         const expected = merged.filter((m) => m.documentId === documentId);
-        expect(await doc.locator('section[data-section="findings"] article.finding[data-grounded="true"]').count()).toBe(expected.filter((m) => m.grounded).length);
-        expect(await doc.locator('section[data-section="ungrounded"] article.finding[data-grounded="false"]').count()).toBe(expected.filter((m) => !m.grounded).length);
+        expect(await doc.locator('section[data-section="findings"] article.finding[data-grounded="true"]').count()).toBe(
+          expected.filter((m) => m.grounded).length,
+        );
+        expect(await doc.locator('section[data-section="ungrounded"] article.finding[data-grounded="false"]').count()).toBe(
+          expected.filter((m) => !m.grounded).length,
+        );
         expect(await doc.locator('section[data-section="findings"] table.findings-table tbody tr').count()).toBe(expected.filter((m) => m.grounded).length);
         for (const section of ['summary', 'findings', 'ungrounded', 'unreviewed', 'no-text', 'failed', 'mentions']) {
           expect(await doc.locator(`section[data-section="${section}"]`).count(), `${section} of document ${i + 1}`).toBe(1);
@@ -166,7 +170,8 @@ describe('report exports read back', () => {
     }
     expect(all).toContain(squash(SCRIPT));
     expect(all).toContain(squash(IMG));
-    for (const heading of ['Ungroundedfindings', 'UnreviewedIDmentions', 'Pageswithoutatextlayer', 'Chunksthatfailedanalysis', 'Appendix:documentoutlines']) expect(all).toContain(heading);
+    for (const heading of ['Ungroundedfindings', 'UnreviewedIDmentions', 'Pageswithoutatextlayer', 'Chunksthatfailedanalysis', 'Appendix:documentoutlines'])
+      expect(all).toContain(heading);
   });
 
   it('CSV: one RFC 4180 row per merged finding matching the store, formulas neutralised', async () => {
@@ -211,7 +216,15 @@ describe('report exports read back', () => {
     const json = JSON.parse(text) as {
       version: number;
       run: { llm: { numCtx: number } | null; usage: { calls: number } };
-      inputs: { document: { id: number; findings: { findingId: number; sources: { contextBefore: string | null }[] }[]; ungroundedFindings: unknown[]; chunkTree: unknown[]; judge: { source: string } | null } }[];
+      inputs: {
+        document: {
+          id: number;
+          findings: { findingId: number; sources: { contextBefore: string | null }[] }[];
+          ungroundedFindings: unknown[];
+          chunkTree: unknown[];
+          judge: { source: string } | null;
+        };
+      }[];
     };
     const ajv = new Ajv({ allErrors: true, strict: true });
     const validate = ajv.compile(schema);
@@ -221,7 +234,12 @@ describe('report exports read back', () => {
     expect(json.run.usage.calls).toBeGreaterThan(0);
     for (const input of json.inputs) {
       const stored = merged.filter((m) => m.documentId === input.document.id);
-      expect(input.document.findings.map((x) => x.findingId).sort()).toEqual(stored.filter((m) => m.grounded).map((m) => m.id).sort());
+      expect(input.document.findings.map((x) => x.findingId).sort()).toEqual(
+        stored
+          .filter((m) => m.grounded)
+          .map((m) => m.id)
+          .sort(),
+      );
       expect(input.document.ungroundedFindings).toHaveLength(stored.filter((m) => !m.grounded).length);
       expect(input.document.chunkTree.length).toBeGreaterThan(1);
       expect(input.document.judge?.source).toBe('override');
@@ -237,7 +255,15 @@ describe('report exports read back', () => {
     expect(md).not.toContain(SCRIPT);
     expect(md).not.toContain('<img');
     expect(md).toContain('&lt;script\\>alert(1)&lt;/script\\>');
-    for (const heading of ['### Summary', '### Findings (9', '### Ungrounded findings (2)', '### Unreviewed ID mentions (2)', '### Pages without a text layer (1)', '### Chunks that failed analysis (1)', '## Appendix: document outlines']) {
+    for (const heading of [
+      '### Summary',
+      '### Findings (9',
+      '### Ungrounded findings (2)',
+      '### Unreviewed ID mentions (2)',
+      '### Pages without a text layer (1)',
+      '### Chunks that failed analysis (1)',
+      '## Appendix: document outlines',
+    ]) {
       expect(md).toContain(heading);
     }
     expect(md).toBe(f.h.engine.markdownReport(f.runId, { outlineDepth: 1 }).replace(/Generated: \S+/, md.match(/Generated: \S+/)![0]));
@@ -263,7 +289,8 @@ describe('report exports read back', () => {
     const { page } = await openHtml(html);
     try {
       expect(await page.locator('[data-section="rules-only"]').textContent()).toMatch(/rules only.*no findings/i);
-      for (const section of ['summary', 'findings', 'ungrounded', 'unreviewed', 'failed']) expect(await page.locator(`[data-section="${section}"]`).count(), section).toBe(0);
+      for (const section of ['summary', 'findings', 'ungrounded', 'unreviewed', 'failed'])
+        expect(await page.locator(`[data-section="${section}"]`).count(), section).toBe(0);
       expect(await page.locator('[data-section="mentions"] tbody tr').count()).toBe(9);
       expect(await page.locator('[data-section="no-text"]').count()).toBe(1);
     } finally {
@@ -297,7 +324,17 @@ describe('report exports carry the review', () => {
     setState(f.h.db, { reviewedId: b.id, reviewer, state: 'rejected', reason: 'Duplicate of an older ticket', now: when });
     const text = (f.h.db.prepare('SELECT canonical_text FROM documents WHERE id = ?').get(documentId) as { canonical_text: string }).canonical_text;
     const at = text.indexOf('CR-310');
-    const manual = addManualFinding(f.h.db, { documentId, start: at, end: at + 6, title: 'CR-310 left open', severity: 'Low', type: 'observation', description: 'Found by the auditor.', reviewer, now: when });
+    const manual = addManualFinding(f.h.db, {
+      documentId,
+      start: at,
+      end: at + 6,
+      title: 'CR-310 left open',
+      severity: 'Low',
+      type: 'observation',
+      description: 'Found by the auditor.',
+      reviewer,
+      now: when,
+    });
     setState(f.h.db, { reviewedId: manual.reviewedId, reviewer, state: 'confirmed', now: when });
     ids = {
       confirmed: a.id,
@@ -315,7 +352,25 @@ describe('report exports carry the review', () => {
       version: number;
       confirmedOnly: boolean;
       run: { models: { stage: string; name: string; digest: string | null }[] };
-      inputs: { document: { id: number; review: { counts: Record<string, number>; findings: { reviewId: number; origin: string; state: string; manualEvidence: { text: string } | null }[] }; findings: { findingId: number; title: string; review: { reviewId: number; state: string; rejectReason: string | null; edits: { field: string; original: string; effective: string }[]; notes: { reviewer: string; text: string }[]; lastReviewer: string | null; lastChangedAt: string | null }[] }[] } }[];
+      inputs: {
+        document: {
+          id: number;
+          review: { counts: Record<string, number>; findings: { reviewId: number; origin: string; state: string; manualEvidence: { text: string } | null }[] };
+          findings: {
+            findingId: number;
+            title: string;
+            review: {
+              reviewId: number;
+              state: string;
+              rejectReason: string | null;
+              edits: { field: string; original: string; effective: string }[];
+              notes: { reviewer: string; text: string }[];
+              lastReviewer: string | null;
+              lastChangedAt: string | null;
+            }[];
+          }[];
+        };
+      }[];
     };
     const ajv = new Ajv({ allErrors: true, strict: true });
     const validate = ajv.compile(schema);
@@ -335,7 +390,11 @@ describe('report exports carry the review', () => {
     expect(confirmed.title).toBe(ids.originalTitle);
     const rejected = doc.findings.find((x) => x.findingId === ids.rejectedMerged)!;
     expect(rejected.review[0]).toMatchObject({ state: 'rejected', rejectReason: 'Duplicate of an older ticket' });
-    expect(doc.review.findings.find((r) => r.reviewId === ids.manual)).toMatchObject({ origin: 'manual', state: 'confirmed', manualEvidence: { text: 'CR-310' } });
+    expect(doc.review.findings.find((r) => r.reviewId === ids.manual)).toMatchObject({
+      origin: 'manual',
+      state: 'confirmed',
+      manualEvidence: { text: 'CR-310' },
+    });
   });
 
   itNeeding([CHROMIUM], 'Markdown and HTML: review state, edit original -> effective, notes, reviewer and time, review summary', async () => {
@@ -384,11 +443,20 @@ describe('report exports carry the review', () => {
     const expected = { confirmed: after.confirmed, rejected: after.rejected, followUp: after.needsFollowUp, notReviewed: after.new, total: after.total };
     expect(expected.confirmed + expected.rejected + expected.followUp + expected.notReviewed).toBe(expected.total);
     expect(expected.followUp).toBe(1);
-    const sentence = (c: typeof expected) => `${c.confirmed} confirmed, ${c.rejected} rejected, ${c.followUp} need follow-up, ${c.notReviewed} not reviewed yet (${c.total} in all)`;
+    const sentence = (c: typeof expected) =>
+      `${c.confirmed} confirmed, ${c.rejected} rejected, ${c.followUp} need follow-up, ${c.notReviewed} not reviewed yet (${c.total} in all)`;
 
-    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json')) as string) as { inputs: { document: { id: number; review: { counts: Record<string, number> } } | null }[] };
+    const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json')) as string) as {
+      inputs: { document: { id: number; review: { counts: Record<string, number> } } | null }[];
+    };
     const counts = json.inputs.find((i) => i.document?.id === documentId)!.document!.review.counts;
-    expect(counts).toMatchObject({ confirmed: expected.confirmed, rejected: expected.rejected, needsFollowUp: expected.followUp, notReviewed: expected.notReviewed, total: expected.total });
+    expect(counts).toMatchObject({
+      confirmed: expected.confirmed,
+      rejected: expected.rejected,
+      needsFollowUp: expected.followUp,
+      notReviewed: expected.notReviewed,
+      total: expected.total,
+    });
     expect(counts.confirmed! + counts.rejected! + counts.needsFollowUp! + counts.notReviewed!).toBe(counts.total);
     expect(counts.open).toBe(counts.notReviewed! + counts.needsFollowUp!);
 
@@ -408,7 +476,15 @@ describe('report exports carry the review', () => {
     const summary = /<p data-summary="review">Review: ([^<]+)\.<\/p>/.exec(html)?.[1];
     const all = json.inputs.flatMap((i) => (i.document ? [i.document.review.counts] : []));
     const add = (k: string) => all.reduce((n, c) => n + c[k]!, 0);
-    expect(summary).toBe(sentence({ confirmed: add('confirmed'), rejected: add('rejected'), followUp: add('needsFollowUp'), notReviewed: add('notReviewed'), total: add('total') }));
+    expect(summary).toBe(
+      sentence({
+        confirmed: add('confirmed'),
+        rejected: add('rejected'),
+        followUp: add('needsFollowUp'),
+        notReviewed: add('notReviewed'),
+        total: add('total'),
+      }),
+    );
 
     setState(f.h.db, { reviewedId: fresh.id, reviewer, state: 'new', now: when });
   });
@@ -421,14 +497,29 @@ describe('report exports carry the review', () => {
     expect(confirmed).toMatchObject({ review_state: 'confirmed', reviewer, reviewed_at: when, title: ids.editedTitle, origin: 'model' });
     expect(confirmed.edits).toBe(`title: "${ids.originalTitle}" -> "${ids.editedTitle}"`);
     expect(confirmed.notes).toContain('Checked against the ticket <b>log</b>.');
-    expect(parsed.data.find((r) => r.finding === String(ids.rejectedMerged))).toMatchObject({ review_state: 'rejected', reject_reason: 'Duplicate of an older ticket' });
-    expect(parsed.data.find((r) => r.origin === 'manual')).toMatchObject({ finding: '', title: 'CR-310 left open', review_state: 'confirmed', grounded: 'yes' });
+    expect(parsed.data.find((r) => r.finding === String(ids.rejectedMerged))).toMatchObject({
+      review_state: 'rejected',
+      reject_reason: 'Duplicate of an older ticket',
+    });
+    expect(parsed.data.find((r) => r.origin === 'manual')).toMatchObject({
+      finding: '',
+      title: 'CR-310 left open',
+      review_state: 'confirmed',
+      grounded: 'yes',
+    });
   });
 
   itNeeding([CHROMIUM], 'confirmedOnly: only confirmed findings in every format, the counts still cover all', async () => {
     const json = JSON.parse((await f.h.engine.exportReport(f.runId, 'json', { confirmedOnly: true })) as string) as {
       confirmedOnly: boolean;
-      inputs: { document: { id: number; review: { confirmedOnly: boolean; counts: { rejected: number }; findings: { state: string }[] }; findings: { findingId: number }[]; ungroundedFindings: unknown[] } }[];
+      inputs: {
+        document: {
+          id: number;
+          review: { confirmedOnly: boolean; counts: { rejected: number }; findings: { state: string }[] };
+          findings: { findingId: number }[];
+          ungroundedFindings: unknown[];
+        };
+      }[];
     };
     expect(ajv().validate(schema, json)).toBe(true);
     expect(json.confirmedOnly).toBe(true);
@@ -438,7 +529,10 @@ describe('report exports carry the review', () => {
     expect(doc.review.findings.map((r) => r.state)).toEqual(['confirmed', 'confirmed']);
     expect(doc.review.counts.rejected).toBe(1);
     expect(json.inputs.find((i) => i.document.id === docIds[1])!.document.findings).toEqual([]);
-    const csv = Papa.parse<Record<string, string>>((await f.h.engine.exportReport(f.runId, 'csv', { confirmedOnly: true })) as string, { header: true, skipEmptyLines: true });
+    const csv = Papa.parse<Record<string, string>>((await f.h.engine.exportReport(f.runId, 'csv', { confirmedOnly: true })) as string, {
+      header: true,
+      skipEmptyLines: true,
+    });
     expect(csv.data.map((r) => r.review_state)).toEqual(['confirmed', 'confirmed']);
     const md = (await f.h.engine.exportReport(f.runId, 'md', { confirmedOnly: true })) as string;
     expect(md).toContain('Limited to confirmed findings');

@@ -30,7 +30,14 @@ export const settings = {
 
 function plant(report: PlantedReport): void {
   report.pageTexts.push(
-    ['10 PBI-1601 Stored XSS in the comment preview ' + SCRIPT, XSS_SENTENCE, 'Severity: High.', '11 Formula in imported user names', FORMULA_SENTENCE, 'Severity: Low.'].join('\n'),
+    [
+      '10 PBI-1601 Stored XSS in the comment preview ' + SCRIPT,
+      XSS_SENTENCE,
+      'Severity: High.',
+      '11 Formula in imported user names',
+      FORMULA_SENTENCE,
+      'Severity: Low.',
+    ].join('\n'),
   );
   const extra: PlantedFinding[] = [
     {
@@ -43,7 +50,15 @@ function plant(report: PlantedReport): void {
       page: 7,
       pages: [7],
       behaviour: 'report',
-      occurrences: [{ anchor: XSS_SENTENCE, quote: XSS_SENTENCE, title: XSS_TITLE, description: `Markup in user input reaches the page: <b>bold</b> & "quotes" & ${IMG}.`, statedPage: 7 }],
+      occurrences: [
+        {
+          anchor: XSS_SENTENCE,
+          quote: XSS_SENTENCE,
+          title: XSS_TITLE,
+          description: `Markup in user input reaches the page: <b>bold</b> & "quotes" & ${IMG}.`,
+          statedPage: 7,
+        },
+      ],
     },
     {
       key: 'formula',
@@ -55,7 +70,9 @@ function plant(report: PlantedReport): void {
       page: 7,
       pages: [7],
       behaviour: 'report',
-      occurrences: [{ anchor: FORMULA_SENTENCE, quote: FORMULA_SENTENCE, title: FORMULA_TITLE, description: '+SUM(1,2) and @cmd end up in spreadsheets.', statedPage: 7 }],
+      occurrences: [
+        { anchor: FORMULA_SENTENCE, quote: FORMULA_SENTENCE, title: FORMULA_TITLE, description: '+SUM(1,2) and @cmd end up in spreadsheets.', statedPage: 7 },
+      ],
     },
     {
       key: 'PBI-1701',
@@ -92,7 +109,12 @@ export async function runReportFixture(): Promise<ReportFixture> {
   const pdf = await makeTextPdf({
     title: 'Upload review',
     pages: [
-      { blocks: [{ kind: 'heading', text: `Upload review ${SCRIPT}` }, { kind: 'body', lines: [PDF_SENTENCE, 'PBI-1701 is tracked by the web team.', 'Severity: Medium.'] }] },
+      {
+        blocks: [
+          { kind: 'heading', text: `Upload review ${SCRIPT}` },
+          { kind: 'body', lines: [PDF_SENTENCE, 'PBI-1701 is tracked by the web team.', 'Severity: Medium.'] },
+        ],
+      },
       { blocks: [] },
       { blocks: [{ kind: 'body', lines: [BROKEN, 'The rest of this page is ordinary text about uploads.'] }] },
     ],

@@ -19,7 +19,11 @@ describe('ID provenance and merge conflicts in the store and every report', () =
     const file = join(h.dir, 'report.txt');
     writeFileSync(file, PAGES.join('\f'));
     // One page per extraction call (unitTokens 1): the scripted model answers page by page.
-    const outcome = await h.engine.analyze([file], { strategy: 'pages', judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, unitTokens: 1, maxInFlight: 1 } });
+    const outcome = await h.engine.analyze([file], {
+      strategy: 'pages',
+      judge: false,
+      llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, unitTokens: 1, maxInFlight: 1 },
+    });
     runId = outcome.run.id;
   });
   afterAll(async () => h.close());
@@ -48,12 +52,16 @@ describe('ID provenance and merge conflicts in the store and every report', () =
     expect(md).toContain("F-1 (model's label)");
     expect(md).toContain('given by the model only, not printed in the document');
     expect(md).toMatch(/### Merge conflicts \(1\)/);
-    expect(md).toContain('The document gives ID PBI-1201 to “Cleartext passwords in the deployment archive” (page 2) and “SQL injection in report export” (page 2), whose titles and evidence disagree');
+    expect(md).toContain(
+      'The document gives ID PBI-1201 to “Cleartext passwords in the deployment archive” (page 2) and “SQL injection in report export” (page 2), whose titles and evidence disagree',
+    );
     const html = String(await renderReport(data, 'html'));
     expect(html).toContain('data-section="conflicts"');
     expect(html).toContain('data-id-origin="model"');
     expect(html).toContain('data-id-origin="document"');
-    const json = JSON.parse(String(await renderReport(data, 'json'))) as { inputs: { document: { findings: { title: string; idOrigin: string; modelLabels: string[] }[]; mergeConflicts: { key: string }[] } }[] };
+    const json = JSON.parse(String(await renderReport(data, 'json'))) as {
+      inputs: { document: { findings: { title: string; idOrigin: string; modelLabels: string[] }[]; mergeConflicts: { key: string }[] } }[];
+    };
     const doc = json.inputs[0]!.document;
     expect(doc.findings.find((f) => f.title === 'Login rate limiting missing')).toMatchObject({ idOrigin: 'model', modelLabels: ['F-1'] });
     expect(doc.findings.find((f) => f.title === 'SQL injection in report export')).toMatchObject({ idOrigin: 'document' });

@@ -10,7 +10,11 @@ import { makeTextPdf, writeFixture } from '../../fixtures/pdfFactory';
 import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
 import { FINDINGS, headingResponder, reportSpec } from '../completeness/helpers';
 
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {
@@ -21,7 +25,9 @@ afterEach(async () => {
 describe('picture-only pages in reports', () => {
   it('a blank back cover is noted in one quiet sentence, not listed as a place, and the report says Complete', async () => {
     h = await pipelineHarness({ responder: headingResponder(FINDINGS) });
-    const doc = await PDFDocument.load(await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'])));
+    const doc = await PDFDocument.load(
+      await makeTextPdf(reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1'])),
+    );
     doc.addPage([612, 792]);
     const backPage = doc.getPageCount();
     const file = writeFixture(join(h.dir, 'with-back-cover.pdf'), await doc.save({ useObjectStreams: false }));
@@ -35,7 +41,9 @@ describe('picture-only pages in reports', () => {
     const html = (await h.engine.exportReport(outcome.run.id, 'html')) as string;
     expect(html).toContain('<h3>Completeness: Complete</h3>');
     expect(html).toContain(`<p class="section-note" data-note="picture-pages">Page ${backPage} has only pictures or nothing on it (OCR found no words).</p>`);
-    const json = JSON.parse((await h.engine.exportReport(outcome.run.id, 'json')) as string) as { inputs: { document: { completeness: { headline: string; places: unknown[] } } }[] };
+    const json = JSON.parse((await h.engine.exportReport(outcome.run.id, 'json')) as string) as {
+      inputs: { document: { completeness: { headline: string; places: unknown[] } } }[];
+    };
     expect(json.inputs[0]!.document.completeness).toMatchObject({ headline: 'Complete', places: [] });
   }, 120_000);
 });

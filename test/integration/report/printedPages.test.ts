@@ -9,7 +9,11 @@ import { makeTextPdf, writeFixture } from '../../fixtures/pdfFactory';
 import { MODEL, pipelineHarness, type PipelineHarness } from '../pipeline/helpers';
 import { FINDINGS, headingResponder, reportSpec } from '../completeness/helpers';
 
-const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 
 let h: PipelineHarness | undefined;
 afterEach(async () => {
@@ -19,9 +23,16 @@ afterEach(async () => {
 
 /** The four-page generated report numbered "Page | 1".."Page | 4", behind a cover that prints no number. */
 async function reportWithCover(): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(await makeTextPdf({ ...reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), footer: 'Page |' }));
+  const doc = await PDFDocument.load(
+    await makeTextPdf({ ...reportSpec(['Total High-Severity Issues 1', 'Total Medium-Severity Issues 1', 'Total Low-Severity Issues 1']), footer: 'Page |' }),
+  );
   const cover = doc.insertPage(0, [612, 792]);
-  cover.drawText('Generated Audit Report: security review of the customer portal', { x: 72, y: 600, size: 14, font: await doc.embedFont(StandardFonts.HelveticaBold) });
+  cover.drawText('Generated Audit Report: security review of the customer portal', {
+    x: 72,
+    y: 600,
+    size: 14,
+    font: await doc.embedFont(StandardFonts.HelveticaBold),
+  });
   return doc.save({ useObjectStreams: false });
 }
 
@@ -34,7 +45,9 @@ describe('printed page labels in reports', () => {
     const runId = outcome.run.id;
 
     const json = JSON.parse((await h.engine.exportReport(runId, 'json')) as string) as {
-      inputs: { document: { findings: { title: string; mainPage: number; mainPagePrinted: string | null; sources: { page: number; printedPage: string | null }[] }[] } }[];
+      inputs: {
+        document: { findings: { title: string; mainPage: number; mainPagePrinted: string | null; sources: { page: number; printedPage: string | null }[] }[] };
+      }[];
     };
     const findings = json.inputs[0]!.document.findings;
     expect(findings.map((f) => f.title).sort()).toEqual(FINDINGS.map((f) => f.title).sort());

@@ -64,7 +64,9 @@ describe('reading a review or exporting a report writes nothing', () => {
     const before = rowCounts(f.h.db);
     const rowsBefore = reviewRows(f.h.db);
     const engine = createEngine({ db: readOnly, appVersion: 'test' });
-    const json = JSON.parse((await engine.exportReport(f.runId, 'json')) as string) as { inputs: { document: { review?: { counts: { total: number } } } | null }[] };
+    const json = JSON.parse((await engine.exportReport(f.runId, 'json')) as string) as {
+      inputs: { document: { review?: { counts: { total: number } } } | null }[];
+    };
     expect(json.inputs.some((i) => (i.document?.review?.counts.total ?? 0) > 0)).toBe(true);
     for (const format of ['md', 'html', 'csv'] as const) expect(((await engine.exportReport(f.runId, format)) as string).length).toBeGreaterThan(0);
     expect(getRunReview(readOnly, f.runId).byReviewId.size).toBeGreaterThan(0);

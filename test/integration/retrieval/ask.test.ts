@@ -58,7 +58,8 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
 
   it('uses the refined query in the second round and keeps what both rounds found', async () => {
     const { db, llm, transcript } = await setup({
-      refine: (round) => (round === 1 ? { refinedQuery: 'procurement board approval supplier contract', needsMore: true } : { refinedQuery: 'same', needsMore: false }),
+      refine: (round) =>
+        round === 1 ? { refinedQuery: 'procurement board approval supplier contract', needsMore: true } : { refinedQuery: 'same', needsMore: false },
     });
     const answer = await ask({ db, llm }, { question: 'Which approval does a supplier contract need?', settings: settingsFor() });
     const rounds = transcript.judgeRounds.filter((r) => r.question === 'Which approval does a supplier contract need?');
@@ -77,7 +78,7 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
     db.close();
   });
 
-  it('a judge that reads refines the query with the words of the passage it read, not the question\'s', async () => {
+  it("a judge that reads refines the query with the words of the passage it read, not the question's", async () => {
     // The reading judge knows "copies" means backups but not "retained": the backup passage meets two of
     // three concepts, so it searches again with that passage's own sentence (what it read), as a model would.
     const question = 'How long are database copies retained?';
@@ -140,7 +141,9 @@ describe('ask the documents (simulator, real SQLite, real HTTP)', () => {
   it('refuses an over-long question with what to do, before any search or model call', async () => {
     const { db, llm, sim, transcript } = await setup();
     const before = sim.counters.embedRequests;
-    await expect(ask({ db, llm }, { question: `How long are backups kept? ${'Please consider every detail. '.repeat(170)}`, settings: settingsFor() })).rejects.toMatchObject({
+    await expect(
+      ask({ db, llm }, { question: `How long are backups kept? ${'Please consider every detail. '.repeat(170)}`, settings: settingsFor() }),
+    ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/^The question is 5,\d{3} characters long; Ask takes at most 4,000\. Ask one thing at a time/),
     });

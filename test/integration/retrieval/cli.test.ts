@@ -15,8 +15,11 @@ const startSim = useSims();
 /** Async child process: the simulator runs in this process and must keep answering while the CLI waits on it. */
 function runAsk(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/ask.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } }, (error, stdout, stderr) =>
-      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      join(root, 'node_modules/.bin/tsx'),
+      [join(root, 'electron/cli/ask.ts'), ...args],
+      { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } },
+      (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -109,8 +112,11 @@ describe('npm run ask (CLI, real child process, simulator over HTTP)', () => {
     // The command is accepted as printed: a full run over the document (this simulator only answers questions,
     // so its chunks fail extraction: exit 1 names them; a usage error would be 2).
     const analyze = await new Promise<{ code: number | null; stdout: string }>((done) =>
-      execFile(join(root, 'node_modules/.bin/tsx'), [join(root, 'electron/cli/analyze.ts'), ...command.split(' ').slice(4), '--host', sim.url, '--out', join(dir, 'r.json')], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } }, (error, stdout) =>
-        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+      execFile(
+        join(root, 'node_modules/.bin/tsx'),
+        [join(root, 'electron/cli/analyze.ts'), ...command.split(' ').slice(4), '--host', sim.url, '--out', join(dir, 'r.json')],
+        { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true', OLLAMA_HOST: '' } },
+        (error, stdout) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
       ),
     );
     expect(analyze.code).toBe(1);

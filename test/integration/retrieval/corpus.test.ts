@@ -42,7 +42,10 @@ describeNeeding([corpusDocuments(QUESTION_REPORTS)], 'ask the real corpus (truth
     expect(absent.text).toMatch(/not in the documents/i);
 
     // Scoped to one report, the other's findings are never cited.
-    const scoped = await ask({ db, llm }, { question: 'What does the report say about: No minimum password length?', documentIds: [ids[1]!], settings: settingsFor() });
+    const scoped = await ask(
+      { db, llm },
+      { question: 'What does the report say about: No minimum password length?', documentIds: [ids[1]!], settings: settingsFor() },
+    );
     expect(scoped.citations.length).toBeGreaterThan(0);
     expect(new Set(scoped.citations.map((c) => c.documentId))).toEqual(new Set([ids[1]]));
     expect(scoped.citations.map((c) => c.page)).toContain(27);

@@ -40,7 +40,10 @@ describe('findings are searchable, conversations are kept', () => {
     expect(fromFinding).toMatchObject({ page: 3, mergedFindingId: expect.any(Number) as number, section: ['Backup policy'] });
 
     // The description is the model's words, not the source: a quote of it cannot be grounded and is dropped.
-    const byDescription = await ask({ db, llm }, { question: 'Which findings mention the regulator minimum retention?', settings: settingsFor({ neighbours: false }) });
+    const byDescription = await ask(
+      { db, llm },
+      { question: 'Which findings mention the regulator minimum retention?', settings: settingsFor({ neighbours: false }) },
+    );
     expect(byDescription.steps[0]!.kept[0]).toBe('Finding: Short backup retention');
     expect(byDescription.dropped.map((d) => d.reason)).toContain('quote-not-found');
     expect(byDescription.marked).toBe(true);
@@ -61,8 +64,14 @@ describe('findings are searchable, conversations are kept', () => {
     const { responder } = createAskResponder();
     const { sim } = await startSim({ ...SIM_OPTIONS, responder });
     let llm = simClient(sim, db);
-    const first = await askInConversation({ db, llm }, { question: 'How long are database backups kept?', documentIds: [documentId!], settings: settingsFor() });
-    await askInConversation({ db, llm }, { question: 'Who reviews the incident log?', documentIds: [documentId!], conversationId: first.conversationId, settings: settingsFor() });
+    const first = await askInConversation(
+      { db, llm },
+      { question: 'How long are database backups kept?', documentIds: [documentId!], settings: settingsFor() },
+    );
+    await askInConversation(
+      { db, llm },
+      { question: 'Who reviews the incident log?', documentIds: [documentId!], conversationId: first.conversationId, settings: settingsFor() },
+    );
     const library = await askInConversation({ db, llm }, { question: 'How often is cash counted?', settings: settingsFor() });
     await llm.close();
     db.close();

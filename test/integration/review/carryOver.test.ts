@@ -19,11 +19,14 @@ function secondModel(base: PlantedReport): PlantedReport {
   return variant(base, (r) => {
     const t = (key: string) => r.truth.find((x) => x.key === key)!;
     t('INC-0042').behaviour = 'miss';
-    for (const o of t('PBI-1305').occurrences) if (!o.tableRow) Object.assign(o, { title: AUDIT_REWORDED, description: 'Support operators can delete audit entries without approval.' });
+    for (const o of t('PBI-1305').occurrences)
+      if (!o.tableRow) Object.assign(o, { title: AUDIT_REWORDED, description: 'Support operators can delete audit entries without approval.' });
     for (const o of t('rate-limit-reset').occurrences) o.title = RESET_REWORDED;
     const backup = t('CR-310');
     backup.behaviour = 'report';
-    backup.occurrences = [{ anchor: backup.sentence, quote: backup.sentence, title: backup.title, description: 'Backups were never restored since the migration.', statedPage: 3 }];
+    backup.occurrences = [
+      { anchor: backup.sentence, quote: backup.sentence, title: backup.title, description: 'Backups were never restored since the migration.', statedPage: 3 },
+    ];
   });
 }
 
@@ -85,7 +88,11 @@ describe('carrying a review over to a re-run', () => {
     expect(audit2.changedFields).toEqual(['title']);
     expect(audit2.original.title).toBe('Audit log can be deleted by operators');
     expect(audit2.latestModel?.title).toBe(AUDIT_REWORDED);
-    expect(listTrail(h.db, { reviewedId: audit.id }).filter((e) => e.action === 'changed').map((e) => [e.field, e.to])).toEqual([['title', AUDIT_REWORDED]]);
+    expect(
+      listTrail(h.db, { reviewedId: audit.id })
+        .filter((e) => e.action === 'changed')
+        .map((e) => [e.field, e.to]),
+    ).toEqual([['title', AUDIT_REWORDED]]);
     const reset2 = v2.findings.find((f) => f.id === reset.id)!;
     expect(reset2).toMatchObject({ state: 'confirmed', changedFields: ['title'], original: { title: RESET }, latestModel: { title: RESET_REWORDED } });
 
@@ -115,7 +122,13 @@ describe('carrying a review over to a re-run', () => {
     acknowledgeChanges(h.db, { reviewedId: reset.id, ...ann });
     const reset3 = byTitle(getReviewView(h.db, docId), RESET_REWORDED);
     expect(reset3).toMatchObject({ id: reset.id, changedFields: [], effective: { title: RESET_REWORDED } });
-    expect(listTrail(h.db, { reviewedId: reset.id }).at(-1)).toMatchObject({ action: 'acknowledge', field: 'title', from: RESET, to: RESET_REWORDED, reviewer: 'Ann Auditor' });
+    expect(listTrail(h.db, { reviewedId: reset.id }).at(-1)).toMatchObject({
+      action: 'acknowledge',
+      field: 'title',
+      from: RESET,
+      to: RESET_REWORDED,
+      reviewer: 'Ann Auditor',
+    });
   });
 
   it('carries over automatically when the view is opened after a re-run, and brings a vanished finding back', async () => {
@@ -134,7 +147,12 @@ describe('carrying a review over to a re-run', () => {
     const third = await h.run();
     const v3 = getReviewView(h.db, first.documentId);
     expect(v3.runId).toBe(third.runId);
-    expect(v3.findings.find((f) => f.id === crash.id)).toMatchObject({ vanished: false, state: 'confirmed', runId: third.runId, carriedFromRunId: first.runId });
+    expect(v3.findings.find((f) => f.id === crash.id)).toMatchObject({
+      vanished: false,
+      state: 'confirmed',
+      runId: third.runId,
+      carriedFromRunId: first.runId,
+    });
     expect(listTrail(h.db, { reviewedId: crash.id }).map((e) => e.action)).toEqual(['create', 'state', 'vanished', 'reappeared']);
     // CR-310 vanished again in the third run (it was new and untouched in the second).
     expect(byKey(v3, 'CR-310').vanished).toBe(true);

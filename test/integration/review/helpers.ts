@@ -6,7 +6,11 @@ import { listRunEvents } from '../../../electron/engine/store';
 import { plantedReport, plantedResponder, type PlantedReport } from '../../fixtures/plantedFindings';
 import { MODEL, pipelineHarness, writePlantedReport, type PipelineHarness } from '../pipeline/helpers';
 
-export const settings = { strategy: 'pages' as const, judge: false, llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 } };
+export const settings = {
+  strategy: 'pages' as const,
+  judge: false,
+  llm: { models: { default: MODEL }, cache: false, desiredChunkTokens: 1500, replyTokens: 1024, maxInFlight: 1 },
+};
 
 export interface ReviewHarness extends PipelineHarness {
   report: PlantedReport;

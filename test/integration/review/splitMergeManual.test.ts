@@ -107,15 +107,30 @@ describe('manual findings', () => {
     expect(manual).toMatchObject({ origin: 'manual', state: 'new', grounded: true, mainPage: 3, runId: null, sources: [] });
     expect(manual.manualEvidence).toEqual({ start, end: start + backup.sentence.length, text: backup.sentence, page: 3, match: 'exact' });
     expect(listTrail(h.db, { reviewedId }).map((e) => [e.action, e.reviewer])).toEqual([['create', 'Ann']]);
-    expect(() => addManualFinding(h!.db, { documentId, start: 10, end: 5, title: 'x', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' })).toThrow(/not inside/);
-    expect(() => addManualFinding(h!.db, { documentId, start: 0, end: text.length + 1, title: 'x', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' })).toThrow(/not inside/);
-    expect(() => addManualFinding(h!.db, { documentId, start: 0, end: 10, title: ' ', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' })).toThrow(/title/);
+    expect(() =>
+      addManualFinding(h!.db, { documentId, start: 10, end: 5, title: 'x', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' }),
+    ).toThrow(/not inside/);
+    expect(() =>
+      addManualFinding(h!.db, { documentId, start: 0, end: text.length + 1, title: 'x', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' }),
+    ).toThrow(/not inside/);
+    expect(() =>
+      addManualFinding(h!.db, { documentId, start: 0, end: 10, title: ' ', severity: 'Low', type: 'risk', description: '', reviewer: 'Ann' }),
+    ).toThrow(/title/);
 
     // A manual finding on the last page: page from the offset.
     const lastPage = h.report.pageTexts.length;
     const endText = 'End of report.';
     const at = text.indexOf(endText);
-    const late = addManualFinding(h.db, { documentId, start: at, end: at + endText.length, title: 'Report end', severity: 'Informational', type: 'other', description: '', reviewer: 'Ann' });
+    const late = addManualFinding(h.db, {
+      documentId,
+      start: at,
+      end: at + endText.length,
+      title: 'Report end',
+      severity: 'Informational',
+      type: 'other',
+      description: '',
+      reviewer: 'Ann',
+    });
     expect(getReviewedFinding(h.db, late.reviewedId)!.mainPage).toBe(lastPage);
 
     // The next model reports CR-310: matched to the manual finding by position, not added twice; manual findings never vanish.

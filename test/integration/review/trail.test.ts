@@ -37,9 +37,21 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
   it('records every edit with from/to, keeps the originals readable and never touches model output', () => {
     const before = byKey(getReviewView(h.db, documentId), 'PBI-1201');
     const modelBefore = h.db.prepare('SELECT * FROM merged_findings WHERE id = ?').get(before.mergedIds[0]!);
-    editField(h.db, { reviewedId: before.id, field: 'title', value: 'SQL injection in report export (customer filter)', reviewer: 'Ann Auditor', now: '2025-01-01T10:00:00.000Z' });
+    editField(h.db, {
+      reviewedId: before.id,
+      field: 'title',
+      value: 'SQL injection in report export (customer filter)',
+      reviewer: 'Ann Auditor',
+      now: '2025-01-01T10:00:00.000Z',
+    });
     editField(h.db, { reviewedId: before.id, field: 'severity', value: 'Critical', reviewer: 'Ann Auditor', now: '2025-01-01T10:01:00.000Z' });
-    editField(h.db, { reviewedId: before.id, field: 'title', value: 'SQL injection in report export', reviewer: 'Bob Reviewer', now: '2025-01-01T10:02:00.000Z' });
+    editField(h.db, {
+      reviewedId: before.id,
+      field: 'title',
+      value: 'SQL injection in report export',
+      reviewer: 'Bob Reviewer',
+      now: '2025-01-01T10:02:00.000Z',
+    });
     // Same value again: nothing to record.
     editField(h.db, { reviewedId: before.id, field: 'severity', value: 'Critical', reviewer: 'Ann Auditor' });
 
@@ -88,7 +100,10 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
     expect(() => addNote(h.db, { reviewedId: crash.id, text: ' ', reviewer: 'Bob Reviewer' })).toThrow(/empty/);
 
     const after = getReviewView(h.db, documentId);
-    expect(byTitle(after, 'Hard-coded administrator password')).toMatchObject({ state: 'rejected', rejectReason: 'Not in the document: invented by the model.' });
+    expect(byTitle(after, 'Hard-coded administrator password')).toMatchObject({
+      state: 'rejected',
+      rejectReason: 'Not in the document: invented by the model.',
+    });
     expect(byKey(after, 'INC-0042').notes.map((n) => [n.reviewer, n.text])).toEqual([['Bob Reviewer', 'Ask operations for the incident ticket.']]);
     expect(after.counters).toMatchObject({ rejected: 1, needsFollowUp: 1, new: after.counters.total - 2 });
     expect(listTrail(h.db, { reviewedId: crash.id }).map((e) => [e.action, e.field, e.from, e.to])).toEqual([
@@ -97,7 +112,12 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
       ['state', 'state', 'confirmed', 'needs_follow_up'],
       ['note', 'notes', null, 'Ask operations for the incident ticket.'],
     ]);
-    expect(listTrail(h.db, { reviewedId: invented.id }).at(-1)).toMatchObject({ action: 'state', from: 'new', to: 'rejected', detail: 'Not in the document: invented by the model.' });
+    expect(listTrail(h.db, { reviewedId: invented.id }).at(-1)).toMatchObject({
+      action: 'state',
+      from: 'new',
+      to: 'rejected',
+      detail: 'Not in the document: invented by the model.',
+    });
   });
 
   it('refuses UPDATE and DELETE on the trail table (append-only triggers)', () => {
@@ -158,7 +178,13 @@ describe('review trail and edits (real pipeline run, real SQLite file)', () => {
     // The simulator's /api/tags digest for the model, as the runner logged it.
     expect(extract.digest).toMatch(/^[0-9a-f]{64}$/);
     // A later log entry of the same shape wins (a resumed run logs again).
-    addRunEvent(h.db, runId, { at: new Date().toISOString(), level: 'info', phase: 'ingest', message: 'models', data: { models: { extract: 'qwen3:8b' }, numCtx: 8192, digests: { 'qwen3:8b': 'sha256:abc' } } });
+    addRunEvent(h.db, runId, {
+      at: new Date().toISOString(),
+      level: 'info',
+      phase: 'ingest',
+      message: 'models',
+      data: { models: { extract: 'qwen3:8b' }, numCtx: 8192, digests: { 'qwen3:8b': 'sha256:abc' } },
+    });
     const logged = getRunModels(h.db, runId);
     expect(logged.models.find((m) => m.stage === 'extract')).toEqual({ stage: 'extract', name: 'qwen3:8b', digest: 'sha256:abc' });
     expect(logged.numCtx).toBe(8192);

@@ -4,7 +4,18 @@
  * append-only trail keeps both the action and its undo.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addNote, getReviewedFinding, getReviewView, listTrail, mergeReviewed, removeNote, setState, splitMerged, undoSplit, unmergeReviewed } from '../../../electron/engine/review';
+import {
+  addNote,
+  getReviewedFinding,
+  getReviewView,
+  listTrail,
+  mergeReviewed,
+  removeNote,
+  setState,
+  splitMerged,
+  undoSplit,
+  unmergeReviewed,
+} from '../../../electron/engine/review';
 import { byKey, reviewHarness, type ReviewHarness } from './helpers';
 
 let h: ReviewHarness | undefined;

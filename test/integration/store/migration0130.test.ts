@@ -17,8 +17,12 @@ describe('migration 0130 (OCR)', () => {
     db.prepare("INSERT INTO page_ocr (document_id, page_number, content_hash, confidence) VALUES (1, 2, 'h1', 88.5)").run();
     expect(loadExtractedDocument(db, 1)!.pages[1]).toMatchObject({ textSource: 'ocr', ocrConfidence: 88.5 });
     // A mark must point at a cached reading, and confidences are percentages.
-    expect(() => db.prepare("INSERT INTO page_ocr (document_id, page_number, content_hash, confidence) VALUES (1, 1, 'missing', 50)").run()).toThrow(/FOREIGN KEY/);
-    expect(() => db.prepare("INSERT INTO ocr_cache (content_hash, recognizer, confidence, lines_json, created_at) VALUES ('h2', 't', 140, '[]', 'now')").run()).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO page_ocr (document_id, page_number, content_hash, confidence) VALUES (1, 1, 'missing', 50)").run()).toThrow(
+      /FOREIGN KEY/,
+    );
+    expect(() =>
+      db.prepare("INSERT INTO ocr_cache (content_hash, recognizer, confidence, lines_json, created_at) VALUES ('h2', 't', 140, '[]', 'now')").run(),
+    ).toThrow(/CHECK/);
     db.close();
   });
 });

@@ -19,8 +19,12 @@ describe('migration 0140-retrieval', () => {
       .run().lastInsertRowid;
     db.prepare('INSERT INTO retrieval_fts (rowid, title, body) VALUES (?, ?, ?)').run(unit, 'Backups', 'Nightly backups are kept for 35 days.');
     // Porter stemming: "backup" finds "backups".
-    expect(db.prepare("SELECT rowid FROM retrieval_fts WHERE retrieval_fts MATCH 'backup' ORDER BY bm25(retrieval_fts)").all()).toEqual([{ rowid: Number(unit) }]);
-    const conversation = db.prepare("INSERT INTO conversations (scope, title, created_at, updated_at) VALUES ('library', 'q', 'now', 'now')").run().lastInsertRowid;
+    expect(db.prepare("SELECT rowid FROM retrieval_fts WHERE retrieval_fts MATCH 'backup' ORDER BY bm25(retrieval_fts)").all()).toEqual([
+      { rowid: Number(unit) },
+    ]);
+    const conversation = db
+      .prepare("INSERT INTO conversations (scope, title, created_at, updated_at) VALUES ('library', 'q', 'now', 'now')")
+      .run().lastInsertRowid;
     db.prepare("INSERT INTO conversation_messages (conversation_id, ordinal, role, text, created_at) VALUES (?, 1, 'user', 'q', 'now')").run(conversation);
     // A document conversation needs its document; a library one must not name one.
     expect(() => db.prepare("INSERT INTO conversations (scope, title, created_at, updated_at) VALUES ('document', 'q', 'now', 'now')").run()).toThrow(/CHECK/);

@@ -21,7 +21,9 @@ describe('migration 0150 (undo of a review merge)', () => {
 
     db.prepare("INSERT INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, at) VALUES (2, 1, '[]', '[]', 'now')").run();
     // A record must name real findings.
-    expect(() => db.prepare("INSERT INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, at) VALUES (9, 1, '[]', '[]', 'now')").run()).toThrow(/FOREIGN KEY/);
+    expect(() =>
+      db.prepare("INSERT INTO review_merge_undo (absorb_id, keep_id, links_json, note_ids_json, at) VALUES (9, 1, '[]', '[]', 'now')").run(),
+    ).toThrow(/FOREIGN KEY/);
     db.prepare('DELETE FROM reviewed_findings WHERE id = 2').run();
     expect(db.prepare('SELECT COUNT(*) AS n FROM review_merge_undo').get()).toEqual({ n: 0 });
     db.close();

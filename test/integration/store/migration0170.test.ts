@@ -23,7 +23,9 @@ describe('migration 0170 (sibling titles kept apart are merge conflicts)', () =>
     ]);
     db.prepare(conflict(3, 'title')).run();
     expect(() => db.prepare(conflict(4, 'words')).run()).toThrow(/CHECK/);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'merge_conflicts'").all()).toEqual([{ name: 'merge_conflicts_by_document' }]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'merge_conflicts'").all()).toEqual([
+      { name: 'merge_conflicts_by_document' },
+    ]);
     db.close();
   });
 });

@@ -11,7 +11,9 @@ describe('migration 0230 (the IDs a summary names that no finding has)', () => {
     const db = databaseWithDocumentAt(tempDir(), 220);
     // Only the summaries table is under test: the rows need no run behind them.
     db.pragma('foreign_keys = OFF');
-    db.prepare("INSERT INTO summaries (run_id, document_id, level, ordinal, text, chunk_count, levels, model, created_at) VALUES (1, 1, 0, 0, 'Names TOB-X-9.', 2, 0, 'm', 'now')").run();
+    db.prepare(
+      "INSERT INTO summaries (run_id, document_id, level, ordinal, text, chunk_count, levels, model, created_at) VALUES (1, 1, 0, 0, 'Names TOB-X-9.', 2, 0, 'm', 'now')",
+    ).run();
     migrate(db, migrations, 230);
     // Written before the check: never checked, so nothing is marked.
     expect(getSummary(db, 1, 1)).toEqual({ text: 'Names TOB-X-9.', chunkCount: 2, levels: 0, model: 'm', ungroundedIds: [] });

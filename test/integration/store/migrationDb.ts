@@ -7,7 +7,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { migrate, migrations } from '../../../electron/engine/store';
 
-export function databaseWithDocumentAt(dir: string, version: number, document: { kind?: 'pdf' | 'txt'; pageCount?: number; text?: string } = {}): BetterSqlite3.Database {
+export function databaseWithDocumentAt(
+  dir: string,
+  version: number,
+  document: { kind?: 'pdf' | 'txt'; pageCount?: number; text?: string } = {},
+): BetterSqlite3.Database {
   const db = new BetterSqlite3(join(dir, `m${version}-${Math.random().toString(36).slice(2)}.sqlite`));
   db.pragma('foreign_keys = ON');
   migrate(db, migrations, version);

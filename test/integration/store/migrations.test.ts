@@ -16,7 +16,9 @@ describe('migrations', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as { name: string; sql: string }[];
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['documents', 'pages', 'lines', 'chunk_trees', 'chunks', 'runs', 'run_inputs', 'run_events', 'id_mentions']));
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['documents', 'pages', 'lines', 'chunk_trees', 'chunks', 'runs', 'run_inputs', 'run_events', 'id_mentions']),
+    );
     // Virtual tables (the FTS5 index of 0140) and the shadow tables SQLite makes for them cannot be STRICT.
     const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
     const own = tables.filter((t) => !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)));
@@ -67,7 +69,9 @@ describe('migrations', () => {
     const db = databaseWithDocumentAt(tempDir(), 60, { kind: 'pdf', pageCount: 2 });
     db.prepare('INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer) VALUES (1, 1, 0, 3, 1)').run();
     migrate(db, migrations, 70);
-    db.prepare("INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer, read_error) VALUES (1, 2, 3, 3, 0, 'Bad encoding in flate stream')").run();
+    db.prepare(
+      "INSERT INTO pages (document_id, page_number, start_offset, end_offset, has_text_layer, read_error) VALUES (1, 2, 3, 3, 0, 'Bad encoding in flate stream')",
+    ).run();
     expect(db.prepare('SELECT page_number, read_error FROM pages ORDER BY page_number').all()).toEqual([
       { page_number: 1, read_error: null },
       { page_number: 2, read_error: 'Bad encoding in flate stream' },
@@ -77,7 +81,10 @@ describe('migrations', () => {
 
   it('roll back a migration that fails, leaving the version unchanged', () => {
     const db = new BetterSqlite3(':memory:');
-    const broken = [...migrations, { version: latest + 10, name: 'broken', up: (d: BetterSqlite3.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; INSERT INTO nope VALUES (1);') }];
+    const broken = [
+      ...migrations,
+      { version: latest + 10, name: 'broken', up: (d: BetterSqlite3.Database) => d.exec('CREATE TABLE x (a INTEGER) STRICT; INSERT INTO nope VALUES (1);') },
+    ];
     expect(() => migrate(db, broken)).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(latest);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'x'").get()).toBeUndefined();

@@ -26,8 +26,34 @@ const NOW = '2026-01-01T00:00:00.000Z';
 
 function leafTree(text: string): ChunkNode[] {
   return [
-    { index: 0, parentIndex: null, title: 'root', section: { level: 0, path: [] }, start: 0, end: text.length, pageStart: 1, pageEnd: 2, tokenEstimate: 5, origin: 'root', isLeaf: false, overlapBefore: 0 },
-    { index: 1, parentIndex: 0, title: 'A', section: { level: 1, path: ['A'] }, start: 0, end: text.length, pageStart: 1, pageEnd: 2, tokenEstimate: 5, origin: 'page', isLeaf: true, overlapBefore: 0 },
+    {
+      index: 0,
+      parentIndex: null,
+      title: 'root',
+      section: { level: 0, path: [] },
+      start: 0,
+      end: text.length,
+      pageStart: 1,
+      pageEnd: 2,
+      tokenEstimate: 5,
+      origin: 'root',
+      isLeaf: false,
+      overlapBefore: 0,
+    },
+    {
+      index: 1,
+      parentIndex: 0,
+      title: 'A',
+      section: { level: 1, path: ['A'] },
+      start: 0,
+      end: text.length,
+      pageStart: 1,
+      pageEnd: 2,
+      tokenEstimate: 5,
+      origin: 'page',
+      isLeaf: true,
+      overlapBefore: 0,
+    },
   ];
 }
 
@@ -50,7 +76,10 @@ describe('store repositories', () => {
     const pages = [0, 1, 2].map((p) => Array.from({ length: 45 }, (_, i) => `page ${p + 1} line ${i + 1}`).join('\n'));
     const base = documentFromPages(pages, 'long.md');
     // 135 lines: two batches of 64 and 7 single rows, each line with its own typography.
-    const doc = { ...base, lines: base.lines.map((line, i) => ({ ...line, fontSize: 9 + (i % 5), bold: i % 3 === 0, ...(i % 7 === 0 ? { markdownLevel: 1 + (i % 6) } : {}) })) };
+    const doc = {
+      ...base,
+      lines: base.lines.map((line, i) => ({ ...line, fontSize: 9 + (i % 5), bold: i % 3 === 0, ...(i % 7 === 0 ? { markdownLevel: 1 + (i % 6) } : {}) })),
+    };
     expect(doc.lines).toHaveLength(135);
     const { document } = saveDocument(db, doc, NOW);
     expect(loadExtractedDocument(db, document.id)).toEqual(doc);

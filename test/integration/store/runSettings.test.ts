@@ -37,7 +37,9 @@ describe('run settings at the store boundary', () => {
     expect(listRuns(db).map((r) => r.id)).toEqual([oldRun, damaged]);
     const oldError = getRun(db, oldRun)!.settingsError!;
     expect(oldError.code).toBe('RUN_SETTINGS_INVALID');
-    expect(oldError.message).toMatch(new RegExp(`run ${oldRun} cannot be read \\(profile: .*older version of the app, or the database is damaged\\. Start a new run`));
+    expect(oldError.message).toMatch(
+      new RegExp(`run ${oldRun} cannot be read \\(profile: .*older version of the app, or the database is damaged\\. Start a new run`),
+    );
     expect(getRun(db, damaged)!.settingsError!.message).toContain('not JSON');
 
     const engine = createEngine({ db, appVersion: 't' });
@@ -48,7 +50,13 @@ describe('run settings at the store boundary', () => {
     const host = createEngineHost({ dataDir: dir, dbPath, appVersion: 't', logFile: null });
     expect(await host.invoke('runs.resume', { runId: oldRun })).toMatchObject({ ok: false, error: { code: 'RUN_SETTINGS_INVALID' } });
     expect(await host.invoke('reports.export', { runId: damaged, format: 'md' })).toMatchObject({ ok: false, error: { code: 'RUN_SETTINGS_INVALID' } });
-    expect(await host.invoke('runs.list', {})).toMatchObject({ ok: true, data: [{ id: damaged, status: 'paused' }, { id: oldRun, status: 'paused' }] });
+    expect(await host.invoke('runs.list', {})).toMatchObject({
+      ok: true,
+      data: [
+        { id: damaged, status: 'paused' },
+        { id: oldRun, status: 'paused' },
+      ],
+    });
     await host.close();
   });
 

@@ -9,7 +9,8 @@ import { harness, type Harness } from '../llm/helpers';
 /** Each chunk summary carries a marker; the simulated model keeps every marker it sees, so the final text proves coverage. */
 const markers = Array.from({ length: 14 }, (_, i) => `MARK${String(i + 1).padStart(2, '0')}`);
 const chunkSummaries = markers.map(
-  (m, i) => `Chunk ${i + 1} (${m}) describes the deployment records, the change log and the incident register, and notes one open observation about access reviews.`,
+  (m, i) =>
+    `Chunk ${i + 1} (${m}) describes the deployment records, the change log and the incident register, and notes one open observation about access reviews.`,
 );
 
 describe('summarizeDocument (simulator)', () => {
@@ -27,7 +28,10 @@ describe('summarizeDocument (simulator)', () => {
 
   it('appends the chunk summaries in order when they fit the budget (no call)', async () => {
     const before = h.sim.counters.chatRequests;
-    const r = await summarizeDocument({ llm: h.client }, { chunkSummaries: chunkSummaries.slice(0, 3), reduceModel: 'qwen3:8b', numCtx: 8192, budgetTokens: 4000 });
+    const r = await summarizeDocument(
+      { llm: h.client },
+      { chunkSummaries: chunkSummaries.slice(0, 3), reduceModel: 'qwen3:8b', numCtx: 8192, budgetTokens: 4000 },
+    );
     expect(r).toMatchObject({ levels: 0, chunkCount: 3, calls: 0 });
     expect(r.text).toBe(chunkSummaries.slice(0, 3).join('\n\n'));
     expect(h.sim.counters.chatRequests).toBe(before);
@@ -35,10 +39,7 @@ describe('summarizeDocument (simulator)', () => {
 
   it('map-reduces with a small budget: levels >= 2, map on the map model, every chunk summary reaches the reduce', async () => {
     const start = h.sim.requests.length;
-    const r = await summarizeDocument(
-      { llm: h.client },
-      { chunkSummaries, mapModel: 'llama3.1:8b', reduceModel: 'qwen3:8b', numCtx: 8192, budgetTokens: 150 },
-    );
+    const r = await summarizeDocument({ llm: h.client }, { chunkSummaries, mapModel: 'llama3.1:8b', reduceModel: 'qwen3:8b', numCtx: 8192, budgetTokens: 150 });
     expect(r.levels).toBeGreaterThanOrEqual(2);
     expect(r.chunkCount).toBe(14);
     const requests = h.sim.requests.slice(start);

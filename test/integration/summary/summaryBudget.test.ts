@@ -21,7 +21,16 @@ afterEach(async () => {
   h = undefined;
 });
 
-const TOPICS = ['access reviews', 'backup restores', 'change approvals', 'incident tickets', 'vendor contracts', 'patch levels', 'firewall rules', 'key rotation'];
+const TOPICS = [
+  'access reviews',
+  'backup restores',
+  'change approvals',
+  'incident tickets',
+  'vendor contracts',
+  'patch levels',
+  'firewall rules',
+  'key rotation',
+];
 /** A long report of plain prose: 120 pages, each a short section. */
 function longReport(): string {
   return Array.from({ length: 120 }, (_, p) => {
@@ -38,11 +47,15 @@ function longReport(): string {
 /** What a model writes: a two-sentence summary for every leaf (no findings), a short paragraph for every summary call. */
 const responder = (req: Parameters<typeof schemaResponder>[0]) => {
   if (isExtractionRequest(req)) {
-    const text = (promptBlocks(req).chunk ?? '').replace(/\[page \d+\]/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = (promptBlocks(req).chunk ?? '')
+      .replace(/\[page \d+\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     const sentences = text.match(/[A-Z][^.]{20,200}\./g) ?? ['This part continues the review.'];
     return JSON.stringify({ findings: [], summary: sentences.slice(0, 2).join(' ') });
   }
-  if (req.messages.some((m) => m.role === 'system' && /partial summaries/.test(m.content))) return 'The review covered the registers in order and noted the exceptions management agreed to follow up.';
+  if (req.messages.some((m) => m.role === 'system' && /partial summaries/.test(m.content)))
+    return 'The review covered the registers in order and noted the exceptions management agreed to follow up.';
   return schemaResponder(req);
 };
 
@@ -64,7 +77,9 @@ describe('summary prompt budget on a long document', () => {
     const budget = SUMMARY_PROMPT_TOKENS_PER_SOURCE_TOKEN * sourceTokens;
 
     // The unit summaries as the model wrote them are more than the budget: without the cap the map level alone would exceed it.
-    const unitSummaries = (h.db.prepare("SELECT summary FROM chunk_results WHERE run_id = ? AND summary <> ''").all(outcome.run.id) as { summary: string }[]).map((r) => r.summary);
+    const unitSummaries = (
+      h.db.prepare("SELECT summary FROM chunk_results WHERE run_id = ? AND summary <> ''").all(outcome.run.id) as { summary: string }[]
+    ).map((r) => r.summary);
     expect(unitSummaries.length).toBeGreaterThan(100);
     expect(unitSummaries.reduce((n, s) => n + defaultTokenize(s).length, 0)).toBeGreaterThan(budget);
 
@@ -80,6 +95,8 @@ describe('summary prompt budget on a long document', () => {
     expect(summary.levels).toBeGreaterThanOrEqual(1);
     expect(summary.text.length).toBeGreaterThan(0);
     // The run says what it did.
-    expect(events.some((e) => e.phase === 'summary' && /shortened to their first sentences .* at most 0\.15 prompt tokens per source token/.test(e.message ?? ''))).toBe(true);
+    expect(
+      events.some((e) => e.phase === 'summary' && /shortened to their first sentences .* at most 0\.15 prompt tokens per source token/.test(e.message ?? '')),
+    ).toBe(true);
   }, 120_000);
 });

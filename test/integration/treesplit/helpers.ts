@@ -7,7 +7,28 @@ import { JUDGE_INSTRUCTIONS } from '../../../electron/engine/judge';
 import type { SimChatRequest } from '../../ollama-sim/index';
 import { documentFromPages } from '../../helpers/documents';
 
-const WORDS = ['audit', 'control', 'finding', 'supplier', 'invoice', 'payment', 'approval', 'ledger', 'review', 'evidence', 'policy', 'contract', 'account', 'period', 'balance', 'register', 'owner', 'risk', 'deadline', 'record'];
+const WORDS = [
+  'audit',
+  'control',
+  'finding',
+  'supplier',
+  'invoice',
+  'payment',
+  'approval',
+  'ledger',
+  'review',
+  'evidence',
+  'policy',
+  'contract',
+  'account',
+  'period',
+  'balance',
+  'register',
+  'owner',
+  'risk',
+  'deadline',
+  'record',
+];
 
 /** One line of prose (about `chars` characters, ends without a period unless `last`). */
 export function proseLine(seed: number, chars = 84, last = false): string {
@@ -54,7 +75,11 @@ export const isSplit = (req: SimChatRequest): boolean => req.messages[0]?.conten
 export const isReview = (req: SimChatRequest): boolean => req.messages[0]?.content.startsWith(REVIEW_INSTRUCTIONS.split('\n')[0]!) ?? false;
 export const isJudge = (req: SimChatRequest): boolean => req.messages[0]?.content.startsWith(JUDGE_INSTRUCTIONS.split('\n')[0]!) ?? false;
 
-export const userText = (req: SimChatRequest): string => req.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+export const userText = (req: SimChatRequest): string =>
+  req.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
 
 /** The numbered lines of the view, as [line number, text]. */
 export function shownLines(req: SimChatRequest): [number, string][] {

@@ -10,7 +10,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const reply = (o: Record<string, unknown>) => JSON.stringify({ strategy: 'llm-tree', targetChunkTokens: 900, overlapChars: 100, justification: 'No headings; prose with topic changes.', ...o });
+const reply = (o: Record<string, unknown>) =>
+  JSON.stringify({ strategy: 'llm-tree', targetChunkTokens: 900, overlapChars: 100, justification: 'No headings; prose with topic changes.', ...o });
 
 describe('chunking judge against the simulator', () => {
   it('stores a valid decision with the sample and facts it was given, and clamps parameters', async () => {
@@ -18,7 +19,15 @@ describe('chunking judge against the simulator', () => {
     const doc = makeDoc({ sections: 1, paragraphsPerSection: 200, titles: false });
     const documentId = storeDoc(h.db, doc);
     const d = await judgeStrategy({ llm: h.client, db: h.db }, { doc, documentId, model: MODEL, numCtx: 4096 });
-    expect(d).toMatchObject({ source: 'llm', strategy: 'llm-tree', cached: false, fallbackReason: null, targetChunkTokens: 8192, overlapChars: 0, justification: 'No headings; prose with topic changes.' });
+    expect(d).toMatchObject({
+      source: 'llm',
+      strategy: 'llm-tree',
+      cached: false,
+      fallbackReason: null,
+      targetChunkTokens: 8192,
+      overlapChars: 0,
+      justification: 'No headings; prose with topic changes.',
+    });
     expect(d.llmCallIds).toHaveLength(1);
     const req = h.sim.requests.find(isJudge)!;
     const user = userText(req);

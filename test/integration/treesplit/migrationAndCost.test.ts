@@ -14,12 +14,28 @@ describe('migration 0030-treesplit', () => {
     try {
       db.pragma('foreign_keys = ON');
       expect(migrate(db, migrations, 20)).toBe(20);
-      db.prepare(`INSERT INTO documents (sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES ('x', 'txt', 'a', '/a', 1, 1, 'a', 'now', 'now')`).run();
+      db.prepare(
+        `INSERT INTO documents (sha256, kind, file_name, file_path, byte_size, page_count, canonical_text, created_at, updated_at) VALUES ('x', 'txt', 'a', '/a', 1, 1, 'a', 'now', 'now')`,
+      ).run();
       expect(migrate(db, migrations, 30)).toBe(30);
       expect((db.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n).toBe(1);
-      db.prepare(`INSERT INTO split_attempts (document_id, node_key, node_path_json, attempt, chapters_json, outcome, created_at) VALUES (1, '0-1', '[]', 1, '[]', 'accepted', 'now')`).run();
-      expect(() => db.prepare(`INSERT INTO split_attempts (document_id, node_key, node_path_json, attempt, chapters_json, outcome, created_at) VALUES (1, '0-1', '[]', 1, '[]', 'maybe', 'now')`).run()).toThrow(/CHECK/);
-      expect(() => db.prepare(`INSERT INTO judge_decisions (document_sha256, settings_hash, document_id, strategy, params_json, justification, source, facts_json, created_at) VALUES ('x', 'h', 1, 'chaos', '{}', '', 'llm', '{}', 'now')`).run()).toThrow(/CHECK/);
+      db.prepare(
+        `INSERT INTO split_attempts (document_id, node_key, node_path_json, attempt, chapters_json, outcome, created_at) VALUES (1, '0-1', '[]', 1, '[]', 'accepted', 'now')`,
+      ).run();
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO split_attempts (document_id, node_key, node_path_json, attempt, chapters_json, outcome, created_at) VALUES (1, '0-1', '[]', 1, '[]', 'maybe', 'now')`,
+          )
+          .run(),
+      ).toThrow(/CHECK/);
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO judge_decisions (document_sha256, settings_hash, document_id, strategy, params_json, justification, source, facts_json, created_at) VALUES ('x', 'h', 1, 'chaos', '{}', '', 'llm', '{}', 'now')`,
+          )
+          .run(),
+      ).toThrow(/CHECK/);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

@@ -20,13 +20,24 @@ afterEach(async () => {
   h = undefined;
 });
 
-const withReview = (split: (req: SimChatRequest) => string): Responder => (req) => (isReview(req) ? PASS : split(req));
+const withReview =
+  (split: (req: SimChatRequest) => string): Responder =>
+  (req) =>
+    isReview(req) ? PASS : split(req);
 
 async function run(doc: ExtractedDocument, extra: Partial<TreeSplitInput> = {}, options: TreeSplitInput['options'] = {}) {
   const documentId = storeDoc(h!.db, doc);
-  const result = await splitTreeWithLlm({ llm: h!.client, db: h!.db }, { doc, documentId, model: MODEL, numCtx: 8192, options: { leafTokens: 2000, ...options }, ...extra });
+  const result = await splitTreeWithLlm(
+    { llm: h!.client, db: h!.db },
+    { doc, documentId, model: MODEL, numCtx: 8192, options: { leafTokens: 2000, ...options }, ...extra },
+  );
   expect(validateTree(result.nodes, doc.pages)).toEqual({ ok: true });
-  expect(validateLeaves(doc.text, result.nodes.filter((n) => n.isLeaf))).toEqual({ ok: true });
+  expect(
+    validateLeaves(
+      doc.text,
+      result.nodes.filter((n) => n.isLeaf),
+    ),
+  ).toEqual({ ok: true });
   return { result, attempts: listSplitAttempts(h!.db, { documentId }) };
 }
 
@@ -51,7 +62,9 @@ describe('tree split with real-model behaviours', () => {
     expect(result.fallbacks).toEqual([]);
     expect(attempts.filter((a) => a.outcome !== 'accepted')).toEqual([]);
     expect(result.nodes.map((n) => [n.start, n.end])).toEqual(reference.result.nodes.map((n) => [n.start, n.end]));
-    const notes = attempts[0]!.validationErrors.filter((e) => /^note: chapter "Continued" starts at line \d+, outside lines \d+-\d+ of this part: dropped$/.test(e));
+    const notes = attempts[0]!.validationErrors.filter((e) =>
+      /^note: chapter "Continued" starts at line \d+, outside lines \d+-\d+ of this part: dropped$/.test(e),
+    );
     expect(notes.length).toBe(parts.length);
   });
 
@@ -61,14 +74,27 @@ describe('tree split with real-model behaviours', () => {
     h = await harness({ responder: withReview(() => chapters([...starts.slice(1), 99999])) });
     const { result, attempts } = await run(doc);
     expect(attempts.map((a) => a.outcome)).toEqual(['accepted']);
-    expect(attempts[0]!.validationErrors).toContain('note: chapter "Chapter 6" starts at line 99999, outside lines 1-' + doc.text.split('\n').length + ': dropped');
-    expect(attempts[0]!.validationErrors).toContain('note: no chapter started at the first line (1): the text before the first start became chapter "Topic 1 audit matters"');
-    expect(result.nodes.filter((n) => n.parentIndex === 0).map((n) => n.title)).toEqual(['Topic 1 audit matters', 'Chapter 1', 'Chapter 2', 'Chapter 3', 'Chapter 4', 'Chapter 5']);
+    expect(attempts[0]!.validationErrors).toContain(
+      'note: chapter "Chapter 6" starts at line 99999, outside lines 1-' + doc.text.split('\n').length + ': dropped',
+    );
+    expect(attempts[0]!.validationErrors).toContain(
+      'note: no chapter started at the first line (1): the text before the first start became chapter "Topic 1 audit matters"',
+    );
+    expect(result.nodes.filter((n) => n.parentIndex === 0).map((n) => n.title)).toEqual([
+      'Topic 1 audit matters',
+      'Chapter 1',
+      'Chapter 2',
+      'Chapter 3',
+      'Chapter 4',
+      'Chapter 5',
+    ]);
   });
 
   it('asks only the failed window again, with its own feedback and the same lines shown', async () => {
     let partTwoAnswers = 0;
-    const responder = withReview((req) => (partOf(req) === 2 && partTwoAnswers++ === 0 ? chapters([40, 20].map((n) => n + (windowRange(req)?.[0] ?? 0))) : plausibleSplit(req)));
+    const responder = withReview((req) =>
+      partOf(req) === 2 && partTwoAnswers++ === 0 ? chapters([40, 20].map((n) => n + (windowRange(req)?.[0] ?? 0))) : plausibleSplit(req),
+    );
     h = await harness({ responder });
     const { result, attempts } = await run(windowedDoc(), WINDOWED, WINDOWED_OPTIONS);
     const root = attempts.filter((a) => a.nodePath.length === 0);
@@ -92,7 +118,9 @@ describe('tree split with real-model behaviours', () => {
     const doc = windowedDoc();
     const { result, attempts } = await run(doc, WINDOWED, WINDOWED_OPTIONS);
     expect(attempts.map((a) => a.outcome)).toEqual(['validation_failed', 'validation_failed', 'fallback']);
-    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/same rejected answer 2 times in a row \(last: validation failed: part 2: /) }]);
+    expect(result.fallbacks).toEqual([
+      { node: doc.fileName, reason: expect.stringMatching(/same rejected answer 2 times in a row \(last: validation failed: part 2: /) },
+    ]);
     const windows = Math.max(...h.sim.requests.filter(isSplit).map(partOf));
     expect(h.sim.requests.filter(isSplit)).toHaveLength(windows + 1);
   });
@@ -117,6 +145,10 @@ describe('tree split with real-model behaviours', () => {
     expect(new Set(prompts).size).toBe(prompts.length - 1);
     expect(result.fallbacks).toEqual([]);
     const accepted = attempts.find((a) => a.outcome === 'accepted')!;
-    expect(accepted.validationErrors.some((e) => /^note: \d+ chapters proposed where about \d+ were asked for: kept the \d+ starts that cut the text most evenly$/.test(e))).toBe(true);
+    expect(
+      accepted.validationErrors.some((e) =>
+        /^note: \d+ chapters proposed where about \d+ were asked for: kept the \d+ starts that cut the text most evenly$/.test(e),
+      ),
+    ).toBe(true);
   });
 });

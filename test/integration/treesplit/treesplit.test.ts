@@ -28,7 +28,12 @@ async function run(doc: ExtractedDocument, extra: Partial<TreeSplitInput> = {}, 
   );
   const valid = validateTree(result.nodes, doc.pages);
   expect(valid).toEqual({ ok: true });
-  expect(validateLeaves(doc.text, result.nodes.filter((n) => n.isLeaf))).toEqual({ ok: true });
+  expect(
+    validateLeaves(
+      doc.text,
+      result.nodes.filter((n) => n.isLeaf),
+    ),
+  ).toEqual({ ok: true });
   return { result, documentId, progress, attempts: listSplitAttempts(h!.db, { documentId }) };
 }
 
@@ -42,7 +47,14 @@ describe('LLM tree split against the simulator', () => {
     const { result, attempts, progress } = await run(doc);
     const chaptersNodes = result.nodes.filter((n) => n.parentIndex === 0);
     expect(chaptersNodes).toHaveLength(6);
-    expect(chaptersNodes[0]).toMatchObject({ title: 'Topic 1 audit matters', section: { level: 1, path: ['Topic 1 audit matters'] }, origin: 'llm', isLeaf: true, start: 0, pageStart: 1 });
+    expect(chaptersNodes[0]).toMatchObject({
+      title: 'Topic 1 audit matters',
+      section: { level: 1, path: ['Topic 1 audit matters'] },
+      origin: 'llm',
+      isLeaf: true,
+      start: 0,
+      pageStart: 1,
+    });
     expect(chaptersNodes.at(-1)!.pageEnd).toBe(doc.pageCount);
     expect(result.nodes[0]).toMatchObject({ section: { level: 0, path: [] }, origin: 'root', start: 0, end: doc.text.length });
     expect(result).toMatchObject({ attempts: 1, fallbacks: [], llmCalls: 2 });
@@ -140,7 +152,14 @@ describe('LLM tree split against the simulator', () => {
     expect(attempts).toHaveLength(6);
     expect(attempts.slice(0, 5).every((a) => a.outcome === 'validation_failed')).toBe(true);
     expect(attempts[5]).toMatchObject({ outcome: 'fallback', attempt: 6 });
-    expect(result.fallbacks).toEqual([{ node: doc.fileName, reason: expect.stringMatching(/no valid split after 5 attempts \(last: validation failed: chapter "Chapter 3" starts at line 20, not after the previous chapter's line 50/) }]);
+    expect(result.fallbacks).toEqual([
+      {
+        node: doc.fileName,
+        reason: expect.stringMatching(
+          /no valid split after 5 attempts \(last: validation failed: chapter "Chapter 3" starts at line 20, not after the previous chapter's line 50/,
+        ),
+      },
+    ]);
     expect(h.sim.counters.chatRequests).toBeLessThanOrEqual(5 * 2);
     expect(result.llmCalls).toBeLessThanOrEqual(10);
     const leaves = result.nodes.filter((n) => n.isLeaf);
@@ -207,7 +226,10 @@ describe('LLM tree split against the simulator', () => {
     const { result } = await run(doc, {}, { leafLineLimit: 15, leafTokens: 5000 });
     const leaves = result.nodes.filter((n) => n.isLeaf);
     for (const leaf of leaves) {
-      const nonBlank = doc.text.slice(leaf.start, leaf.end).split('\n').filter((l) => l.trim() !== '').length;
+      const nonBlank = doc.text
+        .slice(leaf.start, leaf.end)
+        .split('\n')
+        .filter((l) => l.trim() !== '').length;
       expect(nonBlank).toBeLessThanOrEqual(15);
     }
   });

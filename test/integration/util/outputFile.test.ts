@@ -32,7 +32,9 @@ describe('writing a file the user chose', () => {
       expect((error as { code: string }).code).toBe(ErrorCode.OUTPUT_IS_SYMLINK);
       message = (error as Error).message;
     }
-    expect(message).toMatch(/link\.md is a symbolic link \(to .*victim\.txt\): a report is never written through a link.*Choose another file name, or remove the link/);
+    expect(message).toMatch(
+      /link\.md is a symbolic link \(to .*victim\.txt\): a report is never written through a link.*Choose another file name, or remove the link/,
+    );
     expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('ORIGINAL\n');
     expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dir, 'link.md'))).toBe(join(dir, 'victim.txt'));

@@ -11,8 +11,9 @@ describe('the chunk tree root is named after the document', () => {
     expect(documentTitle(named('   '))).toBe('relnotes.pdf');
   });
 
-  it('never takes a Title that is only the converter\'s input file', () => {
-    for (const title of ['doc.html', 'index.htm', 'Microsoft Word - report-final.docx', 'main.tex', 'CHANGELOG.md']) expect(documentTitle(named(title))).toBe('relnotes.pdf');
+  it("never takes a Title that is only the converter's input file", () => {
+    for (const title of ['doc.html', 'index.htm', 'Microsoft Word - report-final.docx', 'main.tex', 'CHANGELOG.md'])
+      expect(documentTitle(named(title))).toBe('relnotes.pdf');
     // A title that merely mentions a file keeps its words.
     expect(documentTitle(named('Review of config.yaml handling'))).toBe('Review of config.yaml handling');
   });

@@ -48,7 +48,9 @@ describe('numbering patterns', () => {
 
 describe('typography', () => {
   it('body size is the most common size by characters; larger fonts rank as levels', () => {
-    const doc = buildDocument([[{ text: 'Annual Audit Report', fontSize: 20 }, prose(500), { text: 'Background', fontSize: 14 }, prose(500), { text: 'Fine print', fontSize: 8 }]]);
+    const doc = buildDocument([
+      [{ text: 'Annual Audit Report', fontSize: 20 }, prose(500), { text: 'Background', fontSize: 14 }, prose(500), { text: 'Fine print', fontSize: 8 }],
+    ]);
     const analysis = detectHeadings(doc);
     expect(analysis.bodyFontSize).toBe(10);
     expect(analysis.headings.map((h) => [h.title, h.level, h.kind])).toEqual([
@@ -102,7 +104,12 @@ describe('lines that are never headings', () => {
   });
 
   it('running headers and footers on 10 pages are rejected', () => {
-    const pages = Array.from({ length: 10 }, (_, i) => ['ACME Corp — Confidential', i === 0 ? 'EXECUTIVE SUMMARY' : `${i}. Chapter title ${i}`, prose(300, i), `Page ${i + 1} of 10`]);
+    const pages = Array.from({ length: 10 }, (_, i) => [
+      'ACME Corp — Confidential',
+      i === 0 ? 'EXECUTIVE SUMMARY' : `${i}. Chapter title ${i}`,
+      prose(300, i),
+      `Page ${i + 1} of 10`,
+    ]);
     const analysis = detectHeadings(buildDocument(pages));
     expect(analysis.headings.map((h) => h.title)).not.toContain('ACME Corp — Confidential');
     expect(analysis.headings).toHaveLength(10);
@@ -114,11 +121,25 @@ describe('lines that are never headings', () => {
     const pages = Array.from({ length: 4 }, (_, i) => ['ACME CONFIDENTIAL', prose(200, i), `- ${i + 1} -`]);
     const analysis = detectHeadings(buildDocument(pages));
     expect(analysis.headings).toEqual([]);
-    expect(analysis.rejected.map((r) => r.reason)).toEqual(['running-header-footer', 'page-number', 'running-header-footer', 'page-number', 'running-header-footer', 'page-number', 'running-header-footer', 'page-number']);
+    expect(analysis.rejected.map((r) => r.reason)).toEqual([
+      'running-header-footer',
+      'page-number',
+      'running-header-footer',
+      'page-number',
+      'running-header-footer',
+      'page-number',
+      'running-header-footer',
+      'page-number',
+    ]);
   });
 
   it('a heading repeated on only two pages is not a running header', () => {
-    const pages = [['SUMMARY', prose(200)], ['SUMMARY', prose(200)], ['DETAILS', prose(200)], ['OTHER', prose(200)]];
+    const pages = [
+      ['SUMMARY', prose(200)],
+      ['SUMMARY', prose(200)],
+      ['DETAILS', prose(200)],
+      ['OTHER', prose(200)],
+    ];
     expect(detectHeadings(buildDocument(pages)).headings).toHaveLength(4);
   });
 
@@ -130,7 +151,16 @@ describe('lines that are never headings', () => {
 describe('markdown', () => {
   it('uses markdownLevel only and strips the hashes', () => {
     const doc = buildDocument(
-      [[{ text: '# Title', markdownLevel: 1 }, 'text', { text: '## Part one', markdownLevel: 2 }, '1. a list item', 'PLAIN CAPS', { text: '### Deep', markdownLevel: 3 }]],
+      [
+        [
+          { text: '# Title', markdownLevel: 1 },
+          'text',
+          { text: '## Part one', markdownLevel: 2 },
+          '1. a list item',
+          'PLAIN CAPS',
+          { text: '### Deep', markdownLevel: 3 },
+        ],
+      ],
       { kind: 'md', bodySize: 0 },
     );
     expect(titles(doc)).toEqual([

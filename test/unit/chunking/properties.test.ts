@@ -13,18 +13,32 @@ const numbering = fc.oneof(
   fc.constantFrom('Chapter 2 ', 'Appendix B ', 'A.1 ', 'IV. ', ''),
 );
 const headingLine: fc.Arbitrary<LineSpec> = fc
-  .record({ numbering, title: fc.constantFrom('Scope', 'RESULTS AND FINDINGS', 'Method', 'Annex'), fontSize: fc.constantFrom(10, 12, 14, 18), bold: fc.boolean(), md: fc.integer({ min: 1, max: 6 }) })
+  .record({
+    numbering,
+    title: fc.constantFrom('Scope', 'RESULTS AND FINDINGS', 'Method', 'Annex'),
+    fontSize: fc.constantFrom(10, 12, 14, 18),
+    bold: fc.boolean(),
+    md: fc.integer({ min: 1, max: 6 }),
+  })
   .map(({ numbering: n, title, fontSize, bold, md }) => ({ text: `${n}${title}`, fontSize, bold, markdownLevel: md }));
 const blankOrSpace: fc.Arbitrary<LineSpec> = fc.constantFrom({ text: '' }, { text: '   ' }, { text: 'x'.repeat(700) });
-const page = fc.array(fc.oneof({ weight: 6, arbitrary: bodyLine }, { weight: 2, arbitrary: headingLine }, { weight: 1, arbitrary: blankOrSpace }), { maxLength: 14 });
+const page = fc.array(fc.oneof({ weight: 6, arbitrary: bodyLine }, { weight: 2, arbitrary: headingLine }, { weight: 1, arbitrary: blankOrSpace }), {
+  maxLength: 14,
+});
 const outlineEntry = (pageCount: number): fc.Arbitrary<OutlineEntry> =>
-  fc.record({ title: fc.constantFrom('Scope', 'Results and findings', 'Method', 'Nowhere', ''), level: fc.integer({ min: 1, max: 4 }), page: fc.option(fc.integer({ min: 1, max: pageCount + 1 }), { nil: null }) });
+  fc.record({
+    title: fc.constantFrom('Scope', 'Results and findings', 'Method', 'Nowhere', ''),
+    level: fc.integer({ min: 1, max: 4 }),
+    page: fc.option(fc.integer({ min: 1, max: pageCount + 1 }), { nil: null }),
+  });
 const documentArb = fc
   .record({ pages: fc.array(page, { minLength: 1, maxLength: 8 }), kind: fc.constantFrom('pdf' as const, 'md' as const, 'txt' as const) })
   .chain(({ pages, kind }) => fc.array(outlineEntry(pages.length), { maxLength: 8 }).map((outline) => buildDocument(pages, { kind, outline })));
 const sizes = fc.oneof(
   fc.constant({}),
-  fc.record({ minChars: fc.integer({ min: 50, max: 300 }), preferredChars: fc.integer({ min: 300, max: 800 }), overlapChars: fc.integer({ min: 0, max: 149 }) }).map((o) => ({ ...o, maxChars: 4100, pageMaxChars: 1000, pageOverlapChars: 300 })),
+  fc
+    .record({ minChars: fc.integer({ min: 50, max: 300 }), preferredChars: fc.integer({ min: 300, max: 800 }), overlapChars: fc.integer({ min: 0, max: 149 }) })
+    .map((o) => ({ ...o, maxChars: 4100, pageMaxChars: 1000, pageOverlapChars: 300 })),
 );
 const strategies: (ChunkStrategy | 'auto')[] = ['auto', 'outline', 'headings', 'pages', 'sentences'];
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_SEPARATOR } from '../../../shared/canonical';
-import { chunkPages, defaultEstimateTokens, greedyMerge, resolveChunkingOptions, splitRange, validateLeaves, type MergeCandidate } from '../../../electron/engine/chunking';
+import {
+  chunkPages,
+  defaultEstimateTokens,
+  greedyMerge,
+  resolveChunkingOptions,
+  splitRange,
+  validateLeaves,
+  type MergeCandidate,
+} from '../../../electron/engine/chunking';
 import { buildDocument, prose } from './buildDocument';
 
 const est = defaultEstimateTokens;
@@ -29,7 +37,8 @@ describe('options', () => {
 });
 
 describe('splitRange', () => {
-  const split = (text: string, chars: number, overlapChars = 0) => splitRange(text, 0, text.length, { limit: { chars, tokens: Infinity }, overlapChars, estimateTokens: est });
+  const split = (text: string, chars: number, overlapChars = 0) =>
+    splitRange(text, 0, text.length, { limit: { chars, tokens: Infinity }, overlapChars, estimateTokens: est });
   const texts = (text: string, pieces: ReturnType<typeof split>) => pieces.map((p) => text.slice(p.start, p.end));
 
   it('prefers paragraph breaks, then sentence ends', () => {
@@ -85,7 +94,11 @@ describe('page chunker (4000 / 500)', () => {
   it('one page per chunk when the page is at most 4000 characters; separators go to the page before', () => {
     const doc = buildDocument([[prose(4000).slice(0, 3990)], [prose(100)], [prose(4000).slice(0, 4000)]]);
     const chunks = chunkPages(doc.text, doc.pages, pageOptions);
-    expect(chunks.map((c) => [c.pageStart, c.part, c.partCount])).toEqual([[1, 1, 1], [2, 1, 1], [3, 1, 1]]);
+    expect(chunks.map((c) => [c.pageStart, c.part, c.partCount])).toEqual([
+      [1, 1, 1],
+      [2, 1, 1],
+      [3, 1, 1],
+    ]);
     expect(doc.text.slice(chunks[0]!.start, chunks[0]!.end).endsWith(PAGE_SEPARATOR)).toBe(true);
     expect(validateLeaves(doc.text, chunks)).toEqual({ ok: true });
   });
@@ -106,7 +119,10 @@ describe('page chunker (4000 / 500)', () => {
   it('blank pages are folded into the previous page', () => {
     const doc = buildDocument([[prose(100)], [], [prose(100)], []]);
     const chunks = chunkPages(doc.text, doc.pages, pageOptions);
-    expect(chunks.map((c) => [c.pageStart, c.pageEnd])).toEqual([[1, 2], [3, 4]]);
+    expect(chunks.map((c) => [c.pageStart, c.pageEnd])).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(validateLeaves(doc.text, chunks)).toEqual({ ok: true });
   });
 });
@@ -116,36 +132,61 @@ describe('greedy merger', () => {
   const merge = (text: string, candidates: MergeCandidate[]) =>
     greedyMerge(text, candidates, { min: size(500), preferred: size(1500), max: size(5000), estimateTokens: est });
   const candidate = (start: number, end: number, level: number, path: string[], major = level <= 2): MergeCandidate => ({
-    start, end, overlapBefore: 0, section: { level, path }, title: path[path.length - 1] ?? '', origin: 'heading', startsMajorSection: major,
+    start,
+    end,
+    overlapBefore: 0,
+    section: { level, path },
+    title: path[path.length - 1] ?? '',
+    origin: 'heading',
+    startsMajorSection: major,
   });
   const text = 'x'.repeat(20_000);
 
   it('merges small neighbours and combines their sections', () => {
     const merged = merge(text, [candidate(0, 100, 1, ['A']), candidate(100, 300, 2, ['A', 'B']), candidate(300, 400, 3, ['A', 'B', 'C'])]);
-    expect(merged).toEqual([{ start: 0, end: 400, overlapBefore: 0, section: { level: 1, path: ['A', 'B', 'C'] }, title: 'A (+2)', origin: 'heading', parts: 3 }]);
+    expect(merged).toEqual([
+      { start: 0, end: 400, overlapBefore: 0, section: { level: 1, path: ['A', 'B', 'C'] }, title: 'A (+2)', origin: 'heading', parts: 3 },
+    ]);
   });
 
   it('never merges across a level 1 or 2 boundary once the chunk has the minimum', () => {
     const merged = merge(text, [candidate(0, 600, 1, ['A']), candidate(600, 700, 2, ['A', 'B']), candidate(700, 800, 1, ['C'])]);
-    expect(merged.map((m) => [m.start, m.end])).toEqual([[0, 600], [600, 800]]);
+    expect(merged.map((m) => [m.start, m.end])).toEqual([
+      [0, 600],
+      [600, 800],
+    ]);
     expect(merged[1]!.section).toEqual({ level: 1, path: [] });
   });
 
   it('merges across level 3+ boundaries up to the preferred size', () => {
-    const merged = merge(text, [candidate(0, 600, 2, ['A', 'B']), candidate(600, 1200, 3, ['A', 'B', 'C']), candidate(1200, 1800, 3, ['A', 'B', 'D']), candidate(1800, 1900, 3, ['A', 'B', 'E'])]);
-    expect(merged.map((m) => [m.start, m.end])).toEqual([[0, 1800], [1800, 1900]]);
+    const merged = merge(text, [
+      candidate(0, 600, 2, ['A', 'B']),
+      candidate(600, 1200, 3, ['A', 'B', 'C']),
+      candidate(1200, 1800, 3, ['A', 'B', 'D']),
+      candidate(1800, 1900, 3, ['A', 'B', 'E']),
+    ]);
+    expect(merged.map((m) => [m.start, m.end])).toEqual([
+      [0, 1800],
+      [1800, 1900],
+    ]);
     expect(merged[0]!.section).toEqual({ level: 2, path: ['A', 'B'] });
   });
 
   it('below the minimum it does cross major boundaries, but never the maximum', () => {
     const merged = merge(text, [candidate(0, 100, 1, ['A']), candidate(100, 200, 1, ['B']), candidate(200, 5100, 1, ['C'])]);
-    expect(merged.map((m) => [m.start, m.end])).toEqual([[0, 200], [200, 5100]]);
+    expect(merged.map((m) => [m.start, m.end])).toEqual([
+      [0, 200],
+      [200, 5100],
+    ]);
   });
 
   it('budgets in tokens too', () => {
     const tokenHeavy = (t: string) => t.length; // 1 char = 1 token
     const merged = greedyMerge(text, [candidate(0, 300, 3, ['A', 'B', 'C']), candidate(300, 600, 3, ['A', 'B', 'D'])], {
-      min: { chars: 500, tokens: 100 }, preferred: { chars: 1500, tokens: 400 }, max: { chars: 5000, tokens: 500 }, estimateTokens: tokenHeavy,
+      min: { chars: 500, tokens: 100 },
+      preferred: { chars: 1500, tokens: 400 },
+      max: { chars: 5000, tokens: 500 },
+      estimateTokens: tokenHeavy,
     });
     expect(merged).toHaveLength(2);
   });

@@ -16,10 +16,7 @@ const outline = [
 
 describe('buildChunkTree', () => {
   it('outline: entries start at their matching line, else at the page start; front matter first; unresolved ones noted', () => {
-    const doc = buildDocument(
-      [['Cover page', prose(600)], ['1 Introduction', prose(2000), 'SCOPE AND PURPOSE', prose(2000)], [prose(2000)]],
-      { outline },
-    );
+    const doc = buildDocument([['Cover page', prose(600)], ['1 Introduction', prose(2000), 'SCOPE AND PURPOSE', prose(2000)], [prose(2000)]], { outline });
     const tree = buildChunkTree(doc);
     expect(tree.strategy).toBe('outline');
     expectValid(tree, doc);
@@ -36,7 +33,11 @@ describe('buildChunkTree', () => {
 
   it('outline entries pointing backwards are skipped', () => {
     const doc = buildDocument([[prose(100)], ['Alpha', prose(100)], ['Beta', prose(100)]], {
-      outline: [{ title: 'Beta', level: 1, page: 3 }, { title: 'Alpha', level: 1, page: 2 }, { title: 'Gamma', level: 1, page: 3 }],
+      outline: [
+        { title: 'Beta', level: 1, page: 3 },
+        { title: 'Alpha', level: 1, page: 2 },
+        { title: 'Gamma', level: 1, page: 3 },
+      ],
     });
     const tree = buildChunkTree(doc, { strategy: 'outline' });
     expect(tree.notes.some((n) => n.includes('"Alpha" skipped'))).toBe(true);
@@ -44,7 +45,9 @@ describe('buildChunkTree', () => {
   });
 
   it('headings: numbered sections nest with normalised levels and paths; front matter is its own section', () => {
-    const doc = buildDocument([['Audit report 2024', prose(700), '2. Scope', prose(700), '2.1 Sampling', prose(700), '2.1.1 Method', prose(700), '3. Findings', prose(700)]]);
+    const doc = buildDocument([
+      ['Audit report 2024', prose(700), '2. Scope', prose(700), '2.1 Sampling', prose(700), '2.1.1 Method', prose(700), '3. Findings', prose(700)],
+    ]);
     const tree = buildChunkTree(doc);
     expect(tree.strategy).toBe('headings');
     expectValid(tree, doc);
@@ -52,7 +55,11 @@ describe('buildChunkTree', () => {
     const byTitle = new Map([...tree.nodes].reverse().map((n) => [n.title, n]));
     expect(byTitle.get(FRONT_MATTER_TITLE)).toMatchObject({ isLeaf: true, section: { level: 1, path: [FRONT_MATTER_TITLE] } });
     // 2.1 (past the minimum) absorbs its level-3 child: parent and child take the deeper path.
-    expect(byTitle.get('2.1 Sampling')).toMatchObject({ origin: 'heading', isLeaf: true, section: { level: 2, path: ['2. Scope', '2.1 Sampling', '2.1.1 Method'] } });
+    expect(byTitle.get('2.1 Sampling')).toMatchObject({
+      origin: 'heading',
+      isLeaf: true,
+      section: { level: 2, path: ['2. Scope', '2.1 Sampling', '2.1.1 Method'] },
+    });
     expect(byTitle.get('2. Scope')).toMatchObject({ isLeaf: false, section: { level: 1, path: ['2. Scope'] } });
   });
 
@@ -65,7 +72,21 @@ describe('buildChunkTree', () => {
   });
 
   it('markdown headings drive the tree', () => {
-    const doc = buildDocument([[{ text: '# Guide', markdownLevel: 1 }, prose(800), { text: '## Install', markdownLevel: 2 }, prose(800), { text: '## Use', markdownLevel: 2 }, prose(800), { text: '# Reference', markdownLevel: 1 }, prose(800)]], { kind: 'md', bodySize: 0 });
+    const doc = buildDocument(
+      [
+        [
+          { text: '# Guide', markdownLevel: 1 },
+          prose(800),
+          { text: '## Install', markdownLevel: 2 },
+          prose(800),
+          { text: '## Use', markdownLevel: 2 },
+          prose(800),
+          { text: '# Reference', markdownLevel: 1 },
+          prose(800),
+        ],
+      ],
+      { kind: 'md', bodySize: 0 },
+    );
     const tree = buildChunkTree(doc);
     expect(tree.strategy).toBe('headings');
     expect(tree.nodes.find((n) => n.title === 'Use')!.section.path).toEqual(['Guide', 'Use']);
@@ -122,7 +143,9 @@ describe('buildChunkTree', () => {
   });
 
   it('running headers do not become sections', () => {
-    const doc = buildDocument(Array.from({ length: 10 }, (_, i) => ['ACME CORP — CONFIDENTIAL', `${i + 1}. Part ${String.fromCharCode(65 + i)}`, prose(900, i), `Page ${i + 1} of 10`]));
+    const doc = buildDocument(
+      Array.from({ length: 10 }, (_, i) => ['ACME CORP — CONFIDENTIAL', `${i + 1}. Part ${String.fromCharCode(65 + i)}`, prose(900, i), `Page ${i + 1} of 10`]),
+    );
     const tree = buildChunkTree(doc);
     expect(tree.strategy).toBe('headings');
     expect(tree.nodes.some((n) => n.title.includes('ACME'))).toBe(false);

@@ -63,12 +63,22 @@ describe('validateLeaves', () => {
       [leaf(0, 50)],
     ].map((leaves) => validateLeaves(text, leaves));
     expect(reasons.every((r) => !r.ok)).toBe(true);
-    const expected = ['differ from the text at offset 20', 'differ from the text at offset 30', 'is empty', 'before the previous leaf', 'declares overlap 40', 'outside the text'];
+    const expected = [
+      'differ from the text at offset 20',
+      'differ from the text at offset 30',
+      'is empty',
+      'before the previous leaf',
+      'declares overlap 40',
+      'outside the text',
+    ];
     reasons.forEach((r, i) => expect(r.ok ? '' : r.reason).toContain(expected[i]));
   });
 
   it('checks provided leaf text instead of slicing (for LLM splits)', () => {
-    const result = validateLeaves(text, [{ start: 0, end: 10, overlapBefore: 0, text: 'The quick ' }, { start: 10, end: 44, overlapBefore: 0, text: 'brown fox jumps over the lazy cat.' }]);
+    const result = validateLeaves(text, [
+      { start: 0, end: 10, overlapBefore: 0, text: 'The quick ' },
+      { start: 10, end: 44, overlapBefore: 0, text: 'brown fox jumps over the lazy cat.' },
+    ]);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.diff.offset).toBe(40);
   });
@@ -76,12 +86,26 @@ describe('validateLeaves', () => {
 
 describe('validateTree', () => {
   const node = (over: Partial<ChunkNode> & Pick<ChunkNode, 'index' | 'start' | 'end'>): ChunkNode => ({
-    parentIndex: 0, title: '', section: { level: 1, path: ['A'] }, pageStart: 1, pageEnd: 1, tokenEstimate: 1, origin: 'heading', isLeaf: true, overlapBefore: 0, ...over,
+    parentIndex: 0,
+    title: '',
+    section: { level: 1, path: ['A'] },
+    pageStart: 1,
+    pageEnd: 1,
+    tokenEstimate: 1,
+    origin: 'heading',
+    isLeaf: true,
+    overlapBefore: 0,
+    ...over,
   });
   const root = node({ index: 0, start: 0, end: 100, parentIndex: null, section: { level: 0, path: [] }, origin: 'root', isLeaf: false });
 
   it('accepts a consistent tree', () => {
-    const nodes = [root, node({ index: 1, start: 0, end: 100, isLeaf: false }), node({ index: 2, parentIndex: 1, start: 0, end: 60, section: { level: 2, path: ['A', 'B'] } }), node({ index: 3, parentIndex: 1, start: 50, end: 100, overlapBefore: 10, section: { level: 1, path: ['A'] } })];
+    const nodes = [
+      root,
+      node({ index: 1, start: 0, end: 100, isLeaf: false }),
+      node({ index: 2, parentIndex: 1, start: 0, end: 60, section: { level: 2, path: ['A', 'B'] } }),
+      node({ index: 3, parentIndex: 1, start: 50, end: 100, overlapBefore: 10, section: { level: 1, path: ['A'] } }),
+    ];
     expect(validateTree(nodes)).toEqual({ ok: true });
   });
 
@@ -89,8 +113,25 @@ describe('validateTree', () => {
     ['a gap between children', [root, node({ index: 1, start: 0, end: 40 }), node({ index: 2, start: 50, end: 100 })], 'starts at 50'],
     ['children not covering the parent', [root, node({ index: 1, start: 0, end: 40 })], 'children end at 40'],
     ['a child outside its parent', [root, node({ index: 1, start: 0, end: 120 })], 'is not inside'],
-    ['a path not extending the parent', [root, node({ index: 1, start: 0, end: 100, isLeaf: false }), node({ index: 2, parentIndex: 1, start: 0, end: 100, section: { level: 2, path: ['X', 'B'] } })], 'does not extend'],
-    ['an inner section not deeper than its parent', [root, node({ index: 1, start: 0, end: 100, isLeaf: false }), node({ index: 2, parentIndex: 1, start: 0, end: 100, isLeaf: false, section: { level: 1, path: ['A', 'B'] } }), node({ index: 3, parentIndex: 2, start: 0, end: 100, section: { level: 2, path: ['A', 'B'] } })], 'level 1 is inconsistent'],
+    [
+      'a path not extending the parent',
+      [
+        root,
+        node({ index: 1, start: 0, end: 100, isLeaf: false }),
+        node({ index: 2, parentIndex: 1, start: 0, end: 100, section: { level: 2, path: ['X', 'B'] } }),
+      ],
+      'does not extend',
+    ],
+    [
+      'an inner section not deeper than its parent',
+      [
+        root,
+        node({ index: 1, start: 0, end: 100, isLeaf: false }),
+        node({ index: 2, parentIndex: 1, start: 0, end: 100, isLeaf: false, section: { level: 1, path: ['A', 'B'] } }),
+        node({ index: 3, parentIndex: 2, start: 0, end: 100, section: { level: 2, path: ['A', 'B'] } }),
+      ],
+      'level 1 is inconsistent',
+    ],
     ['two roots', [root, node({ index: 1, start: 0, end: 100, parentIndex: null })], 'a second root'],
   ])('rejects %s', (_name, nodes, reason) => {
     const result = validateTree(nodes as ChunkNode[]);

@@ -5,7 +5,9 @@ const item = (over: Partial<PairingItem> & Pick<PairingItem, 'title'>): PairingI
 
 describe('pairing an earlier and a later version of a report', () => {
   it('printed-id: the same printed ID pairs across a reworded title and another spelling of the ID', () => {
-    const earlier = [item({ id: 'TOB-ACME-001', title: 'Lack of a two-step process for ownership transfer', evidence: 'transferOwnership sets the new owner at once' })];
+    const earlier = [
+      item({ id: 'TOB-ACME-001', title: 'Lack of a two-step process for ownership transfer', evidence: 'transferOwnership sets the new owner at once' }),
+    ];
     const later = [
       item({ id: 'TOB-ACME-2', title: 'Unrelated finding about fees', evidence: 'fees are rounded down' }),
       item({ id: 'tob acme 1', title: 'Ownership transfer lacks a two-step process', evidence: 'transferOwnership sets the new owner at once' }),
@@ -37,7 +39,10 @@ describe('pairing an earlier and a later version of a report', () => {
 
   it('number-title: without IDs, the same printed number and a title the merge calls the same pair', () => {
     const earlier = [item({ number: '3', title: 'Insufficient logging' }), item({ number: '4', title: 'Weak password policy' })];
-    const later = [item({ number: '4', title: 'Weak password policy for administrators' }), item({ number: '3', title: 'Insufficient logging of administrative actions' })];
+    const later = [
+      item({ number: '4', title: 'Weak password policy for administrators' }),
+      item({ number: '3', title: 'Insufficient logging of administrative actions' }),
+    ];
     const { matches } = pairFindings(earlier, later);
     expect(matches).toEqual([
       { earlier: 0, later: 1, rule: 'number-title', score: 1 },
@@ -46,9 +51,15 @@ describe('pairing an earlier and a later version of a report', () => {
   });
 
   it('similarity: a retitled and renumbered finding without an ID pairs by title and evidence', () => {
-    const earlier = [item({ number: '6', title: 'Outdated compiler version', evidence: 'The contracts are compiled with a compiler release from three years ago.' })];
+    const earlier = [
+      item({ number: '6', title: 'Outdated compiler version', evidence: 'The contracts are compiled with a compiler release from three years ago.' }),
+    ];
     const later = [
-      item({ number: '5', title: 'Use of an outdated Solidity compiler version', evidence: 'The contracts are compiled with a compiler release from three years ago.' }),
+      item({
+        number: '5',
+        title: 'Use of an outdated Solidity compiler version',
+        evidence: 'The contracts are compiled with a compiler release from three years ago.',
+      }),
       item({ number: '6', title: 'Front-running of price updates', evidence: 'Price updates can be traded against.' }),
     ];
     const { matches, candidates } = pairFindings(earlier, later);
@@ -58,8 +69,20 @@ describe('pairing an earlier and a later version of a report', () => {
 
   it('similarity never joins siblings: near-identical titles that differ in what they are about are only a candidate', () => {
     const boilerplate = 'accepts a zero amount and an empty receiver and does not check its arguments before use';
-    const earlier = [item({ title: 'Missing input validation in deposit', description: `The deposit function ${boilerplate}.`, evidence: `The deposit function ${boilerplate}.` })];
-    const later = [item({ title: 'Missing input validation in withdraw', description: `The withdraw function ${boilerplate}.`, evidence: `The withdraw function ${boilerplate}.` })];
+    const earlier = [
+      item({
+        title: 'Missing input validation in deposit',
+        description: `The deposit function ${boilerplate}.`,
+        evidence: `The deposit function ${boilerplate}.`,
+      }),
+    ];
+    const later = [
+      item({
+        title: 'Missing input validation in withdraw',
+        description: `The withdraw function ${boilerplate}.`,
+        evidence: `The withdraw function ${boilerplate}.`,
+      }),
+    ];
     expect(areSiblings(earlier[0]!, later[0]!)).toBe(true);
     const { matches, candidates } = pairFindings(earlier, later);
     expect(matches).toEqual([]);
@@ -83,7 +106,10 @@ describe('pairing an earlier and a later version of a report', () => {
   });
 
   it('unrelated findings stay unpaired and are not offered', () => {
-    const { matches, candidates } = pairFindings([item({ title: 'Reentrancy in withdraw', evidence: 'sends ether before updating' })], [item({ title: 'Front-running of price updates', evidence: 'mempool' })]);
+    const { matches, candidates } = pairFindings(
+      [item({ title: 'Reentrancy in withdraw', evidence: 'sends ether before updating' })],
+      [item({ title: 'Front-running of price updates', evidence: 'mempool' })],
+    );
     expect(matches).toEqual([]);
     expect(candidates).toEqual([]);
   });

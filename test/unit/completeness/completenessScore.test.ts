@@ -24,7 +24,25 @@ function merged(titles: readonly string[], extra: Partial<MergedFinding> = {}): 
     const t = TRUTH.findings.find((f) => f.title === title);
     const severity = extra.severity ?? t?.severity ?? 'Low';
     const rank = rankSeverity(DEFAULT_PROFILE, severity);
-    return { id: i + 1, runId: 1, documentId: 1, findingKey: t?.id ?? null, printedNumber: null, modelLabels: [], title, type: 'vulnerability', severity, severityCanonical: rank.canonical, severityRank: rank.rank, description: '', mainPage: 2, mainFindingId: i + 1, grounded: true, sources: [], absorbedFindingIds: [] };
+    return {
+      id: i + 1,
+      runId: 1,
+      documentId: 1,
+      findingKey: t?.id ?? null,
+      printedNumber: null,
+      modelLabels: [],
+      title,
+      type: 'vulnerability',
+      severity,
+      severityCanonical: rank.canonical,
+      severityRank: rank.rank,
+      description: '',
+      mainPage: 2,
+      mainFindingId: i + 1,
+      grounded: true,
+      sources: [],
+      absorbedFindingIds: [],
+    };
   });
 }
 
@@ -34,7 +52,14 @@ const PAGES = [
 ];
 
 async function scored(findings: MergedFinding[], truth: TruthDocument = TRUTH, pages = PAGES, unreviewed: { id: string; pages: number[] }[] = []) {
-  const { verdict } = await checkCompleteness({ doc: documentFromPages(pages), profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: unreviewed, failedChunks: [] });
+  const { verdict } = await checkCompleteness({
+    doc: documentFromPages(pages),
+    profile: DEFAULT_PROFILE,
+    idPatterns: DEFAULT_PROFILE.idPatterns,
+    findings,
+    unreviewedMentions: unreviewed,
+    failedChunks: [],
+  });
   return { verdict, score: scoreCompleteness(truth, findings, verdict) };
 }
 
@@ -61,7 +86,12 @@ describe('completeness score of the eval', () => {
   });
 
   it('a finding found with another severity than its row: true, and the count it leaves short false; an invented finding in no list: true; an ID no missed finding stands behind: false', async () => {
-    const findings = [...merged([TRUTH.findings[0]!.title]), ...merged([TRUTH.findings[1]!.title], { severity: 'Low' }).map((f) => ({ ...f, id: 2 })), ...merged([TRUTH.findings[2]!.title]).map((f) => ({ ...f, id: 3 })), ...merged(['Invented reentrancy in the router']).map((f) => ({ ...f, id: 4 }))];
+    const findings = [
+      ...merged([TRUTH.findings[0]!.title]),
+      ...merged([TRUTH.findings[1]!.title], { severity: 'Low' }).map((f) => ({ ...f, id: 2 })),
+      ...merged([TRUTH.findings[2]!.title]).map((f) => ({ ...f, id: 3 })),
+      ...merged(['Invented reentrancy in the router']).map((f) => ({ ...f, id: 4 })),
+    ];
     const { verdict, score } = await scored(findings, TRUTH, PAGES, [{ id: 'ACM-77', pages: [2] }]);
     const kinds = verdict.places.map((p) => p.kind);
     expect(kinds).toContain('severity-differs');
@@ -80,10 +110,25 @@ describe('completeness score of the eval', () => {
   });
 
   it('the gate: 90% of reports without a false place and no wrong total on a faithful run; every missed finding named when skipping', () => {
-    const row = (name: string, over: Partial<ReturnType<typeof scoreCompleteness>>) => ({ name, completeness: { status: 'complete' as const, places: 0, falsePlaces: 0, totals: 'exact' as const, printsTotals: true, missed: 0, missedNamed: 0, problems: [], ...over } });
+    const row = (name: string, over: Partial<ReturnType<typeof scoreCompleteness>>) => ({
+      name,
+      completeness: {
+        status: 'complete' as const,
+        places: 0,
+        falsePlaces: 0,
+        totals: 'exact' as const,
+        printsTotals: true,
+        missed: 0,
+        missedNamed: 0,
+        problems: [],
+        ...over,
+      },
+    });
     const clean = Array.from({ length: 9 }, (_, i) => row(`r${i}`, {}));
     expect(completenessGate([...clean, row('noisy', { falsePlaces: 3, places: 3 })], false)).toEqual([]);
-    expect(completenessGate([...clean.slice(0, 8), row('a', { falsePlaces: 1 }), row('b', { falsePlaces: 2 })], false)).toEqual(['0 false places on 8 of 10 reports (at least 9 needed): a 1, b 2']);
+    expect(completenessGate([...clean.slice(0, 8), row('a', { falsePlaces: 1 }), row('b', { falsePlaces: 2 })], false)).toEqual([
+      '0 false places on 8 of 10 reports (at least 9 needed): a 1, b 2',
+    ]);
     expect(completenessGate([row('w', { totals: 'wrong' })], false)).toEqual(['w: stated totals read wrong']);
     expect(completenessGate([row('s', { missed: 3, missedNamed: 2 })], true)).toEqual(['s: 1 of 3 missed findings not named']);
     expect(completenessGate([row('s', { missed: 3, missedNamed: 3, falsePlaces: 5 })], true)).toEqual([]);

@@ -74,7 +74,7 @@ const siblingTable = () => tableOf([`1 ${ERRORS} Low Open`, `2 ${CONSTANTS} Info
 const owners = (listing: Listing, findings: MergedFinding[]) => matchEntries([listing], findings)[0]!.entries.map((e) => e.findingIds);
 
 describe('matching findings to listed entries', () => {
-  it('gives near-identical siblings each their own row, though the later one was also read under the earlier one\'s title', () => {
+  it("gives near-identical siblings each their own row, though the later one was also read under the earlier one's title", () => {
     const { listing } = siblingTable();
     // The model titled the second sibling's table row like the first: that title is among its sources.
     const errors = finding({ id: 1, title: ERRORS });
@@ -85,7 +85,7 @@ describe('matching findings to listed entries', () => {
     expect(owners(listing, [constants, errors, event])).toEqual([[1], [2], [3]]);
   });
 
-  it('takes the row a source was quoted from as that finding\'s, whatever title the model gave there, and leaves the sibling\'s row open', () => {
+  it("takes the row a source was quoted from as that finding's, whatever title the model gave there, and leaves the sibling's row open", () => {
     const { listing, text } = siblingTable();
     const row2 = listing.entries[1]!;
     expect(text.slice(row2.start, row2.end)).toContain(CONSTANTS);
@@ -97,7 +97,11 @@ describe('matching findings to listed entries', () => {
 
   it('does not take a row from a quote that runs over several rows', () => {
     const { listing } = siblingTable();
-    const spanning = finding({ id: 9, title: 'Rounding favours the depositor', sources: [{ title: 'Rounding favours the depositor', start: listing.entries[0]!.start, end: listing.entries[2]!.end }] });
+    const spanning = finding({
+      id: 9,
+      title: 'Rounding favours the depositor',
+      sources: [{ title: 'Rounding favours the depositor', start: listing.entries[0]!.start, end: listing.entries[2]!.end }],
+    });
     expect(owners(listing, [spanning])).toEqual([[], [], []]);
   });
 
@@ -109,17 +113,20 @@ describe('matching findings to listed entries', () => {
     expect(owners(listing, [finding({ id: 1, title: ERRORS }), second])).toEqual([[1], [2], []]);
   });
 
-  it('does not take a row by number when several findings carry it, or when the title says the row is another finding\'s', () => {
+  it("does not take a row by number when several findings carry it, or when the title says the row is another finding's", () => {
     const { listing } = siblingTable();
     // Detailed sections numbered again in each severity group: two findings print "1".
     const restarted = [finding({ id: 1, title: ERRORS, printedNumber: '1' }), finding({ id: 3, title: 'Missing event on owner change', printedNumber: '1' })];
     expect(owners(listing, restarted)).toEqual([[1], [], [3]]);
     // A "3" from another numbering, on a finding sharing no words with row 3, whose own finding matches it by title.
-    const otherNumbering = [finding({ id: 7, title: 'Rounding favours the depositor', printedNumber: '3' }), finding({ id: 3, title: 'Missing event on owner change' })];
+    const otherNumbering = [
+      finding({ id: 7, title: 'Rounding favours the depositor', printedNumber: '3' }),
+      finding({ id: 3, title: 'Missing event on owner change' }),
+    ];
     expect(owners(listing, otherNumbering)).toEqual([[], [], [3]]);
   });
 
-  it('takes the row with the finding\'s printed ID away from a finding that only resembles it by title', () => {
+  it("takes the row with the finding's printed ID away from a finding that only resembles it by title", () => {
     const { listing } = tableOf([`1 TOB-ACME-001 ${ERRORS} Low`, `2 TOB-ACME-002 ${CONSTANTS} Informational`]);
     expect(listing.entries.map((e) => e.id)).toEqual([normalizeId('TOB-ACME-001'), normalizeId('TOB-ACME-002')]);
     const keyed = finding({ id: 1, title: ERRORS, findingKey: normalizeId('TOB-ACME-001') });
@@ -150,7 +157,8 @@ describe('matching findings to listed entries', () => {
 });
 
 /** A detailed section's description: sections pages or paragraphs apart never read as a list. */
-const BODY = 'The server accepts it as configured.\nAn attacker on the network can use this.\nThe tests do not cover it.\nChange the default.\nThe team fixed it.';
+const BODY =
+  'The server accepts it as configured.\nAn attacker on the network can use this.\nThe tests do not cover it.\nChange the default.\nThe team fixed it.';
 
 describe('the verdict on sibling rows', () => {
   // Two rows of near-identical titles with different severities, and the later finding also read under the earlier title.
@@ -159,18 +167,32 @@ describe('the verdict on sibling rows', () => {
     `Detailed Findings\n1. Insecure ciphers are enabled by default\nSeverity: Low\n${BODY}\n2. etcd is insecure by default\nSeverity: Informational\n${BODY}`,
   ];
   const verdictOf = async (findings: MergedFinding[]) =>
-    (await checkCompleteness({ doc: documentFromPages(pages), profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] })).verdict;
+    (
+      await checkCompleteness({
+        doc: documentFromPages(pages),
+        profile: DEFAULT_PROFILE,
+        idPatterns: DEFAULT_PROFILE.idPatterns,
+        findings,
+        unreviewedMentions: [],
+        failedChunks: [],
+      })
+    ).verdict;
 
   it('is "Complete": each row has its own finding and its severity, no row "matches no finding", no "severity differs"', async () => {
     const ciphers = finding({ id: 1, title: 'Insecure ciphers are enabled by default', severity: 'Low' });
-    const insecure = finding({ id: 2, title: 'etcd is insecure by default', severity: 'Informational', sources: [{ title: 'Insecure ciphers are enabled by default' }] });
+    const insecure = finding({
+      id: 2,
+      title: 'etcd is insecure by default',
+      severity: 'Informational',
+      sources: [{ title: 'Insecure ciphers are enabled by default' }],
+    });
     const verdict = await verdictOf([insecure, ciphers]);
     expect(verdict.places).toEqual([]);
     expect(verdict.status).toBe('complete');
     expect(verdict.listed.map((e) => e.findingIds)).toEqual([[1], [2]]);
   });
 
-  it('compares a row\'s severity with its own finding, not with a duplicate that reads like it', async () => {
+  it("compares a row's severity with its own finding, not with a duplicate that reads like it", async () => {
     const ciphers = finding({ id: 1, title: 'Insecure ciphers are enabled by default', severity: 'Low', printedNumber: '1' });
     const insecure = finding({ id: 2, title: 'etcd is insecure by default', severity: 'Informational', printedNumber: '2' });
     const duplicate = finding({ id: 3, title: 'Insecure ciphers are enabled by default', severity: 'High' });
@@ -185,22 +207,31 @@ describe('the verdict on sibling rows', () => {
     );
   });
 
-  it('names the sibling\'s row when only the earlier sibling was found, and does not cover it with the one found', async () => {
-    const insecure = finding({ id: 2, title: 'etcd is insecure by default', severity: 'Informational', sources: [{ title: 'Insecure ciphers are enabled by default' }] });
+  it("names the sibling's row when only the earlier sibling was found, and does not cover it with the one found", async () => {
+    const insecure = finding({
+      id: 2,
+      title: 'etcd is insecure by default',
+      severity: 'Informational',
+      sources: [{ title: 'Insecure ciphers are enabled by default' }],
+    });
     const verdict = await verdictOf([insecure]);
     expect(verdict.listed.map((e) => e.findingIds)).toEqual([[], [2]]);
     expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', page: 1 });
-    expect(verdict.places[0]!.message).toContain('Summary table row 1 on page 1, "Insecure ciphers are enabled by default" (Low), matches no finding reported from the text (at most its own row was read).');
+    expect(verdict.places[0]!.message).toContain(
+      'Summary table row 1 on page 1, "Insecure ciphers are enabled by default" (Low), matches no finding reported from the text (at most its own row was read).',
+    );
   });
 });
 
 describe('best assignment', () => {
-  it('maximises the total where taking each row\'s best column in turn does not', () => {
+  it("maximises the total where taking each row's best column in turn does not", () => {
     // Row 0's best is column 0, but row 1 can only use column 0: the best total gives row 0 column 1.
-    expect(bestAssignment([
-      [1, 0.9],
-      [0.95, 0],
-    ])).toEqual([1, 0]);
+    expect(
+      bestAssignment([
+        [1, 0.9],
+        [0.95, 0],
+      ]),
+    ).toEqual([1, 0]);
   });
 
   it('leaves rows without a column when the weights forbid every free one, in either shape', () => {

@@ -30,11 +30,32 @@ function scenario(options: FindingSetOptions, contents: boolean): { listings: Li
   const entry = (row: (typeof set.rows)[number], kind: ListedEntry['kind'], number: string): ListedEntry => {
     const r = next();
     // How a listing prints a title: as is, glued by a scan, shortened, with the next cell read into it.
-    const title = r < 0.15 ? row.title.replace(/ /g, '') : r < 0.3 ? row.title.split(' ').slice(0, 4).join(' ') : r < 0.4 ? `${row.title} ${row.severity}` : row.title;
-    return { kind, number, id: kind === 'summary-table' ? row.key : null, title, severity: row.severity, severityCanonical: rankSeverity(DEFAULT_PROFILE, row.severity).canonical, findingIds: [], start: row.start, end: row.end, page: 1, text: title };
+    const title =
+      r < 0.15 ? row.title.replace(/ /g, '') : r < 0.3 ? row.title.split(' ').slice(0, 4).join(' ') : r < 0.4 ? `${row.title} ${row.severity}` : row.title;
+    return {
+      kind,
+      number,
+      id: kind === 'summary-table' ? row.key : null,
+      title,
+      severity: row.severity,
+      severityCanonical: rankSeverity(DEFAULT_PROFILE, row.severity).canonical,
+      findingIds: [],
+      start: row.start,
+      end: row.end,
+      page: 1,
+      text: title,
+    };
   };
   const listings: Listing[] = [{ kind: 'summary-table', entries: set.rows.map((row, k) => entry(row, 'summary-table', row.number ?? String(k + 1))) }];
-  if (contents) listings.push({ kind: 'contents', entries: set.rows.map((row, k) => ({ ...entry(row, 'contents', `4.${k + 1}`), start: set.documentText.length + k * 10, end: set.documentText.length + k * 10 + 5 })) });
+  if (contents)
+    listings.push({
+      kind: 'contents',
+      entries: set.rows.map((row, k) => ({
+        ...entry(row, 'contents', `4.${k + 1}`),
+        start: set.documentText.length + k * 10,
+        end: set.documentText.length + k * 10 + 5,
+      })),
+    });
   return { listings, findings };
 }
 
@@ -46,13 +67,50 @@ describe('matching listed entries, scored only where a score can be', () => {
     { label: 'many findings per chunk, few IDs', options: { findings: 260, seed: 24, keyed: 0.2, perChunk: 40 } },
   ];
   it('scores where only two words are in common: a short row inside a long title, and a half-matching title with its number', () => {
-    const row = (number: string, title: string, start: number): ListedEntry => ({ kind: 'summary-table', number, id: null, title, severity: 'High', severityCanonical: 'High', findingIds: [], start, end: start + 40, page: 1, text: title });
-    const listing: Listing = { kind: 'summary-table', entries: [row('7', 'Weak ciphers', 0), row('8', 'Unused errors can be removed', 50), row('9', 'Missing rate limiting on login', 100)] };
+    const row = (number: string, title: string, start: number): ListedEntry => ({
+      kind: 'summary-table',
+      number,
+      id: null,
+      title,
+      severity: 'High',
+      severityCanonical: 'High',
+      findingIds: [],
+      start,
+      end: start + 40,
+      page: 1,
+      text: title,
+    });
+    const listing: Listing = {
+      kind: 'summary-table',
+      entries: [row('7', 'Weak ciphers', 0), row('8', 'Unused errors can be removed', 50), row('9', 'Missing rate limiting on login', 100)],
+    };
     const found = (id: number, title: string, printedNumber: string | null): MergedFinding =>
-      ({ id, runId: 1, documentId: 1, findingKey: null, printedNumber, modelLabels: [], title, type: 'vulnerability', severity: 'High', severityCanonical: 'High', severityRank: 1, description: '', mainPage: 3, mainFindingId: id, grounded: true, sources: [], absorbedFindingIds: [] }) as MergedFinding;
+      ({
+        id,
+        runId: 1,
+        documentId: 1,
+        findingKey: null,
+        printedNumber,
+        modelLabels: [],
+        title,
+        type: 'vulnerability',
+        severity: 'High',
+        severityCanonical: 'High',
+        severityRank: 1,
+        description: '',
+        mainPage: 3,
+        mainFindingId: id,
+        grounded: true,
+        sources: [],
+        absorbedFindingIds: [],
+      }) as MergedFinding;
     // Row 7's two words are both in the long title (2 of 2): its row. Two of four words in common with row 9 (0.5) and
     // its number (+0.25): that row. The numbers alone decide nothing here (two findings print each).
-    const findings = [found(1, 'Weak cipher configuration on gateway', null), found(2, 'Missing rate checks elsewhere', '9'), found(3, 'Audit trail not kept', '9')];
+    const findings = [
+      found(1, 'Weak cipher configuration on gateway', null),
+      found(2, 'Missing rate checks elsewhere', '9'),
+      found(3, 'Audit trail not kept', '9'),
+    ];
     const actual = matchEntries([listing], findings);
     expect(actual).toEqual(allPairsMatchEntries([listing], findings));
     expect(actual[0]!.entries.map((e) => e.findingIds)).toEqual([[1], [], [2]]);

@@ -23,9 +23,38 @@ function changelog() {
 /** A finding grounded on [start, end). */
 function grounded(id: number, start: number, end: number): MergedFinding {
   return {
-    id, runId: 1, documentId: 1, findingKey: null, printedNumber: null, modelLabels: [], title: `Finding ${id}`, type: 'defect', severity: 'Low', severityCanonical: 'Low', severityRank: 3,
-    description: '', mainPage: 1, mainFindingId: id, grounded: true, absorbedFindingIds: [],
-    sources: [{ findingId: id, nodeIndex: 1, page: 1, title: `Finding ${id}`, evidence: '', evidenceStart: start, evidenceEnd: end, grounded: true, match: 'exact', inContextOnly: false, isMain: true, modelId: null }],
+    id,
+    runId: 1,
+    documentId: 1,
+    findingKey: null,
+    printedNumber: null,
+    modelLabels: [],
+    title: `Finding ${id}`,
+    type: 'defect',
+    severity: 'Low',
+    severityCanonical: 'Low',
+    severityRank: 3,
+    description: '',
+    mainPage: 1,
+    mainFindingId: id,
+    grounded: true,
+    absorbedFindingIds: [],
+    sources: [
+      {
+        findingId: id,
+        nodeIndex: 1,
+        page: 1,
+        title: `Finding ${id}`,
+        evidence: '',
+        evidenceStart: start,
+        evidenceEnd: end,
+        grounded: true,
+        match: 'exact',
+        inContextOnly: false,
+        isMain: true,
+        modelId: null,
+      },
+    ],
   };
 }
 
@@ -42,9 +71,13 @@ describe('itemised lists', () => {
   });
 
   it('are not a sentence\u2019s three bullets, nor numbered headings that do not start at 1', () => {
-    const doc = documentFromPages(['Scope\n- the portal\n- the API\n- the admin console\n3. Results\n4. Findings\n5. Appendix\n6. Glossary\n7. Index\n8. Notes']);
+    const doc = documentFromPages([
+      'Scope\n- the portal\n- the API\n- the admin console\n3. Results\n4. Findings\n5. Appendix\n6. Glossary\n7. Index\n8. Notes',
+    ]);
     expect(findItemLists(textLines(doc))).toEqual([]);
-    const numbered = documentFromPages(['Observations\n1. Backups are not tested\n2. Logs are kept for a week\n3. Keys are not rotated\n4. Admins share one account\n5. Alerts go to a shared inbox']);
+    const numbered = documentFromPages([
+      'Observations\n1. Backups are not tested\n2. Logs are kept for a week\n3. Keys are not rotated\n4. Admins share one account\n5. Alerts go to a shared inbox',
+    ]);
     const [list] = findItemLists(textLines(numbered));
     expect(list!.items.map((i) => i.text.slice(0, 2))).toEqual(['1.', '2.', '3.', '4.', '5.']);
     // The same lines read as the document's contents or summary table of findings are checked entry by entry: no item list.
@@ -69,12 +102,31 @@ describe('itemised lists', () => {
     const doc = changelog();
     const items = findItemLists(textLines(doc))[0]!.items;
     const findings = items.filter((_, i) => i !== 8).map((item, i) => grounded(i + 1, item.start, item.end));
-    const { verdict } = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] });
+    const { verdict } = await checkCompleteness({
+      doc,
+      profile: DEFAULT_PROFILE,
+      idPatterns: DEFAULT_PROFILE.idPatterns,
+      findings,
+      unreviewedMentions: [],
+      failedChunks: [],
+    });
     expect(verdict.status).toBe('check');
     expect(verdict.places).toEqual([
-      { kind: 'item-without-finding', page: 2, message: 'List item on page 2, "- Fix ledger sync case 8 when the batch is retried", matches no finding, while 9 of the 10 items of its list were reported as findings.' },
+      {
+        kind: 'item-without-finding',
+        page: 2,
+        message:
+          'List item on page 2, "- Fix ledger sync case 8 when the batch is retried", matches no finding, while 9 of the 10 items of its list were reported as findings.',
+      },
     ]);
-    const all = await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: items.map((item, i) => grounded(i + 1, item.start, item.end)), unreviewedMentions: [], failedChunks: [] });
+    const all = await checkCompleteness({
+      doc,
+      profile: DEFAULT_PROFILE,
+      idPatterns: DEFAULT_PROFILE.idPatterns,
+      findings: items.map((item, i) => grounded(i + 1, item.start, item.end)),
+      unreviewedMentions: [],
+      failedChunks: [],
+    });
     expect(all.verdict.places).toEqual([]);
   });
 });

@@ -52,7 +52,9 @@ const allFindings = () => [
 async function verdictOf(pages: string[], findings: MergedFinding[], extra: { pagesWithoutText?: boolean } = {}) {
   const doc = documentFromPages(pages);
   if (extra.pagesWithoutText) doc.pages[5]!.hasTextLayer = false;
-  return (await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] })).verdict;
+  return (
+    await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings, unreviewedMentions: [], failedChunks: [] })
+  ).verdict;
 }
 
 describe('listed findings', () => {
@@ -86,7 +88,10 @@ describe('listed findings', () => {
     const doc = documentFromPages(pages);
     const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
     expect(listing!.entries.map((e) => e.id)).toEqual([normalizeId('TOB-ACME-001'), normalizeId('TOB-ACME-002')]);
-    const verdict = await verdictOf(pages, [finding(1, 'Scheduler can spin forever', 'High', 1, normalizeId('TOB-ACME-001')), finding(2, 'Stale cache entries', 'Low', 1)]);
+    const verdict = await verdictOf(pages, [
+      finding(1, 'Scheduler can spin forever', 'High', 1, normalizeId('TOB-ACME-001')),
+      finding(2, 'Stale cache entries', 'Low', 1),
+    ]);
     expect(verdict.listed.map((e) => e.findingIds)).toEqual([[1], [2]]);
   });
 
@@ -95,11 +100,17 @@ describe('listed findings', () => {
       'Summary of Findings\nNo Title Severity Status\n1 Missing check in _validate- High Open\nOrdersAndPrepareToFulfill\n2 Use of error- Medium Open\nprone pattern in transfers\n3 Unchecked return value of transfer Low Open',
     ]);
     const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
-    expect(listing!.entries.map((e) => e.title)).toEqual(['Missing check in _validateOrdersAndPrepareToFulfill', 'Use of error-prone pattern in transfers', 'Unchecked return value of transfer']);
+    expect(listing!.entries.map((e) => e.title)).toEqual([
+      'Missing check in _validateOrdersAndPrepareToFulfill',
+      'Use of error-prone pattern in transfers',
+      'Unchecked return value of transfer',
+    ]);
   });
 
   it('reads section-numbered lists ("4.1", "4.2") as one listing', () => {
-    const doc = documentFromPages(['Findings\n4.1 Reentrancy in withdraw Critical\n4.2 Unchecked return value Low\n4.3 Missing event Informational\n5 Conclusion']);
+    const doc = documentFromPages([
+      'Findings\n4.1 Reentrancy in withdraw Critical\n4.2 Unchecked return value Low\n4.3 Missing event Informational\n5 Conclusion',
+    ]);
     const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
     expect(listing!.entries.map((e) => [e.number, e.severityCanonical])).toEqual([
       ['4.1', 'Critical'],
@@ -122,7 +133,9 @@ describe('listed findings', () => {
   });
 
   it('a grouped contents list still keeps its findings under each group line, a group with no finding included', () => {
-    const doc = documentFromPages(['Findings\n5.1 Critical Risk\n5.2 High Risk\n5.2.1 Reentrancy in withdraw\n5.2.2 Unchecked return value\n5.3 Medium Risk\n5.3.1 Missing event']);
+    const doc = documentFromPages([
+      'Findings\n5.1 Critical Risk\n5.2 High Risk\n5.2.1 Reentrancy in withdraw\n5.2.2 Unchecked return value\n5.3 Medium Risk\n5.3.1 Missing event',
+    ]);
     const [listing] = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_PROFILE.idPatterns);
     expect(listing!.entries.map((e) => e.number)).toEqual(['5.2.1', '5.2.2', '5.3.1']);
   });
@@ -143,13 +156,23 @@ describe('completeness verdict', () => {
   });
 
   it('names a missing finding by its severity, its summary-table row and page, and its contents entry', async () => {
-    const verdict = await verdictOf(reportPages(), allFindings().filter((f) => f.id !== 12));
+    const verdict = await verdictOf(
+      reportPages(),
+      allFindings().filter((f) => f.id !== 12),
+    );
     expect(verdict.status).toBe('check');
     expect(verdict.headline).toBe('Check these 2 places');
     // The entry names the missing finding and its page: it comes first, before the count it leaves short.
     expect(verdict.places[0]).toMatchObject({ kind: 'entry-without-finding', severity: 'Medium', page: 3 });
-    expect(verdict.places[0]!.message).toBe('Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding reported from the text (at most its own row was read). Also listed in the contents on page 1.');
-    expect(verdict.places[1]).toMatchObject({ kind: 'stated-vs-found', severity: 'Medium', page: 2, message: 'The document states Medium 1 on page 2; 0 Medium findings found.' });
+    expect(verdict.places[0]!.message).toBe(
+      'Summary table row 2 on page 3, "Session tokens never expire" (Medium), matches no finding reported from the text (at most its own row was read). Also listed in the contents on page 1.',
+    );
+    expect(verdict.places[1]).toMatchObject({
+      kind: 'stated-vs-found',
+      severity: 'Medium',
+      page: 2,
+      message: 'The document states Medium 1 on page 2; 0 Medium findings found.',
+    });
   });
 
   it('says the document disagrees with itself when its summary says Medium 2 but it lists one Medium finding', async () => {
@@ -157,11 +180,15 @@ describe('completeness verdict', () => {
     expect(verdict.status).toBe('check');
     expect(verdict.places).toHaveLength(1);
     expect(verdict.places[0]).toMatchObject({ kind: 'document-disagrees', page: 2, severity: 'Medium' });
-    expect(verdict.places[0]!.message).toBe('The document disagrees with itself: it states Medium 2 on page 2, but its summary table (page 3) lists 1 Medium finding; 1 found.');
+    expect(verdict.places[0]!.message).toBe(
+      'The document disagrees with itself: it states Medium 2 on page 2, but its summary table (page 3) lists 1 Medium finding; 1 found.',
+    );
   });
 
   it('names a finding the document lists nowhere, and pages without text', async () => {
-    const verdict = await verdictOf(reportPages(), [...allFindings(), finding(14, 'Invented cross-site scripting in search', 'High', 5)], { pagesWithoutText: true });
+    const verdict = await verdictOf(reportPages(), [...allFindings(), finding(14, 'Invented cross-site scripting in search', 'High', 5)], {
+      pagesWithoutText: true,
+    });
     const kinds = verdict.places.map((p) => [p.kind, p.page]);
     // A page that cannot be read may hide findings: it ranks before a finding the lists do not hold.
     expect(kinds).toEqual([
@@ -175,7 +202,17 @@ describe('completeness verdict', () => {
   it('a page OCR read and found no words on (pictures only) is no place to check; a page without text left unread is', async () => {
     const doc = documentFromPages(reportPages());
     doc.pages[5] = { ...doc.pages[5]!, hasTextLayer: false, textSource: 'ocr' };
-    const check = async () => (await checkCompleteness({ doc, profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: allFindings(), unreviewedMentions: [], failedChunks: [] })).verdict;
+    const check = async () =>
+      (
+        await checkCompleteness({
+          doc,
+          profile: DEFAULT_PROFILE,
+          idPatterns: DEFAULT_PROFILE.idPatterns,
+          findings: allFindings(),
+          unreviewedMentions: [],
+          failedChunks: [],
+        })
+      ).verdict;
     const pictures = await check();
     // The terminal's headline and the report's are one number (the report counted picture pages out on its own before).
     expect(pictures.places).toEqual([]);
@@ -203,7 +240,11 @@ describe('completeness verdict', () => {
   });
 
   it('matches a reworded finding to its row when the document prints the same number before its title, and not on words alone', async () => {
-    const reworded = (printedNumber: string | null) => [allFindings()[0]!, { ...finding(12, 'Tokens of a session last forever', 'Medium', 4), printedNumber }, allFindings()[2]!];
+    const reworded = (printedNumber: string | null) => [
+      allFindings()[0]!,
+      { ...finding(12, 'Tokens of a session last forever', 'Medium', 4), printedNumber },
+      allFindings()[2]!,
+    ];
     const withNumber = await verdictOf(reportPages(), reworded('2'));
     expect(withNumber.status).toBe('complete');
     expect(withNumber.listed.filter((e) => e.number === '2').map((e) => e.findingIds)).toEqual([[12], [12]]);
@@ -220,11 +261,17 @@ describe('completeness verdict', () => {
 
   it('says so when a total disagrees with the counts per severity printed beside it', async () => {
     const verdict = await verdictOf(['Summary\nHigh 1\nMedium 1\nTotal 3'], [finding(1, 'A', 'High', 1), finding(2, 'B', 'Medium', 1)]);
-    expect(verdict.places).toEqual([{ kind: 'document-disagrees', page: 1, message: 'The document disagrees with itself: its total on page 1 is 3, but its counts per severity add up to 2.' }]);
+    expect(verdict.places).toEqual([
+      {
+        kind: 'document-disagrees',
+        page: 1,
+        message: 'The document disagrees with itself: its total on page 1 is 3, but its counts per severity add up to 2.',
+      },
+    ]);
   });
 });
 
-describe('IDs printed in a found finding\'s heading block', () => {
+describe("IDs printed in a found finding's heading block", () => {
   const text = [
     'Detailed Findings',
     '5. TOCTOU of gateway endpoint authentication',
@@ -240,7 +287,22 @@ describe('IDs printed in a found finding\'s heading block', () => {
     const start = text.indexOf(quote);
     return {
       ...finding(5, title, 'Low', 1),
-      sources: [{ findingId: 50, nodeIndex: 0, page: 1, title, evidence: quote, evidenceStart: start, evidenceEnd: start + quote.length, grounded: true, match: 'exact', inContextOnly: false, isMain: true, modelId: null }],
+      sources: [
+        {
+          findingId: 50,
+          nodeIndex: 0,
+          page: 1,
+          title,
+          evidence: quote,
+          evidenceStart: start,
+          evidenceEnd: start + quote.length,
+          grounded: true,
+          match: 'exact',
+          inContextOnly: false,
+          isMain: true,
+          modelId: null,
+        },
+      ],
     };
   };
   const mentions = [
@@ -250,12 +312,23 @@ describe('IDs printed in a found finding\'s heading block', () => {
   // A finding keyed TOB-ACME-001 makes TOB-ACME the document's own ID family.
   const keyed = finding(1, 'Gateway TLS endpoint validation only confirms TCP reachability', 'Medium', 1, normalizeId('TOB-ACME-001'));
   const placesOf = async (findings: MergedFinding[]) =>
-    (await checkCompleteness({ doc: documentFromPages([text]), profile: DEFAULT_PROFILE, idPatterns: DEFAULT_PROFILE.idPatterns, findings: [keyed, ...findings], unreviewedMentions: mentions, failedChunks: [] })).verdict.places;
+    (
+      await checkCompleteness({
+        doc: documentFromPages([text]),
+        profile: DEFAULT_PROFILE,
+        idPatterns: DEFAULT_PROFILE.idPatterns,
+        findings: [keyed, ...findings],
+        unreviewedMentions: mentions,
+        failedChunks: [],
+      })
+    ).verdict.places;
 
-  it('count as found: the one ID between the finding\'s heading and its quote is its own', async () => {
+  it("count as found: the one ID between the finding's heading and its quote is its own", async () => {
     const places = await placesOf([found('TOCTOU of gateway endpoint authentication')]);
     // TOB-ACME-006 is printed nowhere near a found finding: still named.
-    expect(places.filter((p) => p.kind === 'unreviewed-id').map((p) => p.message)).toEqual(['ID TOB-ACME-006 is mentioned on page 1 but no finding covers it.']);
+    expect(places.filter((p) => p.kind === 'unreviewed-id').map((p) => p.message)).toEqual([
+      'ID TOB-ACME-006 is mentioned on page 1 but no finding covers it.',
+    ]);
   });
 
   it('do not count when the finding found is another one (its title is not the heading above the quote)', async () => {

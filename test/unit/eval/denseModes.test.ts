@@ -12,7 +12,8 @@ const doc = documentFromPages([`Resolved issues\n${rows.map((r) => `${r.id} ${r.
 const truth: TruthDocument = { name: 'notes', findings: rows.map((r) => ({ id: r.id, title: r.title, severity: 'High', page: 1 })) };
 const request = (messages: { role: string; content: string }[]) => ({ messages, format: toOllamaFormat(extractionReplySchema) }) as unknown as SimChatRequest;
 const unitRequest = request(buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 0, end: doc.text.length, firstPage: 1, chunkLabel: '1#1' }));
-const reply = async (modes: Parameters<typeof truthResponder>[1]) => JSON.parse((await truthResponder([truth], modes)(unitRequest)) as string) as { findings: (string | { id: string })[] };
+const reply = async (modes: Parameters<typeof truthResponder>[1]) =>
+  JSON.parse((await truthResponder([truth], modes)(unitRequest)) as string) as { findings: (string | { id: string })[] };
 /** The ID of a reply entry: a finding's field, or the first part of a line ("PBI-700 | defect | High | ..."). */
 const idOf = (entry: string | { id: string }) => (typeof entry === 'string' ? entry.split(' | ')[0] : entry.id);
 
@@ -44,9 +45,17 @@ describe('dense-document modes of the truth responder', () => {
     expect((await reply({ modes: ['stops-after-n'], stopAfter: 5 })).findings).toHaveLength(5);
     const named = rows.slice(24, 27);
     const followUp = request(
-      buildFollowUpMessages({ profile: DEFAULT_PROFILE, doc, ids: named.map((r) => r.id), excerpts: [{ start: 0, end: doc.text.length }], chunkLabel: '1#1?1' }),
+      buildFollowUpMessages({
+        profile: DEFAULT_PROFILE,
+        doc,
+        ids: named.map((r) => r.id),
+        excerpts: [{ start: 0, end: doc.text.length }],
+        chunkLabel: '1#1?1',
+      }),
     );
-    const answered = JSON.parse((await truthResponder([truth], { modes: ['stops-after-n'], stopAfter: 3 })(followUp)) as string) as { findings: (string | { id: string })[] };
+    const answered = JSON.parse((await truthResponder([truth], { modes: ['stops-after-n'], stopAfter: 3 })(followUp)) as string) as {
+      findings: (string | { id: string })[];
+    };
     expect(answered.findings.map(idOf)).toEqual(named.map((r) => r.id));
   });
 });

@@ -9,13 +9,18 @@ import { siblingReport } from '../../eval/labelledSet';
 import { truthResponder } from '../../eval/truthResponder';
 
 describe('siblings-same-title', () => {
-  it('gives a later sibling\'s summary-table row the earlier sibling\'s title; its detailed section keeps its own', async () => {
+  it("gives a later sibling's summary-table row the earlier sibling's title; its detailed section keeps its own", async () => {
     const { pageTexts, truth } = siblingReport();
     const doc = documentFromPages(pageTexts.slice(0, 3), 'siblings.txt');
-    const request = { messages: buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 0, end: doc.text.length, firstPage: 1, chunkLabel: '1#1' }), format: toOllamaFormat(extractionReplySchema) } as unknown as SimChatRequest;
-    const reply = async (modes: Parameters<typeof truthResponder>[1]) => (JSON.parse((await truthResponder([truth], modes)(request)) as string) as { findings: { title: string; evidence: string }[] }).findings;
+    const request = {
+      messages: buildExtractionMessages({ profile: DEFAULT_PROFILE, doc, start: 0, end: doc.text.length, firstPage: 1, chunkLabel: '1#1' }),
+      format: toOllamaFormat(extractionReplySchema),
+    } as unknown as SimChatRequest;
+    const reply = async (modes: Parameters<typeof truthResponder>[1]) =>
+      (JSON.parse((await truthResponder([truth], modes)(request)) as string) as { findings: { title: string; evidence: string }[] }).findings;
     const [errors, constants] = truth.findings;
-    const rowOf = (findings: { title: string; evidence: string }[], title: string) => findings.find((f) => f.evidence.startsWith(title) && /Open$/.test(f.evidence.trim()));
+    const rowOf = (findings: { title: string; evidence: string }[], title: string) =>
+      findings.find((f) => f.evidence.startsWith(title) && /Open$/.test(f.evidence.trim()));
     const faithful = await reply({ modes: ['every-occurrence'] });
     expect(rowOf(faithful, constants!.title)!.title).toBe(constants!.title);
     const mixed = await reply({ modes: ['every-occurrence', 'siblings-same-title'] });

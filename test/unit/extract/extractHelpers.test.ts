@@ -43,6 +43,7 @@ describe('extraction helpers', () => {
     const leaf = (page: number, origin: string) => ({ start: doc.pages[page]!.start, end: doc.pages[page]!.end, origin });
     for (const origin of ['heading', 'outline']) expect(previousTailFor(doc, [leaf(0, 'page'), leaf(1, origin)] as never, 1), origin).toBeUndefined();
     // A page or sentence split, or a line the model's tree split chose, can cut a finding: its leaf keeps the tail.
-    for (const origin of ['page', 'sentence', 'llm']) expect(previousTailFor(doc, [leaf(0, 'heading'), leaf(1, origin)] as never, 1), origin).toContain('Second sentence ends here.');
+    for (const origin of ['page', 'sentence', 'llm'])
+      expect(previousTailFor(doc, [leaf(0, 'heading'), leaf(1, origin)] as never, 1), origin).toContain('Second sentence ends here.');
   });
 });

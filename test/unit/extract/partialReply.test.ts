@@ -38,7 +38,12 @@ describe('a reply cut at the length limit', () => {
   });
 
   it('reads a whole reply, its summary, a code fence and a summary written before the list', () => {
-    expect(parsePartialExtractionReply(whole)).toEqual({ findings: [finding(1), finding(2), finding(3)].map(asked), invalid: 0, summary: 'Three items.', recorded: [] });
+    expect(parsePartialExtractionReply(whole)).toEqual({
+      findings: [finding(1), finding(2), finding(3)].map(asked),
+      invalid: 0,
+      summary: 'Three items.',
+      recorded: [],
+    });
     const first = `\`\`\`json\n{"summary": "Before.", "findings": [${JSON.stringify(finding(4))}, {"id": "PBI-5", "ti`;
     expect(parsePartialExtractionReply(first)).toMatchObject({ findings: [{ id: 'PBI-4' }], summary: 'Before.' });
   });

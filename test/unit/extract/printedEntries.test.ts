@@ -37,12 +37,32 @@ const at = (needle: string) => doc.text.indexOf(needle);
 
 describe('reading a line', () => {
   it('reads the four parts, a title that holds a bar, and shorter lines as far as they go', () => {
-    expect(parsePrintedLine('PBI-1234 | defect | High | Export drops rows', DEFAULT_PROFILE)).toEqual({ id: 'PBI-1234', type: 'defect', severity: 'High', title: 'Export drops rows' });
+    expect(parsePrintedLine('PBI-1234 | defect | High | Export drops rows', DEFAULT_PROFILE)).toEqual({
+      id: 'PBI-1234',
+      type: 'defect',
+      severity: 'High',
+      title: 'Export drops rows',
+    });
     expect(parsePrintedLine('- PBI-1234 | defect | High | Export | import drop rows', DEFAULT_PROFILE).title).toBe('Export | import drop rows');
-    expect(parsePrintedLine('PBI-1234 | High | Export drops rows', DEFAULT_PROFILE)).toEqual({ id: 'PBI-1234', type: '', severity: 'High', title: 'Export drops rows' });
-    expect(parsePrintedLine('PBI-1234 | defect | Export drops rows', DEFAULT_PROFILE)).toEqual({ id: 'PBI-1234', type: 'defect', severity: '', title: 'Export drops rows' });
+    expect(parsePrintedLine('PBI-1234 | High | Export drops rows', DEFAULT_PROFILE)).toEqual({
+      id: 'PBI-1234',
+      type: '',
+      severity: 'High',
+      title: 'Export drops rows',
+    });
+    expect(parsePrintedLine('PBI-1234 | defect | Export drops rows', DEFAULT_PROFILE)).toEqual({
+      id: 'PBI-1234',
+      type: 'defect',
+      severity: '',
+      title: 'Export drops rows',
+    });
     expect(parsePrintedLine('PBI-1234: Export drops rows', DEFAULT_PROFILE)).toEqual({ id: 'PBI-1234', type: '', severity: '', title: 'Export drops rows' });
-    expect(parsePrintedLine('Export drops rows for large batches', DEFAULT_PROFILE)).toEqual({ id: null, type: '', severity: '', title: 'Export drops rows for large batches' });
+    expect(parsePrintedLine('Export drops rows for large batches', DEFAULT_PROFILE)).toEqual({
+      id: null,
+      type: '',
+      severity: '',
+      title: 'Export drops rows for large batches',
+    });
   });
 });
 
@@ -52,7 +72,13 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('Invoice export'), page: 1 });
     expect(f.evidence).toBe('Invoice export shows wrong totals at month end in case 114\nReported as PBI-10015 (priority High) and fixed in this release.');
     expect(doc.text.slice(f.grounding.start!, f.grounding.end!)).toBe(f.evidence);
-    expect(f).toMatchObject({ findingKey: 'PBI-10015', title: 'Invoice export shows wrong totals at month end in case 114', severity: 'High', severityCanonical: 'High', type: 'defect' });
+    expect(f).toMatchObject({
+      findingKey: 'PBI-10015',
+      title: 'Invoice export shows wrong totals at month end in case 114',
+      severity: 'High',
+      severityCanonical: 'High',
+      type: 'defect',
+    });
     expect(f.description).toContain('Reported as PBI-10015');
   });
 
@@ -77,7 +103,7 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(f).toMatchObject({ findingKey: 'PBI-10016', grounding: { status: 'grounded', start: at('Batch scheduler') } });
   });
 
-  it('never verifies a title the text does not print at that ID: a neighbour\'s title, or an invented one, is kept ungrounded with the ID line', () => {
+  it("never verifies a title the text does not print at that ID: a neighbour's title, or an invented one, is kept ungrounded with the ID line", () => {
     // PBI-10014's line with the title printed for PBI-10015 (the next entry, right below it).
     const swapped = ground('PBI-10014 | defect | High | Invoice export shows wrong totals at month end in case 114');
     expect(swapped.grounding.status).toBe('ungrounded');
@@ -88,7 +114,7 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(invented.findingKey).toBe('PBI-10016');
   });
 
-  it('grounds the title where the text prints it when the ID is the model\'s own label (with what its heading block prints), and leaves it ungrounded when the text has neither', () => {
+  it("grounds the title where the text prints it when the ID is the model's own label (with what its heading block prints), and leaves it ungrounded when the text has neither", () => {
     const label = ground('F-3 | vulnerability | Low | Gateway accepts unsigned tokens');
     // The heading that prints the title, from its number: the finding takes the ID, severity and opening sentence printed there.
     expect(label.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
@@ -100,9 +126,14 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(nothing.title).toBe('Remote code execution in the upload handler');
   });
 
-  it('a bare title and an object without its ID or quote are read like a line without an ID: grounded on the heading that prints the title, with its block\'s ID, severity and opening sentence', () => {
+  it("a bare title and an object without its ID or quote are read like a line without an ID: grounded on the heading that prints the title, with its block's ID, severity and opening sentence", () => {
     const bare = ground('Gateway accepts unsigned tokens');
-    const half = groundReply(doc, DEFAULT_PROFILE, [{ id: null, type: 'vulnerability', title: 'Gateway accepts unsigned tokens', severity: '', evidence: '', page: 0 }], whole.chunk)[0]!;
+    const half = groundReply(
+      doc,
+      DEFAULT_PROFILE,
+      [{ id: null, type: 'vulnerability', title: 'Gateway accepts unsigned tokens', severity: '', evidence: '', page: 0 }],
+      whole.chunk,
+    )[0]!;
     for (const f of [bare, half]) {
       expect(f.grounding).toMatchObject({ status: 'grounded', match: 'exact', start: at('3.2 Gateway accepts unsigned tokens') });
       expect(f).toMatchObject({ id: null, findingKey: 'TOB-GW-7', printedNumber: '3.2', severity: 'High', severityCanonical: 'High' });
@@ -118,7 +149,12 @@ describe('grounding a line on the text that prints its ID', () => {
     expect(f.grounding.status).toBe('ungrounded');
     // The same line with the first page as context: grounded there, and marked as found in the context only.
     const withContext = { ...secondPage, context: { start: at('Invoice export'), end: secondPage.chunk.start } };
-    const direct = groundPrintedLine(doc, DEFAULT_PROFILE, parsePrintedLine('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', DEFAULT_PROFILE), withContext);
+    const direct = groundPrintedLine(
+      doc,
+      DEFAULT_PROFILE,
+      parsePrintedLine('PBI-10015 | defect | High | Invoice export shows wrong totals at month end in case 114', DEFAULT_PROFILE),
+      withContext,
+    );
     expect(direct.grounding).toMatchObject({ status: 'grounded', inContextOnly: true });
   });
 });

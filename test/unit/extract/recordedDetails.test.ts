@@ -89,7 +89,13 @@ describe('a recorded finding read from its detailed section', () => {
 
   it('reads the metadata blocks of other firms: labels without colons, several on one line, the description after its label', () => {
     const firms = documentFromPages([
-      ['Findings Summary', '# | Title | Type | Severity', '1 | Lack of input validations | Data Validation | Low', '2 | Invalid creation of unbonding TX | Coding Mistakes | Medium', '3 | Gateway can include itself | Denial of Service | High'].join('\n'),
+      [
+        'Findings Summary',
+        '# | Title | Type | Severity',
+        '1 | Lack of input validations | Data Validation | Low',
+        '2 | Invalid creation of unbonding TX | Coding Mistakes | Medium',
+        '3 | Gateway can include itself | Denial of Service | High',
+      ].join('\n'),
       [
         'Detailed Findings',
         // Two-column block read row by row, then a "Description" label line.
@@ -116,15 +122,30 @@ describe('a recorded finding read from its detailed section', () => {
     const rows = recordedList(lists).entries;
     const read = (n: number) => recordedDetail(firms, DEFAULT_PROFILE, rows[n - 1]!, { start: 0, end: firms.text.length }, hiddenSpansOf(lists))!;
     // The section's own severity wins over the table's; "Low" after "Likelihood" or "Impact" is not it.
-    expect(read(1)).toMatchObject({ severity: 'Critical', description: 'The code does not properly validate user inputs in several areas of the staking library.' });
+    expect(read(1)).toMatchObject({
+      severity: 'Critical',
+      description: 'The code does not properly validate user inputs in several areas of the staking library.',
+    });
     expect(read(2)).toMatchObject({ severity: 'Medium', description: 'The unbonding transaction is built with a fee output that the chain rejects later on.' });
-    expect(read(3)).toMatchObject({ severity: 'High', description: 'The gateway accepts its own address as an endpoint and forwards requests to itself forever.' });
+    expect(read(3)).toMatchObject({
+      severity: 'High',
+      description: 'The gateway accepts its own address as an endpoint and forwards requests to itself forever.',
+    });
   });
 
   it('a standard its heading names is no ID of the finding: no key to join other findings by', () => {
     const erc = documentFromPages([
-      ['Findings Summary', '# | Title | Type | Severity', '1 | Unsafe ERC-20 approve in the router | Data Validation | Medium', '2 | Missing event on owner change | Auditing | Low'].join('\n'),
-      ['Detailed Findings', '1. Unsafe ERC-20 approve in the router', 'The router approves the full balance of every token it touches, and never resets the approval.'].join('\n'),
+      [
+        'Findings Summary',
+        '# | Title | Type | Severity',
+        '1 | Unsafe ERC-20 approve in the router | Data Validation | Medium',
+        '2 | Missing event on owner change | Auditing | Low',
+      ].join('\n'),
+      [
+        'Detailed Findings',
+        '1. Unsafe ERC-20 approve in the router',
+        'The router approves the full balance of every token it touches, and never resets the approval.',
+      ].join('\n'),
     ]);
     const lists = listsToRead(erc.text, findListings(textLines(erc), erc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS));
     const f = recordedDetail(erc, DEFAULT_PROFILE, recordedList(lists).entries[0]!, { start: 0, end: erc.text.length }, hiddenSpansOf(lists))!;

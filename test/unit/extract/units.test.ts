@@ -23,7 +23,18 @@ function leaves(tokens: number[], parents: number[] = tokens.map(() => 0)): Chun
 }
 
 const finding = (start: number | null, page: number | null): GroundedFinding =>
-  ({ page, grounding: { status: start === null ? 'ungrounded' : 'grounded', match: null, score: null, start, end: start === null ? null : start + 5, page, inContextOnly: false } }) as GroundedFinding;
+  ({
+    page,
+    grounding: {
+      status: start === null ? 'ungrounded' : 'grounded',
+      match: null,
+      score: null,
+      start,
+      end: start === null ? null : start + 5,
+      page,
+      inContextOnly: false,
+    },
+  }) as GroundedFinding;
 
 describe('packUnits', () => {
   it('packs consecutive leaves up to the budget; a leaf over the budget is a unit of its own', () => {
@@ -35,13 +46,19 @@ describe('packUnits', () => {
   it('ends a unit at a new section once it holds half the budget, not before', () => {
     const units = packUnits(leaves([300, 300, 300, 100, 100, 100], [0, 0, 7, 7, 9, 9]), 1000);
     // Leaves 1-2 (600 >= 500) stop at section 7; leaves 3-4 (400 < 500) run on into section 9.
-    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [3, 4, 5, 6]]);
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([
+      [1, 2],
+      [3, 4, 5, 6],
+    ]);
   });
 
   it('never spans a leaf that is done: a resume packs only the unfinished runs', () => {
     const all = leaves([100, 100, 100, 100, 100]);
     const units = packUnits(all, 1000, (l) => l.index !== 3);
-    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [4, 5]]);
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([
+      [1, 2],
+      [4, 5],
+    ]);
   });
 
   it('a budget of 1 gives one leaf per unit', () => {
@@ -63,7 +80,14 @@ describe('leafOfFinding', () => {
 });
 
 describe('units planned by the reply they need', () => {
-  const mention = (normalized: string, start: number): IdMention => ({ patternName: 'PBI', raw: normalized, normalized, start, end: start + normalized.length, page: 1 });
+  const mention = (normalized: string, start: number): IdMention => ({
+    patternName: 'PBI',
+    raw: normalized,
+    normalized,
+    start,
+    end: start + normalized.length,
+    page: 1,
+  });
 
   it('counts the distinct IDs printed in each leaf', () => {
     const ls = leaves([100, 100, 100]);
@@ -77,10 +101,20 @@ describe('units planned by the reply they need', () => {
 
   it('a dense leaf stops the unit where its expected reply would overflow the room; prose leaves pack to the token budget', () => {
     const ls = leaves([300, 300, 300, 300, 300, 300]);
-    const expected = new Map([[1, 0], [2, 10], [3, 10], [4, 0], [5, 0], [6, 0]]);
+    const expected = new Map([
+      [1, 0],
+      [2, 10],
+      [3, 10],
+      [4, 0],
+      [5, 0],
+      [6, 0],
+    ]);
     const room = expectedReplyTokens(12);
     const units = packUnits(ls, 4000, () => true, { room, expected: (leaf) => expected.get(leaf.index)! });
-    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([[1, 2], [3, 4, 5, 6]]);
+    expect(units.map((u) => u.leaves.map((l) => l.index))).toEqual([
+      [1, 2],
+      [3, 4, 5, 6],
+    ]);
     expect(units.map((u) => u.expectedFindings)).toEqual([10, 10]);
     // Without a reply plan, the same leaves are one unit.
     expect(packUnits(ls, 4000)).toHaveLength(1);

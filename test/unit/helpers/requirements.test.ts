@@ -49,7 +49,9 @@ describe('requirements', () => {
   });
 
   it('no test file skips by itself: every skip goes through describeNeeding / itNeeding with its reason', () => {
-    const offenders = testFiles(join(root, 'test')).filter((file) => /\b(describe|it|test)\s*\.\s*(skip|skipIf|runIf|todo)\b|\.skip\(\s*\)/.test(readFileSync(file, 'utf8')));
+    const offenders = testFiles(join(root, 'test')).filter((file) =>
+      /\b(describe|it|test)\s*\.\s*(skip|skipIf|runIf|todo)\b|\.skip\(\s*\)/.test(readFileSync(file, 'utf8')),
+    );
     expect(offenders.map((file) => relative(root, file))).toEqual([]);
   });
 });

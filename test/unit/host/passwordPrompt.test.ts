@@ -40,13 +40,26 @@ describe('withPassword', () => {
   it('lets every other error through untouched, without asking', async () => {
     let asked = false;
     const corrupt = new AppError(ErrorCode.PDF_CORRUPT, 'damaged');
-    await expect(withPassword(request, () => ((asked = true), 'x'), () => Promise.reject(corrupt))).rejects.toBe(corrupt);
+    await expect(
+      withPassword(
+        request,
+        () => ((asked = true), 'x'),
+        () => Promise.reject(corrupt),
+      ),
+    ).rejects.toBe(corrupt);
     expect(asked).toBe(false);
   });
 });
 
 function fakeTerminal() {
-  const input = Object.assign(new PassThrough(), { isTTY: true, rawModes: [] as boolean[], setRawMode(mode: boolean) { input.rawModes.push(mode); return input; } });
+  const input = Object.assign(new PassThrough(), {
+    isTTY: true,
+    rawModes: [] as boolean[],
+    setRawMode(mode: boolean) {
+      input.rawModes.push(mode);
+      return input;
+    },
+  });
   const output = Object.assign(new PassThrough(), { isTTY: true });
   let printed = '';
   output.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -94,10 +107,14 @@ describe('the password the CLI options give (givenPassword)', () => {
   });
 
   it('says what is wrong: two ways at once, an unset variable, an empty pipe, a terminal instead of a pipe', async () => {
-    expect(await givenPassword({ password: 'a', 'password-env': 'PW' }, { PW: 'b' }, pipe(''))).toEqual({ problem: expect.stringMatching(/one way: --password and --password-env/) });
+    expect(await givenPassword({ password: 'a', 'password-env': 'PW' }, { PW: 'b' }, pipe(''))).toEqual({
+      problem: expect.stringMatching(/one way: --password and --password-env/),
+    });
     expect(await givenPassword({ 'password-env': 'PW' }, {}, pipe(''))).toEqual({ problem: expect.stringMatching(/PW \(--password-env\) is not set/) });
     expect(await givenPassword({ 'password-stdin': true }, {}, pipe('\n'))).toEqual({ problem: expect.stringMatching(/found no password/) });
     const terminal = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.ReadStream;
-    expect(await givenPassword({ 'password-stdin': true }, {}, terminal)).toEqual({ problem: expect.stringMatching(/reads the password from a pipe.*hidden input/) });
+    expect(await givenPassword({ 'password-stdin': true }, {}, terminal)).toEqual({
+      problem: expect.stringMatching(/reads the password from a pipe.*hidden input/),
+    });
   });
 });

@@ -44,16 +44,36 @@ describe('one ETA, honest about what it does not know', () => {
     expect(wholeRunEta({ overall: 0.9, startOverall: 0, elapsedSeconds: 9, currentInputLeft: 0.1, currentPhase: 'merge' })).toBe(1);
   });
 
-  it('across a pool (several files at once) uses the whole run\'s pace, not one file\'s estimate added to the rest', () => {
+  it("across a pool (several files at once) uses the whole run's pace, not one file's estimate added to the rest", () => {
     // Four files, three analysed at once; after 30 s the run is 30% done: 70 s left at that pace. One file's engine
     // estimate (20 s) plus the others at the run's pace would count the files in flight as if they ran one after another.
-    expect(wholeRunEta({ overall: 0.3, startOverall: 0, elapsedSeconds: 30, currentInputLeft: 0.2, currentInputSeconds: 20, currentPhase: 'extract', inputsInFlight: 3 })).toBe(70);
+    expect(
+      wholeRunEta({
+        overall: 0.3,
+        startOverall: 0,
+        elapsedSeconds: 30,
+        currentInputLeft: 0.2,
+        currentInputSeconds: 20,
+        currentPhase: 'extract',
+        inputsInFlight: 3,
+      }),
+    ).toBe(70);
     // The first file's phase does not make the pool's estimate "estimating" once the run has a pace ...
     expect(wholeRunEta({ overall: 0.3, startOverall: 0, elapsedSeconds: 30, currentInputLeft: 0.2, currentPhase: 'ocr', inputsInFlight: 2 })).toBe(70);
     // ... but with too little progress to know it, there is no figure.
     expect(wholeRunEta({ overall: 0.01, startOverall: 0, elapsedSeconds: 3, currentInputLeft: 0.2, currentInputSeconds: 20, inputsInFlight: 3 })).toBeNull();
     // One file in flight: as before.
-    expect(wholeRunEta({ overall: 0.3, startOverall: 0, elapsedSeconds: 30, currentInputLeft: 0.2, currentInputSeconds: 20, currentPhase: 'extract', inputsInFlight: 1 })).toBe(20 + 50);
+    expect(
+      wholeRunEta({
+        overall: 0.3,
+        startOverall: 0,
+        elapsedSeconds: 30,
+        currentInputLeft: 0.2,
+        currentInputSeconds: 20,
+        currentPhase: 'extract',
+        inputsInFlight: 1,
+      }),
+    ).toBe(20 + 50);
   });
 });
 
@@ -61,7 +81,14 @@ describe('the time left after a resume (trial 2026-11-28 row 8)', () => {
   it('keeps the pace the run has shown before its pause, not the first seconds after resuming', () => {
     // Before the pause: three quarters done in 600 s of work, so about 200 s left. Resumed a minute ago, the model
     // loading again: the engine's estimate from this execution's first chunks says 700 s for the current file alone.
-    const resumed = { overall: 0.78, startOverall: 0.75, elapsedSeconds: 60, currentInputLeft: 0.15, currentInputSeconds: 700, currentPhase: 'extract' as const };
+    const resumed = {
+      overall: 0.78,
+      startOverall: 0.75,
+      elapsedSeconds: 60,
+      currentInputLeft: 0.15,
+      currentInputSeconds: 700,
+      currentPhase: 'extract' as const,
+    };
     expect(wholeRunEta(resumed)).toBeGreaterThan(600);
     const eta = wholeRunEta({ ...resumed, earlier: { gained: 0.75, seconds: 600 } })!;
     expect(eta).toBeGreaterThan(180);

@@ -39,7 +39,10 @@ describe('judgeReply: what a reply that came back is worth', () => {
 
   it('retries a reply cut at num_predict once, naming the limit it was cut at', () => {
     const verdict = judgeReply(facts({ doneReason: 'length', numPredict: 300 }));
-    expect(verdict).toEqual({ kind: 'retry-reply', problem: { code: ErrorCode.LLM_REPLY_CUT, message: 'The reply was cut at 300 tokens (done_reason "length").' } });
+    expect(verdict).toEqual({
+      kind: 'retry-reply',
+      problem: { code: ErrorCode.LLM_REPLY_CUT, message: 'The reply was cut at 300 tokens (done_reason "length").' },
+    });
   });
 
   it('treats a cut reply as cut even when the fragment parses as the schema', () => {

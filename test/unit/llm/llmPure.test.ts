@@ -18,7 +18,10 @@ import { DEFAULT_LLM_SETTINGS, mergeSettings } from '../../../electron/engine/ll
 import { startWatchdog } from '../../../electron/engine/llm/watchdog';
 
 class ResponseError extends Error {
-  constructor(message: string, readonly status_code: number) {
+  constructor(
+    message: string,
+    readonly status_code: number,
+  ) {
     super(message);
     this.name = 'ResponseError';
   }
@@ -57,8 +60,16 @@ describe('error classification (the table in llm/errors.ts)', () => {
     [new ResponseError('invalid JSON schema in format', 500), 'permanent', ErrorCode.LLM_BAD_REQUEST],
     [new ResponseError('forbidden', 403), 'permanent', ErrorCode.LLM_BAD_REQUEST],
     [new ResponseError('"llama3.1:8b" does not support thinking', 400), 'permanent', ErrorCode.LLM_BAD_REQUEST],
-    [Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }), 'transient', ErrorCode.OLLAMA_UNREACHABLE],
-    [Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) }), 'transient', ErrorCode.LLM_TRANSIENT],
+    [
+      Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+      'transient',
+      ErrorCode.OLLAMA_UNREACHABLE,
+    ],
+    [
+      Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) }),
+      'transient',
+      ErrorCode.LLM_TRANSIENT,
+    ],
     [new TypeError('terminated'), 'transient', ErrorCode.LLM_TRANSIENT],
     [new Error('Did not receive done or success response in stream.'), 'transient', ErrorCode.LLM_TRANSIENT],
     [new Error('an error was encountered while running the model: unexpected EOF'), 'transient', ErrorCode.LLM_TRANSIENT],
@@ -124,7 +135,10 @@ describe('planContext', () => {
 
 describe('schema', () => {
   const Finding = z.object({
-    title: z.string().regex(/^[A-Z]/).describe('short title'),
+    title: z
+      .string()
+      .regex(/^[A-Z]/)
+      .describe('short title'),
     email: z.email().optional(),
     severity: z.enum(['low', 'high']),
     pattern: z.string(),
@@ -137,7 +151,7 @@ describe('schema', () => {
     expect(text).not.toContain('"$schema"');
     expect(text).not.toContain('"format"');
     expect(text).not.toMatch(/"pattern":"/);
-    const props = (((f.properties as Record<string, { items: { properties: Record<string, unknown> } }>).findings!.items.properties));
+    const props = (f.properties as Record<string, { items: { properties: Record<string, unknown> } }>).findings!.items.properties;
     expect(Object.keys(props)).toContain('pattern');
   });
   it('describes the shape compactly', () => {

@@ -32,7 +32,8 @@ const tempDir = () => {
 
 describe('whether a key typed in Settings may be stored', () => {
   it('stores with a real keychain: a Linux keyring, macOS, Windows', () => {
-    for (const backend of ['gnome_libsecret', 'kwallet5', 'kwallet6']) expect(keyStorageStatus({ ...KEYRING, backend })).toMatchObject({ protection: 'keychain', canStore: true, backend });
+    for (const backend of ['gnome_libsecret', 'kwallet5', 'kwallet6'])
+      expect(keyStorageStatus({ ...KEYRING, backend })).toMatchObject({ protection: 'keychain', canStore: true, backend });
     expect(keyStorageStatus({ platform: 'darwin', encryptionAvailable: true, backend: null })).toMatchObject({ protection: 'keychain', canStore: true });
     expect(keyStorageStatus({ platform: 'win32', encryptionAvailable: true, backend: null })).toMatchObject({ protection: 'keychain', canStore: true });
   });
@@ -40,7 +41,9 @@ describe('whether a key typed in Settings may be stored', () => {
   it("refuses Electron's basic_text fallback (a built-in password), an undetermined backend, and no encryption at all, saying to use an environment variable", () => {
     const basic = keyStorageStatus({ ...KEYRING, backend: 'basic_text' });
     expect(basic).toMatchObject({ protection: 'basic-text', canStore: false, backend: 'basic_text' });
-    expect(basic.message).toMatch(/No keyring answers on this computer: Electron would encrypt a key with a password built into it \(its basic_text store\).*environment variable/);
+    expect(basic.message).toMatch(
+      /No keyring answers on this computer: Electron would encrypt a key with a password built into it \(its basic_text store\).*environment variable/,
+    );
     expect(keyStorageStatus({ ...KEYRING, backend: 'unknown' })).toMatchObject({ protection: 'basic-text', canStore: false });
     const none = keyStorageStatus({ platform: 'darwin', encryptionAvailable: false, backend: null });
     expect(none).toMatchObject({ protection: 'unavailable', canStore: false });

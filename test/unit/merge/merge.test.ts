@@ -7,12 +7,35 @@ let nextId = 1;
 const ungrounded: Grounding = { status: 'ungrounded', match: null, score: null, start: null, end: null, page: null, inContextOnly: false };
 function f(p: Partial<StoredFinding> & { title: string }): StoredFinding {
   return {
-    findingId: nextId++, runId: 1, documentId: 1, treeId: 1, nodeIndex: 1, ordinal: 0,
-    id: null, findingKey: null, printedNumber: null, type: 'defect', severity: 'Medium', severityCanonical: 'Medium', severityRank: 2,
-    description: '', evidence: '', page: 1, grounding: ungrounded, ...p,
+    findingId: nextId++,
+    runId: 1,
+    documentId: 1,
+    treeId: 1,
+    nodeIndex: 1,
+    ordinal: 0,
+    id: null,
+    findingKey: null,
+    printedNumber: null,
+    type: 'defect',
+    severity: 'Medium',
+    severityCanonical: 'Medium',
+    severityRank: 2,
+    description: '',
+    evidence: '',
+    page: 1,
+    grounding: ungrounded,
+    ...p,
   };
 }
-const at = (start: number, end: number, page: number, inContextOnly = false): Grounding => ({ status: 'grounded', match: 'exact', score: 1, start, end, page, inContextOnly });
+const at = (start: number, end: number, page: number, inContextOnly = false): Grounding => ({
+  status: 'grounded',
+  match: 'exact',
+  score: 1,
+  start,
+  end,
+  page,
+  inContextOnly,
+});
 
 describe('similarity measure', () => {
   it('keeps findings with similar titles but different objects distinct', () => {
@@ -23,27 +46,81 @@ describe('similarity measure', () => {
   });
 
   it('joins a summary-table title with its longer detailed heading and reworded titles', () => {
-    expect(compareFindings({ title: 'Insufficient logging', description: '' }, { title: 'Insufficient logging of administrative actions', description: 'long text' })).toMatchObject({ same: true, rule: 'title-subset' });
-    expect(compareFindings({ title: 'Login rate limiting missing', description: '' }, { title: 'Missing rate limiting on login', description: 'x' })).toMatchObject({ same: true });
-    expect(compareFindings({ title: 'SQL Injection in export', description: '' }, { title: 'SQL injection in export.', description: '' })).toMatchObject({ same: true, rule: 'title', score: 1 });
+    expect(
+      compareFindings(
+        { title: 'Insufficient logging', description: '' },
+        { title: 'Insufficient logging of administrative actions', description: 'long text' },
+      ),
+    ).toMatchObject({ same: true, rule: 'title-subset' });
+    expect(
+      compareFindings({ title: 'Login rate limiting missing', description: '' }, { title: 'Missing rate limiting on login', description: 'x' }),
+    ).toMatchObject({ same: true });
+    expect(compareFindings({ title: 'SQL Injection in export', description: '' }, { title: 'SQL injection in export.', description: '' })).toMatchObject({
+      same: true,
+      rule: 'title',
+      score: 1,
+    });
   });
 });
 
 describe('mergeFindings', () => {
   it('dedupes by normalised ID, keeps every source, the highest severity and the detailed section as main page', () => {
-    const row = f({ id: 'pbi-12', findingKey: 'PBI-12', title: 'Weak TLS', severity: 'Low', severityRank: 3, evidence: 'PBI-12 | Weak TLS | Low', grounding: at(10, 30, 1), nodeIndex: 1 });
-    const detail = f({ id: 'PBI\u201312', findingKey: 'PBI-12', title: 'Weak TLS configuration on the gateway', severity: 'Major', severityCanonical: 'High', severityRank: 1, description: 'The gateway accepts TLS 1.0 and export ciphers.', evidence: 'The gateway accepts TLS 1.0.', grounding: at(500, 530, 4), nodeIndex: 3 });
+    const row = f({
+      id: 'pbi-12',
+      findingKey: 'PBI-12',
+      title: 'Weak TLS',
+      severity: 'Low',
+      severityRank: 3,
+      evidence: 'PBI-12 | Weak TLS | Low',
+      grounding: at(10, 30, 1),
+      nodeIndex: 1,
+    });
+    const detail = f({
+      id: 'PBI\u201312',
+      findingKey: 'PBI-12',
+      title: 'Weak TLS configuration on the gateway',
+      severity: 'Major',
+      severityCanonical: 'High',
+      severityRank: 1,
+      description: 'The gateway accepts TLS 1.0 and export ciphers.',
+      evidence: 'The gateway accepts TLS 1.0.',
+      grounding: at(500, 530, 4),
+      nodeIndex: 3,
+    });
     const { merged, decisions } = mergeFindings([row, detail]);
     expect(merged).toHaveLength(1);
-    expect(merged[0]).toMatchObject({ findingKey: 'PBI-12', mainPage: 4, severity: 'Major', severityRank: 1, title: 'Weak TLS configuration on the gateway', grounded: true, mainFindingId: detail.findingId, absorbedFindingIds: [row.findingId] });
+    expect(merged[0]).toMatchObject({
+      findingKey: 'PBI-12',
+      mainPage: 4,
+      severity: 'Major',
+      severityRank: 1,
+      title: 'Weak TLS configuration on the gateway',
+      grounded: true,
+      mainFindingId: detail.findingId,
+      absorbedFindingIds: [row.findingId],
+    });
     expect(merged[0]!.sources.map((s) => s.page)).toEqual([1, 4]);
     expect(decisions).toEqual([{ mergedIndex: 0, keptFindingId: row.findingId, absorbedFindingId: detail.findingId, reason: 'same-id', score: 1 }]);
   });
 
   it('takes the detailed heading as main source over a contents line, however long the contents line and whatever description it carries', () => {
     const title = 'Withdrawals revert forever once the queue holds a cancelled request from a closed account';
-    const contents = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: `5.2.1 ${title} . . . . . . . . . . . . 6`, grounding: at(460, 560, 2), nodeIndex: 1 });
-    const heading = f({ title, printedNumber: '5.2.1', description: 'A cancelled request keeps its slot in the queue.', evidence: '5.2.1 Withdrawals revert forever once the queue holds a cancelled request from a', grounding: at(3043, 3121, 6), nodeIndex: 5 });
+    const contents = f({
+      title,
+      printedNumber: '5.2.1',
+      description: 'A cancelled request keeps its slot in the queue.',
+      evidence: `5.2.1 ${title} . . . . . . . . . . . . 6`,
+      grounding: at(460, 560, 2),
+      nodeIndex: 1,
+    });
+    const heading = f({
+      title,
+      printedNumber: '5.2.1',
+      description: 'A cancelled request keeps its slot in the queue.',
+      evidence: '5.2.1 Withdrawals revert forever once the queue holds a cancelled request from a',
+      grounding: at(3043, 3121, 6),
+      nodeIndex: 5,
+    });
     const { merged } = mergeFindings([contents, heading]);
     expect(merged).toHaveLength(1);
     expect(merged[0]).toMatchObject({ mainPage: 6, mainFindingId: heading.findingId });
@@ -51,7 +128,13 @@ describe('mergeFindings', () => {
 
   it('lists only the sightings the text shows of a finding it shows; a sighting not found is counted and still absorbed', () => {
     // A weak model repeats a title it was given (a bare title: no quote the text shows) beside the heading it read.
-    const heading = f({ findingKey: 'CR-7', title: 'Session tokens never expire', evidence: 'CR-7 Session tokens never expire', grounding: at(900, 932, 5), nodeIndex: 4 });
+    const heading = f({
+      findingKey: 'CR-7',
+      title: 'Session tokens never expire',
+      evidence: 'CR-7 Session tokens never expire',
+      grounding: at(900, 932, 5),
+      nodeIndex: 4,
+    });
     const bare = f({ findingKey: 'CR-7', title: 'Session tokens never expire', evidence: '', nodeIndex: 2 });
     const { merged } = mergeFindings([bare, heading]);
     expect(merged).toHaveLength(1);
@@ -94,8 +177,20 @@ describe('mergeFindings', () => {
   });
 
   it('joins a table row and its detailed heading by the number printed before both, even worded differently', () => {
-    const row = f({ printedNumber: '15', title: 'Insecure ciphers are enabled by default', evidence: '15 Insecure ciphers are enabled by default Low', grounding: at(10, 50, 2), nodeIndex: 1 });
-    const heading = f({ printedNumber: '15', title: 'Insecure ciphers are allowed by default', evidence: 'The server accepts RC4.', grounding: at(900, 930, 9), nodeIndex: 5 });
+    const row = f({
+      printedNumber: '15',
+      title: 'Insecure ciphers are enabled by default',
+      evidence: '15 Insecure ciphers are enabled by default Low',
+      grounding: at(10, 50, 2),
+      nodeIndex: 1,
+    });
+    const heading = f({
+      printedNumber: '15',
+      title: 'Insecure ciphers are allowed by default',
+      evidence: 'The server accepts RC4.',
+      grounding: at(900, 930, 9),
+      nodeIndex: 5,
+    });
     const r = mergeFindings([row, heading]);
     expect(r.merged).toHaveLength(1);
     expect(r.decisions[0]).toMatchObject({ reason: 'same-number' });
@@ -118,7 +213,10 @@ describe('mergeFindings', () => {
     const pairs = [
       ['Unused errors can be removed', 'Unused constants can be removed'],
       ['Missing implementation of ValidateGenesis method for authz module', 'Missing implementation of ValidateBasic method for GenericAuthorization'],
-      ['Queued transfers can become stuck when new Transceivers are added', 'Queued transfers can become stuck when instructions are encoded in the incorrect order'],
+      [
+        'Queued transfers can become stuck when new Transceivers are added',
+        'Queued transfers can become stuck when instructions are encoded in the incorrect order',
+      ],
     ] as const;
     const described = 'The declarations are never used anywhere in the code base and can be deleted to reduce the size of the contract.';
     for (const [one, other] of pairs) {
@@ -153,7 +251,7 @@ describe('mergeFindings', () => {
       expect(mergeFindings([heading, boundary], { documentText: text }).merged).toHaveLength(1);
     });
 
-    it('a row the model gave its sibling\'s title belongs to the finding its row prints', () => {
+    it("a row the model gave its sibling's title belongs to the finding its row prints", () => {
       const [one, other] = ['Unused errors can be removed', 'Unused constants can be removed'];
       const text = `Summary\n7.5.3 ${one} Info\n7.5.10 ${other} Info\n\f${one}\nErrors are unused.\n\f${other}\nConstants are unused.\n`;
       const rowA = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.3 ${one} Info`, grounding: at(8, 40, 1), nodeIndex: 1 });
@@ -161,9 +259,20 @@ describe('mergeFindings', () => {
       // Its number was read before the model's title, on the row above: the retitled row takes the one it opens with.
       const rowB = f({ title: one, printedNumber: '7.5.3', evidence: `7.5.10 ${other} Info`, grounding: at(41, 80, 1), nodeIndex: 1 });
       const detailA = f({ title: one, description: 'Errors are unused.', evidence: 'Errors are unused.', grounding: at(110, 128, 2), nodeIndex: 2 });
-      const detailB = f({ title: other, printedNumber: '7.5.10', description: 'Constants are unused.', evidence: 'Constants are unused.', grounding: at(160, 181, 3), nodeIndex: 3 });
+      const detailB = f({
+        title: other,
+        printedNumber: '7.5.10',
+        description: 'Constants are unused.',
+        evidence: 'Constants are unused.',
+        grounding: at(160, 181, 3),
+        nodeIndex: 3,
+      });
       const r = mergeFindings([rowA, rowB, detailA, detailB], { documentText: text });
-      const holding = (title: string) => r.merged.find((m) => m.title === title)!.sources.map((s) => s.findingId).sort();
+      const holding = (title: string) =>
+        r.merged
+          .find((m) => m.title === title)!
+          .sources.map((s) => s.findingId)
+          .sort();
       expect(r.merged).toHaveLength(2);
       expect(holding(one)).toEqual([rowA.findingId, detailA.findingId].sort());
       expect(holding(other)).toEqual([rowB.findingId, detailB.findingId].sort());
@@ -184,8 +293,14 @@ describe('mergeFindings', () => {
     });
   });
 
-  it('a finding the document keys nowhere, whose model gave an ID the document prints, never joins another ID\'s finding by its text', () => {
-    const row = f({ id: 'OPS-5137', findingKey: 'OPS-5137', title: 'SMTP relay writes timestamps without the timezone offset', evidence: 'OPS-5137 | SMTP relay writes timestamps without the timezone offset | Done', grounding: at(0, 70, 1) });
+  it("a finding the document keys nowhere, whose model gave an ID the document prints, never joins another ID's finding by its text", () => {
+    const row = f({
+      id: 'OPS-5137',
+      findingKey: 'OPS-5137',
+      title: 'SMTP relay writes timestamps without the timezone offset',
+      evidence: 'OPS-5137 | SMTP relay writes timestamps without the timezone offset | Done',
+      grounding: at(0, 70, 1),
+    });
     // The sibling's row the model could not ground (it was not in the text shown): its claimed ID is printed elsewhere.
     const sibling = f({ id: 'ops 5145', title: 'SMTP relay writes timestamps without the timezone offset on weekends', nodeIndex: 2 });
     const printedIds = new Set(['OPS-5137', 'OPS-5145']);
@@ -202,10 +317,24 @@ describe('mergeFindings', () => {
     expect(mergeFindings([sibling, other], { printedIds }).merged).toHaveLength(2);
   });
 
-  it('a sighting quoting a heading under a title the document prints nowhere takes the heading\'s title: the quote is the document\'s words', () => {
-    const text = 'ACME-02 | Customer portal login retries forever | Medium | Open\n3.2 ACME-02: Customer portal login retries forever\nThe portal retries without a limit.';
-    const row = f({ id: 'ACME-02', findingKey: 'ACME-02', title: 'Customer portal login retries forever', evidence: 'ACME-02 | Customer portal login retries forever | Medium | Open', grounding: at(0, 60, 1) });
-    const heading = f({ findingKey: 'ACME-02', title: 'Customer portal login accepts expired session tokens', description: 'A long description the model wrote for another issue, longer than any other source.', evidence: '3.2 ACME-02: Customer portal login retries forever', grounding: at(61, 111, 5), nodeIndex: 2 });
+  it("a sighting quoting a heading under a title the document prints nowhere takes the heading's title: the quote is the document's words", () => {
+    const text =
+      'ACME-02 | Customer portal login retries forever | Medium | Open\n3.2 ACME-02: Customer portal login retries forever\nThe portal retries without a limit.';
+    const row = f({
+      id: 'ACME-02',
+      findingKey: 'ACME-02',
+      title: 'Customer portal login retries forever',
+      evidence: 'ACME-02 | Customer portal login retries forever | Medium | Open',
+      grounding: at(0, 60, 1),
+    });
+    const heading = f({
+      findingKey: 'ACME-02',
+      title: 'Customer portal login accepts expired session tokens',
+      description: 'A long description the model wrote for another issue, longer than any other source.',
+      evidence: '3.2 ACME-02: Customer portal login retries forever',
+      grounding: at(61, 111, 5),
+      nodeIndex: 2,
+    });
     const { merged } = mergeFindings([row, heading], { documentText: text });
     expect(merged).toHaveLength(1);
     expect(merged[0]!.title).toBe('Customer portal login retries forever');

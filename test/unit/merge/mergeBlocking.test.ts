@@ -12,7 +12,11 @@ import { textFeatures } from '../../../electron/engine/merge/similarity';
 import { generateFindingSet, type FindingSetOptions } from '../../fixtures/findingSets';
 import { allPairsMerge } from '../../helpers/allPairsMerge';
 
-const CASES: { label: string; set: FindingSetOptions; merge?: { similarText?: boolean; overlapRatio?: number; withoutText?: boolean; withoutPrintedIds?: boolean } }[] = [
+const CASES: {
+  label: string;
+  set: FindingSetOptions;
+  merge?: { similarText?: boolean; overlapRatio?: number; withoutText?: boolean; withoutPrintedIds?: boolean };
+}[] = [
   { label: 'no IDs (a model that writes bare titles)', set: { findings: 100, seed: 1 } },
   { label: 'no IDs, another document', set: { findings: 100, seed: 2, perChunk: 4 } },
   { label: 'printed IDs on most findings, numbers on some', set: { findings: 100, seed: 3, keyed: 0.7, numbered: 0.3 } },
@@ -100,7 +104,16 @@ describe('candidate pairs', () => {
   });
 
   it('of spans are exactly the pairs that overlap, nested and touching spans included', () => {
-    const spans = [{ start: 0, end: 10 }, null, { start: 5, end: 6 }, { start: 10, end: 20 }, { start: 2, end: 30 }, { start: 7, end: 7 }, { start: 19, end: 25 }, { start: 5, end: 6 }];
+    const spans = [
+      { start: 0, end: 10 },
+      null,
+      { start: 5, end: 6 },
+      { start: 10, end: 20 },
+      { start: 2, end: 30 },
+      { start: 7, end: 7 },
+      { start: 19, end: 25 },
+      { start: 5, end: 6 },
+    ];
     const expected: [number, number][] = [];
     for (let i = 0; i < spans.length; i++) {
       for (let j = i + 1; j < spans.length; j++) {

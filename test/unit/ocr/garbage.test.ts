@@ -67,7 +67,10 @@ const CORPUS_P4_LAYER = 'sw | \\\n\n+\n\n400 +\n300\n200 4\n\n—esupport\nBH No
 
 describe('garbage text layers', () => {
   it.each([
-    ['prose with IDs, abbreviations and versions', 'The auditors found that access control (see PBI-1234) was not enforced; e.g. the admin API accepted tokens from v1.2 clients. Severity: High.'],
+    [
+      'prose with IDs, abbreviations and versions',
+      'The auditors found that access control (see PBI-1234) was not enforced; e.g. the admin API accepted tokens from v1.2 clients. Severity: High.',
+    ],
     ['a table of figures', 'Item Q1 Q2 Q3\nRevenue 1,200.50 $40 12%\nCost (300) 4.5 - 7\n2024-01-03 3rd 10:30'],
     ['a bulleted list', '• First item here\n• Second item — done\n- Third: pending'],
     [
@@ -77,7 +80,12 @@ describe('garbage text layers', () => {
     ['other scripts', 'Die Prüfung ergab Mängel bei der Zugriffskontrolle. Контроль доступа не выполнялся.'],
     // Trial 2026-11-28 row 12: audit reports print code listings; their operators and braces stand alone as tokens.
     ['a Solidity listing', SOLIDITY_LISTING],
-    ['a Solidity listing with line numbers', SOLIDITY_LISTING.split('\n').map((line, i) => `${90 + i} ${line}`).join('\n')],
+    [
+      'a Solidity listing with line numbers',
+      SOLIDITY_LISTING.split('\n')
+        .map((line, i) => `${90 + i} ${line}`)
+        .join('\n'),
+    ],
     ['a Rust listing', RUST_LISTING],
     ['code marked with a diff\'s ">" and the prose that explains it', MIXED_CODE_PAGE],
   ])('keeps %s', (_name, text) => {
@@ -85,7 +93,7 @@ describe('garbage text layers', () => {
   });
 
   it.each([
-    ['the corpus scan\'s bad OCR layer (page 4)', CORPUS_P4_LAYER],
+    ["the corpus scan's bad OCR layer (page 4)", CORPUS_P4_LAYER],
     ['unmapped glyphs (private use area)', '\uE001\uE002\uE003 \uE004\uE005 \uE006 abc def ghi'],
     ['replacement characters from a broken font', 'Th\uFFFD \uFFFDudit f\uFFFDund th\uFFFDt acc\uFFFDss w\uFFFDs n\uFFFDt'],
     ['symbol soup', '!"# $%&\' ()*+ ,-./ :;<=> ?@[\\ ]^_` {|}~'],
@@ -103,7 +111,9 @@ describe('garbage text layers', () => {
 
 describe('pages needing OCR', () => {
   // A dense born-digital table as ingestion writes it: each row one line, its cells joined by " | ".
-  const rows = Array.from({ length: 40 }, (_, i) => [`State ${i + 1}`, `${(i * 37) % 900}`, `${(i * 11) % 90}`, '0', `${i % 7}`, `${(i * 3) % 50}`, '1', '0'].join(CELL_SEPARATOR));
+  const rows = Array.from({ length: 40 }, (_, i) =>
+    [`State ${i + 1}`, `${(i * 37) % 900}`, `${(i * 11) % 90}`, '0', `${i % 7}`, `${(i * 3) % 50}`, '1', '0'].join(CELL_SEPARATOR),
+  );
   const tablePage = ['NICS firearm checks: month/year by state', ...rows].join('\n');
   const doc = documentFromPages([tablePage], 'table.pdf');
   const asPdf = { ...doc, kind: 'pdf' as const, pages: doc.pages.map((p) => ({ ...p, hasTextLayer: true })) };

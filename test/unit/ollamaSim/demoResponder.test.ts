@@ -19,12 +19,24 @@ const judgeRequest = (facts: string): SimChatRequest =>
 
 describe('demo model findings', () => {
   it('reads a severity printed after a bare Rating label, as a table cell leaves it', () => {
-    const chunk = ['ACME-14 Insecure Parser Dependency', 'Status Closed: See Resolution', 'Rating Informational', 'Description', 'The parser dependency has a known flaw in its slice method today.'].join('\n');
+    const chunk = [
+      'ACME-14 Insecure Parser Dependency',
+      'Status Closed: See Resolution',
+      'Rating Informational',
+      'Description',
+      'The parser dependency has a known flaw in its slice method today.',
+    ].join('\n');
     expect(demoFindings(chunk).map((f) => [f.id, f.severity])).toEqual([['ACME-14', 'Informational']]);
   });
 
   it('takes a numbered section rated below its heading as a finding, titled without the chapter printed before it', () => {
-    const chunk = ['3. Detailed Findings 3.1. Lack of input validations', 'Target Staking library', 'Category Code Maturity Severity Low', 'Description', 'The code does not properly validate user inputs in several areas.'].join('\n');
+    const chunk = [
+      '3. Detailed Findings 3.1. Lack of input validations',
+      'Target Staking library',
+      'Category Code Maturity Severity Low',
+      'Description',
+      'The code does not properly validate user inputs in several areas.',
+    ].join('\n');
     const found = demoFindings(chunk);
     expect(found.map((f) => [f.title, f.severity])).toEqual([['Lack of input validations', 'Low']]);
     expect(chunk).toContain(found[0]!.evidence);
@@ -49,7 +61,13 @@ describe('demo model findings', () => {
 
 describe('demo chunking judge', () => {
   it('follows the outline when its entries resolve, with a chunk size in the instructed range and a reason', () => {
-    const reply = JSON.parse(chunkingJudgeReply(judgeRequest('pages: 38\noutline: 26 entries, 26 resolved to a page\nheading candidates found: 70\npages with a text layer: 37 of 38 (97%)\ntext length: 53508 characters'))) as Record<string, unknown>;
+    const reply = JSON.parse(
+      chunkingJudgeReply(
+        judgeRequest(
+          'pages: 38\noutline: 26 entries, 26 resolved to a page\nheading candidates found: 70\npages with a text layer: 37 of 38 (97%)\ntext length: 53508 characters',
+        ),
+      ),
+    ) as Record<string, unknown>;
     expect(reply.strategy).toBe('outline');
     expect(reply.targetChunkTokens).toBeGreaterThanOrEqual(300);
     expect(reply.targetChunkTokens).toBeLessThanOrEqual(2000);
@@ -57,9 +75,13 @@ describe('demo chunking judge', () => {
   });
 
   it('uses the headings without an outline, and pages for a document that is mostly scans', () => {
-    const headings = JSON.parse(chunkingJudgeReply(judgeRequest('pages: 10\noutline: none\nheading candidates found: 12\npages with a text layer: 10 of 10 (100%)'))) as Record<string, unknown>;
+    const headings = JSON.parse(
+      chunkingJudgeReply(judgeRequest('pages: 10\noutline: none\nheading candidates found: 12\npages with a text layer: 10 of 10 (100%)')),
+    ) as Record<string, unknown>;
     expect(headings.strategy).toBe('headings');
-    const scans = JSON.parse(chunkingJudgeReply(judgeRequest('pages: 19\noutline: none\nheading candidates found: 0\npages with a text layer: 2 of 19 (11%)'))) as Record<string, unknown>;
+    const scans = JSON.parse(
+      chunkingJudgeReply(judgeRequest('pages: 19\noutline: none\nheading candidates found: 0\npages with a text layer: 2 of 19 (11%)')),
+    ) as Record<string, unknown>;
     expect(scans.strategy).toBe('pages');
     expect(scans.justification).toContain('11%');
   });

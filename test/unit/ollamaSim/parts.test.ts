@@ -18,7 +18,11 @@ describe('fitToContext', () => {
 
   it('leaves a prompt that fits untouched', () => {
     const fitted = fitToContext(defaultTokenize, [system, last], 4096, true, {});
-    expect(fitted).toEqual({ fullTokens: defaultTokenize(renderPrompt([system, last])), tokens: defaultTokenize(renderPrompt([system, last])), truncated: false });
+    expect(fitted).toEqual({
+      fullTokens: defaultTokenize(renderPrompt([system, last])),
+      tokens: defaultTokenize(renderPrompt([system, last])),
+      truncated: false,
+    });
   });
 
   it('drops the oldest non-system messages first, keeping the system message and the last one', () => {
@@ -53,7 +57,11 @@ describe('shapeReply', () => {
 
   it('keeps thinking only when asked for and supported, thinking pieces first', () => {
     const reply = { content: 'answer', thinking: 'hmm' };
-    const textOf = (pieces: { kind: string; text: string }[], kind: string) => pieces.filter((p) => p.kind === kind).map((p) => p.text).join('');
+    const textOf = (pieces: { kind: string; text: string }[], kind: string) =>
+      pieces
+        .filter((p) => p.kind === kind)
+        .map((p) => p.text)
+        .join('');
     const kept = shapeReply(defaultTokenize, reply, [], {}, true).pieces;
     expect(kept[0]?.kind).toBe('thinking');
     expect([textOf(kept, 'thinking'), textOf(kept, 'content')]).toEqual(['hmm', 'answer']);
@@ -72,8 +80,14 @@ describe('shapeReply', () => {
 
 describe('requestMessages', () => {
   it("reads chat messages, and generate's system and prompt; a non-list is Go's unmarshal error", () => {
-    expect(requestMessages('chat', { messages: [{ role: 'user', content: 'hi' }, { role: 7 }] })).toEqual([{ role: 'user', content: 'hi' }, { role: '', content: '' }]);
-    expect(requestMessages('generate', { system: 'be brief', prompt: 'hi' })).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
+    expect(requestMessages('chat', { messages: [{ role: 'user', content: 'hi' }, { role: 7 }] })).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: '', content: '' },
+    ]);
+    expect(requestMessages('generate', { system: 'be brief', prompt: 'hi' })).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hi' },
+    ]);
     expect(requestMessages('generate', { system: 'be brief' })).toEqual([]);
     expect(requestMessages('chat', { messages: 'hi' })).toHaveProperty('error');
   });

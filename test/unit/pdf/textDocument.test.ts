@@ -15,7 +15,39 @@ describe('cleanText', () => {
 
 describe('markdownHeadingLevels', () => {
   it('finds ATX headings outside fenced code', () => {
-    const lines = ['# Title', 'text', '```', '# not a heading', '```', '###### Six', '####### seven', '#nospace', '   ## Indented', '~~~~', '## inside', '~~~', '## still inside', '~~~~', '##'];
-    expect(markdownHeadingLevels(lines)).toEqual([1, undefined, undefined, undefined, undefined, 6, undefined, undefined, 2, undefined, undefined, undefined, undefined, undefined, 2]);
+    const lines = [
+      '# Title',
+      'text',
+      '```',
+      '# not a heading',
+      '```',
+      '###### Six',
+      '####### seven',
+      '#nospace',
+      '   ## Indented',
+      '~~~~',
+      '## inside',
+      '~~~',
+      '## still inside',
+      '~~~~',
+      '##',
+    ];
+    expect(markdownHeadingLevels(lines)).toEqual([
+      1,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      6,
+      undefined,
+      undefined,
+      2,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      2,
+    ]);
   });
 });

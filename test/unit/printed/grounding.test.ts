@@ -43,11 +43,18 @@ describe('grounding', () => {
   it('fuzzy: grounded at >= 75% of evidence tokens aligned in order, ungrounded below', () => {
     const sentence = 'The staging gateway still presents a certificate that expired on 3 March and clients are configured to ignore the error.';
     const { text, pages } = doc(['Filler text here. ' + sentence + ' More filler.']);
-    const light = groundEvidence(text, pages, 'The staging gateway presents a certificate that expired on 3 March and clients are set to ignore the error.', whole(text));
+    const light = groundEvidence(
+      text,
+      pages,
+      'The staging gateway presents a certificate that expired on 3 March and clients are set to ignore the error.',
+      whole(text),
+    );
     expect(light.status).toBe('grounded');
     expect(light.match).toBe('fuzzy');
     expect(light.score!).toBeGreaterThanOrEqual(FUZZY_THRESHOLD);
-    expect(text.slice(light.start!, light.end!)).toBe('The staging gateway still presents a certificate that expired on 3 March and clients are configured to ignore the error');
+    expect(text.slice(light.start!, light.end!)).toBe(
+      'The staging gateway still presents a certificate that expired on 3 March and clients are configured to ignore the error',
+    );
     // 8 tokens, 5 aligned (62.5%): below the threshold.
     const below = groundEvidence(text, pages, 'staging gateway presents old expired keys to users', whole(text));
     expect(below.status).toBe('ungrounded');

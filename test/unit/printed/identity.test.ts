@@ -38,7 +38,7 @@ describe('comparable IDs', () => {
 });
 
 describe('a model ID is a key only where the document prints it for the finding', () => {
-  it('a description that opens with the title is a description, not the title line: the heading block\'s ID keys it', () => {
+  it("a description that opens with the title is a description, not the title line: the heading block's ID keys it", () => {
     const text = [
       '3.2 RWD-002 Paused pools still accrue rewards',
       'Severity: Medium',
@@ -73,7 +73,8 @@ describe('a model ID is a key only where the document prints it for the finding'
   it('not an ID the document never prints (the model numbering findings itself), not a neighbour row\u2019s ID', () => {
     expect(identify(detail, 'F-1', 'TOCTOU', at(detail, 'An attacker')).idKey).toBeNull();
     expect(identify(detail, 'TOB-ETCD-004', 'TOCTOU', at(detail, 'An attacker')).idKey).toBeNull();
-    const table = 'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium\nTOB-ETCD-005 TOCTOU of gateway endpoint authentication Low';
+    const table =
+      'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium\nTOB-ETCD-005 TOCTOU of gateway endpoint authentication Low';
     const row = at(table, 'TOCTOU of gateway endpoint authentication Low');
     // The row opens with its own ID: that is the key, whichever ID the model wrote.
     expect(identify(table, 'TOB-ETCD-004', 'TOCTOU of gateway endpoint authentication', row).idKey).toBe('TOB-ETCD-005');
@@ -108,19 +109,26 @@ describe('a model ID is a key only where the document prints it for the finding'
 
   it('a label no pattern knows counts only in the finding\'s heading block: the model\'s "F-2" is not a hex dump\'s "f2" pages before', () => {
     const dump = 'Shadow byte legend:\nStack left redzone: f1\nStack mid redzone: f2\n' + 'Filler line of the appendix.\n'.repeat(30);
-    const rows = 'ID | Title | Status\n1 | Insufficient default number of PBKDF2 iterations | Unresolved\n2 | Improper implementation of constant-time comparison | Resolved';
+    const rows =
+      'ID | Title | Status\n1 | Insufficient default number of PBKDF2 iterations | Unresolved\n2 | Improper implementation of constant-time comparison | Resolved';
     const text = dump + rows;
     const row = at(text, '2 | Improper implementation of constant-time comparison | Resolved');
     expect(identify(text, 'F-2', 'Improper implementation of constant-time comparison', row).idKey).toBeNull();
     // Printed in the heading block, the same kind of label is the document's.
     const heading = dump + 'ABC_12\nImproper implementation of constant-time comparison\nThe comparison returns early.';
-    expect(identify(heading, 'ABC_12', 'Improper implementation of constant-time comparison', at(heading, 'The comparison returns early.')).idKey).toBe('ABC_12');
+    expect(identify(heading, 'ABC_12', 'Improper implementation of constant-time comparison', at(heading, 'The comparison returns early.')).idKey).toBe(
+      'ABC_12',
+    );
   });
 
-  it('a sighting belongs to its own row: a neighbouring row\'s ID, above or below, never ties it', () => {
+  it("a sighting belongs to its own row: a neighbouring row's ID, above or below, never ties it", () => {
     const title = 'TOCTOU of gateway endpoint authentication';
     // The row's ID cell wrapped away from its title: the rows above and below print their own IDs.
-    const table = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `${title} Low`, 'TOB-ETCD-006 Insecure ciphers are allowed by default High'].join('\n');
+    const table = [
+      'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium',
+      `${title} Low`,
+      'TOB-ETCD-006 Insecure ciphers are allowed by default High',
+    ].join('\n');
     const row = at(table, `${title} Low`);
     expect(identify(table, 'TOB-ETCD-004', title, row).idKey).toBeNull();
     expect(identify(table, 'TOB-ETCD-006', title, row).idKey).toBeNull();
@@ -133,9 +141,19 @@ describe('a model ID is a key only where the document prints it for the finding'
 
   it('a description quote takes the ID of its own heading block, never the table row printed above the heading', () => {
     const title = 'TOCTOU of gateway endpoint authentication';
-    const text = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `5. ${title}`, 'Description', 'An attacker can race the check and the use of the endpoint.'].join('\n');
+    const text = [
+      'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium',
+      `5. ${title}`,
+      'Description',
+      'An attacker can race the check and the use of the endpoint.',
+    ].join('\n');
     expect(identify(text, 'TOB-ETCD-004', title, at(text, 'An attacker can race')).idKey).toBeNull();
-    const headed = ['TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium', `TOB-ETCD-005 ${title}`, 'Description', 'An attacker can race the check and the use of the endpoint.'].join('\n');
+    const headed = [
+      'TOB-ETCD-004 Gateway TLS authentication only applies to DNS SRV endpoints Medium',
+      `TOB-ETCD-005 ${title}`,
+      'Description',
+      'An attacker can race the check and the use of the endpoint.',
+    ].join('\n');
     expect(identify(headed, 'TOB-ETCD-005', title, at(headed, 'An attacker can race')).idKey).toBe('TOB-ETCD-005');
     expect(identify(headed, 'TOB-ETCD-004', title, at(headed, 'An attacker can race')).idKey).toBeNull();
   });
@@ -148,14 +166,15 @@ describe('a model ID is a key only where the document prints it for the finding'
 
 describe('printed numbers', () => {
   it('are the number printed right before the title: a table row, a heading, a contents line', () => {
-    const text = 'No Description Severity\n7 Compilation of wasm code does not specify Informational\nmemory limit\n\n7. Compilation of wasm code does not specify memory limit\nSeverity: Informational';
+    const text =
+      'No Description Severity\n7 Compilation of wasm code does not specify Informational\nmemory limit\n\n7. Compilation of wasm code does not specify memory limit\nSeverity: Informational';
     const title = 'Compilation of wasm code does not specify memory limit';
     expect(printedNumberBefore(text, title, 0, text.length)).toBe('7');
     expect(printedNumberBefore('3.2 Compilation of wasm code is slow', 'Compilation of wasm code is slow', 0, 40)).toBe('3.2');
     expect(printedNumberBefore('#12 Compilation of wasm code is slow', 'Compilation of wasm code is slow', 0, 40)).toBe('12');
   });
 
-  it('count a title that opens with punctuation, and a heading printed on its chapter title\'s line', () => {
+  it("count a title that opens with punctuation, and a heading printed on its chapter title's line", () => {
     const gas = "++i costs less gas than i++, especially when it's used in for-loops";
     expect(printedNumberBefore(`Gas\n7.4.4 ${gas}\nFile: A.sol`, gas, 0, 200)).toBe('7.4.4');
     expect(printedNumberBefore('3. Detailed Findings 3.1. Lack of input validations\nTarget', 'Lack of input validations', 0, 80)).toBe('3.1');

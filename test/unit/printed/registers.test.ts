@@ -39,8 +39,21 @@ describe('registers: rows that are the findings themselves', () => {
   it('an issue table over sub-headings and releases is one register: each row its ID, first cell as title, priority as severity', () => {
     const [register, ...more] = registersOf([changelog]);
     expect(more).toEqual([]);
-    expect(register!.map((e) => e.id)).toEqual(['HADOOP-18282', 'HADOOP-18721', 'HADOOP-18921', 'HADOOP-17707', 'HADOOP-17697', 'HADOOP-17707', 'HADOOP-16867']);
-    expect(register![1]).toMatchObject({ kind: 'register', number: 'HADOOP-18721', title: 'Upgrade guava in hadoop-thirdparty to 31.1-jre', severity: 'Major' });
+    expect(register!.map((e) => e.id)).toEqual([
+      'HADOOP-18282',
+      'HADOOP-18721',
+      'HADOOP-18921',
+      'HADOOP-17707',
+      'HADOOP-17697',
+      'HADOOP-17707',
+      'HADOOP-16867',
+    ]);
+    expect(register![1]).toMatchObject({
+      kind: 'register',
+      number: 'HADOOP-18721',
+      title: 'Upgrade guava in hadoop-thirdparty to 31.1-jre',
+      severity: 'Major',
+    });
     // Cells set close together share one: the severity word is still read ("Blocker build").
     expect(register![4]).toMatchObject({ title: 'Fix license error in GitHub Actions workflow files', severity: 'Blocker', severityCanonical: 'Critical' });
     expect(entryName(register![0]!)).toBe('Register row HADOOP-18282');
@@ -48,7 +61,7 @@ describe('registers: rows that are the findings themselves', () => {
     expect(register![6]).toMatchObject({ title: '[thirdparty] Add shaded JaegerTracer', severity: 'Major' });
   });
 
-  it('a bulleted list of change requests: the row\'s text is its title, without its closing note', () => {
+  it("a bulleted list of change requests: the row's text is its title, without its closing note", () => {
     const list = Array.from({ length: 6 }, (_, i) => `- CR-${2001 + i}: Invoice export number ${i + 1} times out for large batches (core)`);
     const [register] = registersOf([['Change requests in this release', ...list].join('\n')]);
     expect(register).toHaveLength(6);
@@ -89,9 +102,13 @@ describe('registers: rows that are the findings themselves', () => {
     expect(registers[0]![1]!.text).toContain('after a restart');
   });
 
-  it('not a register: an audit report\'s summary rows whose IDs its detailed sections print again', () => {
+  it("not a register: an audit report's summary rows whose IDs its detailed sections print again", () => {
     const summary = Array.from({ length: 6 }, (_, i) => `ACME-${i * 3 + 1} | Oracle price read without check number ${i} | High`);
-    const details = Array.from({ length: 6 }, (_, i) => `ACME-${i * 3 + 1}: Oracle price read without check number ${i}\nThe price feed is used without checking its update time, so a stale price is accepted.`);
+    const details = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `ACME-${i * 3 + 1}: Oracle price read without check number ${i}\nThe price feed is used without checking its update time, so a stale price is accepted.`,
+    );
     expect(registersOf([['Overview', ...summary].join('\n'), details.join('\n')])).toEqual([]);
   });
 
@@ -103,7 +120,10 @@ describe('registers: rows that are the findings themselves', () => {
   });
 
   it('findListings adds registers after the listings of findings, never over them', () => {
-    const summary = ['Summary of Findings', ...Array.from({ length: 6 }, (_, i) => `LID-0${i + 1} | Node operator rewards leaked number ${i} | Medium | Open`)].join('\n');
+    const summary = [
+      'Summary of Findings',
+      ...Array.from({ length: 6 }, (_, i) => `LID-0${i + 1} | Node operator rewards leaked number ${i} | Medium | Open`),
+    ].join('\n');
     const doc = documentFromPages([summary, changelog]);
     const listings = findListings(textLines(doc), doc.text, DEFAULT_PROFILE, DEFAULT_ID_PATTERNS);
     expect(listings.map((l) => [l.kind, l.entries.length])).toEqual([
@@ -136,10 +156,9 @@ describe('registers: rows that are the findings themselves', () => {
   it('never prose whose sentences end with an ID, nor bullets naming IDs the document prints elsewhere', () => {
     const prose = Array.from({ length: 6 }, (_, i) => `The team fixed the export problem reported as PBI-13${i}0.`).join('\n');
     expect(registersOf([prose])).toEqual([]);
-    const recommendations = [
-      'Recommendations',
-      ...Array.from({ length: 6 }, (_, i) => `- Add the missing access check to the vault (TOB-ACME-${i + 1})`),
-    ].join('\n');
+    const recommendations = ['Recommendations', ...Array.from({ length: 6 }, (_, i) => `- Add the missing access check to the vault (TOB-ACME-${i + 1})`)].join(
+      '\n',
+    );
     const sections = Array.from({ length: 6 }, (_, i) => `TOB-ACME-${i + 1}: Missing access check ${i + 1}\nThe vault lets anyone call it.`).join('\n');
     expect(registersOf([recommendations, sections])).toEqual([]);
   });

@@ -82,7 +82,13 @@ describe('a finding\u2019s heading', () => {
   });
 
   it('takes the ID its heading block prints: on its line, alone above it, or labelled in its metadata; never one named in its prose', () => {
-    const block = ['3. Gateway accepts unsigned tokens', 'Severity: High Difficulty: Low', 'Type: Authentication Finding ID: TOB-GW-7', 'Description', 'The gateway verifies tokens as described in TOB-GW-2 only.'].join('\n');
+    const block = [
+      '3. Gateway accepts unsigned tokens',
+      'Severity: High Difficulty: Low',
+      'Type: Authentication Finding ID: TOB-GW-7',
+      'Description',
+      'The gateway verifies tokens as described in TOB-GW-2 only.',
+    ].join('\n');
     expect(headingBlockId(block, DEFAULT_PROFILE, lineAt(block, '3. Gateway'), block.indexOf('Description'))).toBe('TOB-GW-7');
     const above = ['LID-05', 'DKG Susceptible to Rogue Key Attack', 'The key can be chosen by the last party.'].join('\n');
     expect(headingBlockId(above, DEFAULT_PROFILE, lineAt(above, 'DKG'), above.length)).toBe('LID-05');
@@ -91,7 +97,14 @@ describe('a finding\u2019s heading', () => {
   });
 
   it('reads the severity field of its metadata block as the printed word; Impact first where the document counts by impact', () => {
-    const block = ['3.1 Lack of input validations', 'Target BTC Staking', 'Category Code Maturity Severity Medium', 'Likelihood Low Impact Low', 'Description', 'The input is not checked before it is used by the node.'].join('\n');
+    const block = [
+      '3.1 Lack of input validations',
+      'Target BTC Staking',
+      'Category Code Maturity Severity Medium',
+      'Likelihood Low Impact Low',
+      'Description',
+      'The input is not checked before it is used by the node.',
+    ].join('\n');
     const from = block.indexOf('\n');
     const to = block.indexOf('Description');
     expect(fieldSeverity(block, from, to, DEFAULT_PROFILE)).toMatchObject({ original: 'Medium', canonical: 'Medium', from: 'field' });
@@ -101,14 +114,29 @@ describe('a finding\u2019s heading', () => {
     const spearbit = '5.1.1 Oracle price is stale\nSeverity: Medium Risk\nContext: Oracle.sol#L12';
     expect(fieldSeverity(spearbit, spearbit.indexOf('\n'), spearbit.length, DEFAULT_PROFILE)).toMatchObject({ original: 'Medium', canonical: 'Medium' });
     const undetermined = '7. Pods may never ripen\nSeverity: Undetermined Difficulty: High\n';
-    expect(fieldSeverity(undetermined, undetermined.indexOf('\n'), undetermined.length, DEFAULT_PROFILE)).toMatchObject({ original: 'Undetermined', canonical: 'Medium' });
+    expect(fieldSeverity(undetermined, undetermined.indexOf('\n'), undetermined.length, DEFAULT_PROFILE)).toMatchObject({
+      original: 'Undetermined',
+      canonical: 'Medium',
+    });
   });
 });
 
 describe('the severity a finding takes', () => {
   const row = (text: string, needle: string, severity: string | null): ListedEntry => {
     const { start, end } = lineAt(text, needle);
-    return { kind: 'summary-table', number: '1', id: null, title: needle, severity, severityCanonical: severity, findingIds: [], start, end, page: 1, text: text.slice(start, end) };
+    return {
+      kind: 'summary-table',
+      number: '1',
+      id: null,
+      title: needle,
+      severity,
+      severityCanonical: severity,
+      findingIds: [],
+      start,
+      end,
+      page: 1,
+      text: text.slice(start, end),
+    };
   };
 
   it('its section\u2019s field first, else its row\u2019s cell, else its group heading; none where the document prints none', () => {
@@ -130,12 +158,25 @@ describe('the severity a finding takes', () => {
     ].join('\n');
     const rows = [row(text, '1 | Fee', 'Low'), row(text, '2 | Pausing', 'High')];
     const place = (needle: string) => ({ start: text.lastIndexOf(needle), end: text.lastIndexOf(needle) + needle.length });
-    const printed = readAsPrinted(text, DEFAULT_PROFILE, [
-      { titles: ['Fee changes apply to earlier orders'], printedNumber: '5.1.1', places: [place('5.1.1 Fee changes apply to earlier orders'), place('1 | Fee')] },
-      { titles: ['Pausing does not stop transfers'], printedNumber: null, places: [place('Transfers already queued keep being released'), place('2 | Pausing')] },
-      { titles: ['Roles can be renounced by the admin'], printedNumber: '5.1.3', places: [place('5.1.3 Roles can be renounced by the admin')] },
-      { titles: ['Unrelated closing words'], printedNumber: null, places: [place('Unrelated closing words')] },
-    ], rows);
+    const printed = readAsPrinted(
+      text,
+      DEFAULT_PROFILE,
+      [
+        {
+          titles: ['Fee changes apply to earlier orders'],
+          printedNumber: '5.1.1',
+          places: [place('5.1.1 Fee changes apply to earlier orders'), place('1 | Fee')],
+        },
+        {
+          titles: ['Pausing does not stop transfers'],
+          printedNumber: null,
+          places: [place('Transfers already queued keep being released'), place('2 | Pausing')],
+        },
+        { titles: ['Roles can be renounced by the admin'], printedNumber: '5.1.3', places: [place('5.1.3 Roles can be renounced by the admin')] },
+        { titles: ['Unrelated closing words'], printedNumber: null, places: [place('Unrelated closing words')] },
+      ],
+      rows,
+    );
     expect(printed.map((p) => [p.severity?.original ?? null, p.severity?.from ?? null])).toEqual([
       ['Low', 'field'],
       ['High', 'row'],

@@ -23,12 +23,21 @@ for (const [i, p] of pageTexts.entries()) {
 const doc = { text, pages };
 const unit = { start: 0, end: text.length };
 const reported = (title: string, evidence: string): GroundedFinding =>
-  groundFinding(doc, DEFAULT_PROFILE, { id: null, type: 'vulnerability', title, severity: 'Low', description: 'Inputs are not validated.', evidence }, { chunk: unit });
+  groundFinding(
+    doc,
+    DEFAULT_PROFILE,
+    { id: null, type: 'vulnerability', title, severity: 'Low', description: 'Inputs are not validated.', evidence },
+    { chunk: unit },
+  );
 
 describe('every sighting of a finding in the unit', () => {
   it('finds the title where a line prints it (row, contents line, heading after its chapter title), never inside a sentence', () => {
     const lines = titleLines(text, 'Lack of input validations', 0, text.length).map((l) => text.slice(l.start, l.end));
-    expect(lines).toEqual(['3.1 Lack of input validations Low Open', '3.1. Lack of input validations . . . . . 3', '3. Detailed Findings 3.1. Lack of input validations']);
+    expect(lines).toEqual([
+      '3.1 Lack of input validations Low Open',
+      '3.1. Lack of input validations . . . . . 3',
+      '3. Detailed Findings 3.1. Lack of input validations',
+    ]);
   });
 
   it('a finding quoted once at its table row gains its contents line and its detailed heading, on their pages', () => {
@@ -36,7 +45,9 @@ describe('every sighting of a finding in the unit', () => {
     expect(row.grounding).toMatchObject({ status: 'grounded', page: 1 });
     const all = withEveryTitleSighting(doc, DEFAULT_PROFILE, [row], unit);
     expect(all.map((f) => f.grounding.page)).toEqual([1, 2, 3]);
-    expect(all.every((f) => f.title === row.title && f.grounding.status === 'grounded' && text.slice(f.grounding.start!, f.grounding.end!) === f.evidence)).toBe(true);
+    expect(
+      all.every((f) => f.title === row.title && f.grounding.status === 'grounded' && text.slice(f.grounding.start!, f.grounding.end!) === f.evidence),
+    ).toBe(true);
     // The number printed before the title comes with each sighting, so the merge joins them.
     expect(all.map((f) => f.printedNumber)).toEqual(['3.1', '3.1', '3.1']);
   });
@@ -75,7 +86,12 @@ describe('a table row the model titled like its sibling', () => {
   }
   const whole = { start: 0, end: sibText.length };
   const row = (title: string, evidence: string) =>
-    groundFinding(sibDoc, DEFAULT_PROFILE, { id: null, type: 'other', title, severity: 'Informational', description: 'Unused code.', evidence }, { chunk: whole });
+    groundFinding(
+      sibDoc,
+      DEFAULT_PROFILE,
+      { id: null, type: 'other', title, severity: 'Informational', description: 'Unused code.', evidence },
+      { chunk: whole },
+    );
 
   it('takes the title the row prints when the unit prints it as a heading too; its own sightings follow that title', () => {
     const misTitled = row('Unused errors can be removed', 'Unused constants can be removed Informational Open');
@@ -92,7 +108,6 @@ describe('a table row the model titled like its sibling', () => {
     expect(rowOwnTitle(sibText, DEFAULT_PROFILE, sentence, whole)).toBeNull();
   });
 });
-
 
 describe('titles printed nowhere', () => {
   it('tells a title printed nowhere in the range from one printed anywhere, at a line start or mid-sentence', () => {

@@ -27,7 +27,9 @@ describe('a description taken from the document', () => {
     expect(sourceDescription(section, at(section, 'race the check and the use'))).toBe(
       'An attacker who controls the network can race the check and the use of the endpoint, so that the gateway connects to a host it never checked.',
     );
-    expect(sourceDescription(section, at(section, 'only authenticates endpoints'))).toBe('The gateway only authenticates endpoints detected from DNS SRV records.');
+    expect(sourceDescription(section, at(section, 'only authenticates endpoints'))).toBe(
+      'The gateway only authenticates endpoints detected from DNS SRV records.',
+    );
   });
 
   it('a heading or a table row quoted: no description, never the metadata around it', () => {

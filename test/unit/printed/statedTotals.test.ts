@@ -31,7 +31,9 @@ describe('stated totals by layout rules', () => {
   });
 
   it('reads a severity table printed beside another table, mapping firm words onto the profile scale', () => {
-    const { counts } = stated(['EXPOSURE ANALYSIS CATEGORY BREAKDOWN\nSeverity Count Category Count\nHigh 9 Cryptography 3\nMedium 3 Data Exposure 3\nLow 1 Data Validation 6\nInformational 2 Denial of Service 1\nUndetermined 1 Timing 1']);
+    const { counts } = stated([
+      'EXPOSURE ANALYSIS CATEGORY BREAKDOWN\nSeverity Count Category Count\nHigh 9 Cryptography 3\nMedium 3 Data Exposure 3\nLow 1 Data Validation 6\nInformational 2 Denial of Service 1\nUndetermined 1 Timing 1',
+    ]);
     expect(brief(counts)).toEqual([
       ['High', 'High', 9],
       ['Medium', 'Medium', 3],
@@ -48,7 +50,9 @@ describe('stated totals by layout rules', () => {
       ['Medium', 'Medium', 5],
       ['Low', 'Low', 3],
     ]);
-    expect(brief(stated(['Executive summary\nDuring the review we identified two high-severity issues, 5 medium-severity issues and one minor issue.']).counts)).toEqual([
+    expect(
+      brief(stated(['Executive summary\nDuring the review we identified two high-severity issues, 5 medium-severity issues and one minor issue.']).counts),
+    ).toEqual([
       ['High', 'High', 2],
       ['Medium', 'Medium', 5],
       ['Minor', 'Low', 1],
@@ -57,7 +61,9 @@ describe('stated totals by layout rules', () => {
 
   it('ignores severity words beside numbers that state nothing about findings', () => {
     // A code listing, a severity definition table, a risk matrix cell, a date.
-    expect(stated(['Figure 3\nconst level = High 3;\nSeverity Description\nHigh The flaw could affect many users\nMedium-High -\nLow 2023-03-10 release']).counts).toEqual([]);
+    expect(
+      stated(['Figure 3\nconst level = High 3;\nSeverity Description\nHigh The flaw could affect many users\nMedium-High -\nLow 2023-03-10 release']).counts,
+    ).toEqual([]);
     // One count alone, in a sentence about something else.
     expect(stated(['The fan speed was set to high 3 times during the test.']).counts).toEqual([]);
   });
@@ -72,12 +78,16 @@ describe('stated totals by layout rules', () => {
   });
 
   it('reads a total stated alone in the summary, and not one in a later chapter', () => {
-    expect(brief(stated(['Executive Summary\nOur review identified 12 issues in the bridge contracts.', 'Scope', 'Details']).counts)).toEqual([['Total', null, 12]]);
+    expect(brief(stated(['Executive Summary\nOur review identified 12 issues in the bridge contracts.', 'Scope', 'Details']).counts)).toEqual([
+      ['Total', null, 12],
+    ]);
     expect(stated(['Executive Summary', 'Scope', 'Details', 'Module X', 'Module Y', 'The fuzzer found 3 issues in module Y.']).counts).toEqual([]);
   });
 
   it('reads a severity table in column form, each count grounded on its own cell', () => {
-    const { doc, counts } = stated(['Summary\nCritical Risk High Risk Medium Risk Low Risk Informational Gas Optimizations Total Issues\n1 1 16 7 20 5 50\nTotal Commits 71']);
+    const { doc, counts } = stated([
+      'Summary\nCritical Risk High Risk Medium Risk Low Risk Informational Gas Optimizations Total Issues\n1 1 16 7 20 5 50\nTotal Commits 71',
+    ]);
     expect(brief(counts)).toEqual([
       ['Critical', 'Critical', 1],
       ['High', 'High', 1],

@@ -22,7 +22,9 @@ describe('printedTitleTest in steps', () => {
     const titles = ['Attackers can drain the reward pool through reentrancy', 'Withdrawals revert when the queue is long', 'Price oracle can be manipulated'];
     // The first title starts 30 characters before the first piece could end (20,000 characters in): it spans the cut.
     const head = filler(19_970 - '7.3.1 '.length, 0).slice(0, 19_970 - '7.3.1 '.length);
-    const text = [`${head}\n7.3.1 ${titles[0]} when the vault keeps deposits`, titles[1], filler(200_000, 500), `- ${titles[2]}`, filler(100_000, 9000)].join('\n');
+    const text = [`${head}\n7.3.1 ${titles[0]} when the vault keeps deposits`, titles[1], filler(200_000, 500), `- ${titles[2]}`, filler(100_000, 9000)].join(
+      '\n',
+    );
     expect(text.indexOf(titles[0]!)).toBeLessThan(20_000);
     expect(text.indexOf(titles[0]!) + titles[0]!.length).toBeGreaterThan(20_000);
     const steps = printedTitleTestSteps(text);

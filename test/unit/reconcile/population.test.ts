@@ -21,12 +21,15 @@ async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<App
   throw new Error('expected a refusal');
 }
 
-const JIRA = csvText(['Issue key', 'Summary', 'Status', 'Priority', 'Fix Version/s'], [
-  ['REL-0042', 'Login page drops the session', 'Resolved', 'Major', '7.4'],
-  ['REL-7', 'Invoice export, large batches', 'Closed', 'Minor', '7.4'],
-  ['REL-0042', 'Login page drops the session (again)', 'Open', 'Major', '7.5'],
-  ['REL-9', '=HYPERLINK("http://x")', 'Open', 'Minor', ''],
-]);
+const JIRA = csvText(
+  ['Issue key', 'Summary', 'Status', 'Priority', 'Fix Version/s'],
+  [
+    ['REL-0042', 'Login page drops the session', 'Resolved', 'Major', '7.4'],
+    ['REL-7', 'Invoice export, large batches', 'Closed', 'Minor', '7.4'],
+    ['REL-0042', 'Login page drops the session (again)', 'Open', 'Major', '7.5'],
+    ['REL-9', '=HYPERLINK("http://x")', 'Open', 'Minor', ''],
+  ],
+);
 
 describe('reading a population', () => {
   it('reads a Jira-like CSV: header, rows numbered from 1 under it, cells as written (no number parsing)', async () => {
@@ -90,10 +93,31 @@ describe('reading a population', () => {
   it('proposes the key column (IDs, the document’s own family first) and the title column (the longest text)', async () => {
     const p = await readPopulation(csv(JIRA));
     expect(proposeColumns(p, ['REL-1'])).toMatchObject({ keyColumn: 'Issue key', titleColumn: 'Summary' });
-    const twoIdColumns = await readPopulation(csv(csvText(['Parent', 'Key', 'Title'], [['EPIC-1', 'REL-1', 'One thing done'], ['EPIC-2', 'REL-2', 'Another thing done'], ['EPIC-3', 'REL-3', 'A third thing done']])));
+    const twoIdColumns = await readPopulation(
+      csv(
+        csvText(
+          ['Parent', 'Key', 'Title'],
+          [
+            ['EPIC-1', 'REL-1', 'One thing done'],
+            ['EPIC-2', 'REL-2', 'Another thing done'],
+            ['EPIC-3', 'REL-3', 'A third thing done'],
+          ],
+        ),
+      ),
+    );
     expect(proposeColumns(twoIdColumns, ['rel-0001']).keyColumn).toBe('Key');
     expect(proposeColumns(twoIdColumns, ['EPIC-9']).keyColumn).toBe('Parent');
-    const titles = await readPopulation(csv(csvText(['Title', 'State', 'Owner'], [['Add a cache for the index', 'Open', 'Ann'], ['Remove the legacy importer', 'Closed', 'Bob']])));
+    const titles = await readPopulation(
+      csv(
+        csvText(
+          ['Title', 'State', 'Owner'],
+          [
+            ['Add a cache for the index', 'Open', 'Ann'],
+            ['Remove the legacy importer', 'Closed', 'Bob'],
+          ],
+        ),
+      ),
+    );
     expect(proposeColumns(titles, ['REL-1'])).toMatchObject({ keyColumn: null, titleColumn: 'Title' });
   });
 
@@ -174,7 +198,17 @@ describe('bad populations are refused with a code and a sentence saying what to 
 describe('the header row', () => {
   it('is the first row as wide as the data that names columns; a row of IDs or numbers is no header', () => {
     expect(findHeaderRow([['Report'], [''], ['Key', 'Title'], ['A-1', 'x'], ['A-2', 'y']])).toBe(2);
-    expect(findHeaderRow([['A-1', 'x'], ['A-2', 'y']])).toBeNull();
-    expect(findHeaderRow([['Key', 'Key'], ['A-1', 'x']])).toBeNull();
+    expect(
+      findHeaderRow([
+        ['A-1', 'x'],
+        ['A-2', 'y'],
+      ]),
+    ).toBeNull();
+    expect(
+      findHeaderRow([
+        ['Key', 'Key'],
+        ['A-1', 'x'],
+      ]),
+    ).toBeNull();
   });
 });

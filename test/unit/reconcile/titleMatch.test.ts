@@ -21,7 +21,9 @@ describe('scoring titles', () => {
   const others = ['Remove jaeger document from site index', 'Update dependency-check-maven version', 'Shade guava 29.0-jre in hadoop thirdparty'];
 
   it('a reworded title matches; an unrelated one does not', () => {
-    expect(score('Bump Guava to 31.1-jre in thirdparty', 'Upgrade guava in hadoop-thirdparty to 31.1-jre', others)).toBeGreaterThanOrEqual(TITLE_MATCH_THRESHOLD);
+    expect(score('Bump Guava to 31.1-jre in thirdparty', 'Upgrade guava in hadoop-thirdparty to 31.1-jre', others)).toBeGreaterThanOrEqual(
+      TITLE_MATCH_THRESHOLD,
+    );
     expect(score('Add .asf.yaml to hadoop-thirdparty', 'Add .asf.yaml to hadoop-thirdparty', others)).toBe(1);
     expect(score('Rotate signing keys for release managers', 'Update dependency-check-maven version', others.slice(0, 2))).toBe(0);
   });
@@ -30,9 +32,13 @@ describe('scoring titles', () => {
     expect(score('Upgrade to Avro 1.11.1', 'upgrade avro in hadoop-thirdparty to 1.11.3', others)).toBe(0);
     expect(score('Upgrade to Avro 1.11.1', 'Upgrade to Avro 1.11.1', others)).toBe(1);
     // The same version written into another word is the same number.
-    expect(score('Remove hadoop-shaded-jaeger from the 1.1.0 release', 'Remove hadoop-shaded-jaeger from hadoop-thirdparty-1.1.0 release', others)).toBeGreaterThanOrEqual(TITLE_MATCH_THRESHOLD);
+    expect(
+      score('Remove hadoop-shaded-jaeger from the 1.1.0 release', 'Remove hadoop-shaded-jaeger from hadoop-thirdparty-1.1.0 release', others),
+    ).toBeGreaterThanOrEqual(TITLE_MATCH_THRESHOLD);
     // A number only one side gives is no disagreement.
-    expect(score('Bump Guava for CVE-2023-2976', 'Guava version 32.0.1 bump to fix CVE-2023-2976 (PR#23)', others)).toBeGreaterThanOrEqual(TITLE_MATCH_THRESHOLD);
+    expect(score('Bump Guava for CVE-2023-2976', 'Guava version 32.0.1 bump to fix CVE-2023-2976 (PR#23)', others)).toBeGreaterThanOrEqual(
+      TITLE_MATCH_THRESHOLD,
+    );
   });
 
   it('a word nearly every item holds makes no candidate on its own, and still counts for a pair found by a rarer word', () => {

@@ -68,7 +68,7 @@ describe('per-document loader', () => {
     expect(store.getState()).toMatchObject({ documentId: 2, notes: ['of 2'], loading: false });
   });
 
-  it("drops a late failure of another document: the shown document gets no error that is not its own", async () => {
+  it('drops a late failure of another document: the shown document gets no error that is not its own', async () => {
     const { store, loader, calls } = notesStore();
     const first = loader.load(1);
     const second = loader.load(2);

@@ -35,7 +35,11 @@ describe('the profile form', () => {
     );
     // Every word pointing at the emptied "High" is reported at its own row.
     const severe = form.severityWords.findIndex((w) => w.word === 'severe');
-    expect(problems).toContainEqual({ field: 'severityWords', index: severe, message: 'The severity word "severe" maps to "High", which is not on the scale.' });
+    expect(problems).toContainEqual({
+      field: 'severityWords',
+      index: severe,
+      message: 'The severity word "severe" maps to "High", which is not on the scale.',
+    });
   });
 
   it('reads JSON with unknown fields or the wrong shape as far as it goes, and only a syntax error stops it', () => {
@@ -44,12 +48,17 @@ describe('the profile form', () => {
     if (!('form' in read)) throw new Error('expected a form');
     expect(read.form.types).toEqual([]);
     const { problems } = checkProfile(read.form, read.raw);
-    expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['The profile has fields the profile does not know: extra.', 'Finding types has the wrong kind of value.']));
+    expect(problems.map((p) => p.message)).toEqual(
+      expect.arrayContaining(['The profile has fields the profile does not know: extra.', 'Finding types has the wrong kind of value.']),
+    );
   });
 
   it('takes the severity words along when a severity is renamed, not when the scale changes otherwise', () => {
     const form = formOf(DEFAULT_PROFILE);
-    const renamed = withSeverities(form, form.severities.map((s) => (s === 'Informational' ? 'Info' : s)));
+    const renamed = withSeverities(
+      form,
+      form.severities.map((s) => (s === 'Informational' ? 'Info' : s)),
+    );
     const informationalWords = form.severityWords.filter((w) => w.severity === 'Informational').map((w) => w.word);
     expect(informationalWords).toEqual(expect.arrayContaining(['info', 'informative', 'note', 'best practice', 'gas', 'none']));
     expect(renamed.severityWords.filter((w) => w.severity === 'Info').map((w) => w.word)).toEqual(informationalWords);

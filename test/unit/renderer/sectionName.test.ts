@@ -21,7 +21,8 @@ describe('the section a place is in', () => {
   });
 
   it('never names a place after a line of the contents', () => {
-    const contents = 'Contents\n7 Findings . . . . . . . . . . . . . . 7\n7.1 Critical Risk . . . . . . . . . . . . 7\n7.1.1 TokenSaleProposal::buy assumes 18 decimals . . . . 7';
+    const contents =
+      'Contents\n7 Findings . . . . . . . . . . . . . . 7\n7.1 Critical Risk . . . . . . . . . . . . 7\n7.1.1 TokenSaleProposal::buy assumes 18 decimals . . . . 7';
     expect(sectionName(['Front matter, Contents (+1)'], contents, contents.length - 5)).toBe('Front matter');
   });
 

@@ -43,9 +43,29 @@ async function answerAll(answers: (command: string, input: Record<string, unknow
 /** What the engine holds for document n: a review with one finding named after it, and empty other parts. */
 const engine = (command: string, input: Record<string, unknown>): unknown => {
   const documentId = input.documentId as number;
-  if (command === 'review.get') return { documentId, runId: 1, findings: [{ id: documentId * 10, documentId, mergedIds: [documentId * 100], grounded: true, state: 'new', effective: { title: `Finding of ${documentId}` } }], counters: {}, context: {}, identity: {} };
+  if (command === 'review.get')
+    return {
+      documentId,
+      runId: 1,
+      findings: [
+        { id: documentId * 10, documentId, mergedIds: [documentId * 100], grounded: true, state: 'new', effective: { title: `Finding of ${documentId}` } },
+      ],
+      counters: {},
+      context: {},
+      identity: {},
+    };
   if (command === 'findings.arriving') return { runId: null, findings: [] };
-  if (command === 'documents.analysis') return { documentId, runId: 1, treeId: 1, judge: null, summary: null, chunks: [], counts: { queued: 0, running: 0, done: 0, failed: 0 }, unreviewedMentions: [] };
+  if (command === 'documents.analysis')
+    return {
+      documentId,
+      runId: 1,
+      treeId: 1,
+      judge: null,
+      summary: null,
+      chunks: [],
+      counts: { queued: 0, running: 0, done: 0, failed: 0 },
+      unreviewedMentions: [],
+    };
   if (command === 'tree.get') return { documentId, treeId: documentId, strategy: 'headings', nodes: [] };
   if (command === 'mentions.list' || command === 'splitAttempts.list') return [];
   return null;
@@ -78,7 +98,8 @@ describe('one open document', () => {
     const a = s().doc.show(3, 'document', { nodeIndex: 0 });
     const b = s().doc.show(4, 'document');
     // The engine answers document 4's calls first, then document 3's.
-    for (const call of pending.splice(0).sort((x, y) => Number(y.input.documentId === 4) - Number(x.input.documentId === 4))) call.answer({ ok: true, data: engine(call.command, call.input) });
+    for (const call of pending.splice(0).sort((x, y) => Number(y.input.documentId === 4) - Number(x.input.documentId === 4)))
+      call.answer({ ok: true, data: engine(call.command, call.input) });
     await Promise.all([a, b]);
     await answerAll(engine);
     expect(s().doc.openId).toBe(4);
@@ -99,7 +120,9 @@ describe('a command the engine is slow to answer', () => {
     // The runs say what the engine does: a merge of 680 findings in report-a.pdf.
     const input = { ordinal: 0, fileName: 'report-a.pdf', status: 'running', progress: { phase: 'merge', current: 0, total: 1, message: '' } };
     const run = { id: 3, inputs: [input] } as unknown as RunView;
-    const progress = { 3: { runId: 3, event: { runId: 3, ordinal: 0, phase: 'merge', current: 0, total: 1, message: '', findings: 680 }, inputs: [input] } } as unknown as Record<number, RunProgressPayload>;
+    const progress = {
+      3: { runId: 3, event: { runId: 3, ordinal: 0, phase: 'merge', current: 0, total: 1, message: '', findings: 680 }, inputs: [input] },
+    } as unknown as Record<number, RunProgressPayload>;
     expect(busyWith([run], progress)).toBe('merging 680 findings in report-a.pdf');
     pending.splice(0).forEach((call) => call.answer({ ok: false, error: { code: 'INTERNAL', message: 'no' } }));
     await saving;

@@ -85,7 +85,13 @@ describe('formats and outline', () => {
       isLeaf,
       overlapBefore: 0,
     });
-    const nodes = [node(0, null, 'root', 0, false), node(1, 0, 'A', 0, false), node(2, 1, 'A', 0, true), node(3, 1, 'A.1', 20, true), node(4, 0, 'B', 40, true)];
+    const nodes = [
+      node(0, null, 'root', 0, false),
+      node(1, 0, 'A', 0, false),
+      node(2, 1, 'A', 0, true),
+      node(3, 1, 'A.1', 20, true),
+      node(4, 0, 'B', 40, true),
+    ];
     expect(outlineEntries(nodes, 1).map((e) => [e.node.title, e.depth, e.leaves])).toEqual([
       ['A', 1, 2],
       ['B', 1, 1],

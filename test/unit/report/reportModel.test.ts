@@ -17,7 +17,20 @@ const MARKDOWN = '**bold** | [link](http://x) # _under_';
 const FILE_NAME = 'audit <img src=x onerror=alert(1)>.pdf';
 
 function node(index: number, parentIndex: number | null, title: string, isLeaf: boolean, page = 1): ChunkNode {
-  return { index, parentIndex, title, section: { level: 1, path: [] }, start: index * 10, end: index * 10 + 9, pageStart: page, pageEnd: page, tokenEstimate: 5, origin: 'heading', isLeaf, overlapBefore: 0 };
+  return {
+    index,
+    parentIndex,
+    title,
+    section: { level: 1, path: [] },
+    start: index * 10,
+    end: index * 10 + 9,
+    pageStart: page,
+    pageEnd: page,
+    tokenEstimate: 5,
+    origin: 'heading',
+    isLeaf,
+    overlapBefore: 0,
+  };
 }
 
 function review(overrides: Partial<ReportReviewFinding> & Pick<ReviewExportFinding, 'reviewId' | 'label' | 'mergedIds'>): ReportReviewFinding {
@@ -101,7 +114,15 @@ function reportData(): ReportData {
     lastReviewer: 'A. Auditor',
     lastChangedAt: '2025-03-04T10:00:00.000Z',
   });
-  const r2 = review({ reviewId: 12, label: 'R-2', mergedIds: [2], state: 'rejected', rejectReason: 'Duplicate', lastReviewer: 'A. Auditor', lastChangedAt: '2025-03-04T10:00:00.000Z' });
+  const r2 = review({
+    reviewId: 12,
+    label: 'R-2',
+    mergedIds: [2],
+    state: 'rejected',
+    rejectReason: 'Duplicate',
+    lastReviewer: 'A. Auditor',
+    lastChangedAt: '2025-03-04T10:00:00.000Z',
+  });
   const r3 = review({ reviewId: 13, label: 'R-3', mergedIds: [3], state: 'needs_follow_up' });
   const manual = review({
     reviewId: 14,
@@ -119,7 +140,16 @@ function reportData(): ReportData {
   rejected.review = [r2];
   invented.review = [r3];
   const counts = { total: 5, confirmed: 2, rejected: 1, needsFollowUp: 1, notReviewed: 1, open: 2, vanished: 1 };
-  const usage = { calls: 4, cached: 1, failed: 0, retried: 1, promptTokens: 1200, evalTokens: 300, llmMs: 4500, byModel: [{ model: 'qwen3:8b', calls: 4, promptTokens: 1200, evalTokens: 300, llmMs: 4500 }] };
+  const usage = {
+    calls: 4,
+    cached: 1,
+    failed: 0,
+    retried: 1,
+    promptTokens: 1200,
+    evalTokens: 300,
+    llmMs: 4500,
+    byModel: [{ model: 'qwen3:8b', calls: 4, promptTokens: 1200, evalTokens: 300, llmMs: 4500 }],
+  };
   const doc = (id: number, fileName: string) => ({
     id,
     sha256: `${id}`.repeat(64),
@@ -142,7 +172,16 @@ function reportData(): ReportData {
     mentionGroups: [{ id: 'PBI-1', pages: [2], mentions: [{ patternName: 'jira', raw: 'PBI-1', normalized: 'PBI-1', start: 10, end: 15, page: 2 }] }],
     findings: [reviewed, rejected, invented],
     unreviewedMentions: [{ id: 'CR-310', pages: [3] }],
-    mergeConflicts: [{ kind: 'id' as const, key: 'PBI-1', findings: [{ findingId: 1, title: `Stored XSS ${SCRIPT}`, mainPage: 2 }, { findingId: 2, title: 'Finding 2', mainPage: 2 }] }],
+    mergeConflicts: [
+      {
+        kind: 'id' as const,
+        key: 'PBI-1',
+        findings: [
+          { findingId: 1, title: `Stored XSS ${SCRIPT}`, mainPage: 2 },
+          { findingId: 2, title: 'Finding 2', mainPage: 2 },
+        ],
+      },
+    ],
     failedChunks: [{ nodeIndex: 2, title: 'Appendix', pageStart: 4, pageEnd: 4, error: { code: 'LLM_INVALID_REPLY', message: `Broken reply ${SCRIPT}` } }],
     summary: { text: `A summary quoting ${SCRIPT}.`, chunkCount: 2, levels: 1, ungroundedIds: [] },
     usage,
@@ -177,12 +216,28 @@ function reportData(): ReportData {
     mergeConflicts: [],
     failedChunks: [],
     summary: null,
-    review: { documentId: 2, runId: 1, counts: { total: 0, confirmed: 0, rejected: 0, needsFollowUp: 0, notReviewed: 0, open: 0, vanished: 0 }, findings: [], confirmedOnly: false },
+    review: {
+      documentId: 2,
+      runId: 1,
+      counts: { total: 0, confirmed: 0, rejected: 0, needsFollowUp: 0, notReviewed: 0, open: 0, vanished: 0 },
+      findings: [],
+      confirmedOnly: false,
+    },
     completeness: null,
     picturePagesNote: null,
   };
   return {
-    run: { id: 7, mode: 'full', status: 'done', settings: null, settingsError: null, createdAt: '2026-11-20T10:00:00.000Z', startedAt: '2026-11-20T10:00:00.000Z', finishedAt: '2026-11-20T10:05:00.000Z', error: null },
+    run: {
+      id: 7,
+      mode: 'full',
+      status: 'done',
+      settings: null,
+      settingsError: null,
+      createdAt: '2026-11-20T10:00:00.000Z',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      finishedAt: '2026-11-20T10:05:00.000Z',
+      error: null,
+    },
     runInfo: {
       durationMs: 300_000,
       llm: { description: 'Ollama 0.5 at http://127.0.0.1:11434', models: { extract: 'qwen3:8b', judge: 'qwen3:8b' }, numCtx: 8192, chunkTokenBudget: 1500 },
@@ -190,19 +245,36 @@ function reportData(): ReportData {
       strategyChoice: 'auto',
       judgeEnabled: true,
       usage,
-      models: [{ stage: 'extract', name: 'qwen3:8b', digest: 'sha256:abc' }, { stage: 'judge', name: 'qwen3:8b', digest: null }],
+      models: [
+        { stage: 'extract', name: 'qwen3:8b', digest: 'sha256:abc' },
+        { stage: 'judge', name: 'qwen3:8b', digest: null },
+      ],
     },
     generatedAt: '2026-11-24T01:00:00.000Z',
     appVersion: '1.2.3',
     inputs: [
-      { filePath: `/imports/${FILE_NAME}`, status: 'done', error: null, warnings: [{ code: 'OCR_LOW_CONFIDENCE', message: `Page 2 is hard to read ${SCRIPT}` }], document: first },
+      {
+        filePath: `/imports/${FILE_NAME}`,
+        status: 'done',
+        error: null,
+        warnings: [{ code: 'OCR_LOW_CONFIDENCE', message: `Page 2 is hard to read ${SCRIPT}` }],
+        document: first,
+      },
       { filePath: '/imports/empty.pdf', status: 'done', error: null, warnings: [], document: second },
       { filePath: '/imports/gone.pdf', status: 'failed', error: { code: 'FILE_NOT_FOUND', message: 'The file is gone.' }, warnings: [], document: null },
     ],
     confirmedOnly: false,
     conversations: [
       {
-        summary: { id: 4, title: `Backups ${SCRIPT}`, scope: 'document', documentId: 1, createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z', messageCount: 2 },
+        summary: {
+          id: 4,
+          title: `Backups ${SCRIPT}`,
+          scope: 'document',
+          documentId: 1,
+          createdAt: '2026-11-20T10:00:00.000Z',
+          updatedAt: '2026-11-21T10:00:00.000Z',
+          messageCount: 2,
+        },
         messages: [
           { id: 1, role: 'user', text: `How long? ${SCRIPT}`, createdAt: '2026-11-21T10:00:00.000Z', answer: null },
           {
@@ -210,7 +282,13 @@ function reportData(): ReportData {
             role: 'assistant',
             text: `Thirty days ${MARKDOWN}.`,
             createdAt: '2026-11-21T10:00:00.000Z',
-            answer: { marked: false, unverified: false, dropped: [], exhaustiveNote: 'Retrieval read the most relevant passages.', citations: [{ n: 1, documentId: 1, documentName: 'audit.pdf', page: 2, section: ['A', 'B'], quote: 'thirty days', start: 0, end: 5 }] },
+            answer: {
+              marked: false,
+              unverified: false,
+              dropped: [],
+              exhaustiveNote: 'Retrieval read the most relevant passages.',
+              citations: [{ n: 1, documentId: 1, documentName: 'audit.pdf', page: 2, section: ['A', 'B'], quote: 'thirty days', start: 0, end: 5 }],
+            },
           },
         ],
       },
@@ -223,9 +301,26 @@ function modelStrings(model: ReportModel): { path: string; text: string }[] {
   // The HTML alone has a page title, a subtitle, contents, an executive summary and a footer; values that
   // are attributes or classes (keys, states, levels) are not text.
   const htmlOnly = new Set(['title', 'documentNames', 'executiveSummary', 'footer', 'tocLabel', 'generatedAt']);
-  const notText = new Set(['key', 'kind', 'level', 'idOrigin', 'state', 'role', 'anchor', 'iso', 'status', 'tone', 'origin', 'differs', 'name', 'cells', 'field', 'side',
+  const notText = new Set([
+    'key',
+    'kind',
+    'level',
+    'idOrigin',
+    'state',
+    'role',
+    'anchor',
+    'iso',
+    'status',
+    'tone',
+    'origin',
+    'differs',
+    'name',
+    'cells',
+    'field',
+    'side',
     // A problem's error code: an attribute for support (data-code), kept out of the sentence a client reads.
-    'code']);
+    'code',
+  ]);
   const out: { path: string; text: string }[] = [];
   // A sentence has a marked-up part; a list of plain strings (a table head, a list) is walked string by string.
   const isSentence = (value: unknown): value is Sentence =>
@@ -289,7 +384,7 @@ function markdownText(md: string): string {
 /** Spans that sit in separate cells or lines in one format and side by side in the other: compared apart. */
 const pieces = (text: string) => squash(text).split(/ \| /);
 
-describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
+describe("report model: the trial's export rows (2026-11-28 row 24)", () => {
   it('names a finding by the number the document prints in the review table, as the app does', () => {
     const data = reportData();
     const doc = data.inputs[0]!.document!;
@@ -322,7 +417,18 @@ describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
     const data = reportData();
     const doc = data.inputs[0]!.document!;
     const main = doc.findings[0]!.sources[0]!;
-    const sighting = (n: number) => ({ ...main, findingId: 100 + n, isMain: false, page: null, grounded: false, evidence: 'Stored XSS', evidenceStart: null, evidenceEnd: null, match: null, documentText: null });
+    const sighting = (n: number) => ({
+      ...main,
+      findingId: 100 + n,
+      isMain: false,
+      page: null,
+      grounded: false,
+      evidence: 'Stored XSS',
+      evidenceStart: null,
+      evidenceEnd: null,
+      match: null,
+      documentText: null,
+    });
     doc.findings[0] = { ...doc.findings[0]!, sources: [sighting(1), main, sighting(2), sighting(3), sighting(4)] };
     const entry = buildReportModel(data).documents[0]!.findings!.entries.find((e) => e.findingId === 1)!;
     expect(entry.sourcesLabel).toBe('Sources (2, +3 repeats):');
@@ -333,7 +439,19 @@ describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
 
   it('counts a contents numbered 7.1, 7.1.1, 7.1.2 as one list', () => {
     const data = reportData();
-    const entry = (number: string, page: number) => ({ kind: 'contents' as const, number, id: null, title: `Entry ${number}`, severity: null, severityCanonical: null, findingIds: [1], page, start: 0, end: 1, text: '' });
+    const entry = (number: string, page: number) => ({
+      kind: 'contents' as const,
+      number,
+      id: null,
+      title: `Entry ${number}`,
+      severity: null,
+      severityCanonical: null,
+      findingIds: [1],
+      page,
+      start: 0,
+      end: 1,
+      text: '',
+    });
     data.inputs[0]!.document!.completeness!.listed = [entry('7.1', 2), entry('7.1.1', 2), entry('7.1.2', 2), entry('7.2', 3)];
     const model = buildReportModel(data);
     expect(JSON.stringify(model.documents[0]!.completeness)).toContain('Contents from page 2: 4 entries, 4 with a finding');
@@ -344,7 +462,11 @@ describe('report model: the trial\'s export rows (2026-11-28 row 24)', () => {
 describe('report model', () => {
   it('lists a picture-only page as no problem (its document notes it quietly), and keeps error codes out of the readable text', () => {
     const data = reportData();
-    const pictures = { code: ErrorCode.PDF_NO_TEXT_LAYER, message: 'Page 38 has only pictures or nothing on it (OCR found no words).', details: { pages: [38], picturesOnly: true } };
+    const pictures = {
+      code: ErrorCode.PDF_NO_TEXT_LAYER,
+      message: 'Page 38 has only pictures or nothing on it (OCR found no words).',
+      details: { pages: [38], picturesOnly: true },
+    };
     data.inputs[1] = { ...data.inputs[1]!, warnings: [pictures] };
     const model = buildReportModel(data);
     // Still two inputs with problems (the low-confidence read and the missing file), not three.
@@ -383,7 +505,9 @@ describe('report model', () => {
     expect(summary.counts).toMatchObject({ findings: 3, grounded: 2, ungrounded: 1, documents: 2, unreviewedIds: 1, problems: 2 });
     expect(summary.counts.grounded + summary.counts.ungrounded).toBe(summary.counts.findings);
     expect(summary.counts.review).toMatchObject({ total: 5, confirmed: 2 });
-    expect(sentenceText(summary.findingsSentence)).toBe('3 findings in 2 documents; 2 grounded in the source text (67%), 1 not found in the text (listed apart, not verified).');
+    expect(sentenceText(summary.findingsSentence)).toBe(
+      '3 findings in 2 documents; 2 grounded in the source text (67%), 1 not found in the text (listed apart, not verified).',
+    );
     // Each section's contents entry carries its heading's count.
     for (const section of documentSections(doc)) {
       const count = /\((\d+)/.exec(section.heading)?.[1];
@@ -425,7 +549,11 @@ describe('report model', () => {
   });
 
   it('both formats carry every sentence of the model', () => {
-    for (const data of [reportData(), { ...reportData(), run: { ...reportData().run, mode: 'rules-only' } }, { ...reportData(), confirmedOnly: true }] as ReportData[]) {
+    for (const data of [
+      reportData(),
+      { ...reportData(), run: { ...reportData().run, mode: 'rules-only' } },
+      { ...reportData(), confirmedOnly: true },
+    ] as ReportData[]) {
       const model = buildReportModel(data);
       const strings = modelStrings(model);
       expect(strings.length).toBeGreaterThan(100);

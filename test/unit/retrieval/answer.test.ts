@@ -18,13 +18,31 @@ const entry = (n: number, start: number, end: number, title: string): ContextEnt
   documentName: 'policy.txt',
   text: TEXT.slice(start, end),
   hit: true,
-  unit: { id: n, documentId: 7, kind: 'chunk', treeId: 1, nodeIndex: n, mergedFindingId: null, title, path: [title], start, end, pageStart: n, pageEnd: n, contentHash: 'h' },
+  unit: {
+    id: n,
+    documentId: 7,
+    kind: 'chunk',
+    treeId: 1,
+    nodeIndex: n,
+    mergedFindingId: null,
+    title,
+    path: [title],
+    start,
+    end,
+    pageStart: n,
+    pageEnd: n,
+    contentHash: 'h',
+  },
 });
 const entries = [entry(1, 0, 29, 'Backups'), entry(2, 32, TEXT.length, 'Incidents')];
 
 describe('answer checks', () => {
   it('keeps a citation whose quote is in its passage, with the page of the quoted words', () => {
-    const checked = checkAnswer({ answer: 'Monthly, by the CISO [2].', notFound: false, citations: [{ n: 2, quote: 'The CISO reviews the incident log monthly.' }] }, entries, () => source);
+    const checked = checkAnswer(
+      { answer: 'Monthly, by the CISO [2].', notFound: false, citations: [{ n: 2, quote: 'The CISO reviews the incident log monthly.' }] },
+      entries,
+      () => source,
+    );
     expect(checked.citations).toEqual([
       expect.objectContaining({ n: 2, page: 2, documentId: 7, section: ['Incidents'], start: 32, end: TEXT.length, nodeIndex: 2 }),
     ]);
@@ -73,7 +91,11 @@ describe('answer checks', () => {
   });
 
   it('turns a "not found" reply into the fixed sentence', () => {
-    expect(checkAnswer({ answer: 'I think it is blue.', notFound: true, citations: [] }, entries, () => source)).toMatchObject({ text: NOT_FOUND_TEXT, notFound: true, citations: [] });
+    expect(checkAnswer({ answer: 'I think it is blue.', notFound: true, citations: [] }, entries, () => source)).toMatchObject({
+      text: NOT_FOUND_TEXT,
+      notFound: true,
+      citations: [],
+    });
   });
 
   it('decodes the answer of a reply still being streamed, cut anywhere', () => {

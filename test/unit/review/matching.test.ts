@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { matchFindings, spanOverlap, type CandidateMerged, type ReviewedCandidate } from '../../../electron/engine/review/matching';
 
-const reviewed = (id: number, over: Partial<ReviewedCandidate> = {}): ReviewedCandidate => ({ id, keys: [], title: `Reviewed ${id}`, description: '', spans: [], ...over });
-const merged = (id: number, over: Partial<CandidateMerged> = {}): CandidateMerged => ({ id, findingKey: null, title: `Merged ${id}`, description: '', sources: [], ...over });
+const reviewed = (id: number, over: Partial<ReviewedCandidate> = {}): ReviewedCandidate => ({
+  id,
+  keys: [],
+  title: `Reviewed ${id}`,
+  description: '',
+  spans: [],
+  ...over,
+});
+const merged = (id: number, over: Partial<CandidateMerged> = {}): CandidateMerged => ({
+  id,
+  findingKey: null,
+  title: `Merged ${id}`,
+  description: '',
+  sources: [],
+  ...over,
+});
 const src = (findingId: number, start: number, end: number) => ({ findingId, start, end });
 
 describe('spanOverlap', () => {
@@ -37,7 +51,11 @@ describe('matchFindings', () => {
   it('falls back to title/description similarity, one-to-one, best score first', () => {
     const r = matchFindings(
       [reviewed(1, { title: 'Missing rate limiting on login' }), reviewed(2, { title: 'Missing rate limiting on password reset' })],
-      [merged(10, { title: 'Login rate limiting missing' }), merged(11, { title: 'Missing rate limiting on the password reset' }), merged(12, { title: 'Expired certificate' })],
+      [
+        merged(10, { title: 'Login rate limiting missing' }),
+        merged(11, { title: 'Missing rate limiting on the password reset' }),
+        merged(12, { title: 'Expired certificate' }),
+      ],
     );
     const pairs = r.assignments.map((a) => [a.mergedId, a.reviewedId, a.rule]);
     expect(pairs).toContainEqual([10, 1, 'similarity']);
@@ -47,7 +65,10 @@ describe('matchFindings', () => {
   });
 
   it('does not match findings that only share a few words', () => {
-    const r = matchFindings([reviewed(1, { title: 'Missing rate limiting on login', description: 'Unlimited login attempts.' })], [merged(10, { title: 'Audit log deletable', description: 'Operators delete entries.' })]);
+    const r = matchFindings(
+      [reviewed(1, { title: 'Missing rate limiting on login', description: 'Unlimited login attempts.' })],
+      [merged(10, { title: 'Audit log deletable', description: 'Operators delete entries.' })],
+    );
     expect(r.assignments).toEqual([]);
     expect(r.unmatchedReviewed).toEqual([1]);
     expect(r.unmatchedMerged).toEqual([10]);
@@ -65,7 +86,11 @@ describe('matchFindings', () => {
   it('distributes the sources of one merged finding over a split family by position', () => {
     // Reviewed 1 (table row + detail) was split: the table row (span 0-40) went to reviewed 2.
     const r = matchFindings(
-      [reviewed(1, { keys: ['X-1'], spans: [{ start: 500, end: 600 }] }), reviewed(2, { keys: ['X-1'], spans: [{ start: 0, end: 40 }], splitFrom: 1 }), reviewed(3, { spans: [{ start: 0, end: 40 }] })],
+      [
+        reviewed(1, { keys: ['X-1'], spans: [{ start: 500, end: 600 }] }),
+        reviewed(2, { keys: ['X-1'], spans: [{ start: 0, end: 40 }], splitFrom: 1 }),
+        reviewed(3, { spans: [{ start: 0, end: 40 }] }),
+      ],
       [merged(10, { findingKey: 'X-1', sources: [src(100, 0, 40), src(101, 500, 600), src(102, 900, 950)] })],
     );
     const byReviewed = Object.fromEntries(r.assignments.map((a) => [a.reviewedId, a]));

@@ -9,10 +9,7 @@ function mentionsIn(pageTexts: string[]) {
 
 describe('findIdMentions', () => {
   it('finds the default kinds with their pages and exact offsets', () => {
-    const { text, mentions } = mentionsIn([
-      'Fixed in PBI-1234 and cr-42.',
-      'See CVE-2021-44228 and TOB-ACME-12, TOB-MOSQ-CR-1 and LID-02.',
-    ]);
+    const { text, mentions } = mentionsIn(['Fixed in PBI-1234 and cr-42.', 'See CVE-2021-44228 and TOB-ACME-12, TOB-MOSQ-CR-1 and LID-02.']);
     expect(mentions.map((m) => [m.normalized, m.page, m.patternName])).toEqual([
       ['PBI-1234', 1, 'PBI'],
       ['CR-42', 1, 'CR'],
@@ -31,9 +28,7 @@ describe('findIdMentions', () => {
   });
 
   it('counts IDs broken by zero-width characters, bidi controls and line ends', () => {
-    const { text, mentions } = mentionsIn([
-      'A: TOB-\u200BETCD-001.\nB: \u202DTOB-MOSQ-CR-2\u202C.\nC: TOB-MOSQ-\nCR-3 and PBI-\n77.\nD: CR\u2011500',
-    ]);
+    const { text, mentions } = mentionsIn(['A: TOB-\u200BETCD-001.\nB: \u202DTOB-MOSQ-CR-2\u202C.\nC: TOB-MOSQ-\nCR-3 and PBI-\n77.\nD: CR\u2011500']);
     expect(mentions.map((m) => m.normalized)).toEqual(['TOB-ETCD-001', 'TOB-MOSQ-CR-2', 'TOB-MOSQ-CR-3', 'PBI-77', 'CR-500']);
     const broken = mentions[2]!;
     expect(broken.raw).toBe('TOB-MOSQ-\nCR-3');

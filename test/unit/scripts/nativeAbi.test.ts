@@ -15,7 +15,9 @@ import { useTempDir } from '../../helpers/tempDir';
 const root = resolve(import.meta.dirname, '../../..');
 const tempDir = useTempDir('audit-native-abi-');
 const nodeBuild = join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-const ELECTRON = (createRequire(import.meta.url)(join(root, 'package-lock.json')) as { packages: Record<string, { version: string }> }).packages['node_modules/electron']!.version;
+const ELECTRON = (createRequire(import.meta.url)(join(root, 'package-lock.json')) as { packages: Record<string, { version: string }> }).packages[
+  'node_modules/electron'
+]!.version;
 
 /** This Node's build with its registration symbol renamed to another ABI (same length, so the file stays a whole module). */
 function buildFor(abi: number): string {

@@ -56,11 +56,28 @@ describe('findings found without a severity (trial 2026-11-28 row 10)', () => {
     return {
       ...verdict(),
       places: [
-        ...counts.map(([severity, count]) => ({ kind: 'stated-vs-found' as const, page: 5, severity, message: `The document states ${severity} ${count} on page 5; 0 ${severity} findings found.` })),
+        ...counts.map(([severity, count]) => ({
+          kind: 'stated-vs-found' as const,
+          page: 5,
+          severity,
+          message: `The document states ${severity} ${count} on page 5; 0 ${severity} findings found.`,
+        })),
         { kind: 'unreviewed-id' as const, page: 2, message: 'ID X-1 is mentioned on page 2 but no finding covers it.' },
       ],
-      stated: counts.map(([severity, count]) => ({ severity, label: severity, count, page: 5, text: `${severity} ${count}`, start: 0, end: 0, source: 'rules' as const })),
-      tallies: [...counts.map(([severity, count]) => ({ severity, stated: count, listed: null, found: 0 })), { severity: null, stated: null, listed: null, found: 50 }],
+      stated: counts.map(([severity, count]) => ({
+        severity,
+        label: severity,
+        count,
+        page: 5,
+        text: `${severity} ${count}`,
+        start: 0,
+        end: 0,
+        source: 'rules' as const,
+      })),
+      tallies: [
+        ...counts.map(([severity, count]) => ({ severity, stated: count, listed: null, found: 0 })),
+        { severity: null, stated: null, listed: null, found: 50 },
+      ],
       statedTotal: 50,
       foundTotal: 50,
       pagesWithoutText: [],

@@ -19,7 +19,11 @@ describe('a document analysed but for some parts', () => {
     expect(shownStatus('failed', partial)).toBe('done');
     const problems = problemsOf([{ status: 'failed', error: partial }]);
     expect(problems.failedFiles).toBe(0);
-    expect(outcomeOf(shownStatus('failed', partial), problems)).toEqual({ label: 'Done with problems', tone: 'warn', problems: '8 parts not analysed (pp. 83-87, 90-92)' });
+    expect(outcomeOf(shownStatus('failed', partial), problems)).toEqual({
+      label: 'Done with problems',
+      tone: 'warn',
+      problems: '8 parts not analysed (pp. 83-87, 90-92)',
+    });
   });
 
   it('counts a run of such files and of files that failed as a whole apart', () => {
@@ -34,7 +38,9 @@ describe('a document analysed but for some parts', () => {
   });
 
   it('names one page as "p."', () => {
-    expect(describeProblems({ failedFiles: 0, pagesWithoutText: 0, picturePages: [], unreadablePages: 0, failedChunks: 2, failedChunkPages: [7, 7] })).toBe('2 parts not analysed (p. 7)');
+    expect(describeProblems({ failedFiles: 0, pagesWithoutText: 0, picturePages: [], unreadablePages: 0, failedChunks: 2, failedChunkPages: [7, 7] })).toBe(
+      '2 parts not analysed (p. 7)',
+    );
   });
 });
 

@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROFILE, type ExtractionProfile } from '../../../shared/findings';
-import { DEFAULT_RUN_LLM_SETTINGS, DEFAULT_RUN_SETTINGS, defaultRunSettings, runSettingsFrom, runSettingsSchema, storedRunSettingsSchema } from '../../../shared/runSettings';
+import {
+  DEFAULT_RUN_LLM_SETTINGS,
+  DEFAULT_RUN_SETTINGS,
+  defaultRunSettings,
+  runSettingsFrom,
+  runSettingsSchema,
+  storedRunSettingsSchema,
+} from '../../../shared/runSettings';
 import { appRunSettings } from '../../../electron/host/runControl';
 import { DEFAULT_SETTINGS } from '../../../electron/host/settings';
 
@@ -54,11 +61,27 @@ describe('runSettingsFrom', () => {
   it('takes the host trimmed (blank is none), endpoints only when there are some, and the run-only options', () => {
     const endpoint = { kind: 'openai' as const, url: 'http://gpu.example:8000', concurrency: 2 };
     const settings = runSettingsFrom(
-      { ollamaHost: '  http://127.0.0.1:11500 ', endpoints: [endpoint], chunkTokens: 900, strategy: 'pages', useJudge: false, ocrMode: 'off', ocrLanguages: ['deu', 'eng'] },
+      {
+        ollamaHost: '  http://127.0.0.1:11500 ',
+        endpoints: [endpoint],
+        chunkTokens: 900,
+        strategy: 'pages',
+        useJudge: false,
+        ocrMode: 'off',
+        ocrLanguages: ['deu', 'eng'],
+      },
       { mode: 'rules-only', unitTokens: 1, cache: false, summaryMapModel: 'qwen3:4b' },
     );
     expect(settings).toMatchObject({ mode: 'rules-only', strategy: 'pages', judge: false, ocr: 'off', ocrLanguages: ['deu', 'eng'] });
-    expect(settings.llm).toEqual({ ...DEFAULT_RUN_LLM_SETTINGS, host: 'http://127.0.0.1:11500', endpoints: [endpoint], desiredChunkTokens: 900, unitTokens: 1, cache: false, summaryMapModel: 'qwen3:4b' });
+    expect(settings.llm).toEqual({
+      ...DEFAULT_RUN_LLM_SETTINGS,
+      host: 'http://127.0.0.1:11500',
+      endpoints: [endpoint],
+      desiredChunkTokens: 900,
+      unitTokens: 1,
+      cache: false,
+      summaryMapModel: 'qwen3:4b',
+    });
     const blank = runSettingsFrom({ ollamaHost: '   ', endpoints: [] }, { mode: 'full' });
     expect(blank.llm).not.toHaveProperty('host');
     expect(blank.llm).not.toHaveProperty('endpoints');

@@ -23,7 +23,9 @@ describe('store and disk errors', () => {
 
   it('names the file and the next step when told them, and leaves other errors alone', () => {
     const info = storageErrorInfo(failure('SQLITE_FULL', 'database or disk is full'), { what: 'the database /data/audit.sqlite', then: 'then start again' });
-    expect(info?.message).toBe('There is no room to write the database /data/audit.sqlite (database or disk is full): the disk is full, or a quota or file-size limit was reached. Free space on that disk, then start again.');
+    expect(info?.message).toBe(
+      'There is no room to write the database /data/audit.sqlite (database or disk is full): the disk is full, or a quota or file-size limit was reached. Free space on that disk, then start again.',
+    );
     expect(storageErrorInfo(failure('ECONNREFUSED', 'connect ECONNREFUSED'))).toBeNull();
     expect(storageErrorInfo(new Error('plain'))).toBeNull();
     expect(toErrorInfo(new Error('plain')).code).toBe(ErrorCode.INTERNAL);

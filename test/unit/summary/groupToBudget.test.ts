@@ -5,7 +5,10 @@ const est = (parts: readonly string[]) => parts.join(' ').length;
 
 describe('groupToBudget', () => {
   it('groups consecutive items that fit, in order', () => {
-    expect(groupToBudget(['aaaa', 'bbbb', 'cccc', 'dd'], est, 10)).toEqual([['aaaa', 'bbbb'], ['cccc', 'dd']]);
+    expect(groupToBudget(['aaaa', 'bbbb', 'cccc', 'dd'], est, 10)).toEqual([
+      ['aaaa', 'bbbb'],
+      ['cccc', 'dd'],
+    ]);
   });
 
   it('cuts an item larger than the budget into sentence pieces, never dropping text', () => {

@@ -7,7 +7,8 @@ import { checkWindowAnswer } from '../../../electron/engine/treesplit/windowAnsw
 import { nodeText } from '../../../electron/engine/treesplit/view';
 import { newWindow, type WindowPlan } from '../../../electron/engine/treesplit/windows';
 
-const chapters = (lines: number[]): ProposedChapter[] => lines.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
+const chapters = (lines: number[]): ProposedChapter[] =>
+  lines.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
 const text = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the node with enough words to count`).join('\n');
 const nt = nodeText(text, 0, text.length);
 

@@ -12,7 +12,11 @@ function cut(sections: number) {
   const doc = sectionedDoc(sections, 4);
   const nt = nodeText(doc.text, 0, doc.text.length);
   const starts = nt.lines.flatMap((l, i) => (l.startsWith('Section ') ? [i + 1] : []));
-  const v = validateChapters(nt, starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `S${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] })), { minChapterChars: 10 });
+  const v = validateChapters(
+    nt,
+    starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `S${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] })),
+    { minChapterChars: 10 },
+  );
   if (!v.ok) throw new Error(v.errors.join('; '));
   return { doc, nt, chapters: v.chapters };
 }
@@ -26,14 +30,25 @@ describe('reviewBlocks and reviewBatches', () => {
     expect(blocks[1]!.text.split('\n')).toEqual(['Chapter 2 "S2" starts at line 8:', ' 7|', '>8|Section 2 overview', ' 9|']);
   });
   it('packs consecutive blocks up to the budget, a block larger than it alone', () => {
-    expect(reviewBatches([{ tokens: 5 }, { tokens: 5 }, { tokens: 5 }, { tokens: 20 }, { tokens: 1 }], 10)).toEqual([{ from: 0, to: 2 }, { from: 2, to: 3 }, { from: 3, to: 4 }, { from: 4, to: 5 }]);
+    expect(reviewBatches([{ tokens: 5 }, { tokens: 5 }, { tokens: 5 }, { tokens: 20 }, { tokens: 1 }], 10)).toEqual([
+      { from: 0, to: 2 },
+      { from: 2, to: 3 },
+      { from: 3, to: 4 },
+      { from: 4, to: 5 },
+    ]);
   });
 });
 
 describe('reviewSplit', () => {
   it('fails only the chapters of the part whose reply did not pass, whatever the comments say', async () => {
     const { doc, nt, chapters } = cut(30);
-    const { ctx, calls } = splitContext(tempDir(), doc, (_, n) => (n === 2 ? { passes: false, comments: 'chapter starts mid-sentence' } : { passes: true, comments: 'looks wrong but passes' }), { contextLines: 2 }, 1400);
+    const { ctx, calls } = splitContext(
+      tempDir(),
+      doc,
+      (_, n) => (n === 2 ? { passes: false, comments: 'chapter starts mid-sentence' } : { passes: true, comments: 'looks wrong but passes' }),
+      { contextLines: 2 },
+      1400,
+    );
     const outcome = await reviewSplit(ctx, wholeNode(doc), nt, chapters, 1);
     expect(calls.length).toBeGreaterThan(2);
     expect(outcome.passes).toBe(false);
@@ -43,7 +58,9 @@ describe('reviewSplit', () => {
   });
   it('makes the prompt smaller after a context overflow and tries again', async () => {
     const { doc, nt, chapters } = cut(3);
-    const { ctx, calls } = splitContext(tempDir(), doc, (_, n) => (n === 1 ? new AppError(ErrorCode.LLM_CONTEXT_OVERFLOW, 'too long') : { passes: true, comments: '' }));
+    const { ctx, calls } = splitContext(tempDir(), doc, (_, n) =>
+      n === 1 ? new AppError(ErrorCode.LLM_CONTEXT_OVERFLOW, 'too long') : { passes: true, comments: '' },
+    );
     const outcome = await reviewSplit(ctx, wholeNode(doc), nt, chapters, 1);
     expect(outcome.passes).toBe(true);
     expect(calls).toHaveLength(2);

@@ -18,7 +18,13 @@ export interface ScriptedCall {
 }
 
 /** `reply(call)` answers each call in order; every call is recorded in `calls`. */
-export function splitContext(dir: string, doc: ExtractedDocument, reply: (call: ScriptedCall, n: number) => unknown, options: Partial<TreeSplitOptions> = {}, numCtx = 4096): { ctx: SplitContext; calls: ScriptedCall[] } {
+export function splitContext(
+  dir: string,
+  doc: ExtractedDocument,
+  reply: (call: ScriptedCall, n: number) => unknown,
+  options: Partial<TreeSplitOptions> = {},
+  numCtx = 4096,
+): { ctx: SplitContext; calls: ScriptedCall[] } {
   const db = openDatabase(join(dir, 'split.sqlite'));
   const documentId = storeDoc(db, doc);
   const estimator = createEstimator();
@@ -26,7 +32,14 @@ export function splitContext(dir: string, doc: ExtractedDocument, reply: (call: 
   const llm = {
     estimator,
     chatJson: async (req: { purpose: string; messages: { role: string; content: string }[]; numPredict?: number }) => {
-      const call = { purpose: req.purpose, user: req.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'), numPredict: req.numPredict };
+      const call = {
+        purpose: req.purpose,
+        user: req.messages
+          .filter((m) => m.role === 'user')
+          .map((m) => m.content)
+          .join('\n'),
+        numPredict: req.numPredict,
+      };
       calls.push(call);
       const value = reply(call, calls.length);
       if (value instanceof Error) throw value;
@@ -56,13 +69,26 @@ export function splitContext(dir: string, doc: ExtractedDocument, reply: (call: 
 
 /** The whole document as one node of the tree. */
 export function wholeNode(doc: ExtractedDocument): SplitTreeNode {
-  return { title: doc.fileName, section: { level: 0, path: [] }, start: 0, end: doc.text.length, origin: 'root', isLeaf: false, overlapBefore: 0, children: [] };
+  return {
+    title: doc.fileName,
+    section: { level: 0, path: [] },
+    start: 0,
+    end: doc.text.length,
+    origin: 'root',
+    isLeaf: false,
+    overlapBefore: 0,
+    children: [],
+  };
 }
 
 /** `sections` titled sections of `linesEach` prose lines, a page each. */
 export function sectionedDoc(sections: number, linesEach: number): ExtractedDocument {
   const pages = Array.from({ length: sections }, (_, s) =>
-    [`Section ${s + 1} overview`, '', ...Array.from({ length: linesEach }, (_, l) => `Line ${l + 1} of section ${s + 1} says the control was tested and the evidence was kept on file.`)].join('\n'),
+    [
+      `Section ${s + 1} overview`,
+      '',
+      ...Array.from({ length: linesEach }, (_, l) => `Line ${l + 1} of section ${s + 1} says the control was tested and the evidence was kept on file.`),
+    ].join('\n'),
   );
   return documentFromPages(pages, 'sections.txt');
 }

@@ -14,7 +14,12 @@ async function run(reply: (call: ScriptedCall, n: number) => unknown, options = 
   const { ctx, calls } = splitContext(tempDir(), doc, reply, { minChapterChars: 10, ...options });
   const records: AttemptRecord[] = [];
   const progress: string[] = [];
-  const outcome = await splitOneNode(ctx, wholeNode(doc), (_, m) => progress.push(m), (a) => records.push(a));
+  const outcome = await splitOneNode(
+    ctx,
+    wholeNode(doc),
+    (_, m) => progress.push(m),
+    (a) => records.push(a),
+  );
   return { outcome, calls, records, progress, ctx };
 }
 
@@ -30,14 +35,33 @@ describe('splitOneNode', () => {
   it('sends a failed review back with its comments and accepts the corrected answer', async () => {
     const r = await run((c, n) => {
       if (c.purpose === 'review') return n === 2 ? { passes: false, comments: 'chapter 2 starts mid-paragraph' } : { passes: true, comments: '' };
-      return { chapters: n === 1 ? [{ line: 1, title: 'A' }, { line: 10, title: 'B' }] : headings(4) };
+      return {
+        chapters:
+          n === 1
+            ? [
+                { line: 1, title: 'A' },
+                { line: 10, title: 'B' },
+              ]
+            : headings(4),
+      };
     });
     expect(r.outcome.ok).toBe(true);
     expect(r.records.map((a) => a.outcome)).toEqual(['review_failed', 'accepted']);
     expect(r.calls[2]!.user).toMatch(/Reviewer comments: chapter 2 starts mid-paragraph/);
   });
   it('gives up early when the model repeats the same rejected answer', async () => {
-    const r = await run((c) => (c.purpose === 'split' ? { chapters: [{ line: 3, title: 'late' }, { line: 3, title: 'same' }] } : { passes: true, comments: '' }), { maxIdenticalFailures: 2 });
+    const r = await run(
+      (c) =>
+        c.purpose === 'split'
+          ? {
+              chapters: [
+                { line: 3, title: 'late' },
+                { line: 3, title: 'same' },
+              ],
+            }
+          : { passes: true, comments: '' },
+      { maxIdenticalFailures: 2 },
+    );
     expect(r.outcome.ok).toBe(false);
     if (!r.outcome.ok) {
       expect(r.outcome.reason).toMatch(/^the model returned the same rejected answer 2 times in a row/);
@@ -46,7 +70,9 @@ describe('splitOneNode', () => {
     expect(r.records.map((a) => a.outcome)).toEqual(['validation_failed', 'validation_failed']);
   });
   it('counts an invalid reply as an attempt and rethrows what is not a reply problem', async () => {
-    const invalid = await run((c, n) => (n === 1 ? new AppError(ErrorCode.LLM_INVALID_REPLY, 'not JSON') : c.purpose === 'split' ? { chapters: headings(4) } : { passes: true, comments: '' }));
+    const invalid = await run((c, n) =>
+      n === 1 ? new AppError(ErrorCode.LLM_INVALID_REPLY, 'not JSON') : c.purpose === 'split' ? { chapters: headings(4) } : { passes: true, comments: '' },
+    );
     expect(invalid.outcome.ok).toBe(true);
     expect(invalid.records.map((a) => a.outcome)).toEqual(['invalid_reply', 'accepted']);
     expect(invalid.ctx.stats.attempts).toBe(2);

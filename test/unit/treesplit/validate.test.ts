@@ -5,7 +5,8 @@ import { clampParams, fallbackStrategy, sampleText } from '../../../electron/eng
 import { feedbackText } from '../../../electron/engine/treesplit';
 
 const text = ['Title one', '', 'First paragraph line one.', 'continues here.', '', 'Title two', '', 'Second paragraph text.', 'more text here.'].join('\n');
-const ch = (starts: number[]) => starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: i === 1 ? [1] : [] }));
+const ch = (starts: number[]) =>
+  starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: i === 1 ? [1] : [] }));
 
 describe('validateChapters', () => {
   const nt = nodeText(`xx${text}`, 2, 2 + text.length);
@@ -43,7 +44,9 @@ describe('validateChapters', () => {
 });
 
 describe('compact view and windows', () => {
-  const lines = Array.from({ length: 400 }, (_, i) => (i % 6 === 5 ? '' : i % 6 === 0 ? `Heading ${i}` : `The quick brown fox number ${i} jumps over the lazy dog again and again and again.`));
+  const lines = Array.from({ length: 400 }, (_, i) =>
+    i % 6 === 5 ? '' : i % 6 === 0 ? `Heading ${i}` : `The quick brown fox number ${i} jumps over the lazy dog again and again and again.`,
+  );
   const nt = nodeText(lines.join('\n'), 0, lines.join('\n').length);
   const kinds = classifyLines(nt, new Set());
   const est = (s: string) => Math.ceil(s.length / 3.5);
@@ -75,7 +78,16 @@ describe('judge helpers', () => {
     expect(clampParams({ targetChunkTokens: 5000, overlapChars: 300 }, 2000)).toEqual({ targetChunkTokens: 2000, overlapChars: 300 });
   });
   it('falls back to outline, then headings, then pages', () => {
-    const base = { pageCount: 3, outlinePresent: false, outlineEntries: 0, outlineEntriesResolved: 0, headingCandidates: 0, pagesWithText: 3, textLayerCoverage: 1, textChars: 100 };
+    const base = {
+      pageCount: 3,
+      outlinePresent: false,
+      outlineEntries: 0,
+      outlineEntriesResolved: 0,
+      headingCandidates: 0,
+      pagesWithText: 3,
+      textLayerCoverage: 1,
+      textChars: 100,
+    };
     expect(fallbackStrategy({ ...base, outlinePresent: true, outlineEntries: 3, outlineEntriesResolved: 3 }).strategy).toBe('outline');
     expect(fallbackStrategy({ ...base, headingCandidates: 5 }).strategy).toBe('headings');
     expect(fallbackStrategy(base).strategy).toBe('pages');
@@ -92,7 +104,14 @@ describe('judge helpers', () => {
 
 describe('feedback', () => {
   it('tells the next attempt the starts, the errors, the diff and the review comments', () => {
-    const f = feedbackText(2, 20, ch([1, 9, 4]), ['chapter 3 starts before chapter 2'], { offset: 5, expectedContext: 'abc def', actualContext: 'abc xyz', before: 'abc ', expected: 'def', actual: 'xyz' }, 'Chapter 2 cuts a sentence');
+    const f = feedbackText(
+      2,
+      20,
+      ch([1, 9, 4]),
+      ['chapter 3 starts before chapter 2'],
+      { offset: 5, expectedContext: 'abc def', actualContext: 'abc xyz', before: 'abc ', expected: 'def', actual: 'xyz' },
+      'Chapter 2 cuts a sentence',
+    );
     expect(f).toContain('Attempt 3 of 20');
     expect(f).toContain('start lines were: 1, 9, 4');
     expect(f).toContain('- chapter 3 starts before chapter 2');
@@ -131,22 +150,37 @@ describe('chapters that start where a heading is only listed (trial 2026-11-28 r
   const body = lines.join('\n');
   const nt = nodeText(body, 0, body.length);
   const at = (title: string) => lines.indexOf(title) + 1;
-  const split = (starts: number[]) => starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: lines[n - 1]!, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
+  const split = (starts: number[]) =>
+    starts.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: lines[n - 1]!, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
 
   it('fails a chapter that starts on a line of the contents', () => {
     const v = validateChapters(nt, split([1, at('2 Detailed Fix Review Results . . . . . 5'), at('1 Executive Summary')]), { minChapterChars: 10 });
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors).toEqual(['chapter 2 starts at line 4, a line of the contents ("2 Detailed Fix Review Results . . . . . 5"): start each chapter at its section\'s heading, not at its entry in the contents']);
+    if (!v.ok)
+      expect(v.errors).toEqual([
+        'chapter 2 starts at line 4, a line of the contents ("2 Detailed Fix Review Results . . . . . 5"): start each chapter at its section\'s heading, not at its entry in the contents',
+      ]);
   });
 
   it('fails a chapter that starts on a summary row whose heading the text prints again further on, and names that line', () => {
-    const v = validateChapters(nt, split([1, at('3. Use of error-prone pattern for token transfers Unresolved'), at('1 Executive Summary'), at('2 Detailed Fix Review Results')]), { minChapterChars: 10 });
+    const v = validateChapters(
+      nt,
+      split([1, at('3. Use of error-prone pattern for token transfers Unresolved'), at('1 Executive Summary'), at('2 Detailed Fix Review Results')]),
+      { minChapterChars: 10 },
+    );
     expect(v.ok).toBe(false);
-    if (!v.ok) expect(v.errors).toEqual(['chapter 2 starts at line 8, where the heading "3. Use of error-prone pattern for token transfers Unresolved" is only listed: the text prints it again at line 20, where its section starts']);
+    if (!v.ok)
+      expect(v.errors).toEqual([
+        'chapter 2 starts at line 8, where the heading "3. Use of error-prone pattern for token transfers Unresolved" is only listed: the text prints it again at line 20, where its section starts',
+      ]);
   });
 
   it('passes chapters that start at the sections’ own headings, though the contents and the summary list them too', () => {
-    const v = validateChapters(nt, split([1, at('1 Executive Summary'), at('2 Detailed Fix Review Results'), at('3. Use of error-prone pattern for token transfers')]), { minChapterChars: 10 });
+    const v = validateChapters(
+      nt,
+      split([1, at('1 Executive Summary'), at('2 Detailed Fix Review Results'), at('3. Use of error-prone pattern for token transfers')]),
+      { minChapterChars: 10 },
+    );
     expect(v.ok).toBe(true);
   });
 });

@@ -7,7 +7,8 @@ import { useTempDir } from '../../helpers/tempDir';
 import { sectionedDoc, splitContext, wholeNode } from './splitContextFixture';
 
 const tempDir = useTempDir('treesplit-answer-');
-const chapters = (lines: number[]): ProposedChapter[] => lines.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
+const chapters = (lines: number[]): ProposedChapter[] =>
+  lines.map((n, i) => ({ chapterIndex: i + 1, chapterTitle: `C${i + 1}`, chapterStartLineNumber: n, importantContextChapterIndexes: [] }));
 const text = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the node with enough words to count`).join('\n');
 const nt = nodeText(text, 0, text.length);
 
@@ -18,7 +19,7 @@ function window(from: number, to: number, base: number, want = 3) {
 }
 
 describe('checkWindowAnswer', () => {
-  it('maps the part\'s own numbering to the node\'s and drops starts outside the part with a note', () => {
+  it("maps the part's own numbering to the node's and drops starts outside the part with a note", () => {
     const w = window(21, 41, 18);
     const plan: WindowPlan = { windows: [window(1, 21, 0), w], perCall: 10, nodeTokens: 500, lineCount: 40 };
     const a = checkWindowAnswer(nt, plan, w, chapters([1, 5, 12]));
@@ -30,7 +31,9 @@ describe('checkWindowAnswer', () => {
   it('rejects starts that do not increase and line numbers that are not whole', () => {
     const w = window(1, 41, 0);
     const plan: WindowPlan = { windows: [w], perCall: 10, nodeTokens: 500, lineCount: 40 };
-    expect(checkWindowAnswer(nt, plan, w, chapters([1, 10, 10])).errors).toEqual(['chapter "C3" starts at line 10, not after the previous chapter\'s line 10: start lines must strictly increase']);
+    expect(checkWindowAnswer(nt, plan, w, chapters([1, 10, 10])).errors).toEqual([
+      'chapter "C3" starts at line 10, not after the previous chapter\'s line 10: start lines must strictly increase',
+    ]);
     expect(checkWindowAnswer(nt, plan, w, chapters([1, 2.5])).errors).toEqual(['chapter 2 has no whole line number (2.5)']);
   });
   it('thins a model that lists every line to about the number asked, cutting evenly', () => {
@@ -49,16 +52,33 @@ describe('joinWindows', () => {
     a.chapters = chapters([5, 12]);
     b.chapters = [{ chapterIndex: 1, chapterTitle: 'D', chapterStartLineNumber: 30, importantContextChapterIndexes: [1] }];
     const joined = joinWindows(nt, { windows: [a, b], perCall: 10, nodeTokens: 500, lineCount: 40 });
-    expect(joined.chapters.map((c) => [c.chapterIndex, c.chapterStartLineNumber])).toEqual([[0, 1], [1, 5], [2, 12], [3, 30]]);
+    expect(joined.chapters.map((c) => [c.chapterIndex, c.chapterStartLineNumber])).toEqual([
+      [0, 1],
+      [1, 5],
+      [2, 12],
+      [3, 30],
+    ]);
     expect(joined.chapters[3]!.importantContextChapterIndexes).toEqual([3]);
-    expect(joined.notes).toEqual(['no chapter started at the first line (1): the text before the first start became chapter "line 1 of the node with enough words to count"']);
+    expect(joined.notes).toEqual([
+      'no chapter started at the first line (1): the text before the first start became chapter "line 1 of the node with enough words to count"',
+    ]);
   });
 });
 
 describe('askWindow', () => {
-  it('asks once with the part\'s context and the reply room, and checks the answer', async () => {
+  it("asks once with the part's context and the reply room, and checks the answer", async () => {
     const doc = sectionedDoc(4, 6);
-    const { ctx, calls } = splitContext(tempDir(), doc, () => ({ chapters: [{ line: 1, title: 'Section 1' }, { line: 9, title: 'Section 2' }] }), { splitNumPredict: 300 });
+    const { ctx, calls } = splitContext(
+      tempDir(),
+      doc,
+      () => ({
+        chapters: [
+          { line: 1, title: 'Section 1' },
+          { line: 9, title: 'Section 2' },
+        ],
+      }),
+      { splitNumPredict: 300 },
+    );
     const docNt = nodeText(doc.text, 0, doc.text.length);
     const plan = planWindows(ctx, wholeNode(doc), docNt, classifyLines(docNt, new Set()), ctx.estimate(doc.text));
     const answer = await askWindow(ctx, wholeNode(doc), docNt, plan, plan.windows[0]!, 1);

@@ -64,7 +64,16 @@ describe('shrinkAfterCut', () => {
 });
 
 describe('windowHeader and sendBack', () => {
-  const node = { title: 'Report', section: { level: 1, path: ['Report', 'Findings'] }, start: 0, end: 10, origin: 'llm' as const, isLeaf: false, overlapBefore: 0, children: [] };
+  const node = {
+    title: 'Report',
+    section: { level: 1, path: ['Report', 'Findings'] },
+    start: 0,
+    end: 10,
+    origin: 'llm' as const,
+    isLeaf: false,
+    overlapBefore: 0,
+    children: [],
+  };
   it('names the part, the lines it decides and the count asked for', () => {
     expect(windowHeader(node, 900, 40, null, 1, 1, 1, 40, 3, false)).toBe('Node: "Report / Findings", lines 1-40, about 900 tokens. Propose about 3 chapters.');
     const multi = windowHeader(node, 900, 40, null, 2, 3, 5, 20, 2, true);

@@ -20,17 +20,50 @@ function random(seed: number): () => number {
   return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
-const PIECES = ['ab', 'AB', 'aB', 'k', 'K', '\u212A', 's', 'S', '\u017F', '\u0345', '\u03B9', '\u0399', 'é', 'É', '1', '22', '\uD835\uDC00', '\uD83D\uDE00', '\uDC00', ' ', '-', '\n', '.', '|', 'x'];
+const PIECES = [
+  'ab',
+  'AB',
+  'aB',
+  'k',
+  'K',
+  '\u212A',
+  's',
+  'S',
+  '\u017F',
+  '\u0345',
+  '\u03B9',
+  '\u0399',
+  'é',
+  'É',
+  '1',
+  '22',
+  '\uD835\uDC00',
+  '\uD83D\uDE00',
+  '\uDC00',
+  ' ',
+  '-',
+  '\n',
+  '.',
+  '|',
+  'x',
+];
 
-describe('a title\'s words found without a compiled pattern', () => {
+describe("a title's words found without a compiled pattern", () => {
   it('finds what the whole-word pattern (flag u) finds', () => {
     const next = random(1);
     const pick = () => PIECES[Math.floor(next() * PIECES.length)]!;
     for (let n = 0; n < 1500; n++) {
       const text = Array.from({ length: 4 + Math.floor(next() * 30) }, pick).join('');
-      const words = Array.from({ length: 1 + Math.floor(next() * 3) }, () => (next() < 0.5 ? 'ab' : next() < 0.5 ? '\uD835\uDC00' : 'k')).map((w) => w.toLowerCase());
+      const words = Array.from({ length: 1 + Math.floor(next() * 3) }, () => (next() < 0.5 ? 'ab' : next() < 0.5 ? '\uD835\uDC00' : 'k')).map((w) =>
+        w.toLowerCase(),
+      );
       for (const whole of [true, false]) {
-        expect({ text, words, whole, found: [...wordSequenceMatches(text, words, { wholeWords: whole })] }).toEqual({ text, words, whole, found: viaRegex(text, words, 'gu', whole) });
+        expect({ text, words, whole, found: [...wordSequenceMatches(text, words, { wholeWords: whole })] }).toEqual({
+          text,
+          words,
+          whole,
+          found: viaRegex(text, words, 'gu', whole),
+        });
       }
     }
   });
@@ -42,7 +75,11 @@ describe('a title\'s words found without a compiled pattern', () => {
       const text = Array.from({ length: 4 + Math.floor(next() * 30) }, pick).join('');
       const words = Array.from({ length: 1 + Math.floor(next() * 3) }, () => (['ab', 'K', 's', 'x1', 'Ab'] as const)[Math.floor(next() * 5)]!);
       const folded = caseFoldedAscii(text, words)!;
-      expect({ text, words, found: [...wordSequenceMatches(folded.text, folded.words, { caseFolded: true })] }).toEqual({ text, words, found: viaRegex(text, words, 'giu', false) });
+      expect({ text, words, found: [...wordSequenceMatches(folded.text, folded.words, { caseFolded: true })] }).toEqual({
+        text,
+        words,
+        found: viaRegex(text, words, 'giu', false),
+      });
     }
     expect(caseFoldedAscii('text', ['é'])).toBeNull();
   });

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { COMPARE_FORMATS, COMPARE_LABEL_TEXT, COMPARE_LABELS, modelStatusText, type CompareCandidate, type CompareFormat, type ComparePair, type CompareSide, type Comparison } from '../../../../shared/compare';
+import {
+  COMPARE_FORMATS,
+  COMPARE_LABEL_TEXT,
+  COMPARE_LABELS,
+  modelStatusText,
+  type CompareCandidate,
+  type CompareFormat,
+  type ComparePair,
+  type CompareSide,
+  type Comparison,
+} from '../../../../shared/compare';
 import { store, useStore } from '../../store';
 import { formatPageList } from '../../format';
 import { DocumentPicker } from '../DocumentPicker';
@@ -36,7 +46,13 @@ function SideCell({ side, documentId, notes }: { side: CompareSide | null; docum
         </ul>
       ) : null}
       {open && side.page !== null ? (
-        <PdfPage documentId={documentId} page={side.page} quote={side.quote} {...(side.start !== null && side.end !== null ? { range: { start: side.start, end: side.end } } : {})} width={SOURCE_WIDTH} />
+        <PdfPage
+          documentId={documentId}
+          page={side.page}
+          quote={side.quote}
+          {...(side.start !== null && side.end !== null ? { range: { start: side.start, end: side.end } } : {})}
+          width={SOURCE_WIDTH}
+        />
       ) : null}
     </td>
   );
@@ -174,7 +190,8 @@ export function CompareView() {
       {comparison ? (
         <>
           <p className="compare__summary" aria-label="Summary">
-            Resolved (as the later document states): {comparison.summary.resolved} · Still open: {comparison.summary.stillOpen} · No longer present: {comparison.summary.noLongerPresent} · New: {comparison.summary.new} · Severity changed: {comparison.summary.severityChanged}
+            Resolved (as the later document states): {comparison.summary.resolved} · Still open: {comparison.summary.stillOpen} · No longer present:{' '}
+            {comparison.summary.noLongerPresent} · New: {comparison.summary.new} · Severity changed: {comparison.summary.severityChanged}
             {comparison.summary.candidates > 0 ? ` · Candidates to confirm: ${comparison.summary.candidates}` : ''}
           </p>
           {comparison.modelStatus ? (

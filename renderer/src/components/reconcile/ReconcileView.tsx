@@ -21,7 +21,11 @@ const SOURCE_WIDTH = 400;
 const FORMAT_NAMES: Readonly<Record<ReconcileFormat, string>> = { xlsx: 'Excel workpaper', md: 'Markdown', html: 'HTML', pdf: 'PDF', csv: 'CSV', json: 'JSON' };
 /** The reason in a narrow column (its full words are the cell's tooltip). */
 const SHORT_REASON: Readonly<Record<MatchedEntry['by'], string>> = { id: 'ID', title: 'title', mention: 'mention', auditor: 'by hand' };
-const LIST_NAMES: Readonly<Record<TieOutList, string>> = { matched: 'Matched', onlyInDocument: 'Only in the document', onlyInPopulation: 'Only in the population' };
+const LIST_NAMES: Readonly<Record<TieOutList, string>> = {
+  matched: 'Matched',
+  onlyInDocument: 'Only in the document',
+  onlyInPopulation: 'Only in the population',
+};
 
 /** The page opened from a row: the document's page with the item's quote highlighted. */
 interface OpenPage {
@@ -142,10 +146,20 @@ function MatchedList({ entries, onOpen, busy }: { entries: readonly MatchedEntry
                   </span>
                 ) : (
                   <span className="reconcile__actions">
-                    <button type="button" className="button button--small" disabled={busy} onClick={() => void review('confirm', { rowKey: m.rowKey, itemKey: m.finding.key })}>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      disabled={busy}
+                      onClick={() => void review('confirm', { rowKey: m.rowKey, itemKey: m.finding.key })}
+                    >
                       Confirm
                     </button>
-                    <button type="button" className="button button--small" disabled={busy} onClick={() => void review('break', { rowKey: m.rowKey, itemKey: m.finding.key })}>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      disabled={busy}
+                      onClick={() => void review('break', { rowKey: m.rowKey, itemKey: m.finding.key })}
+                    >
                       Break
                     </button>
                   </span>
@@ -177,7 +191,14 @@ function DocumentOnlyList({ result, onOpen }: { result: Reconciliation; onOpen: 
               style={style}
               columns={columns}
               testId="document-only-row"
-              cells={[<span className="reconcile__tick reconcile__tick--exception">✗</span>, text(d.finding.id ?? '—'), text(d.finding.title), <PageButton item={d.finding} from={itemName(d.finding)} onOpen={onOpen} />, text(reviewText(d.review)), <NoteButton target={{ itemKey: d.finding.key }} />]}
+              cells={[
+                <span className="reconcile__tick reconcile__tick--exception">✗</span>,
+                text(d.finding.id ?? '—'),
+                text(d.finding.title),
+                <PageButton item={d.finding} from={itemName(d.finding)} onOpen={onOpen} />,
+                text(reviewText(d.review)),
+                <NoteButton target={{ itemKey: d.finding.key }} />,
+              ]}
             />
           );
         }}
@@ -227,7 +248,15 @@ function PopulationOnlyList({ result, busy }: { result: Reconciliation; busy: bo
               style={style}
               columns={columns}
               testId="population-only-row"
-              cells={[<span className="reconcile__tick reconcile__tick--exception">✗</span>, p.row, text(p.key ?? '—'), text(p.title), text(reviewText(p.review) + broken), <MatchByHand entry={p} result={result} busy={busy} />, <NoteButton target={{ rowKey: p.rowKey }} />]}
+              cells={[
+                <span className="reconcile__tick reconcile__tick--exception">✗</span>,
+                p.row,
+                text(p.key ?? '—'),
+                text(p.title),
+                text(reviewText(p.review) + broken),
+                <MatchByHand entry={p} result={result} busy={busy} />,
+                <NoteButton target={{ rowKey: p.rowKey }} />,
+              ]}
             />
           );
         }}
@@ -319,7 +348,11 @@ export function ReconcileView() {
   const open = opened?.tieOut === tieOut ? opened : null;
   const setOpen = (page: OpenPage | null) => setOpened(page && { ...page, tieOut });
   const counts = result?.counts;
-  const sizes: Record<TieOutList, number> = { matched: counts?.matched ?? 0, onlyInDocument: counts?.onlyInDocument ?? 0, onlyInPopulation: counts?.onlyInPopulation ?? 0 };
+  const sizes: Record<TieOutList, number> = {
+    matched: counts?.matched ?? 0,
+    onlyInDocument: counts?.onlyInDocument ?? 0,
+    onlyInPopulation: counts?.onlyInPopulation ?? 0,
+  };
   return (
     <section className="reconcile" aria-label="Reconcile">
       <h2>Reconcile a document with a population</h2>
@@ -342,8 +375,21 @@ export function ReconcileView() {
             <strong>{preview.file}</strong>
             {preview.sheet ? `, sheet “${preview.sheet}”` : ''}: {preview.rows} rows, header on {preview.kind === 'csv' ? 'line' : 'row'} {preview.headerRow}
           </span>
-          <ColumnSelect label="Key column" reason={preview.proposal.keyReason} columns={preview.columns} value={keyColumn} none="none: match by title" onChange={(column) => reconcile.setColumns({ keyColumn: column })} />
-          <ColumnSelect label="Title column" reason={preview.proposal.titleReason} columns={preview.columns} value={titleColumn} onChange={(column) => column !== null && reconcile.setColumns({ titleColumn: column })} />
+          <ColumnSelect
+            label="Key column"
+            reason={preview.proposal.keyReason}
+            columns={preview.columns}
+            value={keyColumn}
+            none="none: match by title"
+            onChange={(column) => reconcile.setColumns({ keyColumn: column })}
+          />
+          <ColumnSelect
+            label="Title column"
+            reason={preview.proposal.titleReason}
+            columns={preview.columns}
+            value={titleColumn}
+            onChange={(column) => column !== null && reconcile.setColumns({ titleColumn: column })}
+          />
           <button type="button" className="button" disabled={busy || titleColumn === null} onClick={() => void reconcile.run()}>
             {busy ? 'Reconciling…' : 'Reconcile'}
           </button>
@@ -399,7 +445,21 @@ export function ReconcileView() {
 }
 
 /** One of the population's columns to read as the key or the title; `none` offers no column at all. */
-function ColumnSelect({ label, reason, columns, value, none, onChange }: { label: string; reason: string; columns: readonly string[]; value: string | null; none?: string; onChange: (column: string | null) => void }) {
+function ColumnSelect({
+  label,
+  reason,
+  columns,
+  value,
+  none,
+  onChange,
+}: {
+  label: string;
+  reason: string;
+  columns: readonly string[];
+  value: string | null;
+  none?: string;
+  onChange: (column: string | null) => void;
+}) {
   return (
     <label className="inline-field" title={reason}>
       <span>{label}</span>

@@ -176,7 +176,9 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
   const identity = view.identity[finding.id];
   const printedId = printedIdOf(finding, identity);
   const occurrences = [
-    ...(finding.manualEvidence ? [{ start: finding.manualEvidence.start, end: finding.manualEvidence.end, page: finding.manualEvidence.page, label: 'your selection' }] : []),
+    ...(finding.manualEvidence
+      ? [{ start: finding.manualEvidence.start, end: finding.manualEvidence.end, page: finding.manualEvidence.page, label: 'your selection' }]
+      : []),
     ...finding.sources
       .filter((s) => s.grounded && s.evidenceStart !== null && s.evidenceEnd !== null)
       .sort((a, b) => Number(b.isMain) - Number(a.isMain))
@@ -188,7 +190,8 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
         <span className="muted">{finding.label}</span> {printedId ? <code>{printedId}</code> : null} {finding.effective.title}
       </h2>
       <p className="review-detail__facts">
-        <StateBadge state={finding.state} /> <Severity label={finding.effective.severity} rank={finding.severityRank} /> <span className="muted">{finding.effective.type}</span>{' '}
+        <StateBadge state={finding.state} /> <Severity label={finding.effective.severity} rank={finding.severityRank} />{' '}
+        <span className="muted">{finding.effective.type}</span>{' '}
         <span className="muted" data-testid="detail-page">
           · <PageLabel documentId={finding.documentId} page={finding.mainPage} capital />
         </span>{' '}
@@ -241,7 +244,9 @@ export function ReviewDetail({ finding, view, form, setForm }: { finding: Review
             <tr key={field} data-field={field} className={finding.edited.includes(field) ? 'edited' : ''}>
               <th scope="row">{FIELD_LABEL[field]}</th>
               <td className="original">{finding.original[field] || '—'}</td>
-              <td className="effective">{finding.edited.includes(field) ? <strong>{finding.effective[field]}</strong> : <span className="muted">same</span>}</td>
+              <td className="effective">
+                {finding.edited.includes(field) ? <strong>{finding.effective[field]}</strong> : <span className="muted">same</span>}
+              </td>
             </tr>
           ))}
           {finding.changedFields.length > 0 && finding.latestModel ? (

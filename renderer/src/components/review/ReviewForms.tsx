@@ -18,7 +18,10 @@ export function ReviewFormShell({
   children,
   className,
   ...rest
-}: { label: string; submitLabel: string; danger?: boolean; onSubmit(): void; onCancel(): void; children: ReactNode } & Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'>) {
+}: { label: string; submitLabel: string; danger?: boolean; onSubmit(): void; onCancel(): void; children: ReactNode } & Omit<
+  FormHTMLAttributes<HTMLFormElement>,
+  'onSubmit'
+>) {
   return (
     <form
       {...rest}
@@ -44,7 +47,17 @@ export function ReviewFormShell({
 export function ReasonForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [reason, setReason] = useState('');
   return (
-    <ReviewFormShell label="Reject the finding" submitLabel="Reject" danger onCancel={onDone} onSubmit={() => void store().review.setState(finding, 'rejected', reason).then((ok) => ok && onDone())}>
+    <ReviewFormShell
+      label="Reject the finding"
+      submitLabel="Reject"
+      danger
+      onCancel={onDone}
+      onSubmit={() =>
+        void store()
+          .review.setState(finding, 'rejected', reason)
+          .then((ok) => ok && onDone())
+      }
+    >
       <label className="field">
         <span>Reason for rejecting</span>
         <input type="text" autoFocus value={reason} required onChange={(e) => setReason(e.currentTarget.value)} />
@@ -65,7 +78,16 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
   const severities = [...new Set([...scale, finding.original.severity, finding.effective.severity].filter((s) => s !== ''))];
   const change = (field: EditableField, value: string) => setValues({ ...values, [field]: value });
   return (
-    <ReviewFormShell label="Edit the finding" submitLabel={saving ? 'Saving…' : 'Save edits'} onCancel={onDone} onSubmit={() => void store().review.edit(finding, values).then((ok) => ok && onDone())}>
+    <ReviewFormShell
+      label="Edit the finding"
+      submitLabel={saving ? 'Saving…' : 'Save edits'}
+      onCancel={onDone}
+      onSubmit={() =>
+        void store()
+          .review.edit(finding, values)
+          .then((ok) => ok && onDone())
+      }
+    >
       {EDITABLE_FIELDS.map((field, i) => (
         <label className="field" key={field}>
           <span>
@@ -95,7 +117,16 @@ export function EditForm({ finding, onDone }: { finding: ReviewedFinding; onDone
 export function NoteForm({ finding, onDone }: { finding: ReviewedFinding; onDone(): void }) {
   const [text, setText] = useState('');
   return (
-    <ReviewFormShell label="Add a note" submitLabel="Add note" onCancel={onDone} onSubmit={() => void store().review.note(finding, text).then((ok) => ok && onDone())}>
+    <ReviewFormShell
+      label="Add a note"
+      submitLabel="Add note"
+      onCancel={onDone}
+      onSubmit={() =>
+        void store()
+          .review.note(finding, text)
+          .then((ok) => ok && onDone())
+      }
+    >
       <label className="field">
         <span>Note</span>
         <input type="text" autoFocus required value={text} onChange={(e) => setText(e.currentTarget.value)} />

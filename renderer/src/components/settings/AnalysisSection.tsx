@@ -42,7 +42,12 @@ export function AnalysisSection({ id }: { id: string }) {
       <div className="grid-fields">
         <div className="field">
           <label htmlFor={`${id}-mode`}>Analysis mode</label>
-          <select id={`${id}-mode`} value={draft.analysisMode} aria-describedby={`${id}-mode-hint`} onChange={(event) => edit({ analysisMode: event.currentTarget.value as 'full' | 'rules-only' })}>
+          <select
+            id={`${id}-mode`}
+            value={draft.analysisMode}
+            aria-describedby={`${id}-mode-hint`}
+            onChange={(event) => edit({ analysisMode: event.currentTarget.value as 'full' | 'rules-only' })}
+          >
             <option value="full">Full (LLM findings)</option>
             <option value="rules-only">Rules only (no LLM)</option>
           </select>
@@ -95,7 +100,11 @@ export function AnalysisSection({ id }: { id: string }) {
       <div className="grid-fields">
         <div className="field">
           <label htmlFor={`${id}-ctx-mode`}>Context window</label>
-          <select id={`${id}-ctx-mode`} value={draft.contextPolicy.mode} onChange={(event) => edit({ contextPolicy: { ...draft.contextPolicy, mode: event.currentTarget.value as 'auto' | 'fixed' } })}>
+          <select
+            id={`${id}-ctx-mode`}
+            value={draft.contextPolicy.mode}
+            onChange={(event) => edit({ contextPolicy: { ...draft.contextPolicy, mode: event.currentTarget.value as 'auto' | 'fixed' } })}
+          >
             <option value="auto">Automatic (from models and chunks)</option>
             <option value="fixed">Fixed size</option>
           </select>

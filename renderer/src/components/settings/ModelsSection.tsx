@@ -19,7 +19,10 @@ export function ModelsSection({ id }: { id: string }) {
   return (
     <section className="panel">
       <h2>Models</h2>
-      <p className="hint">Automatic picks the first installed model of the recommended list (shown after the arrow). Only installed models can be chosen; embedding models are offered only for embeddings.</p>
+      <p className="hint">
+        Automatic picks the first installed model of the recommended list (shown after the arrow). Only installed models can be chosen; embedding models are
+        offered only for embeddings.
+      </p>
       <div className="grid-fields">
         {MODEL_STAGES.map((stage) => {
           const value = models[stage];
@@ -29,8 +32,14 @@ export function ModelsSection({ id }: { id: string }) {
           return (
             <div className="field" key={stage}>
               <label htmlFor={`${id}-model-${stage}`}>{STAGE_LABELS[stage]}</label>
-              <select id={`${id}-model-${stage}`} value={value ?? ''} onChange={(event) => store().settings.edit({ models: { ...models, [stage]: event.currentTarget.value || null } })}>
-                <option value="">{automatic === undefined ? 'Automatic' : automatic === null ? 'Automatic (no suitable model installed)' : `Automatic → ${automatic}`}</option>
+              <select
+                id={`${id}-model-${stage}`}
+                value={value ?? ''}
+                onChange={(event) => store().settings.edit({ models: { ...models, [stage]: event.currentTarget.value || null } })}
+              >
+                <option value="">
+                  {automatic === undefined ? 'Automatic' : automatic === null ? 'Automatic (no suitable model installed)' : `Automatic → ${automatic}`}
+                </option>
                 {value !== null && !installed.includes(value) ? <option value={value}>{value} (not installed)</option> : null}
                 {installed.map((name) => (
                   <option key={name} value={name}>

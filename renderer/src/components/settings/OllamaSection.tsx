@@ -41,7 +41,9 @@ export function OllamaSection({ id }: { id: string }) {
         {status ? (
           <>
             <p className="connection__headline">
-              {status.reachable ? `Connected to Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator}: its models answer from scripts, not as language models)` : ''}: ${plural(status.models.length, 'model')} installed.` : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
+              {status.reachable
+                ? `Connected to Ollama ${status.version ?? ''} at ${status.host}${status.simulator ? ` (${status.simulator}: its models answer from scripts, not as language models)` : ''}: ${plural(status.models.length, 'model')} installed.`
+                : `Not connected: ${status.error?.message ?? 'Ollama does not answer.'}`}
               {checking ? ' (checking again…)' : ''}
             </p>
             {status.guidance.length > 0 ? (

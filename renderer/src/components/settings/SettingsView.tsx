@@ -42,7 +42,8 @@ function SettingsActions() {
       {dirty ? (
         <>
           <span className="settings__unsaved">
-            Unsaved changes (kept while you look elsewhere){profileProblems > 0 ? `; the profile is saved once its ${plural(profileProblems, 'problem')} ${profileProblems === 1 ? 'is' : 'are'} fixed` : ''}
+            Unsaved changes (kept while you look elsewhere)
+            {profileProblems > 0 ? `; the profile is saved once its ${plural(profileProblems, 'problem')} ${profileProblems === 1 ? 'is' : 'are'} fixed` : ''}
           </span>
           <button
             type="button"
@@ -98,7 +99,10 @@ export function SettingsView() {
       <RetrievalSettingsSection />
       <section className="panel">
         <h2>What counts as a finding</h2>
-        <p className="hint">Edit the profile as a form or as JSON (the same profile), then save the settings. A profile that does not validate is not saved; each problem is shown where it is.</p>
+        <p className="hint">
+          Edit the profile as a form or as JSON (the same profile), then save the settings. A profile that does not validate is not saved; each problem is shown
+          where it is.
+        </p>
         <ProfileEditor profile={profile} />
       </section>
       <DataSection />

@@ -73,7 +73,15 @@ export function OcrWordLayer({ words, width, height }: { words: readonly OcrWord
     <div className="ocr-words" data-testid="ocr-words" aria-hidden="true">
       {words.map((word, i) => {
         const band = confidenceBand(word.confidence);
-        return <span key={i} className={`ocr-word ocr-word--${band}`} data-band={band} title={`${word.text} (${Math.round(word.confidence)}%)`} style={pixelBox(word, width, height)} />;
+        return (
+          <span
+            key={i}
+            className={`ocr-word ocr-word--${band}`}
+            data-band={band}
+            title={`${word.text} (${Math.round(word.confidence)}%)`}
+            style={pixelBox(word, width, height)}
+          />
+        );
       })}
     </div>
   );

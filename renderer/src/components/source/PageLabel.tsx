@@ -6,7 +6,17 @@ import { usePrintedLabel } from './usePrintedLabel';
  * "p. 8", or "p. 8, printed 7" where the document numbers its pages otherwise: the queue row, the finding's header
  * and the source heading name a page the same way (and the reports too).
  */
-export function PageLabel({ documentId, page, capital = false, testId = 'page-label' }: { documentId: number; page: number | null; capital?: boolean; testId?: string }) {
+export function PageLabel({
+  documentId,
+  page,
+  capital = false,
+  testId = 'page-label',
+}: {
+  documentId: number;
+  page: number | null;
+  capital?: boolean;
+  testId?: string;
+}) {
   const printed = usePrintedLabel(documentId, page);
   if (page === null) return <>{capital ? 'Page unknown' : 'page ?'}</>;
   return (

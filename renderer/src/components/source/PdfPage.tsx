@@ -20,7 +20,19 @@ interface Drawn {
  * A page read by OCR has no text to search: its quote is highlighted on the OCR words that hold `range` (offsets
  * into the canonical text), and the words' boxes can be shown, tinted by confidence.
  */
-export function PdfPage({ documentId, page, quote, range, width }: { documentId: number; page: number; quote: string; range?: { start: number; end: number }; width: number }) {
+export function PdfPage({
+  documentId,
+  page,
+  quote,
+  range,
+  width,
+}: {
+  documentId: number;
+  page: number;
+  quote: string;
+  range?: { start: number; end: number };
+  width: number;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [lastDrawing, setLastDrawing] = useState<Drawn | null>(null);
   // Why the drawing asked for failed; an error of an earlier drawing (another page or width) is not shown.
@@ -83,10 +95,21 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
     };
   }, [documentId, page, quote, width, drawingKey]);
 
-  if (error) return <p className="warning" data-testid="pdf-page-error">The page cannot be shown: {error}</p>;
+  if (error)
+    return (
+      <p className="warning" data-testid="pdf-page-error">
+        The page cannot be shown: {error}
+      </p>
+    );
   const ocrPage = ocrWords.length > 0;
   // On an OCR page the words OCR read are the page's text: the quote is where its offsets fall.
-  const boxes = !drawn ? [] : ocrPage ? (range ? quoteWords(ocrWords, range.start, range.end).map((word) => pixelBox(word, drawn.width, drawn.height)) : []) : drawn.boxes;
+  const boxes = !drawn
+    ? []
+    : ocrPage
+      ? range
+        ? quoteWords(ocrWords, range.start, range.end).map((word) => pixelBox(word, drawn.width, drawn.height))
+        : []
+      : drawn.boxes;
   return (
     <>
       {ocrPage ? <OcrPageBar words={ocrWords} /> : null}
@@ -99,12 +122,18 @@ export function PdfPage({ documentId, page, quote, range, width }: { documentId:
         data-ocr={ocrPage ? 'true' : 'false'}
         style={drawn ? { width: drawn.width, height: drawn.height } : undefined}
       >
-        <canvas ref={canvas} role="img" aria-label={`Page ${page} of the document${ocrPage ? ' (read by OCR)' : ''}${boxes.length > 0 ? ', with the quote highlighted' : ''}`} />
+        <canvas
+          ref={canvas}
+          role="img"
+          aria-label={`Page ${page} of the document${ocrPage ? ' (read by OCR)' : ''}${boxes.length > 0 ? ', with the quote highlighted' : ''}`}
+        />
         {drawn && ocrPage && showOcrWords ? <OcrWordLayer words={ocrWords} width={drawn.width} height={drawn.height} /> : null}
         {boxes.map((b, i) => (
           <span key={i} className="pdf-page__highlight" data-testid="pdf-highlight" style={{ left: b.left, top: b.top, width: b.width, height: b.height }} />
         ))}
-        {drawn && boxes.length === 0 ? <p className="pdf-page__note">The quote could not be placed on the drawn page; it is highlighted in the text above.</p> : null}
+        {drawn && boxes.length === 0 ? (
+          <p className="pdf-page__note">The quote could not be placed on the drawn page; it is highlighted in the text above.</p>
+        ) : null}
       </div>
     </>
   );

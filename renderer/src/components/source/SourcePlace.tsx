@@ -69,7 +69,16 @@ export function SourcePlace({ documentId, places }: { documentId: number; places
       const from = leaf ? place.start - leaf.start : 0;
       const to = leaf ? Math.min(text.length, place.end - leaf.start) : 0;
       if (cancelled) return;
-      setResolution({ key: `${documentId}:${place.start}:${place.end}`, value: { leaf, section: sectionName(path, text, from), before: text.slice(Math.max(0, from - BEFORE), from), quote: text.slice(from, to), after: text.slice(to, to + AFTER) } });
+      setResolution({
+        key: `${documentId}:${place.start}:${place.end}`,
+        value: {
+          leaf,
+          section: sectionName(path, text, from),
+          before: text.slice(Math.max(0, from - BEFORE), from),
+          quote: text.slice(from, to),
+          after: text.slice(to, to + AFTER),
+        },
+      });
     })();
     return () => {
       cancelled = true;

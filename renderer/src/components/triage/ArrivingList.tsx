@@ -13,7 +13,10 @@ export function ArrivingList() {
   return (
     <section className="queue-section arriving" aria-labelledby="arriving-title" data-testid="arriving" data-input-status={arriving.inputStatus ?? 'running'}>
       <h3 id="arriving-title">
-        {stopped ? `Reported by run #${arriving.runId} before it ${arriving.inputStatus === 'paused' ? 'was paused' : 'was cancelled'}` : `Arriving from run #${arriving.runId}`} ({arriving.findings.length})
+        {stopped
+          ? `Reported by run #${arriving.runId} before it ${arriving.inputStatus === 'paused' ? 'was paused' : 'was cancelled'}`
+          : `Arriving from run #${arriving.runId}`}{' '}
+        ({arriving.findings.length})
       </h3>
       <p className="hint">
         {stopped

@@ -75,8 +75,8 @@ export function QueueHead({ modeSwitch }: { modeSwitch: ReactNode }) {
       {documentId !== null ? <DocumentHealthNote quiet={false} /> : null}
       {counters ? (
         <p className="review-counters" data-testid="review-counters" data-left={counters.leftToReview}>
-          <strong>{counters.leftToReview} left to review</strong> · {counters.confirmed} confirmed · {counters.rejected} rejected · {counters.needsFollowUp} need follow-up ·{' '}
-          {plural(counters.total, 'finding')} in all
+          <strong>{counters.leftToReview} left to review</strong> · {counters.confirmed} confirmed · {counters.rejected} rejected · {counters.needsFollowUp}{' '}
+          need follow-up · {plural(counters.total, 'finding')} in all
           {counters.changed > 0 ? ` · ${counters.changed} changed by a re-run` : ''}
           {counters.vanished > 0 ? ` · ${counters.vanished} no longer reported` : ''}
         </p>

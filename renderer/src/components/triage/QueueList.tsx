@@ -33,7 +33,23 @@ function rowsOf(queue: readonly ReviewedFinding[]): QueueRow[] {
   return rows;
 }
 
-function QueueItem({ f, id, active, position, size, style, onPick }: { f: ReviewedFinding; id: string | null; active: boolean; position: number; size: number; style: CSSProperties; onPick(): void }) {
+function QueueItem({
+  f,
+  id,
+  active,
+  position,
+  size,
+  style,
+  onPick,
+}: {
+  f: ReviewedFinding;
+  id: string | null;
+  active: boolean;
+  position: number;
+  size: number;
+  style: CSSProperties;
+  onPick(): void;
+}) {
   return (
     <div
       id={`review-item-${f.id}`}

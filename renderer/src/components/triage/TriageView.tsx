@@ -204,8 +204,8 @@ export function TriageView() {
           />
           {queue.length === 0 ? <p className="empty">No finding matches the filter.</p> : null}
           <p className="hint">
-            <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>c</kbd> confirm, <kbd>r</kbd> reject, <kbd>f</kbd> follow-up, <kbd>e</kbd> edit, <kbd>n</kbd> note, <kbd>u</kbd> back to new,{' '}
-            <kbd>Ctrl</kbd>+<kbd>z</kbd> undo.
+            <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>c</kbd> confirm, <kbd>r</kbd> reject, <kbd>f</kbd> follow-up, <kbd>e</kbd> edit, <kbd>n</kbd> note,{' '}
+            <kbd>u</kbd> back to new, <kbd>Ctrl</kbd>+<kbd>z</kbd> undo.
           </p>
         </>
       ) : null}
