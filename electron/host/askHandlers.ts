@@ -29,66 +29,20 @@ export interface AskHost {
   close(): Promise<void>;
 }
 
-export function createAskHost(options: { db: Database; dataDir: string; emit: (event: HostEvent) => void; env?: Record<string, string | undefined>; keys?: KeySource; now: () => Date }): AskHost {
-  const { db, emit } = options;
+interface AskHostOptions {
+  db: Database;
+  dataDir: string;
+  emit: (event: HostEvent) => void;
+  env?: Record<string, string | undefined>;
+  keys?: KeySource;
+  now: () => Date;
+}
+
+export function createAskHost(options: AskHostOptions): AskHost {
+  const { db } = options;
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let counter = 0;
-
-  // The answer grows by a few characters per token: about 10 updates a second are enough for reading along.
-  let lastPartialAt = 0;
-  const emitPartial = (askId: string, text: string) => {
-    const at = Date.now();
-    if (at - lastPartialAt < 100) return;
-    lastPartialAt = at;
-    emit({ type: 'ask.event', data: { askId, type: 'partial', text } });
-  };
-
-  const run = async (askId: string, input: ParsedInput<'ask.start'>, signal: AbortSignal): Promise<void> => {
-    const settings = readSettings(db);
-    // Questions go where runs go: the first endpoint of Settings › Inference, else the Ollama host.
-    const endpoint = settings.endpoints[0];
-    let llm: ReturnType<typeof createLlmClient>;
-    try {
-      llm = createLlmClient({
-        db,
-        ...(endpoint ? { endpoint: resolveEndpoint(endpoint, options.keys) } : settings.ollamaHost ? { host: settings.ollamaHost } : {}),
-        ...(options.env ? { env: options.env } : {}),
-      });
-    } catch (error) {
-      emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
-      return;
-    }
-    try {
-      const models = await resolveAskModels(llm, { ...(settings.models.extract ? { model: settings.models.extract } : {}), ...(settings.models.embed ? { embedModel: settings.models.embed } : {}) }, signal);
-      if (models.embedMissing) emit({ type: 'ask.event', data: { askId, type: 'step', phase: 'retrieve', message: `${models.embedMissing} Searching the text index only.` } });
-      const { answer, conversationId } = await askInConversation(
-        { db, llm },
-        {
-          question: input.question,
-          ...(input.documentIds ? { documentIds: input.documentIds } : {}),
-          ...(input.conversationId ? { conversationId: input.conversationId } : {}),
-          settings: askSettings({
-            model: models.model,
-            embedModel: models.embedModel,
-            // The saved retrieval settings, unless this question says otherwise.
-            ...settings.retrieval,
-            ...(input.judge !== undefined ? { judge: input.judge } : {}),
-            ...(input.maxRounds !== undefined ? { maxRounds: input.maxRounds } : {}),
-            ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
-          }),
-          signal,
-          onStep: (step) => emit({ type: 'ask.event', data: { askId, type: 'step', ...step } }),
-          onPartial: (text) => emitPartial(askId, text),
-          now: () => options.now().toISOString(),
-        },
-      );
-      emit({ type: 'ask.event', data: { askId, type: 'answer', answer, conversationId } });
-    } catch (error) {
-      emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
-    } finally {
-      await llm.close();
-    }
-  };
+  const emitPartial = throttledPartials(options.emit);
 
   const handlers: AskHandlers = {
     'ask.start': async (input) => {
@@ -98,7 +52,7 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
       if (input.conversationId !== undefined) loadConversation(db, input.conversationId);
       const askId = `ask-${options.now().getTime()}-${++counter}`;
       const controller = new AbortController();
-      const done = run(askId, input, controller.signal).finally(() => active.delete(askId));
+      const done = answerQuestion(options, emitPartial, askId, input, controller.signal).finally(() => active.delete(askId));
       active.set(askId, { controller, done });
       return { askId };
     },
@@ -127,4 +81,75 @@ export function createAskHost(options: { db: Database; dataDir: string; emit: (e
       await this.idle();
     },
   };
+}
+
+/** Partial answers as they grow, a few characters per token: about 10 updates a second are enough for reading along. */
+function throttledPartials(emit: (event: HostEvent) => void): (askId: string, text: string) => void {
+  let lastPartialAt = 0;
+  return (askId, text) => {
+    const at = Date.now();
+    if (at - lastPartialAt < 100) return;
+    lastPartialAt = at;
+    emit({ type: 'ask.event', data: { askId, type: 'partial', text } });
+  };
+}
+
+/** One question answered (or failed): its steps, partial answer and outcome sent as ask events. */
+async function answerQuestion(
+  options: AskHostOptions,
+  emitPartial: (askId: string, text: string) => void,
+  askId: string,
+  input: ParsedInput<'ask.start'>,
+  signal: AbortSignal,
+): Promise<void> {
+  const { db, emit } = options;
+  const settings = readSettings(db);
+  // Questions go where runs go: the first endpoint of Settings › Inference, else the Ollama host.
+  const endpoint = settings.endpoints[0];
+  let llm: ReturnType<typeof createLlmClient>;
+  try {
+    llm = createLlmClient({
+      db,
+      ...(endpoint ? { endpoint: resolveEndpoint(endpoint, options.keys) } : settings.ollamaHost ? { host: settings.ollamaHost } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+  } catch (error) {
+    emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
+    return;
+  }
+  try {
+    const models = await resolveAskModels(
+      llm,
+      { ...(settings.models.extract ? { model: settings.models.extract } : {}), ...(settings.models.embed ? { embedModel: settings.models.embed } : {}) },
+      signal,
+    );
+    if (models.embedMissing)
+      emit({ type: 'ask.event', data: { askId, type: 'step', phase: 'retrieve', message: `${models.embedMissing} Searching the text index only.` } });
+    const { answer, conversationId } = await askInConversation(
+      { db, llm },
+      {
+        question: input.question,
+        ...(input.documentIds ? { documentIds: input.documentIds } : {}),
+        ...(input.conversationId ? { conversationId: input.conversationId } : {}),
+        settings: askSettings({
+          model: models.model,
+          embedModel: models.embedModel,
+          // The saved retrieval settings, unless this question says otherwise.
+          ...settings.retrieval,
+          ...(input.judge !== undefined ? { judge: input.judge } : {}),
+          ...(input.maxRounds !== undefined ? { maxRounds: input.maxRounds } : {}),
+          ...(input.threshold !== undefined ? { threshold: input.threshold } : {}),
+        }),
+        signal,
+        onStep: (step) => emit({ type: 'ask.event', data: { askId, type: 'step', ...step } }),
+        onPartial: (text) => emitPartial(askId, text),
+        now: () => options.now().toISOString(),
+      },
+    );
+    emit({ type: 'ask.event', data: { askId, type: 'answer', answer, conversationId } });
+  } catch (error) {
+    emit({ type: 'ask.event', data: { askId, type: 'failed', error: toErrorInfo(error) } });
+  } finally {
+    await llm.close();
+  }
 }

@@ -6,7 +6,15 @@
  */
 import { verdictHeadline } from '../../../shared/runOutcome';
 import { formatPageRanges } from '../../../shared/canonical';
-import { entryName, LISTING_NAMES, type CheckPlace, type CompletenessVerdict, type ListedEntry, type SeverityTally, type StatedCount } from '../../../shared/completeness';
+import {
+  entryName,
+  LISTING_NAMES,
+  type CheckPlace,
+  type CompletenessVerdict,
+  type ListedEntry,
+  type SeverityTally,
+  type StatedCount,
+} from '../../../shared/completeness';
 import { rankSeverity, type ExtractionProfile, type MergedFinding } from '../../../shared/findings';
 import type { UncoveredItem, Listing } from '../printed';
 
@@ -35,9 +43,63 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
   const counted = findings.filter((f) => f.grounded);
   const tallies = tallyBySeverity(input.profile, keyOf, stated, table, counted, input.onlyListed ?? []);
   const perSeverity = stated.filter((c) => c.severity !== null);
+  const total = stated.find((c) => c.severity === null) ?? null;
+  const matchedIds = new Set(input.listings.flatMap((l) => l.entries.flatMap((e) => e.findingIds)));
+  const findingsWithoutEntry =
+    input.listings.length === 0
+      ? []
+      : findings.filter((f) => !matchedIds.has(f.id)).map((f) => ({ findingId: f.id, title: f.title, severity: f.severity, page: f.mainPage }));
+  const places: CheckPlace[] = [
+    ...countPlaces({ stated, counted, tallies, table, keyOf }),
+    ...severityDifferences(input.listings, findings),
+    ...unmatchedEntryGroups(input.listings).map(entryPlace),
+    ...findingsWithoutEntry.map(
+      (f): CheckPlace => ({
+        kind: 'finding-without-entry',
+        page: f.page,
+        severity: f.severity,
+        message: `Finding "${f.title}" (${f.severity}${f.page === null ? '' : `, page ${f.page}`}) is in none of the document's lists of findings.`,
+      }),
+    ),
+    ...coveragePlaces(input),
+  ];
+
+  // A list of the document's findings is a statement too: every entry found, and nothing else disagreeing, is complete.
+  const states = stated.length > 0 || input.listings.some((l) => l.entries.length > 0);
+  const status = places.length > 0 ? 'check' : states ? 'complete' : 'no-stated-totals';
+  return {
+    status,
+    headline: verdictHeadline({ status, placesToCheck: places.length }),
+    places: rankPlaces(places),
+    stated: [...stated],
+    tallies,
+    statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
+    foundTotal: counted.length,
+    listed: input.listings.flatMap((l) => l.entries),
+    findingsWithoutEntry,
+    unreviewedMentions: input.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] })),
+    failedChunks: [...input.failedChunks],
+    pagesWithoutText: [...input.pagesWithoutText],
+    usedLlm: input.usedLlm,
+  };
+}
+
+/** Where the counts the document states (per severity, in total) and what was found disagree, or the document with itself. */
+function countPlaces(input: {
+  stated: VerdictInput['stated'];
+  counted: VerdictInput['findings'];
+  tallies: ReturnType<typeof tallyBySeverity>;
+  table: VerdictInput['listings'][number] | null;
+  keyOf: ReturnType<typeof tallyKeys>;
+}): CheckPlace[] {
+  const { stated, counted, tallies, table, keyOf } = input;
+  const perSeverity = stated.filter((c) => c.severity !== null);
   // Findings the document prints no severity for (and the model gave none): said in words, never counted as 0 of a severity silently.
   const unrated = counted.filter((f) => f.severity.trim() === '').length;
-  const unratedNote = unrated === 0 ? '' : ` (${plural(unrated, 'finding')} found ${unrated === 1 ? 'has' : 'have'} no severity: the document prints none for ${unrated === 1 ? 'it' : 'them'})`;
+  const unratedNote =
+    unrated === 0
+      ? ''
+      : ` (${plural(unrated, 'finding')} found ${unrated === 1 ? 'has' : 'have'} no severity: the document prints none for ${unrated === 1 ? 'it' : 'them'})`;
   const total = stated.find((c) => c.severity === null) ?? null;
   const places: CheckPlace[] = [];
   // "States no High count" only holds against a full breakdown: a table of three severities or more, or counts that add up to
@@ -51,7 +113,10 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
     if (counts.length === 0 && !fullBreakdown) continue;
     const statedCount = tally.stated ?? 0;
     const where = counts[0] ?? perSeverity[0]!;
-    const said = counts.length === 0 ? `states no ${tally.severity} count (${describeCounts(perSeverity)}, page ${where.page})` : `states ${describeCounts(counts)} on page ${where.page}`;
+    const said =
+      counts.length === 0
+        ? `states no ${tally.severity} count (${describeCounts(perSeverity)}, page ${where.page})`
+        : `states ${describeCounts(counts)} on page ${where.page}`;
     if (table && tally.listed !== null && tally.listed !== statedCount && (tally.listed === tally.found || statedCount === tally.found)) {
       places.push({
         kind: 'document-disagrees',
@@ -61,60 +126,54 @@ export function composeVerdict(input: VerdictInput): CompletenessVerdict {
       });
     } else if (statedCount !== tally.found) {
       const note = tally.found < statedCount ? unratedNote : '';
-      places.push({ kind: 'stated-vs-found', page: where.page, severity: tally.severity, message: `The document ${said}; ${plural(tally.found, `${tally.severity} finding`)} found${note}.` });
+      places.push({
+        kind: 'stated-vs-found',
+        page: where.page,
+        severity: tally.severity,
+        message: `The document ${said}; ${plural(tally.found, `${tally.severity} finding`)} found${note}.`,
+      });
     }
   }
   if (total) {
-    const sum = perSeverity.reduce((n, c) => n + c.count, 0);
-    if (perSeverity.length > 0 && sum !== total.count) {
-      places.push({ kind: 'document-disagrees', page: total.page, message: `The document disagrees with itself: its total on page ${total.page} is ${total.count}, but its counts per severity add up to ${sum}.` });
+    if (perSeverity.length > 0 && statedSum !== total.count) {
+      places.push({
+        kind: 'document-disagrees',
+        page: total.page,
+        message: `The document disagrees with itself: its total on page ${total.page} is ${total.count}, but its counts per severity add up to ${statedSum}.`,
+      });
     } else if (perSeverity.length === 0 && total.count !== counted.length) {
-      places.push({ kind: 'stated-vs-found', page: total.page, message: `The document states ${total.count} findings in total on page ${total.page}; ${counted.length} found.` });
+      places.push({
+        kind: 'stated-vs-found',
+        page: total.page,
+        message: `The document states ${total.count} findings in total on page ${total.page}; ${counted.length} found.`,
+      });
     }
   }
+  return places;
+}
 
-  for (const place of severityDifferences(input.listings, findings)) places.push(place);
-
-  const matchedIds = new Set(input.listings.flatMap((l) => l.entries.flatMap((e) => e.findingIds)));
-  for (const group of unmatchedEntryGroups(input.listings)) places.push(entryPlace(group));
-  const findingsWithoutEntry =
-    input.listings.length === 0
-      ? []
-      : findings.filter((f) => !matchedIds.has(f.id)).map((f) => ({ findingId: f.id, title: f.title, severity: f.severity, page: f.mainPage }));
-  for (const f of findingsWithoutEntry) {
-    places.push({ kind: 'finding-without-entry', page: f.page, severity: f.severity, message: `Finding "${f.title}" (${f.severity}${f.page === null ? '' : `, page ${f.page}`}) is in none of the document's lists of findings.` });
-  }
-  for (const u of input.uncoveredItems ?? []) places.push(itemPlace(u));
+/** What the analysis could not cover: list items and IDs no finding covers, parts that failed, pages without text. */
+function coveragePlaces(input: VerdictInput): CheckPlace[] {
+  const places: CheckPlace[] = (input.uncoveredItems ?? []).map(itemPlace);
   for (const m of input.unreviewedMentions) {
-    places.push({ kind: 'unreviewed-id', page: m.pages[0] ?? null, message: `ID ${m.id} is mentioned on page${m.pages.length > 1 ? 's' : ''} ${formatPageRanges(m.pages)} but no finding covers it.` });
+    places.push({
+      kind: 'unreviewed-id',
+      page: m.pages[0] ?? null,
+      message: `ID ${m.id} is mentioned on page${m.pages.length > 1 ? 's' : ''} ${formatPageRanges(m.pages)} but no finding covers it.`,
+    });
   }
   for (const c of input.failedChunks) {
     const pages = c.pageStart === c.pageEnd ? `page ${c.pageStart}` : `pages ${c.pageStart}-${c.pageEnd}`;
     places.push({ kind: 'failed-chunk', page: c.pageStart, message: `The part on ${pages} could not be analysed: findings there may be missing.` });
   }
   for (const range of pageRanges(input.pagesWithoutText)) {
-    places.push({ kind: 'pages-without-text', page: range[0], message: `${range[0] === range[1] ? `Page ${range[0]} has` : `Pages ${range[0]}-${range[1]} have`} no text to read (a scan or an image): findings there cannot be seen.` });
+    places.push({
+      kind: 'pages-without-text',
+      page: range[0],
+      message: `${range[0] === range[1] ? `Page ${range[0]} has` : `Pages ${range[0]}-${range[1]} have`} no text to read (a scan or an image): findings there cannot be seen.`,
+    });
   }
-
-  // A list of the document's findings is a statement too: every entry found, and nothing else disagreeing, is complete.
-  const states = stated.length > 0 || input.listings.some((l) => l.entries.length > 0);
-  const status = places.length > 0 ? 'check' : states ? 'complete' : 'no-stated-totals';
-  const ranked = rankPlaces(places);
-  return {
-    status,
-    headline: verdictHeadline({ status, placesToCheck: places.length }),
-    places: ranked,
-    stated: [...stated],
-    tallies,
-    statedTotal: total?.count ?? (perSeverity.length > 0 ? perSeverity.reduce((n, c) => n + c.count, 0) : null),
-    foundTotal: counted.length,
-    listed: input.listings.flatMap((l) => l.entries),
-    findingsWithoutEntry,
-    unreviewedMentions: input.unreviewedMentions.map((m) => ({ id: m.id, pages: [...m.pages] })),
-    failedChunks: [...input.failedChunks],
-    pagesWithoutText: [...input.pagesWithoutText],
-    usedLlm: input.usedLlm,
-  };
+  return places;
 }
 
 /**
@@ -137,7 +196,10 @@ const PLACE_ORDER: readonly CheckPlace['kind'][] = [
 
 function rankPlaces(places: readonly CheckPlace[]): CheckPlace[] {
   // Stable: within one kind the document's order stays.
-  return places.map((p, i) => ({ p, i })).sort((a, b) => PLACE_ORDER.indexOf(a.p.kind) - PLACE_ORDER.indexOf(b.p.kind) || a.i - b.i).map((x) => x.p);
+  return places
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => PLACE_ORDER.indexOf(a.p.kind) - PLACE_ORDER.indexOf(b.p.kind) || a.i - b.i)
+    .map((x) => x.p);
 }
 
 /**
@@ -175,11 +237,20 @@ type TallyKey = (word: string | null, canonical: string | null) => string | null
  */
 export function tallyKeys(profile: ExtractionProfile, stated: readonly Pick<StatedCount, 'label' | 'severity'>[]): TallyKey {
   const scale = new Set(profile.severities.map((s) => s.toLowerCase()));
-  const own = new Map(stated.filter((c) => c.severity !== null && !scale.has(c.label.trim().toLowerCase())).map((c) => [c.label.trim().toLowerCase(), c.label.trim()]));
+  const own = new Map(
+    stated.filter((c) => c.severity !== null && !scale.has(c.label.trim().toLowerCase())).map((c) => [c.label.trim().toLowerCase(), c.label.trim()]),
+  );
   return (word, canonical) => own.get((word ?? '').trim().toLowerCase()) ?? canonical;
 }
 
-function tallyBySeverity(profile: ExtractionProfile, keyOf: TallyKey, stated: readonly StatedCount[], table: Listing | null, findings: readonly MergedFinding[], onlyListed: readonly MergedFinding[]): SeverityTally[] {
+function tallyBySeverity(
+  profile: ExtractionProfile,
+  keyOf: TallyKey,
+  stated: readonly StatedCount[],
+  table: Listing | null,
+  findings: readonly MergedFinding[],
+  onlyListed: readonly MergedFinding[],
+): SeverityTally[] {
   const tallies: SeverityTally[] = [];
   // The scale in order, each word the document counts on its own right after its scale word ("Medium", "Undetermined").
   const ownWords = [...new Set(stated.map((c) => keyOf(c.label, c.severity)))].filter((k): k is string => k !== null && !profile.severities.includes(k));
@@ -190,7 +261,13 @@ function tallyBySeverity(profile: ExtractionProfile, keyOf: TallyKey, stated: re
     const fromRows = onlyListed.filter((f) => keyOf(f.severity, f.severityCanonical) === severity).length;
     const listed = table ? table.entries.filter((e) => keyOf(e.severity, e.severityCanonical) === severity).length : null;
     if (counts.length === 0 && found === 0 && fromRows === 0 && !listed) continue;
-    tallies.push({ severity, stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null, listed, found, ...(fromRows > 0 ? { onlyListed: fromRows } : {}) });
+    tallies.push({
+      severity,
+      stated: counts.length > 0 ? counts.reduce((n, c) => n + c.count, 0) : null,
+      listed,
+      found,
+      ...(fromRows > 0 ? { onlyListed: fromRows } : {}),
+    });
   }
   return tallies;
 }

@@ -266,7 +266,10 @@ export interface ConversationModel {
   title: string;
   /** "Conversation 4, asked about handbook.md, last updated …." */
   meta: Sentence;
-  messages: readonly ({ role: 'user'; text: string } | { role: 'assistant'; text: string; marked: string | null; note: string | null; citations: readonly { n: number; text: string }[] })[];
+  messages: readonly (
+    | { role: 'user'; text: string }
+    | { role: 'assistant'; text: string; marked: string | null; note: string | null; citations: readonly { n: number; text: string }[] }
+  )[];
 }
 
 export interface SettingsModel {
@@ -326,7 +329,13 @@ export function buildReportModel(data: ReportData, options: ModelOptions = {}): 
         head: ['#', 'File', 'Status', 'Pages', 'sha256'],
         rows: data.inputs.map((input, i) => {
           const doc = input.document?.document;
-          return [[String(i + 1)], [baseName(input.filePath)], [input.status], [doc ? String(doc.pageCount) : ''], doc ? [{ kind: 'code', text: doc.sha256, hash: true }] : []];
+          return [
+            [String(i + 1)],
+            [baseName(input.filePath)],
+            [input.status],
+            [doc ? String(doc.pageCount) : ''],
+            doc ? [{ kind: 'code', text: doc.sha256, hash: true }] : [],
+          ];
         }),
       },
     },
@@ -384,7 +393,8 @@ function executiveSummary(data: ReportData, profile: ExtractionProfile, problems
     ],
     bySeverity: order.length > 0 ? { head: ['Severity', 'Findings'], rows: order.map((s) => [[s], [String(bySeverity.get(s) ?? 0)]]) } : null,
     reviewSentence: review ? `Review: ${reviewCountsText(review)}.` : null,
-    unreviewedSentence: unreviewedIds > 0 ? `${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).` : null,
+    unreviewedSentence:
+      unreviewedIds > 0 ? `${plural(unreviewedIds, 'ID')} mentioned in the documents no finding covers: read those places (listed per document).` : null,
     problemsSentence: problems > 0 ? [`${plural(problems, 'input')} with problems: see `, { kind: 'link', anchor: 'problems', text: 'Problems' }, '.'] : null,
   };
 }
@@ -395,16 +405,16 @@ function summaryNote(summary: ReportDocument['summary']): Note | null {
   return { text: `${SECTION_TEXT.summaryIdsNote} ${summary.ungroundedIds.join(', ')}.`, tone: 'warning' };
 }
 
-function section<Key extends string>(key: Key, heading: string, options: { toc?: string; apart?: boolean; note?: Note | null; empty?: string | null } = {}): Section<Key> {
+function section<Key extends string>(
+  key: Key,
+  heading: string,
+  options: { toc?: string; apart?: boolean; note?: Note | null; empty?: string | null } = {},
+): Section<Key> {
   return { key, heading, tocLabel: options.toc ?? heading, apart: options.apart ?? false, note: options.note ?? null, empty: options.empty ?? null };
 }
 
 function documentModel(input: ReportInput, doc: ReportDocument, n: number, full: boolean, profile: ExtractionProfile): DocumentModel {
   const leaves = doc.nodes.filter((node) => node.isLeaf).length;
-  const verified = doc.findings.filter((f) => f.grounded);
-  const notShown = doc.findings.filter((f) => !f.grounded);
-  const lowOcr = doc.ocrPages.filter((p) => p.low).length;
-  const noText = doc.pagesWithoutText.length;
   return {
     n,
     documentId: doc.document.id,
@@ -419,58 +429,8 @@ function documentModel(input: ReportInput, doc: ReportDocument, n: number, full:
     ],
     completeness: doc.completeness ? completenessModel(doc) : null,
     rulesOnlyNote: full ? null : 'Rules-only run: no findings for this document, only the ID mentions below.',
-    summary: full ? { ...section('summary', 'Summary', { note: summaryNote(doc.summary), empty: doc.summary ? null : 'No summary was written for this document.' }), text: doc.summary?.text ?? null } : null,
-    review: full && doc.review ? reviewModel(doc, doc.review) : null,
-    findings: full
-      ? {
-          ...section('findings', `Findings (${verified.length})`, { note: { text: `${SECTION_TEXT.findings}.`, tone: 'note' }, empty: verified.length === 0 ? 'No grounded finding.' : null }),
-          table: findingTable(verified, profile),
-          entries: verified.map((f) => findingEntry(f, profile)),
-        }
-      : null,
-    ungrounded: full
-      ? {
-          ...section('ungrounded', `Ungrounded findings (${notShown.length})`, { apart: true, note: { text: SECTION_TEXT.ungroundedNote, tone: 'warning' }, empty: notShown.length === 0 ? NONE : null }),
-          table: findingTable(notShown, profile),
-          entries: notShown.map((f) => findingEntry(f, profile)),
-        }
-      : null,
-    conflicts:
-      full && doc.mergeConflicts.length > 0
-        ? {
-            ...section('conflicts', `Merge conflicts (${doc.mergeConflicts.length})`, { apart: true, note: { text: 'The document gives these the same ID or number, but they are different findings.', tone: 'note' } }),
-            items: doc.mergeConflicts.map((c) => [conflictText(c)]),
-          }
-        : null,
-    unreviewed: full
-      ? {
-          ...section('unreviewed', `Unreviewed ID mentions (${doc.unreviewedMentions.length})`, {
-            apart: true,
-            note: { text: SECTION_TEXT.unreviewedNote, tone: 'note' },
-            empty: doc.unreviewedMentions.length === 0 ? NONE : null,
-          }),
-          items: doc.unreviewedMentions.map((m) => [code(m.id), `: pages ${formatPageRanges(m.pages)}`]),
-        }
-      : null,
-    noText: {
-      ...section('no-text', `Pages without a text layer (${noText})`, { apart: true, empty: noText === 0 ? NONE : null }),
-      sentence: noText === 0 ? null : `Pages ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`,
-    },
-    ocr:
-      doc.ocrPages.length > 0
-        ? {
-            ...section('ocr', `Pages read by OCR (${doc.ocrPages.length}${lowOcr > 0 ? `, ${lowOcr} low confidence` : ''})`, { apart: true }),
-            sentence: `Pages ${ocrPageList(doc.ocrPages)}. ${SECTION_TEXT.ocrExplain}`,
-            low: lowOcr > 0,
-          }
-        : null,
-    unreadable:
-      doc.unreadablePages.length > 0
-        ? {
-            ...section('unreadable', `Unreadable pages (${doc.unreadablePages.length})`, { apart: true, note: { text: SECTION_TEXT.unreadableExplain, tone: 'warning' } }),
-            items: doc.unreadablePages.map(({ page, reason }) => [`Page ${page}: ${reason}`]),
-          }
-        : null,
+    ...analysisSections(doc, full, profile),
+    ...readingSections(doc),
     failed: full
       ? {
           ...section('failed', `Chunks that failed analysis (${doc.failedChunks.length})`, {
@@ -486,8 +446,101 @@ function documentModel(input: ReportInput, doc: ReportDocument, n: number, full:
         toc: `ID mentions (${doc.mentionGroups.length})`,
         empty: doc.mentionGroups.length > 0 ? null : input.status === 'done' ? 'No ID matching the configured patterns was found.' : 'Not analysed.',
       }),
-      table: { head: ['ID', 'Pages', 'Mentions'], rows: doc.mentionGroups.map((g) => [[code(g.id)], [formatPageRanges(g.pages)], [String(g.mentions.length)]]) },
+      table: {
+        head: ['ID', 'Pages', 'Mentions'],
+        rows: doc.mentionGroups.map((g) => [[code(g.id)], [formatPageRanges(g.pages)], [String(g.mentions.length)]]),
+      },
     },
+  };
+}
+
+/** What the model found and what the rules left for the auditor: summary, review, findings, ungrounded, conflicts, unreviewed IDs. */
+function analysisSections(
+  doc: ReportDocument,
+  full: boolean,
+  profile: ExtractionProfile,
+): Pick<DocumentModel, 'summary' | 'review' | 'findings' | 'ungrounded' | 'conflicts' | 'unreviewed'> {
+  const verified = doc.findings.filter((f) => f.grounded);
+  const notShown = doc.findings.filter((f) => !f.grounded);
+  return {
+    summary: full
+      ? {
+          ...section('summary', 'Summary', { note: summaryNote(doc.summary), empty: doc.summary ? null : 'No summary was written for this document.' }),
+          text: doc.summary?.text ?? null,
+        }
+      : null,
+    review: full && doc.review ? reviewModel(doc, doc.review) : null,
+    findings: full
+      ? {
+          ...section('findings', `Findings (${verified.length})`, {
+            note: { text: `${SECTION_TEXT.findings}.`, tone: 'note' },
+            empty: verified.length === 0 ? 'No grounded finding.' : null,
+          }),
+          table: findingTable(verified, profile),
+          entries: verified.map((f) => findingEntry(f, profile)),
+        }
+      : null,
+    ungrounded: full
+      ? {
+          ...section('ungrounded', `Ungrounded findings (${notShown.length})`, {
+            apart: true,
+            note: { text: SECTION_TEXT.ungroundedNote, tone: 'warning' },
+            empty: notShown.length === 0 ? NONE : null,
+          }),
+          table: findingTable(notShown, profile),
+          entries: notShown.map((f) => findingEntry(f, profile)),
+        }
+      : null,
+    conflicts:
+      full && doc.mergeConflicts.length > 0
+        ? {
+            ...section('conflicts', `Merge conflicts (${doc.mergeConflicts.length})`, {
+              apart: true,
+              note: { text: 'The document gives these the same ID or number, but they are different findings.', tone: 'note' },
+            }),
+            items: doc.mergeConflicts.map((c) => [conflictText(c)]),
+          }
+        : null,
+    unreviewed: full
+      ? {
+          ...section('unreviewed', `Unreviewed ID mentions (${doc.unreviewedMentions.length})`, {
+            apart: true,
+            note: { text: SECTION_TEXT.unreviewedNote, tone: 'note' },
+            empty: doc.unreviewedMentions.length === 0 ? NONE : null,
+          }),
+          items: doc.unreviewedMentions.map((m) => [code(m.id), `: pages ${formatPageRanges(m.pages)}`]),
+        }
+      : null,
+  };
+}
+
+/** How the pages were read: without a text layer, by OCR, not at all. */
+function readingSections(doc: ReportDocument): Pick<DocumentModel, 'noText' | 'ocr' | 'unreadable'> {
+  const lowOcr = doc.ocrPages.filter((p) => p.low).length;
+  const noText = doc.pagesWithoutText.length;
+  return {
+    noText: {
+      ...section('no-text', `Pages without a text layer (${noText})`, { apart: true, empty: noText === 0 ? NONE : null }),
+      sentence: noText === 0 ? null : `Pages ${formatPageRanges(doc.pagesWithoutText)}. ${SECTION_TEXT.noTextExplain}`,
+    },
+    ocr:
+      doc.ocrPages.length > 0
+        ? {
+            ...section('ocr', `Pages read by OCR (${doc.ocrPages.length}${lowOcr > 0 ? `, ${lowOcr} low confidence` : ''})`, { apart: true }),
+            sentence: `Pages ${ocrPageList(doc.ocrPages)}. ${SECTION_TEXT.ocrExplain}`,
+            low: lowOcr > 0,
+          }
+        : null,
+    unreadable:
+      doc.unreadablePages.length > 0
+        ? {
+            ...section('unreadable', `Unreadable pages (${doc.unreadablePages.length})`, {
+              apart: true,
+              note: { text: SECTION_TEXT.unreadableExplain, tone: 'warning' },
+            }),
+            items: doc.unreadablePages.map(({ page, reason }) => [`Page ${page}: ${reason}`]),
+          }
+        : null,
   };
 }
 
@@ -501,7 +554,12 @@ function completenessModel(doc: ReportDocument): CompletenessModel {
     status: verdict.status,
     tallies: {
       head: ['Severity', 'Stated by the document', 'Listed in its summary table', 'Found'],
-      rows: rows.map((row) => [[row.severity], [row.stated], [row.listed], [`${row.found}${row.agrees ? '' : ' (differs)'}${row.onlyListed > 0 ? `, and ${row.onlyListed} only listed` : ''}`]]),
+      rows: rows.map((row) => [
+        [row.severity],
+        [row.stated],
+        [row.listed],
+        [`${row.found}${row.agrees ? '' : ' (differs)'}${row.onlyListed > 0 ? `, and ${row.onlyListed} only listed` : ''}`],
+      ]),
       differs: rows.map((row) => !row.agrees),
     },
     statedSource: statedSource(verdict),
@@ -509,7 +567,14 @@ function completenessModel(doc: ReportDocument): CompletenessModel {
     listings: listingLines(verdict),
     places:
       verdict.places.length > 0
-        ? { heading: `Places to check (${verdict.places.length}):`, items: verdict.places.map((p) => ({ kind: p.kind, page: p.page === null ? null : { kind: 'part', role: 'page', text: `Page ${p.page}` }, message: p.message })) }
+        ? {
+            heading: `Places to check (${verdict.places.length}):`,
+            items: verdict.places.map((p) => ({
+              kind: p.kind,
+              page: p.page === null ? null : { kind: 'part', role: 'page', text: `Page ${p.page}` },
+              message: p.message,
+            })),
+          }
         : null,
     picturePagesNote: doc.picturePagesNote,
   };
@@ -576,7 +641,8 @@ function findingEntry(f: ReportFinding, profile: ExtractionProfile): FindingEntr
         ...(repeats.length > 0 ? [`; +${repeats.length} ${repeats.length === 1 ? 'repeat' : 'repeats'} of the same quote`] : []),
       ],
       evidence: s.evidence,
-      context: s.documentText === null ? null : ['In the document: …', s.contextBefore ?? '', { kind: 'mark', text: s.documentText }, s.contextAfter ?? '', '…'],
+      context:
+        s.documentText === null ? null : ['In the document: …', s.contextBefore ?? '', { kind: 'mark', text: s.documentText }, s.contextAfter ?? '', '…'],
     })),
   };
 }
@@ -622,11 +688,19 @@ function reviewBlock(r: ReviewExportFinding): ReviewBlock {
       { kind: 'state', state: r.state, text: REVIEW_STATE_LABEL[r.state] },
       ...(r.state === 'rejected' && r.rejectReason ? [' · ', { kind: 'part', role: 'reject-reason', text: `Reason: ${r.rejectReason}` } as const] : []),
       ' · ',
-      ...(by ? ['last change by ', { kind: 'part', role: 'reviewer', text: r.lastReviewer! } as const, ', ', time(r.lastChangedAt)] : ['no auditor change yet']),
+      ...(by
+        ? ['last change by ', { kind: 'part', role: 'reviewer', text: r.lastReviewer! } as const, ', ', time(r.lastChangedAt)]
+        : ['no auditor change yet']),
     ],
     edits: r.edits.map((e) => ({
       field: e.field,
-      sentence: [`Edited ${e.field}: model “`, { kind: 'edit', side: 'original', text: e.original }, '” → auditor “', { kind: 'edit', side: 'effective', text: e.effective }, '”'],
+      sentence: [
+        `Edited ${e.field}: model “`,
+        { kind: 'edit', side: 'original', text: e.original },
+        '” → auditor “',
+        { kind: 'edit', side: 'effective', text: e.effective },
+        '”',
+      ],
     })),
     notes: r.notes.map((note) => ['Note by ', { kind: 'part', role: 'reviewer', text: note.reviewer }, ', ', time(note.at), `: ${note.text}`]),
     warnings: [
@@ -727,7 +801,15 @@ function settingsModel(data: ReportData): SettingsModel {
       : `${info.strategyChoice} (set by the user)`;
   const llm: Fact[] = info.llm
     ? [
-        { label: 'Models', value: Object.entries(info.llm.models).flatMap(([stage, model], i): Span[] => [...(i > 0 ? [', '] : []), `${stage}: `, code(model), ...(simulator ? [SIMULATED_SUFFIX] : [])]) },
+        {
+          label: 'Models',
+          value: Object.entries(info.llm.models).flatMap(([stage, model], i): Span[] => [
+            ...(i > 0 ? [', '] : []),
+            `${stage}: `,
+            code(model),
+            ...(simulator ? [SIMULATED_SUFFIX] : []),
+          ]),
+        },
         { label: 'num_ctx', value: [`${info.llm.numCtx ?? 'unknown'} (chunk budget ${info.llm.chunkTokenBudget ?? 'unknown'} tokens)`] },
         { label: 'LLM server', value: [info.llm.description] },
       ]
@@ -736,27 +818,42 @@ function settingsModel(data: ReportData): SettingsModel {
       : [];
   return {
     heading: 'Appendix: how this analysis was made',
-    facts: [
-      { label: 'Profile', value: [info.profileName ?? 'default'] },
-      { label: 'Chunking', value: [chunking] },
-      ...llm,
-    ],
+    facts: [{ label: 'Profile', value: [info.profileName ?? 'default'] }, { label: 'Chunking', value: [chunking] }, ...llm],
     factsAfterModels: [
-      { label: 'Run duration', value: [`${formatDuration(info.durationMs)} (started `, time(data.run.startedAt, 'never'), ', finished ', time(data.run.finishedAt, 'not yet'), ')'] },
+      {
+        label: 'Run duration',
+        value: [`${formatDuration(info.durationMs)} (started `, time(data.run.startedAt, 'never'), ', finished ', time(data.run.finishedAt, 'not yet'), ')'],
+      },
       { label: 'LLM usage', value: [formatUsage(info.usage)] },
     ],
     models:
       info.models.length > 0
         ? {
             label: 'Model digests (as Ollama listed them for this run)',
-            items: info.models.map((m) => ({ name: m.name, line: [`${m.stage}: `, code(m.name), ...(simulator ? [SIMULATED_SUFFIX] : []), ' (digest ', m.digest ? { kind: 'code', text: m.digest, hash: true } : { kind: 'part', role: 'digest', text: 'not recorded' }, ')'] })),
+            items: info.models.map((m) => ({
+              name: m.name,
+              line: [
+                `${m.stage}: `,
+                code(m.name),
+                ...(simulator ? [SIMULATED_SUFFIX] : []),
+                ' (digest ',
+                m.digest ? { kind: 'code', text: m.digest, hash: true } : { kind: 'part', role: 'digest', text: 'not recorded' },
+                ')',
+              ],
+            })),
           }
         : null,
     usageByModel:
       info.usage.byModel.length > 0
         ? {
             head: ['Model', 'Calls', 'Prompt tokens', 'Generated tokens', 'Model time'],
-            rows: info.usage.byModel.map((m) => [[code(m.model), ...(simulator ? [SIMULATED_SUFFIX] : [])], [String(m.calls)], [String(m.promptTokens)], [String(m.evalTokens)], [formatDuration(m.llmMs)]]),
+            rows: info.usage.byModel.map((m) => [
+              [code(m.model), ...(simulator ? [SIMULATED_SUFFIX] : [])],
+              [String(m.calls)],
+              [String(m.promptTokens)],
+              [String(m.evalTokens)],
+              [formatDuration(m.llmMs)],
+            ]),
           }
         : null,
   };
@@ -764,9 +861,20 @@ function settingsModel(data: ReportData): SettingsModel {
 
 /** Every section of a document in the order both formats show them (absent ones left out). */
 export function documentSections(doc: DocumentModel): Section<string>[] {
-  return [doc.completeness, doc.summary, doc.review, doc.findings, doc.ungrounded, doc.conflicts, doc.unreviewed, doc.noText, doc.ocr, doc.unreadable, doc.failed, doc.mentions].filter(
-    (s): s is NonNullable<typeof s> => s !== null,
-  );
+  return [
+    doc.completeness,
+    doc.summary,
+    doc.review,
+    doc.findings,
+    doc.ungrounded,
+    doc.conflicts,
+    doc.unreviewed,
+    doc.noText,
+    doc.ocr,
+    doc.unreadable,
+    doc.failed,
+    doc.mentions,
+  ].filter((s): s is NonNullable<typeof s> => s !== null);
 }
 
 /** The text of a sentence, every part in its own words (for comparing formats, and plain-text places). */

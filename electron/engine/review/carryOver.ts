@@ -94,93 +94,140 @@ export function carryOverReview(db: Database, input: CarryOverInput): CarryOverR
   const { documentId, toRunId } = input;
   return db.transaction((): CarryOverResult => {
     ensureReviewDocument(db, documentId, now);
-    if (!runAnalyzedDocument(db, toRunId, documentId)) throw invalid(`Run ${toRunId} has not analysed document ${documentId}; there is nothing to carry the review over to.`, { runId: toRunId, documentId });
+    if (!runAnalyzedDocument(db, toRunId, documentId))
+      throw invalid(`Run ${toRunId} has not analysed document ${documentId}; there is nothing to carry the review over to.`, { runId: toRunId, documentId });
     const previousRun = getReviewDocument(db, documentId)!.run_id;
     const fromRunId = input.fromRunId ?? (previousRun !== toRunId ? previousRun : null);
     const result: CarryOverResult = { documentId, runId: toRunId, fromRunId, matched: [], changed: [], vanished: [], reappeared: [], created: [] };
-
     const merged = listMergedFindings(db, toRunId, documentId);
-    const linkedInRun = linkedFindingIdsOfDocument(db, toRunId, documentId);
-    const pending = merged.filter((m) => m.sources.length === 0 || m.sources.some((s) => !linkedInRun.has(s.findingId)));
     const rows = listReviewedRows(db, documentId);
-    const candidates: ReviewedCandidate[] = rows.map((row) => {
-      const spanRun = input.fromRunId !== undefined && hasSourceLinks(db, row.id, input.fromRunId) ? input.fromRunId : row.run_id;
-      const c: ReviewedCandidate = { id: row.id, keys: keysOf(db, row), title: row.original_title, description: row.original_description, spans: spansOf(db, row, spanRun), splitFrom: row.split_from };
-      return c;
-    });
-    const candidateMerged: CandidateMerged[] = pending.map((m) => ({
-      id: m.id,
-      findingKey: m.findingKey,
-      title: m.title,
-      description: m.description,
-      // Only the sources not linked yet (a partial re-link after a re-merge).
-      sources: m.sources.filter((s) => !linkedInRun.has(s.findingId)).map((s) => ({ findingId: s.findingId, start: s.evidenceStart, end: s.evidenceEnd })),
-    }));
-    const match = matchFindings(candidates, candidateMerged, input.overlapRatio === undefined ? {} : { overlapRatio: input.overlapRatio });
-    const mergedById = new Map(merged.map((m) => [m.id, m]));
+    const match = matchRun(db, input, rows, merged);
+    const step: CarryStep = { db, documentId, toRunId, now, reviewer, result, mergedById: new Map(merged.map((m) => [m.id, m])) };
 
     const byReviewed = new Map<number, Assignment[]>();
     for (const a of match.assignments) byReviewed.set(a.reviewedId, [...(byReviewed.get(a.reviewedId) ?? []), a]);
-
     for (const row of rows) {
       const assignments = byReviewed.get(row.id);
-      const trail = (e: Omit<Parameters<typeof appendTrail>[1], 'documentId' | 'reviewedId' | 'at' | 'reviewer'>) =>
-        appendTrail(db, { documentId, reviewedId: row.id, at: now, reviewer, runId: toRunId, ...e });
-      if (assignments) {
-        for (const a of assignments) linkSources(db, row.id, toRunId, a.sourceIds);
-        result.matched.push({ reviewedId: row.id, mergedIds: assignments.map((a) => a.mergedId), rule: assignments[0]!.rule });
-        if (row.run_id === toRunId && row.vanished_in_run_id === null) continue; // already carried over to this run
-        const wasVanished = row.vanished_in_run_id !== null;
-        const ruleOrder: Record<MatchRule, number> = { id: 0, position: 1, similarity: 2 };
-        const whole = assignments
-          .filter((a) => a.whole)
-          .sort((a, b) => ruleOrder[a.rule] - ruleOrder[b.rule] || b.sourceIds.length - a.sourceIds.length || a.mergedId - b.mergedId)[0];
-        const latest = whole ? valuesOfMerged(mergedById.get(whole.mergedId)!) : modelValuesOf(db, toRunId, assignments.flatMap((a) => a.sourceIds))?.values;
-        const carriedFrom = row.run_id !== null && row.run_id !== toRunId ? row.run_id : row.carried_from_run_id;
-        setCarriedTo(db, row.id, { runId: toRunId, carriedFromRunId: carriedFrom, now });
-        trail({
-          action: wasVanished ? 'reappeared' : 'carry-over',
-          from: row.run_id === null ? null : String(row.run_id),
-          to: String(toRunId),
-          detail: `${assignments[0]!.rule} match to merged finding ${assignments.map((a) => a.mergedId).join(', ')}`,
-        });
-        if (wasVanished) result.reappeared.push(row.id);
-        if (!latest) continue;
-        setLatestValues(db, row.id, latest);
-        if (row.origin === 'manual') continue;
-        const original = originalValues(row);
-        const fields = differingFields(original, latest);
-        if (fields.length === 0) {
-          setChangedFields(db, row.id, []);
-        } else if (untouched(db, row)) {
-          for (const f of fields) {
-            setOriginal(db, row.id, f, latest[f]);
-            trail({ action: 'carry-over', field: f, from: original[f], to: latest[f], detail: 'not reviewed yet: follows the model' });
-          }
-          setChangedFields(db, row.id, []);
-        } else {
-          setChangedFields(db, row.id, fields);
-          for (const f of fields) trail({ action: 'changed', field: f, from: original[f], to: latest[f] });
-          result.changed.push(row.id);
-        }
-      } else if (row.origin !== 'manual' && !hasSourceLinks(db, row.id, toRunId) && row.vanished_in_run_id !== toRunId) {
+      if (assignments) carryMatched(step, row, assignments);
+      else if (row.origin !== 'manual' && !hasSourceLinks(db, row.id, toRunId) && row.vanished_in_run_id !== toRunId) {
         setVanished(db, row.id, toRunId, now);
-        trail({ action: 'vanished', detail: `run ${toRunId} no longer reports it` });
+        trailOf(step, row.id)({ action: 'vanished', detail: `run ${toRunId} no longer reports it` });
         result.vanished.push(row.id);
       }
     }
-
-    for (const mergedId of match.unmatchedMerged) {
-      const m = mergedById.get(mergedId)!;
-      const values = valuesOfMerged(m);
-      const created = insertReviewed(db, { documentId, origin: 'model', findingKey: m.findingKey, values, latest: values, runId: toRunId, now });
-      linkSources(db, created.id, toRunId, m.sources.map((s) => s.findingId));
-      appendTrail(db, { documentId, reviewedId: created.id, runId: toRunId, at: now, reviewer, action: 'create', to: values.title, detail: `merged finding ${m.id} of run ${toRunId}` });
-      result.created.push(created.id);
-    }
+    for (const mergedId of match.unmatchedMerged) createFromMerged(step, step.mergedById.get(mergedId)!);
     setReviewDocumentRun(db, documentId, toRunId, now);
     return result;
   })();
+}
+
+/** What every step of one carry-over shares: the run it carries to, when and by whom, and what it did so far. */
+interface CarryStep {
+  db: Database;
+  documentId: number;
+  toRunId: number;
+  now: string;
+  reviewer: string;
+  result: CarryOverResult;
+  mergedById: Map<number, MergedFinding>;
+}
+
+/** The reviewed findings matched to the run's merged findings not linked to a reviewed finding yet (a partial re-link after a re-merge). */
+function matchRun(db: Database, input: CarryOverInput, rows: readonly ReviewedRow[], merged: readonly MergedFinding[]) {
+  const linkedInRun = linkedFindingIdsOfDocument(db, input.toRunId, input.documentId);
+  const pending = merged.filter((m) => m.sources.length === 0 || m.sources.some((s) => !linkedInRun.has(s.findingId)));
+  const candidates: ReviewedCandidate[] = rows.map((row) => {
+    const spanRun = input.fromRunId !== undefined && hasSourceLinks(db, row.id, input.fromRunId) ? input.fromRunId : row.run_id;
+    return {
+      id: row.id,
+      keys: keysOf(db, row),
+      title: row.original_title,
+      description: row.original_description,
+      spans: spansOf(db, row, spanRun),
+      splitFrom: row.split_from,
+    };
+  });
+  const candidateMerged: CandidateMerged[] = pending.map((m) => ({
+    id: m.id,
+    findingKey: m.findingKey,
+    title: m.title,
+    description: m.description,
+    // Only the sources not linked yet (a partial re-link after a re-merge).
+    sources: m.sources.filter((s) => !linkedInRun.has(s.findingId)).map((s) => ({ findingId: s.findingId, start: s.evidenceStart, end: s.evidenceEnd })),
+  }));
+  return matchFindings(candidates, candidateMerged, input.overlapRatio === undefined ? {} : { overlapRatio: input.overlapRatio });
+}
+
+/** The review trail of one reviewed finding, written for this carry-over. */
+function trailOf(step: CarryStep, reviewedId: number) {
+  return (e: Omit<Parameters<typeof appendTrail>[1], 'documentId' | 'reviewedId' | 'at' | 'reviewer'>) =>
+    appendTrail(step.db, { documentId: step.documentId, reviewedId, at: step.now, reviewer: step.reviewer, runId: step.toRunId, ...e });
+}
+
+/**
+ * A reviewed finding the run reports again: linked to its new sources and carried to the run. The model's latest values
+ * replace an untouched finding's; a reviewed one keeps the auditor's and is marked changed where the model now differs.
+ */
+function carryMatched(step: CarryStep, row: ReviewedRow, assignments: readonly Assignment[]): void {
+  const { db, toRunId, now, result } = step;
+  const trail = trailOf(step, row.id);
+  for (const a of assignments) linkSources(db, row.id, toRunId, a.sourceIds);
+  result.matched.push({ reviewedId: row.id, mergedIds: assignments.map((a) => a.mergedId), rule: assignments[0]!.rule });
+  if (row.run_id === toRunId && row.vanished_in_run_id === null) return; // already carried over to this run
+  const wasVanished = row.vanished_in_run_id !== null;
+  const ruleOrder: Record<MatchRule, number> = { id: 0, position: 1, similarity: 2 };
+  const whole = assignments
+    .filter((a) => a.whole)
+    .sort((a, b) => ruleOrder[a.rule] - ruleOrder[b.rule] || b.sourceIds.length - a.sourceIds.length || a.mergedId - b.mergedId)[0];
+  const latest = whole
+    ? valuesOfMerged(step.mergedById.get(whole.mergedId)!)
+    : modelValuesOf(
+        db,
+        toRunId,
+        assignments.flatMap((a) => a.sourceIds),
+      )?.values;
+  const carriedFrom = row.run_id !== null && row.run_id !== toRunId ? row.run_id : row.carried_from_run_id;
+  setCarriedTo(db, row.id, { runId: toRunId, carriedFromRunId: carriedFrom, now });
+  trail({
+    action: wasVanished ? 'reappeared' : 'carry-over',
+    from: row.run_id === null ? null : String(row.run_id),
+    to: String(toRunId),
+    detail: `${assignments[0]!.rule} match to merged finding ${assignments.map((a) => a.mergedId).join(', ')}`,
+  });
+  if (wasVanished) result.reappeared.push(row.id);
+  if (!latest) return;
+  setLatestValues(db, row.id, latest);
+  if (row.origin === 'manual') return;
+  const original = originalValues(row);
+  const fields = differingFields(original, latest);
+  if (fields.length === 0) {
+    setChangedFields(db, row.id, []);
+  } else if (untouched(db, row)) {
+    for (const f of fields) {
+      setOriginal(db, row.id, f, latest[f]);
+      trail({ action: 'carry-over', field: f, from: original[f], to: latest[f], detail: 'not reviewed yet: follows the model' });
+    }
+    setChangedFields(db, row.id, []);
+  } else {
+    setChangedFields(db, row.id, fields);
+    for (const f of fields) trail({ action: 'changed', field: f, from: original[f], to: latest[f] });
+    result.changed.push(row.id);
+  }
+}
+
+/** A merged finding no reviewed finding stands for: a new reviewed finding, linked to its sources. */
+function createFromMerged(step: CarryStep, m: MergedFinding): void {
+  const { db, documentId, toRunId, now } = step;
+  const values = valuesOfMerged(m);
+  const created = insertReviewed(db, { documentId, origin: 'model', findingKey: m.findingKey, values, latest: values, runId: toRunId, now });
+  linkSources(
+    db,
+    created.id,
+    toRunId,
+    m.sources.map((s) => s.findingId),
+  );
+  trailOf(step, created.id)({ action: 'create', to: values.title, detail: `merged finding ${m.id} of run ${toRunId}` });
+  step.result.created.push(created.id);
 }
 
 /**
