@@ -124,6 +124,10 @@ export default tseslint.config(
           message: "A run status changes through the runner's rules in pipeline/runStatus.ts (markRunning, markEnded, stopIdleRun, reopenRun).",
         },
         {
+          selector: "CallExpression[callee.name='updateRunInput'] > ObjectExpression > Property[key.name='status']",
+          message: "An input's status changes through the runner's rules in pipeline/runStatus.ts (startInput, endInput, stopInput, requeueInput).",
+        },
+        {
           selector: "CallExpression[callee.property.name='prepare']",
           message: "SQL belongs in a store module (store/ or the module's store.ts): call a named store function instead.",
         },

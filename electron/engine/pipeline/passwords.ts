@@ -5,8 +5,8 @@
  * never stored: not in the run's settings, not in its events, not in errors.
  */
 import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
-import { getRun, listRunInputs, updateRunInput, type Database } from '../store';
-import { reopenRun } from './runStatus';
+import { getRun, listRunInputs, type Database } from '../store';
+import { reopenRun, requeueInput } from './runStatus';
 
 export interface PasswordRequest {
   filePath: string;
@@ -73,7 +73,7 @@ export function requeueForPassword(db: Database, runId: number, ordinal: number,
   if (!input || !isPasswordFailure(input.error)) {
     throw new AppError(ErrorCode.INVALID_INPUT, `File ${ordinal + 1} of run ${runId} is not waiting for a password. Refresh the run list.`);
   }
-  updateRunInput(db, runId, ordinal, { status: 'queued', phase: null, error: null });
+  requeueInput(db, runId, ordinal, { error: true, phase: true });
   reopenRun(db, runId, now);
   return { filePath: input.filePath };
 }

@@ -4,7 +4,8 @@ import { AppError, ErrorCode, toErrorInfo, type ErrorInfo } from '../../../share
 import type { ProgressEvent, RunPhase } from '../../../shared/types';
 import type { Logger } from '../log';
 import { isRunWideLlmError, type LlmClient } from '../llm';
-import { addRunEvent, updateRunInput, type RunInput } from '../store';
+import { addRunEvent, type RunInput } from '../store';
+import { requeueInput } from './runStatus';
 import { throwIfAborted } from '../util';
 import { planRecord, prepareLlmRun, type LlmRunPlan } from './llmPlan';
 import type { RunControl, RunDeps } from './runner';
@@ -213,7 +214,7 @@ async function spreadFiles(run: PoolRun, members: Member[], leaveOut: (m: Member
         if (info.code === ErrorCode.CANCELLED || !isRunWideLlmError(info.code)) throw error;
         // The endpoint, not the file: leave it out; the file resumes elsewhere from its last committed unit.
         if (!member.out) leaveOut(member, error, 'stopped answering; its files go to the other endpoints');
-        updateRunInput(deps.db, runId, input.ordinal, { status: 'queued' });
+        requeueInput(deps.db, runId, input.ordinal);
         queue.unshift(input);
       } finally {
         inFlight--;

@@ -8,7 +8,8 @@
  * A run's first execution has nothing failed: nothing is said.
  */
 import { listChunkResults } from '../extract';
-import { addRunEvent, listRunInputs, updateRunInput, type Database, type RunInput } from '../store';
+import { addRunEvent, listRunInputs, type Database, type RunInput } from '../store';
+import { requeueInput } from './runStatus';
 
 export interface Retry {
   /** What is tried again, in a sentence ("Retrying what failed: 2 files (a.pdf: 19 chunks; b.pdf: PDF_CORRUPT)"). */
@@ -32,7 +33,7 @@ export function queueFailedForRetry(db: Database, runId: number, at: string): Re
     chunks += failedChunks;
     return `${baseName(input)}: ${failedChunks > 0 ? `${failedChunks} chunk${failedChunks === 1 ? '' : 's'}` : (input.error?.code ?? 'failed')}`;
   });
-  for (const input of failed) updateRunInput(db, runId, input.ordinal, { status: 'queued', error: null });
+  for (const input of failed) requeueInput(db, runId, input.ordinal, { error: true });
   const message = `Retrying what failed: ${failed.length} file${failed.length === 1 ? '' : 's'} (${parts.join('; ')})`;
   addRunEvent(db, runId, { at, level: 'info', phase: 'ingest', message, data: { files: failed.map((i) => i.ordinal), chunks } });
   return { message, files: failed.length, chunks };

@@ -40,3 +40,34 @@ export function reopenRun(db: Database, runId: number, now: string): void {
   const run = getRun(db, runId);
   if (run && (run.status === 'done' || run.status === 'failed')) setRunStatus(db, runId, 'paused', now);
 }
+
+// ------------------------------------------------------------------------------------------------------------------
+// An input's status: each change the pipeline makes, named. Lint fails an updateRunInput that sets `status` anywhere
+// else, so a file's status is never written past these rules (the phase, document and warnings are written by the
+// runner as the input goes).
+
+/** The runner starts reading the input: running, from its first phase, its last error cleared. */
+export function startInput(db: Database, runId: number, ordinal: number): void {
+  updateRunInput(db, runId, ordinal, { status: 'running', phase: 'ingest', error: null });
+}
+
+/** The input is finished: done, or failed with its error (chunks that failed, an unreadable file, a broken reply). */
+export function endInput(db: Database, runId: number, ordinal: number, outcome: { error: ErrorInfo | null; phase?: 'done' }): void {
+  updateRunInput(db, runId, ordinal, { status: outcome.error ? 'failed' : 'done', error: outcome.error, ...(outcome.phase ? { phase: outcome.phase } : {}) });
+}
+
+/**
+ * The run stopped while the input was in flight: it takes the run's state (paused, cancelled) and keeps its phase, so
+ * its committed work stays and a resume continues it; a run that failed leaves it queued for the resume.
+ */
+export function stopInput(db: Database, runId: number, ordinal: number, runStatus: 'paused' | 'cancelled' | 'failed'): void {
+  updateRunInput(db, runId, ordinal, { status: runStatus === 'failed' ? 'queued' : runStatus });
+}
+
+/**
+ * The input back in the queue: its endpoint died (it resumes elsewhere from its last committed unit), a retry of what
+ * failed (its error cleared), or a password given (read again from the start: phase and error cleared).
+ */
+export function requeueInput(db: Database, runId: number, ordinal: number, clear: { error?: boolean; phase?: boolean } = {}): void {
+  updateRunInput(db, runId, ordinal, { status: 'queued', ...(clear.error ? { error: null } : {}), ...(clear.phase ? { phase: null } : {}) });
+}

@@ -29,7 +29,7 @@ import { ocrWarnings, pagesNeedingOcr, readPagesWithOcr, savePageOcr, type PageO
 import type { OcrMode } from '../../../shared/contract';
 import { DEFAULT_OCR_LANGUAGES } from '../../../shared/ocr';
 import { withPassword, type PasswordSource } from './passwords';
-import { markEnded, markRunning } from './runStatus';
+import { endInput, markEnded, markRunning, startInput, stopInput } from './runStatus';
 import { hasFailures, queueFailedForRetry } from './retryFailed';
 import { startReadAhead, type ReadAhead } from './readAhead';
 import type { RunSettings } from './settings';
@@ -236,8 +236,7 @@ async function endStopped(execution: Execution, error: unknown, llm: RunLlm | un
   const status: RunStatus = info.code === ErrorCode.CANCELLED ? (stopKindOf(control.signal) === 'pause' ? 'paused' : 'cancelled') : 'failed';
   try {
     // The input in flight takes the run's state and keeps its phase: its committed work stays, a resume continues it.
-    for (const input of listRunInputs(db, runId))
-      if (input.status === 'running') updateRunInput(db, runId, input.ordinal, { status: status === 'failed' ? 'queued' : status });
+    for (const input of listRunInputs(db, runId)) if (input.status === 'running') stopInput(db, runId, input.ordinal, status);
     markEnded(db, runId, status, at(), info);
     if (status === 'failed') addRunEvent(db, runId, { at: at(), level: 'error', phase: 'ingest', message: info.message, data: info });
   } catch (bookkeeping) {
@@ -295,7 +294,7 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
   // Events name the input by its ordinal (and its document once stored); the file name is for display only.
   const about = { ordinal: input.ordinal, fileName: baseName(input.filePath) };
   const log = runLog.child({ ordinal: input.ordinal });
-  updateRunInput(db, runId, input.ordinal, { status: 'running', phase: 'ingest', error: null });
+  startInput(db, runId, input.ordinal);
   let documentId: number | undefined;
   try {
     const ocr = { mode: recognizer ? (settings.ocr ?? 'auto') : 'off', recognizer } as const;
@@ -313,7 +312,7 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     const doc = ingested.doc;
     const unreadable = unreadableDocument(doc.pages, ingested.warnings);
     if (unreadable) {
-      updateRunInput(db, runId, input.ordinal, { status: 'failed', phase: 'done', error: unreadable });
+      endInput(db, runId, input.ordinal, { error: unreadable, phase: 'done' });
       log.warn({ stage: 'ingest', documentId, code: unreadable.code }, 'input failed');
       return;
     }
@@ -340,7 +339,7 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     // The document's review follows it to this run in the same transaction as the input's end, so a kill cannot leave a
     // finished document with its review on an older run: reads (the findings view, report export) then never write.
     db.transaction(() => {
-      updateRunInput(db, runId, input.ordinal, { status: outcome.error ? 'failed' : 'done', phase: 'done', error: outcome.error });
+      endInput(db, runId, input.ordinal, { error: outcome.error, phase: 'done' });
       const carried = carryOverToLatest(db, ingested.documentId, at());
       if (carried)
         addRunEvent(db, runId, { at: at(), level: 'info', phase: 'done', documentId: ingested.documentId, message: carryOverMessage(carried), data: carried });
@@ -356,7 +355,7 @@ async function runInput({ deps, runId, input, inputCount, settings, llm, recogni
     const info = toErrorInfo(error, log.path);
     // A full disk or a store that cannot be written is not this file's fault: the run stops, and resumes this file.
     if (info.code === ErrorCode.CANCELLED || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
-    updateRunInput(db, runId, input.ordinal, { status: 'failed', error: info });
+    endInput(db, runId, input.ordinal, { error: info });
     addRunEvent(db, runId, {
       at: at(),
       level: 'error',

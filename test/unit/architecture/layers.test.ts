@@ -59,3 +59,26 @@ describe('layer rules', () => {
     expect(await restrictedImportErrors(file, source)).toEqual([]);
   });
 });
+
+describe('one owner per state: a run’s and an input’s status change only in pipeline/runStatus.ts', () => {
+  async function syntaxErrors(file: string, source: string): Promise<string[]> {
+    const [result] = await eslint.lintText(source, { filePath: resolve(root, file) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  }
+  const setsStatus =
+    "import { updateRunInput, setRunStatus } from '../store';\nupdateRunInput(db, 1, 0, { status: 'queued' });\nsetRunStatus(db, 1, 'paused', now);\n";
+
+  it('refuses a status written anywhere else', async () => {
+    const errors = await syntaxErrors('electron/engine/pipeline/pool.ts', setsStatus);
+    expect(errors).toHaveLength(2);
+    expect(errors.join('\n')).toMatch(/input's status changes through the runner's rules/);
+    expect(errors.join('\n')).toMatch(/run status changes through the runner's rules/);
+  });
+
+  it('lets the runner write an input’s phase, and runStatus.ts its status', async () => {
+    expect(
+      await syntaxErrors('electron/engine/pipeline/runner.ts', "import { updateRunInput } from '../store';\nupdateRunInput(db, 1, 0, { phase: 'tree' });\n"),
+    ).toEqual([]);
+    expect(await syntaxErrors('electron/engine/pipeline/runStatus.ts', setsStatus)).toEqual([]);
+  });
+});
