@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '../../../shared/errors';
 import { fitsContext } from './budget';
 import { classifyAttemptError, measurePrompt, sendAttempt, type AttemptReply, type AttemptState, type PrefixTracker, type PromptMeasure } from './chatAttempt';
 import { describedOptions, prepareCall, readCachedReply, recordAttempt, replyCacheKey, usesCache, type PreparedCall } from './chatCall';
-import { judgeFailure, judgeReply, type ReplyProblem, type ReplyVerdict } from './chatVerdict';
+import { verdictOnFailure, verdictOnReply, type ReplyProblem, type ReplyVerdict } from './chatVerdict';
 import type { ClientContext } from './context';
 import { toAppError } from './errors';
 import { renderMessages } from './prompt';
@@ -89,7 +89,7 @@ export async function chatCore<T>(
       const reply = await sendAttempt(ctx, prefixes, call, state, rendered, watchdog);
       watchdog.stop();
       const measured = measurePrompt(ctx, call, state, rendered, reply);
-      const verdict = judgeReply({
+      const verdict = verdictOnReply({
         content: reply.content,
         doneReason: reply.done.done_reason,
         promptTruncated: measured.truncated,
@@ -213,7 +213,7 @@ async function actOnFailure(
   // Whatever was in flight, Ollama's cache state is now unknown.
   prefixes.delete(req.model);
   const options = describedOptions(call, state.options);
-  const verdict = judgeFailure(c, state.transientFailures, ctx.settings.retry.maxAttempts);
+  const verdict = verdictOnFailure(c, state.transientFailures, ctx.settings.retry.maxAttempts);
   if (verdict.kind === 'cancelled') {
     recordAttempt(ctx, call, { options, outcome: 'cancelled', attempt, startedAt, errorCode: ErrorCode.CANCELLED, errorMessage: 'Cancelled.' });
     throw new AppError(ErrorCode.CANCELLED, 'Cancelled.', { model: req.model }, { cause: error });

@@ -42,7 +42,7 @@ export interface ReplyFacts<T> {
   replyRetried: boolean;
 }
 
-export function judgeReply<T>(facts: ReplyFacts<T>): ReplyVerdict<T> {
+export function verdictOnReply<T>(facts: ReplyFacts<T>): ReplyVerdict<T> {
   if (facts.promptTruncated) return { kind: 'prompt-truncated' };
   const cut = facts.doneReason === 'length';
   if (cut && facts.acceptCutReply) return { kind: 'accept-cut' };
@@ -72,7 +72,7 @@ export type FailureVerdict =
  * An attempt that threw (after classification, watchdog and liveness included). Only a transient failure is
  * retried, and only while the call has had fewer than `maxAttempts` of them.
  */
-export function judgeFailure(c: Classified, transientFailuresBefore: number, maxAttempts: number): FailureVerdict {
+export function verdictOnFailure(c: Classified, transientFailuresBefore: number, maxAttempts: number): FailureVerdict {
   if (c.kind === 'cancelled') return { kind: 'cancelled' };
   if (c.kind !== 'transient') return { kind: 'fail' };
   const transientFailures = transientFailuresBefore + 1;
