@@ -2,25 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectedFindingsByLeaf, expectedReplyTokens, leafOfFinding, packUnits } from '../../../electron/engine/extract';
 import type { IdMention } from '../../../shared/types';
 import type { GroundedFinding } from '../../../shared/findings';
-import type { ChunkNode } from '../../../shared/types';
-
-/** Leaves of `tokens` each, 100 characters apart, one page per leaf, under the given parents. */
-function leaves(tokens: number[], parents: number[] = tokens.map(() => 0)): ChunkNode[] {
-  return tokens.map((t, i) => ({
-    index: i + 1,
-    parentIndex: parents[i]!,
-    title: `leaf ${i + 1}`,
-    section: { level: 1, path: [] },
-    start: i * 100,
-    end: (i + 1) * 100,
-    pageStart: i + 1,
-    pageEnd: i + 1,
-    tokenEstimate: t,
-    origin: 'page',
-    isLeaf: true,
-    overlapBefore: 0,
-  }));
-}
+import { leavesOfTokens as leaves } from '../../fixtures/chunkLeaves';
 
 const finding = (start: number | null, page: number | null): GroundedFinding =>
   ({

@@ -2,24 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { packUnits } from '../../../electron/engine/extract';
 import { UnitQueue } from '../../../electron/engine/pipeline/extractionStep';
 import type { ChunkNode } from '../../../shared/types';
-
-/** Leaves of `tokens` each, 100 characters apart, one page per leaf. */
-function leaves(tokens: number[]): ChunkNode[] {
-  return tokens.map((t, i) => ({
-    index: i + 1,
-    parentIndex: 0,
-    title: `leaf ${i + 1}`,
-    section: { level: 1, path: [] },
-    start: i * 100,
-    end: (i + 1) * 100,
-    pageStart: i + 1,
-    pageEnd: i + 1,
-    tokenEstimate: t,
-    origin: 'page',
-    isLeaf: true,
-    overlapBefore: 0,
-  }));
-}
+import { leavesOfTokens as leaves } from '../../fixtures/chunkLeaves';
 
 const indexes = (queue: UnitQueue): number[][] => {
   const out: number[][] = [];
