@@ -13,6 +13,7 @@ import type { ListedEntry } from '../../../shared/completeness';
 import { LISTED_ENTRY_TYPE, REGISTER_ENTRY_TYPE, type ExtractionProfile, type GroundedFinding } from '../../../shared/findings';
 import type { ExtractedDocument, IdMention } from '../../../shared/types';
 import { type ListItem, NormalizedViews, type HiddenSpan, type RecordedList } from '../printed';
+import type { Steps } from '../util';
 import { recordedByTitle, recordedDetail, standsFor, titleOnly } from './recordedDetails';
 import { DEFAULT_LLM_SETTINGS, type LlmClient } from '../llm';
 import { extractionCallOptions, groundReply, type ExtractionCallSettings } from './extractUnit';
@@ -43,24 +44,29 @@ export interface UnnamedSection {
  * document outside its hidden lists, that no analysed finding stands for (recordedDetails.ts standsFor): a row read
  * by the rules is not one. In document order.
  */
-export function unnamedSections(
+/**
+ * As steps, one recorded entry each (util/slices.ts: run with runInSlices): each entry's section is looked up in the
+ * whole text, which on a long report with a long summary table held the engine's thread for half a second in one go.
+ */
+export function* unnamedSections(
   doc: Pick<ExtractedDocument, 'text' | 'pages'>,
   profile: ExtractionProfile,
   recorded: RecordedList,
   hidden: readonly HiddenSpan[],
   findings: readonly GroundedFinding[],
-): UnnamedSection[] {
+): Steps<UnnamedSection[]> {
   const analysed = findings.filter((f) => f.type !== LISTED_ENTRY_TYPE && f.type !== REGISTER_ENTRY_TYPE);
   const whole = { start: 0, end: doc.text.length };
   // The whole text normalised once for every entry looked up in it.
   const views = new NormalizedViews(doc.text);
-  return recorded.entries
-    .flatMap((entry, i) => {
-      const section = recordedDetail(doc, profile, entry, whole, hidden, views);
-      if (!section || analysed.some((f) => standsFor(f, entry, section))) return [];
-      return [{ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end!, detail: section }];
-    })
-    .sort((a, b) => a.start - b.start);
+  const sections: UnnamedSection[] = [];
+  for (const [i, entry] of recorded.entries.entries()) {
+    yield;
+    const section = recordedDetail(doc, profile, entry, whole, hidden, views);
+    if (!section || analysed.some((f) => standsFor(f, entry, section))) continue;
+    sections.push({ number: i + 1, entry, start: section.grounding.start!, end: section.grounding.end!, detail: section });
+  }
+  return sections.sort((a, b) => a.start - b.start);
 }
 
 export interface FollowUpInput extends ExtractionCallSettings {

@@ -48,7 +48,7 @@ import {
   type ListedRows,
   type RecordedList,
 } from '../printed';
-import { nextTurn, throwIfAborted, timeStage } from '../util';
+import { nextTurn, runInSlices, throwIfAborted, timeStage } from '../util';
 import { ArrivingCount } from './arrivingFindings';
 import type { DocumentContext } from './documentContext';
 import { createRateMeter } from './progress';
@@ -132,7 +132,7 @@ export async function extractDocument(
     if (ctx.signal?.aborted || isRunWideLlmError(info.code) || isStorageErrorCode(info.code)) throw error;
     ctx.log.warn({ stage: 'extract', documentId, code: info.code, err: error }, 'follow-up call failed; its IDs stay unreviewed');
   }
-  recordUnnamedSections(ctx, { treeId, leaves, recorded: lists.recorded, hidden: lists.hidden });
+  await recordUnnamedSections(ctx, { treeId, leaves, recorded: lists.recorded, hidden: lists.hidden });
   return failed;
 }
 
@@ -383,7 +383,7 @@ async function askAgainForUncovered(
   const uncovered = uncoveredMentions(input.mentions, stored);
   // A section whose printed ID is asked for already needs no second question.
   const askedIds = new Set(uncovered.map((m) => m.normalized));
-  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter(
+  const sections = (await runInSlices(unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored), sliceOptions(ctx))).filter(
     (s) => !(s.entry.id && askedIds.has(s.entry.id)),
   );
   // Items of a list most of whose items were reported, that no finding covers (an item printing an ID asked for is asked by it).
@@ -453,15 +453,17 @@ async function askAgainForUncovered(
  * row 2), and is still not taken as analysed: the completeness check names it as before. Stored once: a resume finds
  * the heading already recorded.
  */
-function recordUnnamedSections(
+async function recordUnnamedSections(
   ctx: DocumentContext,
   input: { treeId: number; leaves: readonly ChunkNode[]; recorded: RecordedList; hidden: readonly HiddenSpan[] },
-): void {
+): Promise<void> {
   const { db, runId, documentId } = ctx;
   if (input.leaves.length === 0 || input.recorded.entries.length === 0) return;
   const stored = listFindings(db, runId, documentId);
   const recordedAt = new Set(stored.filter((f) => f.type === LISTED_ENTRY_TYPE).map((f) => f.grounding.start));
-  const sections = unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored).filter((s) => !recordedAt.has(s.start));
+  const sections = (await runInSlices(unnamedSections(ctx.doc, ctx.settings.profile, input.recorded, input.hidden, stored), sliceOptions(ctx))).filter(
+    (s) => !recordedAt.has(s.start),
+  );
   if (sections.length === 0) return;
   const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   // A section listed twice (its contents line and its summary row) is one heading: recorded once, under the listed
@@ -501,4 +503,9 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
     cache: ctx.settings.llm.cache,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   };
+}
+
+/** Long rules work of the extraction step in slices, stopping at a cancel like the units do. */
+function sliceOptions(ctx: DocumentContext): { signal?: AbortSignal } {
+  return ctx.signal ? { signal: ctx.signal } : {};
 }
