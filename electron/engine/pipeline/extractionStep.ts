@@ -398,7 +398,6 @@ async function askAgainForUncovered(
     .filter((item) => !uncovered.some((m) => m.start >= item.start && m.start < item.end));
   if ((uncovered.length === 0 && sections.length === 0 && items.length === 0) || input.leaves.length === 0) return;
   const ids = askedIds.size + sections.length + items.length;
-  const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   let findings = input.arriving.count;
   ctx.report(
     'extract',
@@ -422,12 +421,7 @@ async function askAgainForUncovered(
       ...extractionCalls(ctx),
     },
     (batch) => {
-      const byLeaf = new Map<number, GroundedFinding[]>();
-      for (const f of batch.findings) {
-        const leaf = leafOfFinding(all, f).index;
-        byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), f]);
-      }
-      const chunks = [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings }));
+      const chunks = filedByLeaf(ctx, input.treeId, input.leaves, batch.findings);
       // A call that found nothing is still recorded, on the first leaf, so the log and the chunk agree.
       appendChunkFindings(db, {
         chunks: chunks.length > 0 ? chunks : [{ runId, documentId, treeId: input.treeId, nodeIndex: input.leaves[0]!.index, findings: [] }],
@@ -465,7 +459,6 @@ async function recordUnnamedSections(
     (s) => !recordedAt.has(s.start),
   );
   if (sections.length === 0) return;
-  const all = { leaves: [...input.leaves], start: input.leaves[0]!.start, end: input.leaves.at(-1)!.end, tokens: 0 };
   // A section listed twice (its contents line and its summary row) is one heading: recorded once, under the listed
   // title its heading prints most of (a summary row's title may hold the next cell, "... iterations Cryptography").
   const byStart = new Map<number, GroundedFinding>();
@@ -473,15 +466,8 @@ async function recordUnnamedSections(
     const kept = byStart.get(start);
     if (!kept || printedShare(detail.title, detail.evidence) > printedShare(kept.title, kept.evidence)) byStart.set(start, detail);
   }
-  const byLeaf = new Map<number, GroundedFinding[]>();
-  for (const detail of byStart.values()) {
-    const leaf = leafOfFinding(all, detail).index;
-    byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), { ...detail, type: LISTED_ENTRY_TYPE }]);
-  }
-  appendChunkFindings(db, {
-    chunks: [...byLeaf.entries()].map(([nodeIndex, findings]) => ({ runId, documentId, treeId: input.treeId, nodeIndex, findings })),
-    callIds: [],
-  });
+  const headings = [...byStart.values()].map((detail) => ({ ...detail, type: LISTED_ENTRY_TYPE }));
+  appendChunkFindings(db, { chunks: filedByLeaf(ctx, input.treeId, input.leaves, headings), callIds: [] });
 }
 
 /** Share of a title's words that a quote prints. */
@@ -508,4 +494,15 @@ function extractionCalls(ctx: DocumentContext): ExtractionCallSettings {
 /** Long rules work of the extraction step in slices, stopping at a cancel like the units do. */
 function sliceOptions(ctx: DocumentContext): { signal?: AbortSignal } {
   return ctx.signal ? { signal: ctx.signal } : {};
+}
+
+/** Findings found after the units (follow-ups, recorded sections), each filed under the leaf its quote lies in. */
+function filedByLeaf(ctx: DocumentContext, treeId: number, leaves: readonly ChunkNode[], findings: readonly GroundedFinding[]) {
+  const all = { leaves: [...leaves], start: leaves[0]!.start, end: leaves.at(-1)!.end, tokens: 0 };
+  const byLeaf = new Map<number, GroundedFinding[]>();
+  for (const f of findings) {
+    const leaf = leafOfFinding(all, f).index;
+    byLeaf.set(leaf, [...(byLeaf.get(leaf) ?? []), f]);
+  }
+  return [...byLeaf.entries()].map(([nodeIndex, filed]) => ({ runId: ctx.runId, documentId: ctx.documentId, treeId, nodeIndex, findings: filed }));
 }
