@@ -343,7 +343,7 @@ try {
     ['llm', 'LLM client against the Ollama simulator (targets: client CPU < 2 ms per call, 0 reloads)', async () => (await import('./llmBench')).runLlmBench()],
     [
       'tree',
-      'Tree split, 100 pages without an outline (target: <= 0.75 prompt tokens per source token)',
+      'Tree split, 100 pages without an outline (target: <= 0.5 (issue 38) prompt tokens per source token)',
       async () => (await import('./treesplitBench')).runTreeSplitBench(),
     ],
     [
@@ -363,7 +363,7 @@ try {
     ],
     [
       'modeltime',
-      'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.75 prompt tokens per source token, in every mode)',
+      'Model time (modeltime): LLM tree split on the corpus reports without an outline (target: <= 0.5 (issue 38) prompt tokens per source token, in every mode)',
       async () => (await import('./modelTimeBench')).treeSplitFigures(),
     ],
     [

@@ -5,11 +5,12 @@
  * throwing it away (and asking again with twice the limit) wastes all of it; reading what is complete lets
  * extraction continue after the last complete finding instead.
  *
- * The reader scans the JSON text with string and escape awareness; it does not need the reply to be valid JSON
- * past the last complete finding. Each complete object is parsed with JSON.parse and checked against the finding
- * schema; an object that fails the check is counted (never passed on as a finding).
+ * The list is read by llm/partialReply.ts (string and escape aware, valid JSON not needed past the last complete
+ * entry); each complete object is checked against the finding schema, and one that fails the check is counted
+ * (never passed on as a finding).
  */
 import type { z } from 'zod';
+import { completeListEntries, completeString, valueStart } from '../llm';
 import { quotedFindingSchema } from './prompts';
 
 /** A finding written in full, with its quote. */
@@ -30,88 +31,19 @@ export interface PartialReply {
 
 const findingSchema = quotedFindingSchema;
 
-/** Where the value of `"key":` starts (its first non-space character), outside strings, or -1. */
-function valueStart(text: string, key: string, from = 0): number {
-  const re = new RegExp(`"${key}"\\s*:\\s*`, 'g');
-  re.lastIndex = from;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (!insideString(text, m.index)) return m.index + m[0].length;
-  }
-  return -1;
-}
-
-/** Whether offset `at` lies inside a JSON string (counting unescaped quotes before it). */
-function insideString(text: string, at: number): boolean {
-  let inside = false;
-  for (let i = 0; i < at; i++) {
-    const c = text[i];
-    if (inside && c === '\\') i++;
-    else if (c === '"') inside = !inside;
-  }
-  return inside;
-}
-
-/** The end (exclusive) of the JSON object starting at `open` (a "{"), or -1 when the text ends first. */
-function objectEnd(text: string, open: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
+export function parsePartialExtractionReply(content: string): PartialReply {
+  const list = completeListEntries(content, 'findings');
+  const { text, listAt, listEnd } = list;
+  const out: PartialReply = { findings: [], invalid: 0, summary: null, recorded: [] };
+  for (const entry of list.entries) {
+    // A line for a finding whose ID the text prints, or a finding object of the expected shape.
+    if (entry.parsed && typeof entry.value === 'string') {
+      out.findings.push(entry.value);
       continue;
     }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-export function parsePartialExtractionReply(content: string): PartialReply {
-  const text = content.replace(/^\s*```(?:json)?\s*/i, '');
-  const out: PartialReply = { findings: [], invalid: 0, summary: null, recorded: [] };
-  let listEnd = -1;
-  const listAt = valueStart(text, 'findings');
-  if (listAt >= 0 && text[listAt] === '[') {
-    let i = listAt + 1;
-    for (;;) {
-      while (i < text.length && /[\s,]/.test(text[i]!)) i++;
-      if (i >= text.length) break;
-      if (text[i] === ']') {
-        listEnd = i + 1;
-        break;
-      }
-      if (text[i] === '"') {
-        // A line for a finding whose ID the text prints: kept when its closing quote was written.
-        const m = /^"((?:[^"\\]|\\.)*)"/.exec(text.slice(i));
-        if (!m) break;
-        try {
-          out.findings.push(JSON.parse(m[0]) as string);
-        } catch {
-          out.invalid++;
-        }
-        i += m[0].length;
-        continue;
-      }
-      if (text[i] !== '{') break;
-      const end = objectEnd(text, i);
-      if (end < 0) break;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text.slice(i, end));
-      } catch {
-        parsed = undefined;
-      }
-      const checked = findingSchema.safeParse(parsed);
-      if (checked.success) out.findings.push(checked.data);
-      else out.invalid++;
-      i = end;
-    }
+    const checked = entry.parsed ? findingSchema.safeParse(entry.value) : undefined;
+    if (checked?.success) out.findings.push(checked.data);
+    else out.invalid++;
   }
   // The recorded numbers stand before the findings (the schema's order); never read from inside the list.
   const recordedAt = valueStart(text, 'recorded');
@@ -126,10 +58,10 @@ export function parsePartialExtractionReply(content: string): PartialReply {
   for (const from of [0, Math.max(0, listEnd)]) {
     const at = valueStart(text, 'summary', from);
     if (at < 0 || text[at] !== '"' || (listAt >= 0 && at > listAt && (listEnd < 0 || at < listEnd))) continue;
-    const m = /^"((?:[^"\\]|\\.)*)"/.exec(text.slice(at));
-    if (!m) continue;
+    const written = completeString(text, at);
+    if (written === null) continue;
     try {
-      out.summary = JSON.parse(`"${m[1]}"`) as string;
+      out.summary = JSON.parse(written) as string;
     } catch {
       out.summary = null;
     }

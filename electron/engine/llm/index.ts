@@ -11,6 +11,7 @@ export { planContext, fitsContext, type PlanContextInput, type ContextPlan } fro
 export { buildMessages, delimitDocument, escapeDelimiters, DATA_NOTICE, type BuildMessagesInput } from './prompt';
 export { chatJsonPrompt, jsonPromptMessages, promptText, type JsonCallOptions, type JsonPrompt } from './jsonPrompt';
 export { toOllamaFormat, describeSchema, parseJsonReply, validateReply } from './schema';
+export { completeListEntries, completeString, valueStart, type ListEntry, type PartialList } from './partialReply';
 export { createEstimator, rawTokenEstimate, type TokenEstimator } from './estimator';
 export { resolveHost, normalizeHost, DEFAULT_OLLAMA_HOST } from './host';
 export {

@@ -41,12 +41,15 @@ export function jsonPromptMessages<T>(prompt: JsonPrompt<T>): ChatMessage[] {
   });
 }
 
-/** Asks the prompt and returns the validated reply (retries, cache, call log and errors as chatJson does them). */
+/**
+ * Asks the prompt and returns the validated reply (retries, cache, call log and errors as chatJson does them).
+ * With `acceptCutReply`, a reply cut at the length limit comes back with `cut: true` and its raw content only.
+ */
 export function chatJsonPrompt<T>(
   llm: Pick<LlmClient, 'chatJson'>,
   prompt: JsonPrompt<T>,
   call: JsonCallOptions,
-): Promise<{ value: T; content: string; call: LlmCallRecord }> {
+): Promise<{ value: T; content: string; call: LlmCallRecord; cut?: boolean }> {
   return llm.chatJson({ ...call, schema: prompt.schema, messages: jsonPromptMessages(prompt) });
 }
 

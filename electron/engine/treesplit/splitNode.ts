@@ -13,8 +13,8 @@ import { MAX_SHRINKS, reviewSplit, type ReviewOutcome } from './review';
 import type { SplitContext, SplitTreeNode } from './splitContext';
 import { validateChapters, type CutChapter } from './validate';
 import { classifyLines, nodeText, type LineKinds, type NodeText } from './view';
-import { askWindow, joinWindows, type WindowAnswer } from './windowAnswer';
-import { planWindows, sendBack, shrinkAfterCut, type WindowPlan, type WindowState } from './windows';
+import { askWindow, checkWindowAnswer, joinWindows, type CutWindowReply, type WindowAnswer } from './windowAnswer';
+import { planWindows, sendBack, shrinkAfterCut, splitAfterCut, type WindowPlan, type WindowState } from './windows';
 
 /** An attempt as the caller stores it (the caller adds run, document, node and time). */
 export type AttemptRecord = Omit<SplitAttempt, 'runId' | 'documentId' | 'nodeKey' | 'nodePath' | 'createdAt'>;
@@ -177,12 +177,55 @@ async function askOneWindow(
   const { ctx, plan } = run;
   const { attempt } = scope;
   const where = `part ${k + 1}`;
-  let answer: WindowAnswer;
+  let answer: WindowAnswer | CutWindowReply;
   try {
     answer = await askWindow(ctx, run.node, run.nt, plan, w, attempt);
   } catch (error) {
     return windowReplyFailed(run, scope, round, where, w, error);
   }
+  if ('cut' in answer) return continueAfterCut(run, scope, round, k, w, answer.rawLocal);
+  return takeWindowAnswer(run, scope, round, where, w, answer);
+}
+
+/**
+ * A reply cut at the length limit: the chapters it wrote whole answer the window up to the last of them, and the
+ * window's remaining lines are asked at once, on their own (no reply thrown away). A cut before any progress is
+ * handled as a failed reply (the window is halved and asked for top-level chapters).
+ */
+async function continueAfterCut(
+  run: NodeRun,
+  scope: AttemptScope,
+  round: WindowRound,
+  k: number,
+  w: WindowState,
+  rawLocal: ProposedChapter[],
+): Promise<'next-window' | 'replanned' | Step<never>> {
+  const where = `part ${k + 1}`;
+  const last = rawLocal.at(-1)?.chapterStartLineNumber;
+  const split = last !== undefined && Number.isInteger(last) ? splitAfterCut(run.plan, run.nt, w, last + w.base) : null;
+  if (!split) {
+    const cut = new AppError(ErrorCode.LLM_REPLY_CUT, `The reply was cut at the length limit before it listed a chapter past the first line shown.`);
+    return windowReplyFailed(run, scope, round, where, w, cut);
+  }
+  round.notes.push(
+    `${where}: the reply was cut at the length limit after ${rawLocal.length} complete chapters${split.rest ? `; the lines from ${split.rest.authoritativeFrom - w.base} on were asked for on their own` : ''}`,
+  );
+  const taken = takeWindowAnswer(run, scope, round, where, split.answered, checkWindowAnswer(run.nt, run.plan, split.answered, rawLocal));
+  if (taken !== 'next-window' || split.rest === null || split.answered.chapters === null) return taken;
+  return askOneWindow(run, scope, round, k + 1, split.rest);
+}
+
+/** A window's answer, checked: accepted, or its feedback set for the next attempt (giving up when it repeats). */
+function takeWindowAnswer(
+  run: NodeRun,
+  scope: AttemptScope,
+  round: WindowRound,
+  where: string,
+  w: WindowState,
+  answer: WindowAnswer,
+): 'next-window' | Step<never> {
+  const { ctx, plan } = run;
+  const { attempt } = scope;
   round.proposed.push(...answer.raw);
   round.notes.push(...answer.notes);
   if (answer.errors.length === 0) {

@@ -38,8 +38,11 @@ export function cleanTitle(title: string, index: number): string {
 
 /** A line of a contents page: a title, dot leaders, a page number ("7.1 High Risk . . . . 6", "Summary …… 3"). */
 const CONTENTS_LINE = /(?:\.\s?){4,}\s*\d{1,4}\s*$|…+\s*\d{1,4}\s*$/u;
-/** A numbered or ID'd heading ("3. Use of error-prone pattern", "7.3.5 Various…", "TOB-PE-3: …"): printed once as a heading. */
-const NUMBERED_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+:?)\s+\S/u;
+/**
+ * A numbered or ID'd heading ("3. Use of error-prone pattern", "7.3.5 Various…", "TOB-PE-3: …"): printed once as a
+ * heading. Its title has a word: a numbered code line ("340 }") is no heading, however often a listing repeats it.
+ */
+const NUMBERED_LINE = /^\s*(?:\d+(?:\.\d+)*\.?|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+:?)\s+[^\n]*\p{L}/u;
 
 /** A line as a heading key: without dot leaders and page number, spaces and case folded. */
 function headingKey(line: string): string {

@@ -4,9 +4,9 @@
  * number asked), and the windows' accepted answers joined into one list for the node.
  */
 import type { ProposedChapter } from '../../../shared/treesplit';
-import { chatJsonPrompt } from '../llm';
+import { chatJsonPrompt, completeListEntries } from '../llm';
 import { clipText, FEEDBACK_MAX_CHARS } from './feedback';
-import { splitPrompt } from './prompts';
+import { ChapterSchema, splitPrompt } from './prompts';
 import { signalOption, type SplitContext, type SplitTreeNode } from './splitContext';
 import { firstContentLine, lineOffset, type NodeText } from './view';
 import { windowHeader, type WindowPlan, type WindowState } from './windows';
@@ -21,7 +21,17 @@ export interface WindowAnswer {
   notes: string[];
 }
 
-/** Asks one window and checks its answer on its own; line numbers in `rawLocal` and errors are as the model sees them. */
+/** A reply cut at the length limit: the chapters it wrote completely, numbered as the model sees them. */
+export interface CutWindowReply {
+  cut: true;
+  rawLocal: ProposedChapter[];
+}
+
+/**
+ * Asks one window and checks its answer on its own; line numbers in `rawLocal` and errors are as the model sees
+ * them. A reply cut at the length limit comes back as its complete chapters, unchecked (the caller decides where
+ * the window ends: windows.ts splitAfterCut).
+ */
 export async function askWindow(
   ctx: SplitContext,
   node: SplitTreeNode,
@@ -29,7 +39,7 @@ export async function askWindow(
   plan: WindowPlan,
   w: WindowState,
   attempt: number,
-): Promise<WindowAnswer> {
+): Promise<WindowAnswer | CutWindowReply> {
   const { options } = ctx;
   const k = plan.windows.indexOf(w);
   const n = plan.windows.length;
@@ -57,15 +67,28 @@ export async function askWindow(
     runId: ctx.runId,
     documentId: ctx.documentId,
     chunkRef: `split:${node.start}-${node.end}${n > 1 ? `#${k + 1}` : ''}${w.topLevelOnly ? ':top' : ''}`,
-    // A window made after a cut reply has had its larger limit: a cut now halves it again.
-    retryCutReply: !w.topLevelOnly,
+    // A cut reply comes back as it is: its complete chapters are kept, not asked for again with a larger limit.
+    acceptCutReply: true,
     ...signalOption(ctx),
   });
-  // Stored and checked in the long form the attempts table and the UI use.
-  const proposed = r.value.chapters.map(
-    (c, i): ProposedChapter => ({ chapterIndex: i + 1, chapterTitle: c.title, chapterStartLineNumber: c.line, importantContextChapterIndexes: [] }),
-  );
-  return checkWindowAnswer(nt, plan, w, proposed);
+  if (r.cut) return { cut: true, rawLocal: completeChapters(r.content).map(proposedChapter) };
+  return checkWindowAnswer(nt, plan, w, r.value.chapters.map(proposedChapter));
+}
+
+/** A reply's chapter in the long form the attempts table, the checks and the UI use. */
+function proposedChapter(c: { line: number; title: string }, i: number): ProposedChapter {
+  return { chapterIndex: i + 1, chapterTitle: c.title, chapterStartLineNumber: c.line, importantContextChapterIndexes: [] };
+}
+
+/** The chapters a cut reply wrote completely, in order (an entry not of the chapter shape ends the list: what follows cannot be trusted). */
+function completeChapters(content: string): { line: number; title: string }[] {
+  const chapters: { line: number; title: string }[] = [];
+  for (const entry of completeListEntries(content, 'chapters').entries) {
+    const checked = entry.parsed ? ChapterSchema.safeParse(entry.value) : undefined;
+    if (!checked?.success) break;
+    chapters.push(checked.data);
+  }
+  return chapters;
 }
 
 /** A window's answer on its own: what it may decide (its authoritative lines), what is wrong, what was dropped. */

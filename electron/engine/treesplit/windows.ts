@@ -88,9 +88,9 @@ export function newWindow(v: ViewWindow, k: number, want: number): WindowState {
 }
 
 /**
- * After a cut reply (the client has already retried it once with a larger limit): the window is asked again in
- * two halves, for top-level chapters only, so the request is never the same again. Returns false when the window
- * is too small to halve.
+ * After a cut reply that cannot be continued (splitAfterCut: nothing complete past the window's first line): the
+ * window is asked again in two halves, for top-level chapters only, so the request is never the same again.
+ * Returns false when the window is too small to halve.
  */
 export function shrinkAfterCut(plan: WindowPlan, w: WindowState): boolean {
   w.cuts++;
@@ -111,6 +111,37 @@ export function shrinkAfterCut(plan: WindowPlan, w: WindowState): boolean {
   const replaced = halves.map((v, i) => ({ ...newWindow(v, k + i, Math.max(1, Math.ceil(w.want / 2))), topLevelOnly: true }));
   plan.windows.splice(k, 1, ...replaced);
   return true;
+}
+
+/**
+ * After a reply cut at the length limit whose complete chapters reach line `lastStart` (node numbering): the
+ * window becomes the part up to and including that chapter's line, answered by those chapters, and the rest of
+ * its lines, asked on their own next. Nothing the model wrote whole is asked for again. `rest` is null when the
+ * chapters already reach past the window's authoritative lines (into the overlap shown after them). Returns null
+ * when the cut reply makes no progress (its last complete chapter is not past the window's first line): each
+ * continuation starts further on, so a model cut again and again still ends.
+ */
+export function splitAfterCut(plan: WindowPlan, nt: NodeText, w: WindowState, lastStart: number): { answered: WindowState; rest: WindowState | null } | null {
+  if (lastStart <= w.authoritativeFrom) return null;
+  const restAt = w.entries.findIndex((e) => e.line > lastStart);
+  const restFrom = restAt < 0 ? w.authoritativeTo : w.entries[restAt]!.line;
+  if (restFrom >= w.authoritativeTo) return { answered: w, rest: null };
+  const share =
+    (lineOffset(nt, restFrom) - lineOffset(nt, w.authoritativeFrom)) / Math.max(1, lineOffset(nt, w.authoritativeTo) - lineOffset(nt, w.authoritativeFrom));
+  const answeredWant = Math.max(1, Math.round(w.want * share));
+  const shown = w.entries.slice(0, restAt);
+  const answered: WindowState = { ...w, entries: shown, authoritativeTo: restFrom, lastLine: shown.at(-1)!.line, want: answeredWant };
+  const k = plan.windows.indexOf(w);
+  const restView: ViewWindow = {
+    entries: w.entries.slice(restAt),
+    authoritativeFrom: restFrom,
+    authoritativeTo: w.authoritativeTo,
+    firstLine: restFrom,
+    lastLine: w.lastLine,
+  };
+  const rest: WindowState = { ...newWindow(restView, k + 1, Math.max(1, w.want - answeredWant)), topLevelOnly: w.topLevelOnly, cuts: w.cuts + 1 };
+  plan.windows.splice(k, 1, answered, rest);
+  return { answered, rest };
 }
 
 /** A window's accepted answer is withdrawn and asked again with this feedback. */

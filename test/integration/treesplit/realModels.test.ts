@@ -125,29 +125,28 @@ describe('tree split with real-model behaviours', () => {
     expect(h.sim.requests.filter(isSplit)).toHaveLength(windows + 1);
   });
 
-  it('never repeats a request after a reply cut at the length limit: one larger limit, then top-level chapters in smaller windows', async () => {
+  it('never throws a cut reply away nor repeats a request: the lines after its last complete chapter are asked on their own', async () => {
     h = await harness({ responder: withReview(everyHeadingSplit) });
     // 120 short headings: the every-heading model's list does not fit 256 reply tokens.
     const doc = makeDoc({ sections: 120, paragraphsPerSection: 1, linesPerParagraph: 3 });
     const { result, attempts } = await run(doc, {}, { splitNumPredict: 256, leafTokens: 4000 });
     const calls = h.rows("purpose = 'split'");
-    expect(calls[0]).toMatchObject({ outcome: 'retried', done_reason: 'length' });
-    expect(JSON.parse(String(calls[1]!.options_json)).num_predict).toBe(512);
-    expect(calls[1]).toMatchObject({ outcome: 'failed', error_code: 'LLM_REPLY_CUT' });
-    // After the larger limit: top-level chapters only, in halves (then quarters ...), each cut reply failing at once.
-    const later = calls.slice(2);
-    expect(later.length).toBeGreaterThan(2);
-    expect(later.every((c) => String(c.chunk_ref).endsWith(':top') && JSON.parse(String(c.options_json)).num_predict === 256)).toBe(true);
-    const splitRequests = h.sim.requests.filter(isSplit);
-    expect(userText(splitRequests[2]!)).toContain('only the top-level sections');
-    const prompts = splitRequests.map((r) => r.prompt);
-    // The client's one retry with a larger limit sends the same prompt; nothing else is ever sent twice.
-    expect(new Set(prompts).size).toBe(prompts.length - 1);
+    expect(calls[0]).toMatchObject({ outcome: 'ok', done_reason: 'length' });
+    expect(calls.filter((c) => c.done_reason === 'length').length).toBeGreaterThan(2);
+    // No retry with a larger limit, no failed call: every reply, cut or not, was used.
+    expect(calls.every((c) => c.outcome === 'ok' && JSON.parse(String(c.options_json)).num_predict === 256)).toBe(true);
+    const prompts = h.sim.requests.filter(isSplit).map((r) => r.prompt);
+    expect(new Set(prompts).size).toBe(prompts.length);
     expect(result.fallbacks).toEqual([]);
     const accepted = attempts.find((a) => a.outcome === 'accepted')!;
+    expect(accepted.attempt).toBe(1);
+    const continued = accepted.validationErrors.filter((e) =>
+      /^note: part \d+: the reply was cut at the length limit after \d+ complete chapters; the lines from \d+ on were asked for on their own$/.test(e),
+    );
+    expect(continued.length).toBe(calls.filter((c) => c.done_reason === 'length').length);
     expect(
       accepted.validationErrors.some((e) =>
-        /^note: \d+ chapters proposed where about \d+ were asked for: kept the \d+ starts that cut the text most evenly$/.test(e),
+        /^note: (part \d+: )?\d+ chapters proposed where about \d+ were asked for: kept the \d+ starts that cut the text most evenly$/.test(e),
       ),
     ).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateLeaves, validateTree } from '../../../electron/engine/chunking';
+import { completeListEntries } from '../../../electron/engine/llm';
 import { listSplitAttempts, splitTreeWithLlm, type TreeSplitInput } from '../../../electron/engine/treesplit';
 import type { ExtractedDocument } from '../../../shared/types';
 import type { Responder, SimChatRequest } from '../../ollama-sim/index';
@@ -103,18 +104,45 @@ describe('LLM tree split against the simulator', () => {
     expect(attempts[0]!.validationErrors[0]).toMatch(/no progress/);
   });
 
-  it('survives cut JSON: the client retries once; twice cut counts as an invalid-reply attempt', async () => {
+  it('keeps the complete chapters of a cut JSON reply and asks only for the lines after the last of them', async () => {
     h = await harness({ responder: scripted([]), faults: [{ fault: { kind: 'cutJson' }, onRequest: 0 }] });
-    const first = await run(smallDoc());
-    expect(first.attempts.map((a) => a.outcome)).toEqual(['accepted']);
-    expect(h.rows("purpose = 'split'").map((r) => r.outcome)).toEqual(['retried', 'ok']);
-    await h.close();
+    const { attempts } = await run(smallDoc());
+    expect(attempts.map((a) => a.outcome)).toEqual(['accepted']);
+    // No retry with a larger limit: the cut reply is used, then one request for the rest.
+    expect(h.rows("purpose = 'split'").map((r) => [r.outcome, r.done_reason])).toEqual([
+      ['ok', 'length'],
+      ['ok', 'stop'],
+    ]);
+    const [cutRequest, restRequest] = h.sim.requests.filter(isSplit);
+    // What the cut reply wrote whole (the simulator keeps the first half of the plausible reply).
+    const whole = plausibleSplit(cutRequest!);
+    const written = completeListEntries(whole.slice(0, Math.floor(whole.length / 2)), 'chapters').entries.map((e) =>
+      e.parsed ? (e.value as { line: number }).line : NaN,
+    );
+    expect(written.length).toBeGreaterThanOrEqual(2);
+    const accepted = attempts[0]!.chapters.map((c) => c.chapterStartLineNumber);
+    for (const line of written) expect(accepted).toContain(line);
+    // The second request starts at the first line shown after the last complete chapter, and shows nothing before it.
+    const last = written.at(-1)!;
+    const nextShown = shownLines(cutRequest!).find(([n]) => n > last)!;
+    expect(shownLines(restRequest!)[0]![1]).toBe(nextShown[1]);
+    expect(userText(restRequest!)).not.toContain(shownLines(cutRequest!).find(([n]) => n === last)![1]);
+    expect(attempts[0]!.validationErrors).toContain(
+      `note: part 1: the reply was cut at the length limit after ${written.length} complete chapters; the lines from ${nextShown[0]} on were asked for on their own`,
+    );
+  });
 
-    h = await harness({ responder: scripted([]), faults: [{ fault: { kind: 'cutJson' }, times: 2 }] });
-    const second = await run(makeDoc({ sections: 6, paragraphsPerSection: 5, name: 'other.txt' }));
-    expect(second.attempts.map((a) => a.outcome)).toEqual(['invalid_reply', 'accepted']);
-    expect(second.attempts[0]!.validationErrors[0]).toMatch(/invalid reply/);
-    expect(second.attempts[0]!.llmCallIds).toHaveLength(1);
+  it('asks a window again in halves, for top-level chapters, when its reply was cut before a chapter past the first line', async () => {
+    h = await harness({ responder: scripted([]), faults: [{ fault: { kind: 'cutJson', keepChars: 30 }, onRequest: 0 }] });
+    const { attempts } = await run(makeDoc({ sections: 6, paragraphsPerSection: 5, name: 'other.txt' }));
+    expect(attempts.map((a) => a.outcome)).toEqual(['invalid_reply', 'accepted']);
+    expect(attempts[0]!.validationErrors[0]).toMatch(
+      /^invalid reply: The reply was cut at the length limit before it listed a chapter past the first line shown/,
+    );
+    expect(attempts[0]!.llmCallIds).toHaveLength(1);
+    const later = h.sim.requests.filter(isSplit).slice(1);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    for (const request of later) expect(userText(request)).toContain('only the top-level sections');
   });
 
   it('reads JSON wrapped in code fences', async () => {

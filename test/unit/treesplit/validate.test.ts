@@ -183,4 +183,19 @@ describe('chapters that start where a heading is only listed (trial 2026-11-28 r
     );
     expect(v.ok).toBe(true);
   });
+
+  it('takes no numbered code line for a heading, though a listing prints it again further on', () => {
+    // A code listing with line numbers, shown twice (as reports quote a function before and after a fix).
+    const code = ['338 {', '339 ;', '340 }', '341 ]'];
+    const listing = ['Finding 1: unchecked return', 'The code reads:', ...code, 'The fix reads:', ...code, 'Recommendation: check the value.'];
+    const text = listing.join('\n');
+    const codeNt = nodeText(text, 0, text.length);
+    const start = listing.indexOf('340 }') + 1;
+    const v = validateChapters(
+      codeNt,
+      [1, start].map((n, i) => ({ chapterIndex: i + 1, chapterTitle: listing[n - 1]!, chapterStartLineNumber: n, importantContextChapterIndexes: [] })),
+      { minChapterChars: 10 },
+    );
+    expect(v.ok).toBe(true);
+  });
 });

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors';
 import { classifyLines, nodeText } from '../../../electron/engine/treesplit/view';
-import { newWindow, planWindows, sendBack, shrinkAfterCut, windowHeader, type WindowPlan } from '../../../electron/engine/treesplit/windows';
+import { newWindow, planWindows, sendBack, shrinkAfterCut, splitAfterCut, windowHeader, type WindowPlan } from '../../../electron/engine/treesplit/windows';
 import { useTempDir } from '../../helpers/tempDir';
 import { sectionedDoc, splitContext, wholeNode } from './splitContextFixture';
 
 const tempDir = useTempDir('treesplit-windows-');
 
-function plan(numCtx: number, sections = 12, linesEach = 30, splitNumPredict = 256): { plan: WindowPlan; lines: number } {
+function plan(numCtx: number, sections = 12, linesEach = 30, splitNumPredict = 256) {
   const doc = sectionedDoc(sections, linesEach);
   const { ctx } = splitContext(tempDir(), doc, () => ({ chapters: [] }), { leafTokens: 300, splitNumPredict }, numCtx);
   const nt = nodeText(doc.text, 0, doc.text.length);
-  return { plan: planWindows(ctx, wholeNode(doc), nt, classifyLines(nt, new Set()), ctx.estimate(nt.text)), lines: nt.lines.length };
+  return { plan: planWindows(ctx, wholeNode(doc), nt, classifyLines(nt, new Set()), ctx.estimate(nt.text)), lines: nt.lines.length, nt };
 }
 
 describe('planWindows', () => {
@@ -60,6 +60,32 @@ describe('shrinkAfterCut', () => {
     expect(shrinkAfterCut(p, w)).toBe(true);
     expect(w.topLevelOnly).toBe(true);
     expect(shrinkAfterCut(p, w)).toBe(false);
+  });
+});
+
+describe('splitAfterCut', () => {
+  it('ends the window after the last complete chapter and asks for the lines after it in a window of their own', () => {
+    const { plan: p, nt } = plan(16384, 8, 20);
+    const w = p.windows[0]!;
+    const [to, lastShown] = [w.authoritativeTo, w.lastLine];
+    const lastStart = w.entries[Math.floor(w.entries.length / 3)]!.line;
+    const split = splitAfterCut(p, nt, w, lastStart)!;
+    expect(p.windows).toEqual([split.answered, split.rest]);
+    const rest = split.rest!;
+    // The answered part ends with the last complete chapter's line; the rest starts at the next line shown.
+    expect(split.answered.entries.at(-1)!.line).toBe(lastStart);
+    expect(split.answered.authoritativeTo).toBe(rest.authoritativeFrom);
+    expect(rest.entries[0]!.line).toBe(rest.authoritativeFrom);
+    expect(rest.authoritativeFrom).toBeGreaterThan(lastStart);
+    expect([rest.authoritativeTo, rest.lastLine, rest.chapters, rest.base]).toEqual([to, lastShown, null, rest.firstLine - 1]);
+    expect(split.answered.want + rest.want).toBeGreaterThanOrEqual(w.want);
+  });
+  it('makes no split when the cut reply got no further than the first line, and none is needed past the last line', () => {
+    const { plan: p, nt } = plan(16384, 8, 20);
+    const w = p.windows[0]!;
+    expect(splitAfterCut(p, nt, w, w.authoritativeFrom)).toBeNull();
+    expect(splitAfterCut(p, nt, w, w.entries.at(-1)!.line)).toEqual({ answered: w, rest: null });
+    expect(p.windows).toEqual([w]);
   });
 });
 
