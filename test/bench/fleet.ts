@@ -14,13 +14,13 @@ export class Fleet {
     this.lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   }
 
-  static async start(config: object): Promise<{ fleet: Fleet; urls: { ollama: string[]; openai: string | null } }> {
+  static async start(config: object): Promise<{ fleet: Fleet; urls: { ollama: string[]; openai: string[] } }> {
     // tsx itself, not npx: npx's own start-up would be CPU on the client's side of the machine.
     const child = spawn(join(import.meta.dirname, '../../node_modules/.bin/tsx'), [join(import.meta.dirname, 'simFleet.ts'), JSON.stringify(config)], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const fleet = new Fleet(child);
-    return { fleet, urls: JSON.parse(await fleet.next()) as { ollama: string[]; openai: string | null } };
+    return { fleet, urls: JSON.parse(await fleet.next()) as { ollama: string[]; openai: string[] } };
   }
 
   async ask<T>(command: string): Promise<T> {

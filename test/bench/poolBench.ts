@@ -1,8 +1,8 @@
 /**
  * A pool of inference endpoints (issue 29): a batch of 12 corpus documents on one Ollama endpoint (today's
- * sequential run) against the same batch spread over three Ollama endpoints, over one OpenAI-compatible endpoint with
- * three slots (a vLLM-like server), and over three Ollama endpoints of which one dies a third of the way through its
- * share. The simulators keep a Q4 8B model's timing on a mid-range GPU (modelTimeBench RATES, replies of realistic
+ * sequential run) against the same batch spread over three Ollama endpoints, and over three Ollama endpoints of which
+ * one dies a third of the way through its share; and one OpenAI-compatible endpoint of one slot against three of
+ * them, and against one endpoint with three slots (a vLLM-like server). The simulators keep a Q4 8B model's timing on a mid-range GPU (modelTimeBench RATES, replies of realistic
  * length), with time scaled by POOL_TIME_SCALE (default 0.1: a simulated minute is 6 s), and run in a process of
  * their own (simFleet.ts), as real servers run on their own machines: the client's CPU time is its own. At real speed the model's
  * time is about a hundred times the engine's own CPU time; the scale keeps it the larger part, as it is, while the
@@ -81,6 +81,15 @@ function findingsOf(db: Database, runId: number): string {
     .join('\n--\n');
 }
 
+/** One row: the endpoints of a run; the baseline row of a server kind, or the kind whose baseline it is compared with. */
+interface PoolLayout {
+  label: string;
+  endpoints: EndpointSettings[];
+  baseline?: 'ollama' | 'openai';
+  against?: 'ollama' | 'openai';
+  dying?: boolean;
+}
+
 export async function runPoolBench(): Promise<Record<string, string>[]> {
   const pdfDir = join(CORPUS, 'pdfs');
   if (!existsSync(pdfDir)) throw new Error('../shared/corpus not found');
@@ -91,27 +100,34 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'pool-bench-'));
   const db = openDatabase(join(dir, 'bench.sqlite'));
-  // Three servers for the pool, one OpenAI-compatible one with three slots, and three more of which one dies.
-  const { fleet, urls } = await Fleet.start({ ollama: 6, openai: { slots: 3, contextLength: 32768 }, timeScale: TIME_SCALE });
+  // Three servers for the pool, three more of which one dies; OpenAI-compatible: one with three slots, three with one.
+  const openaiServers = [{ slots: 3, contextLength: 32768 }, ...Array.from({ length: 3 }, () => ({ slots: 1, contextLength: 32768 }))];
+  const { fleet, urls } = await Fleet.start({ ollama: 6, openai: openaiServers, timeScale: TIME_SCALE });
   try {
     const engine = createEngine({ db, appVersion: 'bench' });
     // Stored once: every measured run reuses the documents (same bytes) and measures the analysis only.
     await engine.analyze(files, { mode: 'rules-only' });
     const base: Partial<RunSettings> = { llm: { ...DEFAULT_RUN_LLM_SETTINGS, models: { default: 'qwen3:8b' }, cache: false } };
     const ollama = (i: number): EndpointSettings => ({ kind: 'ollama', url: urls.ollama[i]!, concurrency: 1 });
-    const layouts: Array<[string, EndpointSettings[]]> = [
-      ['1 Ollama endpoint (one file at a time)', [ollama(0)]],
-      ['3 Ollama endpoints', [ollama(0), ollama(1), ollama(2)]],
-      ['1 OpenAI-compatible endpoint, 3 slots', [{ kind: 'openai', url: urls.openai!, concurrency: 3 }]],
-      ['3 Ollama endpoints, one dies mid-batch', [ollama(3), ollama(4), ollama(5)]],
+    const openai = (i: number, concurrency = 1): EndpointSettings => ({ kind: 'openai', url: urls.openai[i]!, concurrency });
+    // Each row's speed-up is against the one-endpoint row of its server kind (an OpenAI-compatible server keeps no
+    // prompt cache between slots as Ollama does, so its model time differs); findings are compared with the first row.
+    const layouts: PoolLayout[] = [
+      { label: '1 Ollama endpoint (one file at a time)', endpoints: [ollama(0)], baseline: 'ollama' },
+      { label: '3 Ollama endpoints', endpoints: [ollama(0), ollama(1), ollama(2)], against: 'ollama' },
+      { label: '3 Ollama endpoints, one dies mid-batch', endpoints: [ollama(3), ollama(4), ollama(5)], against: 'ollama', dying: true },
+      { label: '1 OpenAI-compatible endpoint, 1 slot (one file at a time)', endpoints: [openai(1)], baseline: 'openai' },
+      { label: '3 OpenAI-compatible endpoints', endpoints: [openai(1), openai(2), openai(3)], against: 'openai' },
+      { label: '1 OpenAI-compatible endpoint, 3 slots', endpoints: [openai(0, 3)], against: 'openai' },
     ];
     const rows: Record<string, string>[] = [];
-    let reference: { seconds: number; findings: string; calls: number } | undefined;
-    for (const [label, endpoints] of layouts) {
-      const dying = label.includes('dies');
+    const baselines = new Map<string, { seconds: number; calls: number }>();
+    let referenceFindings: string | undefined;
+    for (const layout of layouts) {
+      const { label, endpoints, dying = false } = layout;
       // The dying endpoint closes every connection in the middle of a call, a third of the way through the calls it
-      // would take (a third of the reference run's).
-      if (dying) await fleet.ask(`die 3 ${Math.max(2, Math.round(reference!.calls / 9))}`);
+      // would take (a third of its baseline run's).
+      if (dying) await fleet.ask(`die 3 ${Math.max(2, Math.round(baselines.get(layout.against!)!.calls / 9))}`);
       await fleet.ask('reset');
       const cpu = process.cpuUsage();
       const started = performance.now();
@@ -120,7 +136,9 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
       const used = process.cpuUsage(cpu);
       const served = await fleet.ask<{ chatRequests: number; simulatedSeconds: number }>('counters');
       const findings = findingsOf(db, outcome.run.id);
-      reference ??= { seconds, findings, calls: served.chatRequests };
+      referenceFindings ??= findings;
+      if (layout.baseline) baselines.set(layout.baseline, { seconds, calls: served.chatRequests });
+      const baseline = baselines.get(layout.baseline ?? layout.against!)!;
       const notDone = outcome.inputs.filter((i) => i.status !== 'done').length;
       const clientCpu = (used.user + used.system) / 1e6;
       rows.push({
@@ -129,15 +147,15 @@ export async function runPoolBench(): Promise<Record<string, string>[]> {
         status: outcome.run.status,
         'wall s': seconds.toFixed(1),
         'simulated model min': (served.simulatedSeconds / 60).toFixed(1),
-        'speed-up': `${(reference.seconds / seconds).toFixed(2)}x`,
-        'findings identical': findings === reference.findings ? 'yes' : 'NO',
+        'speed-up (vs 1 endpoint of its kind)': `${(baseline.seconds / seconds).toFixed(2)}x`,
+        'findings identical': findings === referenceFindings ? 'yes' : 'NO',
         // The client's own CPU (the servers run in another process): per document and per model call.
         'client CPU s (per file, per call ms)': `${clientCpu.toFixed(1)} (${(clientCpu / files.length).toFixed(2)}, ${((1000 * clientCpu) / Math.max(1, served.chatRequests)).toFixed(0)})`,
         'files not done': String(notDone),
         'units answered twice': String(answeredTwice(db, outcome.run.id)),
         // The proof that an endpoint did die in that row: the run left it out mid-run.
         'endpoints left out mid-run': String(leftOutMidRun(db, outcome.run.id)),
-        target: label.startsWith('1 Ollama') ? '' : dying ? '0 not done, 0 twice, identical' : '>= 2.5x, identical',
+        target: layout.baseline ? '' : dying ? '0 not done, 0 twice, identical' : '>= 2.5x, identical',
       });
     }
     return rows;

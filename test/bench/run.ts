@@ -383,7 +383,7 @@ try {
     ],
     [
       'pool',
-      'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3, and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)',
+      'Inference endpoints (pool): 12 corpus documents as one batch on 1 endpoint vs 3 (Ollama, and OpenAI-compatible), and with one of 3 dying mid-batch, simulator time x POOL_TIME_SCALE (default 0.1; targets: >= 2.5x faster on 3 with identical findings; 0 files not done and 0 answered twice when one dies)',
       async () => (await import('./poolBench')).runPoolBench(),
     ],
     [

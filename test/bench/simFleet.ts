@@ -3,9 +3,9 @@
  * so the stand-ins' CPU (tokenising, answering from the truth files, framing each token) must not be counted as the
  * client's, nor take its thread. On the bench's 2-core machine the client gets one core and this process the other.
  *
- *   tsx test/bench/simFleet.ts '{"ollama": 3, "openai": {"slots": 3, "contextLength": 32768}, "timeScale": 0.1}'
+ *   tsx test/bench/simFleet.ts '{"ollama": 3, "openai": [{"slots": 3, "contextLength": 32768}], "timeScale": 0.1}'
  *
- * Prints one JSON line: { ollama: [url...], openai: baseUrl | null }. Then answers lines on stdin:
+ * Prints one JSON line: { ollama: [url...], openai: [baseUrl...] }. Then answers lines on stdin:
  *   counters        -> one JSON line: { chatRequests, simulatedSeconds } summed over every server
  *   reset           -> counters back to 0
  *   die <i> <n>     -> Ollama server i closes itself (every connection) at the n-th chat request from now
@@ -21,7 +21,8 @@ import { CORPUS } from './treesplitCorpusBench';
 
 interface FleetConfig {
   ollama: number;
-  openai?: { slots: number; contextLength: number } | null;
+  /** One OpenAI-compatible server per entry, with its slots (requests it runs at once). */
+  openai?: { slots: number; contextLength: number }[];
   timeScale: number;
 }
 
@@ -29,11 +30,11 @@ const config = JSON.parse(process.argv[2] ?? '{}') as FleetConfig;
 const responder = realisticResponder(loadCorpusTruth(CORPUS));
 const ollama: OllamaSim[] = [];
 for (let i = 0; i < config.ollama; i++) ollama.push(await startOllamaSim({ rates: RATES, timeScale: config.timeScale, responder }));
-const openai: OpenAiSim | null = config.openai
-  ? await startOpenAiSim({ rates: RATES, timeScale: config.timeScale, responder, slots: config.openai.slots, contextLength: config.openai.contextLength })
-  : null;
-const servers: Array<OllamaSim | OpenAiSim> = [...ollama, ...(openai ? [openai] : [])];
-process.stdout.write(`${JSON.stringify({ ollama: ollama.map((s) => s.url), openai: openai?.baseUrl ?? null })}\n`);
+const openai: OpenAiSim[] = [];
+for (const { slots, contextLength } of config.openai ?? [])
+  openai.push(await startOpenAiSim({ rates: RATES, timeScale: config.timeScale, responder, slots, contextLength }));
+const servers: Array<OllamaSim | OpenAiSim> = [...ollama, ...openai];
+process.stdout.write(`${JSON.stringify({ ollama: ollama.map((s) => s.url), openai: openai.map((s) => s.baseUrl) })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
   const [command, ...args] = line.trim().split(/\s+/);

@@ -34,7 +34,7 @@ export async function runStallBench(): Promise<Record<string, string>[]> {
   const files = readdirSync(pdfDir)
     .filter((name) => name.endsWith('.pdf'))
     .sort();
-  const { fleet, urls } = await Fleet.start({ ollama: 1, openai: null, timeScale: 0 });
+  const { fleet, urls } = await Fleet.start({ ollama: 1, timeScale: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'stall-bench-'));
   const rows: Record<string, string>[] = [];
   const worst: Stall[] = [];
