@@ -7,31 +7,16 @@
  * Prints one JSON line; used by run.ts.
  *   node test/bench/plainPdfjsOnce.mjs <file...>
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { readEveryPage } from './plainPdfjsLoop.mjs';
 
 const files = process.argv.slice(2);
 if (files.length === 0) throw new Error('usage: plainPdfjsOnce <file...>');
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
 let pages = 0;
-for (const file of files) {
-  const task = getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: VerbosityLevel.ERRORS });
-  try {
-    const pdf = await task.promise;
-    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-      const page = await pdf.getPage(pageNumber);
-      await page.getTextContent();
-      page.cleanup();
-      pages++;
-    }
-  } catch {
-    // An encrypted or broken file costs what pdf.js spent finding out, as on the ingest side.
-  } finally {
-    await task.destroy();
-  }
-}
+for (const file of files) pages += await readEveryPage(pdfjs, file);
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(
   `${JSON.stringify({ seconds, pages, cpuSeconds: cpuSeconds(process.cpuUsage(cpuBefore)), maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,

@@ -6,9 +6,9 @@
  * Prints one JSON line: { seconds, pages, cpuSeconds }.
  *   node test/bench/plainPdfjsTwoThreads.mjs <file...>
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { readEveryPage } from './plainPdfjsLoop.mjs';
 
 if (isMainThread) {
   const files = process.argv.slice(2);
@@ -34,26 +34,9 @@ if (isMainThread) {
   const usage = process.cpuUsage(cpuBefore);
   process.stdout.write(`${JSON.stringify({ seconds: (performance.now() - started) / 1000, pages, cpuSeconds: (usage.user + usage.system) / 1e6 })}\n`);
 } else {
-  const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-  port.on('message', async (/** @type {string} */ file) => {
-    let pages = 0;
-    const task = getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: VerbosityLevel.ERRORS });
-    try {
-      const pdf = await task.promise;
-      for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-        const page = await pdf.getPage(pageNumber);
-        await page.getTextContent();
-        page.cleanup();
-        pages++;
-      }
-    } catch {
-      // An encrypted or broken file costs what pdf.js spent finding out, as on the ingest side.
-    } finally {
-      await task.destroy();
-    }
-    port.postMessage({ pages });
-  });
+  port.on('message', async (/** @type {string} */ file) => port.postMessage({ pages: await readEveryPage(pdfjs, file) }));
   // Ready for the first file once pdf.js is loaded.
   port.postMessage({ pages: 0 });
 }
