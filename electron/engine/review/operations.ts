@@ -10,6 +10,7 @@ import { EDITABLE_FIELDS, REVIEW_STATES, type EditableField, type FindingValues,
 import { documentPageSpans, documentText } from '../store';
 import {
   appendTrail,
+  trailOf,
   changedFields,
   checkReviewer,
   deleteMergeUndo,
@@ -66,11 +67,7 @@ export function setState(db: Database, input: ChangeBase & { state: ReviewState;
     setReviewState(db, row.id, input.state, newReason, now);
     if (row.state !== input.state) {
       appendTrail(db, {
-        documentId: row.document_id,
-        reviewedId: row.id,
-        runId: row.run_id,
-        at: now,
-        reviewer,
+        ...trailOf(row, now, reviewer),
         action: 'state',
         field: 'state',
         from: row.state,
@@ -79,11 +76,7 @@ export function setState(db: Database, input: ChangeBase & { state: ReviewState;
       });
     } else {
       appendTrail(db, {
-        documentId: row.document_id,
-        reviewedId: row.id,
-        runId: row.run_id,
-        at: now,
-        reviewer,
+        ...trailOf(row, now, reviewer),
         action: 'state',
         field: 'reject_reason',
         from: row.reject_reason,
@@ -112,11 +105,7 @@ export function editField(db: Database, input: ChangeBase & { field: EditableFie
     if (override === overrideOf(row, input.field)) return;
     setOverride(db, row.id, input.field, override, now);
     appendTrail(db, {
-      documentId: row.document_id,
-      reviewedId: row.id,
-      runId: row.run_id,
-      at: now,
-      reviewer,
+      ...trailOf(row, now, reviewer),
       action: 'edit',
       field: input.field,
       from: before,
@@ -147,11 +136,7 @@ export function addNote(db: Database, input: ChangeBase & { text: string }): { n
     const noteId = insertNote(db, { reviewedId: row.id, reviewer, at: now, text });
     touchReviewed(db, row.id, now);
     appendTrail(db, {
-      documentId: row.document_id,
-      reviewedId: row.id,
-      runId: row.run_id,
-      at: now,
-      reviewer,
+      ...trailOf(row, now, reviewer),
       action: 'note',
       field: 'notes',
       to: text,
@@ -177,11 +162,7 @@ export function acknowledgeChanges(db: Database, input: ChangeBase): void {
     for (const f of fields) {
       setOriginal(db, row.id, f, latest[f]);
       appendTrail(db, {
-        documentId: row.document_id,
-        reviewedId: row.id,
-        runId: row.run_id,
-        at: now,
-        reviewer,
+        ...trailOf(row, now, reviewer),
         action: 'acknowledge',
         field: f,
         from: original[f],
@@ -224,11 +205,7 @@ export function splitMerged(db: Database, input: ChangeBase & { findingIds: read
     touchReviewed(db, row.id, now);
     const remaining = current.filter((id) => !moving.includes(id));
     appendTrail(db, {
-      documentId: row.document_id,
-      reviewedId: row.id,
-      runId: row.run_id,
-      at: now,
-      reviewer,
+      ...trailOf(row, now, reviewer),
       action: 'split',
       field: 'sources',
       from: JSON.stringify(current),
@@ -410,11 +387,7 @@ export function removeNote(db: Database, input: { noteId: number; reviewer: stri
     deleteNote(db, note.id);
     touchReviewed(db, row.id, now);
     appendTrail(db, {
-      documentId: row.document_id,
-      reviewedId: row.id,
-      runId: row.run_id,
-      at: now,
-      reviewer,
+      ...trailOf(row, now, reviewer),
       action: 'note',
       field: 'notes',
       from: note.text,

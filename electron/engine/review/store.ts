@@ -304,6 +304,11 @@ export interface TrailInput {
   detail?: string | null;
 }
 
+/** The trail fields every change to one reviewed finding shares: which finding, of which document and run, when and by whom. */
+export function trailOf(row: ReviewedRow, at: string, reviewer: string): Pick<TrailInput, 'documentId' | 'reviewedId' | 'runId' | 'at' | 'reviewer'> {
+  return { documentId: row.document_id, reviewedId: row.id, runId: row.run_id, at, reviewer };
+}
+
 export function appendTrail(db: Database, e: TrailInput): void {
   db.prepare(
     'INSERT INTO review_trail (document_id, reviewed_id, run_id, at, reviewer, action, field, from_value, to_value, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
