@@ -16,6 +16,7 @@ import { createEngine } from '../../electron/engine';
 import { readPopulation, reconcileDocument, renderReconciliation } from '../../electron/engine/reconcile';
 import { openDatabase } from '../../electron/engine/store';
 import { csvText, reword, respelledKey, type Cell } from '../fixtures/populations';
+import { PROBLEMS, SUBJECTS } from '../fixtures/issueWords';
 import { releaseNotes } from '../fixtures/releaseNotes';
 
 const REPEATS = Math.min(3, Number(process.env.BENCH_REPEATS ?? 3));
@@ -34,19 +35,8 @@ async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T
   return { ms: median(samples), value };
 }
 
-const AREAS = [
-  'Invoice export',
-  'Login page',
-  'Batch scheduler',
-  'Search index',
-  'Report builder',
-  'Payment gateway',
-  'User import',
-  'Audit log',
-  'Mail relay',
-  'Ledger sync',
-];
-const FAULTS = ['times out', 'drops records', 'shows wrong totals', 'fails silently', 'rejects valid input', 'leaks memory', 'locks the table'];
+const AREAS = SUBJECTS.slice(0, 10);
+const FAULTS = PROBLEMS.slice(0, 7);
 const WHEN = ['for large batches', 'after a restart', 'under load', 'at month end', 'with empty fields'];
 
 export async function runReconcileBench(): Promise<Record<string, string>> {
